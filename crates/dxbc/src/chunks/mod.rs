@@ -1,0 +1,8 @@
+//! Decoders for the container's chunks other than the program.
+
+pub mod aon9;
+pub mod ifce;
+pub mod rdef;
+pub mod sfi0;
+pub mod signature;
+pub mod stat;

@@ -1,0 +1,201 @@
+//! The DXBC container: a 32-byte header, a table of chunk offsets, and the
+//! chunks themselves (each a FourCC, a byte size and a payload).
+//!
+//! ```text
+//! 0x00  "DXBC"
+//! 0x04  checksum (16 bytes, see `checksum`)
+//! 0x14  u32 1 (container format version)
+//! 0x18  u32 total size in bytes
+//! 0x1c  u32 chunk count N
+//! 0x20  u32 offset[N]   absolute offset of each chunk header
+//! ...   chunk: FourCC, u32 payload size, payload
+//! ```
+
+use crate::checksum::dxbc_checksum;
+use crate::error::{Error, Result};
+use crate::reader::Reader;
+use serde::Serialize;
+use std::ops::Range;
+
+/// Largest container we accept: sizes come from the file, so anything read
+/// is bounded by this (real shaders are far smaller).
+pub const MAX_CONTAINER_SIZE: usize = 64 << 20;
+
+/// One entry of the chunk table.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ChunkEntry {
+    /// The chunk's four-character code, e.g. `SHEX`.
+    pub fourcc: String,
+    /// Raw FourCC bytes.
+    pub tag: [u8; 4],
+    /// Absolute offset of the chunk header (the FourCC).
+    pub offset: usize,
+    /// Absolute offset of the table slot that points at this chunk.
+    pub table_offset: usize,
+    /// Payload size in bytes (excluding the 8-byte chunk header).
+    pub size: usize,
+}
+
+impl ChunkEntry {
+    /// Absolute byte range of the payload.
+    pub fn data_range(&self) -> Range<usize> {
+        self.offset + 8..self.offset + 8 + self.size
+    }
+    /// Absolute byte range of the whole chunk including its header.
+    pub fn range(&self) -> Range<usize> {
+        self.offset..self.offset + 8 + self.size
+    }
+}
+
+/// The container header and chunk table.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Container {
+    /// Checksum words as stored at bytes 4..20.
+    pub checksum: [u32; 4],
+    /// Checksum computed over the file as it is.
+    pub computed_checksum: [u32; 4],
+    /// Container format version (always 1 in practice).
+    pub version: u32,
+    /// Total size field.
+    pub total_size: u32,
+    /// The chunks in table order.
+    pub chunks: Vec<ChunkEntry>,
+}
+
+/// Tells whether `fourcc` is a chunk whose payload this crate decodes fully.
+pub fn chunk_kind_description(tag: &[u8; 4]) -> &'static str {
+    match tag {
+        b"RDEF" => "Resource definitions: constant buffers, their variables and types, resource bindings, creator string",
+        b"ISGN" => "Input signature: the elements a stage reads, their registers, masks and semantics",
+        b"OSGN" => "Output signature: the elements a stage writes",
+        b"OSG5" => "Output signature with stream indices (geometry shaders, SM5)",
+        b"PCSG" => "Patch-constant signature (hull and domain shaders)",
+        b"ISG1" | b"OSG1" | b"PSG1" => "Signature with stream index and minimum precision (SM5.1)",
+        b"SHDR" => "Shader program, SM4 token stream",
+        b"SHEX" => "Shader program, SM5 token stream",
+        b"STAT" => "Statistics: instruction, temp and declaration counts the compiler recorded",
+        b"SFI0" => "Shader feature info: flags for optional hardware features the shader needs",
+        b"IFCE" => "Interfaces: class instances and interface slots for dynamic linkage",
+        b"Aon9" => "Feature-level 9 (SM2.x) program fxc embeds for level_9 profiles",
+        b"RTS0" => "Root signature (D3D12)",
+        b"PRIV" => "Private data the application attached",
+        b"SPDB" => "Debug info in PDB (MSF) format",
+        b"SDBG" => "Debug info (legacy format)",
+        b"XNAS" | b"XNAP" => "XNA shader data for feature level 9",
+        b"ILDB" | b"ILDN" | b"DXIL" | b"HASH" | b"PSV0" | b"RDAT" => "DXIL container part (SM6)",
+        _ => "Unknown chunk (shown, not decoded)",
+    }
+}
+
+impl Container {
+    /// Parses the header and chunk table. Chunk payloads are bounds-checked
+    /// but not decoded here.
+    pub fn parse(data: &[u8]) -> Result<Container> {
+        if data.len() > MAX_CONTAINER_SIZE {
+            return Err(Error::new(
+                format!("input is {} bytes; the largest accepted container is {} bytes", data.len(), MAX_CONTAINER_SIZE),
+                0,
+            ));
+        }
+        let mut r = Reader::new(data, 0);
+        let magic = r.bytes(4, "container magic \"DXBC\"")?;
+        if magic != b"DXBC" {
+            return Err(Error::new(
+                format!("expected container magic \"DXBC\", found {:02x} {:02x} {:02x} {:02x}", magic[0], magic[1], magic[2], magic[3]),
+                0,
+            ));
+        }
+        let mut checksum = [0u32; 4];
+        for c in &mut checksum {
+            *c = r.u32("container checksum")?;
+        }
+        let version = r.u32("container version")?;
+        let total_size = r.u32("container total size")?;
+        if total_size as usize != data.len() {
+            return Err(Error::new(
+                format!("container size field says {total_size} bytes but the input has {}", data.len()),
+                0x18,
+            ));
+        }
+        let count_at = r.offset();
+        let count = r.u32("chunk count")? as usize;
+        if count > r.remaining() / 4 {
+            return Err(Error::new(format!("chunk count {count} does not fit in the file"), count_at));
+        }
+        let mut chunks = Vec::with_capacity(count);
+        for _ in 0..count {
+            let table_offset = r.offset();
+            let offset = r.u32("chunk offset")? as usize;
+            let mut c = Reader::new(data, 0);
+            c.seek(offset, "chunk offset").map_err(|_| {
+                Error::new(format!("chunk offset {offset:#x} lies outside the file"), table_offset)
+            })?;
+            if offset % 4 != 0 {
+                return Err(Error::new(format!("chunk offset {offset:#x} is not dword-aligned"), table_offset));
+            }
+            let tagb = c.bytes(4, "chunk FourCC")?;
+            let tag = [tagb[0], tagb[1], tagb[2], tagb[3]];
+            let size_at = c.offset();
+            let size = c.u32("chunk size")? as usize;
+            if size > c.remaining() {
+                return Err(Error::new(
+                    format!("chunk {} declares {size} bytes but only {} remain", fourcc_text(&tag), c.remaining()),
+                    size_at,
+                ));
+            }
+            chunks.push(ChunkEntry { fourcc: fourcc_text(&tag), tag, offset, table_offset, size });
+        }
+        Ok(Container { checksum, computed_checksum: dxbc_checksum(data), version, total_size, chunks })
+    }
+
+    /// True when the stored checksum equals the computed one.
+    pub fn checksum_ok(&self) -> bool {
+        self.checksum == self.computed_checksum
+    }
+
+    /// First chunk with the given tag.
+    pub fn find(&self, tag: &[u8; 4]) -> Option<&ChunkEntry> {
+        self.chunks.iter().find(|c| &c.tag == tag)
+    }
+}
+
+/// Printable FourCC: ASCII shown as is, other bytes as `\xNN`.
+pub fn fourcc_text(tag: &[u8; 4]) -> String {
+    let mut s = String::new();
+    for &b in tag {
+        if b.is_ascii_graphic() || b == b' ' {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    s
+}
+
+/// Serialises a container from chunk payloads laid out one after another in
+/// the given order, with a freshly computed checksum.
+pub fn write_container(version: u32, chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {
+    let header = 32 + 4 * chunks.len();
+    let total: usize = header + chunks.iter().map(|(_, d)| 8 + d.len()).sum::<usize>();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"DXBC");
+    out.extend_from_slice(&[0u8; 16]);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    let mut at = header;
+    for (_, d) in chunks {
+        out.extend_from_slice(&(at as u32).to_le_bytes());
+        at += 8 + d.len();
+    }
+    for (tag, d) in chunks {
+        out.extend_from_slice(tag);
+        out.extend_from_slice(&(d.len() as u32).to_le_bytes());
+        out.extend_from_slice(d);
+    }
+    let sum = dxbc_checksum(&out);
+    for (i, w) in sum.iter().enumerate() {
+        out[4 + i * 4..8 + i * 4].copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}

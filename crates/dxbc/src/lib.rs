@@ -1,0 +1,41 @@
+//! # dxbc — every byte of a Direct3D shader container, explained
+//!
+//! fxc compiles HLSL for shader models 4.0–5.1 into DXBC: a checksummed
+//! container of chunks, one of which (SHDR/SHEX) holds the program as a
+//! stream of 32-bit tokens packed with bitfields. This crate decodes all of
+//! it into a model in which every item knows its absolute byte span, prints
+//! that model exactly as fxc's disassembler does, and encodes it back to
+//! identical bytes.
+//!
+//! ## Design
+//! * **One table of the format** ([`spec`]) names every opcode, operand
+//!   type, enum value and bitfield (bit range, meaning, and a plain-words
+//!   explanation). The decoder reads fields through it, the printer takes
+//!   mnemonics from it, the encoder packs through it, and the web explorer
+//!   shows its explanations.
+//! * **Two layers for the program**: a grammar-free token walk (lengths,
+//!   extended-token chains, operand index chains) under a grammar-aware
+//!   reader that knows each declaration's payload.
+//! * **Offsets everywhere**: every instruction, operand, index and payload
+//!   dword records its absolute offset, so "which token and field cover byte
+//!   0x1a3, bit 12?" is a lookup ([`program::Program::locate`]).
+//! * **Errors keep what decoded**: decoding stops at the first fault and
+//!   keeps everything before it; the error names what was expected and the
+//!   byte offset (`… (at offset 0x…)`).
+//! * **Bounded work**: every count read from the file is checked against the
+//!   bytes that remain before anything is allocated for it.
+#![forbid(unsafe_code)]
+
+pub mod checksum;
+pub mod chunks;
+pub mod container;
+pub mod error;
+pub mod listing;
+pub mod program;
+pub mod reader;
+pub mod spec;
+mod shader;
+
+pub use container::Container;
+pub use error::{Error, Result};
+pub use shader::Shader;

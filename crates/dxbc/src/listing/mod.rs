@@ -1,0 +1,3 @@
+//! fxc-identical text listings.
+
+pub mod header;

@@ -1,0 +1,119 @@
+//! A bounds-checked little-endian reader that knows the absolute offset of
+//! every byte it hands out.
+
+use crate::error::{Error, Result};
+
+/// Reads little-endian values from a slice whose first byte sits at absolute
+/// offset `base` in the original input.
+#[derive(Clone, Copy)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    base: usize,
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `data`, whose byte 0 is at absolute offset `base`.
+    pub fn new(data: &'a [u8], base: usize) -> Self {
+        Reader { data, base, pos: 0 }
+    }
+
+    /// Absolute offset of the next byte to be read.
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// Position relative to the start of this reader's slice.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left.
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    /// Whole slice of this reader.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Absolute offset of byte 0 of this reader's slice.
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
+    /// Moves to relative position `pos`; fails if it lies past the end.
+    pub fn seek(&mut self, pos: usize, what: &str) -> Result<()> {
+        if pos > self.data.len() {
+            return Err(Error::new(
+                format!("{what} points past the end of its {}-byte block", self.data.len()),
+                self.base + self.data.len(),
+            ));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Reads `n` bytes.
+    pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+        if self.remaining() < n {
+            return Err(Error::new(
+                format!("expected {n} bytes of {what}, found {}", self.remaining()),
+                self.offset(),
+            ));
+        }
+        let s = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    /// Reads a little-endian u32.
+    pub fn u32(&mut self, what: &str) -> Result<u32> {
+        let b = self.bytes(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// Reads a little-endian u16.
+    pub fn u16(&mut self, what: &str) -> Result<u16> {
+        let b = self.bytes(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    /// Reads one byte.
+    pub fn u8(&mut self, what: &str) -> Result<u8> {
+        Ok(self.bytes(1, what)?[0])
+    }
+
+    /// Reads a NUL-terminated string starting at relative position `pos`
+    /// without moving the cursor. Bytes are taken as Latin-1 so that any
+    /// input yields text (names are shown, never trusted).
+    pub fn cstr_at(&self, pos: usize, what: &str) -> Result<String> {
+        let start = pos;
+        if start >= self.data.len() {
+            return Err(Error::new(
+                format!("{what} string offset {pos:#x} lies outside its {}-byte block", self.data.len()),
+                self.base + start.min(self.data.len()),
+            ));
+        }
+        let rest = &self.data[start..];
+        let end = rest.iter().position(|&b| b == 0).ok_or_else(|| {
+            Error::new(format!("{what} string is not NUL-terminated"), self.base + start)
+        })?;
+        Ok(rest[..end].iter().map(|&b| b as char).collect())
+    }
+
+    /// Little-endian u32 at relative position `pos`, without moving.
+    pub fn u32_at(&self, pos: usize, what: &str) -> Result<u32> {
+        let mut r = *self;
+        r.seek(pos, what)?;
+        r.u32(what)
+    }
+}
+
+/// Reads the little-endian dword at byte `i*4` of `data` (caller checked bounds).
+#[inline]
+pub fn dword(data: &[u8], i: usize) -> u32 {
+    let o = i * 4;
+    u32::from_le_bytes([data[o], data[o + 1], data[o + 2], data[o + 3]])
+}

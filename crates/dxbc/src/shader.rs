@@ -1,0 +1,133 @@
+//! The whole decoded file: container plus every chunk it could decode.
+
+use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat};
+use crate::container::{write_container, Container};
+use crate::error::{Error, Result};
+use crate::program::Program;
+use serde::Serialize;
+
+/// A decoded DXBC file.
+#[derive(Clone, Debug, Serialize)]
+pub struct Shader {
+    /// The input bytes, kept so that undecoded chunks can be carried over.
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+    /// Header and chunk table.
+    pub container: Container,
+    /// RDEF: resource definitions.
+    pub rdef: Option<Rdef>,
+    /// ISGN / ISG1.
+    pub input_signature: Option<Signature>,
+    /// OSGN / OSG5 / OSG1.
+    pub output_signature: Option<Signature>,
+    /// PCSG / PSG1.
+    pub patch_constant_signature: Option<Signature>,
+    /// SHDR / SHEX.
+    pub program: Option<Program>,
+    /// STAT.
+    pub stat: Option<Stat>,
+    /// SFI0.
+    pub sfi0: Option<Sfi0>,
+    /// IFCE.
+    pub ifce: Option<Ifce>,
+    /// Aon9.
+    pub aon9: Option<Aon9>,
+    /// Faults met while decoding chunks; each names its offset. Empty for a
+    /// well-formed file.
+    pub errors: Vec<Error>,
+}
+
+impl Shader {
+    /// Decodes as much as possible: the container must parse, chunk faults
+    /// are collected in [`Shader::errors`] and the parts before each fault
+    /// are kept.
+    pub fn decode(bytes: &[u8]) -> Result<Shader> {
+        let container = Container::parse(bytes)?;
+        let mut s = Shader {
+            bytes: bytes.to_vec(),
+            container,
+            rdef: None,
+            input_signature: None,
+            output_signature: None,
+            patch_constant_signature: None,
+            program: None,
+            stat: None,
+            sfi0: None,
+            ifce: None,
+            aon9: None,
+            errors: Vec::new(),
+        };
+        for i in 0..s.container.chunks.len() {
+            let c = s.container.chunks[i].clone();
+            let data = &bytes[c.data_range()];
+            let base = c.offset + 8;
+            match &c.tag {
+                b"RDEF" if s.rdef.is_none() => keep(&mut s.errors, Rdef::parse(data, base), &mut s.rdef),
+                b"ISGN" | b"ISG1" if s.input_signature.is_none() => {
+                    keep(&mut s.errors, Signature::parse(c.tag, data, base), &mut s.input_signature)
+                }
+                b"OSGN" | b"OSG5" | b"OSG1" if s.output_signature.is_none() => {
+                    keep(&mut s.errors, Signature::parse(c.tag, data, base), &mut s.output_signature)
+                }
+                b"PCSG" | b"PSG1" if s.patch_constant_signature.is_none() => {
+                    keep(&mut s.errors, Signature::parse(c.tag, data, base), &mut s.patch_constant_signature)
+                }
+                b"SHDR" | b"SHEX" if s.program.is_none() => {
+                    let (p, e) = Program::decode(data, base);
+                    s.program = Some(p);
+                    s.errors.extend(e);
+                }
+                b"STAT" if s.stat.is_none() => keep(&mut s.errors, Stat::parse(data, base), &mut s.stat),
+                b"SFI0" if s.sfi0.is_none() => keep(&mut s.errors, Sfi0::parse(data, base), &mut s.sfi0),
+                b"IFCE" if s.ifce.is_none() => keep(&mut s.errors, Ifce::parse(data, base), &mut s.ifce),
+                b"Aon9" if s.aon9.is_none() => keep(&mut s.errors, Aon9::parse(data, base), &mut s.aon9),
+                _ => {}
+            }
+        }
+        Ok(s)
+    }
+
+    /// Like [`Shader::decode`] but fails on the first fault anywhere.
+    pub fn parse(bytes: &[u8]) -> Result<Shader> {
+        let s = Shader::decode(bytes)?;
+        match s.errors.first() {
+            Some(e) => Err(e.clone()),
+            None => Ok(s),
+        }
+    }
+
+    /// Re-serialises the container: the program chunk is re-encoded from the
+    /// decoded model, other chunks are carried over, and the checksum is
+    /// recomputed. An unmodified, well-formed file comes back byte-identical.
+    pub fn rebuild(&self) -> Vec<u8> {
+        let encoded_program = self.program.as_ref().map(|p| p.encode());
+        let mut parts: Vec<([u8; 4], &[u8])> = Vec::with_capacity(self.container.chunks.len());
+        for c in &self.container.chunks {
+            let data: &[u8] = match (&c.tag, &encoded_program) {
+                (b"SHDR" | b"SHEX", Some(p)) if self.program.as_ref().map(|q| q.offset) == Some(c.offset + 8) => p,
+                _ => &self.bytes[c.data_range()],
+            };
+            parts.push((c.tag, data));
+        }
+        write_container(self.container.version, &parts)
+    }
+
+    /// The profile as fxc names it, e.g. `ps_5_0` or `vs_4_0_level_9_3`.
+    pub fn profile(&self) -> Option<String> {
+        let p = self.program.as_ref()?;
+        let mut s = p.version.profile();
+        if let Some(a) = &self.aon9 {
+            if let Some(l) = a.level9_suffix() {
+                s.push_str(&l);
+            }
+        }
+        Some(s)
+    }
+}
+
+fn keep<T>(errors: &mut Vec<Error>, r: Result<T>, slot: &mut Option<T>) {
+    match r {
+        Ok(v) => *slot = Some(v),
+        Err(e) => errors.push(e),
+    }
+}

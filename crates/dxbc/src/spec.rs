@@ -1,0 +1,1 @@
+//! The format table (being written).
