@@ -1,14 +1,338 @@
-//! STUB (to be replaced): Stat chunk.
-use crate::error::Result;
+//! STAT: the statistics fxc records about the program (what
+//! `ID3D11ShaderReflection::GetDesc` reports). 29 dwords for SM4, 37 for SM5;
+//! a longer chunk keeps its extra dwords in [`Stat::extra`].
+
+use crate::error::{Error, Result};
+use crate::reader::Reader;
 use serde::Serialize;
 
-/// Decoded Stat chunk.
+/// Names of the dwords in order, as used by [`Stat::fields`].
+pub const FIELD_NAMES: [&str; 37] = [
+    "instruction_count",
+    "temp_register_count",
+    "def_count",
+    "dcl_count",
+    "float_instruction_count",
+    "int_instruction_count",
+    "uint_instruction_count",
+    "static_flow_control_count",
+    "dynamic_flow_control_count",
+    "macro_instruction_count",
+    "temp_array_count",
+    "array_instruction_count",
+    "cut_instruction_count",
+    "emit_instruction_count",
+    "texture_normal_instructions",
+    "texture_load_instructions",
+    "texture_comp_instructions",
+    "texture_bias_instructions",
+    "texture_gradient_instructions",
+    "mov_instruction_count",
+    "movc_instruction_count",
+    "conversion_instruction_count",
+    "bitwise_instruction_count",
+    "input_primitive",
+    "gs_output_topology",
+    "gs_max_output_vertex_count",
+    "texture_gather_instructions",
+    "texture_lod_instructions",
+    "sample_frequency",
+    "gs_instance_count",
+    "control_points",
+    "hs_output_primitive",
+    "hs_partitioning",
+    "tessellator_domain",
+    "barrier_instructions",
+    "interlocked_instructions",
+    "texture_store_instructions",
+];
+
+/// One dword of the chunk.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct StatField {
+    /// Absolute offset.
+    pub offset: usize,
+    /// Value.
+    pub value: u32,
+}
+
+/// Decoded STAT chunk.
 #[derive(Clone, Debug, Serialize)]
-pub struct Stat {}
+pub struct Stat {
+    /// Absolute offset of the payload.
+    pub offset: usize,
+    /// Total instruction count.
+    pub instruction_count: StatField,
+    /// Temporary registers.
+    pub temp_register_count: StatField,
+    /// `def` instructions (constants).
+    pub def_count: StatField,
+    /// Declarations.
+    pub dcl_count: StatField,
+    /// Float arithmetic instructions.
+    pub float_instruction_count: StatField,
+    /// Signed integer instructions.
+    pub int_instruction_count: StatField,
+    /// Unsigned integer instructions.
+    pub uint_instruction_count: StatField,
+    /// Static flow-control instructions.
+    pub static_flow_control_count: StatField,
+    /// Dynamic flow-control instructions.
+    pub dynamic_flow_control_count: StatField,
+    /// Macro instructions.
+    pub macro_instruction_count: StatField,
+    /// Temporary arrays (indexable temps).
+    pub temp_array_count: StatField,
+    /// Instructions addressing arrays.
+    pub array_instruction_count: StatField,
+    /// `cut` instructions.
+    pub cut_instruction_count: StatField,
+    /// `emit` instructions.
+    pub emit_instruction_count: StatField,
+    /// `sample` instructions.
+    pub texture_normal_instructions: StatField,
+    /// `ld` instructions.
+    pub texture_load_instructions: StatField,
+    /// `sample_c` instructions.
+    pub texture_comp_instructions: StatField,
+    /// `sample_b` instructions.
+    pub texture_bias_instructions: StatField,
+    /// `sample_d` instructions.
+    pub texture_gradient_instructions: StatField,
+    /// `mov` instructions.
+    pub mov_instruction_count: StatField,
+    /// `movc` instructions.
+    pub movc_instruction_count: StatField,
+    /// Type-conversion instructions.
+    pub conversion_instruction_count: StatField,
+    /// Bitwise instructions.
+    pub bitwise_instruction_count: StatField,
+    /// GS input primitive (`D3D_PRIMITIVE`: 1 point, 2 line, 3 triangle, 6 line adj, 7 triangle adj, 8+ patches).
+    pub input_primitive: StatField,
+    /// GS output topology (`D3D_PRIMITIVE_TOPOLOGY`: 1 point list, 3 line strip, 5 triangle strip).
+    pub gs_output_topology: StatField,
+    /// GS `maxvertexcount`.
+    pub gs_max_output_vertex_count: StatField,
+    /// `gather4` instructions.
+    pub texture_gather_instructions: StatField,
+    /// `lod` instructions.
+    pub texture_lod_instructions: StatField,
+    /// Pixel shader runs at sample frequency.
+    pub sample_frequency: StatField,
+    /// SM5: GS instance count.
+    pub gs_instance_count: Option<StatField>,
+    /// SM5: HS output / DS input control points.
+    pub control_points: Option<StatField>,
+    /// SM5: HS output primitive (`D3D_TESSELLATOR_OUTPUT_PRIMITIVE`: 1 point, 2 line, 3 triangle cw, 4 triangle ccw).
+    pub hs_output_primitive: Option<StatField>,
+    /// SM5: HS partitioning (`D3D_TESSELLATOR_PARTITIONING`: 1 integer, 2 pow2, 3 fractional odd, 4 fractional even).
+    pub hs_partitioning: Option<StatField>,
+    /// SM5: tessellator domain (`D3D_TESSELLATOR_DOMAIN`: 1 isoline, 2 tri, 3 quad).
+    pub tessellator_domain: Option<StatField>,
+    /// SM5: `sync` (barrier) instructions.
+    pub barrier_instructions: Option<StatField>,
+    /// SM5: interlocked (atomic) instructions.
+    pub interlocked_instructions: Option<StatField>,
+    /// SM5: UAV store instructions.
+    pub texture_store_instructions: Option<StatField>,
+    /// Dwords after the 37 known ones, if any.
+    pub extra: Vec<StatField>,
+}
 
 impl Stat {
-    /// Parses the chunk payload; `base` is its absolute offset.
-    pub fn parse(_data: &[u8], _base: usize) -> Result<Stat> {
-        Ok(Stat {})
+    /// Parses the chunk payload; `base` is its absolute offset. At least the
+    /// 29 SM4 dwords must be present.
+    pub fn parse(data: &[u8], base: usize) -> Result<Stat> {
+        if data.len() < 29 * 4 {
+            return Err(Error::new(
+                format!("expected at least 116 bytes of STAT (29 dwords), found {}", data.len()),
+                base,
+            ));
+        }
+        let mut r = Reader::new(data, base);
+        let mut f = |what: &str| -> Result<StatField> {
+            let offset = r.offset();
+            Ok(StatField { offset, value: r.u32(what)? })
+        };
+        let instruction_count = f("STAT instruction count")?;
+        let temp_register_count = f("STAT temp register count")?;
+        let def_count = f("STAT def count")?;
+        let dcl_count = f("STAT dcl count")?;
+        let float_instruction_count = f("STAT float instruction count")?;
+        let int_instruction_count = f("STAT int instruction count")?;
+        let uint_instruction_count = f("STAT uint instruction count")?;
+        let static_flow_control_count = f("STAT static flow control count")?;
+        let dynamic_flow_control_count = f("STAT dynamic flow control count")?;
+        let macro_instruction_count = f("STAT macro instruction count")?;
+        let temp_array_count = f("STAT temp array count")?;
+        let array_instruction_count = f("STAT array instruction count")?;
+        let cut_instruction_count = f("STAT cut instruction count")?;
+        let emit_instruction_count = f("STAT emit instruction count")?;
+        let texture_normal_instructions = f("STAT texture normal instructions")?;
+        let texture_load_instructions = f("STAT texture load instructions")?;
+        let texture_comp_instructions = f("STAT texture comparison instructions")?;
+        let texture_bias_instructions = f("STAT texture bias instructions")?;
+        let texture_gradient_instructions = f("STAT texture gradient instructions")?;
+        let mov_instruction_count = f("STAT mov instruction count")?;
+        let movc_instruction_count = f("STAT movc instruction count")?;
+        let conversion_instruction_count = f("STAT conversion instruction count")?;
+        let bitwise_instruction_count = f("STAT bitwise instruction count")?;
+        let input_primitive = f("STAT input primitive")?;
+        let gs_output_topology = f("STAT GS output topology")?;
+        let gs_max_output_vertex_count = f("STAT GS max output vertex count")?;
+        let texture_gather_instructions = f("STAT gather instructions")?;
+        let texture_lod_instructions = f("STAT lod instructions")?;
+        let sample_frequency = f("STAT sample frequency")?;
+        let sm5 = data.len() >= 37 * 4;
+        let mut g = |what: &str| -> Result<Option<StatField>> { if sm5 { f(what).map(Some) } else { Ok(None) } };
+        let gs_instance_count = g("STAT GS instance count")?;
+        let control_points = g("STAT control points")?;
+        let hs_output_primitive = g("STAT HS output primitive")?;
+        let hs_partitioning = g("STAT HS partitioning")?;
+        let tessellator_domain = g("STAT tessellator domain")?;
+        let barrier_instructions = g("STAT barrier instructions")?;
+        let interlocked_instructions = g("STAT interlocked instructions")?;
+        let texture_store_instructions = g("STAT texture store instructions")?;
+        let used = if sm5 { 37 * 4 } else { 29 * 4 };
+        let extra = (used / 4..data.len() / 4)
+            .map(|i| StatField { offset: base + i * 4, value: crate::reader::dword(data, i) })
+            .collect();
+        Ok(Stat {
+            offset: base,
+            instruction_count,
+            temp_register_count,
+            def_count,
+            dcl_count,
+            float_instruction_count,
+            int_instruction_count,
+            uint_instruction_count,
+            static_flow_control_count,
+            dynamic_flow_control_count,
+            macro_instruction_count,
+            temp_array_count,
+            array_instruction_count,
+            cut_instruction_count,
+            emit_instruction_count,
+            texture_normal_instructions,
+            texture_load_instructions,
+            texture_comp_instructions,
+            texture_bias_instructions,
+            texture_gradient_instructions,
+            mov_instruction_count,
+            movc_instruction_count,
+            conversion_instruction_count,
+            bitwise_instruction_count,
+            input_primitive,
+            gs_output_topology,
+            gs_max_output_vertex_count,
+            texture_gather_instructions,
+            texture_lod_instructions,
+            sample_frequency,
+            gs_instance_count,
+            control_points,
+            hs_output_primitive,
+            hs_partitioning,
+            tessellator_domain,
+            barrier_instructions,
+            interlocked_instructions,
+            texture_store_instructions,
+            extra,
+        })
+    }
+
+    /// Every known field as (name, field), in chunk order.
+    pub fn fields(&self) -> Vec<(&'static str, StatField)> {
+        let mut v = vec![
+            self.instruction_count,
+            self.temp_register_count,
+            self.def_count,
+            self.dcl_count,
+            self.float_instruction_count,
+            self.int_instruction_count,
+            self.uint_instruction_count,
+            self.static_flow_control_count,
+            self.dynamic_flow_control_count,
+            self.macro_instruction_count,
+            self.temp_array_count,
+            self.array_instruction_count,
+            self.cut_instruction_count,
+            self.emit_instruction_count,
+            self.texture_normal_instructions,
+            self.texture_load_instructions,
+            self.texture_comp_instructions,
+            self.texture_bias_instructions,
+            self.texture_gradient_instructions,
+            self.mov_instruction_count,
+            self.movc_instruction_count,
+            self.conversion_instruction_count,
+            self.bitwise_instruction_count,
+            self.input_primitive,
+            self.gs_output_topology,
+            self.gs_max_output_vertex_count,
+            self.texture_gather_instructions,
+            self.texture_lod_instructions,
+            self.sample_frequency,
+        ];
+        for o in [
+            self.gs_instance_count,
+            self.control_points,
+            self.hs_output_primitive,
+            self.hs_partitioning,
+            self.tessellator_domain,
+            self.barrier_instructions,
+            self.interlocked_instructions,
+            self.texture_store_instructions,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            v.push(o);
+        }
+        FIELD_NAMES.iter().copied().zip(v).collect()
+    }
+
+    /// Tessellator domain value (0 when absent).
+    pub fn domain(&self) -> u32 {
+        self.tessellator_domain.map_or(0, |f| f.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(n: u32) -> Vec<u8> {
+        (0..n).flat_map(|i| (i * 10).to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn parses_sm4_and_sm5() {
+        let s = Stat::parse(&bytes(29), 0x200).unwrap();
+        assert_eq!(s.instruction_count.value, 0);
+        assert_eq!(s.temp_register_count.value, 10);
+        assert_eq!(s.sample_frequency.value, 280);
+        assert_eq!(s.sample_frequency.offset, 0x200 + 28 * 4);
+        assert!(s.tessellator_domain.is_none());
+        assert_eq!(s.fields().len(), 29);
+
+        let s = Stat::parse(&bytes(37), 0).unwrap();
+        assert_eq!(s.control_points.unwrap().value, 300);
+        assert_eq!(s.tessellator_domain.unwrap().value, 330);
+        assert_eq!(s.texture_store_instructions.unwrap().value, 360);
+        assert!(s.extra.is_empty());
+        let f = s.fields();
+        assert_eq!(f.len(), 37);
+        assert_eq!(f[33], ("tessellator_domain", s.tessellator_domain.unwrap()));
+
+        let s = Stat::parse(&bytes(39), 0).unwrap();
+        assert_eq!(s.extra.len(), 2);
+        assert_eq!(s.extra[1].value, 380);
+    }
+
+    #[test]
+    fn short_chunk_is_an_error() {
+        let e = Stat::parse(&bytes(28), 0x10).unwrap_err();
+        assert_eq!(e.offset(), 0x10);
+        assert!(e.message().contains("116"));
     }
 }

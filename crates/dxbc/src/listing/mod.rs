@@ -1,3 +1,64 @@
 //! fxc-identical text listings.
 
 pub mod header;
+pub mod program;
+
+use crate::Shader;
+use std::fmt::Write;
+
+/// Which fxc generation's spelling to follow where releases differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// Pick from the creator string in RDEF (releases before 10.0 are
+    /// legacy); files without one are printed in the modern spelling.
+    #[default]
+    Auto,
+    /// d3dcompiler_47 and later (fxc 10.x).
+    Modern,
+    /// fxc 9.x and 6.3.
+    Legacy,
+}
+
+/// The whole listing as `fxc /Fc` writes it.
+pub fn disassemble(shader: &Shader) -> String {
+    disassemble_with(shader, Dialect::Auto)
+}
+
+/// The listing in a chosen dialect.
+pub fn disassemble_with(shader: &Shader, dialect: Dialect) -> String {
+    let mut out = String::with_capacity(shader.bytes.len() * 4);
+    header::write_header(shader, &mut out);
+    let legacy = match dialect {
+        Dialect::Auto => creator_major(shader).is_some_and(|m| m < 10),
+        Dialect::Modern => false,
+        Dialect::Legacy => true,
+    };
+    if let Some(p) = &shader.program {
+        program::write_program(p, legacy, &mut out);
+    }
+    write_trailer(shader, &mut out);
+    out
+}
+
+/// Major version of the compiler named in RDEF's creator string
+/// ("Microsoft (R) HLSL Shader Compiler 9.30.9200.16384" gives 9).
+pub fn creator_major(shader: &Shader) -> Option<u32> {
+    let c = shader.container.find(b"RDEF")?;
+    let data = &shader.bytes[c.data_range()];
+    let r = crate::reader::Reader::new(data, c.offset + 8);
+    let off = r.u32_at(24, "creator offset").ok()? as usize;
+    let s = r.cstr_at(off, "creator").ok()?;
+    let ver = s.rsplit(' ').next()?;
+    ver.split('.').next()?.parse().ok()
+}
+
+fn write_trailer(shader: &Shader, out: &mut String) {
+    // The first STAT dword is the instruction count fxc reports.
+    let stat = shader.container.find(b"STAT").filter(|c| c.size >= 4);
+    if let Some(c) = stat {
+        let n = crate::reader::dword(&shader.bytes[c.data_range()], 0);
+        let _ = writeln!(out, "// Approximately {n} instruction slots used");
+    } else {
+        out.push_str("// Approximately 0 instruction slots used\n");
+    }
+}

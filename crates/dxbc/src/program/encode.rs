@@ -1,0 +1,77 @@
+//! Encoding the program model back to tokens.
+//!
+//! The model keeps every stored field, so a program that decoded without a
+//! fault encodes to the same bytes. Lengths are recomputed from what is
+//! written (instruction length, custom-data length, program length), so an
+//! edited model still produces a consistent stream.
+
+use super::*;
+
+pub(super) fn encode(p: &Program) -> Vec<u8> {
+    let mut w: Vec<u32> = Vec::with_capacity(p.length as usize);
+    w.push(p.version.0);
+    w.push(0); // length, patched below
+    for ins in &p.instructions {
+        encode_instruction(p, ins, &mut w);
+    }
+    let mut out = Vec::with_capacity(w.len() * 4 + p.undecoded.len() + p.trailing.len());
+    let undecoded_words = p.undecoded.len() / 4;
+    w[1] = if p.undecoded.is_empty() { w.len() as u32 } else { (w.len() + undecoded_words) as u32 };
+    for x in &w {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.extend_from_slice(&p.undecoded);
+    out.extend_from_slice(&p.trailing);
+    out
+}
+
+/// Appends one instruction's tokens to `w`, setting its length field.
+pub(super) fn encode_instruction(p: &Program, ins: &Instruction, w: &mut Vec<u32>) {
+    let start = w.len();
+    w.push(ins.token);
+    if ins.is_customdata() {
+        w.push(0);
+        w.extend(ins.payload(p).iter().map(|x| x.value));
+        w[start + 1] = (w.len() - start) as u32;
+        return;
+    }
+    if ins.long_length.is_some() {
+        w.push(0);
+    }
+    w.extend_from_slice(ins.ext(p));
+    let payload = ins.payload(p);
+    let before = ins.n_payload_before as usize;
+    w.extend(payload[..before].iter().map(|x| x.value));
+    for &id in ins.ops.as_slice() {
+        encode_operand(p, id, w);
+    }
+    w.extend(payload[before..].iter().map(|x| x.value));
+    let len = (w.len() - start) as u32;
+    if ins.long_length.is_some() {
+        w[start + 1] = len;
+    } else {
+        w[start] = (ins.token & !0x7f00_0000) | ((len & 0x7f) << 24);
+    }
+}
+
+fn encode_operand(p: &Program, id: u32, w: &mut Vec<u32>) {
+    let op = &p.operands[id as usize];
+    w.push(op.token);
+    w.extend_from_slice(op.ext(p));
+    w.extend_from_slice(op.imm(p));
+    for d in 0..op.index_dim() {
+        let rep = op.index_rep(d);
+        let idx = &op.index[d];
+        match rep {
+            0 | 3 => w.push(idx.imm as u32),
+            1 | 4 => {
+                w.push((idx.imm >> 32) as u32);
+                w.push(idx.imm as u32);
+            }
+            _ => {}
+        }
+        if rep >= 2 && idx.rel != NO_OPERAND {
+            encode_operand(p, idx.rel, w);
+        }
+    }
+}
