@@ -41,6 +41,17 @@ fn aon9_listings_match_fxc() {
                 continue;
             }
         };
+        // The profile suffix must agree with the corpus manifest.
+        let profile = manifest_profile(&name);
+        match aon9.level9_suffix() {
+            Some(suffix) if profile.as_deref().is_some_and(|p| p.ends_with(&suffix)) => {}
+            other => {
+                failures.push(format!(
+                    "{name}: suffix {other:?} does not match manifest profile {profile:?}"
+                ));
+                continue;
+            }
+        }
         let mut text = String::new();
         aon9.write_listing(&mut text);
         match golden.find(&text) {
@@ -80,6 +91,19 @@ fn aon9_listings_match_fxc() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The `profile` column of MANIFEST.tsv for corpus file `name`.
+fn manifest_profile(name: &str) -> Option<String> {
+    let manifest =
+        std::fs::read_to_string(Path::new(CORPUS).join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
+    let mut lines = manifest.lines();
+    let header: Vec<&str> = lines.next()?.split('\t').collect();
+    let col = header.iter().position(|&h| h == "profile")?;
+    lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f.first() == Some(&name))
+        .and_then(|f| f.get(col).map(|s| s.to_string()))
 }
 
 /// Shows the first line of ours that is not where the golden text has it.

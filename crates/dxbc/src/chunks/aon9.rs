@@ -165,12 +165,14 @@ impl Sm2Version {
         let pixel = match token >> 16 {
             0xFFFF => true,
             0xFFFE => false,
-            _ => return Err(Error::new(
-                format!(
+            _ => {
+                return Err(Error::new(
+                    format!(
                     "expected a D3D9 version token (0xFFFE.... or 0xFFFF....), found {token:#010x}"
                 ),
-                offset,
-            )),
+                    offset,
+                ))
+            }
         };
         Ok(Sm2Version {
             offset,
@@ -881,10 +883,7 @@ impl Sm2Program {
                 ));
             };
             let length = ((token >> 24) & 0xF) as u8;
-            let params = r.bytes(
-                length as usize * 4,
-                &format!("parameters of SM2 `{mnemonic}`"),
-            )?;
+            let params = r.bytes(length as usize * 4, "SM2 instruction parameters")?;
             let pbase = at + 4;
             let mut ins = Sm2Instruction {
                 offset: at,
@@ -1392,28 +1391,37 @@ impl Sm2Program {
         s
     }
 
-    /// `// scope::name<components>, …` for instruction `index`, from the
-    /// debug information.
-    fn annotation(&self, index: usize) -> Option<String> {
-        let dbg = self.debug_info.as_ref()?;
-        let mut parts = Vec::new();
+    /// `scope::name<components>, …` for every instruction, from the debug
+    /// information (empty strings where nothing is annotated). One pass over
+    /// the variable entries, in variable order.
+    fn annotations(&self) -> Vec<String> {
+        let mut notes = vec![String::new(); self.instructions.len()];
+        let Some(dbg) = self.debug_info.as_ref() else {
+            return notes;
+        };
         for v in &dbg.variables {
-            for e in v.entries.iter().filter(|e| e.instruction as usize == index) {
+            let prefix = match &v.scope {
+                None => "::".to_string(),
+                Some(s) if *s == dbg.entry_point => String::new(),
+                Some(s) => format!("{s}::"),
+            };
+            for e in &v.entries {
+                let Some(note) = notes.get_mut(e.instruction as usize) else {
+                    continue;
+                };
                 let comps: Vec<String> = e
                     .components
                     .iter()
                     .filter(|&&c| c != 0xFFFF)
                     .map(|c| c.to_string())
                     .collect();
-                let prefix = match &v.scope {
-                    None => "::".to_string(),
-                    Some(s) if *s == dbg.entry_point => String::new(),
-                    Some(s) => format!("{s}::"),
-                };
-                parts.push(format!("{prefix}{}<{}>", v.name, comps.join(",")));
+                if !note.is_empty() {
+                    note.push_str(", ");
+                }
+                note.push_str(&format!("{prefix}{}<{}>", v.name, comps.join(",")));
             }
         }
-        (!parts.is_empty()).then(|| parts.join(", "))
+        notes
     }
 
     /// Instruction slots: (total, texture, arithmetic).
@@ -1440,6 +1448,7 @@ impl Sm2Program {
         out.push_str(&self.version.name());
         out.push('\n');
         let dbg = self.debug_info.as_ref();
+        let notes = self.annotations();
         let mut cur_file: Option<u16> = None;
         let mut last_line: i64 = 0;
         for (i, ins) in self.instructions.iter().enumerate() {
@@ -1463,9 +1472,9 @@ impl Sm2Program {
             }
             out.push_str("    ");
             out.push_str(&self.instruction_text(ins));
-            if let Some(a) = self.annotation(i) {
+            if let Some(a) = notes.get(i).filter(|a| !a.is_empty()) {
                 out.push_str("  // ");
-                out.push_str(&a);
+                out.push_str(a);
             }
             out.push('\n');
         }

@@ -322,7 +322,7 @@ mod tests {
         assert!(s.extra.is_empty());
         let f = s.fields();
         assert_eq!(f.len(), 37);
-        assert_eq!(f[33], ("tessellator_domain", s.tessellator_domain.unwrap()));
+        assert_eq!((f[33].0, f[33].1.value), ("tessellator_domain", 330));
 
         let s = Stat::parse(&bytes(39), 0).unwrap();
         assert_eq!(s.extra.len(), 2);

@@ -18,41 +18,43 @@ use std::fmt::Write;
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
 
+/// Printing context: shader model 5.1 naming and the fxc dialect.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ctx {
+    /// SM5.1: resource ranges, capitalised register names.
+    pub sm51: bool,
+    /// Spell as fxc releases before 10.0 did.
+    pub legacy: bool,
+}
+
 /// Writes the program listing (from the profile line to the last
 /// instruction) into `out`, one instruction per line.
 pub fn write_program(p: &Program, legacy: bool, out: &mut String) {
     out.push_str(&p.version.profile());
     out.push('\n');
     let mut indent: usize = 0;
-    let sm51 = p.version.is_sm51();
+    let cx = Ctx { sm51: p.version.is_sm51(), legacy };
     for ins in &p.instructions {
         let code = ins.opcode();
-        match code {
-            opc::ELSE | opc::ENDIF | opc::ENDLOOP | opc::ENDSWITCH => indent = indent.saturating_sub(1),
-            opc::CASE | opc::DEFAULT => indent = indent.saturating_sub(1),
-            _ => {}
-        }
-        if code == opc::ENDSWITCH {
+        if matches!(code, opc::ELSE | opc::ENDIF | opc::ENDLOOP | opc::ENDSWITCH) {
             indent = indent.saturating_sub(1);
         }
         for _ in 0..indent.min(64) {
             out.push_str("  ");
         }
-        write_instruction(p, ins, sm51, legacy, out);
+        write_instruction(p, ins, cx, out);
         out.push('\n');
-        match code {
-            opc::IF | opc::ELSE | opc::LOOP | opc::CASE | opc::DEFAULT => indent += 1,
-            opc::SWITCH => indent += 2,
-            _ => {}
+        if matches!(code, opc::IF | opc::ELSE | opc::LOOP | opc::SWITCH) {
+            indent += 1;
         }
     }
 }
 
 /// Writes one instruction without indentation or newline.
-pub fn write_instruction(p: &Program, ins: &Instruction, sm51: bool, legacy: bool, out: &mut String) {
+pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut String) {
     let code = ins.opcode();
     if ins.is_customdata() {
-        write_customdata(p, ins, out);
+        write_customdata(p, ins, cx.legacy, out);
         return;
     }
     let Some(info) = ins.info() else {
@@ -61,7 +63,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, sm51: bool, legacy: boo
     };
     let t = ins.token;
     match info.class {
-        OpClass::Decl => return write_declaration(p, ins, info, sm51, legacy, out),
+        OpClass::Decl => return write_declaration(p, ins, info, cx, out),
         OpClass::Phase => {
             out.push_str(info.asm);
             out.push(' ');
@@ -156,14 +158,16 @@ pub fn write_instruction(p: &Program, ins: &Instruction, sm51: bool, legacy: boo
         // the interface operand with the call index appended.
         out.push(' ');
         if let Some(&id) = ops.first() {
-            write_operand(p, &p.operands[id as usize], NumType::Uint, sm51, out);
+            write_operand(p, &p.operands[id as usize], NumType::Uint, cx, out);
         }
         let idx = ins.payload(p).first().map_or(0, |x| x.value);
         let _ = write!(out, "[{idx}]");
         return;
     }
     if ops.is_empty() {
-        out.push(' ');
+        if code != opc::SYNC {
+            out.push(' ');
+        }
         return;
     }
     let ty = info.imm;
@@ -172,7 +176,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, sm51: bool, legacy: boo
         out.push_str(if i == 0 { " " } else { ", " });
         let op = &p.operands[id as usize];
         let oty = operand_num_type(code, ty, i);
-        write_operand(p, op, oty, sm51, out);
+        write_operand(p, op, oty, cx, out);
         write_precision(p, op, i, dst_prec, code, out);
     }
 }
@@ -183,6 +187,8 @@ fn operand_num_type(code: u16, ty: NumType, i: usize) -> NumType {
     match code {
         // Coordinates and offsets of loads are integers; lod/bias/reference are floats.
         LD | LD_MS | RESINFO | SAMPLE_POS | SAMPLE_INFO | BUFINFO => NumType::Int,
+        // fxc types every source of the programmable-offset gathers as integers.
+        127 | 128 => NumType::Int,
         MOVC => {
             if i == 1 {
                 NumType::Uint
@@ -232,7 +238,7 @@ fn return_type_name(v: u32) -> &'static str {
 }
 
 /// Writes one operand with modifiers, indices and component selection.
-pub fn write_operand(p: &Program, op: &Operand, ty: NumType, sm51: bool, out: &mut String) {
+pub fn write_operand(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut String) {
     let m = op.modifier(p);
     match m {
         1 => out.push('-'),
@@ -240,27 +246,27 @@ pub fn write_operand(p: &Program, op: &Operand, ty: NumType, sm51: bool, out: &m
         3 => out.push_str("-|"),
         _ => {}
     }
-    write_register(p, op, ty, sm51, out);
+    write_register(p, op, ty, cx, out);
     if m == 2 || m == 3 {
         out.push('|');
     }
 }
 
-fn write_register(p: &Program, op: &Operand, ty: NumType, sm51: bool, out: &mut String) {
+fn write_register(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut String) {
     let t = op.ty();
     if t == 4 || t == 5 {
-        write_immediate(p, op, ty, out);
+        write_immediate(p, op, ty, cx.legacy, out);
         return;
     }
     let name = spec::OPERAND_TYPE.asm(t).unwrap_or("?");
     // SM5.1 resource ranges are named in capitals (CB0[0][3], T1[2]).
-    if sm51 && matches!(t, 6 | 7 | 8 | 30) {
+    if cx.sm51 && matches!(t, 6 | 7 | 8 | 30) {
         out.push_str(&name.to_ascii_uppercase());
     } else {
         out.push_str(name);
     }
     let dims = op.index_dim();
-    let bracket_all = matches!(t, 9 | 25 | 26) || (t == 1 && dims == 2);
+    let bracket_all = matches!(t, 9 | 25 | 26 | 29) || (t == 1 && dims == 2);
     for d in 0..dims {
         let idx = &op.index[d];
         let pure_imm = idx.rel == NO_OPERAND;
@@ -268,21 +274,21 @@ fn write_register(p: &Program, op: &Operand, ty: NumType, sm51: bool, out: &mut 
             let _ = write!(out, "{}", idx.imm);
         } else {
             out.push('[');
-            write_index(p, op, d, sm51, out);
+            write_index(p, op, d, cx, out);
             out.push(']');
         }
     }
     write_components(op, out);
 }
 
-fn write_index(p: &Program, op: &Operand, d: usize, sm51: bool, out: &mut String) {
+fn write_index(p: &Program, op: &Operand, d: usize, cx: Ctx, out: &mut String) {
     let idx = &op.index[d];
     if idx.rel == NO_OPERAND {
         let _ = write!(out, "{}", idx.imm);
         return;
     }
     let r = &p.operands[idx.rel as usize];
-    write_operand(p, r, NumType::Int, sm51, out);
+    write_operand(p, r, NumType::Int, cx, out);
     let _ = write!(out, " + {}", idx.imm);
 }
 
@@ -316,7 +322,7 @@ fn write_components(op: &Operand, out: &mut String) {
     }
 }
 
-fn write_immediate(p: &Program, op: &Operand, ty: NumType, out: &mut String) {
+fn write_immediate(p: &Program, op: &Operand, ty: NumType, legacy: bool, out: &mut String) {
     let v = op.imm(p);
     if op.ty() == 5 {
         out.push_str("d(");
@@ -336,19 +342,26 @@ fn write_immediate(p: &Program, op: &Operand, ty: NumType, out: &mut String) {
         if i > 0 {
             out.push_str(if ty == NumType::Untyped { "," } else { ", " });
         }
-        write_number(x, ty, out);
+        write_number(x, ty, legacy, out);
     }
     out.push(')');
 }
 
 /// Writes one 32-bit immediate the way fxc does for the given type.
-pub fn write_number(x: u32, ty: NumType, out: &mut String) {
+pub fn write_number(x: u32, ty: NumType, legacy: bool, out: &mut String) {
+    let float = |out: &mut String| {
+        if legacy {
+            write_float_legacy(f32::from_bits(x), out)
+        } else {
+            write_float(f32::from_bits(x), out)
+        }
+    };
     match ty {
-        NumType::Float | NumType::Double => write_float(f32::from_bits(x), out),
+        NumType::Float | NumType::Double => float(out),
         NumType::Int | NumType::Uint | NumType::None => write_int(x, out),
         NumType::Untyped => {
             if looks_like_float(x) {
-                write_float(f32::from_bits(x), out)
+                float(out)
             } else {
                 write_int(x, out)
             }
@@ -359,7 +372,8 @@ pub fn write_number(x: u32, ty: NumType, out: &mut String) {
 fn looks_like_float(x: u32) -> bool {
     let exp = (x >> 23) & 0xff;
     // Small integers and masks print as integers; normal floats as floats.
-    exp != 0 && exp != 0xff && (x & 0x7fff_ffff) >= 0x0080_0000 && !(x as i32 >= -10000 && (x as i32) <= 10000)
+    x == 0x8000_0000
+        || (exp != 0 && exp != 0xff && (x & 0x7fff_ffff) >= 0x0080_0000 && !(x as i32 >= -10000 && (x as i32) <= 10000))
 }
 
 fn write_int(x: u32, out: &mut String) {
@@ -378,8 +392,69 @@ pub fn write_float(f: f32, out: &mut String) {
     } else if f.is_infinite() {
         out.push_str(if f < 0.0 { "-1.#INF00" } else { "1.#INF00" });
     } else {
-        let _ = write!(out, "{:.6}", f as f64);
+        // f32 * 1e6 is exact in f64 (24 + 20 bits), so a tie at the sixth
+        // decimal is detected exactly; the C runtime rounds ties away from
+        // zero where Rust rounds them to even.
+        let x = f as f64;
+        let y = x * 1e6;
+        if y.abs() < 9.0e15 && (y.fract().abs() == 0.5) {
+            let r = y.abs().trunc() + 1.0;
+            let int = (r / 1e6).trunc();
+            let frac = r - int * 1e6;
+            let sign = if f.is_sign_negative() { "-" } else { "" };
+            let _ = write!(out, "{sign}{}.{:06}", int as u64, frac as u64);
+        } else {
+            let _ = write!(out, "{x:.6}");
+        }
     }
+}
+
+/// `%f` as the C runtime of fxc before 10.0 printed it: at most 17
+/// significant digits, the rest of the integer part filled with zeros.
+pub fn write_float_legacy(f: f32, out: &mut String) {
+    let start = out.len();
+    write_float(f, out);
+    let s = &out[start..];
+    let neg = s.starts_with('-');
+    let body = if neg { &s[1..] } else { s };
+    let Some(dot) = body.find('.') else { return };
+    if dot <= 17 || !body.as_bytes()[0].is_ascii_digit() {
+        return;
+    }
+    // Round the integer digits to 17 significant ones.
+    let digits: Vec<u8> = body[..dot].bytes().map(|b| b - b'0').collect();
+    let mut kept: Vec<u8> = digits[..17].to_vec();
+    let rest = &digits[17..];
+    let round_up = rest[0] > 5 || (rest[0] == 5 && rest[1..].iter().any(|&d| d != 0)) || (rest[0] == 5 && rest[1..].iter().all(|&d| d == 0));
+    if round_up {
+        let mut i = kept.len();
+        loop {
+            if i == 0 {
+                kept.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if kept[i] == 9 {
+                kept[i] = 0;
+            } else {
+                kept[i] += 1;
+                break;
+            }
+        }
+    }
+    let mut t = String::new();
+    if neg {
+        t.push('-');
+    }
+    for d in &kept {
+        t.push((b'0' + d) as char);
+    }
+    for _ in 0..digits.len() + (kept.len() - 17) - kept.len() {
+        t.push('0');
+    }
+    t.push_str(".000000");
+    out.truncate(start);
+    out.push_str(&t);
 }
 
 fn write_double(f: f64, out: &mut String) {
@@ -392,7 +467,7 @@ fn write_double(f: f64, out: &mut String) {
     }
 }
 
-fn write_customdata(p: &Program, ins: &Instruction, out: &mut String) {
+fn write_customdata(p: &Program, ins: &Instruction, legacy: bool, out: &mut String) {
     let class = ins.customdata_class();
     let data: Vec<u32> = ins.payload(p).iter().map(|x| x.value).collect();
     if class == 3 {
@@ -406,7 +481,7 @@ fn write_customdata(p: &Program, ins: &Instruction, out: &mut String) {
             out.push('{');
             for (c, &x) in row.iter().enumerate() {
                 out.push_str(if c == 0 { " " } else { ", " });
-                write_number(x, NumType::Untyped, out);
+                write_number(x, NumType::Untyped, legacy, out);
             }
             out.push('}');
         }
@@ -417,7 +492,8 @@ fn write_customdata(p: &Program, ins: &Instruction, out: &mut String) {
     }
 }
 
-fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, sm51: bool, legacy: bool, out: &mut String) {
+fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx: Ctx, out: &mut String) {
+    let (sm51, legacy) = (cx.sm51, cx.legacy);
     use spec::opc::*;
     let code = ins.opcode();
     let t = ins.token;
@@ -426,7 +502,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, sm
     let w = |i: usize| payload.get(i).map_or(0, |x| x.value);
     let decl_op = |out: &mut String| {
         if let Some(op) = op0 {
-            write_decl_operand(p, op, sm51, out);
+            write_decl_operand(p, op, cx, out);
         }
     };
     let space = |out: &mut String| {
@@ -460,10 +536,10 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, sm
             out.push_str("dcl_constantbuffer ");
             if let Some(op) = op0 {
                 if sm51 && op.index_dim() == 3 {
-                    write_decl_operand(p, op, sm51, out);
+                    write_decl_operand(p, op, cx, out);
                     let _ = write!(out, "[{}]", w(0));
                 } else {
-                    write_decl_operand(p, op, sm51, out);
+                    write_decl_operand(p, op, cx, out);
                     // fxc 10 and later capitalise the register here.
                     if !legacy {
                         uppercase_register(out);
@@ -514,7 +590,8 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, sm
             out.push_str(info.asm);
             out.push(' ');
             let interp = spec::INTERPOLATION_MODE.asm((t >> 11) & 0xf).unwrap_or("");
-            if !interp.is_empty() {
+            // Releases before 10.0 do not print the mode of system-generated inputs.
+            if !interp.is_empty() && !(legacy && code == DCL_INPUT_PS_SGV) {
                 out.push_str(interp);
                 out.push(' ');
             }
@@ -653,7 +730,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, sm
             out.push_str(info.asm);
             for (i, op) in ins.operands(p).enumerate() {
                 out.push_str(if i == 0 { " " } else { ", " });
-                write_operand(p, op, NumType::Int, sm51, out);
+                write_operand(p, op, NumType::Int, cx, out);
             }
         }
     }
@@ -670,8 +747,8 @@ fn prec_suffix(p: &Program, op: Option<&Operand>, out: &mut String) {
 
 /// A declaration operand: SM5.1 range form `T0[lo:hi]` for 3-D indices,
 /// otherwise as in instructions.
-fn write_decl_operand(p: &Program, op: &Operand, sm51: bool, out: &mut String) {
-    if sm51 && op.index_dim() == 3 && op.index.iter().all(|i| i.rel == NO_OPERAND) {
+fn write_decl_operand(p: &Program, op: &Operand, cx: Ctx, out: &mut String) {
+    if cx.sm51 && op.index_dim() == 3 && op.index.iter().all(|i| i.rel == NO_OPERAND) {
         let name = spec::OPERAND_TYPE.asm(op.ty()).unwrap_or("?").to_ascii_uppercase();
         let hi = op.index[2].imm as u32;
         let _ = write!(out, "{}{}[{}:", name, op.index[0].imm, op.index[1].imm);
@@ -685,9 +762,9 @@ fn write_decl_operand(p: &Program, op: &Operand, sm51: bool, out: &mut String) {
         // Declarations show write masks only, never swizzles.
         let mut plain = *op;
         plain.token &= !0x0000_0ff3;
-        write_operand(p, &plain, NumType::Int, sm51, out);
+        write_operand(p, &plain, NumType::Int, cx, out);
     } else {
-        write_operand(p, op, NumType::Int, sm51, out);
+        write_operand(p, op, NumType::Int, cx, out);
     }
 }
 

@@ -144,11 +144,24 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
 
     match layout(code) {
         None => {
-            while cur < end {
+            let expected = crate::spec::opcode(code as u32).map_or(-1, |o| o.operands);
+            let mut n = 0;
+            while cur < end && (expected < 0 || n < expected) {
                 let id = read_operand(p, words, base, &mut cur, end, 0)?;
                 if !ins.ops.push(id) {
                     return Err(Error::new("more than 8 operands in one instruction", at(cur)));
                 }
+                n += 1;
+            }
+            if expected >= 0 && n < expected {
+                return Err(Error::new(format!("expected {expected} operands, the instruction holds {n}"), at(cur)));
+            }
+            // Some compilers pad an instruction with dwords after its
+            // operands; they are kept (so the bytes rebuild) but mean nothing.
+            while cur < end {
+                p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: Word::Count("padding") });
+                ins.n_payload += 1;
+                cur += 1;
             }
         }
         Some(items) => {
