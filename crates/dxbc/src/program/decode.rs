@@ -267,7 +267,9 @@ pub fn read_operand(
     };
     let imm_words = match ty {
         4 => ncomp,
-        5 => ncomp * 2,
+        // A double takes two 32-bit components, so a 4-component 64-bit
+        // immediate holds two doubles (4 dwords) and a scalar one double.
+        5 => ncomp.max(2),
         _ => 0,
     };
     if imm_words > 0 {
