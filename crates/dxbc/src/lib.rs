@@ -30,6 +30,7 @@ pub mod checksum;
 pub mod chunks;
 pub mod container;
 pub mod error;
+pub mod examples;
 pub mod listing;
 pub mod program;
 pub mod reader;

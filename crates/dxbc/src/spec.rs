@@ -864,7 +864,7 @@ pub static CUSTOMDATA_CLASS: EnumDef = EnumDef {
 /// Yes / no.
 pub static FLAG: EnumDef = EnumDef {
     name: "flag",
-    values: &[ev(0, "0", "", "Off."), ev(1, "1", "", "On.")],
+    values: &[ev(0, "no", "", "Off."), ev(1, "yes", "", "On.")],
 };
 
 /// Component names of a 4-component select.

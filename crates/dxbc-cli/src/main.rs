@@ -1,0 +1,187 @@
+//! `dxbc`: inspect Direct3D shader bytecode from the terminal.
+//!
+//! Every command reads a file path or `-` for standard input, writes its
+//! result to standard output, and on bad input exits non-zero with a
+//! one-line error that names the byte offset.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use dxbc::listing::Dialect;
+use dxbc::Shader;
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "dxbc", version, about = "Decode, disassemble and rebuild DXBC shader bytecode")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DialectArg {
+    /// Follow the compiler named in the file (default).
+    Auto,
+    /// fxc 10.x spelling.
+    Modern,
+    /// fxc 9.x / 6.3 spelling.
+    Legacy,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Chunks with offsets and sizes, checksum status and the profile.
+    Info { file: String },
+    /// The listing exactly as fxc prints it.
+    Disasm {
+        file: String,
+        /// Which fxc generation's spelling to follow.
+        #[arg(long, value_enum, default_value = "auto")]
+        dialect: DialectArg,
+    },
+    /// Every program token: offset, hex dword, role, and each bitfield.
+    Dump { file: String },
+    /// The whole decoded model as JSON.
+    Json { file: String },
+    /// The container re-serialised from the decoded model (binary, to stdout).
+    Rebuild { file: String },
+}
+
+fn read_input(path: &str) -> Result<Vec<u8>, String> {
+    if path == "-" {
+        let mut v = Vec::new();
+        std::io::stdin().read_to_end(&mut v).map_err(|e| format!("cannot read standard input: {e}"))?;
+        Ok(v)
+    } else {
+        std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    let io = |e: std::io::Error| format!("cannot write output: {e}");
+    match cli.command {
+        Command::Info { file } => {
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            out.write_all(info(&s).as_bytes()).map_err(io)?;
+            if let Some(e) = s.errors.first() {
+                return Err(e.to_string());
+            }
+        }
+        Command::Disasm { file, dialect } => {
+            let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
+            let d = match dialect {
+                DialectArg::Auto => Dialect::Auto,
+                DialectArg::Modern => Dialect::Modern,
+                DialectArg::Legacy => Dialect::Legacy,
+            };
+            out.write_all(dxbc::listing::disassemble_with(&s, d).as_bytes()).map_err(io)?;
+        }
+        Command::Dump { file } => {
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            out.write_all(dump(&s).as_bytes()).map_err(io)?;
+            if let Some(e) = s.errors.first() {
+                return Err(e.to_string());
+            }
+        }
+        Command::Json { file } => {
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            serde_json::to_writer_pretty(&mut out, &s).map_err(|e| format!("cannot write JSON: {e}"))?;
+            out.write_all(b"\n").map_err(io)?;
+            if let Some(e) = s.errors.first() {
+                return Err(e.to_string());
+            }
+        }
+        Command::Rebuild { file } => {
+            let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
+            out.write_all(&s.rebuild()).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+fn hex_sum(w: &[u32; 4]) -> String {
+    w.iter().map(|x| format!("{x:08x}")).collect::<Vec<_>>().join(" ")
+}
+
+fn info(s: &Shader) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let c = &s.container;
+    let _ = writeln!(o, "size      {} bytes", c.total_size);
+    let _ = writeln!(o, "profile   {}", s.profile().unwrap_or_else(|| "(no program chunk)".into()));
+    if c.checksum_ok() {
+        let _ = writeln!(o, "checksum  valid ({})", hex_sum(&c.checksum));
+    } else {
+        let _ = writeln!(o, "checksum  INVALID: stored {}, expected {}", hex_sum(&c.checksum), hex_sum(&c.computed_checksum));
+    }
+    let _ = writeln!(o, "chunks    {}", c.chunks.len());
+    for ch in &c.chunks {
+        let _ = writeln!(
+            o,
+            "  {:<6} offset 0x{:06x}  size {:>7}  {}",
+            ch.fourcc,
+            ch.offset,
+            ch.size,
+            dxbc::container::chunk_kind_description(&ch.tag)
+        );
+    }
+    o
+}
+
+fn dump(s: &Shader) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let Some(p) = &s.program else {
+        return "no program chunk\n".into();
+    };
+    let sm51 = p.version.is_sm51();
+    let _ = sm51;
+    let mut last_ins = usize::MAX;
+    for t in p.tokens() {
+        if let Some(i) = t.instruction {
+            if i != last_ins {
+                last_ins = i;
+                let ins = &p.instructions[i];
+                let mut line = String::new();
+                dxbc::listing::program::write_instruction(p, ins, dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false }, &mut line);
+                let first = line.lines().next().unwrap_or("");
+                let _ = writeln!(o, "; {first}");
+            }
+        }
+        let _ = writeln!(o, "0x{:06x}  {:08x}  {}", t.offset, t.value, role_name(&t.role));
+        for f in t.fields(p) {
+            let bits = if f.lo == f.hi { format!("[{}]", f.lo) } else { format!("[{}:{}]", f.hi, f.lo) };
+            let meaning = f.meaning.map(|m| format!(" {m}")).unwrap_or_default();
+            let _ = writeln!(o, "            {bits:<8} {:<24} = {}{meaning}", f.name, f.value);
+        }
+    }
+    o
+}
+
+fn role_name(r: &dxbc::program::TokenRole) -> String {
+    use dxbc::program::TokenRole::*;
+    match r {
+        Version => "version token".into(),
+        Length => "length token".into(),
+        Opcode => "opcode token".into(),
+        InstructionLength => "length dword".into(),
+        ExtendedOpcode => "extended opcode token".into(),
+        Operand { operand } => format!("operand token (#{operand})"),
+        ExtendedOperand { operand } => format!("extended operand token (#{operand})"),
+        Immediate { operand, component } => format!("immediate #{operand}[{component}]"),
+        Index { operand, dim } => format!("index {dim} of operand #{operand}"),
+        Payload(w) => format!("payload: {}", w.name()),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("dxbc: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
