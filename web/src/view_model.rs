@@ -31,12 +31,12 @@ impl ShaderSummary {
             },
             Ok(s) => {
                 let c = &s.container;
-                let checksum = if c.checksum_ok() {
+                let checksum = if s.checksum_ok() {
                     "checksum valid".to_string()
                 } else {
                     format!(
                         "checksum INVALID (expected {})",
-                        c.computed_checksum.iter().map(|w| format!("{w:08x}")).collect::<String>()
+                        s.computed_checksum().iter().map(|w| format!("{w:08x}")).collect::<String>()
                     )
                 };
                 let mut listing = dxbc::listing::disassemble(&s);

@@ -85,7 +85,12 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Json { file } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
-            serde_json::to_writer_pretty(&mut out, &s).map_err(|e| format!("cannot write JSON: {e}"))?;
+            let mut v = serde_json::to_value(&s).map_err(|e| format!("cannot encode JSON: {e}"))?;
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("checksum_valid".into(), s.checksum_ok().into());
+                obj.insert("profile".into(), s.profile().into());
+            }
+            serde_json::to_writer_pretty(&mut out, &v).map_err(|e| format!("cannot write JSON: {e}"))?;
             out.write_all(b"\n").map_err(io)?;
             if let Some(e) = s.errors.first() {
                 return Err(e.to_string());
@@ -109,10 +114,10 @@ fn info(s: &Shader) -> String {
     let c = &s.container;
     let _ = writeln!(o, "size      {} bytes", c.total_size);
     let _ = writeln!(o, "profile   {}", s.profile().unwrap_or_else(|| "(no program chunk)".into()));
-    if c.checksum_ok() {
+    if s.checksum_ok() {
         let _ = writeln!(o, "checksum  valid ({})", hex_sum(&c.checksum));
     } else {
-        let _ = writeln!(o, "checksum  INVALID: stored {}, expected {}", hex_sum(&c.checksum), hex_sum(&c.computed_checksum));
+        let _ = writeln!(o, "checksum  INVALID: stored {}, expected {}", hex_sum(&c.checksum), hex_sum(&s.computed_checksum()));
     }
     let _ = writeln!(o, "chunks    {}", c.chunks.len());
     for ch in &c.chunks {

@@ -52,8 +52,6 @@ impl ChunkEntry {
 pub struct Container {
     /// Checksum words as stored at bytes 4..20.
     pub checksum: [u32; 4],
-    /// Checksum computed over the file as it is.
-    pub computed_checksum: [u32; 4],
     /// Container format version (always 1 in practice).
     pub version: u32,
     /// Total size field.
@@ -145,12 +143,18 @@ impl Container {
             }
             chunks.push(ChunkEntry { fourcc: fourcc_text(&tag), tag, offset, table_offset, size });
         }
-        Ok(Container { checksum, computed_checksum: dxbc_checksum(data), version, total_size, chunks })
+        Ok(Container { checksum, version, total_size, chunks })
     }
 
-    /// True when the stored checksum equals the computed one.
-    pub fn checksum_ok(&self) -> bool {
-        self.checksum == self.computed_checksum
+    /// The checksum computed over `data` (the bytes this container was
+    /// parsed from). Kept out of parsing: it costs more than decoding.
+    pub fn computed_checksum(&self, data: &[u8]) -> [u32; 4] {
+        dxbc_checksum(data)
+    }
+
+    /// True when the stored checksum matches the bytes.
+    pub fn checksum_ok(&self, data: &[u8]) -> bool {
+        self.checksum == dxbc_checksum(data)
     }
 
     /// First chunk with the given tag.
@@ -161,6 +165,10 @@ impl Container {
 
 /// Printable FourCC: ASCII shown as is, other bytes as `\xNN`.
 pub fn fourcc_text(tag: &[u8; 4]) -> String {
+    if tag.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        // Fast path: plain ASCII, no escaping needed.
+        return tag.iter().map(|&b| b as char).collect();
+    }
     let mut s = String::new();
     for &b in tag {
         if b.is_ascii_graphic() || b == b' ' {

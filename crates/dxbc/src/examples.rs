@@ -53,7 +53,7 @@ mod tests {
     fn tint_shader_decodes_and_prints() {
         let bytes = tint_pixel_shader();
         let s = crate::Shader::parse(&bytes).unwrap();
-        assert!(s.container.checksum_ok());
+        assert!(s.checksum_ok());
         let p = s.program.as_ref().unwrap();
         let mut text = String::new();
         crate::listing::program::write_program(p, false, &mut text);

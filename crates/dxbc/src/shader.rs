@@ -58,19 +58,23 @@ impl Shader {
             errors: Vec::new(),
         };
         for i in 0..s.container.chunks.len() {
-            let c = s.container.chunks[i].clone();
-            let data = &bytes[c.data_range()];
-            let base = c.offset + 8;
-            match &c.tag {
+            let (tag, range, offset) = {
+                let c = &s.container.chunks[i];
+                (c.tag, c.data_range(), c.offset)
+            };
+            let data = &bytes[range];
+            let base = offset + 8;
+            let c = (tag,);
+            match &tag {
                 b"RDEF" if s.rdef.is_none() => keep(&mut s.errors, Rdef::parse(data, base), &mut s.rdef),
                 b"ISGN" | b"ISG1" if s.input_signature.is_none() => {
-                    keep(&mut s.errors, Signature::parse(c.tag, data, base), &mut s.input_signature)
+                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.input_signature)
                 }
                 b"OSGN" | b"OSG5" | b"OSG1" if s.output_signature.is_none() => {
-                    keep(&mut s.errors, Signature::parse(c.tag, data, base), &mut s.output_signature)
+                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.output_signature)
                 }
                 b"PCSG" | b"PSG1" if s.patch_constant_signature.is_none() => {
-                    keep(&mut s.errors, Signature::parse(c.tag, data, base), &mut s.patch_constant_signature)
+                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.patch_constant_signature)
                 }
                 b"SHDR" | b"SHEX" if s.program.is_none() => {
                     let (p, e) = Program::decode(data, base);
@@ -110,6 +114,16 @@ impl Shader {
             parts.push((c.tag, data));
         }
         write_container(self.container.version, &parts)
+    }
+
+    /// True when the stored checksum matches the file's bytes.
+    pub fn checksum_ok(&self) -> bool {
+        self.container.checksum_ok(&self.bytes)
+    }
+
+    /// The checksum the file's bytes should carry.
+    pub fn computed_checksum(&self) -> [u32; 4] {
+        self.container.computed_checksum(&self.bytes)
     }
 
     /// The profile as fxc names it, e.g. `ps_5_0` or `vs_4_0_level_9_3`.

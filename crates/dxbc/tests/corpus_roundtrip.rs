@@ -27,7 +27,7 @@ fn check(sub: &str, expected: usize) {
         match dxbc::Shader::parse(&bytes) {
             Err(e) => failures.push(format!("{name}: {e}")),
             Ok(s) => {
-                if !s.container.checksum_ok() {
+                if !s.checksum_ok() {
                     failures.push(format!("{name}: stored checksum does not verify"));
                 }
                 if s.program.is_none() {

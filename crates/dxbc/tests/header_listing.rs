@@ -49,21 +49,17 @@ fn golden_header(asm: &str) -> &str {
 /// (`//   fxc /T ps_4_0 …`, continued on `//    …` lines). Nothing in the
 /// container records it, so comparisons drop those lines.
 fn without_command_line(golden: &str) -> String {
-    let mut out = String::with_capacity(golden.len());
-    for (i, line) in golden.split_inclusive('\n').enumerate() {
-        let echoed = i >= 4 && line.starts_with("//   ") && line.len() > 6 && !line[5..].starts_with(' ') && {
-            let before: Vec<&str> = golden.split_inclusive('\n').skip(4).take(i - 4).collect();
-            before.iter().all(|l| l.starts_with("//   "))
-        };
-        let continued = i >= 5 && line.starts_with("//    ") && {
-            let before: Vec<&str> = golden.split_inclusive('\n').skip(4).take(i - 4).collect();
-            !before.is_empty() && before.iter().all(|l| l.starts_with("//   "))
-        };
-        if echoed || continued {
-            continue;
-        }
-        out.push_str(line);
+    let lines: Vec<&str> = golden.split_inclusive('\n').collect();
+    let echo = |l: &str| l.starts_with("//   ") && !l[5..].starts_with(' ') && !l[5..].trim_end().is_empty();
+    if lines.len() < 5 || !echo(lines[4]) {
+        return golden.to_string();
     }
+    let mut end = 5;
+    while end < lines.len() && lines[end].starts_with("//    ") {
+        end += 1;
+    }
+    let mut out = lines[..4].concat();
+    out.push_str(&lines[end..].concat());
     out
 }
 
@@ -228,7 +224,20 @@ fn corrupted_chunks_never_panic() {
         let original = Shader::decode(&bytes).unwrap();
         for ch in &original.container.chunks {
             let tag = ch.tag;
-            if !matches!(&tag, b"RDEF" | b"ISGN" | b"OSGN" | b"PCSG" | b"OSG5" | b"ISG1" | b"OSG1" | b"PSG1" | b"STAT" | b"SFI0" | b"IFCE") {
+            if !matches!(
+                &tag,
+                b"RDEF"
+                    | b"ISGN"
+                    | b"OSGN"
+                    | b"PCSG"
+                    | b"OSG5"
+                    | b"ISG1"
+                    | b"OSG1"
+                    | b"PSG1"
+                    | b"STAT"
+                    | b"SFI0"
+                    | b"IFCE"
+            ) {
                 continue;
             }
             let base = ch.offset + 8;
@@ -255,7 +264,9 @@ fn corrupted_chunks_never_panic() {
                 let r: Result<(), dxbc::Error> = match &tag {
                     b"RDEF" => Rdef::parse(&data, base).map(|r| s.rdef = Some(r)),
                     b"ISGN" | b"ISG1" => Signature::parse(tag, &data, base).map(|r| s.input_signature = Some(r)),
-                    b"OSGN" | b"OSG5" | b"OSG1" => Signature::parse(tag, &data, base).map(|r| s.output_signature = Some(r)),
+                    b"OSGN" | b"OSG5" | b"OSG1" => {
+                        Signature::parse(tag, &data, base).map(|r| s.output_signature = Some(r))
+                    }
                     b"PCSG" | b"PSG1" => {
                         Signature::parse(tag, &data, base).map(|r| s.patch_constant_signature = Some(r))
                     }

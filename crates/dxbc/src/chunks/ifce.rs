@@ -135,8 +135,14 @@ impl Ifce {
         let unknown7 = r.u32("IFCE header dword 7")?;
         let unknown8 = r.u32("IFCE header dword 8")?;
         let len = data.len();
-        let name = |at: u32, field_at: usize, what: &str| -> Result<String> {
-            r.cstr_at(at as usize, what).map_err(|e| Error::new(e.message().to_string(), field_at))
+        // Records may share a name string; cap the text copied out.
+        let mut text_budget = len.saturating_mul(4).max(1 << 16);
+        let mut name = |at: u32, field_at: usize, what: &str| -> Result<String> {
+            let s = r.cstr_at(at as usize, what).map_err(|e| Error::new(e.message().to_string(), field_at))?;
+            text_budget = text_budget.checked_sub(s.len()).ok_or_else(|| {
+                Error::new(format!("{what}: names add up to more text than the chunk can hold"), field_at)
+            })?;
+            Ok(s)
         };
 
         check_fits(len, class_type_offset, class_type_count, 12, "class types", base + 0x14)?;

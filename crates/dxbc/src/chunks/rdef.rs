@@ -362,9 +362,13 @@ impl ResourceBinding {
 struct Ctx<'a> {
     r: Reader<'a>,
     sm5: bool,
-    /// Type records decoded so far; bounded so that shared sub-types cannot
+    /// Type records still allowed; bounded so that shared sub-types cannot
     /// multiply the work beyond a fixed factor of the input size.
     budget: usize,
+    /// Bytes of names still allowed (records may share one string).
+    text_budget: usize,
+    /// Bytes of default values still allowed (legitimate values do not overlap).
+    data_budget: usize,
 }
 
 fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
@@ -436,7 +440,13 @@ impl Rdef {
 
         // Constant buffers.
         count_fits(&r, constant_buffer_offset, constant_buffer_count, 24, "constant buffer", cb_count_at)?;
-        let mut ctx = Ctx { r, sm5, budget: data.len().max(4096) };
+        let mut ctx = Ctx {
+            r,
+            sm5,
+            budget: data.len().max(4096),
+            text_budget: data.len().saturating_mul(4).max(1 << 16),
+            data_budget: data.len().saturating_mul(2),
+        };
         let mut constant_buffers = Vec::with_capacity(constant_buffer_count as usize);
         for i in 0..constant_buffer_count as usize {
             let pos = constant_buffer_offset as usize + i * 24;
@@ -452,7 +462,7 @@ impl Rdef {
             b.seek(binding_offset as usize + i * record, "RDEF binding record")?;
             let offset = b.offset();
             let name_offset = b.u32("binding name offset")?;
-            let name = name_at(&b, name_offset, "binding name", offset)?;
+            let name = ctx.name(name_offset, "binding name", offset)?;
             let input_type = b.u32("binding input type")?;
             let return_type = b.u32("binding return type")?;
             let dimension = b.u32("binding dimension")?;
@@ -525,12 +535,25 @@ fn name_at(r: &Reader, at: u32, what: &str, field_at: usize) -> Result<String> {
 }
 
 impl Ctx<'_> {
+    /// Reads a name at chunk offset `at`, charging the text budget.
+    fn name(&mut self, at: u32, what: &str, field_at: usize) -> Result<String> {
+        let s = name_at(&self.r, at, what, field_at)?;
+        if s.len() > self.text_budget {
+            return Err(Error::new(
+                format!("{what}: names add up to more text than the RDEF chunk can hold"),
+                field_at,
+            ));
+        }
+        self.text_budget -= s.len();
+        Ok(s)
+    }
+
     fn constant_buffer(&mut self, pos: usize) -> Result<ConstantBuffer> {
         let mut c = self.r;
         c.seek(pos, "RDEF constant buffer record")?;
         let offset = c.offset();
         let name_offset = c.u32("constant buffer name offset")?;
-        let name = name_at(&c, name_offset, "constant buffer name", offset)?;
+        let name = self.name(name_offset, "constant buffer name", offset)?;
         let count_at = c.offset();
         let variable_count = c.u32("constant buffer variable count")?;
         let variable_offset = c.u32("constant buffer variable offset")?;
@@ -551,7 +574,7 @@ impl Ctx<'_> {
         v.seek(pos, "RDEF variable record")?;
         let offset = v.offset();
         let name_offset = v.u32("variable name offset")?;
-        let name = name_at(&v, name_offset, "variable name", offset)?;
+        let name = self.name(name_offset, "variable name", offset)?;
         let start_offset = v.u32("variable start offset")?;
         let size = v.u32("variable size")?;
         let flags = v.u32("variable flags")?;
@@ -574,6 +597,13 @@ impl Ctx<'_> {
             d.seek(default_value_offset as usize, "variable default value offset")
                 .map_err(|e| Error::new(e.message().to_string(), default_at))?;
             let at = d.offset();
+            if size as usize > self.data_budget {
+                return Err(Error::new(
+                    format!("default value of variable {name} ({size} bytes): default values add up to more than twice the chunk size"),
+                    default_at,
+                ));
+            }
+            self.data_budget -= size as usize;
             let bytes = d
                 .bytes(size as usize, "variable default value")
                 .map_err(|e| Error::new(format!("{} (variable {name})", e.message()), at))?;
@@ -630,7 +660,7 @@ impl Ctx<'_> {
             let io = t.u32("type interface offset")?;
             let name_at_field = t.offset();
             let no = t.u32("type name offset")?;
-            let name = if no != 0 { Some(name_at(&t, no, "type name", name_at_field)?) } else { None };
+            let name = if no != 0 { Some(self.name(no, "type name", name_at_field)?) } else { None };
             (Some(sub), Some(base), Some(ic), Some(io), Some(no), name)
         } else {
             (None, None, None, None, None, None)
@@ -644,7 +674,7 @@ impl Ctx<'_> {
                 m.seek(member_offset as usize + i * 12, "member record")?;
                 let moff = m.offset();
                 let name_offset = m.u32("member name offset")?;
-                let mname = name_at(&m, name_offset, "member name", moff)?;
+                let mname = self.name(name_offset, "member name", moff)?;
                 let type_at = m.offset();
                 let type_offset = m.u32("member type offset")?;
                 let start_offset = m.u32("member offset")?;

@@ -6,6 +6,9 @@ use crate::reader::Reader;
 use serde::Serialize;
 
 /// Names of the feature bits, bit 0 first, as the disassemblers spell them.
+/// Bit 1 has two readings: in SM4 programs fxc sets it for raw and
+/// structured buffers (and never lists it); in SM5 listings fxc calls it
+/// "Early depth-stencil" (see `listing::header`).
 pub const FEATURE_NAMES: [&str; 32] = [
     "Double-precision floating point",
     "Raw and Structured buffers",
@@ -75,12 +78,15 @@ impl Sfi0 {
     /// Parses the chunk payload; `base` is its absolute offset.
     pub fn parse(data: &[u8], base: usize) -> Result<Sfi0> {
         let mut r = Reader::new(data, base);
-        let lo = r.u32("SFI0 feature flags (low dword)")
+        let lo = r
+            .u32("SFI0 feature flags (low dword)")
             .map_err(|_| Error::new(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len()), base))?;
-        let hi = r.u32("SFI0 feature flags (high dword)")
+        let hi = r
+            .u32("SFI0 feature flags (high dword)")
             .map_err(|_| Error::new(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len()), base))?;
         let flags = (hi as u64) << 32 | lo as u64;
-        let features = (0..64).filter(|b| flags >> b & 1 != 0).map(|bit| Feature { bit, name: feature_name(bit) }).collect();
+        let features =
+            (0..64).filter(|b| flags >> b & 1 != 0).map(|bit| Feature { bit, name: feature_name(bit) }).collect();
         Ok(Sfi0 { offset: base, flags, features, trailing_bytes: r.remaining() })
     }
 

@@ -153,6 +153,8 @@ impl Signature {
             ));
         }
         let mut elements = Vec::with_capacity(element_count as usize);
+        // Elements may share a name string; cap the text copied out.
+        let mut text_budget = data.len().saturating_mul(4).max(1 << 16);
         for i in 0..element_count as usize {
             let mut e = r;
             e.seek(element_offset as usize + i * record, "signature element")?;
@@ -166,6 +168,9 @@ impl Signature {
             let name = r
                 .cstr_at(name_offset as usize, "signature element name")
                 .map_err(|err| Error::new(err.message().to_string(), name_at))?;
+            text_budget = text_budget.checked_sub(name.len()).ok_or_else(|| {
+                Error::new("signature element names add up to more text than the chunk can hold", name_at)
+            })?;
             let semantic_index = e.u32("signature element semantic index")?;
             let system_value = e.u32("signature element system value")?;
             let component_type = e.u32("signature element component type")?;

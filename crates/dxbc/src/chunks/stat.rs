@@ -184,7 +184,13 @@ impl Stat {
         let texture_lod_instructions = f("STAT lod instructions")?;
         let sample_frequency = f("STAT sample frequency")?;
         let sm5 = data.len() >= 37 * 4;
-        let mut g = |what: &str| -> Result<Option<StatField>> { if sm5 { f(what).map(Some) } else { Ok(None) } };
+        let mut g = |what: &str| -> Result<Option<StatField>> {
+            if sm5 {
+                f(what).map(Some)
+            } else {
+                Ok(None)
+            }
+        };
         let gs_instance_count = g("STAT GS instance count")?;
         let control_points = g("STAT control points")?;
         let hs_output_primitive = g("STAT HS output primitive")?;

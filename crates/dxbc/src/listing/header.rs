@@ -16,7 +16,7 @@
 
 use crate::chunks::ifce::Ifce;
 use crate::chunks::rdef::{ConstantBuffer, Rdef, ResourceBinding, Type};
-use crate::chunks::sfi0::Sfi0;
+use crate::chunks::sfi0::{feature_name, Sfi0};
 use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
 use crate::reader::dword;
@@ -34,7 +34,8 @@ const DS: u32 = 4;
 /// Which generation of fxc's printer to imitate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Dialect {
-    /// 9.29.952: echoes the command line, 6-wide signature format column.
+    /// 9.29.952 and older SDK compilers: echo the command line, 6-wide
+    /// signature format column.
     V929,
     /// 9.30.9200: `///` line.
     V930,
@@ -52,35 +53,79 @@ fn dialect(creator: Option<&str>) -> Dialect {
     let major: u32 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(10);
     let minor: u32 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
     match (major, minor) {
-        (9, 29) => Dialect::V929,
+        // The DirectX SDK compilers up to June 2010 (9.29.952.3111).
+        (9, m) if m <= 29 => Dialect::V929,
         (9, 30) => Dialect::V930,
         (m, _) if m < 10 => Dialect::Old,
         _ => Dialect::Modern,
     }
 }
 
-/// Program type (0 ps, 1 vs, 2 gs, 3 hs, 4 ds, 5 cs) from the program chunk's
-/// version token, falling back to the RDEF program type.
-fn program_type(shader: &Shader) -> Option<u32> {
-    for c in &shader.container.chunks {
-        if &c.tag == b"SHDR" || &c.tag == b"SHEX" {
-            let r = c.data_range();
-            if let Some(d) = shader.bytes.get(r) {
-                if d.len() >= 4 {
-                    return Some(dword(d, 0) >> 16);
+/// The version token and the `dcl_globalFlags` controls of the program
+/// chunk, read straight from its tokens.
+struct ProgramInfo {
+    /// Program type (0 ps, 1 vs, 2 gs, 3 hs, 4 ds, 5 cs).
+    kind: Option<u32>,
+    /// Major shader model.
+    major: Option<u32>,
+    /// The `dcl_globalFlags` token, 0 when absent.
+    global_flags: u32,
+}
+
+/// Opcode of `dcl_globalFlags`.
+const DCL_GLOBAL_FLAGS: u32 = 106;
+/// Opcode of `customdata` blocks (length in the next dword).
+const CUSTOMDATA: u32 = 53;
+/// `forceEarlyDepthStencil` in the `dcl_globalFlags` token.
+const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
+
+fn program_info(shader: &Shader) -> ProgramInfo {
+    let mut info = ProgramInfo { kind: None, major: None, global_flags: 0 };
+    let chunk = shader.container.chunks.iter().find(|c| &c.tag == b"SHDR" || &c.tag == b"SHEX");
+    if let Some(d) = chunk.and_then(|c| shader.bytes.get(c.data_range())) {
+        let n = d.len() / 4;
+        if n >= 2 {
+            let v = dword(d, 0);
+            info.kind = Some(v >> 16);
+            info.major = Some((v >> 4) & 0xf);
+            let end = (dword(d, 1) as usize).min(n);
+            let mut i = 2;
+            while i < end {
+                let t = dword(d, i);
+                let op = t & 0x7ff;
+                let len = if op == CUSTOMDATA {
+                    if i + 1 < end {
+                        dword(d, i + 1) as usize
+                    } else {
+                        0
+                    }
+                } else {
+                    ((t >> 24) & 0x7f) as usize
+                };
+                if op == DCL_GLOBAL_FLAGS {
+                    info.global_flags = t;
+                    break;
                 }
+                if len == 0 {
+                    break;
+                }
+                i = i.saturating_add(len);
             }
         }
     }
-    shader.rdef.as_ref().and_then(|r| match r.program_type {
-        0xFFFF => Some(0),
-        0xFFFE => Some(1),
-        0x4753 => Some(2),
-        0x4853 => Some(3),
-        0x4453 => Some(4),
-        0x4353 => Some(5),
-        _ => None,
-    })
+    if info.kind.is_none() {
+        info.kind = shader.rdef.as_ref().and_then(|r| match r.program_type {
+            0xFFFF => Some(0),
+            0xFFFE => Some(1),
+            0x4753 => Some(2),
+            0x4853 => Some(3),
+            0x4453 => Some(4),
+            0x4353 => Some(5),
+            _ => None,
+        });
+        info.major = shader.rdef.as_ref().map(|r| r.major_version as u32);
+    }
+    info
 }
 
 /// Writes everything fxc prints before the program's version line.
@@ -104,28 +149,28 @@ pub fn write_header(shader: &Shader, out: &mut String) {
         Dialect::V929 => out.push_str("//\n//\n"),
         _ => {}
     }
-    if let Some(s) = &shader.sfi0 {
-        write_features(s, out);
-    }
+    let info = program_info(shader);
+    write_features(shader.sfi0.as_ref(), &info, out);
     if let Some(r) = rdef {
         write_rdef(r, d, out);
     }
-    let ptype = program_type(shader);
+    let ptype = info.kind;
 
     // Signatures: patch constants first, then inputs, then outputs.
     let mut first = true;
-    let mut section = |title: &str, none: &str, sig: Option<&Signature>, output: bool, out: &mut String| {
+    let mut section = |title: &str, sig: Option<&Signature>, output: bool, out: &mut String| {
         if !first {
             out.push_str("//\n");
         }
         first = false;
-        write_signature(title, none, sig, output, ptype, d, out);
+        write_signature(title, sig, output, ptype, d, out);
     };
     if let Some(p) = &shader.patch_constant_signature {
-        section("Patch Constant", "Patch Constant", Some(p), ptype == Some(HS), out);
+        // Hull shaders write patch constants, domain shaders read them.
+        section("Patch Constant", Some(p), ptype == Some(HS), out);
     }
-    section("Input", "Input", shader.input_signature.as_ref(), false, out);
-    section("Output", "Output", shader.output_signature.as_ref(), true, out);
+    section("Input", shader.input_signature.as_ref(), false, out);
+    section("Output", shader.output_signature.as_ref(), true, out);
 
     if let (Some(t @ (HS | DS)), Some(stat)) = (ptype, &shader.stat) {
         write_tessellation(stat, t == HS, out);
@@ -143,15 +188,28 @@ pub fn write_header(shader: &Shader, out: &mut String) {
     }
 }
 
-fn write_features(s: &Sfi0, out: &mut String) {
-    // Bit 1 (raw and structured buffers on SM4 hardware) is never listed by fxc.
-    let names: Vec<String> = s.features.iter().filter(|f| f.bit != 1).map(|f| f.name.clone()).collect();
-    if names.is_empty() {
+/// `// Note: shader requires additional functionality:` and one line per
+/// feature. fxc lists the SFI0 bits in bit order, except that bit 1 means
+/// "Early depth-stencil" there: it is shown for SM5 programs (set with
+/// `forceEarlyDepthStencil`), never for SM4 ones, where the same bit marks
+/// raw and structured buffers on 10.x hardware.
+fn write_features(sfi0: Option<&Sfi0>, info: &ProgramInfo, out: &mut String) {
+    let mut flags = sfi0.map_or(0, |s| s.flags);
+    if info.major.unwrap_or(5) < 5 {
+        flags &= !2;
+    }
+    if info.global_flags & FORCE_EARLY_DEPTH_STENCIL != 0 {
+        flags |= 2;
+    }
+    if flags == 0 {
         return;
     }
     out.push_str("// Note: shader requires additional functionality:\n");
-    for n in names {
-        let _ = writeln!(out, "//       {n}");
+    for bit in 0..64 {
+        if flags >> bit & 1 != 0 {
+            let name = if bit == 1 { "Early depth-stencil".to_string() } else { feature_name(bit) };
+            let _ = writeln!(out, "//       {name}");
+        }
     }
     out.push_str("//\n//\n");
 }
@@ -173,12 +231,20 @@ fn write_rdef(r: &Rdef, d: Dialect, out: &mut String) {
                 out.push_str("// ------------------------------ ---------- ------- ----------- ---- --------\n");
             }
             (Dialect::Modern, false) => {
-                out.push_str("// Name                                 Type  Format         Dim      HLSL Bind  Count\n");
-                out.push_str("// ------------------------------ ---------- ------- ----------- -------------- ------\n");
+                out.push_str(
+                    "// Name                                 Type  Format         Dim      HLSL Bind  Count\n",
+                );
+                out.push_str(
+                    "// ------------------------------ ---------- ------- ----------- -------------- ------\n",
+                );
             }
             (Dialect::Modern, true) => {
-                out.push_str("// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n");
-                out.push_str("// ------------------------------ ---------- ------- ----------- ------- -------------- ------\n");
+                out.push_str(
+                    "// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n",
+                );
+                out.push_str(
+                    "// ------------------------------ ---------- ------- ----------- ------- -------------- ------\n",
+                );
             }
         }
         for b in &r.bindings {
@@ -394,7 +460,11 @@ fn write_binding(b: &ResourceBinding, d: Dialect, sm51: bool, out: &mut String) 
     let fmt = binding_format(b);
     let dim = binding_dimension(b);
     if d != Dialect::Modern {
-        let _ = writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>4} {:>8}", b.name, ty, fmt, dim, b.bind_point, b.bind_count);
+        let _ = writeln!(
+            out,
+            "// {:<30} {:>10} {:>7} {:>11} {:>4} {:>8}",
+            b.name, ty, fmt, dim, b.bind_point, b.bind_count
+        );
         return;
     }
     let prefix = register_prefix(b);
@@ -402,10 +472,17 @@ fn write_binding(b: &ResourceBinding, d: Dialect, sm51: bool, out: &mut String) 
     if let Some(space) = b.space.filter(|&s| s != 0) {
         let _ = write!(bind, ",space{space}");
     }
-    let count = if b.bind_count == 0 { "unbounded".to_string() } else { b.bind_count.to_string() };
+    // Unbounded arrays: fxc shows "unbounded", except for constant buffer
+    // arrays, whose count it prints as a plain number (4294967295).
+    let count = match b.bind_count {
+        0 => "unbounded".to_string(),
+        u32::MAX if b.input_type != 0 => "unbounded".to_string(),
+        n => n.to_string(),
+    };
     if sm51 {
         let id = format!("{}{}", prefix.to_ascii_uppercase(), b.id.unwrap_or(0));
-        let _ = writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>7} {:>14} {:>6} ", b.name, ty, fmt, dim, id, bind, count);
+        let _ =
+            writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>7} {:>14} {:>6} ", b.name, ty, fmt, dim, id, bind, count);
     } else {
         let _ = writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>14} {:>6} ", b.name, ty, fmt, dim, bind, count);
     }
@@ -466,7 +543,6 @@ fn format_name(e: &SignatureElement) -> &'static str {
 
 fn write_signature(
     title: &str,
-    none: &str,
     sig: Option<&Signature>,
     output: bool,
     ptype: Option<u32>,
@@ -483,7 +559,7 @@ fn write_signature(
     }
     let elements = sig.map(|s| s.elements.as_slice()).unwrap_or(&[]);
     if elements.is_empty() {
-        let _ = writeln!(out, "// no {none}");
+        let _ = writeln!(out, "// no {title}");
         return;
     }
     let streams = elements.iter().any(|e| e.stream.unwrap_or(0) != 0);
@@ -553,15 +629,13 @@ fn write_tessellation(stat: &Stat, hull: bool, out: &mut String) {
 
 fn write_class_linkage(i: &Ifce, out: &mut String) {
     out.push_str("//\n");
-    if !i.class_types.is_empty() {
-        out.push_str("// Available Class Types:\n//\n");
-        out.push_str("// Name                             ID CB Stride Texture Sampler\n");
-        out.push_str("// ------------------------------ ---- --------- ------- -------\n");
-        for (n, t) in i.class_types.iter().enumerate() {
-            let _ = writeln!(out, "// {:<30} {:>4} {:>9} {:>7} {:>7}", t.name, n, t.cb_stride, t.texture, t.sampler);
-        }
-        out.push_str("//\n");
+    out.push_str("// Available Class Types:\n//\n");
+    out.push_str("// Name                             ID CB Stride Texture Sampler\n");
+    out.push_str("// ------------------------------ ---- --------- ------- -------\n");
+    for (n, t) in i.class_types.iter().enumerate() {
+        let _ = writeln!(out, "// {:<30} {:>4} {:>9} {:>7} {:>7}", t.name, n, t.cb_stride, t.texture, t.sampler);
     }
+    out.push_str("//\n");
     if !i.class_instances.is_empty() {
         out.push_str("// Available Class Instances:\n//\n");
         out.push_str("// Name                        Type CB CB Offset Texture Sampler\n");
@@ -601,5 +675,68 @@ fn write_class_linkage(i: &Ifce, out: &mut String) {
         }
         out.push('\n');
         out.push_str(rule);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dialect_from_creator() {
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111")), Dialect::V929);
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 9.30.9200.20714")), Dialect::V930);
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 6.3.9600.16384")), Dialect::Old);
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 10.1")), Dialect::Modern);
+        assert_eq!(dialect(Some("vkd3d-shader 1.17")), Dialect::Modern);
+        assert_eq!(dialect(None), Dialect::Modern);
+    }
+
+    #[test]
+    fn default_values_four_per_line() {
+        let bytes: Vec<u8> = (1u32..=6).flat_map(|v| v.to_le_bytes()).collect();
+        let mut out = String::new();
+        write_default(&mut out, &bytes);
+        assert_eq!(out, "//      = 0x00000001 0x00000002 0x00000003 0x00000004 \n//        0x00000005 0x00000006 \n");
+    }
+
+    #[test]
+    fn declarations_pad_to_column_40() {
+        let mut out = String::new();
+        finish_decl(&mut out, "//   float4 a;".into(), 16, Some(16), true);
+        finish_decl(&mut out, "//   float4x4 a_rather_long_variable_name;".into(), 0, None, false);
+        assert_eq!(
+            out,
+            "//   float4 a;                          // Offset:   16 Size:    16 [unused]\n\
+             //   float4x4 a_rather_long_variable_name;// Offset:    0\n"
+        );
+    }
+
+    #[test]
+    fn feature_notes() {
+        let sfi = |flags: u64| {
+            let b = flags.to_le_bytes();
+            crate::chunks::sfi0::Sfi0::parse(&b, 0).unwrap()
+        };
+        let info = |major, global_flags| ProgramInfo { kind: Some(PS), major: Some(major), global_flags };
+        let mut out = String::new();
+        // SM4: bit 1 (raw and structured buffers) is not listed.
+        write_features(Some(&sfi(2)), &info(4, 0), &mut out);
+        assert_eq!(out, "");
+        // SM5 with forceEarlyDepthStencil, plus doubles from SFI0.
+        write_features(Some(&sfi(1)), &info(5, FORCE_EARLY_DEPTH_STENCIL), &mut out);
+        assert_eq!(
+            out,
+            "// Note: shader requires additional functionality:\n\
+             //       Double-precision floating point\n\
+             //       Early depth-stencil\n//\n//\n"
+        );
+    }
+
+    #[test]
+    fn masks() {
+        assert_eq!(mask_text(0xf), "xyzw");
+        assert_eq!(mask_text(0x2), " y  ");
+        assert_eq!(mask_text(0x0), "    ");
     }
 }
