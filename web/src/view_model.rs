@@ -36,7 +36,10 @@ impl ShaderSummary {
                 } else {
                     format!(
                         "checksum INVALID (expected {})",
-                        s.computed_checksum().iter().map(|w| format!("{w:08x}")).collect::<String>()
+                        s.computed_checksum()
+                            .iter()
+                            .map(|w| format!("{w:08x}"))
+                            .collect::<String>()
                     )
                 };
                 let mut listing = dxbc::listing::disassemble(&s);
@@ -74,7 +77,11 @@ mod tests {
         assert_eq!(s.checksum, "checksum valid");
         assert_eq!(s.chunks.len(), 1);
         assert_eq!(s.chunks[0].fourcc, "SHEX");
-        assert!(s.listing.contains("mul o0.xyzw, v0.xyzw, cb0[0].xyzw\n"), "{}", s.listing);
+        assert!(
+            s.listing.contains("mul o0.xyzw, v0.xyzw, cb0[0].xyzw\n"),
+            "{}",
+            s.listing
+        );
     }
 
     #[test]

@@ -32,7 +32,12 @@ fn k(i: usize) -> u32 {
 fn compress(state: &mut [u32; 4], block: &[u8]) {
     let mut m = [0u32; 16];
     for (i, w) in m.iter_mut().enumerate() {
-        *w = u32::from_le_bytes([block[i * 4], block[i * 4 + 1], block[i * 4 + 2], block[i * 4 + 3]]);
+        *w = u32::from_le_bytes([
+            block[i * 4],
+            block[i * 4 + 1],
+            block[i * 4 + 2],
+            block[i * 4 + 3],
+        ]);
     }
     let [mut a, mut b, mut c, mut d] = *state;
     for i in 0..64 {
@@ -46,7 +51,10 @@ fn compress(state: &mut [u32; 4], block: &[u8]) {
         d = c;
         c = b;
         b = b.wrapping_add(
-            a.wrapping_add(f).wrapping_add(k(i)).wrapping_add(m[g]).rotate_left(S[i]),
+            a.wrapping_add(f)
+                .wrapping_add(k(i))
+                .wrapping_add(m[g])
+                .rotate_left(S[i]),
         );
         a = t;
     }
@@ -109,11 +117,17 @@ mod tests {
 
     #[test]
     fn compression_matches_rfc1321_vectors() {
-        let hex = |s: [u32; 4]| s.iter().map(|w| format!("{:08x}", w.swap_bytes())).collect::<String>();
+        let hex = |s: [u32; 4]| {
+            s.iter()
+                .map(|w| format!("{:08x}", w.swap_bytes()))
+                .collect::<String>()
+        };
         assert_eq!(hex(md5_plain(b"")), "d41d8cd98f00b204e9800998ecf8427e");
         assert_eq!(hex(md5_plain(b"abc")), "900150983cd24fb0d6963f7d28e17f72");
         assert_eq!(
-            hex(md5_plain(b"12345678901234567890123456789012345678901234567890123456789012345678901234567890")),
+            hex(md5_plain(
+                b"12345678901234567890123456789012345678901234567890123456789012345678901234567890"
+            )),
             "57edf4a22be3c955ac49da2e2107b67a"
         );
     }

@@ -91,7 +91,11 @@ impl Container {
     pub fn parse(data: &[u8]) -> Result<Container> {
         if data.len() > MAX_CONTAINER_SIZE {
             return Err(Error::new(
-                format!("input is {} bytes; the largest accepted container is {} bytes", data.len(), MAX_CONTAINER_SIZE),
+                format!(
+                    "input is {} bytes; the largest accepted container is {} bytes",
+                    data.len(),
+                    MAX_CONTAINER_SIZE
+                ),
                 0,
             ));
         }
@@ -99,7 +103,10 @@ impl Container {
         let magic = r.bytes(4, "container magic \"DXBC\"")?;
         if magic != b"DXBC" {
             return Err(Error::new(
-                format!("expected container magic \"DXBC\", found {:02x} {:02x} {:02x} {:02x}", magic[0], magic[1], magic[2], magic[3]),
+                format!(
+                    "expected container magic \"DXBC\", found {:02x} {:02x} {:02x} {:02x}",
+                    magic[0], magic[1], magic[2], magic[3]
+                ),
                 0,
             ));
         }
@@ -111,14 +118,20 @@ impl Container {
         let total_size = r.u32("container total size")?;
         if total_size as usize != data.len() {
             return Err(Error::new(
-                format!("container size field says {total_size} bytes but the input has {}", data.len()),
+                format!(
+                    "container size field says {total_size} bytes but the input has {}",
+                    data.len()
+                ),
                 0x18,
             ));
         }
         let count_at = r.offset();
         let count = r.u32("chunk count")? as usize;
         if count > r.remaining() / 4 {
-            return Err(Error::new(format!("chunk count {count} does not fit in the file"), count_at));
+            return Err(Error::new(
+                format!("chunk count {count} does not fit in the file"),
+                count_at,
+            ));
         }
         let mut chunks = Vec::with_capacity(count);
         for _ in 0..count {
@@ -126,10 +139,16 @@ impl Container {
             let offset = r.u32("chunk offset")? as usize;
             let mut c = Reader::new(data, 0);
             c.seek(offset, "chunk offset").map_err(|_| {
-                Error::new(format!("chunk offset {offset:#x} lies outside the file"), table_offset)
+                Error::new(
+                    format!("chunk offset {offset:#x} lies outside the file"),
+                    table_offset,
+                )
             })?;
             if offset % 4 != 0 {
-                return Err(Error::new(format!("chunk offset {offset:#x} is not dword-aligned"), table_offset));
+                return Err(Error::new(
+                    format!("chunk offset {offset:#x} is not dword-aligned"),
+                    table_offset,
+                ));
             }
             let tagb = c.bytes(4, "chunk FourCC")?;
             let tag = [tagb[0], tagb[1], tagb[2], tagb[3]];
@@ -137,13 +156,28 @@ impl Container {
             let size = c.u32("chunk size")? as usize;
             if size > c.remaining() {
                 return Err(Error::new(
-                    format!("chunk {} declares {size} bytes but only {} remain", fourcc_text(&tag), c.remaining()),
+                    format!(
+                        "chunk {} declares {size} bytes but only {} remain",
+                        fourcc_text(&tag),
+                        c.remaining()
+                    ),
                     size_at,
                 ));
             }
-            chunks.push(ChunkEntry { fourcc: fourcc_text(&tag), tag, offset, table_offset, size });
+            chunks.push(ChunkEntry {
+                fourcc: fourcc_text(&tag),
+                tag,
+                offset,
+                table_offset,
+                size,
+            });
         }
-        Ok(Container { checksum, version, total_size, chunks })
+        Ok(Container {
+            checksum,
+            version,
+            total_size,
+            chunks,
+        })
     }
 
     /// The checksum computed over `data` (the bytes this container was

@@ -10,14 +10,23 @@ fn pack(fields: &[(&FieldDef, u32)]) -> u32 {
 }
 
 fn opcode(code: u32, extra: u32, len: u32) -> u32 {
-    pack(&[(&spec::OPCODE_COMMON_FIELDS[0], code), (&spec::OPCODE_COMMON_FIELDS[1], len)]) | extra
+    pack(&[
+        (&spec::OPCODE_COMMON_FIELDS[0], code),
+        (&spec::OPCODE_COMMON_FIELDS[1], len),
+    ]) | extra
 }
 
 /// Operand token: `ty` register file, 4 components, `mode` selection with
 /// `sel` bits, and a 1-D immediate index (or none for literals).
 fn operand(ty: u32, mode: u32, sel: u32, dims: u32) -> u32 {
     let f = spec::OPERAND_FIELDS;
-    pack(&[(&f[0], 2), (&f[1], mode), (&f[2], sel), (&f[3], ty), (&f[4], dims)])
+    pack(&[
+        (&f[0], 2),
+        (&f[1], mode),
+        (&f[2], sel),
+        (&f[3], ty),
+        (&f[4], dims),
+    ])
 }
 
 const XYZW_SWIZZLE: u32 = 0b11_10_01_00;
@@ -26,7 +35,11 @@ const XYZW_SWIZZLE: u32 = 0b11_10_01_00;
 /// `mul o0.xyzw, v0.xyzw, cb0[0].xyzw` preceded by its declarations.
 pub fn tint_pixel_shader() -> Vec<u8> {
     let mut w: Vec<u32> = Vec::new();
-    w.push(pack(&[(&spec::VERSION_FIELDS[0], 0), (&spec::VERSION_FIELDS[1], 5), (&spec::VERSION_FIELDS[3], 0)]));
+    w.push(pack(&[
+        (&spec::VERSION_FIELDS[0], 0),
+        (&spec::VERSION_FIELDS[1], 5),
+        (&spec::VERSION_FIELDS[3], 0),
+    ]));
     w.push(0);
     // dcl_globalFlags refactoringAllowed
     w.push(opcode(106, 1 << 11, 1));
@@ -37,7 +50,16 @@ pub fn tint_pixel_shader() -> Vec<u8> {
     // dcl_output o0.xyzw
     w.extend([opcode(101, 0, 3), operand(2, 0, 0xf, 1), 0]);
     // mul o0.xyzw, v0.xyzw, cb0[0].xyzw
-    w.extend([opcode(56, 0, 8), operand(2, 0, 0xf, 1), 0, operand(1, 1, XYZW_SWIZZLE, 1), 0, operand(8, 1, XYZW_SWIZZLE, 2), 0, 0]);
+    w.extend([
+        opcode(56, 0, 8),
+        operand(2, 0, 0xf, 1),
+        0,
+        operand(1, 1, XYZW_SWIZZLE, 1),
+        0,
+        operand(8, 1, XYZW_SWIZZLE, 2),
+        0,
+        0,
+    ]);
     // ret
     w.push(opcode(62, 0, 1));
     w[1] = w.len() as u32;

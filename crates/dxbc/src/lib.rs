@@ -34,8 +34,8 @@ pub mod examples;
 pub mod listing;
 pub mod program;
 pub mod reader;
-pub mod spec;
 mod shader;
+pub mod spec;
 
 pub use container::Container;
 pub use error::{Error, Result};

@@ -47,7 +47,10 @@ impl<'a> Reader<'a> {
     pub fn seek(&mut self, pos: usize, what: &str) -> Result<()> {
         if pos > self.data.len() {
             return Err(Error::new(
-                format!("{what} points past the end of its {}-byte block", self.data.len()),
+                format!(
+                    "{what} points past the end of its {}-byte block",
+                    self.data.len()
+                ),
                 self.base + self.data.len(),
             ));
         }
@@ -92,13 +95,19 @@ impl<'a> Reader<'a> {
         let start = pos;
         if start >= self.data.len() {
             return Err(Error::new(
-                format!("{what} string offset {pos:#x} lies outside its {}-byte block", self.data.len()),
+                format!(
+                    "{what} string offset {pos:#x} lies outside its {}-byte block",
+                    self.data.len()
+                ),
                 self.base + start.min(self.data.len()),
             ));
         }
         let rest = &self.data[start..];
         let end = rest.iter().position(|&b| b == 0).ok_or_else(|| {
-            Error::new(format!("{what} string is not NUL-terminated"), self.base + start)
+            Error::new(
+                format!("{what} string is not NUL-terminated"),
+                self.base + start,
+            )
         })?;
         Ok(rest[..end].iter().map(|&b| b as char).collect())
     }

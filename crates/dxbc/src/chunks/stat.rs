@@ -145,14 +145,20 @@ impl Stat {
     pub fn parse(data: &[u8], base: usize) -> Result<Stat> {
         if data.len() < 29 * 4 {
             return Err(Error::new(
-                format!("expected at least 116 bytes of STAT (29 dwords), found {}", data.len()),
+                format!(
+                    "expected at least 116 bytes of STAT (29 dwords), found {}",
+                    data.len()
+                ),
                 base,
             ));
         }
         let mut r = Reader::new(data, base);
         let mut f = |what: &str| -> Result<StatField> {
             let offset = r.offset();
-            Ok(StatField { offset, value: r.u32(what)? })
+            Ok(StatField {
+                offset,
+                value: r.u32(what)?,
+            })
         };
         let instruction_count = f("STAT instruction count")?;
         let temp_register_count = f("STAT temp register count")?;
@@ -201,7 +207,10 @@ impl Stat {
         let texture_store_instructions = g("STAT texture store instructions")?;
         let used = if sm5 { 37 * 4 } else { 29 * 4 };
         let extra = (used / 4..data.len() / 4)
-            .map(|i| StatField { offset: base + i * 4, value: crate::reader::dword(data, i) })
+            .map(|i| StatField {
+                offset: base + i * 4,
+                value: crate::reader::dword(data, i),
+            })
             .collect();
         Ok(Stat {
             offset: base,

@@ -22,7 +22,13 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     let n_words = data.len() / 4;
     if n_words < 2 {
         p.undecoded = data.to_vec();
-        return (p, vec![Error::new("expected a version token and a length token", base)]);
+        return (
+            p,
+            vec![Error::new(
+                "expected a version token and a length token",
+                base,
+            )],
+        );
     }
     p.version = VersionToken(dword(data, 0));
     p.length = dword(data, 1);
@@ -57,7 +63,12 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
 }
 
 /// Reads one instruction at dword `pos`; returns its length in dwords.
-fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> Result<usize, Error> {
+fn decode_instruction(
+    p: &mut Program,
+    words: &[u8],
+    base: usize,
+    pos: usize,
+) -> Result<usize, Error> {
     let n_words = words.len() / 4;
     let at = |i: usize| base + i * 4;
     let token = dword(words, pos);
@@ -79,18 +90,28 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
 
     if code == opc::CUSTOMDATA {
         if pos + 1 >= n_words {
-            return Err(Error::new("expected the custom-data block's length dword", at(pos + 1)));
+            return Err(Error::new(
+                "expected the custom-data block's length dword",
+                at(pos + 1),
+            ));
         }
         let count = dword(words, pos + 1) as usize;
         if count < 2 || count > n_words - pos {
             return Err(Error::new(
-                format!("custom-data block length {count} dwords does not fit in the {} dwords left", n_words - pos),
+                format!(
+                    "custom-data block length {count} dwords does not fit in the {} dwords left",
+                    n_words - pos
+                ),
                 at(pos + 1),
             ));
         }
         let word = Word::Count("custom data");
         for i in pos + 2..pos + count {
-            p.payload.push(Payload { offset: at(i) as u32, value: dword(words, i), word });
+            p.payload.push(Payload {
+                offset: at(i) as u32,
+                value: dword(words, i),
+                word,
+            });
         }
         ins.n_payload = (count - 2) as u32;
         ins.length = count as u32;
@@ -103,24 +124,36 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
     let long = crate::spec::has_long_length(code) && token & 0x8000_0000 != 0;
     if long {
         if cur >= n_words {
-            return Err(Error::new("expected the declaration's length dword", at(cur)));
+            return Err(Error::new(
+                "expected the declaration's length dword",
+                at(cur),
+            ));
         }
         len = dword(words, cur) as usize;
         ins.long_length = Some(len as u32);
         cur += 1;
     }
     if len == 0 {
-        return Err(Error::new(format!("instruction length is 0 for opcode {code}"), at(pos)));
+        return Err(Error::new(
+            format!("instruction length is 0 for opcode {code}"),
+            at(pos),
+        ));
     }
     if len > n_words - pos {
         return Err(Error::new(
-            format!("instruction length {len} dwords runs past the program end ({} dwords left)", n_words - pos),
+            format!(
+                "instruction length {len} dwords runs past the program end ({} dwords left)",
+                n_words - pos
+            ),
             at(pos),
         ));
     }
     let end = pos + len;
     if long && len < 2 {
-        return Err(Error::new("declaration length is shorter than its own header", at(pos + 1)));
+        return Err(Error::new(
+            "declaration length is shorter than its own header",
+            at(pos + 1),
+        ));
     }
 
     // Extended opcode tokens (not for the long-length declarations, whose
@@ -129,13 +162,19 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
         let mut more = token & 0x8000_0000 != 0;
         while more {
             if cur >= end {
-                return Err(Error::new("expected an extended opcode token inside the instruction", at(cur)));
+                return Err(Error::new(
+                    "expected an extended opcode token inside the instruction",
+                    at(cur),
+                ));
             }
             let e = dword(words, cur);
             p.pool.push(e);
             ins.n_ext += 1;
             if ins.n_ext > 8 {
-                return Err(Error::new("more than 8 chained extended opcode tokens", at(cur)));
+                return Err(Error::new(
+                    "more than 8 chained extended opcode tokens",
+                    at(cur),
+                ));
             }
             cur += 1;
             more = e & 0x8000_0000 != 0;
@@ -149,17 +188,27 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
             while cur < end && (expected < 0 || n < expected) {
                 let id = read_operand(p, words, base, &mut cur, end, 0)?;
                 if !ins.ops.push(id) {
-                    return Err(Error::new("more than 8 operands in one instruction", at(cur)));
+                    return Err(Error::new(
+                        "more than 8 operands in one instruction",
+                        at(cur),
+                    ));
                 }
                 n += 1;
             }
             if expected >= 0 && n < expected {
-                return Err(Error::new(format!("expected {expected} operands, the instruction holds {n}"), at(cur)));
+                return Err(Error::new(
+                    format!("expected {expected} operands, the instruction holds {n}"),
+                    at(cur),
+                ));
             }
             // Some compilers pad an instruction with dwords after its
             // operands; they are kept (so the bytes rebuild) but mean nothing.
             while cur < end {
-                p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: Word::Count("padding") });
+                p.payload.push(Payload {
+                    offset: at(cur) as u32,
+                    value: dword(words, cur),
+                    word: Word::Count("padding"),
+                });
                 ins.n_payload += 1;
                 cur += 1;
             }
@@ -170,7 +219,10 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
                 match *item {
                     Item::Operand => {
                         if cur >= end {
-                            return Err(Error::new("expected an operand inside the declaration", at(cur)));
+                            return Err(Error::new(
+                                "expected an operand inside the declaration",
+                                at(cur),
+                            ));
                         }
                         let id = read_operand(p, words, base, &mut cur, end, 0)?;
                         ins.ops.push(id);
@@ -178,9 +230,16 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
                     }
                     Item::Word(w) => {
                         if cur >= end {
-                            return Err(Error::new(format!("expected the declaration's {}", w.name()), at(cur)));
+                            return Err(Error::new(
+                                format!("expected the declaration's {}", w.name()),
+                                at(cur),
+                            ));
                         }
-                        p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
+                        p.payload.push(Payload {
+                            offset: at(cur) as u32,
+                            value: dword(words, cur),
+                            word: w,
+                        });
                         ins.n_payload += 1;
                         if !seen_operand {
                             ins.n_payload_before += 1;
@@ -189,7 +248,11 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
                     }
                     Item::Rest(w) => {
                         while cur < end {
-                            p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
+                            p.payload.push(Payload {
+                                offset: at(cur) as u32,
+                                value: dword(words, cur),
+                                word: w,
+                            });
                             ins.n_payload += 1;
                             cur += 1;
                         }
@@ -198,14 +261,20 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
             }
             if cur != end {
                 return Err(Error::new(
-                    format!("declaration has {} dwords its layout does not account for", end - cur),
+                    format!(
+                        "declaration has {} dwords its layout does not account for",
+                        end - cur
+                    ),
                     at(cur),
                 ));
             }
         }
     }
     if cur != end {
-        return Err(Error::new("operands run past the instruction's length", at(end)));
+        return Err(Error::new(
+            "operands run past the instruction's length",
+            at(end),
+        ));
     }
     ins.n_ops = ins.ops.len;
     ins.length = len as u32;
@@ -230,7 +299,10 @@ pub fn read_operand(
     }
     let need = |cur: usize, n: usize, what: &str| -> Result<(), Error> {
         if cur + n > end {
-            Err(Error::new(format!("expected {what} inside the instruction"), at(cur)))
+            Err(Error::new(
+                format!("expected {what} inside the instruction"),
+                at(cur),
+            ))
         } else {
             Ok(())
         }
@@ -243,7 +315,11 @@ pub fn read_operand(
         pool: p.pool.len() as u32,
         n_ext: 0,
         n_imm: 0,
-        index: [Index { offset: 0, imm: 0, rel: NO_OPERAND }; 3],
+        index: [Index {
+            offset: 0,
+            imm: 0,
+            rel: NO_OPERAND,
+        }; 3],
     };
     *cur += 1;
     let mut more = token & 0x8000_0000 != 0;
@@ -253,7 +329,10 @@ pub fn read_operand(
         p.pool.push(e);
         op.n_ext += 1;
         if op.n_ext > 4 {
-            return Err(Error::new("more than 4 chained extended operand tokens", at(*cur)));
+            return Err(Error::new(
+                "more than 4 chained extended operand tokens",
+                at(*cur),
+            ));
         }
         *cur += 1;
         more = e & 0x8000_0000 != 0;
@@ -263,7 +342,12 @@ pub fn read_operand(
         0 => 0,
         1 => 1,
         2 => 4,
-        _ => return Err(Error::new("operand uses the N-component form, which no shader model defines", op.offset as usize)),
+        _ => {
+            return Err(Error::new(
+                "operand uses the N-component form, which no shader model defines",
+                op.offset as usize,
+            ))
+        }
     };
     let imm_words = match ty {
         4 => ncomp,
@@ -298,7 +382,10 @@ pub fn read_operand(
             }
             2 => {}
             _ => {
-                return Err(Error::new(format!("index {d} has undefined representation {rep}"), op.offset as usize));
+                return Err(Error::new(
+                    format!("index {d} has undefined representation {rep}"),
+                    op.offset as usize,
+                ));
             }
         }
         if rep >= 2 {
