@@ -53,7 +53,7 @@ impl ShaderSummary {
                         .chunks
                         .iter()
                         .map(|ch| ChunkRow {
-                            fourcc: ch.fourcc.clone(),
+                            fourcc: ch.fourcc(),
                             offset: format!("0x{:04x}", ch.offset),
                             size: ch.size,
                             description: dxbc::container::chunk_kind_description(&ch.tag),

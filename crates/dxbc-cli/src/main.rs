@@ -144,7 +144,7 @@ fn info(s: &Shader) -> String {
         let _ = writeln!(
             o,
             "  {:<6} offset 0x{:06x}  size {:>7}  {}",
-            ch.fourcc,
+            ch.fourcc(),
             ch.offset,
             ch.size,
             dxbc::container::chunk_kind_description(&ch.tag)

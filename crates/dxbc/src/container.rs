@@ -24,9 +24,8 @@ pub const MAX_CONTAINER_SIZE: usize = 64 << 20;
 /// One entry of the chunk table.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct ChunkEntry {
-    /// The chunk's four-character code, e.g. `SHEX`.
-    pub fourcc: String,
-    /// Raw FourCC bytes.
+    /// The chunk's four-character code, e.g. `SHEX` (serialised as text).
+    #[serde(rename = "fourcc", serialize_with = "serialize_fourcc")]
     pub tag: [u8; 4],
     /// Absolute offset of the chunk header (the FourCC).
     pub offset: usize,
@@ -36,7 +35,19 @@ pub struct ChunkEntry {
     pub size: usize,
 }
 
+fn serialize_fourcc<S: serde::Serializer>(
+    tag: &[u8; 4],
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&fourcc_text(tag))
+}
+
 impl ChunkEntry {
+    /// The FourCC as text (non-ASCII bytes escaped).
+    pub fn fourcc(&self) -> String {
+        fourcc_text(&self.tag)
+    }
+
     /// Absolute byte range of the payload.
     pub fn data_range(&self) -> Range<usize> {
         self.offset + 8..self.offset + 8 + self.size
@@ -165,7 +176,6 @@ impl Container {
                 ));
             }
             chunks.push(ChunkEntry {
-                fourcc: fourcc_text(&tag),
                 tag,
                 offset,
                 table_offset,

@@ -14,36 +14,43 @@ pub struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// A reader over `data`, whose byte 0 is at absolute offset `base`.
+    #[inline]
     pub fn new(data: &'a [u8], base: usize) -> Self {
         Reader { data, base, pos: 0 }
     }
 
     /// Absolute offset of the next byte to be read.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.base + self.pos
     }
 
     /// Position relative to the start of this reader's slice.
+    #[inline]
     pub fn pos(&self) -> usize {
         self.pos
     }
 
     /// Bytes left.
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
     /// Whole slice of this reader.
+    #[inline]
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
 
     /// Absolute offset of byte 0 of this reader's slice.
+    #[inline]
     pub fn base(&self) -> usize {
         self.base
     }
 
     /// Moves to relative position `pos`; fails if it lies past the end.
+    #[inline]
     pub fn seek(&mut self, pos: usize, what: &str) -> Result<()> {
         if pos > self.data.len() {
             return Err(Error::new(
@@ -59,31 +66,40 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads `n` bytes.
+    #[inline]
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         if self.remaining() < n {
-            return Err(Error::new(
-                format!("expected {n} bytes of {what}, found {}", self.remaining()),
-                self.offset(),
-            ));
+            return Err(self.short(n, what));
         }
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
         Ok(s)
     }
 
+    #[cold]
+    fn short(&self, n: usize, what: &str) -> Error {
+        Error::new(
+            format!("expected {n} bytes of {what}, found {}", self.remaining()),
+            self.offset(),
+        )
+    }
+
     /// Reads a little-endian u32.
+    #[inline]
     pub fn u32(&mut self, what: &str) -> Result<u32> {
         let b = self.bytes(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// Reads a little-endian u16.
+    #[inline]
     pub fn u16(&mut self, what: &str) -> Result<u16> {
         let b = self.bytes(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
     /// Reads one byte.
+    #[inline]
     pub fn u8(&mut self, what: &str) -> Result<u8> {
         Ok(self.bytes(1, what)?[0])
     }
@@ -91,6 +107,7 @@ impl<'a> Reader<'a> {
     /// Reads a NUL-terminated string starting at relative position `pos`
     /// without moving the cursor. Bytes are taken as Latin-1 so that any
     /// input yields text (names are shown, never trusted).
+    #[inline]
     pub fn cstr_at(&self, pos: usize, what: &str) -> Result<String> {
         let start = pos;
         if start >= self.data.len() {
@@ -109,10 +126,16 @@ impl<'a> Reader<'a> {
                 self.base + start,
             )
         })?;
-        Ok(rest[..end].iter().map(|&b| b as char).collect())
+        let bytes = &rest[..end];
+        if bytes.is_ascii() {
+            // ASCII is valid UTF-8 as is: one copy, no per-char work.
+            return Ok(String::from_utf8(bytes.to_vec()).unwrap_or_default());
+        }
+        Ok(bytes.iter().map(|&b| b as char).collect())
     }
 
     /// Little-endian u32 at relative position `pos`, without moving.
+    #[inline]
     pub fn u32_at(&self, pos: usize, what: &str) -> Result<u32> {
         let mut r = *self;
         r.seek(pos, what)?;
@@ -124,5 +147,9 @@ impl<'a> Reader<'a> {
 #[inline]
 pub fn dword(data: &[u8], i: usize) -> u32 {
     let o = i * 4;
-    u32::from_le_bytes([data[o], data[o + 1], data[o + 2], data[o + 3]])
+    match data.get(o..o + 4) {
+        Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        // Callers check bounds first; never reached, and no panic if it were.
+        None => 0,
+    }
 }

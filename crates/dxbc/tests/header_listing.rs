@@ -197,7 +197,7 @@ fn corpus_chunks_decode() {
             };
             match r {
                 Ok(()) => decoded += 1,
-                Err(e) => errors.push(format!("{}: {}: {e}", f.display(), ch.fourcc)),
+                Err(e) => errors.push(format!("{}: {}: {e}", f.display(), ch.fourcc())),
             }
         }
         // The header writer must not panic on anything that decodes.
@@ -307,7 +307,7 @@ fn corrupted_chunks_never_panic() {
                             e.offset() >= base && e.offset() <= base + data.len(),
                             "{}: {}: error outside the chunk: {e}",
                             f.display(),
-                            ch.fourcc
+                            ch.fourcc()
                         );
                     }
                 }

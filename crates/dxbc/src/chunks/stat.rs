@@ -3,7 +3,6 @@
 //! a longer chunk keeps its extra dwords in [`Stat::extra`].
 
 use crate::error::{Error, Result};
-use crate::reader::Reader;
 use serde::Serialize;
 
 /// Names of the dwords in order, as used by [`Stat::fields`].
@@ -152,12 +151,15 @@ impl Stat {
                 base,
             ));
         }
-        let mut r = Reader::new(data, base);
-        let mut f = |what: &str| -> Result<StatField> {
-            let offset = r.offset();
+        // The length was checked above (29 dwords, 37 for the SM5 fields
+        // read through `g`), so fields are read by index without re-checking.
+        let mut next = 0usize;
+        let mut f = |_what: &str| -> Result<StatField> {
+            let i = next;
+            next += 1;
             Ok(StatField {
-                offset,
-                value: r.u32(what)?,
+                offset: base + i * 4,
+                value: crate::reader::dword(data, i),
             })
         };
         let instruction_count = f("STAT instruction count")?;

@@ -46,8 +46,9 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     p.trailing = data[len * 4..].to_vec();
     // Rough capacity from the size: about 4 dwords per instruction and 3
     // operands per instruction; never more than the input can hold.
-    p.instructions.reserve(len / 4);
-    p.operands.reserve(len / 2);
+    p.instructions.reserve(len / 8);
+    p.operands.reserve(len / 5);
+    p.pool.reserve(len / 8);
     let words = &data[..len * 4];
     let mut pos = 2usize;
     while pos < len {
@@ -285,7 +286,59 @@ fn decode_instruction(
 /// Reads one operand (with its extended tokens, immediates and indices,
 /// recursively for relative indices) at dword `*cur`, not past `end`.
 /// Returns its id in [`Program::operands`].
+#[inline]
 pub fn read_operand(
+    p: &mut Program,
+    words: &[u8],
+    base: usize,
+    cur: &mut usize,
+    end: usize,
+    depth: u32,
+) -> Result<u32, Error> {
+    // Fast path for the common shape: no extended token, no literal, and
+    // every index a plain 32-bit immediate.
+    if *cur < end {
+        let token = dword(words, *cur);
+        let dims = ((token >> 20) & 3) as usize;
+        let ty = (token >> 12) & 0xff;
+        let reps_zero = (token >> 22) & 0x1ff == 0;
+        if token & 0x8000_0000 == 0
+            && ty != 4
+            && ty != 5
+            && reps_zero
+            && token & 3 != 3
+            && *cur + 1 + dims <= end
+        {
+            let mut op = Operand {
+                offset: (base + *cur * 4) as u32,
+                token,
+                pool: p.pool.len() as u32,
+                n_ext: 0,
+                n_imm: 0,
+                index: [Index {
+                    offset: 0,
+                    imm: 0,
+                    rel: NO_OPERAND,
+                }; 3],
+            };
+            for d in 0..dims {
+                let i = *cur + 1 + d;
+                op.index[d] = Index {
+                    offset: (base + i * 4) as u32,
+                    imm: dword(words, i) as u64,
+                    rel: NO_OPERAND,
+                };
+            }
+            *cur += 1 + dims;
+            let id = p.operands.len() as u32;
+            p.operands.push(op);
+            return Ok(id);
+        }
+    }
+    read_operand_general(p, words, base, cur, end, depth)
+}
+
+fn read_operand_general(
     p: &mut Program,
     words: &[u8],
     base: usize,
