@@ -289,3 +289,6 @@ impl Program {
         encode::encode(self)
     }
 }
+
+#[cfg(test)]
+mod tests;
