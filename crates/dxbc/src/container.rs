@@ -35,7 +35,8 @@ pub struct ChunkEntry {
     pub size: usize,
 }
 
-fn serialize_fourcc<S: serde::Serializer>(
+/// Serialises a FourCC as text.
+pub fn serialize_fourcc<S: serde::Serializer>(
     tag: &[u8; 4],
     s: S,
 ) -> std::result::Result<S::Ok, S::Error> {

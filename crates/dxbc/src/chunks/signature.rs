@@ -32,7 +32,8 @@ pub struct Signature {
     /// Absolute offset of the payload.
     pub offset: usize,
     /// The chunk's FourCC.
-    pub fourcc: String,
+    #[serde(serialize_with = "crate::container::serialize_fourcc")]
+    pub fourcc: [u8; 4],
     /// Element layout implied by the FourCC.
     pub layout: SignatureLayout,
     /// Element count as stored.
@@ -134,7 +135,7 @@ impl Signature {
             SignatureLayout::Stream => 28,
             SignatureLayout::Precision => 32,
         };
-        let fourcc = crate::container::fourcc_text(&tag);
+        let fourcc = tag;
         let mut r = Reader::new(data, base);
         let count_at = r.offset();
         let element_count = r.u32("signature element count")?;
@@ -146,7 +147,8 @@ impl Signature {
         if !fits {
             return Err(Error::new(
                 format!(
-                    "{element_count} {fourcc} elements of {record} bytes at offset {element_offset:#x} do not fit in the {}-byte chunk",
+                    "{element_count} {} elements of {record} bytes at offset {element_offset:#x} do not fit in the {}-byte chunk",
+                    crate::container::fourcc_text(&tag),
                     data.len()
                 ),
                 count_at,
