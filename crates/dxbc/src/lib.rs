@@ -32,6 +32,7 @@ pub mod container;
 pub mod error;
 pub mod examples;
 pub mod listing;
+pub mod permalink;
 pub mod program;
 pub mod reader;
 mod shader;

@@ -8,7 +8,7 @@
 use super::*;
 
 pub(super) fn encode(p: &Program) -> Vec<u8> {
-    let mut w: Vec<u32> = Vec::with_capacity(p.length as usize);
+    let mut w: Vec<u32> = Vec::with_capacity(p.decoded_words());
     w.push(p.version.0);
     w.push(0); // length, patched below
     for ins in &p.instructions {

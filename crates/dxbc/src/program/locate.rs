@@ -121,7 +121,7 @@ impl Located {
 impl Program {
     /// Every dword of the program in order, with its role.
     pub fn tokens(&self) -> Vec<Located> {
-        let mut out = Vec::with_capacity(self.length as usize);
+        let mut out = Vec::with_capacity(self.decoded_words());
         out.push(Located {
             offset: self.offset,
             value: self.version.0,

@@ -284,6 +284,17 @@ impl Program {
         decode::decode(data, base)
     }
 
+    /// Dwords actually decoded (version and length tokens plus every
+    /// instruction). Unlike [`Program::length`], which is read from the file
+    /// and may be anything, this is bounded by the input size.
+    pub fn decoded_words(&self) -> usize {
+        2 + self
+            .instructions
+            .iter()
+            .map(|i| i.length as usize)
+            .sum::<usize>()
+    }
+
     /// Encodes the program back to chunk payload bytes.
     pub fn encode(&self) -> Vec<u8> {
         encode::encode(self)

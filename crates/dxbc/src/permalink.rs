@@ -1,0 +1,437 @@
+//! Permalinks: a shader and a view of it, packed into a URL fragment.
+//!
+//! ```text
+//! #v1/<base64url, no padding>( deflate-raw( payload ) )
+//! payload := record*
+//! record  := tag:u8  length:varint  data[length]
+//! ```
+//! Varints are LEB128 (7 bits per byte, low first, at most 5 bytes).
+//! Records of version 1:
+//!
+//! | tag | data |
+//! |---|---|
+//! | 1 | the shader file's bytes (required, once) |
+//! | 2 | selection: varint byte offset, varint byte length |
+//! | 3 | selected bitfield: u8 lowest bit of the field |
+//! | 4 | open panes: varint bit set (meaning chosen by the app) |
+//! | 5 | tour step: varint |
+//!
+//! Decoders skip records whose tag they do not know, so a later writer can
+//! add records without breaking old readers; a change that old readers
+//! would misread gets a new prefix (`#v2/`), and this module keeps
+//! decoding every earlier version forever (golden links are in the tests).
+//!
+//! **Limits.** [`decode`] refuses fragments longer than
+//! [`MAX_FRAGMENT_LEN`] characters before doing any work, and stops
+//! inflating at [`MAX_INFLATED`] bytes (4 MiB: twenty-five times the largest
+//! shader of the corpus), so a small link cannot expand into a huge
+//! allocation. Every failure is a [`PermalinkError`]; nothing panics.
+
+use std::fmt;
+
+/// Prefix of version-1 fragments (after the optional `#`).
+pub const PREFIX_V1: &str = "v1/";
+/// Longest fragment accepted, in characters (Chromium's URL limit is 2 MiB).
+pub const MAX_FRAGMENT_LEN: usize = 4 << 20;
+/// Largest inflated payload accepted, in bytes.
+pub const MAX_INFLATED: usize = 4 << 20;
+
+const TAG_SHADER: u8 = 1;
+const TAG_SELECTION: u8 = 2;
+const TAG_FIELD: u8 = 3;
+const TAG_PANES: u8 = 4;
+const TAG_TOUR: u8 = 5;
+
+/// The view a link restores.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViewState {
+    /// Selected byte range: offset and length.
+    pub selection: Option<(u32, u32)>,
+    /// Lowest bit of the selected bitfield of the selected token.
+    pub field_lo: Option<u8>,
+    /// Open panes, as a bit set the app defines.
+    pub panes: u32,
+    /// Step of the guided tour, when it is open.
+    pub tour_step: Option<u32>,
+}
+
+/// A shader plus the view of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Permalink {
+    /// The shader file.
+    pub shader: Vec<u8>,
+    /// What was on screen.
+    pub view: ViewState,
+}
+
+/// Why a fragment could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PermalinkError {
+    /// The fragment does not start with a known version prefix.
+    UnknownVersion(String),
+    /// The fragment is longer than [`MAX_FRAGMENT_LEN`].
+    TooLong(usize),
+    /// A character outside the base64url alphabet, at this position.
+    BadBase64(usize),
+    /// The deflate stream is damaged or truncated.
+    BadDeflate,
+    /// The payload inflates beyond [`MAX_INFLATED`] bytes.
+    TooLarge,
+    /// A record is cut short or malformed, at this payload offset.
+    BadRecord(usize),
+    /// No shader record.
+    NoShader,
+}
+
+impl fmt::Display for PermalinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PermalinkError::UnknownVersion(p) => write!(
+                f,
+                "not a DXBC Explorer link: expected the fragment to start with \"v1/\", found \"{p}\""
+            ),
+            PermalinkError::TooLong(n) => write!(
+                f,
+                "link is {n} characters long; the longest accepted is {MAX_FRAGMENT_LEN}"
+            ),
+            PermalinkError::BadBase64(i) => write!(
+                f,
+                "link is damaged: character {i} of the payload is not base64url"
+            ),
+            PermalinkError::BadDeflate => write!(f, "link is damaged: its compressed data does not inflate"),
+            PermalinkError::TooLarge => write!(
+                f,
+                "link inflates to more than {MAX_INFLATED} bytes; refused"
+            ),
+            PermalinkError::BadRecord(o) => write!(
+                f,
+                "link is damaged: record at payload byte {o} is cut short"
+            ),
+            PermalinkError::NoShader => write!(f, "link holds no shader"),
+        }
+    }
+}
+
+impl std::error::Error for PermalinkError {}
+
+/// Encodes to a fragment `#v1/…`.
+pub fn encode(link: &Permalink) -> String {
+    let payload = payload(link);
+    let packed = miniz_oxide::deflate::compress_to_vec(&payload, 9);
+    let mut s = String::with_capacity(4 + packed.len() * 4 / 3 + 4);
+    s.push('#');
+    s.push_str(PREFIX_V1);
+    base64url_encode(&packed, &mut s);
+    s
+}
+
+/// The uncompressed binary payload of `link` (exposed for size figures).
+pub fn payload(link: &Permalink) -> Vec<u8> {
+    let mut p = Vec::with_capacity(link.shader.len() + 32);
+    record(&mut p, TAG_SHADER, &link.shader);
+    let v = &link.view;
+    if let Some((o, l)) = v.selection {
+        let mut d = Vec::new();
+        varint(&mut d, o);
+        varint(&mut d, l);
+        record(&mut p, TAG_SELECTION, &d);
+    }
+    if let Some(b) = v.field_lo {
+        record(&mut p, TAG_FIELD, &[b]);
+    }
+    if v.panes != 0 {
+        let mut d = Vec::new();
+        varint(&mut d, v.panes);
+        record(&mut p, TAG_PANES, &d);
+    }
+    if let Some(t) = v.tour_step {
+        let mut d = Vec::new();
+        varint(&mut d, t);
+        record(&mut p, TAG_TOUR, &d);
+    }
+    p
+}
+
+/// Decodes a fragment, with or without the leading `#`; a whole URL is
+/// accepted too (everything up to the first `#` is ignored).
+pub fn decode(fragment: &str) -> Result<Permalink, PermalinkError> {
+    if fragment.len() > MAX_FRAGMENT_LEN {
+        return Err(PermalinkError::TooLong(fragment.len()));
+    }
+    let frag = match fragment.find('#') {
+        Some(i) => &fragment[i + 1..],
+        None => fragment,
+    };
+    let Some(body) = frag.strip_prefix(PREFIX_V1) else {
+        let shown: String = frag.chars().take(12).collect();
+        return Err(PermalinkError::UnknownVersion(shown));
+    };
+    let packed = base64url_decode(body.trim_end())?;
+    let payload = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => PermalinkError::TooLarge,
+            _ => PermalinkError::BadDeflate,
+        })?;
+    parse_payload(&payload)
+}
+
+fn parse_payload(p: &[u8]) -> Result<Permalink, PermalinkError> {
+    let mut at = 0;
+    let mut shader = None;
+    let mut view = ViewState::default();
+    while at < p.len() {
+        let start = at;
+        let bad = || PermalinkError::BadRecord(start);
+        let tag = p[at];
+        at += 1;
+        let len = read_varint(p, &mut at).ok_or_else(bad)? as usize;
+        if len > p.len() - at {
+            return Err(bad());
+        }
+        let d = &p[at..at + len];
+        at += len;
+        match tag {
+            TAG_SHADER => shader = Some(d.to_vec()),
+            TAG_SELECTION => {
+                let mut i = 0;
+                let o = read_varint(d, &mut i).ok_or_else(bad)?;
+                let l = read_varint(d, &mut i).ok_or_else(bad)?;
+                view.selection = Some((o, l));
+            }
+            TAG_FIELD => view.field_lo = Some(*d.first().ok_or_else(bad)?),
+            TAG_PANES => view.panes = read_varint(d, &mut 0).ok_or_else(bad)?,
+            TAG_TOUR => view.tour_step = Some(read_varint(d, &mut 0).ok_or_else(bad)?),
+            _ => {} // a later writer's record: skipped
+        }
+    }
+    Ok(Permalink {
+        shader: shader.ok_or(PermalinkError::NoShader)?,
+        view,
+    })
+}
+
+fn record(p: &mut Vec<u8>, tag: u8, data: &[u8]) {
+    p.push(tag);
+    varint(p, data.len() as u32);
+    p.extend_from_slice(data);
+}
+
+fn varint(p: &mut Vec<u8>, mut v: u32) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            p.push(b);
+            return;
+        }
+        p.push(b | 0x80);
+    }
+}
+
+fn read_varint(p: &[u8], at: &mut usize) -> Option<u32> {
+    let mut v: u64 = 0;
+    for i in 0..5 {
+        let b = *p.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return u32::try_from(v).ok();
+        }
+    }
+    None
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// base64url without padding.
+pub fn base64url_encode(data: &[u8], out: &mut String) {
+    for c in data.chunks(3) {
+        let n = (u32::from(c[0]) << 16)
+            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*c.get(2).unwrap_or(&0));
+        let chars = c.len() + 1;
+        for i in 0..chars {
+            out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+}
+
+fn b64_value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'-' | b'+' => 62,
+        b'_' | b'/' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// Decodes base64url (the standard alphabet's `+` and `/` are accepted
+/// too; trailing `=` padding is ignored).
+pub fn base64url_decode(s: &str) -> Result<Vec<u8>, PermalinkError> {
+    let b = s.trim_end_matches('=').as_bytes();
+    if b.len() % 4 == 1 {
+        return Err(PermalinkError::BadBase64(b.len() - 1));
+    }
+    let mut out = Vec::with_capacity(b.len() * 3 / 4);
+    for (ci, c) in b.chunks(4).enumerate() {
+        let mut n = 0u32;
+        for (i, &ch) in c.iter().enumerate() {
+            let v = b64_value(ch).ok_or(PermalinkError::BadBase64(ci * 4 + i))?;
+            n |= v << (18 - 6 * i);
+        }
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&bytes[..c.len() - 1]);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Permalink {
+        Permalink {
+            shader: crate::examples::tint_pixel_shader(),
+            view: ViewState {
+                selection: Some((0x4c, 4)),
+                field_lo: Some(12),
+                panes: 0b101,
+                tour_step: Some(3),
+            },
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        let l = sample();
+        let s = encode(&l);
+        assert!(s.starts_with("#v1/"), "{s}");
+        assert_eq!(decode(&s).unwrap(), l);
+        assert_eq!(decode(&s[1..]).unwrap(), l);
+        assert_eq!(decode(&format!("http://127.0.0.1:8080/{s}")).unwrap(), l);
+        let bare = Permalink {
+            shader: vec![1, 2, 3],
+            view: ViewState::default(),
+        };
+        assert_eq!(decode(&encode(&bare)).unwrap(), bare);
+    }
+
+    #[test]
+    fn base64url_matches_rfc4648_vectors() {
+        for (raw, enc) in [
+            ("", ""),
+            ("f", "Zg"),
+            ("fo", "Zm8"),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            let mut s = String::new();
+            base64url_encode(raw.as_bytes(), &mut s);
+            assert_eq!(s, enc);
+            assert_eq!(base64url_decode(enc).unwrap(), raw.as_bytes());
+        }
+        let mut s = String::new();
+        base64url_encode(&[0xfb, 0xff], &mut s);
+        assert_eq!(s, "-_8");
+    }
+
+    /// Links written by version 1 of the codec. They must decode to the same
+    /// view forever: never edit these strings; add new ones.
+    const GOLDEN_FULL: &str = "#v1/NYstDoNAEIXfsEuKQKyqbBE9RFVFf0hFRZOarSXBcA4kgRNgEFwBSYJCIDkJCgcDLJN8ed8k71FMT31_lGNXT717OOdNViVtQQBiZskL83u_tOb8MkcmckB_QPqpB5heoCAGpdY_BLu3-RVwdvdPJs1uuRvPLesjBbmSbJvEDA";
+
+    fn fnv1a(b: &[u8]) -> u32 {
+        b.iter().fold(0x811c_9dc5u32, |h, &x| {
+            (h ^ u32::from(x)).wrapping_mul(0x0100_0193)
+        })
+    }
+
+    #[test]
+    fn golden_links_keep_working() {
+        // tint_pixel_shader, selection 0x4c+4, field at bit 12, panes 0b101, tour step 3.
+        // The example shader as it was when the link was written (pinned by
+        // length and hash, so later changes to the example don't matter).
+        let l = decode(GOLDEN_FULL).unwrap();
+        assert_eq!(l.view, sample().view);
+        assert_eq!(
+            (l.shader.len(), fnv1a(&l.shader)),
+            (GOLDEN_LEN, GOLDEN_HASH)
+        );
+        // Three bytes, no view state.
+        let l = decode("#v1/Y2RmZGIGAA").unwrap();
+        assert_eq!(l.shader, vec![1, 2, 3]);
+        assert_eq!(l.view, ViewState::default());
+    }
+
+    #[test]
+    fn unknown_records_are_skipped() {
+        let mut p = payload(&sample());
+        p.extend_from_slice(&[0x7f, 2, 0xaa, 0xbb]);
+        let mut s = String::from("#v1/");
+        base64url_encode(&miniz_oxide::deflate::compress_to_vec(&p, 6), &mut s);
+        assert_eq!(decode(&s).unwrap(), sample());
+    }
+
+    #[test]
+    fn garbage_gives_clear_errors() {
+        assert!(matches!(
+            decode("#v9/abc"),
+            Err(PermalinkError::UnknownVersion(_))
+        ));
+        assert!(matches!(decode(""), Err(PermalinkError::UnknownVersion(_))));
+        assert_eq!(decode("#v1/ab$d"), Err(PermalinkError::BadBase64(2)));
+        assert_eq!(decode("#v1/a"), Err(PermalinkError::BadBase64(0)));
+        assert_eq!(decode("#v1/AAAA"), Err(PermalinkError::BadDeflate));
+        let long = format!("#v1/{}", "A".repeat(MAX_FRAGMENT_LEN));
+        assert_eq!(decode(&long), Err(PermalinkError::TooLong(long.len())));
+        // Empty payload: no shader.
+        let mut s = String::from("#v1/");
+        base64url_encode(&miniz_oxide::deflate::compress_to_vec(&[], 6), &mut s);
+        assert_eq!(decode(&s), Err(PermalinkError::NoShader));
+        // Truncated record.
+        let mut s = String::from("#v1/");
+        base64url_encode(
+            &miniz_oxide::deflate::compress_to_vec(&[1, 9, 0], 6),
+            &mut s,
+        );
+        assert_eq!(decode(&s), Err(PermalinkError::BadRecord(0)));
+        // Over-long varint.
+        let mut s = String::from("#v1/");
+        base64url_encode(
+            &miniz_oxide::deflate::compress_to_vec(&[1, 0xff, 0xff, 0xff, 0xff, 0xff, 1], 6),
+            &mut s,
+        );
+        assert_eq!(decode(&s), Err(PermalinkError::BadRecord(0)));
+        for e in [PermalinkError::TooLarge, PermalinkError::BadDeflate] {
+            assert!(!e.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn inflation_is_capped() {
+        // 5 MiB of zeros compresses to a few KiB but must be refused.
+        let bomb = vec![0u8; MAX_INFLATED + (1 << 20)];
+        let mut s = String::from("#v1/");
+        base64url_encode(&miniz_oxide::deflate::compress_to_vec(&bomb, 9), &mut s);
+        assert!(s.len() < 64 << 10);
+        assert_eq!(decode(&s), Err(PermalinkError::TooLarge));
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut x: u32 = 0x1234_5678;
+        for n in 0..400 {
+            let mut s = String::from("#v1/");
+            for _ in 0..(n % 97) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                s.push(B64[(x & 63) as usize] as char);
+            }
+            let _ = decode(&s);
+        }
+    }
+}
