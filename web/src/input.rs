@@ -1,0 +1,354 @@
+//! Turning whatever the user dropped or pasted into shader bytes.
+//!
+//! Files are taken as they are (a `.cso`, `.dxbc`, `.o`, `.fxo` is the
+//! container itself), unless they are text, which goes through the same
+//! detection as pasted text: a permalink, a C byte or DWORD array (a whole
+//! `fxc /Fh` header included), hex (bytes or little-endian dwords), or
+//! base64.
+
+/// What the input was recognised as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// Raw container bytes.
+    Binary,
+    /// A `#v1/` permalink.
+    Permalink,
+    /// A C array of bytes (`fxc /Fh` writes these).
+    CByteArray,
+    /// A C array of 32-bit words.
+    CDwordArray,
+    /// Hex digits, one byte per pair.
+    Hex,
+    /// Hex dwords (8 digits each) holding little-endian tokens.
+    HexDwords,
+    /// base64 or base64url.
+    Base64,
+}
+
+impl InputKind {
+    /// How the page names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            InputKind::Binary => "binary file",
+            InputKind::Permalink => "permalink",
+            InputKind::CByteArray => "C byte array",
+            InputKind::CDwordArray => "C DWORD array",
+            InputKind::Hex => "hex bytes",
+            InputKind::HexDwords => "hex dwords",
+            InputKind::Base64 => "base64",
+        }
+    }
+}
+
+/// Recognised input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detected {
+    /// What it was.
+    pub kind: InputKind,
+    /// The container bytes (for a permalink: its shader).
+    pub bytes: Vec<u8>,
+    /// The permalink's view, when the input was one.
+    pub view: Option<dxbc::permalink::ViewState>,
+}
+
+/// Detects a file's content (bytes as read from disk).
+pub fn detect_file(data: &[u8]) -> Result<Detected, String> {
+    if data.starts_with(b"DXBC") {
+        return Ok(binary(data));
+    }
+    match std::str::from_utf8(data) {
+        Ok(text) if !text.trim().is_empty() => {
+            detect_text(text).or_else(|_| Ok(binary(data)))
+        }
+        // Not text: show the bytes anyway; the decoder says what is wrong.
+        _ => Ok(binary(data)),
+    }
+}
+
+fn binary(data: &[u8]) -> Detected {
+    Detected {
+        kind: InputKind::Binary,
+        bytes: data.to_vec(),
+        view: None,
+    }
+}
+
+/// Detects pasted text.
+pub fn detect_text(text: &str) -> Result<Detected, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("nothing to decode: paste hex, base64, a C array or a permalink".into());
+    }
+    if let Some(i) = t.find("#v1/").or_else(|| t.starts_with("v1/").then_some(0)) {
+        let l = dxbc::permalink::decode(&t[i..]).map_err(|e| e.to_string())?;
+        return Ok(Detected {
+            kind: InputKind::Permalink,
+            bytes: l.shader,
+            view: Some(l.view),
+        });
+    }
+    if t.contains('{') {
+        return c_array(t);
+    }
+    let hex = hex_digits(t);
+    let b64 = base64(t);
+    let looks_dxbc = |b: &Option<Vec<u8>>| b.as_ref().is_some_and(|b| b.starts_with(b"DXBC"));
+    if let Some((ref h, kind)) = hex {
+        if h.starts_with(b"DXBC") {
+            return Ok(found(kind, h.clone()));
+        }
+    }
+    if looks_dxbc(&b64) {
+        return Ok(found(InputKind::Base64, b64.unwrap()));
+    }
+    if let Some((h, kind)) = hex {
+        return Ok(found(kind, h));
+    }
+    if let Some(b) = b64 {
+        return Ok(found(InputKind::Base64, b));
+    }
+    Err("not recognised: expected hex, base64, a C array (fxc /Fh) or a #v1/ permalink".into())
+}
+
+fn found(kind: InputKind, bytes: Vec<u8>) -> Detected {
+    Detected {
+        kind,
+        bytes,
+        view: None,
+    }
+}
+
+/// Removes `//` and `/* */` comments.
+fn strip_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                i += 1;
+            }
+            i += 2;
+            out.push(' ');
+        } else {
+            // Safe: we only split at ASCII bytes.
+            let ch = s[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
+}
+
+/// A C array initialiser: the first `{ … }` in the text; the declared
+/// element type (BYTE, unsigned char, DWORD, uint32_t …) decides the width,
+/// or, without one, any value above 255 makes it a DWORD array.
+fn c_array(t: &str) -> Result<Detected, String> {
+    let s = strip_comments(t);
+    let open = s.find('{').ok_or("C array: no '{'")?;
+    let close = s[open..]
+        .find('}')
+        .map(|i| open + i)
+        .ok_or("C array: no closing '}'")?;
+    let decl = s[..open].to_ascii_lowercase();
+    let mut values = Vec::new();
+    for item in s[open + 1..close].split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        values.push(parse_c_int(item).ok_or_else(|| format!("C array: cannot read {item:?}"))?);
+    }
+    if values.is_empty() {
+        return Err("C array: no values between the braces".into());
+    }
+    let dword_decl = ["dword", "uint32", "unsigned int", "uint ", "int ", "long"]
+        .iter()
+        .any(|k| decl.contains(k));
+    let byte_decl = ["byte", "char", "uint8"].iter().any(|k| decl.contains(k));
+    let dwords = dword_decl || (!byte_decl && values.iter().any(|&v| v > 255));
+    let bytes = if dwords {
+        values
+            .iter()
+            .flat_map(|&v| (v as u32).to_le_bytes())
+            .collect()
+    } else {
+        if let Some(v) = values.iter().find(|&&v| v > 255) {
+            return Err(format!("C byte array holds {v}, which is not a byte"));
+        }
+        values.iter().map(|&v| v as u8).collect()
+    };
+    Ok(found(
+        if dwords {
+            InputKind::CDwordArray
+        } else {
+            InputKind::CByteArray
+        },
+        bytes,
+    ))
+}
+
+fn parse_c_int(s: &str) -> Option<u64> {
+    let s = s.trim_end_matches(['u', 'U', 'l', 'L']);
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()?
+    } else {
+        s.parse::<u64>().ok()?
+    };
+    if neg {
+        // A signed char / int initialiser: keep its two's-complement bits.
+        Some((v as i64).wrapping_neg() as u64 & 0xffff_ffff)
+    } else {
+        Some(v)
+    }
+}
+
+/// Hex: whitespace, commas and `0x` prefixes allowed. Groups of exactly 8
+/// digits that do not spell `DXBC` in byte order are read as little-endian
+/// dwords (as a token dump prints them).
+fn hex_digits(t: &str) -> Option<(Vec<u8>, InputKind)> {
+    let groups: Vec<&str> = t
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|g| !g.is_empty())
+        .map(|g| g.strip_prefix("0x").or_else(|| g.strip_prefix("0X")).unwrap_or(g))
+        .collect();
+    if groups.is_empty() || !groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit())) {
+        return None;
+    }
+    let all: String = groups.concat();
+    if all.len() % 2 != 0 {
+        return None;
+    }
+    let bytes: Vec<u8> = (0..all.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&all[i..i + 2], 16).unwrap_or(0))
+        .collect();
+    if groups.len() > 1 && groups.iter().all(|g| g.len() == 8) && !bytes.starts_with(b"DXBC") {
+        let words: Vec<u8> = groups
+            .iter()
+            .flat_map(|g| u32::from_str_radix(g, 16).unwrap_or(0).to_le_bytes())
+            .collect();
+        if words.starts_with(b"DXBC") || !bytes.starts_with(b"DXBC") {
+            return Some((words, InputKind::HexDwords));
+        }
+    }
+    Some((bytes, InputKind::Hex))
+}
+
+fn base64(t: &str) -> Option<Vec<u8>> {
+    let s: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    if s.len() < 4 {
+        return None;
+    }
+    dxbc::permalink::base64url_decode(&s).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example() -> Vec<u8> {
+        dxbc::examples::tint_pixel_shader()
+    }
+
+    #[test]
+    fn binary_files_pass_through() {
+        let b = example();
+        let d = detect_file(&b).unwrap();
+        assert_eq!((d.kind, d.bytes), (InputKind::Binary, b));
+        let junk = [0u8, 1, 2, 0xff];
+        assert_eq!(detect_file(&junk).unwrap().kind, InputKind::Binary);
+    }
+
+    #[test]
+    fn hex_bytes_and_dwords() {
+        let b = example();
+        let spaced: String = b.iter().map(|x| format!("{x:02X} ")).collect();
+        assert_eq!(detect_text(&spaced).unwrap(), found(InputKind::Hex, b.clone()));
+        let tight: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        assert_eq!(detect_text(&tight).unwrap().bytes, b);
+        let words: String = b
+            .chunks(4)
+            .map(|c| format!("0x{:08x}\n", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect();
+        let d = detect_text(&words).unwrap();
+        assert_eq!((d.kind, d.bytes), (InputKind::HexDwords, b));
+    }
+
+    #[test]
+    fn base64_standard_and_url() {
+        let b = example();
+        let mut s = String::new();
+        dxbc::permalink::base64url_encode(&b, &mut s);
+        assert_eq!(detect_text(&s).unwrap(), found(InputKind::Base64, b.clone()));
+        let std64 = s.replace('-', "+").replace('_', "/") + "==";
+        assert_eq!(detect_text(&std64).unwrap().bytes, b);
+    }
+
+    #[test]
+    fn fxc_header_byte_array() {
+        let b = example();
+        let mut h = String::from(
+            "#if 0\n//\n// Generated by Microsoft (R) HLSL Shader Compiler 10.1\n//\n//   fxc /T ps_5_0 /Fh t.h\n//\nps_5_0\n#endif\n\nconst BYTE g_main[] =\n{\n",
+        );
+        for row in b.chunks(6) {
+            h.push_str("    ");
+            h.push_str(&row.iter().map(|x| format!("{x:3}, ")).collect::<String>());
+            h.push('\n');
+        }
+        h.push_str("};\n");
+        let d = detect_text(&h).unwrap();
+        assert_eq!((d.kind, d.bytes), (InputKind::CByteArray, b));
+    }
+
+    #[test]
+    fn dword_array_and_suffixes() {
+        let b = example();
+        let body: Vec<String> = b
+            .chunks(4)
+            .map(|c| format!("0x{:08x}u", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect();
+        let src = format!("static const DWORD g[] = {{ /* c */ {} }};", body.join(", "));
+        let d = detect_text(&src).unwrap();
+        assert_eq!((d.kind, d.bytes), (InputKind::CDwordArray, b.clone()));
+        // No type named: values above 255 make it dwords.
+        let d = detect_text(&format!("{{ {} }}", body.join(","))).unwrap();
+        assert_eq!(d.kind, InputKind::CDwordArray);
+        let d = detect_text("unsigned char a[] = { 68, 88, 66, 67 };").unwrap();
+        assert_eq!(d.bytes, b"DXBC");
+        assert!(detect_text("const BYTE a[] = { 68, 300 };").is_err());
+        assert!(detect_text("const BYTE a[] = { 68, zz };").is_err());
+    }
+
+    #[test]
+    fn permalinks_are_recognised() {
+        let l = dxbc::permalink::Permalink {
+            shader: example(),
+            view: dxbc::permalink::ViewState {
+                tour_step: Some(2),
+                ..Default::default()
+            },
+        };
+        let url = format!("http://127.0.0.1:8080/{}", dxbc::permalink::encode(&l));
+        let d = detect_text(&url).unwrap();
+        assert_eq!(d.kind, InputKind::Permalink);
+        assert_eq!(d.bytes, l.shader);
+        assert_eq!(d.view, Some(l.view));
+        assert!(detect_text("#v1/@@@").unwrap_err().contains("base64url"));
+    }
+
+    #[test]
+    fn nonsense_is_refused() {
+        assert!(detect_text("   ").is_err());
+        assert!(detect_text("hello, world!").is_err());
+    }
+}
