@@ -1,0 +1,166 @@
+//! # dxbc-naga — DXBC lowered to naga IR
+//!
+//! (Design notes in `lower.rs`.) The public surface: [`translate`] turns a
+//! decoded [`dxbc::Shader`] into a validated [`naga::Module`] with one entry
+//! point named `main`, and reports the resource binding it chose; the
+//! `to_*` functions run naga's backends on it.
+#![forbid(unsafe_code)]
+
+mod lower;
+pub mod options;
+
+pub use options::{BindingScheme, Options};
+
+use serde::Serialize;
+
+/// Register class of a resource binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum RegisterClass {
+    /// `b#` / `cb#`: constant buffer.
+    ConstantBuffer,
+    /// `t#`: shader resource view (texture or buffer).
+    ShaderResource,
+    /// `s#`: sampler.
+    Sampler,
+    /// `u#`: unordered access view.
+    UnorderedAccess,
+}
+
+/// What a binding holds, as the pipeline must provide it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum BindingKind {
+    /// A uniform buffer of `size_bytes` (vec4 rows).
+    UniformBuffer { size_bytes: u32 },
+    /// A read-only storage buffer of 32-bit words (raw or structured).
+    ReadOnlyStorageBuffer { stride: u32 },
+    /// A read-write storage buffer of 32-bit words (raw or structured UAV).
+    StorageBuffer { stride: u32 },
+    /// A sampled texture with its D3D dimension name and component type.
+    SampledTexture { dimension: String, sample_type: String, multisampled: bool },
+    /// A storage texture (typed UAV).
+    StorageTexture { dimension: String, sample_type: String },
+    /// A filtering or comparison sampler.
+    Sampler { comparison: bool },
+}
+
+/// One resource binding: where a D3D register went.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BindingEntry {
+    /// Register class.
+    pub class: RegisterClass,
+    /// Register number (lower bound of the range in SM5.1).
+    pub register: u32,
+    /// Register space (SM5.1; 0 before).
+    pub space: u32,
+    /// Bind group chosen.
+    pub group: u32,
+    /// Binding within the group.
+    pub binding: u32,
+    /// What the pipeline must bind there.
+    pub kind: BindingKind,
+}
+
+/// Stage I/O of the entry point.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IoEntry {
+    /// Semantic name and index from the signature (e.g. `TEXCOORD`, 0).
+    pub semantic: String,
+    /// Semantic index.
+    pub semantic_index: u32,
+    /// Register number.
+    pub register: u32,
+    /// `@location(n)`, or None for a built-in.
+    pub location: Option<u32>,
+    /// Built-in name when it maps to one (e.g. `position`).
+    pub builtin: Option<String>,
+    /// Component type: `f32`, `u32` or `i32`.
+    pub scalar: String,
+    /// Component count.
+    pub components: u32,
+}
+
+/// A translated shader.
+#[derive(Debug)]
+pub struct Translation {
+    /// The module: one entry point, `main`.
+    pub module: naga::Module,
+    /// naga's validation result (needed by the backends).
+    pub info: naga::valid::ModuleInfo,
+    /// Pipeline stage.
+    pub stage: naga::ShaderStage,
+    /// Resource bindings chosen.
+    pub bindings: Vec<BindingEntry>,
+    /// Entry point inputs.
+    pub inputs: Vec<IoEntry>,
+    /// Entry point outputs.
+    pub outputs: Vec<IoEntry>,
+    /// Compute workgroup size.
+    pub workgroup_size: [u32; 3],
+}
+
+/// Why a shader could not be translated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum TranslateError {
+    /// A feature with no naga/WGSL form, or not implemented yet: names the
+    /// instruction and its byte offset.
+    Unsupported {
+        /// What is unsupported.
+        what: String,
+        /// Absolute byte offset of the instruction (or chunk).
+        offset: usize,
+    },
+    /// The input is malformed for translation (e.g. an operand shape no
+    /// instruction can have).
+    Malformed {
+        /// What is wrong.
+        what: String,
+        /// Absolute byte offset.
+        offset: usize,
+    },
+    /// naga rejected the module we built: a translator bug, reported with
+    /// the DXBC byte span it came from where known.
+    Validation {
+        /// naga's message.
+        message: String,
+        /// Byte offset of the offending expression or statement.
+        offset: Option<usize>,
+    },
+}
+
+impl std::fmt::Display for TranslateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TranslateError::Unsupported { what, offset } => write!(f, "unsupported: {what} (at offset {offset:#x})"),
+            TranslateError::Malformed { what, offset } => write!(f, "malformed: {what} (at offset {offset:#x})"),
+            TranslateError::Validation { message, offset: Some(o) } => {
+                write!(f, "naga validation failed: {message} (at offset {o:#x})")
+            }
+            TranslateError::Validation { message, offset: None } => write!(f, "naga validation failed: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for TranslateError {}
+
+/// Lowers `shader` to a validated naga module.
+pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
+    lower::translate(shader, options)
+}
+
+/// WGSL text.
+pub fn to_wgsl(t: &Translation) -> Result<String, String> {
+    let mut s = naga::back::wgsl::write_string(&t.module, &t.info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| e.to_string())?;
+    if t.stage == naga::ShaderStage::Fragment {
+        // D3D allows derivatives (and implicit-lod sampling) in non-uniform
+        // control flow; WGSL's uniformity analysis would reject them.
+        s.insert_str(0, "diagnostic(off, derivative_uniformity);\n\n");
+    }
+    Ok(s)
+}
+
+/// SPIR-V words.
+pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, String> {
+    let options = naga::back::spv::Options::default();
+    naga::back::spv::write_vec(&t.module, &t.info, &options, None).map_err(|e| e.to_string())
+}

@@ -1,0 +1,296 @@
+//! What the inspector shows for a span: a title, the raw value, each
+//! bitfield with its bits, value, meaning and our explanation, and the
+//! instruction the token belongs to with its operands nested under it.
+
+use crate::model::{role_name, Model, SpanKind, HEADER_FIELDS};
+use dxbc::program::TokenRole;
+
+/// One bitfield row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldRow {
+    /// Field name.
+    pub name: &'static str,
+    /// Lowest bit.
+    pub lo: u8,
+    /// Highest bit.
+    pub hi: u8,
+    /// Raw value.
+    pub value: u32,
+    /// The value's name (spec name and, where fxc prints it, its spelling).
+    pub meaning: String,
+    /// What this value means.
+    pub value_doc: &'static str,
+    /// What the field does.
+    pub doc: &'static str,
+}
+
+/// One token of the instruction tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeRow {
+    /// Nesting depth (0: the instruction's own tokens, 1: operands, 2: their parts).
+    pub depth: u8,
+    /// Span index (for selecting).
+    pub span: usize,
+    /// Byte offset.
+    pub offset: u32,
+    /// Role, e.g. "operand token".
+    pub role: String,
+    /// What it says, e.g. the operand as printed.
+    pub text: String,
+}
+
+/// Everything the inspector shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inspection {
+    /// e.g. "operand token" or "SHEX chunk header".
+    pub title: String,
+    /// Byte offset.
+    pub offset: u32,
+    /// Length in bytes.
+    pub len: u32,
+    /// The dword value, for 4-byte spans.
+    pub value: Option<u32>,
+    /// A sentence about the span as a whole.
+    pub about: String,
+    /// Bitfields (program tokens).
+    pub fields: Vec<FieldRow>,
+    /// The instruction: its listing text and explanation.
+    pub instruction: Option<(String, String)>,
+    /// Its tokens, operands nested.
+    pub tree: Vec<TreeRow>,
+}
+
+fn dword_at(m: &Model, o: u32) -> Option<u32> {
+    let o = o as usize;
+    m.bytes
+        .get(o..o + 4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Describes span `i`.
+pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
+    let s = *m.spans.get(i)?;
+    let value = if s.len == 4 { dword_at(m, s.start) } else { None };
+    let mut r = Inspection {
+        title: String::new(),
+        offset: s.start,
+        len: s.len,
+        value,
+        about: String::new(),
+        fields: Vec::new(),
+        instruction: None,
+        tree: Vec::new(),
+    };
+    let chunk = |c: u16| m.shader.as_ref().and_then(|sh| sh.container.chunks.get(c as usize));
+    match s.kind {
+        SpanKind::Header(Some(f)) => {
+            let (_, _, name, doc) = HEADER_FIELDS[f as usize];
+            r.title = format!("container header: {name}");
+            r.about = doc.to_string();
+            if f == 1 {
+                if let Some(sh) = &m.shader {
+                    r.about.push_str(if sh.checksum_ok() {
+                        " This one is valid."
+                    } else {
+                        " This one does not match the bytes."
+                    });
+                }
+            }
+        }
+        SpanKind::Header(None) => {
+            r.title = "chunk offset table".into();
+            r.about = "One dword per chunk: the absolute offset of the chunk's header.".into();
+        }
+        SpanKind::ChunkHeader(c) => {
+            let c = chunk(c)?;
+            r.title = format!("{} chunk header", c.fourcc());
+            r.about = format!(
+                "FourCC \"{}\" then the payload size ({} bytes). {}.",
+                c.fourcc(),
+                c.size,
+                dxbc::container::chunk_kind_description(&c.tag)
+            );
+        }
+        SpanKind::ChunkData(c) => {
+            let c = chunk(c)?;
+            r.title = format!("{} chunk payload", c.fourcc());
+            r.about = format!(
+                "{}. Its decoded contents are in the reflection tables.",
+                dxbc::container::chunk_kind_description(&c.tag)
+            );
+        }
+        SpanKind::Undecoded => {
+            r.title = "undecoded bytes".into();
+            r.about = match m.faults.first() {
+                Some(f) => format!("Decoding stopped at {:#x}: {}.", f.offset, f.message),
+                None => "Bytes the decoder could not read.".into(),
+            };
+        }
+        SpanKind::Gap => {
+            r.title = "unclaimed bytes".into();
+            r.about = "No structure of the container points at these bytes (padding or trailing data).".into();
+        }
+        SpanKind::Token(t) => {
+            let tok = &m.tokens[t as usize];
+            let p = m.program()?;
+            r.title = role_name(&tok.role);
+            r.about = role_about(&tok.role);
+            r.fields = m
+                .fields(i)
+                .into_iter()
+                .map(|f| {
+                    let ev = f.def.values.and_then(|e| e.get(f.value));
+                    FieldRow {
+                        name: f.name,
+                        lo: f.lo,
+                        hi: f.hi,
+                        value: f.value,
+                        meaning: match ev {
+                            Some(e) if !e.asm.is_empty() && e.asm != e.spec_name => {
+                                format!("{} ({})", e.spec_name, e.asm)
+                            }
+                            Some(e) => e.spec_name.to_string(),
+                            None => String::new(),
+                        },
+                        value_doc: ev.map_or("", |e| e.doc),
+                        doc: f.def.doc,
+                    }
+                })
+                .collect();
+            if let TokenRole::Immediate { .. } | TokenRole::Index { .. } = tok.role {
+                r.about.push_str(&format!(
+                    " As a float: {}; as a signed integer: {}.",
+                    f32::from_bits(tok.value),
+                    tok.value as i32
+                ));
+            }
+            if let Some(k) = tok.instruction {
+                let ins = &p.instructions[k];
+                let line = m.program_line.map(|pl| m.lines[pl + 1 + k].trim().to_string());
+                let doc = ins.info().map_or("Unknown opcode.", |o| o.doc);
+                r.instruction = Some((line.unwrap_or_default(), doc.to_string()));
+                r.tree = tree(m, k);
+            } else {
+                r.instruction = Some((p.version.profile(), "The program's first two dwords: which stage and shader model, and how long the program is.".into()));
+            }
+        }
+    }
+    Some(r)
+}
+
+fn role_about(r: &TokenRole) -> String {
+    match r {
+        TokenRole::Version => "Opens the program: shader model and stage.",
+        TokenRole::Length => "The whole program's length in dwords.",
+        TokenRole::Opcode => "Starts an instruction: which one, its length in dwords, and its controls.",
+        TokenRole::InstructionLength => "The real length of a long declaration or custom-data block, in dwords.",
+        TokenRole::ExtendedOpcode => "Extra controls of the instruction: texel offsets, resource dimension or return types.",
+        TokenRole::Operand { .. } => "Describes one operand: register file, components, swizzle or mask, and how its indices are stored.",
+        TokenRole::ExtendedOperand { .. } => "Modifies the operand: negate/abs, minimum precision, non-uniform indexing.",
+        TokenRole::Immediate { .. } => "A literal value stored in the instruction stream.",
+        TokenRole::Index { .. } => "A register index stored as an immediate.",
+        TokenRole::Payload(_) => "A declaration's or custom-data block's payload dword.",
+    }
+    .to_string()
+}
+
+/// The tokens of instruction `k`, operands nested under it.
+pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
+    let Some(p) = m.program() else { return Vec::new() };
+    let ins = &p.instructions[k];
+    let ty = ins.info().map_or(dxbc::spec::NumType::Untyped, |o| o.imm);
+    let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+    let top = ins.ops.as_slice();
+    let mut out = Vec::new();
+    // Tokens are contiguous from the instruction's offset.
+    let Some(first) = m.span_starting(ins.offset) else { return out };
+    let mut depth_of_operand: Vec<(u32, u8)> = Vec::new();
+    for si in first..m.spans.len() {
+        let Some(t) = m.token(si) else { break };
+        if t.instruction != Some(k) {
+            break;
+        }
+        let (depth, text) = match t.role {
+            TokenRole::Operand { operand } => {
+                let parent_depth = depth_of_operand.last().map_or(0, |d| d.1);
+                let d = if top.contains(&operand) { 1 } else { parent_depth + 2 };
+                depth_of_operand.push((operand, d));
+                let mut s = String::new();
+                dxbc::listing::program::write_operand(p, &p.operands[operand as usize], ty, cx, &mut s);
+                (d, s)
+            }
+            TokenRole::ExtendedOperand { operand }
+            | TokenRole::Immediate { operand, .. }
+            | TokenRole::Index { operand, .. } => {
+                let d = depth_of_operand
+                    .iter()
+                    .rev()
+                    .find(|x| x.0 == operand)
+                    .map_or(1, |x| x.1);
+                (d + 1, format!("{:#010x}", t.value))
+            }
+            TokenRole::Payload(w) => (1, format!("{} = {}", w.name(), t.value)),
+            _ => (0, format!("{:#010x}", t.value)),
+        };
+        out.push(TreeRow {
+            depth,
+            span: si,
+            offset: t.offset as u32,
+            role: role_name(&t.role),
+            text,
+        });
+    }
+    out
+}
+
+/// The 32 cells of the bit ribbon, bit 31 first: for each, the index of
+/// the field that owns it (into `fields`) or `None`.
+pub fn ribbon(fields: &[FieldRow]) -> Vec<Option<usize>> {
+    (0..32u8)
+        .rev()
+        .map(|b| fields.iter().position(|f| f.lo <= b && b <= f.hi))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operand_token_fields_and_tree() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let p = m.program().unwrap();
+        let op = p.instructions[4].offset;
+        let i = m.span_starting(op + 4 * 5).unwrap(); // cb0[0] operand token
+        let r = inspect(&m, i).unwrap();
+        assert_eq!(r.title, "operand token");
+        let ty = r.fields.iter().find(|f| f.name == "operand type").unwrap();
+        assert_eq!((ty.lo, ty.hi, ty.value), (12, 19, 8));
+        assert!(ty.meaning.contains("CONSTANT_BUFFER"), "{}", ty.meaning);
+        assert!(!ty.doc.is_empty());
+        let (line, doc) = r.instruction.clone().unwrap();
+        assert_eq!(line, "mul o0.xyzw, v0.xyzw, cb0[0].xyzw");
+        assert!(!doc.is_empty());
+        let texts: Vec<(u8, &str)> = r.tree.iter().map(|t| (t.depth, t.text.as_str())).collect();
+        assert_eq!(texts[0].0, 0);
+        assert_eq!(texts[1], (1, "o0.xyzw"));
+        assert_eq!(texts[2].0, 2);
+        assert_eq!(texts[5], (1, "cb0[0].xyzw"));
+        assert_eq!(r.tree.len(), 8);
+        let rb = ribbon(&r.fields);
+        assert_eq!(rb.len(), 32);
+        assert_eq!(rb[31], Some(0)); // bit 0: component count
+        assert_eq!(rb[0], r.fields.iter().position(|f| f.name == "extended"));
+    }
+
+    #[test]
+    fn every_span_of_every_example_inspects() {
+        for ex in crate::gallery::EXAMPLES {
+            let m = Model::new((ex.build)());
+            for i in 0..m.spans.len() {
+                let r = inspect(&m, i).unwrap();
+                assert!(!r.title.is_empty() && !r.about.is_empty(), "{} span {i}", ex.name);
+            }
+        }
+    }
+}
