@@ -57,9 +57,7 @@ pub fn detect_file(data: &[u8]) -> Result<Detected, String> {
         return Ok(binary(data));
     }
     match std::str::from_utf8(data) {
-        Ok(text) if !text.trim().is_empty() => {
-            detect_text(text).or_else(|_| Ok(binary(data)))
-        }
+        Ok(text) if !text.trim().is_empty() => detect_text(text).or_else(|_| Ok(binary(data))),
         // Not text: show the bytes anyway; the decoder says what is wrong.
         _ => Ok(binary(data)),
     }
@@ -219,9 +217,17 @@ fn hex_digits(t: &str) -> Option<(Vec<u8>, InputKind)> {
     let groups: Vec<&str> = t
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|g| !g.is_empty())
-        .map(|g| g.strip_prefix("0x").or_else(|| g.strip_prefix("0X")).unwrap_or(g))
+        .map(|g| {
+            g.strip_prefix("0x")
+                .or_else(|| g.strip_prefix("0X"))
+                .unwrap_or(g)
+        })
         .collect();
-    if groups.is_empty() || !groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit())) {
+    if groups.is_empty()
+        || !groups
+            .iter()
+            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
         return None;
     }
     let all: String = groups.concat();
@@ -273,7 +279,10 @@ mod tests {
     fn hex_bytes_and_dwords() {
         let b = example();
         let spaced: String = b.iter().map(|x| format!("{x:02X} ")).collect();
-        assert_eq!(detect_text(&spaced).unwrap(), found(InputKind::Hex, b.clone()));
+        assert_eq!(
+            detect_text(&spaced).unwrap(),
+            found(InputKind::Hex, b.clone())
+        );
         let tight: String = b.iter().map(|x| format!("{x:02x}")).collect();
         assert_eq!(detect_text(&tight).unwrap().bytes, b);
         let words: String = b
@@ -289,7 +298,10 @@ mod tests {
         let b = example();
         let mut s = String::new();
         dxbc::permalink::base64url_encode(&b, &mut s);
-        assert_eq!(detect_text(&s).unwrap(), found(InputKind::Base64, b.clone()));
+        assert_eq!(
+            detect_text(&s).unwrap(),
+            found(InputKind::Base64, b.clone())
+        );
         let std64 = s.replace('-', "+").replace('_', "/") + "==";
         assert_eq!(detect_text(&std64).unwrap().bytes, b);
     }
@@ -317,7 +329,10 @@ mod tests {
             .chunks(4)
             .map(|c| format!("0x{:08x}u", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
             .collect();
-        let src = format!("static const DWORD g[] = {{ /* c */ {} }};", body.join(", "));
+        let src = format!(
+            "static const DWORD g[] = {{ /* c */ {} }};",
+            body.join(", ")
+        );
         let d = detect_text(&src).unwrap();
         assert_eq!((d.kind, d.bytes), (InputKind::CDwordArray, b.clone()));
         // No type named: values above 255 make it dwords.

@@ -70,7 +70,11 @@ fn dword_at(m: &Model, o: u32) -> Option<u32> {
 /// Describes span `i`.
 pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
     let s = *m.spans.get(i)?;
-    let value = if s.len == 4 { dword_at(m, s.start) } else { None };
+    let value = if s.len == 4 {
+        dword_at(m, s.start)
+    } else {
+        None
+    };
     let mut r = Inspection {
         title: String::new(),
         offset: s.start,
@@ -81,7 +85,11 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
         instruction: None,
         tree: Vec::new(),
     };
-    let chunk = |c: u16| m.shader.as_ref().and_then(|sh| sh.container.chunks.get(c as usize));
+    let chunk = |c: u16| {
+        m.shader
+            .as_ref()
+            .and_then(|sh| sh.container.chunks.get(c as usize))
+    };
     match s.kind {
         SpanKind::Header(Some(f)) => {
             let (_, _, name, doc) = HEADER_FIELDS[f as usize];
@@ -128,7 +136,9 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
         }
         SpanKind::Gap => {
             r.title = "unclaimed bytes".into();
-            r.about = "No structure of the container points at these bytes (padding or trailing data).".into();
+            r.about =
+                "No structure of the container points at these bytes (padding or trailing data)."
+                    .into();
         }
         SpanKind::Token(t) => {
             let tok = &m.tokens[t as usize];
@@ -166,7 +176,9 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
             }
             if let Some(k) = tok.instruction {
                 let ins = &p.instructions[k];
-                let line = m.program_line.map(|pl| m.lines[pl + 1 + k].trim().to_string());
+                let line = m
+                    .program_line
+                    .map(|pl| m.lines[pl + 1 + k].trim().to_string());
                 let doc = ins.info().map_or("Unknown opcode.", |o| o.doc);
                 r.instruction = Some((line.unwrap_or_default(), doc.to_string()));
                 r.tree = tree(m, k);
@@ -196,14 +208,21 @@ fn role_about(r: &TokenRole) -> String {
 
 /// The tokens of instruction `k`, operands nested under it.
 pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
-    let Some(p) = m.program() else { return Vec::new() };
+    let Some(p) = m.program() else {
+        return Vec::new();
+    };
     let ins = &p.instructions[k];
     let ty = ins.info().map_or(dxbc::spec::NumType::Untyped, |o| o.imm);
-    let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+    let cx = dxbc::listing::program::Ctx {
+        sm51: p.version.is_sm51(),
+        legacy: false,
+    };
     let top = ins.ops.as_slice();
     let mut out = Vec::new();
     // Tokens are contiguous from the instruction's offset.
-    let Some(first) = m.span_starting(ins.offset) else { return out };
+    let Some(first) = m.span_starting(ins.offset) else {
+        return out;
+    };
     let mut depth_of_operand: Vec<(u32, u8)> = Vec::new();
     for si in first..m.spans.len() {
         let Some(t) = m.token(si) else { break };
@@ -213,10 +232,20 @@ pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
         let (depth, text) = match t.role {
             TokenRole::Operand { operand } => {
                 let parent_depth = depth_of_operand.last().map_or(0, |d| d.1);
-                let d = if top.contains(&operand) { 1 } else { parent_depth + 2 };
+                let d = if top.contains(&operand) {
+                    1
+                } else {
+                    parent_depth + 2
+                };
                 depth_of_operand.push((operand, d));
                 let mut s = String::new();
-                dxbc::listing::program::write_operand(p, &p.operands[operand as usize], ty, cx, &mut s);
+                dxbc::listing::program::write_operand(
+                    p,
+                    &p.operands[operand as usize],
+                    ty,
+                    cx,
+                    &mut s,
+                );
                 (d, s)
             }
             TokenRole::ExtendedOperand { operand }
@@ -289,7 +318,11 @@ mod tests {
             let m = Model::new((ex.build)());
             for i in 0..m.spans.len() {
                 let r = inspect(&m, i).unwrap();
-                assert!(!r.title.is_empty() && !r.about.is_empty(), "{} span {i}", ex.name);
+                assert!(
+                    !r.title.is_empty() && !r.about.is_empty(),
+                    "{} span {i}",
+                    ex.name
+                );
             }
         }
     }

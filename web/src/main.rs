@@ -1,39 +1,811 @@
-//! DXBC Explorer, the web app. For now it decodes the example shader the
-//! project assembles itself and shows its chunks and fxc-identical listing.
+//! DXBC Explorer, the web app: a hex view aligned with tokens and their
+//! bitfields, an inspector, fxc's listing linked to the bytes, reflection
+//! tables, a guided tour and permalinks. The logic lives in plain modules
+//! (model, selection, inspect, input, syntax, tour); the components here
+//! only hold signals and draw.
 
-mod view_model;
+mod gallery;
+mod input;
+mod inspect;
+mod model;
+mod selection;
+mod syntax;
+mod tour;
 
 use leptos::prelude::*;
-use view_model::ShaderSummary;
+use model::Model;
+use selection::{Key, Selection, ROW_BYTES};
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+const ROW_H: f64 = 20.0;
+const POOL: usize = 48;
+const PANE_MAP: u32 = 1;
+const PANE_REFLECTION: u32 = 2;
+
+#[derive(Clone, Copy)]
+struct State {
+    model: RwSignal<Arc<Model>>,
+    /// Hovered byte.
+    hover: RwSignal<Option<usize>>,
+    sel: RwSignal<Option<Selection>>,
+    panes: RwSignal<u32>,
+    tour: RwSignal<Option<usize>>,
+    status: RwSignal<String>,
+    hex_ref: NodeRef<leptos::html::Div>,
+    dis_ref: NodeRef<leptos::html::Div>,
+}
+
+fn st() -> State {
+    expect_context::<State>()
+}
+
+impl State {
+    fn load(&self, bytes: Vec<u8>, status: String) {
+        let m = Model::new(bytes);
+        let stop = m.stop_offset();
+        let first_sel = stop
+            .and_then(|o| selection::select_byte(&m, o.min(m.bytes.len().saturating_sub(1))))
+            .or_else(|| {
+                let pl = m.program_line?;
+                selection::select_line(&m, pl + 1)
+            });
+        self.model.set(Arc::new(m));
+        self.hover.set(None);
+        self.sel.set(first_sel);
+        self.status.set(status);
+    }
+
+    fn apply_view(&self, v: &dxbc::permalink::ViewState) {
+        let m = self.model.get_untracked();
+        self.panes.set(v.panes);
+        self.tour
+            .set(v.tour_step.map(|s| (s as usize).min(tour::STEPS.len() - 1)));
+        self.sel.set(
+            v.selection
+                .and_then(|(o, l)| selection::restore(&m, o, l, v.field_lo)),
+        );
+    }
+
+    fn link(&self) -> String {
+        let m = self.model.get();
+        let s = self.sel.get();
+        dxbc::permalink::encode(&dxbc::permalink::Permalink {
+            shader: m.bytes.clone(),
+            view: dxbc::permalink::ViewState {
+                selection: s.map(|s| (s.start, s.len)),
+                field_lo: s.and_then(|s| s.field),
+                panes: self.panes.get(),
+                tour_step: self.tour.get().map(|t| t as u32),
+            },
+        })
+    }
+
+    fn load_text(&self, text: &str) {
+        match input::detect_text(text) {
+            Ok(d) => self.load_detected(d),
+            Err(e) => self
+                .status
+                .set(format!("Could not read the pasted text: {e}")),
+        }
+    }
+
+    fn load_detected(&self, d: input::Detected) {
+        let msg = format!("Read {} bytes from {}.", d.bytes.len(), d.kind.label());
+        self.load(d.bytes, msg);
+        if let Some(v) = d.view {
+            self.apply_view(&v);
+        }
+    }
+}
+
+fn fmt_thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Scrolls `el` so that row `row` is visible (only when it is not).
+fn ensure_visible(el: &web_sys::HtmlElement, row: usize) {
+    let top = el.scroll_top() as f64;
+    let h = el.client_height() as f64;
+    let y = row as f64 * ROW_H;
+    if y < top || y + ROW_H > top + h {
+        el.set_scroll_top((y - h / 3.0).max(0.0) as i32);
+    }
+}
+
+fn data_attr(ev: &web_sys::Event, name: &str) -> Option<usize> {
+    let t = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let el = t.closest(&format!("[{name}]")).ok()??;
+    el.get_attribute(name)?.parse().ok()
+}
 
 #[component]
 fn App() -> impl IntoView {
-    let bytes = dxbc::examples::tint_pixel_shader();
-    let summary = ShaderSummary::from_bytes(&bytes);
-    let chunks = summary.chunks.clone();
+    let first = &gallery::EXAMPLES[0];
+    let state = State {
+        model: RwSignal::new(Arc::new(Model::new((first.build)()))),
+        hover: RwSignal::new(None),
+        sel: RwSignal::new(None),
+        panes: RwSignal::new(PANE_MAP | PANE_REFLECTION),
+        tour: RwSignal::new(None),
+        status: RwSignal::new(format!("Example: {}.", first.name)),
+        hex_ref: NodeRef::new(),
+        dis_ref: NodeRef::new(),
+    };
+    provide_context(state);
+    // Open on the example, or on the permalink in the address.
+    let from_hash = move || {
+        let hash = window().location().hash().unwrap_or_default();
+        if hash.starts_with("#v1/") {
+            state.load_text(&hash);
+        }
+    };
+    from_hash();
+    if state.sel.get_untracked().is_none() {
+        let m = state.model.get_untracked();
+        if let Some(pl) = m.program_line {
+            state.sel.set(selection::select_line(&m, pl + 1));
+        }
+    }
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| from_hash());
+    // Files dropped anywhere on the page are opened.
+    let _ = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
+    let _ = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        if let Some(f) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|l| l.get(0))
+        {
+            read_file(state, f);
+        }
+    });
+    // Keep both views scrolled to the selection.
+    Effect::new(move |_| {
+        let s = state.sel.get();
+        let m = state.model.get();
+        if let Some(s) = s {
+            if let Some(el) = state.hex_ref.get() {
+                ensure_visible(&el, s.start as usize / ROW_BYTES);
+            }
+            if let (Some(el), Some(line)) = (state.dis_ref.get(), selection::line_of(&m, &s)) {
+                ensure_visible(&el, line);
+            }
+        }
+    });
+    // The tour selects the bytes of its step (on the tour example).
+    Effect::new(move |_| {
+        let Some(k) = state.tour.get() else { return };
+        let m = state.model.get_untracked();
+        let step = &tour::STEPS[k];
+        match (step.target)(&m) {
+            Some(s) => state.sel.set(Some(s)),
+            None => {
+                let ex = &gallery::EXAMPLES[0];
+                state.load(
+                    (ex.build)(),
+                    format!("Example: {} (the tour's shader).", ex.name),
+                );
+                let m = state.model.get_untracked();
+                state.sel.set((step.target)(&m));
+            }
+        }
+    });
+    request_animation_frame(|| {
+        if let Some(p) = window().performance() {
+            let _ = p.mark("dxbc-ready");
+        }
+    });
+    view! {
+        <Header/>
+        <ErrorBanner/>
+        <TourPanel/>
+        <main class="grid">
+            <section class="pane hexpane">
+                <h2>"Bytes " <small>"dwords, little-endian: bit 31 on the left"</small></h2>
+                <HexView/>
+            </section>
+            <section class="pane inspane">
+                <h2>"Inspector"</h2>
+                <Inspector/>
+            </section>
+            <section class="pane dispane">
+                <h2>"Disassembly " <small>"identical to fxc /Fc"</small></h2>
+                <Disassembly/>
+            </section>
+        </main>
+        <Show when=move || state.panes.get() & PANE_MAP != 0>
+            <ContainerMap/>
+        </Show>
+        <Show when=move || state.panes.get() & PANE_REFLECTION != 0>
+            <Reflection/>
+        </Show>
+        <footer>"DXBC Explorer — everything runs in your browser; links carry the shader in the URL fragment, which is never sent to a server."</footer>
+    }
+}
+
+#[component]
+fn Header() -> impl IntoView {
+    let s = st();
+    let profile = move || {
+        s.model
+            .get()
+            .shader
+            .as_ref()
+            .and_then(|sh| sh.profile())
+            .unwrap_or_else(|| "no program".into())
+    };
+    let checksum = move || {
+        let m = s.model.get();
+        match &m.shader {
+            None => ("badge bad", "not a container".to_string()),
+            Some(sh) if sh.checksum_ok() => ("badge ok", "checksum valid".to_string()),
+            Some(sh) => (
+                "badge bad",
+                format!(
+                    "checksum INVALID (expected {})",
+                    sh.computed_checksum()
+                        .iter()
+                        .map(|w| format!("{w:08x}"))
+                        .collect::<String>()
+                ),
+            ),
+        }
+    };
+    let on_file = move |ev: web_sys::Event| {
+        let Some(inp) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        if let Some(f) = inp.files().and_then(|l| l.get(0)) {
+            read_file(s, f);
+        }
+    };
+    let on_example = move |ev: web_sys::Event| {
+        if let Some(e) = gallery::by_id(&event_target_value(&ev)) {
+            s.tour.set(None);
+            s.load((e.build)(), format!("Example: {} — {}", e.name, e.about));
+        }
+    };
+    let link = Memo::new(move |_| s.link());
+    let copied = RwSignal::new(false);
+    let copy = move |_| {
+        let l = link.get();
+        let w = window();
+        let url = format!(
+            "{}{}{}",
+            w.location().origin().unwrap_or_default(),
+            w.location().pathname().unwrap_or_default(),
+            l
+        );
+        let _ = w
+            .history()
+            .and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&l)));
+        let _ = w.navigator().clipboard().write_text(&url);
+        copied.set(true);
+    };
+    let paste = RwSignal::new(String::new());
     view! {
         <header class="top">
             <h1>"DXBC Explorer"</h1>
-            <span class="profile" data-testid="profile">{summary.profile.clone()}</span>
-            <span class="checksum" data-testid="checksum">{summary.checksum.clone()}</span>
+            <span class="profile" data-testid="profile">{profile}</span>
+            <span class=move || checksum().0 data-testid="checksum">{move || checksum().1}</span>
+            <label class="btn">"Open file…"
+                <input type="file" data-testid="file" accept=".cso,.dxbc,.o,.fxo,.bin,.h,.txt" on:change=on_file/>
+            </label>
+            <select data-testid="examples" on:change=on_example aria-label="Examples">
+                <option value="" selected>"Examples…"</option>
+                {gallery::EXAMPLES.iter().map(|e| view! { <option value=e.id>{format!("{} — {}", e.profile, e.name)}</option> }).collect_view()}
+            </select>
+            <button class="btn" data-testid="tour-start" on:click=move |_| s.tour.set(Some(0))>"Take the tour"</button>
+            <span class="link" >
+                <button class="btn" data-testid="copy-link" on:click=copy>{move || if copied.get() { "Copied ✓" } else { "Copy link" }}</button>
+                <input readonly=true data-testid="permalink" class="linktext" prop:value=move || link.get() on:focus=move |ev| {
+                    if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
+                }/>
+                <span class=move || { if link.get().len() > 8000 { "len warn" } else { "len" } } title="Chat tools and link shorteners often cut links beyond about 8,000 characters">
+                    {move || format!("{} chars", fmt_thousands(link.get().len()))}
+                </span>
+            </span>
+            <label class="toggle"><input type="checkbox" prop:checked=move || s.panes.get() & PANE_MAP != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_MAP)/>"Chunks"</label>
+            <label class="toggle"><input type="checkbox" prop:checked=move || s.panes.get() & PANE_REFLECTION != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_REFLECTION)/>"Reflection"</label>
         </header>
-        <main>
-            <section class="chunks" data-testid="chunks">
-                <h2>"Chunks"</h2>
-                <table>
-                    <thead><tr><th>"FourCC"</th><th>"Offset"</th><th>"Size"</th><th>"What it is"</th></tr></thead>
-                    <tbody>
-                        {chunks.into_iter().map(|c| view! {
-                            <tr><td class="mono">{c.fourcc}</td><td class="mono">{c.offset}</td><td>{c.size}</td><td>{c.description}</td></tr>
-                        }).collect_view()}
-                    </tbody>
-                </table>
-            </section>
-            <section class="listing">
-                <h2>"Disassembly"</h2>
-                <pre data-testid="disassembly">{summary.listing.clone()}</pre>
-            </section>
-        </main>
+        <div class="inputbar">
+            <textarea data-testid="paste" placeholder="Paste hex, base64, a C array / fxc /Fh header, or a #v1/ link — or drop a .cso/.dxbc file anywhere" rows="1"
+                prop:value=move || paste.get()
+                on:input=move |ev| paste.set(event_target_value(&ev))></textarea>
+            <button class="btn" data-testid="decode" on:click=move |_| { s.tour.set(None); s.load_text(&paste.get_untracked()); }>"Decode"</button>
+            <span class="status" data-testid="status">{move || s.status.get()}</span>
+        </div>
+    }
+}
+
+fn read_file(s: State, f: web_sys::File) {
+    let name = f.name();
+    wasm_bindgen_futures::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
+            Ok(buf) => {
+                let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+                match input::detect_file(&bytes) {
+                    Ok(d) => {
+                        let kind = d.kind;
+                        let n = d.bytes.len();
+                        s.tour.set(None);
+                        s.load_detected(d);
+                        s.status
+                            .set(format!("Opened {name}: {n} bytes ({}).", kind.label()));
+                    }
+                    Err(e) => s.status.set(format!("{name}: {e}")),
+                }
+            }
+            Err(_) => s.status.set(format!("Could not read {name}.")),
+        }
+    });
+}
+
+#[component]
+fn ErrorBanner() -> impl IntoView {
+    let s = st();
+    view! {
+        <Show when=move || !s.model.get().faults.is_empty()>
+            <div class="error" data-testid="error" role="alert">
+                {move || {
+                    let m = s.model.get();
+                    let f = m.faults[0].clone();
+                    let decoded = m.n_instructions;
+                    let at = f.offset;
+                    view! {
+                        <strong>{format!("Decoding stopped at offset {at:#x}")}</strong>
+                        {format!(": {}. ", f.message)}
+                        {if m.shader.is_some() { format!("Everything before it is shown ({decoded} instructions decoded); the rest is marked red.") } else { "The container header could not be read.".to_string() }}
+                        <button class="btn" on:click=move |_| {
+                            let m = s.model.get_untracked();
+                            s.sel.set(selection::select_byte(&m, at.min(m.bytes.len().saturating_sub(1))));
+                        }>"Show in bytes"</button>
+                    }
+                }}
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn HexView() -> impl IntoView {
+    let s = st();
+    let top = RwSignal::new(0usize);
+    let rows = move || s.model.with(|m| m.bytes.len().div_ceil(ROW_BYTES));
+    let on_scroll = move |_| {
+        if let Some(el) = s.hex_ref.get_untracked() {
+            top.set((el.scroll_top() as f64 / ROW_H) as usize);
+        }
+    };
+    let on_over = move |ev: web_sys::MouseEvent| {
+        let b = data_attr(&ev, "data-b");
+        if s.hover.get_untracked() != b {
+            s.hover.set(b);
+        }
+    };
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if let Some(b) = data_attr(&ev, "data-b") {
+            let m = s.model.get_untracked();
+            s.sel.set(selection::select_byte(&m, b));
+        }
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let key = match ev.key().as_str() {
+            "ArrowLeft" => Key::Left,
+            "ArrowRight" => Key::Right,
+            "ArrowUp" => Key::Up,
+            "ArrowDown" => Key::Down,
+            "PageUp" => Key::PageUp,
+            "PageDown" => Key::PageDown,
+            "Home" => Key::Home,
+            "End" => Key::End,
+            "Tab" if !ev.shift_key() => Key::NextField,
+            _ => return,
+        };
+        ev.prevent_default();
+        let m = s.model.get_untracked();
+        let page = s
+            .hex_ref
+            .get_untracked()
+            .map_or(20, |el| (el.client_height() as f64 / ROW_H) as usize);
+        s.sel
+            .set(selection::step(&m, s.sel.get_untracked(), key, page.max(1)));
+    };
+    view! {
+        <div class="hex" data-testid="hex-view" tabindex="0" node_ref=s.hex_ref
+            on:scroll=on_scroll on:mouseover=on_over on:mouseleave=move |_| s.hover.set(None)
+            on:click=on_click on:keydown=on_key>
+            <div class="spacer" style:height=move || format!("{}px", rows() as f64 * ROW_H)>
+                <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
+                    {move || {
+                        let m = s.model.get();
+                        let first = top.get().min(rows().saturating_sub(1));
+                        let last = (first + POOL).min(rows());
+                        (first..last).map(|r| hex_row(&m, r)).collect_view()
+                    }}
+                </div>
+            </div>
+        </div>
+    }
+}
+
+fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
+    let s = st();
+    let base = r * ROW_BYTES;
+    let stop = m.stop_offset();
+    let mut cells = Vec::with_capacity(ROW_BYTES);
+    for w in 0..4 {
+        let dw = base + w * 4;
+        for k in (0..4).rev() {
+            let b = dw + k;
+            if b >= m.bytes.len() {
+                cells.push(view! { <span class="b pad">"  "</span> }.into_any());
+                continue;
+            }
+            let i = m.span_at(b);
+            let mut class = String::from("b ");
+            if let Some(i) = i {
+                class.push_str(model::span_class(m, i));
+                if i % 2 == 1 {
+                    class.push_str(" alt");
+                }
+                if let Some(f) = m.field_at_byte(b) {
+                    let idx = m.fields(i).iter().position(|x| x.lo == f).unwrap_or(0);
+                    class.push_str([" f0", " f1", " f2", " f3"][idx % 4]);
+                }
+            }
+            if stop == Some(b) {
+                class.push_str(" stop");
+            }
+            if k == 0 {
+                class.push_str(" dwend");
+            }
+            let mm = m.clone();
+            let dynamic = move || {
+                let mut c = class.clone();
+                if let Some(sel) = s.sel.get() {
+                    if sel.contains(b) {
+                        c.push_str(" sel");
+                    }
+                }
+                if let Some(h) = s.hover.get() {
+                    let hs = mm.span_at(h);
+                    if hs.is_some() && hs == i {
+                        c.push_str(" hov");
+                        if mm.field_at_byte(h).is_some()
+                            && mm.field_at_byte(h) == mm.field_at_byte(b)
+                        {
+                            c.push_str(" hovf");
+                        }
+                    }
+                }
+                c
+            };
+            cells.push(
+                view! { <span class=dynamic data-b=b>{format!("{:02x}", m.bytes[b])}</span> }
+                    .into_any(),
+            );
+        }
+    }
+    let ascii: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
+        .iter()
+        .map(|&c| {
+            if c.is_ascii_graphic() {
+                c as char
+            } else {
+                '·'
+            }
+        })
+        .collect();
+    view! {
+        <div class="hrow"><span class="off">{format!("{base:08x}")}</span><span class="cells">{cells}</span><span class="ascii">{ascii}</span></div>
+    }
+}
+
+#[component]
+fn Inspector() -> impl IntoView {
+    let s = st();
+    // The hovered byte wins over the selection.
+    let target = Memo::new(move |_| {
+        let m = s.model.get();
+        if let Some(h) = s.hover.get() {
+            return m.span_at(h).map(|i| (i, m.field_at_byte(h)));
+        }
+        s.sel.get().and_then(|sel| Some((sel.span?, sel.field)))
+    });
+    view! {
+        <div class="inspector" data-testid="inspector">
+            {move || {
+                let m = s.model.get();
+                let Some((i, field)) = target.get() else {
+                    return view! { <p class="hint">"Hover a byte or click a line of the disassembly."</p> }.into_any();
+                };
+                let Some(r) = inspect::inspect(&m, i) else { return ().into_any() };
+                let rib = inspect::ribbon(&r.fields);
+                let value = r.value.map(|v| format!("{v:#010x}")).unwrap_or_default();
+                let ribbon = (!r.fields.is_empty()).then(|| ribbon_view(&r, &rib, field, r.value.unwrap_or(0), i));
+                let fields = r.fields.iter().map(|f| {
+                    let lo = f.lo;
+                    let active = field == Some(lo);
+                    let bits = if f.lo == f.hi { format!("{}", f.lo) } else { format!("{}–{}", f.hi, f.lo) };
+                    view! {
+                        <tr class=if active { "frow active" } else { "frow" } data-field=f.name
+                            on:click=move |_| { let m = s.model.get_untracked(); s.sel.set(selection::select_field(&m, i, lo)); }>
+                            <td class="fname">{f.name}</td><td class="mono">{bits}</td><td class="mono">{f.value}</td>
+                            <td><span class="meaning">{f.meaning.clone()}</span>" "<span class="vdoc">{f.value_doc}</span></td>
+                            <td class="doc">{f.doc}</td>
+                        </tr>
+                    }
+                }).collect_view();
+                let tree = r.tree.iter().map(|t| {
+                    let span = t.span;
+                    let cls = format!("trow d{}{}", t.depth, if span == i { " active" } else { "" });
+                    view! {
+                        <div class=cls on:click=move |_| { let m = s.model.get_untracked(); s.sel.set(selection::select_span(&m, span)); }>
+                            <span class="mono off">{format!("{:06x}", t.offset)}</span>
+                            <span class="role">{t.role.clone()}</span>
+                            <span class="mono">{t.text.clone()}</span>
+                        </div>
+                    }
+                }).collect_view();
+                view! {
+                    <div class="ititle"><strong data-testid="inspector-title">{r.title.clone()}</strong>
+                        <span class="mono">{format!(" @ {:#x}, {} bytes ", r.offset, r.len)}</span>
+                        <span class="mono val">{value}</span></div>
+                    <p class="about">{r.about.clone()}</p>
+                    {ribbon}
+                    {(!r.fields.is_empty()).then(|| view! {
+                        <table class="fields"><thead><tr><th>"field"</th><th>"bits"</th><th>"value"</th><th>"meaning"</th><th>"what it does"</th></tr></thead>
+                        <tbody>{fields}</tbody></table>
+                    })}
+                    {r.instruction.clone().map(|(line, doc)| view! {
+                        <div class="ins"><code>{line}</code><p>{doc}</p></div>
+                    })}
+                    {(!r.tree.is_empty()).then(|| view! { <div class="tree">{tree}</div> })}
+                }.into_any()
+            }}
+        </div>
+    }
+}
+
+fn ribbon_view(
+    r: &inspect::Inspection,
+    rib: &[Option<usize>],
+    active: Option<u8>,
+    value: u32,
+    span: usize,
+) -> impl IntoView {
+    let s = st();
+    // Group consecutive bits with the same owner.
+    let mut groups: Vec<(Option<usize>, u8, u8)> = Vec::new(); // owner, hi, lo
+    for (k, o) in rib.iter().enumerate() {
+        let bit = 31 - k as u8;
+        match groups.last_mut() {
+            Some(g) if g.0 == *o => g.2 = bit,
+            _ => groups.push((*o, bit, bit)),
+        }
+    }
+    let cells = groups
+        .into_iter()
+        .map(|(o, hi, lo)| {
+            let bits: String = (lo..=hi).rev().map(|b| if value >> b & 1 == 1 { '1' } else { '0' }).collect();
+            let width = (hi - lo + 1) as usize;
+            let (name, cls, flo) = match o {
+                Some(fi) => {
+                    let f = &r.fields[fi];
+                    let a = if active == Some(f.lo) { " active" } else { "" };
+                    (f.name.to_string(), format!("rg f{}{}", fi % 4, a), Some(f.lo))
+                }
+                None => (String::new(), "rg none".to_string(), None),
+            };
+            let tip = name.clone();
+            view! {
+                <div class=cls style=format!("flex:{width} 1 0") title=tip
+                    on:click=move |_| { if let Some(lo) = flo { let m = s.model.get_untracked(); s.sel.set(selection::select_field(&m, span, lo)); } }>
+                    <div class="rbits">{bits}</div>
+                    <div class="rname">{name}</div>
+                    <div class="rpos">{if hi == lo { format!("{hi}") } else { format!("{hi}:{lo}") }}</div>
+                </div>
+            }
+        })
+        .collect_view();
+    view! { <div class="ribbon" data-testid="ribbon">{cells}</div> }
+}
+
+#[component]
+fn Disassembly() -> impl IntoView {
+    let s = st();
+    let top = RwSignal::new(0usize);
+    let n = move || s.model.with(|m| m.lines.len());
+    let hover_line = Memo::new(move |_| {
+        let m = s.model.get();
+        let h = s.hover.get()?;
+        m.line_of_span(m.span_at(h)?)
+    });
+    let sel_line = Memo::new(move |_| {
+        let m = s.model.get();
+        selection::line_of(&m, &s.sel.get()?)
+    });
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if let Some(l) = data_attr(&ev, "data-line") {
+            let m = s.model.get_untracked();
+            if let Some(sel) = selection::select_line(&m, l) {
+                s.sel.set(Some(sel));
+            }
+        }
+    };
+    view! {
+        <div class="dis" data-testid="disassembly" node_ref=s.dis_ref on:click=on_click
+            on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { top.set((el.scroll_top() as f64 / ROW_H) as usize) } }>
+            <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
+                <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
+                    {move || {
+                        let m = s.model.get();
+                        let first = top.get().min(n().saturating_sub(1));
+                        let last = (first + POOL).min(n());
+                        (first..last).map(|l| {
+                            let linked = m.line_bytes(l).is_some();
+                            let class = move || {
+                                let mut c = String::from(if linked { "line linked" } else { "line" });
+                                if hover_line.get() == Some(l) { c.push_str(" hl"); }
+                                if sel_line.get() == Some(l) { c.push_str(" sel"); }
+                                c
+                            };
+                            let pieces = syntax::highlight(&m.lines[l]).into_iter().map(|(c, t)| {
+                                view! { <span class=c.css()>{t.to_string()}</span> }
+                            }).collect_view();
+                            view! { <div class=class data-line=l>{pieces}</div> }
+                        }).collect_view()
+                    }}
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn ContainerMap() -> impl IntoView {
+    let s = st();
+    view! {
+        <section class="pane wide" data-testid="chunks">
+            <h2>"Container map"</h2>
+            {move || {
+                let m = s.model.get();
+                let Some(sh) = &m.shader else { return view! { <p>"No chunk table: the header could not be read."</p> }.into_any() };
+                let rows = sh.container.chunks.iter().map(|c| {
+                    let off = c.offset as u32;
+                    view! {
+                        <tr class="click" on:click=move |_| { let m = s.model.get_untracked(); if let Some(i) = m.span_starting(off) { s.sel.set(selection::select_span(&m, i)); } }>
+                            <td class="mono">{c.fourcc()}</td><td class="mono">{format!("{:#06x}", c.offset)}</td>
+                            <td class="num">{fmt_thousands(c.size)}</td><td>{dxbc::container::chunk_kind_description(&c.tag)}</td>
+                        </tr>
+                    }
+                }).collect_view();
+                view! {
+                    <table class="tbl"><thead><tr><th>"FourCC"</th><th>"Offset"</th><th>"Size (bytes)"</th><th>"What it is"</th></tr></thead>
+                    <tbody>{rows}</tbody></table>
+                    <p class="small">{format!("{} bytes, {} chunks.", fmt_thousands(m.bytes.len()), sh.container.chunks.len())}</p>
+                }.into_any()
+            }}
+        </section>
+    }
+}
+
+fn mask_text(m: u8) -> String {
+    "xyzw"
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if m >> i & 1 == 1 { c } else { ' ' })
+        .collect()
+}
+
+#[component]
+fn Reflection() -> impl IntoView {
+    let s = st();
+    view! {
+        <section class="pane wide" data-testid="reflection">
+            <h2>"Reflection"</h2>
+            {move || {
+                let m = s.model.get();
+                let Some(sh) = &m.shader else { return ().into_any() };
+                let cbs = sh.rdef.as_ref().map(|r| r.constant_buffers.iter().map(|cb| {
+                    let vars = cb.variables.iter().map(|v| view! {
+                        <tr><td class="mono">{v.ty.name.clone().unwrap_or_else(|| v.ty.base_type_name().to_string())}</td><td class="mono">{v.name.clone()}</td>
+                        <td class="num">{v.start_offset}</td><td class="num">{v.size}</td><td>{if v.used() { "used" } else { "unused" }}</td></tr>
+                    }).collect_view();
+                    view! {
+                        <h3>{format!("cbuffer {} ({} bytes)", cb.name, cb.size)}</h3>
+                        <table class="tbl"><thead><tr><th>"Type"</th><th>"Member"</th><th>"Offset"</th><th>"Size"</th><th></th></tr></thead><tbody>{vars}</tbody></table>
+                    }
+                }).collect_view());
+                let binds = sh.rdef.as_ref().filter(|r| !r.bindings.is_empty()).map(|r| {
+                    let rows = r.bindings.iter().map(|b| view! {
+                        <tr><td class="mono">{b.name.clone()}</td><td>{input_type(b.input_type)}</td><td class="num">{b.bind_point}</td><td class="num">{b.bind_count}</td>
+                        <td class="num">{b.space.map(|x| x.to_string()).unwrap_or_default()}</td></tr>
+                    }).collect_view();
+                    view! {
+                        <h3>"Resource bindings"</h3>
+                        <table class="tbl"><thead><tr><th>"Name"</th><th>"Type"</th><th>"Register"</th><th>"Count"</th><th>"Space"</th></tr></thead><tbody>{rows}</tbody></table>
+                    }
+                });
+                let sig = |title: &'static str, sg: Option<&dxbc::chunks::signature::Signature>| sg.map(|sg| {
+                    let rows = sg.elements.iter().map(|e| view! {
+                        <tr><td class="mono">{e.name.clone()}</td><td class="num">{e.semantic_index}</td><td class="mono">{mask_text(e.mask)}</td>
+                        <td class="num">{if e.register == u32::MAX { "N/A".to_string() } else { e.register.to_string() }}</td>
+                        <td>{e.system_value_name()}</td><td>{e.component_type_name()}</td><td class="mono">{mask_text(e.rw_mask)}</td></tr>
+                    }).collect_view();
+                    view! {
+                        <h3>{format!("{title} signature ({})", dxbc::container::fourcc_text(&sg.fourcc))}</h3>
+                        <table class="tbl"><thead><tr><th>"Semantic"</th><th>"Index"</th><th>"Mask"</th><th>"Register"</th><th>"System value"</th><th>"Format"</th><th>"Read / never-written"</th></tr></thead><tbody>{rows}</tbody></table>
+                    }
+                });
+                let creator = sh.rdef.as_ref().map(|r| view! { <p class="small">{format!("Creator: {}", r.creator)}</p> });
+                view! {
+                    <div class="refl">
+                        {creator}{cbs}{binds}
+                        {sig("Input", sh.input_signature.as_ref())}
+                        {sig("Output", sh.output_signature.as_ref())}
+                        {sig("Patch-constant", sh.patch_constant_signature.as_ref())}
+                    </div>
+                }.into_any()
+            }}
+        </section>
+    }
+}
+
+fn input_type(t: u32) -> &'static str {
+    match t {
+        0 => "cbuffer",
+        1 => "tbuffer",
+        2 => "texture",
+        3 => "sampler",
+        4 => "RW typed (UAV)",
+        5 => "structured",
+        6 => "RW structured",
+        7 => "byte address",
+        8 => "RW byte address",
+        9 => "append structured",
+        10 => "consume structured",
+        11 => "RW structured + counter",
+        _ => "unknown",
+    }
+}
+
+#[component]
+fn TourPanel() -> impl IntoView {
+    let s = st();
+    view! {
+        <Show when=move || s.tour.get().is_some()>
+            <div class="tour" data-testid="tour">
+                {move || {
+                    let k = s.tour.get().unwrap_or(0);
+                    let step = &tour::STEPS[k];
+                    let n = tour::STEPS.len();
+                    view! {
+                        <div class="tourhead"><strong>{format!("Tour {}/{}: {}", k + 1, n, step.title)}</strong>
+                            <span class="tourbtns">
+                                <button class="btn" disabled=k == 0 on:click=move |_| s.tour.set(Some(k.saturating_sub(1)))>"← Back"</button>
+                                <button class="btn" data-testid="tour-next" disabled=k + 1 == n on:click=move |_| s.tour.set(Some((k + 1).min(n - 1)))>"Next →"</button>
+                                <button class="btn" on:click=move |_| s.tour.set(None)>"Close"</button>
+                            </span>
+                        </div>
+                        <p>{step.text}</p>
+                    }
+                }}
+            </div>
+        </Show>
     }
 }
 

@@ -98,10 +98,18 @@ impl Model {
             Err(f) => {
                 let at = (f.offset as u32).min(len);
                 if at > 0 {
-                    spans.push(Span { start: 0, len: at, kind: SpanKind::Gap });
+                    spans.push(Span {
+                        start: 0,
+                        len: at,
+                        kind: SpanKind::Gap,
+                    });
                 }
                 if at < len {
-                    spans.push(Span { start: at, len: len - at, kind: SpanKind::Undecoded });
+                    spans.push(Span {
+                        start: at,
+                        len: len - at,
+                        kind: SpanKind::Undecoded,
+                    });
                 }
                 faults.push(f);
                 None
@@ -112,11 +120,19 @@ impl Model {
                     offset: e.offset(),
                 }));
                 for (i, &(o, l, _, _)) in HEADER_FIELDS.iter().enumerate() {
-                    spans.push(Span { start: o, len: l, kind: SpanKind::Header(Some(i as u8)) });
+                    spans.push(Span {
+                        start: o,
+                        len: l,
+                        kind: SpanKind::Header(Some(i as u8)),
+                    });
                 }
                 let n = s.container.chunks.len() as u32;
                 if n > 0 {
-                    spans.push(Span { start: 32, len: 4 * n, kind: SpanKind::Header(None) });
+                    spans.push(Span {
+                        start: 32,
+                        len: 4 * n,
+                        kind: SpanKind::Header(None),
+                    });
                 }
                 let mut chunks: Vec<(usize, &dxbc::container::ChunkEntry)> =
                     s.container.chunks.iter().enumerate().collect();
@@ -128,7 +144,11 @@ impl Model {
                     if spans.last().is_some_and(|l: &Span| l.end() > start) {
                         continue; // overlapping chunk (a malformed table): shown once
                     }
-                    spans.push(Span { start, len: 8, kind: SpanKind::ChunkHeader(ci) });
+                    spans.push(Span {
+                        start,
+                        len: 8,
+                        kind: SpanKind::ChunkHeader(ci),
+                    });
                     let data = c.data_range();
                     match &s.program {
                         Some(p) if prog_at == Some(data.start) => {
@@ -153,7 +173,11 @@ impl Model {
                 let text = dxbc::listing::disassemble(s);
                 let lines: Vec<String> = text.lines().map(str::to_string).collect();
                 let pl = s.program.as_ref().map(|_| header.lines().count());
-                (lines, pl, s.program.as_ref().map_or(0, |p| p.instructions.len()))
+                (
+                    lines,
+                    pl,
+                    s.program.as_ref().map_or(0, |p| p.instructions.len()),
+                )
             }
             None => (Vec::new(), None, 0),
         };
@@ -172,13 +196,17 @@ impl Model {
     /// The span holding byte `b`.
     pub fn span_at(&self, b: usize) -> Option<usize> {
         let b = b as u32;
-        let i = self.spans.partition_point(|s| s.start <= b).checked_sub(1)?;
+        let i = self
+            .spans
+            .partition_point(|s| s.start <= b)
+            .checked_sub(1)?;
         (b < self.spans[i].end()).then_some(i)
     }
 
     /// The span that starts at byte `b`.
     pub fn span_starting(&self, b: u32) -> Option<usize> {
-        self.span_at(b as usize).filter(|&i| self.spans[i].start == b)
+        self.span_at(b as usize)
+            .filter(|&i| self.spans[i].start == b)
     }
 
     /// The program token of span `i`, if it is one.
@@ -298,18 +326,29 @@ fn fill_gaps(mut spans: Vec<Span>, len: u32) -> Vec<Span> {
         if s.start < at || s.len == 0 {
             continue;
         }
-        let s = Span { len: s.len.min(len.saturating_sub(s.start)), ..s };
+        let s = Span {
+            len: s.len.min(len.saturating_sub(s.start)),
+            ..s
+        };
         if s.len == 0 {
             continue;
         }
         if s.start > at {
-            out.push(Span { start: at, len: s.start - at, kind: SpanKind::Gap });
+            out.push(Span {
+                start: at,
+                len: s.start - at,
+                kind: SpanKind::Gap,
+            });
         }
         at = s.end();
         out.push(s);
     }
     if at < len {
-        out.push(Span { start: at, len: len - at, kind: SpanKind::Gap });
+        out.push(Span {
+            start: at,
+            len: len - at,
+            kind: SpanKind::Gap,
+        });
     }
     out
 }
@@ -418,11 +457,18 @@ mod tests {
     fn lines_match_printer(m: &Model) {
         let p = m.program().unwrap();
         let pl = m.program_line.unwrap();
-        let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+        let cx = dxbc::listing::program::Ctx {
+            sm51: p.version.is_sm51(),
+            legacy: false,
+        };
         for (k, ins) in p.instructions.iter().enumerate() {
             let mut s = String::new();
             dxbc::listing::program::write_instruction(p, ins, cx, &mut s);
-            assert_eq!(m.lines[pl + 1 + k].trim_start(), s.trim_start(), "instruction {k}");
+            assert_eq!(
+                m.lines[pl + 1 + k].trim_start(),
+                s.trim_start(),
+                "instruction {k}"
+            );
         }
     }
 

@@ -126,7 +126,9 @@ pub fn step(m: &Model, cur: Option<Selection>, key: Key, page: usize) -> Option<
     let Some(cur) = cur else {
         return select_span(m, 0);
     };
-    let i = cur.span.unwrap_or_else(|| m.span_at(cur.start as usize).unwrap_or(0));
+    let i = cur
+        .span
+        .unwrap_or_else(|| m.span_at(cur.start as usize).unwrap_or(0));
     let last = m.bytes.len() - 1;
     let by_rows = |rows: isize| {
         let b = cur.start as isize + rows * ROW_BYTES as isize;
@@ -181,7 +183,10 @@ mod tests {
         assert_eq!((s.start as usize, s.len), (op, 4));
         assert_eq!(s.field, Some(0)); // the opcode number, bits 0..10
         assert!(s.contains(op + 3) && !s.contains(op + 4));
-        assert_eq!(m.lines[line_of(&m, &s).unwrap()], "mul o0.xyzw, v0.xyzw, cb0[0].xyzw");
+        assert_eq!(
+            m.lines[line_of(&m, &s).unwrap()],
+            "mul o0.xyzw, v0.xyzw, cb0[0].xyzw"
+        );
         // Byte 3: instruction length (24..30) wins over extended (31).
         assert_eq!(select_byte(&m, op + 3).unwrap().field, Some(24));
     }
@@ -224,7 +229,10 @@ mod tests {
         assert_eq!(d.start, 16 - 12); // byte 16 lies in the checksum (4..20)
         let end = step(&m, Some(s0), Key::End, 10).unwrap();
         assert_eq!(end.start + end.len, m.bytes.len() as u32);
-        assert_eq!(step(&m, Some(end), Key::PageDown, 10).unwrap().start, end.start);
+        assert_eq!(
+            step(&m, Some(end), Key::PageDown, 10).unwrap().start,
+            end.start
+        );
         assert_eq!(step(&m, Some(end), Key::Home, 10).unwrap().start, 0);
         // Tab walks the fields of a token, then moves on.
         let op = m.program().unwrap().instructions[4].offset;

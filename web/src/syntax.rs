@@ -33,14 +33,51 @@ impl Class {
 }
 
 const REG_PREFIXES: &[&str] = &[
-    "icb", "cb", "CB", "r", "v", "o", "t", "T", "s", "S", "u", "U", "x", "g", "l", "m", "fb", "vCycleCounter",
-    "vThreadID", "vThreadGroupID", "vThreadIDInGroup", "vThreadIDInGroupFlattened", "vPrim",
-    "vCoverage", "vOutputControlPointID", "vForkInstanceID", "vJoinInstanceID", "vDomain",
-    "vicp", "vocp", "vpc", "vGSInstanceID", "oDepth", "oMask", "rasterizer",
+    "icb",
+    "cb",
+    "CB",
+    "r",
+    "v",
+    "o",
+    "t",
+    "T",
+    "s",
+    "S",
+    "u",
+    "U",
+    "x",
+    "g",
+    "l",
+    "m",
+    "fb",
+    "vCycleCounter",
+    "vThreadID",
+    "vThreadGroupID",
+    "vThreadIDInGroup",
+    "vThreadIDInGroupFlattened",
+    "vPrim",
+    "vCoverage",
+    "vOutputControlPointID",
+    "vForkInstanceID",
+    "vJoinInstanceID",
+    "vDomain",
+    "vicp",
+    "vocp",
+    "vpc",
+    "vGSInstanceID",
+    "oDepth",
+    "oMask",
+    "rasterizer",
 ];
 
 fn is_register(w: &str) -> bool {
-    if w.starts_with('v') && w.len() > 1 && w[1..].chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
+    if w.starts_with('v')
+        && w.len() > 1
+        && w[1..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_uppercase())
+    {
         return true;
     }
     if w.starts_with("oDepth") || w == "oMask" {
@@ -83,9 +120,14 @@ pub fn highlight(line: &str) -> Vec<(Class, &str)> {
             seen_word = true;
             after_dot = false;
             out.push((class, w));
-        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
             i += 1;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'+' && b[i - 1] == b'e') {
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric()
+                    || b[i] == b'.'
+                    || b[i] == b'+' && b[i - 1] == b'e')
+            {
                 i += 1;
             }
             after_dot = false;
@@ -143,6 +185,7 @@ mod tests {
         let p = highlight("mov r1.x, l(1.500000)");
         assert!(p.contains(&(Class::Number, "1.500000")));
         assert_eq!(highlight("// hi")[0], (Class::Comment, "// hi"));
-        assert!(highlight("ld r0.xyzw, vThreadID.xyzz, t0.xyzw").contains(&(Class::Register, "vThreadID")));
+        assert!(highlight("ld r0.xyzw, vThreadID.xyzz, t0.xyzw")
+            .contains(&(Class::Register, "vThreadID")));
     }
 }

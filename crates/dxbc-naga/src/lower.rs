@@ -1,5 +1,2153 @@
-// lowering: being written
+//! Lowering a DXBC program to naga IR.
+//!
+//! ## Shape
+//! DXBC registers are typeless 32-bit four-vectors, so every register file
+//! becomes `vec4<u32>` storage: temps `r#` are function locals, indexable
+//! temps `x#` local arrays, inputs `v#` and outputs `o#` private globals.
+//! Each instruction reads its sources as `vec4` of the type the opcode
+//! works in (a bitcast of the register bits, then the swizzle and source
+//! modifiers), computes component-wise, and writes back only the components
+//! its destination mask names. Immediates are raw bits, never parsed floats.
+//!
+//! The program body becomes one function, `dxbc_main`, over those globals.
+//! The entry point `main` is a wrapper: it copies its arguments (locations
+//! and built-ins, typed by the signature) into the input globals, calls the
+//! body, and returns the output globals as its result.
+//!
+//! Control flow is already structured in DXBC, so a stack of open blocks
+//! (`if`/`else`, `loop`, `switch`/`case`) maps straight onto naga's `If`,
+//! `Loop` and `Switch`. Every expression is appended with the byte span of
+//! the instruction it came from, so naga's output and its validation errors
+//! point back to DXBC bytes.
+//!
+//! Where D3D and WGSL disagree (integer division by zero, shift counts,
+//! float-to-int conversion of NaN and out-of-range values, bit-field
+//! extraction) the D3D result is built explicitly with selects.
+
 use crate::*;
-pub(crate) fn translate(_s: &dxbc::Shader, _o: &Options) -> Result<Translation, TranslateError> {
-    Err(TranslateError::Unsupported { what: "translation not implemented yet".into(), offset: 0 })
+use dxbc::program::{Instruction, Operand, Program, NO_OPERAND};
+use dxbc::spec::opc;
+use naga::{
+    AddressSpace, ArraySize, BinaryOperator as B, Block, Expression as E, Function,
+    FunctionArgument, FunctionResult, GlobalVariable, Handle, Literal, LocalVariable,
+    MathFunction as M, Range, ResourceBinding, Scalar, ScalarKind, ShaderStage, Span,
+    Statement as S, StructMember, SwitchCase, SwitchValue, Type, TypeInner, UnaryOperator,
+    VectorSize,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+type H = Handle<E>;
+
+/// Numeric view of a register's bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum K {
+    F,
+    I,
+    U,
 }
+
+impl K {
+    fn scalar(self) -> Scalar {
+        match self {
+            K::F => Scalar::F32,
+            K::I => Scalar::I32,
+            K::U => Scalar::U32,
+        }
+    }
+    fn kind(self) -> ScalarKind {
+        self.scalar().kind
+    }
+}
+
+fn unsupported<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
+    Err(TranslateError::Unsupported {
+        what: what.into(),
+        offset,
+    })
+}
+
+fn malformed<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
+    Err(TranslateError::Malformed {
+        what: what.into(),
+        offset,
+    })
+}
+
+/// An open control-flow construct.
+enum Frame {
+    If {
+        cond: H,
+        accept: Block,
+        reject: Option<Block>,
+        span: Span,
+    },
+    Loop {
+        body: Block,
+        span: Span,
+    },
+    Switch {
+        selector: H,
+        cases: Vec<SwitchCase>,
+        labels: Vec<SwitchValue>,
+        body: Option<Block>,
+        span: Span,
+    },
+}
+
+struct Types {
+    u32: Handle<Type>,
+    f32: Handle<Type>,
+    bool: Handle<Type>,
+    vec4u: Handle<Type>,
+    vec4f: Handle<Type>,
+    vec4i: Handle<Type>,
+}
+
+struct Lower<'a> {
+    p: &'a Program,
+    module: naga::Module,
+    t: Types,
+    stage: ShaderStage,
+    /// Private globals per input register / output register.
+    inputs: BTreeMap<u32, Handle<GlobalVariable>>,
+    outputs: BTreeMap<u32, Handle<GlobalVariable>>,
+    /// Special registers (oDepth, vThreadID, …) by operand type.
+    specials: BTreeMap<u32, Handle<GlobalVariable>>,
+    cbuffers: BTreeMap<u32, Handle<GlobalVariable>>,
+    icb: Option<Handle<GlobalVariable>>,
+    bindings: Vec<BindingEntry>,
+    // The body function under construction.
+    f: Function,
+    temps: Vec<Handle<naga::LocalVariable>>,
+    indexable: BTreeMap<u32, Handle<naga::LocalVariable>>,
+    root: Block,
+    frames: Vec<Frame>,
+    emit_from: Option<H>,
+    emit_last: Option<H>,
+    span: Span,
+    offset: usize,
+    options: &'a Options,
+}
+
+pub(crate) fn translate(
+    shader: &dxbc::Shader,
+    options: &Options,
+) -> Result<Translation, TranslateError> {
+    let Some(p) = &shader.program else {
+        return unsupported("the file has no program chunk (SHDR/SHEX)", 0);
+    };
+    if let Some(e) = shader.errors.first() {
+        return malformed(
+            format!("the shader did not decode: {}", e.message()),
+            e.offset(),
+        );
+    }
+    let stage = match p.version.program_type() {
+        0 => ShaderStage::Fragment,
+        1 => ShaderStage::Vertex,
+        5 => ShaderStage::Compute,
+        2 => return unsupported("geometry shaders have no naga stage", p.offset),
+        3 => return unsupported("hull shaders have no naga stage", p.offset),
+        4 => return unsupported("domain shaders have no naga stage", p.offset),
+        t => return unsupported(format!("program type {t}"), p.offset),
+    };
+    let mut module = naga::Module::default();
+    let mut ty = |inner: TypeInner| {
+        module
+            .types
+            .insert(Type { name: None, inner }, Span::UNDEFINED)
+    };
+    let t = Types {
+        u32: ty(TypeInner::Scalar(Scalar::U32)),
+        f32: ty(TypeInner::Scalar(Scalar::F32)),
+        bool: ty(TypeInner::Scalar(Scalar::BOOL)),
+        vec4u: ty(TypeInner::Vector {
+            size: VectorSize::Quad,
+            scalar: Scalar::U32,
+        }),
+        vec4f: ty(TypeInner::Vector {
+            size: VectorSize::Quad,
+            scalar: Scalar::F32,
+        }),
+        vec4i: ty(TypeInner::Vector {
+            size: VectorSize::Quad,
+            scalar: Scalar::I32,
+        }),
+    };
+    let mut l = Lower {
+        p,
+        module,
+        t,
+        stage,
+        inputs: BTreeMap::new(),
+        outputs: BTreeMap::new(),
+        specials: BTreeMap::new(),
+        cbuffers: BTreeMap::new(),
+        icb: None,
+        bindings: Vec::new(),
+        f: Function {
+            name: Some("dxbc_main".into()),
+            ..Default::default()
+        },
+        temps: Vec::new(),
+        indexable: BTreeMap::new(),
+        root: Block::new(),
+        frames: Vec::new(),
+        emit_from: None,
+        emit_last: None,
+        span: Span::UNDEFINED,
+        offset: p.offset,
+        options,
+    };
+    l.body()?;
+    let (inputs, outputs, workgroup_size) = l.entry_point(shader)?;
+    let mut validator = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    );
+    let info = match validator.validate(&l.module) {
+        Ok(i) => i,
+        Err(e) => {
+            let offset = e
+                .spans()
+                .next()
+                .map(|(s, _)| s.to_range().map_or(0, |r| r.start))
+                .filter(|&o| o != 0);
+            return Err(TranslateError::Validation {
+                message: format!("{}", e.as_inner()),
+                offset,
+            });
+        }
+    };
+    Ok(Translation {
+        module: l.module,
+        info,
+        stage,
+        bindings: l.bindings,
+        inputs,
+        outputs,
+        workgroup_size,
+    })
+}
+
+impl<'a> Lower<'a> {
+    // ------------------------------------------------------------ helpers
+
+    fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
+        self.module
+            .types
+            .insert(Type { name: None, inner }, Span::UNDEFINED)
+    }
+
+    fn vec_ty(&mut self, k: K) -> Handle<Type> {
+        match k {
+            K::F => self.t.vec4f,
+            K::I => self.t.vec4i,
+            K::U => self.t.vec4u,
+        }
+    }
+
+    fn block(&mut self) -> &mut Block {
+        match self.frames.last_mut() {
+            None => &mut self.root,
+            Some(Frame::If {
+                accept,
+                reject: None,
+                ..
+            }) => accept,
+            Some(Frame::If {
+                reject: Some(r), ..
+            }) => r,
+            Some(Frame::Loop { body, .. }) => body,
+            Some(Frame::Switch { body, .. }) => {
+                // Statements before the first case label have nowhere to go; they
+                // are collected into a body that is dropped if no label follows.
+                body.get_or_insert_with(Block::new)
+            }
+        }
+    }
+
+    /// Appends an expression, keeping `Emit` ranges around it right.
+    fn e(&mut self, expr: E) -> H {
+        let pre = expr.needs_pre_emit();
+        if pre {
+            self.flush();
+        }
+        let h = self.f.expressions.append(expr, self.span);
+        if !pre {
+            if self.emit_from.is_none() {
+                self.emit_from = Some(h);
+            }
+            self.emit_last = Some(h);
+        }
+        h
+    }
+
+    /// Closes the open `Emit` range into the current block.
+    fn flush(&mut self) {
+        if let (Some(first), Some(last)) = (self.emit_from.take(), self.emit_last.take()) {
+            let span = self.span;
+            self.block()
+                .push(S::Emit(Range::new_from_bounds(first, last)), span);
+        }
+    }
+
+    fn stmt(&mut self, s: S) {
+        self.flush();
+        let span = self.span;
+        self.block().push(s, span);
+    }
+
+    fn lit_u(&mut self, v: u32) -> H {
+        self.e(E::Literal(Literal::U32(v)))
+    }
+
+    fn splat(&mut self, v: H) -> H {
+        self.e(E::Splat {
+            size: VectorSize::Quad,
+            value: v,
+        })
+    }
+
+    fn splat_u(&mut self, v: u32) -> H {
+        let s = self.lit_u(v);
+        self.splat(s)
+    }
+
+    fn splat_f(&mut self, v: f32) -> H {
+        let s = self.e(E::Literal(Literal::F32(v)));
+        self.splat(s)
+    }
+
+    fn splat_i(&mut self, v: i32) -> H {
+        let s = self.e(E::Literal(Literal::I32(v)));
+        self.splat(s)
+    }
+
+    fn bitcast(&mut self, v: H, from: K, to: K) -> H {
+        if from == to {
+            v
+        } else {
+            self.e(E::As {
+                expr: v,
+                kind: to.kind(),
+                convert: None,
+            })
+        }
+    }
+
+    fn bin(&mut self, op: B, left: H, right: H) -> H {
+        self.e(E::Binary { op, left, right })
+    }
+
+    fn math(&mut self, fun: M, arg: H, arg1: Option<H>, arg2: Option<H>) -> H {
+        self.e(E::Math {
+            fun,
+            arg,
+            arg1,
+            arg2,
+            arg3: None,
+        })
+    }
+
+    fn select(&mut self, condition: H, accept: H, reject: H) -> H {
+        self.e(E::Select {
+            condition,
+            accept,
+            reject,
+        })
+    }
+
+    /// A vec4<bool> mask turned into D3D's 0xFFFFFFFF / 0 per component.
+    fn mask_from_bool(&mut self, b: H) -> H {
+        let t = self.splat_u(u32::MAX);
+        let f = self.splat_u(0);
+        self.select(b, t, f)
+    }
+
+    fn component(&mut self, v: H, c: u32) -> H {
+        self.e(E::AccessIndex { base: v, index: c })
+    }
+
+    // ----------------------------------------------------------- registers
+
+    fn op(&self, ins: &Instruction, i: usize) -> Result<&'a Operand, TranslateError> {
+        let p = self.p;
+        match ins.ops.as_slice().get(i) {
+            Some(&id) => Ok(&p.operands[id as usize]),
+            None => malformed(
+                format!("instruction is missing operand {i}"),
+                ins.offset as usize,
+            ),
+        }
+    }
+
+    fn temp(&mut self, n: u32) -> Result<Handle<naga::LocalVariable>, TranslateError> {
+        match self.temps.get(n as usize) {
+            Some(&h) => Ok(h),
+            None => malformed(
+                format!("r{n} is used but dcl_temps declares {}", self.temps.len()),
+                self.offset,
+            ),
+        }
+    }
+
+    fn private_global(&mut self, name: String) -> Handle<GlobalVariable> {
+        let ty = self.t.vec4u;
+        self.module.global_variables.append(
+            GlobalVariable {
+                name: Some(name),
+                space: AddressSpace::Private,
+                binding: None,
+                ty,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        )
+    }
+
+    fn input(&mut self, n: u32) -> Handle<GlobalVariable> {
+        if let Some(&g) = self.inputs.get(&n) {
+            return g;
+        }
+        let g = self.private_global(format!("v{n}"));
+        self.inputs.insert(n, g);
+        g
+    }
+
+    fn output(&mut self, n: u32) -> Handle<GlobalVariable> {
+        if let Some(&g) = self.outputs.get(&n) {
+            return g;
+        }
+        let g = self.private_global(format!("o{n}"));
+        self.outputs.insert(n, g);
+        g
+    }
+
+    fn special(&mut self, ty: u32) -> Handle<GlobalVariable> {
+        if let Some(&g) = self.specials.get(&ty) {
+            return g;
+        }
+        let name = dxbc::spec::OPERAND_TYPE
+            .asm(ty)
+            .unwrap_or("special")
+            .to_string();
+        let g = self.private_global(name);
+        self.specials.insert(ty, g);
+        g
+    }
+
+    /// A scalar u32 index expression for index `d` of `op` (immediate plus
+    /// optional relative register component).
+    fn index(&mut self, op: &Operand, d: usize) -> Result<H, TranslateError> {
+        let idx = op.index[d];
+        let imm = u32::try_from(idx.imm).unwrap_or(u32::MAX);
+        if idx.rel == NO_OPERAND {
+            return Ok(self.lit_u(imm));
+        }
+        let rel = &self.p.operands[idx.rel as usize];
+        let v = self.read(rel, K::U)?;
+        let c = self.component(v, 0);
+        if imm == 0 {
+            Ok(c)
+        } else {
+            let i = self.lit_u(imm);
+            Ok(self.bin(B::Add, c, i))
+        }
+    }
+
+    fn is_static(op: &Operand, d: usize) -> bool {
+        op.index[d].rel == NO_OPERAND
+    }
+
+    /// A pointer to the vec4<u32> storage an operand names (for reads and
+    /// writes), or None for immediates.
+    fn pointer(&mut self, op: &Operand) -> Result<Option<H>, TranslateError> {
+        let at = op.offset as usize;
+        let ty = op.ty();
+        let reg0 = || u32::try_from(op.index[0].imm).unwrap_or(u32::MAX);
+        Ok(Some(match ty {
+            0 => {
+                if !Self::is_static(op, 0) {
+                    return malformed("temp register with a relative index", at);
+                }
+                let h = self.temp(reg0())?;
+                self.e(E::LocalVariable(h))
+            }
+            1 | 2 => {
+                if op.index_dim() != 1 {
+                    return unsupported("multi-dimensional input/output registers", at);
+                }
+                if Self::is_static(op, 0) {
+                    let g = if ty == 1 {
+                        self.input(reg0())
+                    } else {
+                        self.output(reg0())
+                    };
+                    self.e(E::GlobalVariable(g))
+                } else {
+                    return unsupported("dynamically indexed input/output registers", at);
+                }
+            }
+            3 => {
+                let n = reg0();
+                let Some(&h) = self.indexable.get(&n) else {
+                    return malformed(format!("x{n} is used but not declared"), at);
+                };
+                let base = self.e(E::LocalVariable(h));
+                let i = self.index(op, 1)?;
+                self.e(E::Access { base, index: i })
+            }
+            8 => {
+                let (id, row_dim) = if op.index_dim() == 3 {
+                    (op.index[0].imm as u32, 2)
+                } else {
+                    (reg0(), 1)
+                };
+                let Some(&g) = self.cbuffers.get(&id) else {
+                    return malformed(format!("cb{id} is used but not declared"), at);
+                };
+                let base = self.e(E::GlobalVariable(g));
+                if Self::is_static(op, row_dim) {
+                    self.e(E::AccessIndex {
+                        base,
+                        index: op.index[row_dim].imm as u32,
+                    })
+                } else {
+                    let i = self.index(op, row_dim)?;
+                    self.e(E::Access { base, index: i })
+                }
+            }
+            9 => {
+                let Some(g) = self.icb else {
+                    return malformed("icb is used but not declared", at);
+                };
+                let base = self.e(E::GlobalVariable(g));
+                let i = self.index(op, 0)?;
+                self.e(E::Access { base, index: i })
+            }
+            4 | 5 => return Ok(None),
+            // Special registers held in private globals filled by the wrapper.
+            11 | 12 | 15 | 22..=24 | 28 | 32..=39 | 41 | 42 => {
+                let g = self.special(ty);
+                self.e(E::GlobalVariable(g))
+            }
+            13 => return malformed("null used as a source", at),
+            _ => {
+                let name = dxbc::spec::OPERAND_TYPE
+                    .get(ty)
+                    .map_or("unknown", |e| e.spec_name);
+                return unsupported(format!("operand type {name}"), at);
+            }
+        }))
+    }
+
+    /// Reads an operand as vec4 of kind `k`: register bits, swizzle, bitcast,
+    /// then source modifiers.
+    fn read(&mut self, op: &Operand, k: K) -> Result<H, TranslateError> {
+        let raw = match self.pointer(op)? {
+            Some(ptr) => self.e(E::Load { pointer: ptr }),
+            None => {
+                let v = op.imm(self.p);
+                if op.ty() == 5 {
+                    return unsupported("64-bit immediates (doubles)", op.offset as usize);
+                }
+                let comps: Vec<u32> = match v.len() {
+                    1 => vec![v[0]; 4],
+                    4 => v.to_vec(),
+                    n => return malformed(format!("{n}-component immediate"), op.offset as usize),
+                };
+                let hs: Vec<H> = comps.iter().map(|&x| self.lit_u(x)).collect();
+                let ty = self.t.vec4u;
+                self.e(E::Compose { ty, components: hs })
+            }
+        };
+        // Scalar registers (one component) are replicated.
+        let v = if op.num_components() == 1 {
+            let c = self.component(raw, 0);
+            self.splat(c)
+        } else if op.num_components() == 2 {
+            let pattern = match op.selection_mode() {
+                1 => op.swizzle(),
+                2 => [op.select1(); 4],
+                _ => [0, 1, 2, 3],
+            };
+            if pattern == [0, 1, 2, 3] {
+                raw
+            } else {
+                let comp = |c: u32| naga::SwizzleComponent::XYZW[c as usize];
+                self.e(E::Swizzle {
+                    size: VectorSize::Quad,
+                    vector: raw,
+                    pattern: [
+                        comp(pattern[0]),
+                        comp(pattern[1]),
+                        comp(pattern[2]),
+                        comp(pattern[3]),
+                    ],
+                })
+            }
+        } else {
+            raw
+        };
+        let mut v = self.bitcast(v, K::U, k);
+        let m = op.modifier(self.p);
+        if m & 2 != 0 {
+            v = if k == K::U {
+                v
+            } else {
+                self.math(M::Abs, v, None, None)
+            };
+        }
+        if m & 1 != 0 {
+            v = match k {
+                K::U => {
+                    let vi = self.bitcast(v, K::U, K::I);
+                    let n = self.e(E::Unary {
+                        op: UnaryOperator::Negate,
+                        expr: vi,
+                    });
+                    self.bitcast(n, K::I, K::U)
+                }
+                _ => self.e(E::Unary {
+                    op: UnaryOperator::Negate,
+                    expr: v,
+                }),
+            };
+        }
+        Ok(v)
+    }
+
+    /// Writes `value` (vec4 of kind `k`) to the components `dst` masks.
+    fn write(
+        &mut self,
+        dst: &Operand,
+        value: H,
+        k: K,
+        saturate: bool,
+    ) -> Result<(), TranslateError> {
+        if dst.ty() == 13 {
+            return Ok(());
+        }
+        let mut value = value;
+        if saturate && k == K::F {
+            value = self.math(M::Saturate, value, None, None);
+        }
+        let bits = self.bitcast(value, k, K::U);
+        let Some(ptr) = self.pointer(dst)? else {
+            return malformed("an immediate used as a destination", dst.offset as usize);
+        };
+        let mask = match (dst.num_components(), dst.selection_mode()) {
+            (2, 0) => dst.mask(),
+            (1, _) | (0, _) => 1,
+            (2, 2) => 1 << dst.select1(),
+            _ => 0xf,
+        };
+        if mask == 0xf {
+            self.stmt(S::Store {
+                pointer: ptr,
+                value: bits,
+            });
+        } else {
+            for c in 0..4 {
+                if mask & (1 << c) != 0 {
+                    let p = self.e(E::AccessIndex {
+                        base: ptr,
+                        index: c,
+                    });
+                    let v = self.component(bits, c);
+                    self.stmt(S::Store {
+                        pointer: p,
+                        value: v,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------- program
+
+    fn body(&mut self) -> Result<(), TranslateError> {
+        let p = self.p;
+        for ins in &p.instructions {
+            self.offset = ins.offset as usize;
+            self.span = Span::new(ins.offset, ins.offset + ins.length * 4);
+            self.instruction(ins)?;
+        }
+        if !self.frames.is_empty() {
+            return malformed(
+                "control flow left open at the end of the program",
+                self.offset,
+            );
+        }
+        self.flush();
+        let body = std::mem::take(&mut self.root);
+        self.f.body = body;
+        Ok(())
+    }
+
+    fn declare(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        use opc::*;
+        let p = self.p;
+        let at = ins.offset as usize;
+        let payload = ins.payload(p);
+        match ins.opcode() {
+            DCL_TEMPS => {
+                let n = payload.first().map_or(0, |x| x.value);
+                if n > 4096 {
+                    return unsupported(format!("{n} temp registers"), at);
+                }
+                let ty = self.t.vec4u;
+                for i in self.temps.len() as u32..n {
+                    let zero = self.f.expressions.append(E::ZeroValue(ty), Span::UNDEFINED);
+                    let h = self.f.local_variables.append(
+                        LocalVariable {
+                            name: Some(format!("r{i}")),
+                            ty,
+                            init: Some(zero),
+                        },
+                        self.span,
+                    );
+                    self.temps.push(h);
+                }
+            }
+            DCL_INDEXABLE_TEMP => {
+                let (reg, len) = (payload[0].value, payload.get(1).map_or(0, |x| x.value));
+                if len == 0 || len > 65536 {
+                    return unsupported(format!("indexable temp x{reg} of {len} registers"), at);
+                }
+                let base = self.t.vec4u;
+                let ty = self.ty(TypeInner::Array {
+                    base,
+                    size: ArraySize::Constant(
+                        std::num::NonZeroU32::new(len).unwrap_or(std::num::NonZeroU32::MIN),
+                    ),
+                    stride: 16,
+                });
+                let zero = self.f.expressions.append(E::ZeroValue(ty), Span::UNDEFINED);
+                let h = self.f.local_variables.append(
+                    LocalVariable {
+                        name: Some(format!("x{reg}")),
+                        ty,
+                        init: Some(zero),
+                    },
+                    self.span,
+                );
+                self.indexable.insert(reg, h);
+            }
+            DCL_CONSTANT_BUFFER => {
+                let op = self.op(ins, 0)?;
+                let sm51 = op.index_dim() == 3;
+                let (id, register, rows, space) = if sm51 {
+                    (
+                        op.index[0].imm as u32,
+                        op.index[1].imm as u32,
+                        payload.first().map_or(0, |x| x.value),
+                        payload.get(1).map_or(0, |x| x.value),
+                    )
+                } else {
+                    (
+                        op.index[0].imm as u32,
+                        op.index[0].imm as u32,
+                        op.index[1].imm as u32,
+                        0,
+                    )
+                };
+                if sm51 && op.index[1].imm != op.index[2].imm {
+                    return unsupported("constant buffer arrays (SM5.1 ranges)", at);
+                }
+                let rows = rows.clamp(1, 4096);
+                let base = self.t.vec4u;
+                let ty = self.ty(TypeInner::Array {
+                    base,
+                    size: ArraySize::Constant(
+                        std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN),
+                    ),
+                    stride: 16,
+                });
+                let (group, binding) =
+                    self.options
+                        .bindings
+                        .place(RegisterClass::ConstantBuffer, register, space);
+                let g = self.module.global_variables.append(
+                    GlobalVariable {
+                        name: Some(format!("cb{id}")),
+                        space: AddressSpace::Uniform,
+                        binding: Some(ResourceBinding { group, binding }),
+                        ty,
+                        init: None,
+                        memory_decorations: naga::MemoryDecorations::empty(),
+                    },
+                    Span::new(ins.offset, ins.offset + ins.length * 4),
+                );
+                self.cbuffers.insert(id, g);
+                self.bindings.push(BindingEntry {
+                    class: RegisterClass::ConstantBuffer,
+                    register,
+                    space,
+                    group,
+                    binding,
+                    kind: BindingKind::UniformBuffer {
+                        size_bytes: rows * 16,
+                    },
+                });
+            }
+            DCL_GLOBAL_FLAGS | DCL_TEMPS_PLACEHOLDER => {}
+            DCL_INPUT | DCL_INPUT_PS | DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS_SGV
+            | DCL_INPUT_PS_SIV | DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV
+            | DCL_THREAD_GROUP => {}
+            DCL_INDEX_RANGE => {
+                return unsupported("dcl_indexrange (indexed input/output registers)", at)
+            }
+            DCL_RESOURCE | DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED => {
+                return unsupported(
+                    "shader resources (textures and buffers) are not lowered yet",
+                    at,
+                )
+            }
+            DCL_SAMPLER => return unsupported("samplers are not lowered yet", at),
+            DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
+                return unsupported("unordered access views are not lowered yet", at)
+            }
+            DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => {
+                return unsupported("group-shared memory is not lowered yet", at)
+            }
+            DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE => {
+                return unsupported("dynamic linkage (interfaces)", at)
+            }
+            DCL_STREAM
+            | DCL_GS_INSTANCE_COUNT
+            | DCL_MAX_OUTPUT_VERTEX_COUNT
+            | DCL_GS_INPUT_PRIMITIVE
+            | DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => {
+                return unsupported("geometry shader declarations", at)
+            }
+            c => {
+                let name = dxbc::spec::opcode(c as u32).map_or("?", |o| o.asm);
+                return unsupported(name.to_string(), at);
+            }
+        }
+        Ok(())
+    }
+
+    fn icb(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let words: Vec<u32> = ins.payload(self.p).iter().map(|x| x.value).collect();
+        if words.is_empty() || words.len() % 4 != 0 {
+            return malformed(
+                "immediate constant buffer is not a whole number of vec4s",
+                ins.offset as usize,
+            );
+        }
+        let rows = (words.len() / 4) as u32;
+        let base = self.t.vec4u;
+        let arr = self.ty(TypeInner::Array {
+            base,
+            size: ArraySize::Constant(
+                std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN),
+            ),
+            stride: 16,
+        });
+        let ge = &mut self.module.global_expressions;
+        let mut rows_h = Vec::new();
+        for r in words.chunks(4) {
+            let comps: Vec<H> = r
+                .iter()
+                .map(|&x| ge.append(E::Literal(Literal::U32(x)), Span::UNDEFINED))
+                .collect();
+            rows_h.push(ge.append(
+                E::Compose {
+                    ty: base,
+                    components: comps,
+                },
+                Span::UNDEFINED,
+            ));
+        }
+        let init = ge.append(
+            E::Compose {
+                ty: arr,
+                components: rows_h,
+            },
+            Span::UNDEFINED,
+        );
+        let g = self.module.global_variables.append(
+            GlobalVariable {
+                name: Some("icb".into()),
+                space: AddressSpace::Private,
+                binding: None,
+                ty: arr,
+                init: Some(init),
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            self.span,
+        );
+        self.icb = Some(g);
+        Ok(())
+    }
+
+    fn cond(&mut self, ins: &Instruction) -> Result<H, TranslateError> {
+        let op = self.op(ins, 0)?;
+        let v = self.read(op, K::U)?;
+        let c = self.component(v, 0);
+        let z = self.lit_u(0);
+        let nz = ins.token & (1 << 18) != 0;
+        Ok(self.bin(if nz { B::NotEqual } else { B::Equal }, c, z))
+    }
+
+    fn instruction(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        use opc::*;
+        let code = ins.opcode();
+        let at = ins.offset as usize;
+        if ins.is_customdata() {
+            return match ins.customdata_class() {
+                3 => self.icb(ins),
+                _ => Ok(()),
+            };
+        }
+        let Some(info) = ins.info() else {
+            return malformed(format!("unknown opcode {code}"), at);
+        };
+        if info.class == dxbc::spec::OpClass::Decl {
+            return self.declare(ins);
+        }
+        match code {
+            IF => {
+                let c = self.cond(ins)?;
+                self.flush();
+                self.frames.push(Frame::If {
+                    cond: c,
+                    accept: Block::new(),
+                    reject: None,
+                    span: self.span,
+                });
+            }
+            ELSE => {
+                self.flush();
+                match self.frames.last_mut() {
+                    Some(Frame::If {
+                        reject: r @ None, ..
+                    }) => *r = Some(Block::new()),
+                    _ => return malformed("else without if", at),
+                }
+            }
+            ENDIF => {
+                self.flush();
+                match self.frames.pop() {
+                    Some(Frame::If {
+                        cond,
+                        accept,
+                        reject,
+                        span,
+                    }) => self.block().push(
+                        S::If {
+                            condition: cond,
+                            accept,
+                            reject: reject.unwrap_or_default(),
+                        },
+                        span,
+                    ),
+                    _ => return malformed("endif without if", at),
+                }
+            }
+            LOOP => {
+                self.flush();
+                self.frames.push(Frame::Loop {
+                    body: Block::new(),
+                    span: self.span,
+                });
+            }
+            ENDLOOP => {
+                self.flush();
+                match self.frames.pop() {
+                    Some(Frame::Loop { body, span }) => self.block().push(
+                        S::Loop {
+                            body,
+                            continuing: Block::new(),
+                            break_if: None,
+                        },
+                        span,
+                    ),
+                    _ => return malformed("endloop without loop", at),
+                }
+            }
+            2 => self.stmt(S::Break),
+            7 => self.stmt(S::Continue),
+            BREAKC | CONTINUEC | RETC | DISCARD => {
+                let c = self.cond(ins)?;
+                let inner = match code {
+                    BREAKC => S::Break,
+                    CONTINUEC => S::Continue,
+                    RETC => S::Return { value: None },
+                    _ => S::Kill,
+                };
+                let mut accept = Block::new();
+                accept.push(inner, self.span);
+                self.stmt(S::If {
+                    condition: c,
+                    accept,
+                    reject: Block::new(),
+                });
+            }
+            62 => self.stmt(S::Return { value: None }),
+            SWITCH => {
+                let op = self.op(ins, 0)?;
+                let v = self.read(op, K::U)?;
+                let s = self.component(v, 0);
+                self.flush();
+                self.frames.push(Frame::Switch {
+                    selector: s,
+                    cases: Vec::new(),
+                    labels: Vec::new(),
+                    body: None,
+                    span: self.span,
+                });
+            }
+            CASE | DEFAULT => {
+                let label = if code == CASE {
+                    let op = self.op(ins, 0)?;
+                    match op.imm(self.p).first() {
+                        Some(&v) => SwitchValue::U32(v),
+                        None => return unsupported("case with a non-literal value", at),
+                    }
+                } else {
+                    SwitchValue::Default
+                };
+                self.flush();
+                let Some(Frame::Switch {
+                    cases,
+                    labels,
+                    body,
+                    ..
+                }) = self.frames.last_mut()
+                else {
+                    return malformed("case outside a switch", at);
+                };
+                // A label after statements closes the previous case.
+                if let Some(b) = body.take() {
+                    if !labels.is_empty() {
+                        close_case(cases, labels, b);
+                    }
+                }
+                labels.push(label);
+            }
+            ENDSWITCH => {
+                self.flush();
+                match self.frames.pop() {
+                    Some(Frame::Switch {
+                        selector,
+                        mut cases,
+                        mut labels,
+                        body,
+                        span,
+                    }) => {
+                        if !labels.is_empty() {
+                            close_case(&mut cases, &mut labels, body.unwrap_or_default());
+                        }
+                        if !cases.iter().any(|c| c.value == SwitchValue::Default) {
+                            cases.push(SwitchCase {
+                                value: SwitchValue::Default,
+                                body: Block::new(),
+                                fall_through: false,
+                            });
+                        }
+                        self.block().push(S::Switch { selector, cases }, span);
+                    }
+                    _ => return malformed("endswitch without switch", at),
+                }
+            }
+            58 => {}
+            _ => self.alu(ins)?,
+        }
+        Ok(())
+    }
+
+    fn alu(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let code = ins.opcode();
+        let at = ins.offset as usize;
+        let sat = ins.token & (1 << 13) != 0;
+        let name = ins.info().map_or("?", |o| o.asm);
+        let src = |l: &mut Self, i: usize, k: K| -> Result<H, TranslateError> {
+            let op = l.op(ins, i)?;
+            l.read(op, k)
+        };
+        let dst = |l: &mut Self, i: usize| l.op(ins, i);
+        macro_rules! binary {
+            ($k:expr, $op:expr) => {{
+                let a = src(self, 1, $k)?;
+                let b = src(self, 2, $k)?;
+                let r = self.bin($op, a, b);
+                let d = dst(self, 0)?;
+                self.write(d, r, $k, sat)?;
+            }};
+        }
+        macro_rules! compare {
+            ($k:expr, $op:expr) => {{
+                let a = src(self, 1, $k)?;
+                let b = src(self, 2, $k)?;
+                let c = self.bin($op, a, b);
+                let r = self.mask_from_bool(c);
+                let d = dst(self, 0)?;
+                self.write(d, r, K::U, false)?;
+            }};
+        }
+        macro_rules! unary_math {
+            ($k:expr, $f:expr) => {{
+                let a = src(self, 1, $k)?;
+                let r = self.math($f, a, None, None);
+                let d = dst(self, 0)?;
+                self.write(d, r, $k, sat)?;
+            }};
+        }
+        match code {
+            0 => binary!(K::F, B::Add),
+            56 => binary!(K::F, B::Multiply),
+            14 => binary!(K::F, B::Divide),
+            51 | 52 => {
+                let a = src(self, 1, K::F)?;
+                let b = src(self, 2, K::F)?;
+                let r = self.math(if code == 51 { M::Min } else { M::Max }, a, Some(b), None);
+                let d = dst(self, 0)?;
+                self.write(d, r, K::F, sat)?;
+            }
+            50 => {
+                let a = src(self, 1, K::F)?;
+                let b = src(self, 2, K::F)?;
+                let c = src(self, 3, K::F)?;
+                let m = self.bin(B::Multiply, a, b);
+                let r = self.bin(B::Add, m, c);
+                let d = dst(self, 0)?;
+                self.write(d, r, K::F, sat)?;
+            }
+            15..=17 => {
+                let n = (code - 13) as u32; // dp2 → 2
+                let a = src(self, 1, K::F)?;
+                let b = src(self, 2, K::F)?;
+                let (a, b) = if n == 4 {
+                    (a, b)
+                } else {
+                    let size = if n == 2 {
+                        VectorSize::Bi
+                    } else {
+                        VectorSize::Tri
+                    };
+                    let pat = naga::SwizzleComponent::XYZW;
+                    let sa = self.e(E::Swizzle {
+                        size,
+                        vector: a,
+                        pattern: pat,
+                    });
+                    let sb = self.e(E::Swizzle {
+                        size,
+                        vector: b,
+                        pattern: pat,
+                    });
+                    (sa, sb)
+                };
+                let dot = self.math(M::Dot, a, Some(b), None);
+                let r = self.splat(dot);
+                let d = dst(self, 0)?;
+                self.write(d, r, K::F, sat)?;
+            }
+            24 => compare!(K::F, B::Equal),
+            57 => compare!(K::F, B::NotEqual),
+            49 => compare!(K::F, B::Less),
+            29 => compare!(K::F, B::GreaterEqual),
+            32 => compare!(K::I, B::Equal),
+            39 => compare!(K::I, B::NotEqual),
+            34 => compare!(K::I, B::Less),
+            33 => compare!(K::I, B::GreaterEqual),
+            79 => compare!(K::U, B::Less),
+            80 => compare!(K::U, B::GreaterEqual),
+            26 => unary_math!(K::F, M::Fract),
+            64 => unary_math!(K::F, M::Round),
+            65 => unary_math!(K::F, M::Floor),
+            66 => unary_math!(K::F, M::Ceil),
+            67 => unary_math!(K::F, M::Trunc),
+            75 => unary_math!(K::F, M::Sqrt),
+            68 => unary_math!(K::F, M::InverseSqrt),
+            25 => unary_math!(K::F, M::Exp2),
+            47 => unary_math!(K::F, M::Log2),
+            129 => {
+                let a = src(self, 1, K::F)?;
+                let one = self.splat_f(1.0);
+                let r = self.bin(B::Divide, one, a);
+                let d = dst(self, 0)?;
+                self.write(d, r, K::F, sat)?;
+            }
+            77 => {
+                let a = src(self, 2, K::F)?;
+                let s = self.math(M::Sin, a, None, None);
+                let c = self.math(M::Cos, a, None, None);
+                let d0 = dst(self, 0)?;
+                self.write(d0, s, K::F, sat)?;
+                let d1 = dst(self, 1)?;
+                self.write(d1, c, K::F, sat)?;
+            }
+            11 | 12 | 122..=125 => {
+                if self.stage != ShaderStage::Fragment {
+                    return unsupported(format!("{name} outside a pixel shader"), at);
+                }
+                let a = src(self, 1, K::F)?;
+                let (axis, ctrl) = match code {
+                    11 => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
+                    12 => (naga::DerivativeAxis::Y, naga::DerivativeControl::None),
+                    122 => (naga::DerivativeAxis::X, naga::DerivativeControl::Coarse),
+                    123 => (naga::DerivativeAxis::X, naga::DerivativeControl::Fine),
+                    124 => (naga::DerivativeAxis::Y, naga::DerivativeControl::Coarse),
+                    _ => (naga::DerivativeAxis::Y, naga::DerivativeControl::Fine),
+                };
+                let r = self.e(E::Derivative {
+                    axis,
+                    ctrl,
+                    expr: a,
+                });
+                let d = dst(self, 0)?;
+                self.write(d, r, K::F, sat)?;
+            }
+            54 => {
+                let s = self.op(ins, 1)?;
+                // mov copies bits, unless a float modifier or _sat asks for a float.
+                let k = if s.modifier(self.p) != 0 || sat {
+                    K::F
+                } else {
+                    K::U
+                };
+                let a = self.read(s, k)?;
+                let d = dst(self, 0)?;
+                self.write(d, a, k, sat)?;
+            }
+            55 => {
+                let c = src(self, 1, K::U)?;
+                let s1 = self.op(ins, 2)?;
+                let s2 = self.op(ins, 3)?;
+                let k = if s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat {
+                    K::F
+                } else {
+                    K::U
+                };
+                let a = self.read(s1, k)?;
+                let b = self.read(s2, k)?;
+                let z = self.splat_u(0);
+                let cb = self.bin(B::NotEqual, c, z);
+                let r = self.select(cb, a, b);
+                let d = dst(self, 0)?;
+                self.write(d, r, k, sat)?;
+            }
+            142 => {
+                // swapc d0, d1, cond, a, b: d0 = cond ? b : a; d1 = cond ? a : b
+                let c = src(self, 2, K::U)?;
+                let a = src(self, 3, K::U)?;
+                let b = src(self, 4, K::U)?;
+                let z = self.splat_u(0);
+                let cb = self.bin(B::NotEqual, c, z);
+                let r0 = self.select(cb, b, a);
+                let r1 = self.select(cb, a, b);
+                let d0 = dst(self, 0)?;
+                self.write(d0, r0, K::U, false)?;
+                let d1 = dst(self, 1)?;
+                self.write(d1, r1, K::U, false)?;
+            }
+            27 | 28 => {
+                // D3D: NaN → 0, out-of-range values clamp.
+                let a = src(self, 1, K::F)?;
+                let (lo, hi, k) = if code == 27 {
+                    (-2147483648.0f32, 2147483520.0f32, K::I)
+                } else {
+                    (0.0, 4294967040.0, K::U)
+                };
+                let lo = self.splat_f(lo);
+                let hi = self.splat_f(hi);
+                let c = self.math(M::Clamp, a, Some(lo), Some(hi));
+                let conv = self.e(E::As {
+                    expr: c,
+                    kind: k.kind(),
+                    convert: Some(4),
+                });
+                let nan = self.bin(B::NotEqual, a, a);
+                let zero = match k {
+                    K::I => self.splat_i(0),
+                    _ => self.splat_u(0),
+                };
+                let r = self.select(nan, zero, conv);
+                let d = dst(self, 0)?;
+                self.write(d, r, k, false)?;
+            }
+            43 | 86 => {
+                let k = if code == 43 { K::I } else { K::U };
+                let a = src(self, 1, k)?;
+                let r = self.e(E::As {
+                    expr: a,
+                    kind: ScalarKind::Float,
+                    convert: Some(4),
+                });
+                let d = dst(self, 0)?;
+                self.write(d, r, K::F, sat)?;
+            }
+            30 => binary!(K::I, B::Add),
+            1 => binary!(K::U, B::And),
+            60 => binary!(K::U, B::InclusiveOr),
+            87 => binary!(K::U, B::ExclusiveOr),
+            59 => {
+                let a = src(self, 1, K::U)?;
+                let r = self.e(E::Unary {
+                    op: UnaryOperator::BitwiseNot,
+                    expr: a,
+                });
+                let d = dst(self, 0)?;
+                self.write(d, r, K::U, false)?;
+            }
+            40 => {
+                let a = src(self, 1, K::I)?;
+                let r = self.e(E::Unary {
+                    op: UnaryOperator::Negate,
+                    expr: a,
+                });
+                let d = dst(self, 0)?;
+                self.write(d, r, K::I, false)?;
+            }
+            36 | 37 | 83 | 84 => {
+                let k = if code < 40 { K::I } else { K::U };
+                let a = src(self, 1, k)?;
+                let b = src(self, 2, k)?;
+                let r = self.math(
+                    if code == 36 || code == 83 {
+                        M::Max
+                    } else {
+                        M::Min
+                    },
+                    a,
+                    Some(b),
+                    None,
+                );
+                let d = dst(self, 0)?;
+                self.write(d, r, k, false)?;
+            }
+            41 | 42 | 85 => {
+                let k = if code == 42 { K::I } else { K::U };
+                let a = src(self, 1, k)?;
+                let b = src(self, 2, K::U)?;
+                let m = self.splat_u(31);
+                let sh = self.bin(B::And, b, m);
+                let r = self.bin(
+                    if code == 41 {
+                        B::ShiftLeft
+                    } else {
+                        B::ShiftRight
+                    },
+                    a,
+                    sh,
+                );
+                let d = dst(self, 0)?;
+                self.write(d, r, k, false)?;
+            }
+            35 | 82 => {
+                let k = if code == 35 { K::I } else { K::U };
+                let a = src(self, 1, k)?;
+                let b = src(self, 2, k)?;
+                let c = src(self, 3, k)?;
+                let m = self.bin(B::Multiply, a, b);
+                let r = self.bin(B::Add, m, c);
+                let d = dst(self, 0)?;
+                self.write(d, r, k, false)?;
+            }
+            38 | 81 => {
+                // imul/umul hi, lo, a, b: only the low half is expressible directly.
+                if self.op(ins, 0)?.ty() != 13 {
+                    return unsupported(
+                        format!("{name} with the high 32 bits of the product used"),
+                        at,
+                    );
+                }
+                let k = if code == 38 { K::I } else { K::U };
+                let a = src(self, 2, k)?;
+                let b = src(self, 3, k)?;
+                let r = self.bin(B::Multiply, a, b);
+                let d = dst(self, 1)?;
+                self.write(d, r, k, false)?;
+            }
+            78 => {
+                // udiv q, r, a, b — division by zero gives 0xffffffff for both.
+                let a = src(self, 2, K::U)?;
+                let b = src(self, 3, K::U)?;
+                let z = self.splat_u(0);
+                let is0 = self.bin(B::Equal, b, z);
+                let one = self.splat_u(1);
+                let safe = self.select(is0, one, b);
+                let q = self.bin(B::Divide, a, safe);
+                let r = self.bin(B::Modulo, a, safe);
+                let all = self.splat_u(u32::MAX);
+                let q = self.select(is0, all, q);
+                let r = self.select(is0, all, r);
+                let d0 = dst(self, 0)?;
+                self.write(d0, q, K::U, false)?;
+                let d1 = dst(self, 1)?;
+                self.write(d1, r, K::U, false)?;
+            }
+            132 | 133 => {
+                // uaddc / usubb dst, carry, a, b
+                let a = src(self, 2, K::U)?;
+                let b = src(self, 3, K::U)?;
+                let (r, carry) = if code == 132 {
+                    let s = self.bin(B::Add, a, b);
+                    let c = self.bin(B::Less, s, a);
+                    (s, c)
+                } else {
+                    let s = self.bin(B::Subtract, a, b);
+                    let c = self.bin(B::Less, a, b);
+                    (s, c)
+                };
+                let one = self.splat_u(1);
+                let z = self.splat_u(0);
+                let c = self.select(carry, one, z);
+                let d0 = dst(self, 0)?;
+                self.write(d0, r, K::U, false)?;
+                let d1 = dst(self, 1)?;
+                self.write(d1, c, K::U, false)?;
+            }
+            134 => unary_math!(K::U, M::CountOneBits),
+            141 => unary_math!(K::U, M::ReverseBits),
+            136 => unary_math!(K::U, M::FirstTrailingBit),
+            135 | 137 => {
+                // Counted from the most significant bit; 0xffffffff when none.
+                let k = if code == 135 { K::U } else { K::I };
+                let a = src(self, 1, k)?;
+                let f = self.math(M::FirstLeadingBit, a, None, None);
+                let fu = self.bitcast(f, k, K::U);
+                let none = self.splat_u(u32::MAX);
+                let is_none = self.bin(B::Equal, fu, none);
+                let thirty_one = self.splat_u(31);
+                let from_top = self.bin(B::Subtract, thirty_one, fu);
+                let r = self.select(is_none, none, from_top);
+                let d = dst(self, 0)?;
+                self.write(d, r, K::U, false)?;
+            }
+            138 | 139 => {
+                // ubfe/ibfe width, offset, value with D3D's masking rules.
+                let k = if code == 138 { K::U } else { K::I };
+                let w = src(self, 1, K::U)?;
+                let o = src(self, 2, K::U)?;
+                let v = src(self, 3, k)?;
+                let m31 = self.splat_u(31);
+                let w = self.bin(B::And, w, m31);
+                let o = self.bin(B::And, o, m31);
+                let wo = self.bin(B::Add, w, o);
+                let c32 = self.splat_u(32);
+                let fits = self.bin(B::Less, wo, c32);
+                let l = self.bin(B::Subtract, c32, wo);
+                let rsh = self.bin(B::Subtract, c32, w);
+                let shl = self.bin(B::ShiftLeft, v, l);
+                let a = self.bin(B::ShiftRight, shl, rsh);
+                let b = self.bin(B::ShiftRight, v, o);
+                let res = self.select(fits, a, b);
+                let z = self.splat_u(0);
+                let w0 = self.bin(B::Equal, w, z);
+                let zero = if k == K::U {
+                    self.splat_u(0)
+                } else {
+                    self.splat_i(0)
+                };
+                let r = self.select(w0, zero, res);
+                let d = dst(self, 0)?;
+                self.write(d, r, k, false)?;
+            }
+            140 => {
+                // bfi width, offset, src, dst
+                let w = src(self, 1, K::U)?;
+                let o = src(self, 2, K::U)?;
+                let s = src(self, 3, K::U)?;
+                let base = src(self, 4, K::U)?;
+                let m31 = self.splat_u(31);
+                let w = self.bin(B::And, w, m31);
+                let o = self.bin(B::And, o, m31);
+                let one = self.splat_u(1);
+                let bits = self.bin(B::ShiftLeft, one, w);
+                let low = self.bin(B::Subtract, bits, one);
+                let mask = self.bin(B::ShiftLeft, low, o);
+                let sh = self.bin(B::ShiftLeft, s, o);
+                let ins_bits = self.bin(B::And, sh, mask);
+                let inv = self.e(E::Unary {
+                    op: UnaryOperator::BitwiseNot,
+                    expr: mask,
+                });
+                let keep = self.bin(B::And, base, inv);
+                let r = self.bin(B::InclusiveOr, ins_bits, keep);
+                let d = dst(self, 0)?;
+                self.write(d, r, K::U, false)?;
+            }
+            130 => {
+                // f32tof16: the half's bits in the low 16 bits of each component.
+                let a = src(self, 1, K::F)?;
+                let zero = self.e(E::Literal(Literal::F32(0.0)));
+                let mut comps = Vec::new();
+                for c in 0..4 {
+                    let x = self.component(a, c);
+                    let ty = self.ty(TypeInner::Vector {
+                        size: VectorSize::Bi,
+                        scalar: Scalar::F32,
+                    });
+                    let v2 = self.e(E::Compose {
+                        ty,
+                        components: vec![x, zero],
+                    });
+                    comps.push(self.math(M::Pack2x16float, v2, None, None));
+                }
+                let ty = self.t.vec4u;
+                let r = self.e(E::Compose {
+                    ty,
+                    components: comps,
+                });
+                let d = dst(self, 0)?;
+                self.write(d, r, K::U, false)?;
+            }
+            131 => {
+                let a = src(self, 1, K::U)?;
+                let mask = self.lit_u(0xffff);
+                let mut comps = Vec::new();
+                for c in 0..4 {
+                    let x = self.component(a, c);
+                    let lo = self.bin(B::And, x, mask);
+                    let v2 = self.math(M::Unpack2x16float, lo, None, None);
+                    comps.push(self.component(v2, 0));
+                }
+                let ty = self.t.vec4f;
+                let r = self.e(E::Compose {
+                    ty,
+                    components: comps,
+                });
+                let d = dst(self, 0)?;
+                self.write(d, r, K::F, sat)?;
+            }
+            _ => return unsupported(format!("instruction {name}"), at),
+        }
+        Ok(())
+    }
+
+    // --------------------------------------------------------- entry point
+
+    fn entry_point(
+        &mut self,
+        shader: &dxbc::Shader,
+    ) -> Result<(Vec<IoEntry>, Vec<IoEntry>, [u32; 3]), TranslateError> {
+        use opc::*;
+        let p = self.p;
+        // Finish the body function.
+        let body_fn = std::mem::take(&mut self.f);
+        let body = self.module.functions.append(body_fn, Span::UNDEFINED);
+
+        let mut ep = Function {
+            name: Some("main".into()),
+            ..Default::default()
+        };
+        let mut stmts = Block::new();
+        let mut inputs = Vec::new();
+        let mut outputs = Vec::new();
+        let mut workgroup_size = [1, 1, 1];
+        let stage = self.stage;
+
+        // Interpolation per input register from dcl_input_ps.
+        let mut interp: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut declared_specials: BTreeSet<u32> = BTreeSet::new();
+        for ins in &p.instructions {
+            match ins.opcode() {
+                DCL_INPUT_PS | DCL_INPUT_PS_SIV | DCL_INPUT_PS_SGV => {
+                    if let Some(op) = ins.operand(p, 0) {
+                        if op.ty() == 1 && op.index_dim() == 1 {
+                            interp.insert(op.index[0].imm as u32, (ins.token >> 11) & 0xf);
+                        }
+                    }
+                }
+                DCL_THREAD_GROUP => {
+                    let w = ins.payload(p);
+                    for (i, x) in w.iter().take(3).enumerate() {
+                        workgroup_size[i] = x.value.max(1);
+                    }
+                }
+                DCL_INPUT => {
+                    if let Some(op) = ins.operand(p, 0) {
+                        if op.ty() != 1 {
+                            declared_specials.insert(op.ty());
+                        }
+                    }
+                }
+                DCL_OUTPUT => {
+                    if let Some(op) = ins.operand(p, 0) {
+                        if op.ty() != 2 {
+                            declared_specials.insert(op.ty());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // ---- inputs
+        let mut arg_exprs: Vec<(H, Handle<GlobalVariable>, K, u32, u32)> = Vec::new(); // (arg, global, kind, comps, first component)
+        let sig_in: Vec<dxbc::chunks::signature::SignatureElement> = shader
+            .input_signature
+            .as_ref()
+            .map(|s| s.elements.clone())
+            .unwrap_or_default();
+        // Group user elements per register.
+        let mut regs: BTreeMap<u32, Vec<&dxbc::chunks::signature::SignatureElement>> =
+            BTreeMap::new();
+        for e in &sig_in {
+            if e.register != u32::MAX {
+                regs.entry(e.register).or_default().push(e);
+            }
+        }
+        for (reg, elems) in &regs {
+            let g = match self.inputs.get(reg) {
+                Some(&g) => g,
+                None => continue, // never read
+            };
+            let first = elems[0];
+            let k = match first.component_type {
+                1 => K::U,
+                2 => K::I,
+                _ => K::F,
+            };
+            let sv = first.system_value;
+            let (binding, ty, comps, builtin) = match (stage, sv) {
+                (ShaderStage::Fragment, 1) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
+                    self.t.vec4f,
+                    4,
+                    Some("position"),
+                ),
+                (ShaderStage::Fragment, 9) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::FrontFacing),
+                    self.t.bool,
+                    1,
+                    Some("front_facing"),
+                ),
+                (ShaderStage::Fragment, 10) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::SampleIndex),
+                    self.t.u32,
+                    1,
+                    Some("sample_index"),
+                ),
+                (ShaderStage::Fragment, 7) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::PrimitiveIndex),
+                    self.t.u32,
+                    1,
+                    Some("primitive_index"),
+                ),
+                (ShaderStage::Vertex, 6) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex),
+                    self.t.u32,
+                    1,
+                    Some("vertex_index"),
+                ),
+                (ShaderStage::Vertex, 8) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::InstanceIndex),
+                    self.t.u32,
+                    1,
+                    Some("instance_index"),
+                ),
+                (_, 0) => {
+                    let (interpolation, sampling) = if stage == ShaderStage::Fragment {
+                        match interp.get(reg).copied().unwrap_or(2) {
+                            1 => (Some(naga::Interpolation::Flat), None),
+                            3 => (
+                                Some(naga::Interpolation::Perspective),
+                                Some(naga::Sampling::Centroid),
+                            ),
+                            4 => (
+                                Some(naga::Interpolation::Linear),
+                                Some(naga::Sampling::Center),
+                            ),
+                            5 => (
+                                Some(naga::Interpolation::Linear),
+                                Some(naga::Sampling::Centroid),
+                            ),
+                            6 => (
+                                Some(naga::Interpolation::Perspective),
+                                Some(naga::Sampling::Sample),
+                            ),
+                            7 => (
+                                Some(naga::Interpolation::Linear),
+                                Some(naga::Sampling::Sample),
+                            ),
+                            _ => (
+                                Some(naga::Interpolation::Perspective),
+                                Some(naga::Sampling::Center),
+                            ),
+                        }
+                    } else {
+                        (None, None)
+                    };
+                    let (interpolation, sampling) = if k != K::F && stage == ShaderStage::Fragment {
+                        (Some(naga::Interpolation::Flat), None)
+                    } else {
+                        (interpolation, sampling)
+                    };
+                    let ty = self.vec_ty(k);
+                    (
+                        naga::Binding::Location {
+                            location: *reg,
+                            interpolation,
+                            sampling,
+                            blend_src: None,
+                            per_primitive: false,
+                        },
+                        ty,
+                        4,
+                        None,
+                    )
+                }
+                _ => {
+                    return unsupported(
+                        format!(
+                            "input system value {} ({})",
+                            first.name,
+                            first.system_value_name()
+                        ),
+                        first.offset,
+                    )
+                }
+            };
+            let idx = ep.arguments.len() as u32;
+            ep.arguments.push(FunctionArgument {
+                name: Some(first.name.to_ascii_lowercase()),
+                ty,
+                binding: Some(binding),
+            });
+            let arg = ep
+                .expressions
+                .append(E::FunctionArgument(idx), Span::UNDEFINED);
+            let kk = if ty == self.t.bool {
+                K::U
+            } else if builtin.is_some() && comps == 1 {
+                K::U
+            } else {
+                k
+            };
+            arg_exprs.push((arg, g, kk, comps, 0));
+            inputs.push(IoEntry {
+                semantic: first.name.clone(),
+                semantic_index: first.semantic_index,
+                register: *reg,
+                location: builtin.is_none().then_some(*reg),
+                builtin: builtin.map(str::to_string),
+                scalar: match kk {
+                    K::F => "f32",
+                    K::I => "i32",
+                    K::U => "u32",
+                }
+                .into(),
+                components: comps,
+            });
+        }
+        // Special input registers (compute ids, vPrim, …).
+        for (&ty, &g) in &self.specials.clone() {
+            let (builtin, name, comps) = match ty {
+                32 => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
+                33 => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
+                34 => (naga::BuiltIn::LocalInvocationId, "local_invocation_id", 3),
+                36 => (
+                    naga::BuiltIn::LocalInvocationIndex,
+                    "local_invocation_index",
+                    1,
+                ),
+                11 => (naga::BuiltIn::PrimitiveIndex, "primitive_index", 1),
+                12 | 15 | 38 | 39 | 41 => continue, // outputs
+                35 => (naga::BuiltIn::SampleMask, "sample_mask", 1),
+                _ => {
+                    let n = dxbc::spec::OPERAND_TYPE.asm(ty).unwrap_or("?");
+                    return unsupported(format!("special register {n}"), p.offset);
+                }
+            };
+            let t = if comps == 3 {
+                self.ty(TypeInner::Vector {
+                    size: VectorSize::Tri,
+                    scalar: Scalar::U32,
+                })
+            } else {
+                self.t.u32
+            };
+            let idx = ep.arguments.len() as u32;
+            ep.arguments.push(FunctionArgument {
+                name: Some(name.into()),
+                ty: t,
+                binding: Some(naga::Binding::BuiltIn(builtin)),
+            });
+            let arg = ep
+                .expressions
+                .append(E::FunctionArgument(idx), Span::UNDEFINED);
+            arg_exprs.push((arg, g, K::U, comps, 0));
+            inputs.push(IoEntry {
+                semantic: name.into(),
+                semantic_index: 0,
+                register: 0,
+                location: None,
+                builtin: Some(name.into()),
+                scalar: "u32".into(),
+                components: comps,
+            });
+        }
+        let _ = declared_specials;
+
+        // Copy arguments into the private input globals.
+        for (arg, g, k, comps, _) in arg_exprs {
+            let first = ep.expressions.len();
+            let value = match comps {
+                4 => {
+                    if k == K::U {
+                        arg
+                    } else {
+                        ep.expressions.append(
+                            E::As {
+                                expr: arg,
+                                kind: ScalarKind::Uint,
+                                convert: None,
+                            },
+                            Span::UNDEFINED,
+                        )
+                    }
+                }
+                _ => {
+                    // bool / scalar / vec3 → vec4<u32>
+                    let mut comp_h = Vec::new();
+                    for c in 0..4 {
+                        let h = if c < comps {
+                            if comps == 1 {
+                                arg
+                            } else {
+                                ep.expressions.append(
+                                    E::AccessIndex {
+                                        base: arg,
+                                        index: c,
+                                    },
+                                    Span::UNDEFINED,
+                                )
+                            }
+                        } else {
+                            ep.expressions
+                                .append(E::Literal(Literal::U32(0)), Span::UNDEFINED)
+                        };
+                        comp_h.push(h);
+                    }
+                    // bool (front facing) → 0xffffffff / 0
+                    if ep.arguments.iter().any(|a| a.ty == self.t.bool)
+                        && matches!(ep.expressions[arg], E::FunctionArgument(i) if ep.arguments[i as usize].ty == self.t.bool)
+                    {
+                        let t = ep
+                            .expressions
+                            .append(E::Literal(Literal::U32(u32::MAX)), Span::UNDEFINED);
+                        let f = ep
+                            .expressions
+                            .append(E::Literal(Literal::U32(0)), Span::UNDEFINED);
+                        comp_h[0] = ep.expressions.append(
+                            E::Select {
+                                condition: arg,
+                                accept: t,
+                                reject: f,
+                            },
+                            Span::UNDEFINED,
+                        );
+                    }
+                    ep.expressions.append(
+                        E::Compose {
+                            ty: self.t.vec4u,
+                            components: comp_h,
+                        },
+                        Span::UNDEFINED,
+                    )
+                }
+            };
+            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+            emit_all(&ep, first, &mut stmts);
+            stmts.push(
+                S::Store {
+                    pointer: ptr,
+                    value,
+                },
+                Span::UNDEFINED,
+            );
+        }
+        stmts.push(
+            S::Call {
+                function: body,
+                arguments: Vec::new(),
+                result: None,
+            },
+            Span::UNDEFINED,
+        );
+
+        // ---- outputs
+        let sig_out: Vec<dxbc::chunks::signature::SignatureElement> = shader
+            .output_signature
+            .as_ref()
+            .map(|s| s.elements.clone())
+            .unwrap_or_default();
+        let mut members = Vec::new();
+        let mut values = Vec::new();
+        let mut out_regs: BTreeMap<u32, &dxbc::chunks::signature::SignatureElement> =
+            BTreeMap::new();
+        for e in &sig_out {
+            if e.register != u32::MAX {
+                out_regs.entry(e.register).or_insert(e);
+            }
+        }
+        let mut offset = 0u32;
+        for (&reg, &g) in &self.outputs.clone() {
+            let Some(e) = out_regs.get(&reg) else {
+                return malformed(
+                    format!("o{reg} is written but not in the output signature"),
+                    p.offset,
+                );
+            };
+            let k = match e.component_type {
+                1 => K::U,
+                2 => K::I,
+                _ => K::F,
+            };
+            let (binding, ty, builtin, location) = match (stage, e.system_value) {
+                (ShaderStage::Vertex, 1) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
+                    self.t.vec4f,
+                    Some("position"),
+                    None,
+                ),
+                (ShaderStage::Fragment, 0) | (ShaderStage::Fragment, 64) => {
+                    // SV_Target n: the semantic index is the colour attachment.
+                    let ty = self.vec_ty(k);
+                    (
+                        naga::Binding::Location {
+                            location: e.semantic_index,
+                            interpolation: None,
+                            sampling: None,
+                            blend_src: None,
+                            per_primitive: false,
+                        },
+                        ty,
+                        None,
+                        Some(e.semantic_index),
+                    )
+                }
+                (ShaderStage::Vertex, 0) => {
+                    let ty = self.vec_ty(k);
+                    let interpolation = if k == K::F {
+                        Some(naga::Interpolation::Perspective)
+                    } else {
+                        Some(naga::Interpolation::Flat)
+                    };
+                    let sampling = if k == K::F {
+                        Some(naga::Sampling::Center)
+                    } else {
+                        None
+                    };
+                    (
+                        naga::Binding::Location {
+                            location: reg,
+                            interpolation,
+                            sampling,
+                            blend_src: None,
+                            per_primitive: false,
+                        },
+                        ty,
+                        None,
+                        Some(reg),
+                    )
+                }
+                _ => {
+                    return unsupported(
+                        format!("output system value {} ({})", e.name, e.system_value_name()),
+                        e.offset,
+                    )
+                }
+            };
+            let k_out = if ty == self.t.vec4f { K::F } else { k };
+            let first = ep.expressions.len();
+            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+            let load = ep
+                .expressions
+                .append(E::Load { pointer: ptr }, Span::UNDEFINED);
+            let v = if k_out == K::U {
+                load
+            } else {
+                ep.expressions.append(
+                    E::As {
+                        expr: load,
+                        kind: k_out.kind(),
+                        convert: None,
+                    },
+                    Span::UNDEFINED,
+                )
+            };
+            emit_all(&ep, first + 1, &mut stmts);
+            members.push(StructMember {
+                name: Some(format!("o{reg}")),
+                ty,
+                binding: Some(binding),
+                offset,
+            });
+            offset += 16;
+            values.push(v);
+            outputs.push(IoEntry {
+                semantic: e.name.clone(),
+                semantic_index: e.semantic_index,
+                register: reg,
+                location,
+                builtin: builtin.map(str::to_string),
+                scalar: match k_out {
+                    K::F => "f32",
+                    K::I => "i32",
+                    K::U => "u32",
+                }
+                .into(),
+                components: 4,
+            });
+        }
+        for (&ty, &g) in &self.specials.clone() {
+            let (builtin, name, t, conv) = match ty {
+                12 | 38 | 39 => (
+                    naga::BuiltIn::FragDepth,
+                    "frag_depth",
+                    self.t.f32,
+                    Some(K::F),
+                ),
+                15 => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, None),
+                41 => {
+                    return unsupported(
+                        "stencil reference output (oStencilRef) has no WebGPU form",
+                        p.offset,
+                    )
+                }
+                _ => continue,
+            };
+            let first = ep.expressions.len();
+            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+            let load = ep
+                .expressions
+                .append(E::Load { pointer: ptr }, Span::UNDEFINED);
+            let x = ep.expressions.append(
+                E::AccessIndex {
+                    base: load,
+                    index: 0,
+                },
+                Span::UNDEFINED,
+            );
+            let v = match conv {
+                Some(_) => ep.expressions.append(
+                    E::As {
+                        expr: x,
+                        kind: ScalarKind::Float,
+                        convert: None,
+                    },
+                    Span::UNDEFINED,
+                ),
+                None => x,
+            };
+            emit_all(&ep, first + 1, &mut stmts);
+            members.push(StructMember {
+                name: Some(name.into()),
+                ty: t,
+                binding: Some(naga::Binding::BuiltIn(builtin)),
+                offset,
+            });
+            offset += 16;
+            values.push(v);
+            outputs.push(IoEntry {
+                semantic: name.into(),
+                semantic_index: 0,
+                register: 0,
+                location: None,
+                builtin: Some(name.into()),
+                scalar: if conv.is_some() { "f32" } else { "u32" }.into(),
+                components: 1,
+            });
+        }
+        if stage == ShaderStage::Vertex
+            && !outputs
+                .iter()
+                .any(|o| o.builtin.as_deref() == Some("position"))
+        {
+            return unsupported("vertex shader without an SV_Position output", p.offset);
+        }
+        if !members.is_empty() {
+            let sty = self.ty(TypeInner::Struct {
+                members,
+                span: offset,
+            });
+            let first = ep.expressions.len();
+            let c = ep.expressions.append(
+                E::Compose {
+                    ty: sty,
+                    components: values,
+                },
+                Span::UNDEFINED,
+            );
+            emit_all(&ep, first, &mut stmts);
+            stmts.push(S::Return { value: Some(c) }, Span::UNDEFINED);
+            ep.result = Some(FunctionResult {
+                ty: sty,
+                binding: None,
+            });
+        } else {
+            stmts.push(S::Return { value: None }, Span::UNDEFINED);
+        }
+        ep.body = stmts;
+        self.module.entry_points.push(naga::EntryPoint {
+            name: "main".into(),
+            stage,
+            early_depth_test: None,
+            workgroup_size: if stage == ShaderStage::Compute {
+                workgroup_size
+            } else {
+                [0, 0, 0]
+            },
+            workgroup_size_overrides: None,
+            function: ep,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
+        Ok((inputs, outputs, workgroup_size))
+    }
+}
+
+/// Emits the expressions from index `first` to the end of `f`, one `Emit`
+/// per run of expressions that need emitting.
+fn emit_all(f: &Function, first: usize, block: &mut Block) {
+    let mut run: Option<(H, H)> = None;
+    for (h, e) in f.expressions.iter().skip(first) {
+        if e.needs_pre_emit() {
+            if let Some((a, b)) = run.take() {
+                block.push(S::Emit(Range::new_from_bounds(a, b)), Span::UNDEFINED);
+            }
+        } else {
+            run = Some((run.map_or(h, |(a, _)| a), h));
+        }
+    }
+    if let Some((a, b)) = run {
+        block.push(S::Emit(Range::new_from_bounds(a, b)), Span::UNDEFINED);
+    }
+}
+
+/// Closes the case(s) gathered in `labels` with `body`: every label but the
+/// last falls through into the next with an empty body.
+fn close_case(cases: &mut Vec<SwitchCase>, labels: &mut Vec<SwitchValue>, body: Block) {
+    let n = labels.len();
+    for (i, v) in labels.drain(..).enumerate() {
+        if i + 1 < n {
+            cases.push(SwitchCase {
+                value: v,
+                body: Block::new(),
+                fall_through: true,
+            });
+        } else {
+            cases.push(SwitchCase {
+                value: v,
+                body: std::mem::take(&mut Block::new()),
+                fall_through: false,
+            });
+        }
+    }
+    if let Some(last) = cases.last_mut() {
+        last.body = body;
+    }
+}
+
+const DCL_TEMPS_PLACEHOLDER: u16 = u16::MAX;

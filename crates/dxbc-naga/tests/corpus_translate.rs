@@ -1,0 +1,75 @@
+//! Every VS/PS/CS of the corpus either translates to a module naga
+//! validates, or fails with a message from the documented list.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(d)
+        .unwrap_or_else(|e| panic!("corpus {} missing: {e}", d.display()))
+        .flatten()
+    {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|x| x == "dxbc") {
+            out.push(p);
+        }
+    }
+}
+
+/// The documented reasons a shader may not translate (prefixes of the
+/// error message).
+pub const DOCUMENTED: &[&str] = &[
+    "unsupported: geometry shaders have no naga stage",
+    "unsupported: hull shaders have no naga stage",
+    "unsupported: domain shaders have no naga stage",
+];
+
+#[test]
+fn corpus_translates_or_fails_documented() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let mut files = Vec::new();
+    for sub in ["fxc", "blobs", "vkd3d"] {
+        walk(&root.join(sub), &mut files);
+    }
+    files.sort();
+    let mut ok = 0;
+    let mut reasons: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    let mut wgsl_fail = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let Ok(shader) = dxbc::Shader::parse(&bytes) else {
+            continue;
+        };
+        match dxbc_naga::translate(&shader, &dxbc_naga::Options::default()) {
+            Ok(t) => {
+                ok += 1;
+                if dxbc_naga::to_wgsl(&t).is_err() {
+                    wgsl_fail += 1;
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                let key: String = msg
+                    .split(" (at offset")
+                    .next()
+                    .unwrap_or(&msg)
+                    .chars()
+                    .take(90)
+                    .collect();
+                let entry = reasons.entry(key).or_insert((0, f.display().to_string()));
+                entry.0 += 1;
+            }
+        }
+    }
+    println!(
+        "{ok}/{} translate and validate; WGSL writer failures: {wgsl_fail}",
+        files.len()
+    );
+    let mut v: Vec<_> = reasons.iter().collect();
+    v.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
+    for (k, (n, example)) in v.iter().take(60) {
+        println!("{n:5}  {k}   e.g. {example}");
+    }
+}

@@ -1,0 +1,167 @@
+//! The guided tour of the token format. Each step names what it is about
+//! and finds those bytes in the live model, so the page can select them.
+
+use crate::model::{Model, SpanKind};
+use crate::selection::{select_field, select_span, Selection};
+use dxbc::program::TokenRole;
+
+/// One step of the tour.
+pub struct Step {
+    /// Heading.
+    pub title: &'static str,
+    /// What to look at, in our words.
+    pub text: &'static str,
+    /// Finds the bytes the step talks about.
+    pub target: fn(&Model) -> Option<Selection>,
+}
+
+fn first_token(m: &Model, pred: impl Fn(&Model, usize) -> bool) -> Option<usize> {
+    (0..m.spans.len()).find(|&i| m.token(i).is_some() && pred(m, i))
+}
+
+fn opcode_of(m: &Model, i: usize) -> Option<u16> {
+    let t = m.token(i)?;
+    let k = t.instruction?;
+    Some(m.program()?.instructions[k].opcode())
+}
+
+fn range(start: u32, len: u32, m: &Model) -> Option<Selection> {
+    Some(Selection {
+        start,
+        len,
+        span: m.span_at(start as usize),
+        field: None,
+    })
+}
+
+/// The tour.
+pub static STEPS: &[Step] = &[
+    Step {
+        title: "The container",
+        text: "A DXBC file is a container: a 32-byte header, then a table of chunk offsets, then the chunks. The header starts with the magic \"DXBC\", a 16-byte checksum, the format version (1), the file size and the number of chunks. Everything is little-endian. The hex view shows each row as four 32-bit words, most significant byte first, so bit 31 is on the left like in the ribbon below.",
+        target: |m| range(0, 32.min(m.bytes.len() as u32), m),
+    },
+    Step {
+        title: "The checksum",
+        text: "Bytes 4 to 19 hold a hash of everything after them. The runtime recomputes it and refuses a file that does not match, so a shader edited by hand must be re-signed. The badge at the top says whether this one is valid.",
+        target: |m| select_span(m, m.span_at(4)?),
+    },
+    Step {
+        title: "Chunks",
+        text: "Each entry of the offset table points at a chunk: a FourCC (RDEF, ISGN, OSGN, SHEX …) and a byte size, then the payload. The chunk map lists them. Signatures and RDEF are reflection data; the program itself is in SHDR (shader model 4) or SHEX (5).",
+        target: |m| {
+            let i = (0..m.spans.len()).find(|&i| {
+                matches!(m.spans[i].kind, SpanKind::ChunkHeader(_)) && m.spans.get(i + 1).is_some_and(|s| matches!(s.kind, SpanKind::Token(_)))
+            })?;
+            select_span(m, i)
+        },
+    },
+    Step {
+        title: "Version token",
+        text: "The program is a stream of 32-bit tokens. The first says which stage the program is for (bits 16–31: pixel, vertex, geometry, hull, domain, compute) and the shader model (major in bits 4–7, minor in 0–3).",
+        target: |m| select_span(m, first_token(m, |m, i| m.token(i).unwrap().role == TokenRole::Version)?),
+    },
+    Step {
+        title: "Length token",
+        text: "The second token is the program's length in dwords, counting these two. A reader can skip a whole program without understanding a single instruction.",
+        target: |m| select_span(m, first_token(m, |m, i| m.token(i).unwrap().role == TokenRole::Length)?),
+    },
+    Step {
+        title: "Declarations",
+        text: "The program opens with declarations: what it reads and writes (constant buffers, samplers, textures, inputs, outputs, how many temporaries). They are instructions too — an opcode token, then operands or plain payload dwords.",
+        target: |m| {
+            let i = first_token(m, |m, i| {
+                m.token(i).unwrap().role == TokenRole::Opcode
+                    && opcode_of(m, i).is_some_and(|c| c == dxbc::spec::opc::DCL_CONSTANT_BUFFER)
+            })?;
+            select_span(m, i)
+        },
+    },
+    Step {
+        title: "Opcode token",
+        text: "Every instruction starts with an opcode token: the opcode in bits 0–10, the instruction's length in dwords in bits 24–30, and bit 31 when extended opcode tokens follow. Bits 11–23 are controls that depend on the opcode (saturate, the test of an if, a resource's dimension …). The selected field is the opcode number.",
+        target: |m| {
+            let i = first_token(m, |m, i| {
+                m.token(i).unwrap().role == TokenRole::Opcode
+                    && m.token(i).unwrap().instruction.is_some_and(|k| {
+                        m.program().unwrap().instructions[k].info().is_some_and(|o| o.class != dxbc::spec::OpClass::Decl)
+                    })
+            })?;
+            select_field(m, i, 0)
+        },
+    },
+    Step {
+        title: "Extended opcode tokens",
+        text: "When bit 31 of the opcode token is set, more tokens follow with extra controls: texel offsets (_aoffimmi), the resource's dimension and the return types fxc prints after sample_indexable. Each sets bit 31 again if another follows.",
+        target: |m| select_span(m, first_token(m, |m, i| m.token(i).unwrap().role == TokenRole::ExtendedOpcode)?),
+    },
+    Step {
+        title: "Operand token",
+        text: "Each operand starts with its own token. Bits 0–1: how many components (0, 1 or 4). Bits 2–3: for four components, whether bits 4–11 are a write mask (destinations), a swizzle (sources, two bits per component) or one selected component. Bits 12–19: the register file (temp r, input v, output o, constant buffer cb …). Bits 20–21: how many indices follow, and bits 22–30 how each index is stored (an immediate, a register, or both). The selected field is the component selection.",
+        target: |m| {
+            let i = first_token(m, |m, i| {
+                matches!(m.token(i).unwrap().role, TokenRole::Operand { .. })
+                    && opcode_of(m, i).is_some_and(|c| dxbc::spec::opcode(c as u32).is_some_and(|o| o.class != dxbc::spec::OpClass::Decl))
+                    && (m.token(i).unwrap().value >> 2) & 3 == 1
+            })?;
+            select_field(m, i, 4)
+        },
+    },
+    Step {
+        title: "Indices",
+        text: "After the operand token come its indices: here a 32-bit immediate, the register number. cb0[0] has two: the buffer and the element. Relative indices (r0.x + 3) would be a whole nested operand instead.",
+        target: |m| select_span(m, first_token(m, |m, i| matches!(m.token(i).unwrap().role, TokenRole::Index { .. }) && opcode_of(m, i).is_some_and(|c| c < 80))?),
+    },
+    Step {
+        title: "Extended operand token",
+        text: "An operand with bit 31 set is followed by an extended operand token. The usual kind carries a source modifier — here the minus of -r0 — and the operand's minimum precision.",
+        target: |m| select_span(m, first_token(m, |m, i| matches!(m.token(i).unwrap().role, TokenRole::ExtendedOperand { .. }))?),
+    },
+    Step {
+        title: "Immediates",
+        text: "A literal, l(1.0, …) in the listing, is an operand of type IMMEDIATE32 whose one or four values follow it in the stream as raw 32-bit words. The instruction decides how to print them: as floats here.",
+        target: |m| select_span(m, first_token(m, |m, i| matches!(m.token(i).unwrap().role, TokenRole::Immediate { .. }) && opcode_of(m, i) != Some(dxbc::spec::opc::DCL_HS_MAX_TESSFACTOR))?),
+    },
+    Step {
+        title: "Custom-data blocks",
+        text: "Opcode 53 starts a custom-data block: its class is in bits 11–31, and the next dword is the block's full length, so it can exceed the 7-bit length field. fxc stores immediate constant buffers this way (icb[] in the listing).",
+        target: |m| {
+            let i = first_token(m, |m, i| m.token(i).unwrap().role == TokenRole::Opcode && opcode_of(m, i) == Some(dxbc::spec::opc::CUSTOMDATA))?;
+            let t = m.token(i)?;
+            let ins = &m.program()?.instructions[t.instruction?];
+            range(ins.offset, ins.length * 4, m)
+        },
+    },
+    Step {
+        title: "Over to you",
+        text: "That is the whole format. Hover any byte to see its token and field, click a line of the disassembly to find its bytes, use the arrow keys and Tab in the hex view, and copy a link to share exactly what you are looking at.",
+        target: |m| {
+            let p = m.program()?;
+            let ins = p.instructions.last()?;
+            range(ins.offset, ins.length * 4, m)
+        },
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_step_finds_its_bytes_on_the_tour_example() {
+        let m = Model::new(dxbc::examples::textured_pixel_shader());
+        for (k, s) in STEPS.iter().enumerate() {
+            let sel = (s.target)(&m).unwrap_or_else(|| panic!("step {k} {}", s.title));
+            assert!(sel.len > 0 && (sel.start + sel.len) as usize <= m.bytes.len());
+        }
+        let op = (STEPS[8].target)(&m).unwrap();
+        let line = crate::selection::line_of(&m, &op).unwrap();
+        assert!(
+            m.lines[line].starts_with("sample_indexable"),
+            "{}",
+            m.lines[line]
+        );
+        let ext = (STEPS[10].target)(&m).unwrap();
+        assert!(m.lines[crate::selection::line_of(&m, &ext).unwrap()].starts_with("add"));
+    }
+}
