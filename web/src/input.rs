@@ -64,11 +64,7 @@ pub fn detect_file(data: &[u8]) -> Result<Detected, String> {
 }
 
 fn binary(data: &[u8]) -> Detected {
-    Detected {
-        kind: InputKind::Binary,
-        bytes: data.to_vec(),
-        view: None,
-    }
+    Detected { kind: InputKind::Binary, bytes: data.to_vec(), view: None }
 }
 
 /// Detects pasted text.
@@ -79,11 +75,7 @@ pub fn detect_text(text: &str) -> Result<Detected, String> {
     }
     if let Some(i) = t.find("#v1/").or_else(|| t.starts_with("v1/").then_some(0)) {
         let l = dxbc::permalink::decode(&t[i..]).map_err(|e| e.to_string())?;
-        return Ok(Detected {
-            kind: InputKind::Permalink,
-            bytes: l.shader,
-            view: Some(l.view),
-        });
+        return Ok(Detected { kind: InputKind::Permalink, bytes: l.shader, view: Some(l.view) });
     }
     if t.contains('{') {
         return c_array(t);
@@ -109,11 +101,7 @@ pub fn detect_text(text: &str) -> Result<Detected, String> {
 }
 
 fn found(kind: InputKind, bytes: Vec<u8>) -> Detected {
-    Detected {
-        kind,
-        bytes,
-        view: None,
-    }
+    Detected { kind, bytes, view: None }
 }
 
 /// Removes `//` and `/* */` comments.
@@ -149,10 +137,7 @@ fn strip_comments(s: &str) -> String {
 fn c_array(t: &str) -> Result<Detected, String> {
     let s = strip_comments(t);
     let open = s.find('{').ok_or("C array: no '{'")?;
-    let close = s[open..]
-        .find('}')
-        .map(|i| open + i)
-        .ok_or("C array: no closing '}'")?;
+    let close = s[open..].find('}').map(|i| open + i).ok_or("C array: no closing '}'")?;
     let decl = s[..open].to_ascii_lowercase();
     let mut values = Vec::new();
     for item in s[open + 1..close].split(',') {
@@ -165,30 +150,18 @@ fn c_array(t: &str) -> Result<Detected, String> {
     if values.is_empty() {
         return Err("C array: no values between the braces".into());
     }
-    let dword_decl = ["dword", "uint32", "unsigned int", "uint ", "int ", "long"]
-        .iter()
-        .any(|k| decl.contains(k));
+    let dword_decl = ["dword", "uint32", "unsigned int", "uint ", "int ", "long"].iter().any(|k| decl.contains(k));
     let byte_decl = ["byte", "char", "uint8"].iter().any(|k| decl.contains(k));
     let dwords = dword_decl || (!byte_decl && values.iter().any(|&v| v > 255));
     let bytes = if dwords {
-        values
-            .iter()
-            .flat_map(|&v| (v as u32).to_le_bytes())
-            .collect()
+        values.iter().flat_map(|&v| (v as u32).to_le_bytes()).collect()
     } else {
         if let Some(v) = values.iter().find(|&&v| v > 255) {
             return Err(format!("C byte array holds {v}, which is not a byte"));
         }
         values.iter().map(|&v| v as u8).collect()
     };
-    Ok(found(
-        if dwords {
-            InputKind::CDwordArray
-        } else {
-            InputKind::CByteArray
-        },
-        bytes,
-    ))
+    Ok(found(if dwords { InputKind::CDwordArray } else { InputKind::CByteArray }, bytes))
 }
 
 fn parse_c_int(s: &str) -> Option<u64> {
@@ -217,32 +190,20 @@ fn hex_digits(t: &str) -> Option<(Vec<u8>, InputKind)> {
     let groups: Vec<&str> = t
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|g| !g.is_empty())
-        .map(|g| {
-            g.strip_prefix("0x")
-                .or_else(|| g.strip_prefix("0X"))
-                .unwrap_or(g)
-        })
+        .map(|g| g.strip_prefix("0x").or_else(|| g.strip_prefix("0X")).unwrap_or(g))
         .collect();
-    if groups.is_empty()
-        || !groups
-            .iter()
-            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
-    {
+    if groups.is_empty() || !groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit())) {
         return None;
     }
     let all: String = groups.concat();
     if all.len() % 2 != 0 {
         return None;
     }
-    let bytes: Vec<u8> = (0..all.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&all[i..i + 2], 16).unwrap_or(0))
-        .collect();
+    let bytes: Vec<u8> =
+        (0..all.len()).step_by(2).map(|i| u8::from_str_radix(&all[i..i + 2], 16).unwrap_or(0)).collect();
     if groups.len() > 1 && groups.iter().all(|g| g.len() == 8) && !bytes.starts_with(b"DXBC") {
-        let words: Vec<u8> = groups
-            .iter()
-            .flat_map(|g| u32::from_str_radix(g, 16).unwrap_or(0).to_le_bytes())
-            .collect();
+        let words: Vec<u8> =
+            groups.iter().flat_map(|g| u32::from_str_radix(g, 16).unwrap_or(0).to_le_bytes()).collect();
         if words.starts_with(b"DXBC") || !bytes.starts_with(b"DXBC") {
             return Some((words, InputKind::HexDwords));
         }
@@ -279,16 +240,11 @@ mod tests {
     fn hex_bytes_and_dwords() {
         let b = example();
         let spaced: String = b.iter().map(|x| format!("{x:02X} ")).collect();
-        assert_eq!(
-            detect_text(&spaced).unwrap(),
-            found(InputKind::Hex, b.clone())
-        );
+        assert_eq!(detect_text(&spaced).unwrap(), found(InputKind::Hex, b.clone()));
         let tight: String = b.iter().map(|x| format!("{x:02x}")).collect();
         assert_eq!(detect_text(&tight).unwrap().bytes, b);
-        let words: String = b
-            .chunks(4)
-            .map(|c| format!("0x{:08x}\n", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-            .collect();
+        let words: String =
+            b.chunks(4).map(|c| format!("0x{:08x}\n", u32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect();
         let d = detect_text(&words).unwrap();
         assert_eq!((d.kind, d.bytes), (InputKind::HexDwords, b));
     }
@@ -298,10 +254,7 @@ mod tests {
         let b = example();
         let mut s = String::new();
         dxbc::permalink::base64url_encode(&b, &mut s);
-        assert_eq!(
-            detect_text(&s).unwrap(),
-            found(InputKind::Base64, b.clone())
-        );
+        assert_eq!(detect_text(&s).unwrap(), found(InputKind::Base64, b.clone()));
         let std64 = s.replace('-', "+").replace('_', "/") + "==";
         assert_eq!(detect_text(&std64).unwrap().bytes, b);
     }
@@ -325,14 +278,9 @@ mod tests {
     #[test]
     fn dword_array_and_suffixes() {
         let b = example();
-        let body: Vec<String> = b
-            .chunks(4)
-            .map(|c| format!("0x{:08x}u", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-            .collect();
-        let src = format!(
-            "static const DWORD g[] = {{ /* c */ {} }};",
-            body.join(", ")
-        );
+        let body: Vec<String> =
+            b.chunks(4).map(|c| format!("0x{:08x}u", u32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect();
+        let src = format!("static const DWORD g[] = {{ /* c */ {} }};", body.join(", "));
         let d = detect_text(&src).unwrap();
         assert_eq!((d.kind, d.bytes), (InputKind::CDwordArray, b.clone()));
         // No type named: values above 255 make it dwords.
@@ -348,10 +296,7 @@ mod tests {
     fn permalinks_are_recognised() {
         let l = dxbc::permalink::Permalink {
             shader: example(),
-            view: dxbc::permalink::ViewState {
-                tour_step: Some(2),
-                ..Default::default()
-            },
+            view: dxbc::permalink::ViewState { tour_step: Some(2), ..Default::default() },
         };
         let url = format!("http://127.0.0.1:8080/{}", dxbc::permalink::encode(&l));
         let d = detect_text(&url).unwrap();

@@ -62,19 +62,13 @@ pub struct Inspection {
 
 fn dword_at(m: &Model, o: u32) -> Option<u32> {
     let o = o as usize;
-    m.bytes
-        .get(o..o + 4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    m.bytes.get(o..o + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Describes span `i`.
 pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
     let s = *m.spans.get(i)?;
-    let value = if s.len == 4 {
-        dword_at(m, s.start)
-    } else {
-        None
-    };
+    let value = if s.len == 4 { dword_at(m, s.start) } else { None };
     let mut r = Inspection {
         title: String::new(),
         offset: s.start,
@@ -85,11 +79,7 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
         instruction: None,
         tree: Vec::new(),
     };
-    let chunk = |c: u16| {
-        m.shader
-            .as_ref()
-            .and_then(|sh| sh.container.chunks.get(c as usize))
-    };
+    let chunk = |c: u16| m.shader.as_ref().and_then(|sh| sh.container.chunks.get(c as usize));
     match s.kind {
         SpanKind::Header(Some(f)) => {
             let (_, _, name, doc) = HEADER_FIELDS[f as usize];
@@ -136,9 +126,7 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
         }
         SpanKind::Gap => {
             r.title = "unclaimed bytes".into();
-            r.about =
-                "No structure of the container points at these bytes (padding or trailing data)."
-                    .into();
+            r.about = "No structure of the container points at these bytes (padding or trailing data).".into();
         }
         SpanKind::Token(t) => {
             let tok = &m.tokens[t as usize];
@@ -176,14 +164,15 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
             }
             if let Some(k) = tok.instruction {
                 let ins = &p.instructions[k];
-                let line = m
-                    .program_line
-                    .map(|pl| m.lines[pl + 1 + k].trim().to_string());
+                let line = m.ins_line.get(k).map(|&l| m.lines[l as usize].trim().to_string());
                 let doc = ins.info().map_or("Unknown opcode.", |o| o.doc);
                 r.instruction = Some((line.unwrap_or_default(), doc.to_string()));
                 r.tree = tree(m, k);
             } else {
-                r.instruction = Some((p.version.profile(), "The program's first two dwords: which stage and shader model, and how long the program is.".into()));
+                r.instruction = Some((
+                    p.version.profile(),
+                    "The program's first two dwords: which stage and shader model, and how long the program is.".into(),
+                ));
             }
         }
     }
@@ -196,9 +185,15 @@ fn role_about(r: &TokenRole) -> String {
         TokenRole::Length => "The whole program's length in dwords.",
         TokenRole::Opcode => "Starts an instruction: which one, its length in dwords, and its controls.",
         TokenRole::InstructionLength => "The real length of a long declaration or custom-data block, in dwords.",
-        TokenRole::ExtendedOpcode => "Extra controls of the instruction: texel offsets, resource dimension or return types.",
-        TokenRole::Operand { .. } => "Describes one operand: register file, components, swizzle or mask, and how its indices are stored.",
-        TokenRole::ExtendedOperand { .. } => "Modifies the operand: negate/abs, minimum precision, non-uniform indexing.",
+        TokenRole::ExtendedOpcode => {
+            "Extra controls of the instruction: texel offsets, resource dimension or return types."
+        }
+        TokenRole::Operand { .. } => {
+            "Describes one operand: register file, components, swizzle or mask, and how its indices are stored."
+        }
+        TokenRole::ExtendedOperand { .. } => {
+            "Modifies the operand: negate/abs, minimum precision, non-uniform indexing."
+        }
         TokenRole::Immediate { .. } => "A literal value stored in the instruction stream.",
         TokenRole::Index { .. } => "A register index stored as an immediate.",
         TokenRole::Payload(_) => "A declaration's or custom-data block's payload dword.",
@@ -213,10 +208,7 @@ pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
     };
     let ins = &p.instructions[k];
     let ty = ins.info().map_or(dxbc::spec::NumType::Untyped, |o| o.imm);
-    let cx = dxbc::listing::program::Ctx {
-        sm51: p.version.is_sm51(),
-        legacy: false,
-    };
+    let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
     let top = ins.ops.as_slice();
     let mut out = Vec::new();
     // Tokens are contiguous from the instruction's offset.
@@ -232,42 +224,22 @@ pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
         let (depth, text) = match t.role {
             TokenRole::Operand { operand } => {
                 let parent_depth = depth_of_operand.last().map_or(0, |d| d.1);
-                let d = if top.contains(&operand) {
-                    1
-                } else {
-                    parent_depth + 2
-                };
+                let d = if top.contains(&operand) { 1 } else { parent_depth + 2 };
                 depth_of_operand.push((operand, d));
                 let mut s = String::new();
-                dxbc::listing::program::write_operand(
-                    p,
-                    &p.operands[operand as usize],
-                    ty,
-                    cx,
-                    &mut s,
-                );
+                dxbc::listing::program::write_operand(p, &p.operands[operand as usize], ty, cx, &mut s);
                 (d, s)
             }
             TokenRole::ExtendedOperand { operand }
             | TokenRole::Immediate { operand, .. }
             | TokenRole::Index { operand, .. } => {
-                let d = depth_of_operand
-                    .iter()
-                    .rev()
-                    .find(|x| x.0 == operand)
-                    .map_or(1, |x| x.1);
+                let d = depth_of_operand.iter().rev().find(|x| x.0 == operand).map_or(1, |x| x.1);
                 (d + 1, format!("{:#010x}", t.value))
             }
             TokenRole::Payload(w) => (1, format!("{} = {}", w.name(), t.value)),
             _ => (0, format!("{:#010x}", t.value)),
         };
-        out.push(TreeRow {
-            depth,
-            span: si,
-            offset: t.offset as u32,
-            role: role_name(&t.role),
-            text,
-        });
+        out.push(TreeRow { depth, span: si, offset: t.offset as u32, role: role_name(&t.role), text });
     }
     out
 }
@@ -275,10 +247,7 @@ pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
 /// The 32 cells of the bit ribbon, bit 31 first: for each, the index of
 /// the field that owns it (into `fields`) or `None`.
 pub fn ribbon(fields: &[FieldRow]) -> Vec<Option<usize>> {
-    (0..32u8)
-        .rev()
-        .map(|b| fields.iter().position(|f| f.lo <= b && b <= f.hi))
-        .collect()
+    (0..32u8).rev().map(|b| fields.iter().position(|f| f.lo <= b && b <= f.hi)).collect()
 }
 
 #[cfg(test)]
@@ -318,11 +287,7 @@ mod tests {
             let m = Model::new((ex.build)());
             for i in 0..m.spans.len() {
                 let r = inspect(&m, i).unwrap();
-                assert!(
-                    !r.title.is_empty() && !r.about.is_empty(),
-                    "{} span {i}",
-                    ex.name
-                );
+                assert!(!r.title.is_empty() && !r.about.is_empty(), "{} span {i}", ex.name);
             }
         }
     }

@@ -44,9 +44,8 @@ impl State {
     fn load(&self, bytes: Vec<u8>, status: String) {
         let m = Model::new(bytes);
         let stop = m.stop_offset();
-        let first_sel = stop
-            .and_then(|o| selection::select_byte(&m, o.min(m.bytes.len().saturating_sub(1))))
-            .or_else(|| {
+        let first_sel =
+            stop.and_then(|o| selection::select_byte(&m, o.min(m.bytes.len().saturating_sub(1)))).or_else(|| {
                 let pl = m.program_line?;
                 selection::select_line(&m, pl + 1)
             });
@@ -59,12 +58,8 @@ impl State {
     fn apply_view(&self, v: &dxbc::permalink::ViewState) {
         let m = self.model.get_untracked();
         self.panes.set(v.panes);
-        self.tour
-            .set(v.tour_step.map(|s| (s as usize).min(tour::STEPS.len() - 1)));
-        self.sel.set(
-            v.selection
-                .and_then(|(o, l)| selection::restore(&m, o, l, v.field_lo)),
-        );
+        self.tour.set(v.tour_step.map(|s| (s as usize).min(tour::STEPS.len() - 1)));
+        self.sel.set(v.selection.and_then(|(o, l)| selection::restore(&m, o, l, v.field_lo)));
     }
 
     fn link(&self) -> String {
@@ -84,9 +79,7 @@ impl State {
     fn load_text(&self, text: &str) {
         match input::detect_text(text) {
             Ok(d) => self.load_detected(d),
-            Err(e) => self
-                .status
-                .set(format!("Could not read the pasted text: {e}")),
+            Err(e) => self.status.set(format!("Could not read the pasted text: {e}")),
         }
     }
 
@@ -160,11 +153,7 @@ fn App() -> impl IntoView {
     let _ = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
     let _ = window_event_listener(leptos::ev::drop, move |ev| {
         ev.prevent_default();
-        if let Some(f) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|l| l.get(0))
-        {
+        if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) {
             read_file(state, f);
         }
     });
@@ -190,10 +179,7 @@ fn App() -> impl IntoView {
             Some(s) => state.sel.set(Some(s)),
             None => {
                 let ex = &gallery::EXAMPLES[0];
-                state.load(
-                    (ex.build)(),
-                    format!("Example: {} (the tour's shader).", ex.name),
-                );
+                state.load((ex.build)(), format!("Example: {} (the tour's shader).", ex.name));
                 let m = state.model.get_untracked();
                 state.sel.set((step.target)(&m));
             }
@@ -235,14 +221,8 @@ fn App() -> impl IntoView {
 #[component]
 fn Header() -> impl IntoView {
     let s = st();
-    let profile = move || {
-        s.model
-            .get()
-            .shader
-            .as_ref()
-            .and_then(|sh| sh.profile())
-            .unwrap_or_else(|| "no program".into())
-    };
+    let profile =
+        move || s.model.get().shader.as_ref().and_then(|sh| sh.profile()).unwrap_or_else(|| "no program".into());
     let checksum = move || {
         let m = s.model.get();
         match &m.shader {
@@ -252,19 +232,13 @@ fn Header() -> impl IntoView {
                 "badge bad",
                 format!(
                     "checksum INVALID (expected {})",
-                    sh.computed_checksum()
-                        .iter()
-                        .map(|w| format!("{w:08x}"))
-                        .collect::<String>()
+                    sh.computed_checksum().iter().map(|w| format!("{w:08x}")).collect::<String>()
                 ),
             ),
         }
     };
     let on_file = move |ev: web_sys::Event| {
-        let Some(inp) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(inp) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
         };
         if let Some(f) = inp.files().and_then(|l| l.get(0)) {
@@ -288,9 +262,7 @@ fn Header() -> impl IntoView {
             w.location().pathname().unwrap_or_default(),
             l
         );
-        let _ = w
-            .history()
-            .and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&l)));
+        let _ = w.history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&l)));
         let _ = w.navigator().clipboard().write_text(&url);
         copied.set(true);
     };
@@ -342,8 +314,7 @@ fn read_file(s: State, f: web_sys::File) {
                         let n = d.bytes.len();
                         s.tour.set(None);
                         s.load_detected(d);
-                        s.status
-                            .set(format!("Opened {name}: {n} bytes ({}).", kind.label()));
+                        s.status.set(format!("Opened {name}: {n} bytes ({}).", kind.label()));
                     }
                     Err(e) => s.status.set(format!("{name}: {e}")),
                 }
@@ -416,12 +387,8 @@ fn HexView() -> impl IntoView {
         };
         ev.prevent_default();
         let m = s.model.get_untracked();
-        let page = s
-            .hex_ref
-            .get_untracked()
-            .map_or(20, |el| (el.client_height() as f64 / ROW_H) as usize);
-        s.sel
-            .set(selection::step(&m, s.sel.get_untracked(), key, page.max(1)));
+        let page = s.hex_ref.get_untracked().map_or(20, |el| (el.client_height() as f64 / ROW_H) as usize);
+        s.sel.set(selection::step(&m, s.sel.get_untracked(), key, page.max(1)));
     };
     view! {
         <div class="hex" data-testid="hex-view" tabindex="0" node_ref=s.hex_ref
@@ -484,30 +451,19 @@ fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
                     let hs = mm.span_at(h);
                     if hs.is_some() && hs == i {
                         c.push_str(" hov");
-                        if mm.field_at_byte(h).is_some()
-                            && mm.field_at_byte(h) == mm.field_at_byte(b)
-                        {
+                        if mm.field_at_byte(h).is_some() && mm.field_at_byte(h) == mm.field_at_byte(b) {
                             c.push_str(" hovf");
                         }
                     }
                 }
                 c
             };
-            cells.push(
-                view! { <span class=dynamic data-b=b>{format!("{:02x}", m.bytes[b])}</span> }
-                    .into_any(),
-            );
+            cells.push(view! { <span class=dynamic data-b=b>{format!("{:02x}", m.bytes[b])}</span> }.into_any());
         }
     }
     let ascii: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
         .iter()
-        .map(|&c| {
-            if c.is_ascii_graphic() {
-                c as char
-            } else {
-                '·'
-            }
-        })
+        .map(|&c| if c.is_ascii_graphic() { c as char } else { '·' })
         .collect();
     view! {
         <div class="hrow"><span class="off">{format!("{base:08x}")}</span><span class="cells">{cells}</span><span class="ascii">{ascii}</span></div>
@@ -704,11 +660,7 @@ fn ContainerMap() -> impl IntoView {
 }
 
 fn mask_text(m: u8) -> String {
-    "xyzw"
-        .chars()
-        .enumerate()
-        .map(|(i, c)| if m >> i & 1 == 1 { c } else { ' ' })
-        .collect()
+    "xyzw".chars().enumerate().map(|(i, c)| if m >> i & 1 == 1 { c } else { ' ' }).collect()
 }
 
 #[component]

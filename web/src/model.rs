@@ -74,8 +74,12 @@ pub struct Model {
     pub tokens: Vec<Located>,
     /// Disassembly lines (fxc's listing).
     pub lines: Vec<String>,
-    /// Line of the profile (`ps_5_0`); instruction `i` is on `program_line + 1 + i`.
+    /// Line of the profile (`ps_5_0`).
     pub program_line: Option<usize>,
+    /// First line of each instruction (an immediate constant buffer spans several).
+    pub ins_line: Vec<u32>,
+    /// The instruction printed on each line, if any.
+    pub line_ins: Vec<Option<u32>>,
     /// Number of decoded instructions.
     pub n_instructions: usize,
 }
@@ -86,10 +90,7 @@ impl Model {
         let len = bytes.len() as u32;
         let shader = match Shader::decode(&bytes) {
             Ok(s) => Ok(s),
-            Err(e) => Err(Fault {
-                message: e.message().to_string(),
-                offset: e.offset(),
-            }),
+            Err(e) => Err(Fault { message: e.message().to_string(), offset: e.offset() }),
         };
         let mut spans = Vec::new();
         let mut tokens = Vec::new();
@@ -98,41 +99,22 @@ impl Model {
             Err(f) => {
                 let at = (f.offset as u32).min(len);
                 if at > 0 {
-                    spans.push(Span {
-                        start: 0,
-                        len: at,
-                        kind: SpanKind::Gap,
-                    });
+                    spans.push(Span { start: 0, len: at, kind: SpanKind::Gap });
                 }
                 if at < len {
-                    spans.push(Span {
-                        start: at,
-                        len: len - at,
-                        kind: SpanKind::Undecoded,
-                    });
+                    spans.push(Span { start: at, len: len - at, kind: SpanKind::Undecoded });
                 }
                 faults.push(f);
                 None
             }
             Ok(s) => {
-                faults.extend(s.errors.iter().map(|e| Fault {
-                    message: e.message().to_string(),
-                    offset: e.offset(),
-                }));
+                faults.extend(s.errors.iter().map(|e| Fault { message: e.message().to_string(), offset: e.offset() }));
                 for (i, &(o, l, _, _)) in HEADER_FIELDS.iter().enumerate() {
-                    spans.push(Span {
-                        start: o,
-                        len: l,
-                        kind: SpanKind::Header(Some(i as u8)),
-                    });
+                    spans.push(Span { start: o, len: l, kind: SpanKind::Header(Some(i as u8)) });
                 }
                 let n = s.container.chunks.len() as u32;
                 if n > 0 {
-                    spans.push(Span {
-                        start: 32,
-                        len: 4 * n,
-                        kind: SpanKind::Header(None),
-                    });
+                    spans.push(Span { start: 32, len: 4 * n, kind: SpanKind::Header(None) });
                 }
                 let mut chunks: Vec<(usize, &dxbc::container::ChunkEntry)> =
                     s.container.chunks.iter().enumerate().collect();
@@ -144,16 +126,10 @@ impl Model {
                     if spans.last().is_some_and(|l: &Span| l.end() > start) {
                         continue; // overlapping chunk (a malformed table): shown once
                     }
-                    spans.push(Span {
-                        start,
-                        len: 8,
-                        kind: SpanKind::ChunkHeader(ci),
-                    });
+                    spans.push(Span { start, len: 8, kind: SpanKind::ChunkHeader(ci) });
                     let data = c.data_range();
                     match &s.program {
-                        Some(p) if prog_at == Some(data.start) => {
-                            program_spans(p, data.end, &mut tokens, &mut spans)
-                        }
+                        Some(p) if prog_at == Some(data.start) => program_spans(p, data.end, &mut tokens, &mut spans),
                         _ if !data.is_empty() => spans.push(Span {
                             start: data.start as u32,
                             len: data.len() as u32,
@@ -173,40 +149,40 @@ impl Model {
                 let text = dxbc::listing::disassemble(s);
                 let lines: Vec<String> = text.lines().map(str::to_string).collect();
                 let pl = s.program.as_ref().map(|_| header.lines().count());
-                (
-                    lines,
-                    pl,
-                    s.program.as_ref().map_or(0, |p| p.instructions.len()),
-                )
+                (lines, pl, s.program.as_ref().map_or(0, |p| p.instructions.len()))
             }
             None => (Vec::new(), None, 0),
         };
-        Model {
-            bytes,
-            shader,
-            faults,
-            spans,
-            tokens,
-            lines,
-            program_line,
-            n_instructions,
+        let mut ins_line = Vec::with_capacity(n_instructions);
+        let mut line_ins = vec![None; lines.len()];
+        if let (Some(pl), Some(p)) = (program_line, shader.as_ref().and_then(|s| s.program.as_ref())) {
+            let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+            let mut at = pl + 1;
+            let mut buf = String::new();
+            for (k, ins) in p.instructions.iter().enumerate() {
+                buf.clear();
+                dxbc::listing::program::write_instruction(p, ins, cx, &mut buf);
+                let n = 1 + buf.matches('\n').count();
+                ins_line.push(at as u32);
+                for slot in line_ins.iter_mut().skip(at).take(n) {
+                    *slot = Some(k as u32);
+                }
+                at += n;
+            }
         }
+        Model { bytes, shader, faults, spans, tokens, lines, program_line, ins_line, line_ins, n_instructions }
     }
 
     /// The span holding byte `b`.
     pub fn span_at(&self, b: usize) -> Option<usize> {
         let b = b as u32;
-        let i = self
-            .spans
-            .partition_point(|s| s.start <= b)
-            .checked_sub(1)?;
+        let i = self.spans.partition_point(|s| s.start <= b).checked_sub(1)?;
         (b < self.spans[i].end()).then_some(i)
     }
 
     /// The span that starts at byte `b`.
     pub fn span_starting(&self, b: u32) -> Option<usize> {
-        self.span_at(b as usize)
-            .filter(|&i| self.spans[i].start == b)
+        self.span_at(b as usize).filter(|&i| self.spans[i].start == b)
     }
 
     /// The program token of span `i`, if it is one.
@@ -225,19 +201,16 @@ impl Model {
     /// Disassembly line of span `i` (program tokens only).
     pub fn line_of_span(&self, i: usize) -> Option<usize> {
         let t = self.token(i)?;
-        let pl = self.program_line?;
-        Some(match t.instruction {
-            None => pl,
-            Some(k) => pl + 1 + k,
-        })
+        match t.instruction {
+            None => self.program_line,
+            Some(k) => self.ins_line.get(k).map(|&l| l as usize),
+        }
     }
 
     /// Instruction shown on `line`, or `None` for the profile line and
     /// header/trailer lines.
     pub fn instruction_of_line(&self, line: usize) -> Option<usize> {
-        let pl = self.program_line?;
-        let k = line.checked_sub(pl + 1)?;
-        (k < self.n_instructions).then_some(k)
+        self.line_ins.get(line).copied().flatten().map(|k| k as usize)
     }
 
     /// The bytes `line` stands for: an instruction's dwords, or the version
@@ -288,31 +261,18 @@ impl Model {
     }
 }
 
-fn program_spans(
-    p: &dxbc::program::Program,
-    chunk_end: usize,
-    tokens: &mut Vec<Located>,
-    spans: &mut Vec<Span>,
-) {
+fn program_spans(p: &dxbc::program::Program, chunk_end: usize, tokens: &mut Vec<Located>, spans: &mut Vec<Span>) {
     let decoded_end = chunk_end - p.undecoded.len() - p.trailing.len();
     for t in p.tokens() {
         if t.offset + 4 > decoded_end {
             break;
         }
-        spans.push(Span {
-            start: t.offset as u32,
-            len: 4,
-            kind: SpanKind::Token(tokens.len() as u32),
-        });
+        spans.push(Span { start: t.offset as u32, len: 4, kind: SpanKind::Token(tokens.len() as u32) });
         tokens.push(t);
     }
     if !p.undecoded.is_empty() {
         let start = spans.last().map_or(p.offset as u32, Span::end);
-        spans.push(Span {
-            start,
-            len: (chunk_end - p.trailing.len()) as u32 - start,
-            kind: SpanKind::Undecoded,
-        });
+        spans.push(Span { start, len: (chunk_end - p.trailing.len()) as u32 - start, kind: SpanKind::Undecoded });
     }
 }
 
@@ -326,29 +286,18 @@ fn fill_gaps(mut spans: Vec<Span>, len: u32) -> Vec<Span> {
         if s.start < at || s.len == 0 {
             continue;
         }
-        let s = Span {
-            len: s.len.min(len.saturating_sub(s.start)),
-            ..s
-        };
+        let s = Span { len: s.len.min(len.saturating_sub(s.start)), ..s };
         if s.len == 0 {
             continue;
         }
         if s.start > at {
-            out.push(Span {
-                start: at,
-                len: s.start - at,
-                kind: SpanKind::Gap,
-            });
+            out.push(Span { start: at, len: s.start - at, kind: SpanKind::Gap });
         }
         at = s.end();
         out.push(s);
     }
     if at < len {
-        out.push(Span {
-            start: at,
-            len: len - at,
-            kind: SpanKind::Gap,
-        });
+        out.push(Span { start: at, len: len - at, kind: SpanKind::Gap });
     }
     out
 }
@@ -457,19 +406,19 @@ mod tests {
     fn lines_match_printer(m: &Model) {
         let p = m.program().unwrap();
         let pl = m.program_line.unwrap();
-        let cx = dxbc::listing::program::Ctx {
-            sm51: p.version.is_sm51(),
-            legacy: false,
-        };
+        let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
         for (k, ins) in p.instructions.iter().enumerate() {
             let mut s = String::new();
             dxbc::listing::program::write_instruction(p, ins, cx, &mut s);
-            assert_eq!(
-                m.lines[pl + 1 + k].trim_start(),
-                s.trim_start(),
-                "instruction {k}"
-            );
+            let l = m.ins_line[k] as usize;
+            let n = s.lines().count().max(1);
+            assert_eq!(m.lines[l..l + n].join("\n").trim_start(), s.trim_start(), "instruction {k}");
+            assert_eq!(m.instruction_of_line(l + n - 1), Some(k));
         }
+        // The trailer follows the last instruction.
+        let last = *m.ins_line.last().unwrap() as usize;
+        assert!(m.lines[last + 1].starts_with("// Approximately"));
+        assert_eq!(m.line_of_span(m.span_starting(p.offset as u32).unwrap()), Some(pl));
     }
 
     #[test]

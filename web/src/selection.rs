@@ -32,47 +32,27 @@ impl Selection {
 pub fn select_byte(m: &Model, b: usize) -> Option<Selection> {
     let i = m.span_at(b)?;
     let s = m.spans[i];
-    Some(Selection {
-        start: s.start,
-        len: s.len,
-        span: Some(i),
-        field: m.field_at_byte(b),
-    })
+    Some(Selection { start: s.start, len: s.len, span: Some(i), field: m.field_at_byte(b) })
 }
 
 /// Selects a whole span.
 pub fn select_span(m: &Model, i: usize) -> Option<Selection> {
     let s = *m.spans.get(i)?;
-    Some(Selection {
-        start: s.start,
-        len: s.len,
-        span: Some(i),
-        field: None,
-    })
+    Some(Selection { start: s.start, len: s.len, span: Some(i), field: None })
 }
 
 /// Selects the bytes of one field of span `i`.
 pub fn select_field(m: &Model, i: usize, lo: u8) -> Option<Selection> {
     let f = m.fields(i).into_iter().find(|f| f.lo == lo)?;
     let (start, len) = m.field_bytes(i, f.lo, f.hi);
-    Some(Selection {
-        start,
-        len,
-        span: Some(i),
-        field: Some(lo),
-    })
+    Some(Selection { start, len, span: Some(i), field: Some(lo) })
 }
 
 /// Selects the bytes of a disassembly line; the inspector shows its first
 /// token (the opcode token, or the version token for the profile line).
 pub fn select_line(m: &Model, line: usize) -> Option<Selection> {
     let (start, len) = m.line_bytes(line)?;
-    Some(Selection {
-        start,
-        len,
-        span: m.span_at(start as usize),
-        field: None,
-    })
+    Some(Selection { start, len, span: m.span_at(start as usize), field: None })
 }
 
 /// Rebuilds a selection from a permalink's stored range and field.
@@ -126,9 +106,7 @@ pub fn step(m: &Model, cur: Option<Selection>, key: Key, page: usize) -> Option<
     let Some(cur) = cur else {
         return select_span(m, 0);
     };
-    let i = cur
-        .span
-        .unwrap_or_else(|| m.span_at(cur.start as usize).unwrap_or(0));
+    let i = cur.span.unwrap_or_else(|| m.span_at(cur.start as usize).unwrap_or(0));
     let last = m.bytes.len() - 1;
     let by_rows = |rows: isize| {
         let b = cur.start as isize + rows * ROW_BYTES as isize;
@@ -183,10 +161,7 @@ mod tests {
         assert_eq!((s.start as usize, s.len), (op, 4));
         assert_eq!(s.field, Some(0)); // the opcode number, bits 0..10
         assert!(s.contains(op + 3) && !s.contains(op + 4));
-        assert_eq!(
-            m.lines[line_of(&m, &s).unwrap()],
-            "mul o0.xyzw, v0.xyzw, cb0[0].xyzw"
-        );
+        assert_eq!(m.lines[line_of(&m, &s).unwrap()], "mul o0.xyzw, v0.xyzw, cb0[0].xyzw");
         // Byte 3: instruction length (24..30) wins over extended (31).
         assert_eq!(select_byte(&m, op + 3).unwrap().field, Some(24));
     }
@@ -229,10 +204,7 @@ mod tests {
         assert_eq!(d.start, 16 - 12); // byte 16 lies in the checksum (4..20)
         let end = step(&m, Some(s0), Key::End, 10).unwrap();
         assert_eq!(end.start + end.len, m.bytes.len() as u32);
-        assert_eq!(
-            step(&m, Some(end), Key::PageDown, 10).unwrap().start,
-            end.start
-        );
+        assert_eq!(step(&m, Some(end), Key::PageDown, 10).unwrap().start, end.start);
         assert_eq!(step(&m, Some(end), Key::Home, 10).unwrap().start, 0);
         // Tab walks the fields of a token, then moves on.
         let op = m.program().unwrap().instructions[4].offset;
@@ -242,7 +214,7 @@ mod tests {
         let f2 = step(&m, Some(f1), Key::NextField, 10).unwrap();
         assert_eq!(f2.field, Some(13)); // saturate
         let mut s = f2;
-        for _ in 0..3 {
+        for _ in 0..4 {
             s = step(&m, Some(s), Key::NextField, 10).unwrap();
         }
         assert_eq!(s.start, op + 4); // next token's first field

@@ -71,22 +71,15 @@ const REG_PREFIXES: &[&str] = &[
 ];
 
 fn is_register(w: &str) -> bool {
-    if w.starts_with('v')
-        && w.len() > 1
-        && w[1..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_uppercase())
-    {
+    if w.starts_with('v') && w.len() > 1 && w[1..].chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
         return true;
     }
     if w.starts_with("oDepth") || w == "oMask" {
         return true;
     }
-    REG_PREFIXES.iter().any(|p| {
-        w.strip_prefix(p)
-            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
-    })
+    REG_PREFIXES
+        .iter()
+        .any(|p| w.strip_prefix(p).is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())))
 }
 
 /// Splits `line` into classed pieces.
@@ -120,14 +113,9 @@ pub fn highlight(line: &str) -> Vec<(Class, &str)> {
             seen_word = true;
             after_dot = false;
             out.push((class, w));
-        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
+        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             i += 1;
-            while i < b.len()
-                && (b[i].is_ascii_alphanumeric()
-                    || b[i] == b'.'
-                    || b[i] == b'+' && b[i - 1] == b'e')
-            {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'+' && b[i - 1] == b'e') {
                 i += 1;
             }
             after_dot = false;
@@ -185,7 +173,6 @@ mod tests {
         let p = highlight("mov r1.x, l(1.500000)");
         assert!(p.contains(&(Class::Number, "1.500000")));
         assert_eq!(highlight("// hi")[0], (Class::Comment, "// hi"));
-        assert!(highlight("ld r0.xyzw, vThreadID.xyzz, t0.xyzw")
-            .contains(&(Class::Register, "vThreadID")));
+        assert!(highlight("ld r0.xyzw, vThreadID.xyzz, t0.xyzw").contains(&(Class::Register, "vThreadID")));
     }
 }

@@ -26,12 +26,7 @@ fn opcode_of(m: &Model, i: usize) -> Option<u16> {
 }
 
 fn range(start: u32, len: u32, m: &Model) -> Option<Selection> {
-    Some(Selection {
-        start,
-        len,
-        span: m.span_at(start as usize),
-        field: None,
-    })
+    Some(Selection { start, len, span: m.span_at(start as usize), field: None })
 }
 
 /// The tour.
@@ -156,11 +151,7 @@ mod tests {
         }
         let op = (STEPS[8].target)(&m).unwrap();
         let line = crate::selection::line_of(&m, &op).unwrap();
-        assert!(
-            m.lines[line].starts_with("sample_indexable"),
-            "{}",
-            m.lines[line]
-        );
+        assert!(m.lines[line].starts_with("sample_indexable"), "{}", m.lines[line]);
         let ext = (STEPS[10].target)(&m).unwrap();
         assert!(m.lines[crate::selection::line_of(&m, &ext).unwrap()].starts_with("add"));
     }

@@ -11,11 +11,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "dxbc",
-    version,
-    about = "Decode, disassemble and rebuild DXBC shader bytecode"
-)]
+#[command(name = "dxbc", version, about = "Decode, disassemble and rebuild DXBC shader bytecode")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -53,9 +49,7 @@ enum Command {
 fn read_input(path: &str) -> Result<Vec<u8>, String> {
     if path == "-" {
         let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        std::io::stdin().read_to_end(&mut v).map_err(|e| format!("cannot read standard input: {e}"))?;
         Ok(v)
     } else {
         std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
@@ -80,8 +74,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 DialectArg::Modern => Dialect::Modern,
                 DialectArg::Legacy => Dialect::Legacy,
             };
-            out.write_all(dxbc::listing::disassemble_with(&s, d).as_bytes())
-                .map_err(io)?;
+            out.write_all(dxbc::listing::disassemble_with(&s, d).as_bytes()).map_err(io)?;
         }
         Command::Dump { file } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
@@ -97,8 +90,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 obj.insert("checksum_valid".into(), s.checksum_ok().into());
                 obj.insert("profile".into(), s.profile().into());
             }
-            serde_json::to_writer_pretty(&mut out, &v)
-                .map_err(|e| format!("cannot write JSON: {e}"))?;
+            serde_json::to_writer_pretty(&mut out, &v).map_err(|e| format!("cannot write JSON: {e}"))?;
             out.write_all(b"\n").map_err(io)?;
             if let Some(e) = s.errors.first() {
                 return Err(e.to_string());
@@ -113,10 +105,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn hex_sum(w: &[u32; 4]) -> String {
-    w.iter()
-        .map(|x| format!("{x:08x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    w.iter().map(|x| format!("{x:08x}")).collect::<Vec<_>>().join(" ")
 }
 
 fn info(s: &Shader) -> String {
@@ -124,11 +113,7 @@ fn info(s: &Shader) -> String {
     let mut o = String::new();
     let c = &s.container;
     let _ = writeln!(o, "size      {} bytes", c.total_size);
-    let _ = writeln!(
-        o,
-        "profile   {}",
-        s.profile().unwrap_or_else(|| "(no program chunk)".into())
-    );
+    let _ = writeln!(o, "profile   {}", s.profile().unwrap_or_else(|| "(no program chunk)".into()));
     if s.checksum_ok() {
         let _ = writeln!(o, "checksum  valid ({})", hex_sum(&c.checksum));
     } else {
@@ -171,35 +156,18 @@ fn dump(s: &Shader) -> String {
                 dxbc::listing::program::write_instruction(
                     p,
                     ins,
-                    dxbc::listing::program::Ctx {
-                        sm51: p.version.is_sm51(),
-                        legacy: false,
-                    },
+                    dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false },
                     &mut line,
                 );
                 let first = line.lines().next().unwrap_or("");
                 let _ = writeln!(o, "; {first}");
             }
         }
-        let _ = writeln!(
-            o,
-            "0x{:06x}  {:08x}  {}",
-            t.offset,
-            t.value,
-            role_name(&t.role)
-        );
+        let _ = writeln!(o, "0x{:06x}  {:08x}  {}", t.offset, t.value, role_name(&t.role));
         for f in t.fields(p) {
-            let bits = if f.lo == f.hi {
-                format!("[{}]", f.lo)
-            } else {
-                format!("[{}:{}]", f.hi, f.lo)
-            };
+            let bits = if f.lo == f.hi { format!("[{}]", f.lo) } else { format!("[{}:{}]", f.hi, f.lo) };
             let meaning = f.meaning.map(|m| format!(" {m}")).unwrap_or_default();
-            let _ = writeln!(
-                o,
-                "            {bits:<8} {:<24} = {}{meaning}",
-                f.name, f.value
-            );
+            let _ = writeln!(o, "            {bits:<8} {:<24} = {}{meaning}", f.name, f.value);
         }
     }
     o

@@ -36,16 +36,9 @@ pub enum BindingKind {
     /// A read-write storage buffer of 32-bit words (raw or structured UAV).
     StorageBuffer { stride: u32 },
     /// A sampled texture with its D3D dimension name and component type.
-    SampledTexture {
-        dimension: String,
-        sample_type: String,
-        multisampled: bool,
-    },
+    SampledTexture { dimension: String, sample_type: String, multisampled: bool },
     /// A storage texture (typed UAV).
-    StorageTexture {
-        dimension: String,
-        sample_type: String,
-    },
+    StorageTexture { dimension: String, sample_type: String },
     /// A filtering or comparison sampler.
     Sampler { comparison: bool },
 }
@@ -143,16 +136,10 @@ impl std::fmt::Display for TranslateError {
             TranslateError::Malformed { what, offset } => {
                 write!(f, "malformed: {what} (at offset {offset:#x})")
             }
-            TranslateError::Validation {
-                message,
-                offset: Some(o),
-            } => {
+            TranslateError::Validation { message, offset: Some(o) } => {
                 write!(f, "naga validation failed: {message} (at offset {o:#x})")
             }
-            TranslateError::Validation {
-                message,
-                offset: None,
-            } => write!(f, "naga validation failed: {message}"),
+            TranslateError::Validation { message, offset: None } => write!(f, "naga validation failed: {message}"),
         }
     }
 }
@@ -166,9 +153,8 @@ pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation
 
 /// WGSL text.
 pub fn to_wgsl(t: &Translation) -> Result<String, String> {
-    let mut s =
-        naga::back::wgsl::write_string(&t.module, &t.info, naga::back::wgsl::WriterFlags::empty())
-            .map_err(|e| e.to_string())?;
+    let mut s = naga::back::wgsl::write_string(&t.module, &t.info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| e.to_string())?;
     if t.stage == naga::ShaderStage::Fragment {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.

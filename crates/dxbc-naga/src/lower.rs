@@ -28,10 +28,9 @@ use crate::*;
 use dxbc::program::{Instruction, Operand, Program, NO_OPERAND};
 use dxbc::spec::opc;
 use naga::{
-    AddressSpace, ArraySize, BinaryOperator as B, Block, Expression as E, Function,
-    FunctionArgument, FunctionResult, GlobalVariable, Handle, Literal, LocalVariable,
-    MathFunction as M, Range, ResourceBinding, Scalar, ScalarKind, ShaderStage, Span,
-    Statement as S, StructMember, SwitchCase, SwitchValue, Type, TypeInner, UnaryOperator,
+    AddressSpace, ArraySize, BinaryOperator as B, Block, Expression as E, Function, FunctionArgument, FunctionResult,
+    GlobalVariable, Handle, Literal, LocalVariable, MathFunction as M, Range, ResourceBinding, Scalar, ScalarKind,
+    ShaderStage, Span, Statement as S, StructMember, SwitchCase, SwitchValue, Type, TypeInner, UnaryOperator,
     VectorSize,
 };
 use std::collections::{BTreeMap, BTreeSet};
@@ -60,38 +59,18 @@ impl K {
 }
 
 fn unsupported<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
-    Err(TranslateError::Unsupported {
-        what: what.into(),
-        offset,
-    })
+    Err(TranslateError::Unsupported { what: what.into(), offset })
 }
 
 fn malformed<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
-    Err(TranslateError::Malformed {
-        what: what.into(),
-        offset,
-    })
+    Err(TranslateError::Malformed { what: what.into(), offset })
 }
 
 /// An open control-flow construct.
 enum Frame {
-    If {
-        cond: H,
-        accept: Block,
-        reject: Option<Block>,
-        span: Span,
-    },
-    Loop {
-        body: Block,
-        span: Span,
-    },
-    Switch {
-        selector: H,
-        cases: Vec<SwitchCase>,
-        labels: Vec<SwitchValue>,
-        body: Option<Block>,
-        span: Span,
-    },
+    If { cond: H, accept: Block, reject: Option<Block>, span: Span },
+    Loop { body: Block, span: Span },
+    Switch { selector: H, cases: Vec<SwitchCase>, labels: Vec<SwitchValue>, body: Option<Block>, span: Span },
 }
 
 struct Types {
@@ -129,18 +108,12 @@ struct Lower<'a> {
     options: &'a Options,
 }
 
-pub(crate) fn translate(
-    shader: &dxbc::Shader,
-    options: &Options,
-) -> Result<Translation, TranslateError> {
+pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     let Some(p) = &shader.program else {
         return unsupported("the file has no program chunk (SHDR/SHEX)", 0);
     };
     if let Some(e) = shader.errors.first() {
-        return malformed(
-            format!("the shader did not decode: {}", e.message()),
-            e.offset(),
-        );
+        return malformed(format!("the shader did not decode: {}", e.message()), e.offset());
     }
     let stage = match p.version.program_type() {
         0 => ShaderStage::Fragment,
@@ -152,27 +125,14 @@ pub(crate) fn translate(
         t => return unsupported(format!("program type {t}"), p.offset),
     };
     let mut module = naga::Module::default();
-    let mut ty = |inner: TypeInner| {
-        module
-            .types
-            .insert(Type { name: None, inner }, Span::UNDEFINED)
-    };
+    let mut ty = |inner: TypeInner| module.types.insert(Type { name: None, inner }, Span::UNDEFINED);
     let t = Types {
         u32: ty(TypeInner::Scalar(Scalar::U32)),
         f32: ty(TypeInner::Scalar(Scalar::F32)),
         bool: ty(TypeInner::Scalar(Scalar::BOOL)),
-        vec4u: ty(TypeInner::Vector {
-            size: VectorSize::Quad,
-            scalar: Scalar::U32,
-        }),
-        vec4f: ty(TypeInner::Vector {
-            size: VectorSize::Quad,
-            scalar: Scalar::F32,
-        }),
-        vec4i: ty(TypeInner::Vector {
-            size: VectorSize::Quad,
-            scalar: Scalar::I32,
-        }),
+        vec4u: ty(TypeInner::Vector { size: VectorSize::Quad, scalar: Scalar::U32 }),
+        vec4f: ty(TypeInner::Vector { size: VectorSize::Quad, scalar: Scalar::F32 }),
+        vec4i: ty(TypeInner::Vector { size: VectorSize::Quad, scalar: Scalar::I32 }),
     };
     let mut l = Lower {
         p,
@@ -185,10 +145,7 @@ pub(crate) fn translate(
         cbuffers: BTreeMap::new(),
         icb: None,
         bindings: Vec::new(),
-        f: Function {
-            name: Some("dxbc_main".into()),
-            ..Default::default()
-        },
+        f: Function { name: Some("dxbc_main".into()), ..Default::default() },
         temps: Vec::new(),
         indexable: BTreeMap::new(),
         root: Block::new(),
@@ -201,42 +158,23 @@ pub(crate) fn translate(
     };
     l.body()?;
     let (inputs, outputs, workgroup_size) = l.entry_point(shader)?;
-    let mut validator = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    );
+    let mut validator =
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
     let info = match validator.validate(&l.module) {
         Ok(i) => i,
         Err(e) => {
-            let offset = e
-                .spans()
-                .next()
-                .map(|(s, _)| s.to_range().map_or(0, |r| r.start))
-                .filter(|&o| o != 0);
-            return Err(TranslateError::Validation {
-                message: format!("{}", e.as_inner()),
-                offset,
-            });
+            let offset = e.spans().next().map(|(s, _)| s.to_range().map_or(0, |r| r.start)).filter(|&o| o != 0);
+            return Err(TranslateError::Validation { message: format!("{}", e.as_inner()), offset });
         }
     };
-    Ok(Translation {
-        module: l.module,
-        info,
-        stage,
-        bindings: l.bindings,
-        inputs,
-        outputs,
-        workgroup_size,
-    })
+    Ok(Translation { module: l.module, info, stage, bindings: l.bindings, inputs, outputs, workgroup_size })
 }
 
 impl<'a> Lower<'a> {
     // ------------------------------------------------------------ helpers
 
     fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
-        self.module
-            .types
-            .insert(Type { name: None, inner }, Span::UNDEFINED)
+        self.module.types.insert(Type { name: None, inner }, Span::UNDEFINED)
     }
 
     fn vec_ty(&mut self, k: K) -> Handle<Type> {
@@ -250,14 +188,8 @@ impl<'a> Lower<'a> {
     fn block(&mut self) -> &mut Block {
         match self.frames.last_mut() {
             None => &mut self.root,
-            Some(Frame::If {
-                accept,
-                reject: None,
-                ..
-            }) => accept,
-            Some(Frame::If {
-                reject: Some(r), ..
-            }) => r,
+            Some(Frame::If { accept, reject: None, .. }) => accept,
+            Some(Frame::If { reject: Some(r), .. }) => r,
             Some(Frame::Loop { body, .. }) => body,
             Some(Frame::Switch { body, .. }) => {
                 // Statements before the first case label have nowhere to go; they
@@ -287,8 +219,7 @@ impl<'a> Lower<'a> {
     fn flush(&mut self) {
         if let (Some(first), Some(last)) = (self.emit_from.take(), self.emit_last.take()) {
             let span = self.span;
-            self.block()
-                .push(S::Emit(Range::new_from_bounds(first, last)), span);
+            self.block().push(S::Emit(Range::new_from_bounds(first, last)), span);
         }
     }
 
@@ -303,10 +234,7 @@ impl<'a> Lower<'a> {
     }
 
     fn splat(&mut self, v: H) -> H {
-        self.e(E::Splat {
-            size: VectorSize::Quad,
-            value: v,
-        })
+        self.e(E::Splat { size: VectorSize::Quad, value: v })
     }
 
     fn splat_u(&mut self, v: u32) -> H {
@@ -328,11 +256,7 @@ impl<'a> Lower<'a> {
         if from == to {
             v
         } else {
-            self.e(E::As {
-                expr: v,
-                kind: to.kind(),
-                convert: None,
-            })
+            self.e(E::As { expr: v, kind: to.kind(), convert: None })
         }
     }
 
@@ -341,21 +265,11 @@ impl<'a> Lower<'a> {
     }
 
     fn math(&mut self, fun: M, arg: H, arg1: Option<H>, arg2: Option<H>) -> H {
-        self.e(E::Math {
-            fun,
-            arg,
-            arg1,
-            arg2,
-            arg3: None,
-        })
+        self.e(E::Math { fun, arg, arg1, arg2, arg3: None })
     }
 
     fn select(&mut self, condition: H, accept: H, reject: H) -> H {
-        self.e(E::Select {
-            condition,
-            accept,
-            reject,
-        })
+        self.e(E::Select { condition, accept, reject })
     }
 
     /// A vec4<bool> mask turned into D3D's 0xFFFFFFFF / 0 per component.
@@ -375,20 +289,14 @@ impl<'a> Lower<'a> {
         let p = self.p;
         match ins.ops.as_slice().get(i) {
             Some(&id) => Ok(&p.operands[id as usize]),
-            None => malformed(
-                format!("instruction is missing operand {i}"),
-                ins.offset as usize,
-            ),
+            None => malformed(format!("instruction is missing operand {i}"), ins.offset as usize),
         }
     }
 
     fn temp(&mut self, n: u32) -> Result<Handle<naga::LocalVariable>, TranslateError> {
         match self.temps.get(n as usize) {
             Some(&h) => Ok(h),
-            None => malformed(
-                format!("r{n} is used but dcl_temps declares {}", self.temps.len()),
-                self.offset,
-            ),
+            None => malformed(format!("r{n} is used but dcl_temps declares {}", self.temps.len()), self.offset),
         }
     }
 
@@ -429,10 +337,7 @@ impl<'a> Lower<'a> {
         if let Some(&g) = self.specials.get(&ty) {
             return g;
         }
-        let name = dxbc::spec::OPERAND_TYPE
-            .asm(ty)
-            .unwrap_or("special")
-            .to_string();
+        let name = dxbc::spec::OPERAND_TYPE.asm(ty).unwrap_or("special").to_string();
         let g = self.private_global(name);
         self.specials.insert(ty, g);
         g
@@ -480,11 +385,7 @@ impl<'a> Lower<'a> {
                     return unsupported("multi-dimensional input/output registers", at);
                 }
                 if Self::is_static(op, 0) {
-                    let g = if ty == 1 {
-                        self.input(reg0())
-                    } else {
-                        self.output(reg0())
-                    };
+                    let g = if ty == 1 { self.input(reg0()) } else { self.output(reg0()) };
                     self.e(E::GlobalVariable(g))
                 } else {
                     return unsupported("dynamically indexed input/output registers", at);
@@ -500,20 +401,13 @@ impl<'a> Lower<'a> {
                 self.e(E::Access { base, index: i })
             }
             8 => {
-                let (id, row_dim) = if op.index_dim() == 3 {
-                    (op.index[0].imm as u32, 2)
-                } else {
-                    (reg0(), 1)
-                };
+                let (id, row_dim) = if op.index_dim() == 3 { (op.index[0].imm as u32, 2) } else { (reg0(), 1) };
                 let Some(&g) = self.cbuffers.get(&id) else {
                     return malformed(format!("cb{id} is used but not declared"), at);
                 };
                 let base = self.e(E::GlobalVariable(g));
                 if Self::is_static(op, row_dim) {
-                    self.e(E::AccessIndex {
-                        base,
-                        index: op.index[row_dim].imm as u32,
-                    })
+                    self.e(E::AccessIndex { base, index: op.index[row_dim].imm as u32 })
                 } else {
                     let i = self.index(op, row_dim)?;
                     self.e(E::Access { base, index: i })
@@ -535,9 +429,7 @@ impl<'a> Lower<'a> {
             }
             13 => return malformed("null used as a source", at),
             _ => {
-                let name = dxbc::spec::OPERAND_TYPE
-                    .get(ty)
-                    .map_or("unknown", |e| e.spec_name);
+                let name = dxbc::spec::OPERAND_TYPE.get(ty).map_or("unknown", |e| e.spec_name);
                 return unsupported(format!("operand type {name}"), at);
             }
         }))
@@ -553,14 +445,19 @@ impl<'a> Lower<'a> {
                 if op.ty() == 5 {
                     return unsupported("64-bit immediates (doubles)", op.offset as usize);
                 }
-                let comps: Vec<u32> = match v.len() {
-                    1 => vec![v[0]; 4],
-                    4 => v.to_vec(),
+                match v.len() {
+                    1 => {
+                        let x = self.lit_u(v[0]);
+                        let s = self.splat(x);
+                        return Ok(self.modified(op, s, k));
+                    }
+                    4 => {
+                        let hs: Vec<H> = v.iter().map(|&x| self.lit_u(x)).collect();
+                        let ty = self.t.vec4u;
+                        self.e(E::Compose { ty, components: hs })
+                    }
                     n => return malformed(format!("{n}-component immediate"), op.offset as usize),
-                };
-                let hs: Vec<H> = comps.iter().map(|&x| self.lit_u(x)).collect();
-                let ty = self.t.vec4u;
-                self.e(E::Compose { ty, components: hs })
+                }
             }
         };
         // Scalar registers (one component) are replicated.
@@ -580,53 +477,37 @@ impl<'a> Lower<'a> {
                 self.e(E::Swizzle {
                     size: VectorSize::Quad,
                     vector: raw,
-                    pattern: [
-                        comp(pattern[0]),
-                        comp(pattern[1]),
-                        comp(pattern[2]),
-                        comp(pattern[3]),
-                    ],
+                    pattern: [comp(pattern[0]), comp(pattern[1]), comp(pattern[2]), comp(pattern[3])],
                 })
             }
         } else {
             raw
         };
+        Ok(self.modified(op, v, k))
+    }
+
+    /// Bitcasts register bits to `k` and applies the operand's modifiers.
+    fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
         let mut v = self.bitcast(v, K::U, k);
         let m = op.modifier(self.p);
         if m & 2 != 0 {
-            v = if k == K::U {
-                v
-            } else {
-                self.math(M::Abs, v, None, None)
-            };
+            v = if k == K::U { v } else { self.math(M::Abs, v, None, None) };
         }
         if m & 1 != 0 {
             v = match k {
                 K::U => {
                     let vi = self.bitcast(v, K::U, K::I);
-                    let n = self.e(E::Unary {
-                        op: UnaryOperator::Negate,
-                        expr: vi,
-                    });
+                    let n = self.e(E::Unary { op: UnaryOperator::Negate, expr: vi });
                     self.bitcast(n, K::I, K::U)
                 }
-                _ => self.e(E::Unary {
-                    op: UnaryOperator::Negate,
-                    expr: v,
-                }),
+                _ => self.e(E::Unary { op: UnaryOperator::Negate, expr: v }),
             };
         }
-        Ok(v)
+        v
     }
 
     /// Writes `value` (vec4 of kind `k`) to the components `dst` masks.
-    fn write(
-        &mut self,
-        dst: &Operand,
-        value: H,
-        k: K,
-        saturate: bool,
-    ) -> Result<(), TranslateError> {
+    fn write(&mut self, dst: &Operand, value: H, k: K, saturate: bool) -> Result<(), TranslateError> {
         if dst.ty() == 13 {
             return Ok(());
         }
@@ -645,22 +526,13 @@ impl<'a> Lower<'a> {
             _ => 0xf,
         };
         if mask == 0xf {
-            self.stmt(S::Store {
-                pointer: ptr,
-                value: bits,
-            });
+            self.stmt(S::Store { pointer: ptr, value: bits });
         } else {
             for c in 0..4 {
                 if mask & (1 << c) != 0 {
-                    let p = self.e(E::AccessIndex {
-                        base: ptr,
-                        index: c,
-                    });
+                    let p = self.e(E::AccessIndex { base: ptr, index: c });
                     let v = self.component(bits, c);
-                    self.stmt(S::Store {
-                        pointer: p,
-                        value: v,
-                    });
+                    self.stmt(S::Store { pointer: p, value: v });
                 }
             }
         }
@@ -677,10 +549,7 @@ impl<'a> Lower<'a> {
             self.instruction(ins)?;
         }
         if !self.frames.is_empty() {
-            return malformed(
-                "control flow left open at the end of the program",
-                self.offset,
-            );
+            return malformed("control flow left open at the end of the program", self.offset);
         }
         self.flush();
         let body = std::mem::take(&mut self.root);
@@ -702,14 +571,10 @@ impl<'a> Lower<'a> {
                 let ty = self.t.vec4u;
                 for i in self.temps.len() as u32..n {
                     let zero = self.f.expressions.append(E::ZeroValue(ty), Span::UNDEFINED);
-                    let h = self.f.local_variables.append(
-                        LocalVariable {
-                            name: Some(format!("r{i}")),
-                            ty,
-                            init: Some(zero),
-                        },
-                        self.span,
-                    );
+                    let h = self
+                        .f
+                        .local_variables
+                        .append(LocalVariable { name: Some(format!("r{i}")), ty, init: Some(zero) }, self.span);
                     self.temps.push(h);
                 }
             }
@@ -721,20 +586,14 @@ impl<'a> Lower<'a> {
                 let base = self.t.vec4u;
                 let ty = self.ty(TypeInner::Array {
                     base,
-                    size: ArraySize::Constant(
-                        std::num::NonZeroU32::new(len).unwrap_or(std::num::NonZeroU32::MIN),
-                    ),
+                    size: ArraySize::Constant(std::num::NonZeroU32::new(len).unwrap_or(std::num::NonZeroU32::MIN)),
                     stride: 16,
                 });
                 let zero = self.f.expressions.append(E::ZeroValue(ty), Span::UNDEFINED);
-                let h = self.f.local_variables.append(
-                    LocalVariable {
-                        name: Some(format!("x{reg}")),
-                        ty,
-                        init: Some(zero),
-                    },
-                    self.span,
-                );
+                let h = self
+                    .f
+                    .local_variables
+                    .append(LocalVariable { name: Some(format!("x{reg}")), ty, init: Some(zero) }, self.span);
                 self.indexable.insert(reg, h);
             }
             DCL_CONSTANT_BUFFER => {
@@ -748,12 +607,7 @@ impl<'a> Lower<'a> {
                         payload.get(1).map_or(0, |x| x.value),
                     )
                 } else {
-                    (
-                        op.index[0].imm as u32,
-                        op.index[0].imm as u32,
-                        op.index[1].imm as u32,
-                        0,
-                    )
+                    (op.index[0].imm as u32, op.index[0].imm as u32, op.index[1].imm as u32, 0)
                 };
                 if sm51 && op.index[1].imm != op.index[2].imm {
                     return unsupported("constant buffer arrays (SM5.1 ranges)", at);
@@ -762,15 +616,10 @@ impl<'a> Lower<'a> {
                 let base = self.t.vec4u;
                 let ty = self.ty(TypeInner::Array {
                     base,
-                    size: ArraySize::Constant(
-                        std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN),
-                    ),
+                    size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
                     stride: 16,
                 });
-                let (group, binding) =
-                    self.options
-                        .bindings
-                        .place(RegisterClass::ConstantBuffer, register, space);
+                let (group, binding) = self.options.bindings.place(RegisterClass::ConstantBuffer, register, space);
                 let g = self.module.global_variables.append(
                     GlobalVariable {
                         name: Some(format!("cb{id}")),
@@ -789,31 +638,21 @@ impl<'a> Lower<'a> {
                     space,
                     group,
                     binding,
-                    kind: BindingKind::UniformBuffer {
-                        size_bytes: rows * 16,
-                    },
+                    kind: BindingKind::UniformBuffer { size_bytes: rows * 16 },
                 });
             }
             DCL_GLOBAL_FLAGS | DCL_TEMPS_PLACEHOLDER => {}
-            DCL_INPUT | DCL_INPUT_PS | DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS_SGV
-            | DCL_INPUT_PS_SIV | DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV
-            | DCL_THREAD_GROUP => {}
-            DCL_INDEX_RANGE => {
-                return unsupported("dcl_indexrange (indexed input/output registers)", at)
-            }
+            DCL_INPUT | DCL_INPUT_PS | DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV
+            | DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV | DCL_THREAD_GROUP => {}
+            DCL_INDEX_RANGE => return unsupported("dcl_indexrange (indexed input/output registers)", at),
             DCL_RESOURCE | DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED => {
-                return unsupported(
-                    "shader resources (textures and buffers) are not lowered yet",
-                    at,
-                )
+                return unsupported("shader resources (textures and buffers) are not lowered yet", at)
             }
             DCL_SAMPLER => return unsupported("samplers are not lowered yet", at),
             DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
                 return unsupported("unordered access views are not lowered yet", at)
             }
-            DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => {
-                return unsupported("group-shared memory is not lowered yet", at)
-            }
+            DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => return unsupported("group-shared memory is not lowered yet", at),
             DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE => {
                 return unsupported("dynamic linkage (interfaces)", at)
             }
@@ -821,9 +660,7 @@ impl<'a> Lower<'a> {
             | DCL_GS_INSTANCE_COUNT
             | DCL_MAX_OUTPUT_VERTEX_COUNT
             | DCL_GS_INPUT_PRIMITIVE
-            | DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => {
-                return unsupported("geometry shader declarations", at)
-            }
+            | DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => return unsupported("geometry shader declarations", at),
             c => {
                 let name = dxbc::spec::opcode(c as u32).map_or("?", |o| o.asm);
                 return unsupported(name.to_string(), at);
@@ -835,42 +672,22 @@ impl<'a> Lower<'a> {
     fn icb(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let words: Vec<u32> = ins.payload(self.p).iter().map(|x| x.value).collect();
         if words.is_empty() || words.len() % 4 != 0 {
-            return malformed(
-                "immediate constant buffer is not a whole number of vec4s",
-                ins.offset as usize,
-            );
+            return malformed("immediate constant buffer is not a whole number of vec4s", ins.offset as usize);
         }
         let rows = (words.len() / 4) as u32;
         let base = self.t.vec4u;
         let arr = self.ty(TypeInner::Array {
             base,
-            size: ArraySize::Constant(
-                std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN),
-            ),
+            size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
             stride: 16,
         });
         let ge = &mut self.module.global_expressions;
         let mut rows_h = Vec::new();
         for r in words.chunks(4) {
-            let comps: Vec<H> = r
-                .iter()
-                .map(|&x| ge.append(E::Literal(Literal::U32(x)), Span::UNDEFINED))
-                .collect();
-            rows_h.push(ge.append(
-                E::Compose {
-                    ty: base,
-                    components: comps,
-                },
-                Span::UNDEFINED,
-            ));
+            let comps: Vec<H> = r.iter().map(|&x| ge.append(E::Literal(Literal::U32(x)), Span::UNDEFINED)).collect();
+            rows_h.push(ge.append(E::Compose { ty: base, components: comps }, Span::UNDEFINED));
         }
-        let init = ge.append(
-            E::Compose {
-                ty: arr,
-                components: rows_h,
-            },
-            Span::UNDEFINED,
-        );
+        let init = ge.append(E::Compose { ty: arr, components: rows_h }, Span::UNDEFINED);
         let g = self.module.global_variables.append(
             GlobalVariable {
                 name: Some("icb".into()),
@@ -915,63 +732,45 @@ impl<'a> Lower<'a> {
             IF => {
                 let c = self.cond(ins)?;
                 self.flush();
-                self.frames.push(Frame::If {
-                    cond: c,
-                    accept: Block::new(),
-                    reject: None,
-                    span: self.span,
-                });
+                self.frames.push(Frame::If { cond: c, accept: Block::new(), reject: None, span: self.span });
             }
             ELSE => {
                 self.flush();
                 match self.frames.last_mut() {
-                    Some(Frame::If {
-                        reject: r @ None, ..
-                    }) => *r = Some(Block::new()),
+                    Some(Frame::If { reject: r @ None, .. }) => *r = Some(Block::new()),
                     _ => return malformed("else without if", at),
                 }
             }
             ENDIF => {
                 self.flush();
                 match self.frames.pop() {
-                    Some(Frame::If {
-                        cond,
-                        accept,
-                        reject,
-                        span,
-                    }) => self.block().push(
-                        S::If {
-                            condition: cond,
-                            accept,
-                            reject: reject.unwrap_or_default(),
-                        },
-                        span,
-                    ),
+                    Some(Frame::If { cond, accept, reject, span }) => {
+                        self.block().push(S::If { condition: cond, accept, reject: reject.unwrap_or_default() }, span)
+                    }
                     _ => return malformed("endif without if", at),
                 }
             }
             LOOP => {
                 self.flush();
-                self.frames.push(Frame::Loop {
-                    body: Block::new(),
-                    span: self.span,
-                });
+                self.frames.push(Frame::Loop { body: Block::new(), span: self.span });
             }
             ENDLOOP => {
                 self.flush();
                 match self.frames.pop() {
-                    Some(Frame::Loop { body, span }) => self.block().push(
-                        S::Loop {
-                            body,
-                            continuing: Block::new(),
-                            break_if: None,
-                        },
-                        span,
-                    ),
+                    Some(Frame::Loop { body, span }) => {
+                        self.block().push(S::Loop { body, continuing: Block::new(), break_if: None }, span)
+                    }
                     _ => return malformed("endloop without loop", at),
                 }
             }
-            2 => self.stmt(S::Break),
+            2 => {
+                // D3D lets `break` end the program when no loop or switch is open.
+                if self.frames.iter().any(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. })) {
+                    self.stmt(S::Break)
+                } else {
+                    self.stmt(S::Return { value: None })
+                }
+            }
             7 => self.stmt(S::Continue),
             BREAKC | CONTINUEC | RETC | DISCARD => {
                 let c = self.cond(ins)?;
@@ -983,11 +782,7 @@ impl<'a> Lower<'a> {
                 };
                 let mut accept = Block::new();
                 accept.push(inner, self.span);
-                self.stmt(S::If {
-                    condition: c,
-                    accept,
-                    reject: Block::new(),
-                });
+                self.stmt(S::If { condition: c, accept, reject: Block::new() });
             }
             62 => self.stmt(S::Return { value: None }),
             SWITCH => {
@@ -1014,13 +809,7 @@ impl<'a> Lower<'a> {
                     SwitchValue::Default
                 };
                 self.flush();
-                let Some(Frame::Switch {
-                    cases,
-                    labels,
-                    body,
-                    ..
-                }) = self.frames.last_mut()
-                else {
+                let Some(Frame::Switch { cases, labels, body, .. }) = self.frames.last_mut() else {
                     return malformed("case outside a switch", at);
                 };
                 // A label after statements closes the previous case.
@@ -1034,13 +823,7 @@ impl<'a> Lower<'a> {
             ENDSWITCH => {
                 self.flush();
                 match self.frames.pop() {
-                    Some(Frame::Switch {
-                        selector,
-                        mut cases,
-                        mut labels,
-                        body,
-                        span,
-                    }) => {
+                    Some(Frame::Switch { selector, mut cases, mut labels, body, span }) => {
                         if !labels.is_empty() {
                             close_case(&mut cases, &mut labels, body.unwrap_or_default());
                         }
@@ -1126,22 +909,10 @@ impl<'a> Lower<'a> {
                 let (a, b) = if n == 4 {
                     (a, b)
                 } else {
-                    let size = if n == 2 {
-                        VectorSize::Bi
-                    } else {
-                        VectorSize::Tri
-                    };
+                    let size = if n == 2 { VectorSize::Bi } else { VectorSize::Tri };
                     let pat = naga::SwizzleComponent::XYZW;
-                    let sa = self.e(E::Swizzle {
-                        size,
-                        vector: a,
-                        pattern: pat,
-                    });
-                    let sb = self.e(E::Swizzle {
-                        size,
-                        vector: b,
-                        pattern: pat,
-                    });
+                    let sa = self.e(E::Swizzle { size, vector: a, pattern: pat });
+                    let sb = self.e(E::Swizzle { size, vector: b, pattern: pat });
                     (sa, sb)
                 };
                 let dot = self.math(M::Dot, a, Some(b), None);
@@ -1197,22 +968,14 @@ impl<'a> Lower<'a> {
                     124 => (naga::DerivativeAxis::Y, naga::DerivativeControl::Coarse),
                     _ => (naga::DerivativeAxis::Y, naga::DerivativeControl::Fine),
                 };
-                let r = self.e(E::Derivative {
-                    axis,
-                    ctrl,
-                    expr: a,
-                });
+                let r = self.e(E::Derivative { axis, ctrl, expr: a });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
             54 => {
                 let s = self.op(ins, 1)?;
                 // mov copies bits, unless a float modifier or _sat asks for a float.
-                let k = if s.modifier(self.p) != 0 || sat {
-                    K::F
-                } else {
-                    K::U
-                };
+                let k = if s.modifier(self.p) != 0 || sat { K::F } else { K::U };
                 let a = self.read(s, k)?;
                 let d = dst(self, 0)?;
                 self.write(d, a, k, sat)?;
@@ -1221,11 +984,7 @@ impl<'a> Lower<'a> {
                 let c = src(self, 1, K::U)?;
                 let s1 = self.op(ins, 2)?;
                 let s2 = self.op(ins, 3)?;
-                let k = if s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat {
-                    K::F
-                } else {
-                    K::U
-                };
+                let k = if s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat { K::F } else { K::U };
                 let a = self.read(s1, k)?;
                 let b = self.read(s2, k)?;
                 let z = self.splat_u(0);
@@ -1251,19 +1010,12 @@ impl<'a> Lower<'a> {
             27 | 28 => {
                 // D3D: NaN → 0, out-of-range values clamp.
                 let a = src(self, 1, K::F)?;
-                let (lo, hi, k) = if code == 27 {
-                    (-2147483648.0f32, 2147483520.0f32, K::I)
-                } else {
-                    (0.0, 4294967040.0, K::U)
-                };
+                let (lo, hi, k) =
+                    if code == 27 { (-2147483648.0f32, 2147483520.0f32, K::I) } else { (0.0, 4294967040.0, K::U) };
                 let lo = self.splat_f(lo);
                 let hi = self.splat_f(hi);
                 let c = self.math(M::Clamp, a, Some(lo), Some(hi));
-                let conv = self.e(E::As {
-                    expr: c,
-                    kind: k.kind(),
-                    convert: Some(4),
-                });
+                let conv = self.e(E::As { expr: c, kind: k.kind(), convert: Some(4) });
                 let nan = self.bin(B::NotEqual, a, a);
                 let zero = match k {
                     K::I => self.splat_i(0),
@@ -1276,11 +1028,7 @@ impl<'a> Lower<'a> {
             43 | 86 => {
                 let k = if code == 43 { K::I } else { K::U };
                 let a = src(self, 1, k)?;
-                let r = self.e(E::As {
-                    expr: a,
-                    kind: ScalarKind::Float,
-                    convert: Some(4),
-                });
+                let r = self.e(E::As { expr: a, kind: ScalarKind::Float, convert: Some(4) });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
@@ -1290,19 +1038,13 @@ impl<'a> Lower<'a> {
             87 => binary!(K::U, B::ExclusiveOr),
             59 => {
                 let a = src(self, 1, K::U)?;
-                let r = self.e(E::Unary {
-                    op: UnaryOperator::BitwiseNot,
-                    expr: a,
-                });
+                let r = self.e(E::Unary { op: UnaryOperator::BitwiseNot, expr: a });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::U, false)?;
             }
             40 => {
                 let a = src(self, 1, K::I)?;
-                let r = self.e(E::Unary {
-                    op: UnaryOperator::Negate,
-                    expr: a,
-                });
+                let r = self.e(E::Unary { op: UnaryOperator::Negate, expr: a });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::I, false)?;
             }
@@ -1310,16 +1052,7 @@ impl<'a> Lower<'a> {
                 let k = if code < 40 { K::I } else { K::U };
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, k)?;
-                let r = self.math(
-                    if code == 36 || code == 83 {
-                        M::Max
-                    } else {
-                        M::Min
-                    },
-                    a,
-                    Some(b),
-                    None,
-                );
+                let r = self.math(if code == 36 || code == 83 { M::Max } else { M::Min }, a, Some(b), None);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
@@ -1329,15 +1062,7 @@ impl<'a> Lower<'a> {
                 let b = src(self, 2, K::U)?;
                 let m = self.splat_u(31);
                 let sh = self.bin(B::And, b, m);
-                let r = self.bin(
-                    if code == 41 {
-                        B::ShiftLeft
-                    } else {
-                        B::ShiftRight
-                    },
-                    a,
-                    sh,
-                );
+                let r = self.bin(if code == 41 { B::ShiftLeft } else { B::ShiftRight }, a, sh);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
@@ -1354,10 +1079,7 @@ impl<'a> Lower<'a> {
             38 | 81 => {
                 // imul/umul hi, lo, a, b: only the low half is expressible directly.
                 if self.op(ins, 0)?.ty() != 13 {
-                    return unsupported(
-                        format!("{name} with the high 32 bits of the product used"),
-                        at,
-                    );
+                    return unsupported(format!("{name} with the high 32 bits of the product used"), at);
                 }
                 let k = if code == 38 { K::I } else { K::U };
                 let a = src(self, 2, k)?;
@@ -1442,11 +1164,7 @@ impl<'a> Lower<'a> {
                 let res = self.select(fits, a, b);
                 let z = self.splat_u(0);
                 let w0 = self.bin(B::Equal, w, z);
-                let zero = if k == K::U {
-                    self.splat_u(0)
-                } else {
-                    self.splat_i(0)
-                };
+                let zero = if k == K::U { self.splat_u(0) } else { self.splat_i(0) };
                 let r = self.select(w0, zero, res);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
@@ -1466,10 +1184,7 @@ impl<'a> Lower<'a> {
                 let mask = self.bin(B::ShiftLeft, low, o);
                 let sh = self.bin(B::ShiftLeft, s, o);
                 let ins_bits = self.bin(B::And, sh, mask);
-                let inv = self.e(E::Unary {
-                    op: UnaryOperator::BitwiseNot,
-                    expr: mask,
-                });
+                let inv = self.e(E::Unary { op: UnaryOperator::BitwiseNot, expr: mask });
                 let keep = self.bin(B::And, base, inv);
                 let r = self.bin(B::InclusiveOr, ins_bits, keep);
                 let d = dst(self, 0)?;
@@ -1482,21 +1197,12 @@ impl<'a> Lower<'a> {
                 let mut comps = Vec::new();
                 for c in 0..4 {
                     let x = self.component(a, c);
-                    let ty = self.ty(TypeInner::Vector {
-                        size: VectorSize::Bi,
-                        scalar: Scalar::F32,
-                    });
-                    let v2 = self.e(E::Compose {
-                        ty,
-                        components: vec![x, zero],
-                    });
+                    let ty = self.ty(TypeInner::Vector { size: VectorSize::Bi, scalar: Scalar::F32 });
+                    let v2 = self.e(E::Compose { ty, components: vec![x, zero] });
                     comps.push(self.math(M::Pack2x16float, v2, None, None));
                 }
                 let ty = self.t.vec4u;
-                let r = self.e(E::Compose {
-                    ty,
-                    components: comps,
-                });
+                let r = self.e(E::Compose { ty, components: comps });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::U, false)?;
             }
@@ -1511,10 +1217,7 @@ impl<'a> Lower<'a> {
                     comps.push(self.component(v2, 0));
                 }
                 let ty = self.t.vec4f;
-                let r = self.e(E::Compose {
-                    ty,
-                    components: comps,
-                });
+                let r = self.e(E::Compose { ty, components: comps });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
@@ -1525,20 +1228,14 @@ impl<'a> Lower<'a> {
 
     // --------------------------------------------------------- entry point
 
-    fn entry_point(
-        &mut self,
-        shader: &dxbc::Shader,
-    ) -> Result<(Vec<IoEntry>, Vec<IoEntry>, [u32; 3]), TranslateError> {
+    fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<(Vec<IoEntry>, Vec<IoEntry>, [u32; 3]), TranslateError> {
         use opc::*;
         let p = self.p;
         // Finish the body function.
         let body_fn = std::mem::take(&mut self.f);
         let body = self.module.functions.append(body_fn, Span::UNDEFINED);
 
-        let mut ep = Function {
-            name: Some("main".into()),
-            ..Default::default()
-        };
+        let mut ep = Function { name: Some("main".into()), ..Default::default() };
         let mut stmts = Block::new();
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
@@ -1583,14 +1280,10 @@ impl<'a> Lower<'a> {
 
         // ---- inputs
         let mut arg_exprs: Vec<(H, Handle<GlobalVariable>, K, u32, u32)> = Vec::new(); // (arg, global, kind, comps, first component)
-        let sig_in: Vec<dxbc::chunks::signature::SignatureElement> = shader
-            .input_signature
-            .as_ref()
-            .map(|s| s.elements.clone())
-            .unwrap_or_default();
+        let sig_in: Vec<dxbc::chunks::signature::SignatureElement> =
+            shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
         // Group user elements per register.
-        let mut regs: BTreeMap<u32, Vec<&dxbc::chunks::signature::SignatureElement>> =
-            BTreeMap::new();
+        let mut regs: BTreeMap<u32, Vec<&dxbc::chunks::signature::SignatureElement>> = BTreeMap::new();
         for e in &sig_in {
             if e.register != u32::MAX {
                 regs.entry(e.register).or_default().push(e);
@@ -1615,64 +1308,31 @@ impl<'a> Lower<'a> {
                     4,
                     Some("position"),
                 ),
-                (ShaderStage::Fragment, 9) => (
-                    naga::Binding::BuiltIn(naga::BuiltIn::FrontFacing),
-                    self.t.bool,
-                    1,
-                    Some("front_facing"),
-                ),
-                (ShaderStage::Fragment, 10) => (
-                    naga::Binding::BuiltIn(naga::BuiltIn::SampleIndex),
-                    self.t.u32,
-                    1,
-                    Some("sample_index"),
-                ),
-                (ShaderStage::Fragment, 7) => (
-                    naga::Binding::BuiltIn(naga::BuiltIn::PrimitiveIndex),
-                    self.t.u32,
-                    1,
-                    Some("primitive_index"),
-                ),
-                (ShaderStage::Vertex, 6) => (
-                    naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex),
-                    self.t.u32,
-                    1,
-                    Some("vertex_index"),
-                ),
-                (ShaderStage::Vertex, 8) => (
-                    naga::Binding::BuiltIn(naga::BuiltIn::InstanceIndex),
-                    self.t.u32,
-                    1,
-                    Some("instance_index"),
-                ),
+                (ShaderStage::Fragment, 9) => {
+                    (naga::Binding::BuiltIn(naga::BuiltIn::FrontFacing), self.t.bool, 1, Some("front_facing"))
+                }
+                (ShaderStage::Fragment, 10) => {
+                    (naga::Binding::BuiltIn(naga::BuiltIn::SampleIndex), self.t.u32, 1, Some("sample_index"))
+                }
+                (ShaderStage::Fragment, 7) => {
+                    (naga::Binding::BuiltIn(naga::BuiltIn::PrimitiveIndex), self.t.u32, 1, Some("primitive_index"))
+                }
+                (ShaderStage::Vertex, 6) => {
+                    (naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex), self.t.u32, 1, Some("vertex_index"))
+                }
+                (ShaderStage::Vertex, 8) => {
+                    (naga::Binding::BuiltIn(naga::BuiltIn::InstanceIndex), self.t.u32, 1, Some("instance_index"))
+                }
                 (_, 0) => {
                     let (interpolation, sampling) = if stage == ShaderStage::Fragment {
                         match interp.get(reg).copied().unwrap_or(2) {
                             1 => (Some(naga::Interpolation::Flat), None),
-                            3 => (
-                                Some(naga::Interpolation::Perspective),
-                                Some(naga::Sampling::Centroid),
-                            ),
-                            4 => (
-                                Some(naga::Interpolation::Linear),
-                                Some(naga::Sampling::Center),
-                            ),
-                            5 => (
-                                Some(naga::Interpolation::Linear),
-                                Some(naga::Sampling::Centroid),
-                            ),
-                            6 => (
-                                Some(naga::Interpolation::Perspective),
-                                Some(naga::Sampling::Sample),
-                            ),
-                            7 => (
-                                Some(naga::Interpolation::Linear),
-                                Some(naga::Sampling::Sample),
-                            ),
-                            _ => (
-                                Some(naga::Interpolation::Perspective),
-                                Some(naga::Sampling::Center),
-                            ),
+                            3 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Centroid)),
+                            4 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Center)),
+                            5 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Centroid)),
+                            6 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Sample)),
+                            7 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Sample)),
+                            _ => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Center)),
                         }
                     } else {
                         (None, None)
@@ -1698,11 +1358,7 @@ impl<'a> Lower<'a> {
                 }
                 _ => {
                     return unsupported(
-                        format!(
-                            "input system value {} ({})",
-                            first.name,
-                            first.system_value_name()
-                        ),
+                        format!("input system value {} ({})", first.name, first.system_value_name()),
                         first.offset,
                     )
                 }
@@ -1713,9 +1369,7 @@ impl<'a> Lower<'a> {
                 ty,
                 binding: Some(binding),
             });
-            let arg = ep
-                .expressions
-                .append(E::FunctionArgument(idx), Span::UNDEFINED);
+            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
             let kk = if ty == self.t.bool {
                 K::U
             } else if builtin.is_some() && comps == 1 {
@@ -1745,11 +1399,7 @@ impl<'a> Lower<'a> {
                 32 => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
                 33 => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
                 34 => (naga::BuiltIn::LocalInvocationId, "local_invocation_id", 3),
-                36 => (
-                    naga::BuiltIn::LocalInvocationIndex,
-                    "local_invocation_index",
-                    1,
-                ),
+                36 => (naga::BuiltIn::LocalInvocationIndex, "local_invocation_index", 1),
                 11 => (naga::BuiltIn::PrimitiveIndex, "primitive_index", 1),
                 12 | 15 | 38 | 39 | 41 => continue, // outputs
                 35 => (naga::BuiltIn::SampleMask, "sample_mask", 1),
@@ -1759,10 +1409,7 @@ impl<'a> Lower<'a> {
                 }
             };
             let t = if comps == 3 {
-                self.ty(TypeInner::Vector {
-                    size: VectorSize::Tri,
-                    scalar: Scalar::U32,
-                })
+                self.ty(TypeInner::Vector { size: VectorSize::Tri, scalar: Scalar::U32 })
             } else {
                 self.t.u32
             };
@@ -1772,9 +1419,7 @@ impl<'a> Lower<'a> {
                 ty: t,
                 binding: Some(naga::Binding::BuiltIn(builtin)),
             });
-            let arg = ep
-                .expressions
-                .append(E::FunctionArgument(idx), Span::UNDEFINED);
+            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
             arg_exprs.push((arg, g, K::U, comps, 0));
             inputs.push(IoEntry {
                 semantic: name.into(),
@@ -1796,14 +1441,8 @@ impl<'a> Lower<'a> {
                     if k == K::U {
                         arg
                     } else {
-                        ep.expressions.append(
-                            E::As {
-                                expr: arg,
-                                kind: ScalarKind::Uint,
-                                convert: None,
-                            },
-                            Span::UNDEFINED,
-                        )
+                        ep.expressions
+                            .append(E::As { expr: arg, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED)
                     }
                 }
                 _ => {
@@ -1814,17 +1453,10 @@ impl<'a> Lower<'a> {
                             if comps == 1 {
                                 arg
                             } else {
-                                ep.expressions.append(
-                                    E::AccessIndex {
-                                        base: arg,
-                                        index: c,
-                                    },
-                                    Span::UNDEFINED,
-                                )
+                                ep.expressions.append(E::AccessIndex { base: arg, index: c }, Span::UNDEFINED)
                             }
                         } else {
-                            ep.expressions
-                                .append(E::Literal(Literal::U32(0)), Span::UNDEFINED)
+                            ep.expressions.append(E::Literal(Literal::U32(0)), Span::UNDEFINED)
                         };
                         comp_h.push(h);
                     }
@@ -1832,59 +1464,26 @@ impl<'a> Lower<'a> {
                     if ep.arguments.iter().any(|a| a.ty == self.t.bool)
                         && matches!(ep.expressions[arg], E::FunctionArgument(i) if ep.arguments[i as usize].ty == self.t.bool)
                     {
-                        let t = ep
-                            .expressions
-                            .append(E::Literal(Literal::U32(u32::MAX)), Span::UNDEFINED);
-                        let f = ep
-                            .expressions
-                            .append(E::Literal(Literal::U32(0)), Span::UNDEFINED);
-                        comp_h[0] = ep.expressions.append(
-                            E::Select {
-                                condition: arg,
-                                accept: t,
-                                reject: f,
-                            },
-                            Span::UNDEFINED,
-                        );
+                        let t = ep.expressions.append(E::Literal(Literal::U32(u32::MAX)), Span::UNDEFINED);
+                        let f = ep.expressions.append(E::Literal(Literal::U32(0)), Span::UNDEFINED);
+                        comp_h[0] =
+                            ep.expressions.append(E::Select { condition: arg, accept: t, reject: f }, Span::UNDEFINED);
                     }
-                    ep.expressions.append(
-                        E::Compose {
-                            ty: self.t.vec4u,
-                            components: comp_h,
-                        },
-                        Span::UNDEFINED,
-                    )
+                    ep.expressions.append(E::Compose { ty: self.t.vec4u, components: comp_h }, Span::UNDEFINED)
                 }
             };
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
             emit_all(&ep, first, &mut stmts);
-            stmts.push(
-                S::Store {
-                    pointer: ptr,
-                    value,
-                },
-                Span::UNDEFINED,
-            );
+            stmts.push(S::Store { pointer: ptr, value }, Span::UNDEFINED);
         }
-        stmts.push(
-            S::Call {
-                function: body,
-                arguments: Vec::new(),
-                result: None,
-            },
-            Span::UNDEFINED,
-        );
+        stmts.push(S::Call { function: body, arguments: Vec::new(), result: None }, Span::UNDEFINED);
 
         // ---- outputs
-        let sig_out: Vec<dxbc::chunks::signature::SignatureElement> = shader
-            .output_signature
-            .as_ref()
-            .map(|s| s.elements.clone())
-            .unwrap_or_default();
+        let sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
+            shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
         let mut members = Vec::new();
         let mut values = Vec::new();
-        let mut out_regs: BTreeMap<u32, &dxbc::chunks::signature::SignatureElement> =
-            BTreeMap::new();
+        let mut out_regs: BTreeMap<u32, &dxbc::chunks::signature::SignatureElement> = BTreeMap::new();
         for e in &sig_out {
             if e.register != u32::MAX {
                 out_regs.entry(e.register).or_insert(e);
@@ -1893,10 +1492,7 @@ impl<'a> Lower<'a> {
         let mut offset = 0u32;
         for (&reg, &g) in &self.outputs.clone() {
             let Some(e) = out_regs.get(&reg) else {
-                return malformed(
-                    format!("o{reg} is written but not in the output signature"),
-                    p.offset,
-                );
+                return malformed(format!("o{reg} is written but not in the output signature"), p.offset);
             };
             let k = match e.component_type {
                 1 => K::U,
@@ -1933,11 +1529,7 @@ impl<'a> Lower<'a> {
                     } else {
                         Some(naga::Interpolation::Flat)
                     };
-                    let sampling = if k == K::F {
-                        Some(naga::Sampling::Center)
-                    } else {
-                        None
-                    };
+                    let sampling = if k == K::F { Some(naga::Sampling::Center) } else { None };
                     (
                         naga::Binding::Location {
                             location: reg,
@@ -1952,37 +1544,20 @@ impl<'a> Lower<'a> {
                     )
                 }
                 _ => {
-                    return unsupported(
-                        format!("output system value {} ({})", e.name, e.system_value_name()),
-                        e.offset,
-                    )
+                    return unsupported(format!("output system value {} ({})", e.name, e.system_value_name()), e.offset)
                 }
             };
             let k_out = if ty == self.t.vec4f { K::F } else { k };
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
-            let load = ep
-                .expressions
-                .append(E::Load { pointer: ptr }, Span::UNDEFINED);
+            let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
             let v = if k_out == K::U {
                 load
             } else {
-                ep.expressions.append(
-                    E::As {
-                        expr: load,
-                        kind: k_out.kind(),
-                        convert: None,
-                    },
-                    Span::UNDEFINED,
-                )
+                ep.expressions.append(E::As { expr: load, kind: k_out.kind(), convert: None }, Span::UNDEFINED)
             };
             emit_all(&ep, first + 1, &mut stmts);
-            members.push(StructMember {
-                name: Some(format!("o{reg}")),
-                ty,
-                binding: Some(binding),
-                offset,
-            });
+            members.push(StructMember { name: Some(format!("o{reg}")), ty, binding: Some(binding), offset });
             offset += 16;
             values.push(v);
             outputs.push(IoEntry {
@@ -2002,42 +1577,19 @@ impl<'a> Lower<'a> {
         }
         for (&ty, &g) in &self.specials.clone() {
             let (builtin, name, t, conv) = match ty {
-                12 | 38 | 39 => (
-                    naga::BuiltIn::FragDepth,
-                    "frag_depth",
-                    self.t.f32,
-                    Some(K::F),
-                ),
+                12 | 38 | 39 => (naga::BuiltIn::FragDepth, "frag_depth", self.t.f32, Some(K::F)),
                 15 => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, None),
-                41 => {
-                    return unsupported(
-                        "stencil reference output (oStencilRef) has no WebGPU form",
-                        p.offset,
-                    )
-                }
+                41 => return unsupported("stencil reference output (oStencilRef) has no WebGPU form", p.offset),
                 _ => continue,
             };
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
-            let load = ep
-                .expressions
-                .append(E::Load { pointer: ptr }, Span::UNDEFINED);
-            let x = ep.expressions.append(
-                E::AccessIndex {
-                    base: load,
-                    index: 0,
-                },
-                Span::UNDEFINED,
-            );
+            let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
+            let x = ep.expressions.append(E::AccessIndex { base: load, index: 0 }, Span::UNDEFINED);
             let v = match conv {
-                Some(_) => ep.expressions.append(
-                    E::As {
-                        expr: x,
-                        kind: ScalarKind::Float,
-                        convert: None,
-                    },
-                    Span::UNDEFINED,
-                ),
+                Some(_) => {
+                    ep.expressions.append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
+                }
                 None => x,
             };
             emit_all(&ep, first + 1, &mut stmts);
@@ -2059,32 +1611,16 @@ impl<'a> Lower<'a> {
                 components: 1,
             });
         }
-        if stage == ShaderStage::Vertex
-            && !outputs
-                .iter()
-                .any(|o| o.builtin.as_deref() == Some("position"))
-        {
+        if stage == ShaderStage::Vertex && !outputs.iter().any(|o| o.builtin.as_deref() == Some("position")) {
             return unsupported("vertex shader without an SV_Position output", p.offset);
         }
         if !members.is_empty() {
-            let sty = self.ty(TypeInner::Struct {
-                members,
-                span: offset,
-            });
+            let sty = self.ty(TypeInner::Struct { members, span: offset });
             let first = ep.expressions.len();
-            let c = ep.expressions.append(
-                E::Compose {
-                    ty: sty,
-                    components: values,
-                },
-                Span::UNDEFINED,
-            );
+            let c = ep.expressions.append(E::Compose { ty: sty, components: values }, Span::UNDEFINED);
             emit_all(&ep, first, &mut stmts);
             stmts.push(S::Return { value: Some(c) }, Span::UNDEFINED);
-            ep.result = Some(FunctionResult {
-                ty: sty,
-                binding: None,
-            });
+            ep.result = Some(FunctionResult { ty: sty, binding: None });
         } else {
             stmts.push(S::Return { value: None }, Span::UNDEFINED);
         }
@@ -2093,11 +1629,7 @@ impl<'a> Lower<'a> {
             name: "main".into(),
             stage,
             early_depth_test: None,
-            workgroup_size: if stage == ShaderStage::Compute {
-                workgroup_size
-            } else {
-                [0, 0, 0]
-            },
+            workgroup_size: if stage == ShaderStage::Compute { workgroup_size } else { [0, 0, 0] },
             workgroup_size_overrides: None,
             function: ep,
             mesh_info: None,
@@ -2132,17 +1664,9 @@ fn close_case(cases: &mut Vec<SwitchCase>, labels: &mut Vec<SwitchValue>, body: 
     let n = labels.len();
     for (i, v) in labels.drain(..).enumerate() {
         if i + 1 < n {
-            cases.push(SwitchCase {
-                value: v,
-                body: Block::new(),
-                fall_through: true,
-            });
+            cases.push(SwitchCase { value: v, body: Block::new(), fall_through: true });
         } else {
-            cases.push(SwitchCase {
-                value: v,
-                body: std::mem::take(&mut Block::new()),
-                fall_through: false,
-            });
+            cases.push(SwitchCase { value: v, body: std::mem::take(&mut Block::new()), fall_through: false });
         }
     }
     if let Some(last) = cases.last_mut() {

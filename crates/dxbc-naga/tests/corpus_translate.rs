@@ -5,10 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(d)
-        .unwrap_or_else(|e| panic!("corpus {} missing: {e}", d.display()))
-        .flatten()
-    {
+    for e in std::fs::read_dir(d).unwrap_or_else(|e| panic!("corpus {} missing: {e}", d.display())).flatten() {
         let p = e.path();
         if p.is_dir() {
             walk(&p, out);
@@ -51,22 +48,13 @@ fn corpus_translates_or_fails_documented() {
             }
             Err(e) => {
                 let msg = e.to_string();
-                let key: String = msg
-                    .split(" (at offset")
-                    .next()
-                    .unwrap_or(&msg)
-                    .chars()
-                    .take(90)
-                    .collect();
+                let key: String = msg.split(" (at offset").next().unwrap_or(&msg).chars().take(90).collect();
                 let entry = reasons.entry(key).or_insert((0, f.display().to_string()));
                 entry.0 += 1;
             }
         }
     }
-    println!(
-        "{ok}/{} translate and validate; WGSL writer failures: {wgsl_fail}",
-        files.len()
-    );
+    println!("{ok}/{} translate and validate; WGSL writer failures: {wgsl_fail}", files.len());
     let mut v: Vec<_> = reasons.iter().collect();
     v.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
     for (k, (n, example)) in v.iter().take(60) {

@@ -12,15 +12,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn load(sub: &str) -> Vec<Vec<u8>> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(sub);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(sub);
     let mut v = Vec::new();
     let mut stack = vec![dir.clone()];
     while let Some(d) = stack.pop() {
-        for e in
-            std::fs::read_dir(&d).unwrap_or_else(|e| panic!("corpus {} missing: {e}", d.display()))
-        {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("corpus {} missing: {e}", d.display())) {
             let p = e.unwrap().path();
             if p.is_dir() {
                 stack.push(p);
@@ -37,10 +33,7 @@ fn bench(c: &mut Criterion) {
     for sub in ["vkd3d", "fxc"] {
         let files = load(sub);
         let bytes: u64 = files.iter().map(|f| f.len() as u64).sum();
-        let shaders: Vec<dxbc::Shader> = files
-            .iter()
-            .map(|f| dxbc::Shader::decode(f).unwrap())
-            .collect();
+        let shaders: Vec<dxbc::Shader> = files.iter().map(|f| dxbc::Shader::decode(f).unwrap()).collect();
         let mut g = c.benchmark_group(sub);
         g.throughput(Throughput::Bytes(bytes));
         g.bench_function("decode", |b| {

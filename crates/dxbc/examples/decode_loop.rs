@@ -3,10 +3,7 @@
 //! Usage: cargo run --release -p dxbc --example decode_loop -- DIR [SECONDS]
 
 fn walk(d: &std::path::Path, out: &mut Vec<Vec<u8>>) {
-    for e in std::fs::read_dir(d)
-        .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
-        .flatten()
-    {
+    for e in std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten() {
         let p = e.path();
         if p.is_dir() {
             walk(&p, out);
@@ -18,9 +15,7 @@ fn walk(d: &std::path::Path, out: &mut Vec<Vec<u8>>) {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let dir = args
-        .next()
-        .unwrap_or_else(|| "../shared/corpus/vkd3d".into());
+    let dir = args.next().unwrap_or_else(|| "../shared/corpus/vkd3d".into());
     let secs: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(3.0);
     let mut files = Vec::new();
     walk(std::path::Path::new(&dir), &mut files);

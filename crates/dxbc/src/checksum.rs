@@ -7,23 +7,21 @@
 //! 64-bit length. The 16-byte result is stored as four little-endian words.
 
 const S: [u32; 64] = [
-    7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9,
-    14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15,
-    21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+    7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+    4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15,
+    21,
 ];
 
 /// MD5's sine-derived constants, floor(|sin(i+1)| * 2^32).
 fn k(i: usize) -> u32 {
     const K: [u32; 64] = [
-        0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613,
-        0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193,
-        0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d,
-        0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed,
-        0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122,
-        0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
-        0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244,
-        0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
-        0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
+        0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501, 0x698098d8,
+        0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340,
+        0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87,
+        0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c,
+        0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039,
+        0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92,
+        0xffeff47d, 0x85845dd1, 0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
         0xeb86d391,
     ];
     K[i]
@@ -32,12 +30,7 @@ fn k(i: usize) -> u32 {
 fn compress(state: &mut [u32; 4], block: &[u8]) {
     let mut m = [0u32; 16];
     for (i, w) in m.iter_mut().enumerate() {
-        *w = u32::from_le_bytes([
-            block[i * 4],
-            block[i * 4 + 1],
-            block[i * 4 + 2],
-            block[i * 4 + 3],
-        ]);
+        *w = u32::from_le_bytes([block[i * 4], block[i * 4 + 1], block[i * 4 + 2], block[i * 4 + 3]]);
     }
     let [mut a, mut b, mut c, mut d] = *state;
     for i in 0..64 {
@@ -50,12 +43,7 @@ fn compress(state: &mut [u32; 4], block: &[u8]) {
         let t = d;
         d = c;
         c = b;
-        b = b.wrapping_add(
-            a.wrapping_add(f)
-                .wrapping_add(k(i))
-                .wrapping_add(m[g])
-                .rotate_left(S[i]),
-        );
+        b = b.wrapping_add(a.wrapping_add(f).wrapping_add(k(i)).wrapping_add(m[g]).rotate_left(S[i]));
         a = t;
     }
     state[0] = state[0].wrapping_add(a);
@@ -117,17 +105,11 @@ mod tests {
 
     #[test]
     fn compression_matches_rfc1321_vectors() {
-        let hex = |s: [u32; 4]| {
-            s.iter()
-                .map(|w| format!("{:08x}", w.swap_bytes()))
-                .collect::<String>()
-        };
+        let hex = |s: [u32; 4]| s.iter().map(|w| format!("{:08x}", w.swap_bytes())).collect::<String>();
         assert_eq!(hex(md5_plain(b"")), "d41d8cd98f00b204e9800998ecf8427e");
         assert_eq!(hex(md5_plain(b"abc")), "900150983cd24fb0d6963f7d28e17f72");
         assert_eq!(
-            hex(md5_plain(
-                b"12345678901234567890123456789012345678901234567890123456789012345678901234567890"
-            )),
+            hex(md5_plain(b"12345678901234567890123456789012345678901234567890123456789012345678901234567890")),
             "57edf4a22be3c955ac49da2e2107b67a"
         );
     }

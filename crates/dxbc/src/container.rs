@@ -36,10 +36,7 @@ pub struct ChunkEntry {
 }
 
 /// Serialises a FourCC as text.
-pub fn serialize_fourcc<S: serde::Serializer>(
-    tag: &[u8; 4],
-    s: S,
-) -> std::result::Result<S::Ok, S::Error> {
+pub fn serialize_fourcc<S: serde::Serializer>(tag: &[u8; 4], s: S) -> std::result::Result<S::Ok, S::Error> {
     s.serialize_str(&fourcc_text(tag))
 }
 
@@ -75,7 +72,9 @@ pub struct Container {
 /// Tells whether `fourcc` is a chunk whose payload this crate decodes fully.
 pub fn chunk_kind_description(tag: &[u8; 4]) -> &'static str {
     match tag {
-        b"RDEF" => "Resource definitions: constant buffers, their variables and types, resource bindings, creator string",
+        b"RDEF" => {
+            "Resource definitions: constant buffers, their variables and types, resource bindings, creator string"
+        }
         b"ISGN" => "Input signature: the elements a stage reads, their registers, masks and semantics",
         b"OSGN" => "Output signature: the elements a stage writes",
         b"OSG5" => "Output signature with stream indices (geometry shaders, SM5)",
@@ -130,37 +129,24 @@ impl Container {
         let total_size = r.u32("container total size")?;
         if total_size as usize != data.len() {
             return Err(Error::new(
-                format!(
-                    "container size field says {total_size} bytes but the input has {}",
-                    data.len()
-                ),
+                format!("container size field says {total_size} bytes but the input has {}", data.len()),
                 0x18,
             ));
         }
         let count_at = r.offset();
         let count = r.u32("chunk count")? as usize;
         if count > r.remaining() / 4 {
-            return Err(Error::new(
-                format!("chunk count {count} does not fit in the file"),
-                count_at,
-            ));
+            return Err(Error::new(format!("chunk count {count} does not fit in the file"), count_at));
         }
         let mut chunks = Vec::with_capacity(count);
         for _ in 0..count {
             let table_offset = r.offset();
             let offset = r.u32("chunk offset")? as usize;
             let mut c = Reader::new(data, 0);
-            c.seek(offset, "chunk offset").map_err(|_| {
-                Error::new(
-                    format!("chunk offset {offset:#x} lies outside the file"),
-                    table_offset,
-                )
-            })?;
+            c.seek(offset, "chunk offset")
+                .map_err(|_| Error::new(format!("chunk offset {offset:#x} lies outside the file"), table_offset))?;
             if offset % 4 != 0 {
-                return Err(Error::new(
-                    format!("chunk offset {offset:#x} is not dword-aligned"),
-                    table_offset,
-                ));
+                return Err(Error::new(format!("chunk offset {offset:#x} is not dword-aligned"), table_offset));
             }
             let tagb = c.bytes(4, "chunk FourCC")?;
             let tag = [tagb[0], tagb[1], tagb[2], tagb[3]];
@@ -168,27 +154,13 @@ impl Container {
             let size = c.u32("chunk size")? as usize;
             if size > c.remaining() {
                 return Err(Error::new(
-                    format!(
-                        "chunk {} declares {size} bytes but only {} remain",
-                        fourcc_text(&tag),
-                        c.remaining()
-                    ),
+                    format!("chunk {} declares {size} bytes but only {} remain", fourcc_text(&tag), c.remaining()),
                     size_at,
                 ));
             }
-            chunks.push(ChunkEntry {
-                tag,
-                offset,
-                table_offset,
-                size,
-            });
+            chunks.push(ChunkEntry { tag, offset, table_offset, size });
         }
-        Ok(Container {
-            checksum,
-            version,
-            total_size,
-            chunks,
-        })
+        Ok(Container { checksum, version, total_size, chunks })
     }
 
     /// The checksum computed over `data` (the bytes this container was

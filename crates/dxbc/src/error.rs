@@ -26,12 +26,7 @@ impl Error {
     /// A new error at absolute byte `offset`.
     #[cold]
     pub fn new(message: impl Into<String>, offset: usize) -> Self {
-        Error {
-            inner: Box::new(Inner {
-                message: message.into(),
-                offset,
-            }),
-        }
+        Error { inner: Box::new(Inner { message: message.into(), offset }) }
     }
 
     /// The absolute byte offset the error points at.
@@ -47,11 +42,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} (at offset {:#x})",
-            self.inner.message, self.inner.offset
-        )
+        write!(f, "{} (at offset {:#x})", self.inner.message, self.inner.offset)
     }
 }
 

@@ -10,23 +10,14 @@ fn pack(fields: &[(&FieldDef, u32)]) -> u32 {
 }
 
 fn opcode(code: u32, extra: u32, len: u32) -> u32 {
-    pack(&[
-        (&spec::OPCODE_COMMON_FIELDS[0], code),
-        (&spec::OPCODE_COMMON_FIELDS[1], len),
-    ]) | extra
+    pack(&[(&spec::OPCODE_COMMON_FIELDS[0], code), (&spec::OPCODE_COMMON_FIELDS[1], len)]) | extra
 }
 
 /// Operand token: `ty` register file, 4 components, `mode` selection with
 /// `sel` bits, and a 1-D immediate index (or none for literals).
 fn operand(ty: u32, mode: u32, sel: u32, dims: u32) -> u32 {
     let f = spec::OPERAND_FIELDS;
-    pack(&[
-        (&f[0], 2),
-        (&f[1], mode),
-        (&f[2], sel),
-        (&f[3], ty),
-        (&f[4], dims),
-    ])
+    pack(&[(&f[0], 2), (&f[1], mode), (&f[2], sel), (&f[3], ty), (&f[4], dims)])
 }
 
 const XYZW_SWIZZLE: u32 = 0b11_10_01_00;
@@ -35,11 +26,7 @@ const XYZW_SWIZZLE: u32 = 0b11_10_01_00;
 /// `mul o0.xyzw, v0.xyzw, cb0[0].xyzw` preceded by its declarations.
 pub fn tint_pixel_shader() -> Vec<u8> {
     let mut w: Vec<u32> = Vec::new();
-    w.push(pack(&[
-        (&spec::VERSION_FIELDS[0], 0),
-        (&spec::VERSION_FIELDS[1], 5),
-        (&spec::VERSION_FIELDS[3], 0),
-    ]));
+    w.push(pack(&[(&spec::VERSION_FIELDS[0], 0), (&spec::VERSION_FIELDS[1], 5), (&spec::VERSION_FIELDS[3], 0)]));
     w.push(0);
     // dcl_globalFlags refactoringAllowed
     w.push(opcode(106, 1 << 11, 1));
@@ -83,11 +70,8 @@ fn enum_value(e: &spec::EnumDef, name: &str) -> u32 {
 }
 
 fn opcode_number(spec_name: &str) -> u32 {
-    spec::OPCODES
-        .iter()
-        .find(|o| o.spec_name == spec_name)
-        .unwrap_or_else(|| panic!("no opcode {spec_name}"))
-        .code as u32
+    spec::OPCODES.iter().find(|o| o.spec_name == spec_name).unwrap_or_else(|| panic!("no opcode {spec_name}")).code
+        as u32
 }
 
 /// One operand's dwords.
@@ -108,14 +92,11 @@ fn opnd(ty: &str, comps: u32, mode: u32, sel: u32, idx: &[u32]) -> Opnd {
 }
 
 fn comp_mask(m: &str) -> u32 {
-    m.bytes()
-        .fold(0, |a, c| a | 1 << "xyzw".find(c as char).unwrap())
+    m.bytes().fold(0, |a, c| a | 1 << "xyzw".find(c as char).unwrap())
 }
 
 fn swz(s: &str) -> u32 {
-    s.bytes().enumerate().fold(0, |a, (i, c)| {
-        a | ("xyzw".find(c as char).unwrap() as u32) << (2 * i)
-    })
+    s.bytes().enumerate().fold(0, |a, (i, c)| a | ("xyzw".find(c as char).unwrap() as u32) << (2 * i))
 }
 
 /// Destination with a write mask.
@@ -145,10 +126,7 @@ fn imm(v: &[f32]) -> Opnd {
 fn neg(mut o: Opnd) -> Opnd {
     let f = spec::EXTENDED_OPERAND_FIELDS;
     o.0[0] = spec::OPERAND_FIELDS[8].put(o.0[0], 1);
-    let ext = pack(&[
-        (&f[0], 1),
-        (&f[1], enum_value(&spec::OPERAND_MODIFIER, "NEG")),
-    ]);
+    let ext = pack(&[(&f[0], 1), (&f[1], enum_value(&spec::OPERAND_MODIFIER, "NEG"))]);
     o.0.insert(1, ext);
     o
 }
@@ -160,28 +138,12 @@ struct Prog {
 impl Prog {
     fn new(stage: &str, major: u32, minor: u32) -> Prog {
         let v = spec::VERSION_FIELDS;
-        Prog {
-            w: vec![
-                pack(&[
-                    (&v[0], minor),
-                    (&v[1], major),
-                    (&v[3], enum_value(&spec::PROGRAM_TYPE, stage)),
-                ]),
-                0,
-            ],
-        }
+        Prog { w: vec![pack(&[(&v[0], minor), (&v[1], major), (&v[3], enum_value(&spec::PROGRAM_TYPE, stage))]), 0] }
     }
 
     /// Appends an instruction: opcode by spec name, named controls,
     /// extended opcode tokens, operands, then payload dwords.
-    fn ins(
-        &mut self,
-        name: &str,
-        controls: &[(&str, u32)],
-        ext: &[u32],
-        ops: &[Opnd],
-        payload: &[u32],
-    ) {
+    fn ins(&mut self, name: &str, controls: &[(&str, u32)], ext: &[u32], ops: &[Opnd], payload: &[u32]) {
         let code = opcode_number(name);
         let len = 1 + ext.len() + ops.iter().map(|o| o.0.len()).sum::<usize>() + payload.len();
         let mut t = opcode(code, 0, len as u32);
@@ -213,10 +175,7 @@ impl Prog {
     /// An immediate constant buffer: a custom-data block of vec4s.
     fn icb(&mut self, rows: &[[f32; 4]]) {
         let class = enum_value(&spec::CUSTOMDATA_CLASS, "DCL_IMMEDIATE_CONSTANT_BUFFER");
-        let t = pack(&[
-            (&spec::CUSTOMDATA_FIELDS[0], 53),
-            (&spec::CUSTOMDATA_FIELDS[1], class),
-        ]);
+        let t = pack(&[(&spec::CUSTOMDATA_FIELDS[0], 53), (&spec::CUSTOMDATA_FIELDS[1], class)]);
         self.w.push(t);
         self.w.push(2 + 4 * rows.len() as u32);
         self.w.extend(rows.iter().flatten().map(|x| x.to_bits()));
@@ -230,22 +189,13 @@ impl Prog {
 
 fn ext_resource_dim(dim: &str) -> u32 {
     let f = spec::EXT_RESOURCE_DIM_FIELDS;
-    pack(&[
-        (&f[0], 2),
-        (&f[1], enum_value(&spec::RESOURCE_DIMENSION, dim)),
-    ])
+    pack(&[(&f[0], 2), (&f[1], enum_value(&spec::RESOURCE_DIMENSION, dim))])
 }
 
 fn ext_return_float4() -> u32 {
     let f = spec::EXT_RETURN_TYPE_FIELDS;
     let fl = enum_value(&spec::RETURN_TYPE, "FLOAT");
-    pack(&[
-        (&f[0], 3),
-        (&f[1], fl),
-        (&f[2], fl),
-        (&f[3], fl),
-        (&f[4], fl),
-    ])
+    pack(&[(&f[0], 3), (&f[1], fl), (&f[2], fl), (&f[3], fl), (&f[4], fl)])
 }
 
 fn return_float4() -> u32 {
@@ -270,14 +220,7 @@ fn signature(els: &[El]) -> Vec<u8> {
         let at = strings_at + strings.len();
         strings.extend_from_slice(e.0.as_bytes());
         strings.push(0);
-        w.extend([
-            at as u32,
-            e.1,
-            e.2,
-            3,
-            e.3,
-            u32::from(e.4) | u32::from(e.5) << 8,
-        ]);
+        w.extend([at as u32, e.1, e.2, 3, e.3, u32::from(e.4) | u32::from(e.5) << 8]);
     }
     while strings.len() % 4 != 0 {
         strings.push(0xab);
@@ -332,30 +275,13 @@ fn rdef(stage_code: u16, cb_name: &str, vars: &[Var], binds: &[Bind]) -> Vec<u8>
     }
     if n_cb == 1 {
         let name = string(cb_name);
-        let size = vars
-            .iter()
-            .map(|v| v.1 + v.2)
-            .max()
-            .unwrap_or(0)
-            .div_ceil(16)
-            * 16;
+        let size = vars.iter().map(|v| v.1 + v.2).max().unwrap_or(0).div_ceil(16) * 16;
         w.extend([name, vars.len() as u32, var_at as u32, size, 0, 0]);
     }
     for (i, v) in vars.iter().enumerate() {
         let name = string(v.0);
         let t = (type_at + 36 * i) as u32;
-        w.extend([
-            name,
-            v.1,
-            v.2,
-            2, /* used */
-            t,
-            0,
-            u32::MAX,
-            0,
-            u32::MAX,
-            0,
-        ]);
+        w.extend([name, v.1, v.2, 2 /* used */, t, 0, u32::MAX, 0, u32::MAX, 0]);
     }
     let mut types = Vec::new();
     for v in vars {
@@ -398,72 +324,29 @@ const DS: u16 = 0x4453;
 /// tints the colour. RDEF, ISGN, OSGN and SHEX.
 pub fn transform_vertex_shader() -> Vec<u8> {
     let mut p = Prog::new("vs", 5, 0);
-    p.ins(
-        "DCL_GLOBAL_FLAGS",
-        &[("refactoringAllowed", 1)],
-        &[],
-        &[],
-        &[],
-    );
-    p.ins(
-        "DCL_CONSTANT_BUFFER",
-        &[],
-        &[],
-        &[src("CONSTANT_BUFFER", &[0, 5], "xyzw")],
-        &[],
-    );
+    p.ins("DCL_GLOBAL_FLAGS", &[("refactoringAllowed", 1)], &[], &[], &[]);
+    p.ins("DCL_CONSTANT_BUFFER", &[], &[], &[src("CONSTANT_BUFFER", &[0, 5], "xyzw")], &[]);
     p.op("DCL_INPUT", &[dst("INPUT", &[0], "xyzw")]);
     p.op("DCL_INPUT", &[dst("INPUT", &[1], "xyzw")]);
-    p.ins(
-        "DCL_OUTPUT_SIV",
-        &[],
-        &[],
-        &[dst("OUTPUT", &[0], "xyzw")],
-        &[sysname("POSITION")],
-    );
+    p.ins("DCL_OUTPUT_SIV", &[], &[], &[dst("OUTPUT", &[0], "xyzw")], &[sysname("POSITION")]);
     p.op("DCL_OUTPUT", &[dst("OUTPUT", &[1], "xyzw")]);
     for (i, c) in ["x", "y", "z", "w"].iter().enumerate() {
         p.op(
             "DP4",
-            &[
-                dst("OUTPUT", &[0], c),
-                src("INPUT", &[0], "xyzw"),
-                src("CONSTANT_BUFFER", &[0, i as u32], "xyzw"),
-            ],
+            &[dst("OUTPUT", &[0], c), src("INPUT", &[0], "xyzw"), src("CONSTANT_BUFFER", &[0, i as u32], "xyzw")],
         );
     }
-    p.op(
-        "MUL",
-        &[
-            dst("OUTPUT", &[1], "xyzw"),
-            src("INPUT", &[1], "xyzw"),
-            src("CONSTANT_BUFFER", &[0, 4], "xyzw"),
-        ],
-    );
+    p.op("MUL", &[dst("OUTPUT", &[1], "xyzw"), src("INPUT", &[1], "xyzw"), src("CONSTANT_BUFFER", &[0, 4], "xyzw")]);
     p.op("RET", &[]);
     let r = rdef(
         VS,
         "Transform",
-        &[
-            Var("world_view_proj", 0, 64, (3, 4, 4), "float4x4"),
-            Var("tint", 64, 16, (1, 1, 4), "float4"),
-        ],
+        &[Var("world_view_proj", 0, 64, (3, 4, 4), "float4x4"), Var("tint", 64, 16, (1, 1, 4), "float4")],
         &[Bind("Transform", 0, 0, 0, 0, 0)],
     );
-    let i = signature(&[
-        El("POSITION", 0, 0, 0, 0xf, 0xf),
-        El("COLOR", 0, 0, 1, 0xf, 0xf),
-    ]);
-    let o = signature(&[
-        El("SV_Position", 0, 1, 0, 0xf, 0),
-        El("COLOR", 0, 0, 1, 0xf, 0),
-    ]);
-    container(&[
-        (*b"RDEF", &r),
-        (*b"ISGN", &i),
-        (*b"OSGN", &o),
-        (*b"SHEX", &p.bytes()),
-    ])
+    let i = signature(&[El("POSITION", 0, 0, 0, 0xf, 0xf), El("COLOR", 0, 0, 1, 0xf, 0xf)]);
+    let o = signature(&[El("SV_Position", 0, 1, 0, 0xf, 0), El("COLOR", 0, 0, 1, 0xf, 0)]);
+    container(&[(*b"RDEF", &r), (*b"ISGN", &i), (*b"OSGN", &o), (*b"SHEX", &p.bytes())])
 }
 
 /// ps_5_0: samples a texture, inverts it and tints it. Shows extended
@@ -472,44 +355,20 @@ pub fn transform_vertex_shader() -> Vec<u8> {
 /// (an immediate constant buffer). The guided tour runs on this one.
 pub fn textured_pixel_shader() -> Vec<u8> {
     let mut p = Prog::new("ps", 5, 0);
-    p.ins(
-        "DCL_GLOBAL_FLAGS",
-        &[("refactoringAllowed", 1)],
-        &[],
-        &[],
-        &[],
-    );
+    p.ins("DCL_GLOBAL_FLAGS", &[("refactoringAllowed", 1)], &[], &[], &[]);
     p.icb(&[[1.0, 0.5, 0.25, 1.0], [0.25, 0.5, 1.0, 1.0]]);
-    p.ins(
-        "DCL_CONSTANT_BUFFER",
-        &[],
-        &[],
-        &[src("CONSTANT_BUFFER", &[0, 1], "xyzw")],
-        &[],
-    );
-    p.ins(
-        "DCL_SAMPLER",
-        &[("sampler mode", 0)],
-        &[],
-        &[bare("SAMPLER", &[0])],
-        &[],
-    );
+    p.ins("DCL_CONSTANT_BUFFER", &[], &[], &[src("CONSTANT_BUFFER", &[0, 1], "xyzw")], &[]);
+    p.ins("DCL_SAMPLER", &[("sampler mode", 0)], &[], &[bare("SAMPLER", &[0])], &[]);
     p.ins(
         "DCL_RESOURCE",
-        &[(
-            "resource dimension",
-            enum_value(&spec::RESOURCE_DIMENSION, "TEXTURE2D"),
-        )],
+        &[("resource dimension", enum_value(&spec::RESOURCE_DIMENSION, "TEXTURE2D"))],
         &[],
         &[bare("RESOURCE", &[0])],
         &[return_float4()],
     );
     p.ins(
         "DCL_INPUT_PS",
-        &[(
-            "interpolation",
-            enum_value(&spec::INTERPOLATION_MODE, "LINEAR"),
-        )],
+        &[("interpolation", enum_value(&spec::INTERPOLATION_MODE, "LINEAR"))],
         &[],
         &[dst("INPUT", &[1], "xy")],
         &[],
@@ -520,110 +379,43 @@ pub fn textured_pixel_shader() -> Vec<u8> {
         "SAMPLE",
         &[],
         &[ext_resource_dim("TEXTURE2D"), ext_return_float4()],
-        &[
-            dst("TEMP", &[0], "xyzw"),
-            src("INPUT", &[1], "xyxx"),
-            src("RESOURCE", &[0], "xyzw"),
-            bare("SAMPLER", &[0]),
-        ],
+        &[dst("TEMP", &[0], "xyzw"), src("INPUT", &[1], "xyxx"), src("RESOURCE", &[0], "xyzw"), bare("SAMPLER", &[0])],
         &[],
     );
-    p.op(
-        "ADD",
-        &[
-            dst("TEMP", &[0], "xyzw"),
-            neg(src("TEMP", &[0], "xyzw")),
-            imm(&[1.0, 1.0, 1.0, 1.0]),
-        ],
-    );
+    p.op("ADD", &[dst("TEMP", &[0], "xyzw"), neg(src("TEMP", &[0], "xyzw")), imm(&[1.0, 1.0, 1.0, 1.0])]);
     p.op(
         "MUL",
-        &[
-            dst("TEMP", &[0], "xyzw"),
-            src("TEMP", &[0], "xyzw"),
-            src("IMMEDIATE_CONSTANT_BUFFER", &[1], "xyzw"),
-        ],
+        &[dst("TEMP", &[0], "xyzw"), src("TEMP", &[0], "xyzw"), src("IMMEDIATE_CONSTANT_BUFFER", &[1], "xyzw")],
     );
-    p.op(
-        "MUL",
-        &[
-            dst("OUTPUT", &[0], "xyzw"),
-            src("TEMP", &[0], "xyzw"),
-            src("CONSTANT_BUFFER", &[0, 0], "xyzw"),
-        ],
-    );
+    p.op("MUL", &[dst("OUTPUT", &[0], "xyzw"), src("TEMP", &[0], "xyzw"), src("CONSTANT_BUFFER", &[0, 0], "xyzw")]);
     p.op("RET", &[]);
     let r = rdef(
         PS,
         "Material",
         &[Var("tint", 0, 16, (1, 1, 4), "float4")],
-        &[
-            Bind("linear_sampler", 3, 0, 0, 0, 0),
-            Bind("albedo", 2, 5, 4, 0, 0x0c),
-            Bind("Material", 0, 0, 0, 0, 0),
-        ],
+        &[Bind("linear_sampler", 3, 0, 0, 0, 0), Bind("albedo", 2, 5, 4, 0, 0x0c), Bind("Material", 0, 0, 0, 0, 0)],
     );
-    let i = signature(&[
-        El("SV_Position", 0, 1, 0, 0xf, 0),
-        El("TEXCOORD", 0, 0, 1, 0x3, 0x3),
-    ]);
+    let i = signature(&[El("SV_Position", 0, 1, 0, 0xf, 0), El("TEXCOORD", 0, 0, 1, 0x3, 0x3)]);
     let o = signature(&[El("SV_Target", 0, 64, 0, 0xf, 0)]);
-    container(&[
-        (*b"RDEF", &r),
-        (*b"ISGN", &i),
-        (*b"OSGN", &o),
-        (*b"SHEX", &p.bytes()),
-    ])
+    container(&[(*b"RDEF", &r), (*b"ISGN", &i), (*b"OSGN", &o), (*b"SHEX", &p.bytes())])
 }
 
 /// gs_4_0 (an SM4 SHDR chunk): turns each point into a small triangle.
 pub fn point_to_triangle_geometry_shader() -> Vec<u8> {
     let mut p = Prog::new("gs", 4, 0);
-    p.ins(
-        "DCL_GS_INPUT_PRIMITIVE",
-        &[("primitive", enum_value(&spec::PRIMITIVE, "POINT"))],
-        &[],
-        &[],
-        &[],
-    );
+    p.ins("DCL_GS_INPUT_PRIMITIVE", &[("primitive", enum_value(&spec::PRIMITIVE, "POINT"))], &[], &[], &[]);
     p.ins(
         "DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY",
-        &[(
-            "topology",
-            enum_value(&spec::PRIMITIVE_TOPOLOGY, "TRIANGLESTRIP"),
-        )],
+        &[("topology", enum_value(&spec::PRIMITIVE_TOPOLOGY, "TRIANGLESTRIP"))],
         &[],
         &[],
         &[],
     );
-    p.ins(
-        "DCL_INPUT_SIV",
-        &[],
-        &[],
-        &[dst("INPUT", &[1, 0], "xyzw")],
-        &[sysname("POSITION")],
-    );
-    p.ins(
-        "DCL_OUTPUT_SIV",
-        &[],
-        &[],
-        &[dst("OUTPUT", &[0], "xyzw")],
-        &[sysname("POSITION")],
-    );
+    p.ins("DCL_INPUT_SIV", &[], &[], &[dst("INPUT", &[1, 0], "xyzw")], &[sysname("POSITION")]);
+    p.ins("DCL_OUTPUT_SIV", &[], &[], &[dst("OUTPUT", &[0], "xyzw")], &[sysname("POSITION")]);
     p.ins("DCL_MAX_OUTPUT_VERTEX_COUNT", &[], &[], &[], &[3]);
-    for d in [
-        [-0.05, -0.05, 0.0, 0.0],
-        [0.05, -0.05, 0.0, 0.0],
-        [0.0, 0.05, 0.0, 0.0],
-    ] {
-        p.op(
-            "ADD",
-            &[
-                dst("OUTPUT", &[0], "xyzw"),
-                src("INPUT", &[0, 0], "xyzw"),
-                imm(&d),
-            ],
-        );
+    for d in [[-0.05, -0.05, 0.0, 0.0], [0.05, -0.05, 0.0, 0.0], [0.0, 0.05, 0.0, 0.0]] {
+        p.op("ADD", &[dst("OUTPUT", &[0], "xyzw"), src("INPUT", &[0, 0], "xyzw"), imm(&d)]);
         p.op("EMIT", &[]);
     }
     p.op("CUT", &[]);
@@ -631,12 +423,7 @@ pub fn point_to_triangle_geometry_shader() -> Vec<u8> {
     let i = signature(&[El("SV_Position", 0, 1, 0, 0xf, 0xf)]);
     let o = signature(&[El("SV_Position", 0, 1, 0, 0xf, 0)]);
     let r = rdef(GS, "", &[], &[]);
-    container(&[
-        (*b"RDEF", &r),
-        (*b"ISGN", &i),
-        (*b"OSGN", &o),
-        (*b"SHDR", &p.bytes()),
-    ])
+    container(&[(*b"RDEF", &r), (*b"ISGN", &i), (*b"OSGN", &o), (*b"SHDR", &p.bytes())])
 }
 
 /// hs_5_0: a pass-through triangle patch with constant tessellation
@@ -644,43 +431,13 @@ pub fn point_to_triangle_geometry_shader() -> Vec<u8> {
 pub fn constant_tessellation_hull_shader() -> Vec<u8> {
     let mut p = Prog::new("hs", 5, 0);
     p.op("HS_DECLS", &[]);
-    p.ins(
-        "DCL_INPUT_CONTROL_POINT_COUNT",
-        &[("control points", 3)],
-        &[],
-        &[],
-        &[],
-    );
-    p.ins(
-        "DCL_OUTPUT_CONTROL_POINT_COUNT",
-        &[("control points", 3)],
-        &[],
-        &[],
-        &[],
-    );
-    p.ins(
-        "DCL_TESS_DOMAIN",
-        &[("domain", enum_value(&spec::TESS_DOMAIN, "TRI"))],
-        &[],
-        &[],
-        &[],
-    );
-    p.ins(
-        "DCL_TESS_PARTITIONING",
-        &[(
-            "partitioning",
-            enum_value(&spec::TESS_PARTITIONING, "INTEGER"),
-        )],
-        &[],
-        &[],
-        &[],
-    );
+    p.ins("DCL_INPUT_CONTROL_POINT_COUNT", &[("control points", 3)], &[], &[], &[]);
+    p.ins("DCL_OUTPUT_CONTROL_POINT_COUNT", &[("control points", 3)], &[], &[], &[]);
+    p.ins("DCL_TESS_DOMAIN", &[("domain", enum_value(&spec::TESS_DOMAIN, "TRI"))], &[], &[], &[]);
+    p.ins("DCL_TESS_PARTITIONING", &[("partitioning", enum_value(&spec::TESS_PARTITIONING, "INTEGER"))], &[], &[], &[]);
     p.ins(
         "DCL_TESS_OUTPUT_PRIMITIVE",
-        &[(
-            "output primitive",
-            enum_value(&spec::TESS_OUTPUT_PRIMITIVE, "TRIANGLE_CW"),
-        )],
+        &[("output primitive", enum_value(&spec::TESS_OUTPUT_PRIMITIVE, "TRIANGLE_CW"))],
         &[],
         &[],
         &[],
@@ -689,39 +446,15 @@ pub fn constant_tessellation_hull_shader() -> Vec<u8> {
     p.op("HS_FORK_PHASE", &[]);
     p.ins("DCL_HS_FORK_PHASE_INSTANCE_COUNT", &[], &[], &[], &[3]);
     p.op("DCL_INPUT", &[bare("INPUT_FORK_INSTANCE_ID", &[])]);
-    p.ins(
-        "DCL_OUTPUT_SIV",
-        &[],
-        &[],
-        &[dst("OUTPUT", &[0], "x")],
-        &[sysname("FINAL_TRI_U_EQ_0_EDGE_TESSFACTOR")],
-    );
-    p.ins(
-        "DCL_OUTPUT_SIV",
-        &[],
-        &[],
-        &[dst("OUTPUT", &[1], "x")],
-        &[sysname("FINAL_TRI_V_EQ_0_EDGE_TESSFACTOR")],
-    );
-    p.ins(
-        "DCL_OUTPUT_SIV",
-        &[],
-        &[],
-        &[dst("OUTPUT", &[2], "x")],
-        &[sysname("FINAL_TRI_W_EQ_0_EDGE_TESSFACTOR")],
-    );
+    p.ins("DCL_OUTPUT_SIV", &[], &[], &[dst("OUTPUT", &[0], "x")], &[sysname("FINAL_TRI_U_EQ_0_EDGE_TESSFACTOR")]);
+    p.ins("DCL_OUTPUT_SIV", &[], &[], &[dst("OUTPUT", &[1], "x")], &[sysname("FINAL_TRI_V_EQ_0_EDGE_TESSFACTOR")]);
+    p.ins("DCL_OUTPUT_SIV", &[], &[], &[dst("OUTPUT", &[2], "x")], &[sysname("FINAL_TRI_W_EQ_0_EDGE_TESSFACTOR")]);
     p.op("MOV", &[dst("OUTPUT", &[0], "x"), imm(&[4.0])]);
     p.op("MOV", &[dst("OUTPUT", &[1], "x"), imm(&[4.0])]);
     p.op("MOV", &[dst("OUTPUT", &[2], "x"), imm(&[4.0])]);
     p.op("RET", &[]);
     p.op("HS_FORK_PHASE", &[]);
-    p.ins(
-        "DCL_OUTPUT_SIV",
-        &[],
-        &[],
-        &[dst("OUTPUT", &[3], "x")],
-        &[sysname("FINAL_TRI_INSIDE_TESSFACTOR")],
-    );
+    p.ins("DCL_OUTPUT_SIV", &[], &[], &[dst("OUTPUT", &[3], "x")], &[sysname("FINAL_TRI_INSIDE_TESSFACTOR")]);
     p.op("MOV", &[dst("OUTPUT", &[3], "x"), imm(&[4.0])]);
     p.op("RET", &[]);
     let cp = signature(&[El("SV_Position", 0, 0, 0, 0xf, 0)]);
@@ -732,41 +465,17 @@ pub fn constant_tessellation_hull_shader() -> Vec<u8> {
         El("SV_InsideTessFactor", 0, 14, 3, 0x1, 0xe),
     ]);
     let r = rdef(HS, "", &[], &[]);
-    container(&[
-        (*b"RDEF", &r),
-        (*b"ISGN", &cp),
-        (*b"OSGN", &cp),
-        (*b"PCSG", &pc),
-        (*b"SHEX", &p.bytes()),
-    ])
+    container(&[(*b"RDEF", &r), (*b"ISGN", &cp), (*b"OSGN", &cp), (*b"PCSG", &pc), (*b"SHEX", &p.bytes())])
 }
 
 /// ds_5_0: interpolates the triangle's corners with the domain point.
 pub fn barycentric_domain_shader() -> Vec<u8> {
     let mut p = Prog::new("ds", 5, 0);
-    p.ins(
-        "DCL_INPUT_CONTROL_POINT_COUNT",
-        &[("control points", 3)],
-        &[],
-        &[],
-        &[],
-    );
-    p.ins(
-        "DCL_TESS_DOMAIN",
-        &[("domain", enum_value(&spec::TESS_DOMAIN, "TRI"))],
-        &[],
-        &[],
-        &[],
-    );
+    p.ins("DCL_INPUT_CONTROL_POINT_COUNT", &[("control points", 3)], &[], &[], &[]);
+    p.ins("DCL_TESS_DOMAIN", &[("domain", enum_value(&spec::TESS_DOMAIN, "TRI"))], &[], &[], &[]);
     p.op("DCL_INPUT", &[dst("INPUT_DOMAIN_POINT", &[], "xyz")]);
     p.op("DCL_INPUT", &[dst("INPUT_CONTROL_POINT", &[3, 0], "xyzw")]);
-    p.ins(
-        "DCL_OUTPUT_SIV",
-        &[],
-        &[],
-        &[dst("OUTPUT", &[0], "xyzw")],
-        &[sysname("POSITION")],
-    );
+    p.ins("DCL_OUTPUT_SIV", &[], &[], &[dst("OUTPUT", &[0], "xyzw")], &[sysname("POSITION")]);
     p.ins("DCL_TEMPS", &[], &[], &[], &[1]);
     p.op(
         "MUL",
@@ -804,31 +513,16 @@ pub fn barycentric_domain_shader() -> Vec<u8> {
     ]);
     let o = signature(&[El("SV_Position", 0, 1, 0, 0xf, 0)]);
     let r = rdef(DS, "", &[], &[]);
-    container(&[
-        (*b"RDEF", &r),
-        (*b"ISGN", &cp),
-        (*b"PCSG", &pc),
-        (*b"OSGN", &o),
-        (*b"SHEX", &p.bytes()),
-    ])
+    container(&[(*b"RDEF", &r), (*b"ISGN", &cp), (*b"PCSG", &pc), (*b"OSGN", &o), (*b"SHEX", &p.bytes())])
 }
 
 /// cs_5_0: writes a gradient into a RWTexture2D, 8×8 threads per group.
 pub fn gradient_compute_shader() -> Vec<u8> {
     let mut p = Prog::new("cs", 5, 0);
-    p.ins(
-        "DCL_GLOBAL_FLAGS",
-        &[("refactoringAllowed", 1)],
-        &[],
-        &[],
-        &[],
-    );
+    p.ins("DCL_GLOBAL_FLAGS", &[("refactoringAllowed", 1)], &[], &[], &[]);
     p.ins(
         "DCL_UNORDERED_ACCESS_VIEW_TYPED",
-        &[(
-            "resource dimension",
-            enum_value(&spec::RESOURCE_DIMENSION, "TEXTURE2D"),
-        )],
+        &[("resource dimension", enum_value(&spec::RESOURCE_DIMENSION, "TEXTURE2D"))],
         &[],
         &[bare("UNORDERED_ACCESS_VIEW", &[0])],
         &[return_float4()],
@@ -836,39 +530,17 @@ pub fn gradient_compute_shader() -> Vec<u8> {
     p.op("DCL_INPUT", &[dst("INPUT_THREAD_ID", &[], "xy")]);
     p.ins("DCL_TEMPS", &[], &[], &[], &[1]);
     p.ins("DCL_THREAD_GROUP", &[], &[], &[], &[8, 8, 1]);
-    p.op(
-        "UTOF",
-        &[dst("TEMP", &[0], "xy"), src("INPUT_THREAD_ID", &[], "xyxx")],
-    );
-    p.op(
-        "MUL",
-        &[
-            dst("TEMP", &[0], "xy"),
-            src("TEMP", &[0], "xyxx"),
-            imm(&[0.125, 0.125, 0.0, 0.0]),
-        ],
-    );
-    p.op(
-        "MOV",
-        &[dst("TEMP", &[0], "zw"), imm(&[0.0, 0.0, 0.0, 1.0])],
-    );
+    p.op("UTOF", &[dst("TEMP", &[0], "xy"), src("INPUT_THREAD_ID", &[], "xyxx")]);
+    p.op("MUL", &[dst("TEMP", &[0], "xy"), src("TEMP", &[0], "xyxx"), imm(&[0.125, 0.125, 0.0, 0.0])]);
+    p.op("MOV", &[dst("TEMP", &[0], "zw"), imm(&[0.0, 0.0, 0.0, 1.0])]);
     p.op(
         "STORE_UAV_TYPED",
-        &[
-            dst("UNORDERED_ACCESS_VIEW", &[0], "xyzw"),
-            src("INPUT_THREAD_ID", &[], "xyyy"),
-            src("TEMP", &[0], "xyzw"),
-        ],
+        &[dst("UNORDERED_ACCESS_VIEW", &[0], "xyzw"), src("INPUT_THREAD_ID", &[], "xyyy"), src("TEMP", &[0], "xyzw")],
     );
     p.op("RET", &[]);
     let r = rdef(CS, "", &[], &[Bind("output", 4, 5, 4, 0, 0x0c)]);
     let none = signature(&[]);
-    container(&[
-        (*b"RDEF", &r),
-        (*b"ISGN", &none),
-        (*b"OSGN", &none),
-        (*b"SHEX", &p.bytes()),
-    ])
+    container(&[(*b"RDEF", &r), (*b"ISGN", &none), (*b"OSGN", &none), (*b"SHEX", &p.bytes())])
 }
 
 #[cfg(test)]

@@ -86,27 +86,16 @@ pub enum PermalinkError {
 impl fmt::Display for PermalinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PermalinkError::UnknownVersion(p) => write!(
-                f,
-                "not a DXBC Explorer link: expected the fragment to start with \"v1/\", found \"{p}\""
-            ),
-            PermalinkError::TooLong(n) => write!(
-                f,
-                "link is {n} characters long; the longest accepted is {MAX_FRAGMENT_LEN}"
-            ),
-            PermalinkError::BadBase64(i) => write!(
-                f,
-                "link is damaged: character {i} of the payload is not base64url"
-            ),
+            PermalinkError::UnknownVersion(p) => {
+                write!(f, "not a DXBC Explorer link: expected the fragment to start with \"v1/\", found \"{p}\"")
+            }
+            PermalinkError::TooLong(n) => {
+                write!(f, "link is {n} characters long; the longest accepted is {MAX_FRAGMENT_LEN}")
+            }
+            PermalinkError::BadBase64(i) => write!(f, "link is damaged: character {i} of the payload is not base64url"),
             PermalinkError::BadDeflate => write!(f, "link is damaged: its compressed data does not inflate"),
-            PermalinkError::TooLarge => write!(
-                f,
-                "link inflates to more than {MAX_INFLATED} bytes; refused"
-            ),
-            PermalinkError::BadRecord(o) => write!(
-                f,
-                "link is damaged: record at payload byte {o} is cut short"
-            ),
+            PermalinkError::TooLarge => write!(f, "link inflates to more than {MAX_INFLATED} bytes; refused"),
+            PermalinkError::BadRecord(o) => write!(f, "link is damaged: record at payload byte {o} is cut short"),
             PermalinkError::NoShader => write!(f, "link holds no shader"),
         }
     }
@@ -167,8 +156,8 @@ pub fn decode(fragment: &str) -> Result<Permalink, PermalinkError> {
         return Err(PermalinkError::UnknownVersion(shown));
     };
     let packed = base64url_decode(body.trim_end())?;
-    let payload = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
-        .map_err(|e| match e.status {
+    let payload =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED).map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => PermalinkError::TooLarge,
             _ => PermalinkError::BadDeflate,
         })?;
@@ -204,10 +193,7 @@ fn parse_payload(p: &[u8]) -> Result<Permalink, PermalinkError> {
             _ => {} // a later writer's record: skipped
         }
     }
-    Ok(Permalink {
-        shader: shader.ok_or(PermalinkError::NoShader)?,
-        view,
-    })
+    Ok(Permalink { shader: shader.ok_or(PermalinkError::NoShader)?, view })
 }
 
 fn record(p: &mut Vec<u8>, tag: u8, data: &[u8]) {
@@ -246,9 +232,8 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /// base64url without padding.
 pub fn base64url_encode(data: &[u8], out: &mut String) {
     for c in data.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
+        let n =
+            (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
         let chars = c.len() + 1;
         for i in 0..chars {
             out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
@@ -294,12 +279,7 @@ mod tests {
     fn sample() -> Permalink {
         Permalink {
             shader: crate::examples::tint_pixel_shader(),
-            view: ViewState {
-                selection: Some((0x4c, 4)),
-                field_lo: Some(12),
-                panes: 0b101,
-                tour_step: Some(3),
-            },
+            view: ViewState { selection: Some((0x4c, 4)), field_lo: Some(12), panes: 0b101, tour_step: Some(3) },
         }
     }
 
@@ -311,10 +291,7 @@ mod tests {
         assert_eq!(decode(&s).unwrap(), l);
         assert_eq!(decode(&s[1..]).unwrap(), l);
         assert_eq!(decode(&format!("http://127.0.0.1:8080/{s}")).unwrap(), l);
-        let bare = Permalink {
-            shader: vec![1, 2, 3],
-            view: ViewState::default(),
-        };
+        let bare = Permalink { shader: vec![1, 2, 3], view: ViewState::default() };
         assert_eq!(decode(&encode(&bare)).unwrap(), bare);
     }
 
@@ -344,9 +321,7 @@ mod tests {
     const GOLDEN_FULL: &str = "#v1/NYstDoNAEIXfsEuKQKyqbBE9RFVFf0hFRZOarSXBcA4kgRNgEFwBSYJCIDkJCgcDLJN8ed8k71FMT31_lGNXT717OOdNViVtQQBiZskL83u_tOb8MkcmckB_QPqpB5heoCAGpdY_BLu3-RVwdvdPJs1uuRvPLesjBbmSbJvEDA";
 
     fn fnv1a(b: &[u8]) -> u32 {
-        b.iter().fold(0x811c_9dc5u32, |h, &x| {
-            (h ^ u32::from(x)).wrapping_mul(0x0100_0193)
-        })
+        b.iter().fold(0x811c_9dc5u32, |h, &x| (h ^ u32::from(x)).wrapping_mul(0x0100_0193))
     }
 
     #[test]
@@ -356,10 +331,7 @@ mod tests {
         // length and hash, so later changes to the example don't matter).
         let l = decode(GOLDEN_FULL).unwrap();
         assert_eq!(l.view, sample().view);
-        assert_eq!(
-            (l.shader.len(), fnv1a(&l.shader)),
-            (132usize, 1_671_808_872u32)
-        );
+        assert_eq!((l.shader.len(), fnv1a(&l.shader)), (132usize, 1_671_808_872u32));
         // Three bytes, no view state.
         let l = decode("#v1/Y2RmZGIGAA").unwrap();
         assert_eq!(l.shader, vec![1, 2, 3]);
@@ -377,10 +349,7 @@ mod tests {
 
     #[test]
     fn garbage_gives_clear_errors() {
-        assert!(matches!(
-            decode("#v9/abc"),
-            Err(PermalinkError::UnknownVersion(_))
-        ));
+        assert!(matches!(decode("#v9/abc"), Err(PermalinkError::UnknownVersion(_))));
         assert!(matches!(decode(""), Err(PermalinkError::UnknownVersion(_))));
         assert_eq!(decode("#v1/ab$d"), Err(PermalinkError::BadBase64(2)));
         assert_eq!(decode("#v1/a"), Err(PermalinkError::BadBase64(0)));
@@ -393,17 +362,11 @@ mod tests {
         assert_eq!(decode(&s), Err(PermalinkError::NoShader));
         // Truncated record.
         let mut s = String::from("#v1/");
-        base64url_encode(
-            &miniz_oxide::deflate::compress_to_vec(&[1, 9, 0], 6),
-            &mut s,
-        );
+        base64url_encode(&miniz_oxide::deflate::compress_to_vec(&[1, 9, 0], 6), &mut s);
         assert_eq!(decode(&s), Err(PermalinkError::BadRecord(0)));
         // Over-long varint.
         let mut s = String::from("#v1/");
-        base64url_encode(
-            &miniz_oxide::deflate::compress_to_vec(&[1, 0xff, 0xff, 0xff, 0xff, 0xff, 1], 6),
-            &mut s,
-        );
+        base64url_encode(&miniz_oxide::deflate::compress_to_vec(&[1, 0xff, 0xff, 0xff, 0xff, 0xff, 1], 6), &mut s);
         assert_eq!(decode(&s), Err(PermalinkError::BadRecord(0)));
         for e in [PermalinkError::TooLarge, PermalinkError::BadDeflate] {
             assert!(!e.to_string().is_empty());

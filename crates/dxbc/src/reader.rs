@@ -54,10 +54,7 @@ impl<'a> Reader<'a> {
     pub fn seek(&mut self, pos: usize, what: &str) -> Result<()> {
         if pos > self.data.len() {
             return Err(Error::new(
-                format!(
-                    "{what} points past the end of its {}-byte block",
-                    self.data.len()
-                ),
+                format!("{what} points past the end of its {}-byte block", self.data.len()),
                 self.base + self.data.len(),
             ));
         }
@@ -78,10 +75,7 @@ impl<'a> Reader<'a> {
 
     #[cold]
     fn short(&self, n: usize, what: &str) -> Error {
-        Error::new(
-            format!("expected {n} bytes of {what}, found {}", self.remaining()),
-            self.offset(),
-        )
+        Error::new(format!("expected {n} bytes of {what}, found {}", self.remaining()), self.offset())
     }
 
     /// Reads a little-endian u32.
@@ -112,20 +106,15 @@ impl<'a> Reader<'a> {
         let start = pos;
         if start >= self.data.len() {
             return Err(Error::new(
-                format!(
-                    "{what} string offset {pos:#x} lies outside its {}-byte block",
-                    self.data.len()
-                ),
+                format!("{what} string offset {pos:#x} lies outside its {}-byte block", self.data.len()),
                 self.base + start.min(self.data.len()),
             ));
         }
         let rest = &self.data[start..];
-        let end = rest.iter().position(|&b| b == 0).ok_or_else(|| {
-            Error::new(
-                format!("{what} string is not NUL-terminated"),
-                self.base + start,
-            )
-        })?;
+        let end = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| Error::new(format!("{what} string is not NUL-terminated"), self.base + start))?;
         let bytes = &rest[..end];
         if bytes.is_ascii() {
             // ASCII is valid UTF-8 as is: one copy, no per-char work.

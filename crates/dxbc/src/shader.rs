@@ -1,8 +1,6 @@
 //! The whole decoded file: container plus every chunk it could decode.
 
-use crate::chunks::{
-    aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat,
-};
+use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat};
 use crate::container::{write_container, Container};
 use crate::error::{Error, Result};
 use crate::program::Program;
@@ -68,41 +66,25 @@ impl Shader {
             let base = offset + 8;
             let c = (tag,);
             match &tag {
-                b"RDEF" if s.rdef.is_none() => {
-                    keep(&mut s.errors, Rdef::parse(data, base), &mut s.rdef)
+                b"RDEF" if s.rdef.is_none() => keep(&mut s.errors, Rdef::parse(data, base), &mut s.rdef),
+                b"ISGN" | b"ISG1" if s.input_signature.is_none() => {
+                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.input_signature)
                 }
-                b"ISGN" | b"ISG1" if s.input_signature.is_none() => keep(
-                    &mut s.errors,
-                    Signature::parse(c.0, data, base),
-                    &mut s.input_signature,
-                ),
-                b"OSGN" | b"OSG5" | b"OSG1" if s.output_signature.is_none() => keep(
-                    &mut s.errors,
-                    Signature::parse(c.0, data, base),
-                    &mut s.output_signature,
-                ),
-                b"PCSG" | b"PSG1" if s.patch_constant_signature.is_none() => keep(
-                    &mut s.errors,
-                    Signature::parse(c.0, data, base),
-                    &mut s.patch_constant_signature,
-                ),
+                b"OSGN" | b"OSG5" | b"OSG1" if s.output_signature.is_none() => {
+                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.output_signature)
+                }
+                b"PCSG" | b"PSG1" if s.patch_constant_signature.is_none() => {
+                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.patch_constant_signature)
+                }
                 b"SHDR" | b"SHEX" if s.program.is_none() => {
                     let (p, e) = Program::decode(data, base);
                     s.program = Some(p);
                     s.errors.extend(e);
                 }
-                b"STAT" if s.stat.is_none() => {
-                    keep(&mut s.errors, Stat::parse(data, base), &mut s.stat)
-                }
-                b"SFI0" if s.sfi0.is_none() => {
-                    keep(&mut s.errors, Sfi0::parse(data, base), &mut s.sfi0)
-                }
-                b"IFCE" if s.ifce.is_none() => {
-                    keep(&mut s.errors, Ifce::parse(data, base), &mut s.ifce)
-                }
-                b"Aon9" if s.aon9.is_none() => {
-                    keep(&mut s.errors, Aon9::parse(data, base), &mut s.aon9)
-                }
+                b"STAT" if s.stat.is_none() => keep(&mut s.errors, Stat::parse(data, base), &mut s.stat),
+                b"SFI0" if s.sfi0.is_none() => keep(&mut s.errors, Sfi0::parse(data, base), &mut s.sfi0),
+                b"IFCE" if s.ifce.is_none() => keep(&mut s.errors, Ifce::parse(data, base), &mut s.ifce),
+                b"Aon9" if s.aon9.is_none() => keep(&mut s.errors, Aon9::parse(data, base), &mut s.aon9),
                 _ => {}
             }
         }
@@ -126,11 +108,7 @@ impl Shader {
         let mut parts: Vec<([u8; 4], &[u8])> = Vec::with_capacity(self.container.chunks.len());
         for c in &self.container.chunks {
             let data: &[u8] = match (&c.tag, &encoded_program) {
-                (b"SHDR" | b"SHEX", Some(p))
-                    if self.program.as_ref().map(|q| q.offset) == Some(c.offset + 8) =>
-                {
-                    p
-                }
+                (b"SHDR" | b"SHEX", Some(p)) if self.program.as_ref().map(|q| q.offset) == Some(c.offset + 8) => p,
                 _ => &self.bytes[c.data_range()],
             };
             parts.push((c.tag, data));

@@ -77,46 +77,14 @@ const fn op(
     operands: i8,
     doc: &'static str,
 ) -> OpcodeInfo {
-    OpcodeInfo {
-        code,
-        spec_name,
-        asm,
-        class,
-        imm,
-        operands,
-        doc,
-    }
+    OpcodeInfo { code, spec_name, asm, class, imm, operands, doc }
 }
 
 /// Every opcode, indexed by number (0..=234).
 pub static OPCODES: &[OpcodeInfo] = &[
-    op(
-        0,
-        "ADD",
-        "add",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Component-wise float addition: dst = src0 + src1.",
-    ),
-    op(
-        1,
-        "AND",
-        "and",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Bitwise AND of 32-bit values.",
-    ),
-    op(
-        2,
-        "BREAK",
-        "break",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Leaves the innermost loop or switch.",
-    ),
+    op(0, "ADD", "add", OpClass::Alu, NumType::Float, 3, "Component-wise float addition: dst = src0 + src1."),
+    op(1, "AND", "and", OpClass::Alu, NumType::Uint, 3, "Bitwise AND of 32-bit values."),
+    op(2, "BREAK", "break", OpClass::Flow, NumType::None, 0, "Leaves the innermost loop or switch."),
     op(
         3,
         "BREAKC",
@@ -126,33 +94,9 @@ pub static OPCODES: &[OpcodeInfo] = &[
         1,
         "Leaves the innermost loop or switch when the condition's test (zero / non-zero) holds.",
     ),
-    op(
-        4,
-        "CALL",
-        "call",
-        OpClass::Flow,
-        NumType::None,
-        1,
-        "Calls the subroutine that starts at a label.",
-    ),
-    op(
-        5,
-        "CALLC",
-        "callc",
-        OpClass::Flow,
-        NumType::Uint,
-        2,
-        "Calls a subroutine when the condition's test holds.",
-    ),
-    op(
-        6,
-        "CASE",
-        "case",
-        OpClass::Flow,
-        NumType::Int,
-        1,
-        "Starts a case of a switch for one integer value.",
-    ),
+    op(4, "CALL", "call", OpClass::Flow, NumType::None, 1, "Calls the subroutine that starts at a label."),
+    op(5, "CALLC", "callc", OpClass::Flow, NumType::Uint, 2, "Calls a subroutine when the condition's test holds."),
+    op(6, "CASE", "case", OpClass::Flow, NumType::Int, 1, "Starts a case of a switch for one integer value."),
     op(
         7,
         "CONTINUE",
@@ -171,24 +115,8 @@ pub static OPCODES: &[OpcodeInfo] = &[
         1,
         "Jumps to the next loop iteration when the condition's test holds.",
     ),
-    op(
-        9,
-        "CUT",
-        "cut",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Geometry shader: ends the current primitive strip.",
-    ),
-    op(
-        10,
-        "DEFAULT",
-        "default",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Starts the default case of a switch.",
-    ),
+    op(9, "CUT", "cut", OpClass::Flow, NumType::None, 0, "Geometry shader: ends the current primitive strip."),
+    op(10, "DEFAULT", "default", OpClass::Flow, NumType::None, 0, "Starts the default case of a switch."),
     op(
         11,
         "DERIV_RTX",
@@ -216,15 +144,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         1,
         "Pixel shader: kills the pixel when the condition's test holds.",
     ),
-    op(
-        14,
-        "DIV",
-        "div",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float division.",
-    ),
+    op(14, "DIV", "div", OpClass::Alu, NumType::Float, 3, "Float division."),
     op(
         15,
         "DP2",
@@ -234,42 +154,10 @@ pub static OPCODES: &[OpcodeInfo] = &[
         3,
         "Two-component dot product, replicated to the written components.",
     ),
-    op(
-        16,
-        "DP3",
-        "dp3",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Three-component dot product.",
-    ),
-    op(
-        17,
-        "DP4",
-        "dp4",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Four-component dot product.",
-    ),
-    op(
-        18,
-        "ELSE",
-        "else",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Starts the else branch of an if.",
-    ),
-    op(
-        19,
-        "EMIT",
-        "emit",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Geometry shader: outputs a vertex.",
-    ),
+    op(16, "DP3", "dp3", OpClass::Alu, NumType::Float, 3, "Three-component dot product."),
+    op(17, "DP4", "dp4", OpClass::Alu, NumType::Float, 3, "Four-component dot product."),
+    op(18, "ELSE", "else", OpClass::Flow, NumType::None, 0, "Starts the else branch of an if."),
+    op(19, "EMIT", "emit", OpClass::Flow, NumType::None, 0, "Geometry shader: outputs a vertex."),
     op(
         20,
         "EMITTHENCUT",
@@ -279,96 +167,16 @@ pub static OPCODES: &[OpcodeInfo] = &[
         0,
         "Geometry shader: outputs a vertex, then ends the strip.",
     ),
-    op(
-        21,
-        "ENDIF",
-        "endif",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Ends an if block.",
-    ),
-    op(
-        22,
-        "ENDLOOP",
-        "endloop",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Ends a loop block.",
-    ),
-    op(
-        23,
-        "ENDSWITCH",
-        "endswitch",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Ends a switch block.",
-    ),
-    op(
-        24,
-        "EQ",
-        "eq",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float equality; writes 0xffffffff for true, 0 for false.",
-    ),
-    op(
-        25,
-        "EXP",
-        "exp",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Base-2 exponential, 2^src.",
-    ),
-    op(
-        26,
-        "FRC",
-        "frc",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Fractional part, src - floor(src).",
-    ),
-    op(
-        27,
-        "FTOI",
-        "ftoi",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Float to signed integer, rounding toward zero.",
-    ),
-    op(
-        28,
-        "FTOU",
-        "ftou",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Float to unsigned integer, rounding toward zero.",
-    ),
-    op(
-        29,
-        "GE",
-        "ge",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float greater-or-equal comparison producing a mask.",
-    ),
-    op(
-        30,
-        "IADD",
-        "iadd",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Integer addition (two's complement, wraps).",
-    ),
+    op(21, "ENDIF", "endif", OpClass::Flow, NumType::None, 0, "Ends an if block."),
+    op(22, "ENDLOOP", "endloop", OpClass::Flow, NumType::None, 0, "Ends a loop block."),
+    op(23, "ENDSWITCH", "endswitch", OpClass::Flow, NumType::None, 0, "Ends a switch block."),
+    op(24, "EQ", "eq", OpClass::Alu, NumType::Float, 3, "Float equality; writes 0xffffffff for true, 0 for false."),
+    op(25, "EXP", "exp", OpClass::Alu, NumType::Float, 2, "Base-2 exponential, 2^src."),
+    op(26, "FRC", "frc", OpClass::Alu, NumType::Float, 2, "Fractional part, src - floor(src)."),
+    op(27, "FTOI", "ftoi", OpClass::Alu, NumType::Float, 2, "Float to signed integer, rounding toward zero."),
+    op(28, "FTOU", "ftou", OpClass::Alu, NumType::Float, 2, "Float to unsigned integer, rounding toward zero."),
+    op(29, "GE", "ge", OpClass::Alu, NumType::Float, 3, "Float greater-or-equal comparison producing a mask."),
+    op(30, "IADD", "iadd", OpClass::Alu, NumType::Int, 3, "Integer addition (two's complement, wraps)."),
     op(
         31,
         "IF",
@@ -378,195 +186,27 @@ pub static OPCODES: &[OpcodeInfo] = &[
         1,
         "Starts an if block that runs when the condition's test holds.",
     ),
-    op(
-        32,
-        "IEQ",
-        "ieq",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Integer equality comparison producing a mask.",
-    ),
-    op(
-        33,
-        "IGE",
-        "ige",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Signed greater-or-equal comparison.",
-    ),
-    op(
-        34,
-        "ILT",
-        "ilt",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Signed less-than comparison.",
-    ),
-    op(
-        35,
-        "IMAD",
-        "imad",
-        OpClass::Alu,
-        NumType::Int,
-        4,
-        "Signed integer multiply-add (low 32 bits).",
-    ),
-    op(
-        36,
-        "IMAX",
-        "imax",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Signed integer maximum.",
-    ),
-    op(
-        37,
-        "IMIN",
-        "imin",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Signed integer minimum.",
-    ),
-    op(
-        38,
-        "IMUL",
-        "imul",
-        OpClass::Alu,
-        NumType::Int,
-        4,
-        "Signed 32x32 multiply giving high and low 32-bit halves.",
-    ),
-    op(
-        39,
-        "INE",
-        "ine",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Integer inequality comparison.",
-    ),
-    op(
-        40,
-        "INEG",
-        "ineg",
-        OpClass::Alu,
-        NumType::Int,
-        2,
-        "Two's complement negation.",
-    ),
-    op(
-        41,
-        "ISHL",
-        "ishl",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Shift left; the shift amount uses its low 5 bits.",
-    ),
-    op(
-        42,
-        "ISHR",
-        "ishr",
-        OpClass::Alu,
-        NumType::Int,
-        3,
-        "Arithmetic (sign-filling) shift right.",
-    ),
-    op(
-        43,
-        "ITOF",
-        "itof",
-        OpClass::Alu,
-        NumType::Int,
-        2,
-        "Signed integer to float.",
-    ),
-    op(
-        44,
-        "LABEL",
-        "label",
-        OpClass::Flow,
-        NumType::None,
-        1,
-        "Marks the start of a subroutine.",
-    ),
-    op(
-        45,
-        "LD",
-        "ld",
-        OpClass::Resource,
-        NumType::Int,
-        3,
-        "Loads one texel by integer coordinates, no filtering.",
-    ),
-    op(
-        46,
-        "LD_MS",
-        "ldms",
-        OpClass::Resource,
-        NumType::Int,
-        4,
-        "Loads one sample of a multisampled texture.",
-    ),
-    op(
-        47,
-        "LOG",
-        "log",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Base-2 logarithm.",
-    ),
-    op(
-        48,
-        "LOOP",
-        "loop",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Starts a loop that runs until a break.",
-    ),
-    op(
-        49,
-        "LT",
-        "lt",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float less-than comparison.",
-    ),
-    op(
-        50,
-        "MAD",
-        "mad",
-        OpClass::Alu,
-        NumType::Float,
-        4,
-        "Float multiply-add: src0 * src1 + src2.",
-    ),
-    op(
-        51,
-        "MIN",
-        "min",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float minimum.",
-    ),
-    op(
-        52,
-        "MAX",
-        "max",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float maximum.",
-    ),
+    op(32, "IEQ", "ieq", OpClass::Alu, NumType::Int, 3, "Integer equality comparison producing a mask."),
+    op(33, "IGE", "ige", OpClass::Alu, NumType::Int, 3, "Signed greater-or-equal comparison."),
+    op(34, "ILT", "ilt", OpClass::Alu, NumType::Int, 3, "Signed less-than comparison."),
+    op(35, "IMAD", "imad", OpClass::Alu, NumType::Int, 4, "Signed integer multiply-add (low 32 bits)."),
+    op(36, "IMAX", "imax", OpClass::Alu, NumType::Int, 3, "Signed integer maximum."),
+    op(37, "IMIN", "imin", OpClass::Alu, NumType::Int, 3, "Signed integer minimum."),
+    op(38, "IMUL", "imul", OpClass::Alu, NumType::Int, 4, "Signed 32x32 multiply giving high and low 32-bit halves."),
+    op(39, "INE", "ine", OpClass::Alu, NumType::Int, 3, "Integer inequality comparison."),
+    op(40, "INEG", "ineg", OpClass::Alu, NumType::Int, 2, "Two's complement negation."),
+    op(41, "ISHL", "ishl", OpClass::Alu, NumType::Int, 3, "Shift left; the shift amount uses its low 5 bits."),
+    op(42, "ISHR", "ishr", OpClass::Alu, NumType::Int, 3, "Arithmetic (sign-filling) shift right."),
+    op(43, "ITOF", "itof", OpClass::Alu, NumType::Int, 2, "Signed integer to float."),
+    op(44, "LABEL", "label", OpClass::Flow, NumType::None, 1, "Marks the start of a subroutine."),
+    op(45, "LD", "ld", OpClass::Resource, NumType::Int, 3, "Loads one texel by integer coordinates, no filtering."),
+    op(46, "LD_MS", "ldms", OpClass::Resource, NumType::Int, 4, "Loads one sample of a multisampled texture."),
+    op(47, "LOG", "log", OpClass::Alu, NumType::Float, 2, "Base-2 logarithm."),
+    op(48, "LOOP", "loop", OpClass::Flow, NumType::None, 0, "Starts a loop that runs until a break."),
+    op(49, "LT", "lt", OpClass::Alu, NumType::Float, 3, "Float less-than comparison."),
+    op(50, "MAD", "mad", OpClass::Alu, NumType::Float, 4, "Float multiply-add: src0 * src1 + src2."),
+    op(51, "MIN", "min", OpClass::Alu, NumType::Float, 3, "Float minimum."),
+    op(52, "MAX", "max", OpClass::Alu, NumType::Float, 3, "Float maximum."),
     op(
         53,
         "CUSTOMDATA",
@@ -576,141 +216,21 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "A block of data embedded in the program (immediate constants, comments, messages).",
     ),
-    op(
-        54,
-        "MOV",
-        "mov",
-        OpClass::Alu,
-        NumType::Untyped,
-        2,
-        "Copies bits from the source to the destination.",
-    ),
-    op(
-        55,
-        "MOVC",
-        "movc",
-        OpClass::Alu,
-        NumType::Untyped,
-        4,
-        "Per-component select: src0 != 0 ? src1 : src2.",
-    ),
-    op(
-        56,
-        "MUL",
-        "mul",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float multiplication.",
-    ),
-    op(
-        57,
-        "NE",
-        "ne",
-        OpClass::Alu,
-        NumType::Float,
-        3,
-        "Float inequality comparison.",
-    ),
-    op(
-        58,
-        "NOP",
-        "nop",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Does nothing.",
-    ),
-    op(
-        59,
-        "NOT",
-        "not",
-        OpClass::Alu,
-        NumType::Uint,
-        2,
-        "Bitwise NOT.",
-    ),
-    op(
-        60,
-        "OR",
-        "or",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Bitwise OR.",
-    ),
-    op(
-        61,
-        "RESINFO",
-        "resinfo",
-        OpClass::Resource,
-        NumType::Int,
-        3,
-        "Queries a texture's dimensions and mip count.",
-    ),
-    op(
-        62,
-        "RET",
-        "ret",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Returns from a subroutine or ends the program.",
-    ),
-    op(
-        63,
-        "RETC",
-        "retc",
-        OpClass::Flow,
-        NumType::Uint,
-        1,
-        "Returns when the condition's test holds.",
-    ),
-    op(
-        64,
-        "ROUND_NE",
-        "round_ne",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Rounds to the nearest even integer.",
-    ),
-    op(
-        65,
-        "ROUND_NI",
-        "round_ni",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Rounds toward negative infinity (floor).",
-    ),
-    op(
-        66,
-        "ROUND_PI",
-        "round_pi",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Rounds toward positive infinity (ceil).",
-    ),
-    op(
-        67,
-        "ROUND_Z",
-        "round_z",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Rounds toward zero (truncate).",
-    ),
-    op(
-        68,
-        "RSQ",
-        "rsq",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Reciprocal square root.",
-    ),
+    op(54, "MOV", "mov", OpClass::Alu, NumType::Untyped, 2, "Copies bits from the source to the destination."),
+    op(55, "MOVC", "movc", OpClass::Alu, NumType::Untyped, 4, "Per-component select: src0 != 0 ? src1 : src2."),
+    op(56, "MUL", "mul", OpClass::Alu, NumType::Float, 3, "Float multiplication."),
+    op(57, "NE", "ne", OpClass::Alu, NumType::Float, 3, "Float inequality comparison."),
+    op(58, "NOP", "nop", OpClass::Flow, NumType::None, 0, "Does nothing."),
+    op(59, "NOT", "not", OpClass::Alu, NumType::Uint, 2, "Bitwise NOT."),
+    op(60, "OR", "or", OpClass::Alu, NumType::Uint, 3, "Bitwise OR."),
+    op(61, "RESINFO", "resinfo", OpClass::Resource, NumType::Int, 3, "Queries a texture's dimensions and mip count."),
+    op(62, "RET", "ret", OpClass::Flow, NumType::None, 0, "Returns from a subroutine or ends the program."),
+    op(63, "RETC", "retc", OpClass::Flow, NumType::Uint, 1, "Returns when the condition's test holds."),
+    op(64, "ROUND_NE", "round_ne", OpClass::Alu, NumType::Float, 2, "Rounds to the nearest even integer."),
+    op(65, "ROUND_NI", "round_ni", OpClass::Alu, NumType::Float, 2, "Rounds toward negative infinity (floor)."),
+    op(66, "ROUND_PI", "round_pi", OpClass::Alu, NumType::Float, 2, "Rounds toward positive infinity (ceil)."),
+    op(67, "ROUND_Z", "round_z", OpClass::Alu, NumType::Float, 2, "Rounds toward zero (truncate)."),
+    op(68, "RSQ", "rsq", OpClass::Alu, NumType::Float, 2, "Reciprocal square root."),
     op(
         69,
         "SAMPLE",
@@ -729,60 +249,12 @@ pub static OPCODES: &[OpcodeInfo] = &[
         5,
         "Samples and compares against a reference value (shadow maps).",
     ),
-    op(
-        71,
-        "SAMPLE_C_LZ",
-        "sample_c_lz",
-        OpClass::Resource,
-        NumType::Float,
-        5,
-        "Comparison sample at mip level zero.",
-    ),
-    op(
-        72,
-        "SAMPLE_L",
-        "sample_l",
-        OpClass::Resource,
-        NumType::Float,
-        5,
-        "Samples at an explicit level of detail.",
-    ),
-    op(
-        73,
-        "SAMPLE_D",
-        "sample_d",
-        OpClass::Resource,
-        NumType::Float,
-        6,
-        "Samples with explicit gradients.",
-    ),
-    op(
-        74,
-        "SAMPLE_B",
-        "sample_b",
-        OpClass::Resource,
-        NumType::Float,
-        5,
-        "Samples with a level-of-detail bias.",
-    ),
-    op(
-        75,
-        "SQRT",
-        "sqrt",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Square root.",
-    ),
-    op(
-        76,
-        "SWITCH",
-        "switch",
-        OpClass::Flow,
-        NumType::Int,
-        1,
-        "Starts a switch on an integer value.",
-    ),
+    op(71, "SAMPLE_C_LZ", "sample_c_lz", OpClass::Resource, NumType::Float, 5, "Comparison sample at mip level zero."),
+    op(72, "SAMPLE_L", "sample_l", OpClass::Resource, NumType::Float, 5, "Samples at an explicit level of detail."),
+    op(73, "SAMPLE_D", "sample_d", OpClass::Resource, NumType::Float, 6, "Samples with explicit gradients."),
+    op(74, "SAMPLE_B", "sample_b", OpClass::Resource, NumType::Float, 5, "Samples with a level-of-detail bias."),
+    op(75, "SQRT", "sqrt", OpClass::Alu, NumType::Float, 2, "Square root."),
+    op(76, "SWITCH", "switch", OpClass::Flow, NumType::Int, 1, "Starts a switch on an integer value."),
     op(
         77,
         "SINCOS",
@@ -792,96 +264,16 @@ pub static OPCODES: &[OpcodeInfo] = &[
         3,
         "Sine and cosine in one instruction (two destinations).",
     ),
-    op(
-        78,
-        "UDIV",
-        "udiv",
-        OpClass::Alu,
-        NumType::Uint,
-        4,
-        "Unsigned division giving quotient and remainder.",
-    ),
-    op(
-        79,
-        "ULT",
-        "ult",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Unsigned less-than comparison.",
-    ),
-    op(
-        80,
-        "UGE",
-        "uge",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Unsigned greater-or-equal comparison.",
-    ),
-    op(
-        81,
-        "UMUL",
-        "umul",
-        OpClass::Alu,
-        NumType::Uint,
-        4,
-        "Unsigned 32x32 multiply giving high and low halves.",
-    ),
-    op(
-        82,
-        "UMAD",
-        "umad",
-        OpClass::Alu,
-        NumType::Uint,
-        4,
-        "Unsigned multiply-add.",
-    ),
-    op(
-        83,
-        "UMAX",
-        "umax",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Unsigned maximum.",
-    ),
-    op(
-        84,
-        "UMIN",
-        "umin",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Unsigned minimum.",
-    ),
-    op(
-        85,
-        "USHR",
-        "ushr",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Logical (zero-filling) shift right.",
-    ),
-    op(
-        86,
-        "UTOF",
-        "utof",
-        OpClass::Alu,
-        NumType::Uint,
-        2,
-        "Unsigned integer to float.",
-    ),
-    op(
-        87,
-        "XOR",
-        "xor",
-        OpClass::Alu,
-        NumType::Uint,
-        3,
-        "Bitwise exclusive OR.",
-    ),
+    op(78, "UDIV", "udiv", OpClass::Alu, NumType::Uint, 4, "Unsigned division giving quotient and remainder."),
+    op(79, "ULT", "ult", OpClass::Alu, NumType::Uint, 3, "Unsigned less-than comparison."),
+    op(80, "UGE", "uge", OpClass::Alu, NumType::Uint, 3, "Unsigned greater-or-equal comparison."),
+    op(81, "UMUL", "umul", OpClass::Alu, NumType::Uint, 4, "Unsigned 32x32 multiply giving high and low halves."),
+    op(82, "UMAD", "umad", OpClass::Alu, NumType::Uint, 4, "Unsigned multiply-add."),
+    op(83, "UMAX", "umax", OpClass::Alu, NumType::Uint, 3, "Unsigned maximum."),
+    op(84, "UMIN", "umin", OpClass::Alu, NumType::Uint, 3, "Unsigned minimum."),
+    op(85, "USHR", "ushr", OpClass::Alu, NumType::Uint, 3, "Logical (zero-filling) shift right."),
+    op(86, "UTOF", "utof", OpClass::Alu, NumType::Uint, 2, "Unsigned integer to float."),
+    op(87, "XOR", "xor", OpClass::Alu, NumType::Uint, 3, "Bitwise exclusive OR."),
     op(
         88,
         "DCL_RESOURCE",
@@ -900,15 +292,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "Declares a constant buffer cb# and how many vec4s are accessed.",
     ),
-    op(
-        90,
-        "DCL_SAMPLER",
-        "dcl_sampler",
-        OpClass::Decl,
-        NumType::None,
-        -1,
-        "Declares a sampler s# and its mode.",
-    ),
+    op(90, "DCL_SAMPLER", "dcl_sampler", OpClass::Decl, NumType::None, -1, "Declares a sampler s# and its mode."),
     op(
         91,
         "DCL_INDEX_RANGE",
@@ -1062,15 +446,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "Reserved value that ends the D3D10.0 opcodes.",
     ),
-    op(
-        108,
-        "LOD",
-        "lod",
-        OpClass::Resource,
-        NumType::Float,
-        4,
-        "Computes the level of detail a sample would use.",
-    ),
+    op(108, "LOD", "lod", OpClass::Resource, NumType::Float, 4, "Computes the level of detail a sample would use."),
     op(
         109,
         "GATHER4",
@@ -1107,15 +483,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "Reserved value that ends the D3D10.1 opcodes.",
     ),
-    op(
-        113,
-        "HS_DECLS",
-        "hs_decls",
-        OpClass::Phase,
-        NumType::None,
-        0,
-        "Hull shader: starts the global declarations.",
-    ),
+    op(113, "HS_DECLS", "hs_decls", OpClass::Phase, NumType::None, 0, "Hull shader: starts the global declarations."),
     op(
         114,
         "HS_CONTROL_POINT_PHASE",
@@ -1179,15 +547,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "Calls a method through an interface (dynamic linkage).",
     ),
-    op(
-        121,
-        "BUFINFO",
-        "bufinfo",
-        OpClass::Resource,
-        NumType::Uint,
-        2,
-        "Returns the element count of a buffer.",
-    ),
+    op(121, "BUFINFO", "bufinfo", OpClass::Resource, NumType::Uint, 2, "Returns the element count of a buffer."),
     op(
         122,
         "DERIV_RTX_COARSE",
@@ -1197,33 +557,9 @@ pub static OPCODES: &[OpcodeInfo] = &[
         2,
         "Coarse x derivative (one per 2x2 quad).",
     ),
-    op(
-        123,
-        "DERIV_RTX_FINE",
-        "deriv_rtx_fine",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Fine x derivative (per pixel pair).",
-    ),
-    op(
-        124,
-        "DERIV_RTY_COARSE",
-        "deriv_rty_coarse",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Coarse y derivative.",
-    ),
-    op(
-        125,
-        "DERIV_RTY_FINE",
-        "deriv_rty_fine",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Fine y derivative.",
-    ),
+    op(123, "DERIV_RTX_FINE", "deriv_rtx_fine", OpClass::Alu, NumType::Float, 2, "Fine x derivative (per pixel pair)."),
+    op(124, "DERIV_RTY_COARSE", "deriv_rty_coarse", OpClass::Alu, NumType::Float, 2, "Coarse y derivative."),
+    op(125, "DERIV_RTY_FINE", "deriv_rty_fine", OpClass::Alu, NumType::Float, 2, "Fine y derivative."),
     op(
         126,
         "GATHER4_C",
@@ -1251,15 +587,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         6,
         "Gather with programmable offset and comparison.",
     ),
-    op(
-        129,
-        "RCP",
-        "rcp",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Reciprocal, 1/src.",
-    ),
+    op(129, "RCP", "rcp", OpClass::Alu, NumType::Float, 2, "Reciprocal, 1/src."),
     op(
         130,
         "F32TOF16",
@@ -1269,24 +597,8 @@ pub static OPCODES: &[OpcodeInfo] = &[
         2,
         "Converts a float to half precision, stored in the low 16 bits.",
     ),
-    op(
-        131,
-        "F16TOF32",
-        "f16tof32",
-        OpClass::Alu,
-        NumType::Uint,
-        2,
-        "Converts the low 16 bits (a half) to float.",
-    ),
-    op(
-        132,
-        "UADDC",
-        "uaddc",
-        OpClass::Alu,
-        NumType::Uint,
-        4,
-        "Unsigned add producing the sum and the carry.",
-    ),
+    op(131, "F16TOF32", "f16tof32", OpClass::Alu, NumType::Uint, 2, "Converts the low 16 bits (a half) to float."),
+    op(132, "UADDC", "uaddc", OpClass::Alu, NumType::Uint, 4, "Unsigned add producing the sum and the carry."),
     op(
         133,
         "USUBB",
@@ -1296,15 +608,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         4,
         "Unsigned subtract producing the difference and the borrow.",
     ),
-    op(
-        134,
-        "COUNTBITS",
-        "countbits",
-        OpClass::Alu,
-        NumType::Uint,
-        2,
-        "Counts the set bits.",
-    ),
+    op(134, "COUNTBITS", "countbits", OpClass::Alu, NumType::Uint, 2, "Counts the set bits."),
     op(
         135,
         "FIRSTBIT_HI",
@@ -1314,15 +618,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         2,
         "Index of the highest set bit, counted from the top.",
     ),
-    op(
-        136,
-        "FIRSTBIT_LO",
-        "firstbit_lo",
-        OpClass::Alu,
-        NumType::Uint,
-        2,
-        "Index of the lowest set bit.",
-    ),
+    op(136, "FIRSTBIT_LO", "firstbit_lo", OpClass::Alu, NumType::Uint, 2, "Index of the lowest set bit."),
     op(
         137,
         "FIRSTBIT_SHI",
@@ -1332,42 +628,10 @@ pub static OPCODES: &[OpcodeInfo] = &[
         2,
         "Index of the highest bit that differs from the sign bit.",
     ),
-    op(
-        138,
-        "UBFE",
-        "ubfe",
-        OpClass::Alu,
-        NumType::Uint,
-        4,
-        "Extracts an unsigned bit field (width, offset, value).",
-    ),
-    op(
-        139,
-        "IBFE",
-        "ibfe",
-        OpClass::Alu,
-        NumType::Int,
-        4,
-        "Extracts a sign-extended bit field.",
-    ),
-    op(
-        140,
-        "BFI",
-        "bfi",
-        OpClass::Alu,
-        NumType::Uint,
-        5,
-        "Inserts a bit field of one value into another.",
-    ),
-    op(
-        141,
-        "BFREV",
-        "bfrev",
-        OpClass::Alu,
-        NumType::Uint,
-        2,
-        "Reverses the bit order.",
-    ),
+    op(138, "UBFE", "ubfe", OpClass::Alu, NumType::Uint, 4, "Extracts an unsigned bit field (width, offset, value)."),
+    op(139, "IBFE", "ibfe", OpClass::Alu, NumType::Int, 4, "Extracts a sign-extended bit field."),
+    op(140, "BFI", "bfi", OpClass::Alu, NumType::Uint, 5, "Inserts a bit field of one value into another."),
+    op(141, "BFREV", "bfrev", OpClass::Alu, NumType::Uint, 2, "Reverses the bit order."),
     op(
         142,
         "SWAPC",
@@ -1557,33 +821,9 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "Declares a structured read-only buffer t# and its stride.",
     ),
-    op(
-        163,
-        "LD_UAV_TYPED",
-        "ld_uav_typed",
-        OpClass::Resource,
-        NumType::Int,
-        3,
-        "Loads from a typed UAV.",
-    ),
-    op(
-        164,
-        "STORE_UAV_TYPED",
-        "store_uav_typed",
-        OpClass::Resource,
-        NumType::Untyped,
-        3,
-        "Stores to a typed UAV.",
-    ),
-    op(
-        165,
-        "LD_RAW",
-        "ld_raw",
-        OpClass::Resource,
-        NumType::Int,
-        3,
-        "Loads 32-bit values from a byte address.",
-    ),
+    op(163, "LD_UAV_TYPED", "ld_uav_typed", OpClass::Resource, NumType::Int, 3, "Loads from a typed UAV."),
+    op(164, "STORE_UAV_TYPED", "store_uav_typed", OpClass::Resource, NumType::Untyped, 3, "Stores to a typed UAV."),
+    op(165, "LD_RAW", "ld_raw", OpClass::Resource, NumType::Int, 3, "Loads 32-bit values from a byte address."),
     op(
         166,
         "STORE_RAW",
@@ -1611,87 +851,15 @@ pub static OPCODES: &[OpcodeInfo] = &[
         4,
         "Stores into a structure element.",
     ),
-    op(
-        169,
-        "ATOMIC_AND",
-        "atomic_and",
-        OpClass::Atomic,
-        NumType::Uint,
-        3,
-        "Atomic AND in memory.",
-    ),
-    op(
-        170,
-        "ATOMIC_OR",
-        "atomic_or",
-        OpClass::Atomic,
-        NumType::Uint,
-        3,
-        "Atomic OR in memory.",
-    ),
-    op(
-        171,
-        "ATOMIC_XOR",
-        "atomic_xor",
-        OpClass::Atomic,
-        NumType::Uint,
-        3,
-        "Atomic XOR in memory.",
-    ),
-    op(
-        172,
-        "ATOMIC_CMP_STORE",
-        "atomic_cmp_store",
-        OpClass::Atomic,
-        NumType::Uint,
-        4,
-        "Atomic compare-and-store.",
-    ),
-    op(
-        173,
-        "ATOMIC_IADD",
-        "atomic_iadd",
-        OpClass::Atomic,
-        NumType::Int,
-        3,
-        "Atomic integer add.",
-    ),
-    op(
-        174,
-        "ATOMIC_IMAX",
-        "atomic_imax",
-        OpClass::Atomic,
-        NumType::Int,
-        3,
-        "Atomic signed maximum.",
-    ),
-    op(
-        175,
-        "ATOMIC_IMIN",
-        "atomic_imin",
-        OpClass::Atomic,
-        NumType::Int,
-        3,
-        "Atomic signed minimum.",
-    ),
-    op(
-        176,
-        "ATOMIC_UMAX",
-        "atomic_umax",
-        OpClass::Atomic,
-        NumType::Uint,
-        3,
-        "Atomic unsigned maximum.",
-    ),
-    op(
-        177,
-        "ATOMIC_UMIN",
-        "atomic_umin",
-        OpClass::Atomic,
-        NumType::Uint,
-        3,
-        "Atomic unsigned minimum.",
-    ),
+    op(169, "ATOMIC_AND", "atomic_and", OpClass::Atomic, NumType::Uint, 3, "Atomic AND in memory."),
+    op(170, "ATOMIC_OR", "atomic_or", OpClass::Atomic, NumType::Uint, 3, "Atomic OR in memory."),
+    op(171, "ATOMIC_XOR", "atomic_xor", OpClass::Atomic, NumType::Uint, 3, "Atomic XOR in memory."),
+    op(172, "ATOMIC_CMP_STORE", "atomic_cmp_store", OpClass::Atomic, NumType::Uint, 4, "Atomic compare-and-store."),
+    op(173, "ATOMIC_IADD", "atomic_iadd", OpClass::Atomic, NumType::Int, 3, "Atomic integer add."),
+    op(174, "ATOMIC_IMAX", "atomic_imax", OpClass::Atomic, NumType::Int, 3, "Atomic signed maximum."),
+    op(175, "ATOMIC_IMIN", "atomic_imin", OpClass::Atomic, NumType::Int, 3, "Atomic signed minimum."),
+    op(176, "ATOMIC_UMAX", "atomic_umax", OpClass::Atomic, NumType::Uint, 3, "Atomic unsigned maximum."),
+    op(177, "ATOMIC_UMIN", "atomic_umin", OpClass::Atomic, NumType::Uint, 3, "Atomic unsigned minimum."),
     op(
         178,
         "IMM_ATOMIC_ALLOC",
@@ -1800,123 +968,19 @@ pub static OPCODES: &[OpcodeInfo] = &[
         4,
         "Atomic unsigned minimum returning the previous value.",
     ),
-    op(
-        190,
-        "SYNC",
-        "sync",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Barrier and/or memory fence, as its flags say.",
-    ),
-    op(
-        191,
-        "DADD",
-        "dadd",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double-precision addition.",
-    ),
-    op(
-        192,
-        "DMAX",
-        "dmax",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double-precision maximum.",
-    ),
-    op(
-        193,
-        "DMIN",
-        "dmin",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double-precision minimum.",
-    ),
-    op(
-        194,
-        "DMUL",
-        "dmul",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double-precision multiplication.",
-    ),
-    op(
-        195,
-        "DEQ",
-        "deq",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double equality comparison.",
-    ),
-    op(
-        196,
-        "DGE",
-        "dge",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double greater-or-equal comparison.",
-    ),
-    op(
-        197,
-        "DLT",
-        "dlt",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double less-than comparison.",
-    ),
-    op(
-        198,
-        "DNE",
-        "dne",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double inequality comparison.",
-    ),
-    op(
-        199,
-        "DMOV",
-        "dmov",
-        OpClass::Alu,
-        NumType::Double,
-        2,
-        "Copies a double.",
-    ),
-    op(
-        200,
-        "DMOVC",
-        "dmovc",
-        OpClass::Alu,
-        NumType::Double,
-        4,
-        "Per-component select of doubles.",
-    ),
-    op(
-        201,
-        "DTOF",
-        "dtof",
-        OpClass::Alu,
-        NumType::Double,
-        2,
-        "Double to float.",
-    ),
-    op(
-        202,
-        "FTOD",
-        "ftod",
-        OpClass::Alu,
-        NumType::Float,
-        2,
-        "Float to double.",
-    ),
+    op(190, "SYNC", "sync", OpClass::Flow, NumType::None, 0, "Barrier and/or memory fence, as its flags say."),
+    op(191, "DADD", "dadd", OpClass::Alu, NumType::Double, 3, "Double-precision addition."),
+    op(192, "DMAX", "dmax", OpClass::Alu, NumType::Double, 3, "Double-precision maximum."),
+    op(193, "DMIN", "dmin", OpClass::Alu, NumType::Double, 3, "Double-precision minimum."),
+    op(194, "DMUL", "dmul", OpClass::Alu, NumType::Double, 3, "Double-precision multiplication."),
+    op(195, "DEQ", "deq", OpClass::Alu, NumType::Double, 3, "Double equality comparison."),
+    op(196, "DGE", "dge", OpClass::Alu, NumType::Double, 3, "Double greater-or-equal comparison."),
+    op(197, "DLT", "dlt", OpClass::Alu, NumType::Double, 3, "Double less-than comparison."),
+    op(198, "DNE", "dne", OpClass::Alu, NumType::Double, 3, "Double inequality comparison."),
+    op(199, "DMOV", "dmov", OpClass::Alu, NumType::Double, 2, "Copies a double."),
+    op(200, "DMOVC", "dmovc", OpClass::Alu, NumType::Double, 4, "Per-component select of doubles."),
+    op(201, "DTOF", "dtof", OpClass::Alu, NumType::Double, 2, "Double to float."),
+    op(202, "FTOD", "ftod", OpClass::Alu, NumType::Float, 2, "Float to double."),
     op(
         203,
         "EVAL_SNAPPED",
@@ -1953,24 +1017,8 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "Geometry shader: how many instances run per primitive.",
     ),
-    op(
-        207,
-        "ABORT",
-        "abort",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Stops execution (debug layers).",
-    ),
-    op(
-        208,
-        "DEBUG_BREAK",
-        "debug_break",
-        OpClass::Flow,
-        NumType::None,
-        0,
-        "Breaks into a debugger (debug layers).",
-    ),
+    op(207, "ABORT", "abort", OpClass::Flow, NumType::None, 0, "Stops execution (debug layers)."),
+    op(208, "DEBUG_BREAK", "debug_break", OpClass::Flow, NumType::None, 0, "Breaks into a debugger (debug layers)."),
     op(
         209,
         "RESERVED0",
@@ -1980,78 +1028,14 @@ pub static OPCODES: &[OpcodeInfo] = &[
         -1,
         "Reserved value that ends the D3D11.0 opcodes.",
     ),
-    op(
-        210,
-        "DDIV",
-        "ddiv",
-        OpClass::Alu,
-        NumType::Double,
-        3,
-        "Double-precision division.",
-    ),
-    op(
-        211,
-        "DFMA",
-        "dfma",
-        OpClass::Alu,
-        NumType::Double,
-        4,
-        "Double-precision fused multiply-add.",
-    ),
-    op(
-        212,
-        "DRCP",
-        "drcp",
-        OpClass::Alu,
-        NumType::Double,
-        2,
-        "Double-precision reciprocal.",
-    ),
-    op(
-        213,
-        "MSAD",
-        "msad",
-        OpClass::Alu,
-        NumType::Uint,
-        4,
-        "Masked sum of absolute byte differences.",
-    ),
-    op(
-        214,
-        "DTOI",
-        "dtoi",
-        OpClass::Alu,
-        NumType::Double,
-        2,
-        "Double to signed integer.",
-    ),
-    op(
-        215,
-        "DTOU",
-        "dtou",
-        OpClass::Alu,
-        NumType::Double,
-        2,
-        "Double to unsigned integer.",
-    ),
-    op(
-        216,
-        "ITOD",
-        "itod",
-        OpClass::Alu,
-        NumType::Int,
-        2,
-        "Signed integer to double.",
-    ),
-    op(
-        217,
-        "UTOD",
-        "utod",
-        OpClass::Alu,
-        NumType::Uint,
-        2,
-        "Unsigned integer to double.",
-    ),
+    op(210, "DDIV", "ddiv", OpClass::Alu, NumType::Double, 3, "Double-precision division."),
+    op(211, "DFMA", "dfma", OpClass::Alu, NumType::Double, 4, "Double-precision fused multiply-add."),
+    op(212, "DRCP", "drcp", OpClass::Alu, NumType::Double, 2, "Double-precision reciprocal."),
+    op(213, "MSAD", "msad", OpClass::Alu, NumType::Uint, 4, "Masked sum of absolute byte differences."),
+    op(214, "DTOI", "dtoi", OpClass::Alu, NumType::Double, 2, "Double to signed integer."),
+    op(215, "DTOU", "dtou", OpClass::Alu, NumType::Double, 2, "Double to unsigned integer."),
+    op(216, "ITOD", "itod", OpClass::Alu, NumType::Int, 2, "Signed integer to double."),
+    op(217, "UTOD", "utod", OpClass::Alu, NumType::Uint, 2, "Unsigned integer to double."),
     op(
         218,
         "RESERVED0",
@@ -2097,24 +1081,8 @@ pub static OPCODES: &[OpcodeInfo] = &[
         7,
         "gather4_po_c with residency feedback.",
     ),
-    op(
-        223,
-        "LD_FEEDBACK",
-        "ld_s",
-        OpClass::Resource,
-        NumType::Int,
-        4,
-        "ld with residency feedback.",
-    ),
-    op(
-        224,
-        "LD_MS_FEEDBACK",
-        "ldms_s",
-        OpClass::Resource,
-        NumType::Int,
-        5,
-        "ldms with residency feedback.",
-    ),
+    op(223, "LD_FEEDBACK", "ld_s", OpClass::Resource, NumType::Int, 4, "ld with residency feedback."),
+    op(224, "LD_MS_FEEDBACK", "ldms_s", OpClass::Resource, NumType::Int, 5, "ldms with residency feedback."),
     op(
         225,
         "LD_UAV_TYPED_FEEDBACK",
@@ -2124,15 +1092,7 @@ pub static OPCODES: &[OpcodeInfo] = &[
         4,
         "ld_uav_typed with residency feedback.",
     ),
-    op(
-        226,
-        "LD_RAW_FEEDBACK",
-        "ld_raw_s",
-        OpClass::Resource,
-        NumType::Int,
-        4,
-        "ld_raw with residency feedback.",
-    ),
+    op(226, "LD_RAW_FEEDBACK", "ld_raw_s", OpClass::Resource, NumType::Int, 4, "ld_raw with residency feedback."),
     op(
         227,
         "LD_STRUCTURED_FEEDBACK",
@@ -2322,18 +1282,8 @@ impl EnumDef {
     }
 }
 
-const fn ev(
-    value: u32,
-    spec_name: &'static str,
-    asm: &'static str,
-    doc: &'static str,
-) -> EnumValue {
-    EnumValue {
-        value,
-        spec_name,
-        asm,
-        doc,
-    }
+const fn ev(value: u32, spec_name: &'static str, asm: &'static str, doc: &'static str) -> EnumValue {
+    EnumValue { value, spec_name, asm, doc }
 }
 
 /// A bitfield of a token.
@@ -2355,11 +1305,7 @@ impl FieldDef {
     /// Mask of the field within the token.
     pub const fn mask(&self) -> u32 {
         let width = (self.hi - self.lo + 1) as u32;
-        (if width >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << width) - 1
-        }) << self.lo
+        (if width >= 32 { u32::MAX } else { (1u32 << width) - 1 }) << self.lo
     }
     /// The field's value in `token`.
     pub const fn get(&self, token: u32) -> u32 {
@@ -2371,20 +1317,8 @@ impl FieldDef {
     }
 }
 
-const fn f(
-    name: &'static str,
-    hi: u8,
-    lo: u8,
-    values: Option<&'static EnumDef>,
-    doc: &'static str,
-) -> FieldDef {
-    FieldDef {
-        name,
-        lo,
-        hi,
-        values,
-        doc,
-    }
+const fn f(name: &'static str, hi: u8, lo: u8, values: Option<&'static EnumDef>, doc: &'static str) -> FieldDef {
+    FieldDef { name, lo, hi, values, doc }
 }
 
 // ---------------------------------------------------------------- enums
@@ -2393,54 +1327,14 @@ const fn f(
 pub static PROGRAM_TYPE: EnumDef = EnumDef {
     name: "program type",
     values: &[
-        ev(
-            0,
-            "PIXEL_SHADER",
-            "ps",
-            "Pixel shader: runs once per covered pixel or sample.",
-        ),
-        ev(
-            1,
-            "VERTEX_SHADER",
-            "vs",
-            "Vertex shader: runs once per vertex.",
-        ),
-        ev(
-            2,
-            "GEOMETRY_SHADER",
-            "gs",
-            "Geometry shader: runs once per primitive and may emit new ones.",
-        ),
-        ev(
-            3,
-            "HULL_SHADER",
-            "hs",
-            "Hull shader: computes tessellation factors and control points per patch.",
-        ),
-        ev(
-            4,
-            "DOMAIN_SHADER",
-            "ds",
-            "Domain shader: positions each point the tessellator generates.",
-        ),
-        ev(
-            5,
-            "COMPUTE_SHADER",
-            "cs",
-            "Compute shader: runs in thread groups outside the graphics pipeline.",
-        ),
-        ev(
-            13,
-            "MESH_SHADER",
-            "ms",
-            "Mesh shader (D3D12, never in DXBC).",
-        ),
-        ev(
-            14,
-            "AMPLIFICATION_SHADER",
-            "as",
-            "Amplification shader (D3D12, never in DXBC).",
-        ),
+        ev(0, "PIXEL_SHADER", "ps", "Pixel shader: runs once per covered pixel or sample."),
+        ev(1, "VERTEX_SHADER", "vs", "Vertex shader: runs once per vertex."),
+        ev(2, "GEOMETRY_SHADER", "gs", "Geometry shader: runs once per primitive and may emit new ones."),
+        ev(3, "HULL_SHADER", "hs", "Hull shader: computes tessellation factors and control points per patch."),
+        ev(4, "DOMAIN_SHADER", "ds", "Domain shader: positions each point the tessellator generates."),
+        ev(5, "COMPUTE_SHADER", "cs", "Compute shader: runs in thread groups outside the graphics pipeline."),
+        ev(13, "MESH_SHADER", "ms", "Mesh shader (D3D12, never in DXBC)."),
+        ev(14, "AMPLIFICATION_SHADER", "as", "Amplification shader (D3D12, never in DXBC)."),
     ],
 };
 
@@ -2448,223 +1342,63 @@ pub static PROGRAM_TYPE: EnumDef = EnumDef {
 pub static OPERAND_TYPE: EnumDef = EnumDef {
     name: "operand type",
     values: &[
-        ev(
-            0,
-            "TEMP",
-            "r",
-            "Temporary register r#: 4 x 32-bit scratch values.",
-        ),
-        ev(
-            1,
-            "INPUT",
-            "v",
-            "Input register v#: values the stage receives.",
-        ),
-        ev(
-            2,
-            "OUTPUT",
-            "o",
-            "Output register o#: values the stage passes on.",
-        ),
+        ev(0, "TEMP", "r", "Temporary register r#: 4 x 32-bit scratch values."),
+        ev(1, "INPUT", "v", "Input register v#: values the stage receives."),
+        ev(2, "OUTPUT", "o", "Output register o#: values the stage passes on."),
         ev(3, "INDEXABLE_TEMP", "x", "Indexable temporary array x#[n]."),
-        ev(
-            4,
-            "IMMEDIATE32",
-            "l",
-            "A 32-bit literal stored in the instruction (1 or 4 components).",
-        ),
-        ev(
-            5,
-            "IMMEDIATE64",
-            "d",
-            "A 64-bit literal (double) stored in the instruction.",
-        ),
+        ev(4, "IMMEDIATE32", "l", "A 32-bit literal stored in the instruction (1 or 4 components)."),
+        ev(5, "IMMEDIATE64", "d", "A 64-bit literal (double) stored in the instruction."),
         ev(6, "SAMPLER", "s", "Sampler s#."),
-        ev(
-            7,
-            "RESOURCE",
-            "t",
-            "Shader resource view t# (texture or buffer).",
-        ),
+        ev(7, "RESOURCE", "t", "Shader resource view t# (texture or buffer)."),
         ev(8, "CONSTANT_BUFFER", "cb", "Constant buffer cb#[element]."),
-        ev(
-            9,
-            "IMMEDIATE_CONSTANT_BUFFER",
-            "icb",
-            "The immediate constant buffer embedded in the program.",
-        ),
+        ev(9, "IMMEDIATE_CONSTANT_BUFFER", "icb", "The immediate constant buffer embedded in the program."),
         ev(10, "LABEL", "l", "A subroutine label."),
         ev(11, "INPUT_PRIMITIVEID", "vPrim", "The primitive ID input."),
         ev(12, "OUTPUT_DEPTH", "oDepth", "Pixel depth output."),
-        ev(
-            13,
-            "NULL",
-            "null",
-            "Discards a result (or an unused operand).",
-        ),
-        ev(
-            14,
-            "RASTERIZER",
-            "rasterizer",
-            "The rasterizer (for sampleinfo / samplepos).",
-        ),
-        ev(
-            15,
-            "OUTPUT_COVERAGE_MASK",
-            "oMask",
-            "Pixel coverage mask output.",
-        ),
+        ev(13, "NULL", "null", "Discards a result (or an unused operand)."),
+        ev(14, "RASTERIZER", "rasterizer", "The rasterizer (for sampleinfo / samplepos)."),
+        ev(15, "OUTPUT_COVERAGE_MASK", "oMask", "Pixel coverage mask output."),
         ev(16, "STREAM", "m", "Geometry shader output stream m#."),
-        ev(
-            17,
-            "FUNCTION_BODY",
-            "fb",
-            "Function body fb# (dynamic linkage).",
-        ),
-        ev(
-            18,
-            "FUNCTION_TABLE",
-            "ft",
-            "Function table ft# (dynamic linkage).",
-        ),
-        ev(
-            19,
-            "INTERFACE",
-            "fp",
-            "Interface pointer fp# (dynamic linkage).",
-        ),
-        ev(
-            20,
-            "FUNCTION_INPUT",
-            "fi",
-            "Function input (dynamic linkage).",
-        ),
-        ev(
-            21,
-            "FUNCTION_OUTPUT",
-            "fo",
-            "Function output (dynamic linkage).",
-        ),
+        ev(17, "FUNCTION_BODY", "fb", "Function body fb# (dynamic linkage)."),
+        ev(18, "FUNCTION_TABLE", "ft", "Function table ft# (dynamic linkage)."),
+        ev(19, "INTERFACE", "fp", "Interface pointer fp# (dynamic linkage)."),
+        ev(20, "FUNCTION_INPUT", "fi", "Function input (dynamic linkage)."),
+        ev(21, "FUNCTION_OUTPUT", "fo", "Function output (dynamic linkage)."),
         ev(
             22,
             "OUTPUT_CONTROL_POINT_ID",
             "vOutputControlPointID",
             "Hull shader: which output control point this invocation computes.",
         ),
-        ev(
-            23,
-            "INPUT_FORK_INSTANCE_ID",
-            "vForkInstanceID",
-            "Hull shader: instance number of the fork phase.",
-        ),
-        ev(
-            24,
-            "INPUT_JOIN_INSTANCE_ID",
-            "vJoinInstanceID",
-            "Hull shader: instance number of the join phase.",
-        ),
-        ev(
-            25,
-            "INPUT_CONTROL_POINT",
-            "vicp",
-            "Input control points [point][register].",
-        ),
-        ev(
-            26,
-            "OUTPUT_CONTROL_POINT",
-            "vocp",
-            "Output control points [point][register] (fork/join phases).",
-        ),
-        ev(
-            27,
-            "INPUT_PATCH_CONSTANT",
-            "vpc",
-            "Patch constants (domain shader, join phase).",
-        ),
-        ev(
-            28,
-            "INPUT_DOMAIN_POINT",
-            "vDomain",
-            "Domain shader: the tessellated point's coordinates.",
-        ),
-        ev(
-            29,
-            "THIS_POINTER",
-            "this",
-            "Class instance data for an interface call.",
-        ),
-        ev(
-            30,
-            "UNORDERED_ACCESS_VIEW",
-            "u",
-            "Unordered access view u# (read-write resource).",
-        ),
-        ev(
-            31,
-            "THREAD_GROUP_SHARED_MEMORY",
-            "g",
-            "Group-shared memory g#.",
-        ),
-        ev(
-            32,
-            "INPUT_THREAD_ID",
-            "vThreadID",
-            "Compute: global thread ID (SV_DispatchThreadID).",
-        ),
-        ev(
-            33,
-            "INPUT_THREAD_GROUP_ID",
-            "vThreadGroupID",
-            "Compute: group ID (SV_GroupID).",
-        ),
+        ev(23, "INPUT_FORK_INSTANCE_ID", "vForkInstanceID", "Hull shader: instance number of the fork phase."),
+        ev(24, "INPUT_JOIN_INSTANCE_ID", "vJoinInstanceID", "Hull shader: instance number of the join phase."),
+        ev(25, "INPUT_CONTROL_POINT", "vicp", "Input control points [point][register]."),
+        ev(26, "OUTPUT_CONTROL_POINT", "vocp", "Output control points [point][register] (fork/join phases)."),
+        ev(27, "INPUT_PATCH_CONSTANT", "vpc", "Patch constants (domain shader, join phase)."),
+        ev(28, "INPUT_DOMAIN_POINT", "vDomain", "Domain shader: the tessellated point's coordinates."),
+        ev(29, "THIS_POINTER", "this", "Class instance data for an interface call."),
+        ev(30, "UNORDERED_ACCESS_VIEW", "u", "Unordered access view u# (read-write resource)."),
+        ev(31, "THREAD_GROUP_SHARED_MEMORY", "g", "Group-shared memory g#."),
+        ev(32, "INPUT_THREAD_ID", "vThreadID", "Compute: global thread ID (SV_DispatchThreadID)."),
+        ev(33, "INPUT_THREAD_GROUP_ID", "vThreadGroupID", "Compute: group ID (SV_GroupID)."),
         ev(
             34,
             "INPUT_THREAD_ID_IN_GROUP",
             "vThreadIDInGroup",
             "Compute: thread ID within the group (SV_GroupThreadID).",
         ),
-        ev(
-            35,
-            "INPUT_COVERAGE_MASK",
-            "vCoverage",
-            "Pixel shader: input coverage mask.",
-        ),
+        ev(35, "INPUT_COVERAGE_MASK", "vCoverage", "Pixel shader: input coverage mask."),
         ev(
             36,
             "INPUT_THREAD_ID_IN_GROUP_FLATTENED",
             "vThreadIDInGroupFlattened",
             "Compute: flattened thread index in the group (SV_GroupIndex).",
         ),
-        ev(
-            37,
-            "INPUT_GS_INSTANCE_ID",
-            "vGSInstanceID",
-            "Geometry shader instance ID.",
-        ),
-        ev(
-            38,
-            "OUTPUT_DEPTH_GREATER_EQUAL",
-            "oDepthGE",
-            "Depth output that may only grow (conservative depth).",
-        ),
-        ev(
-            39,
-            "OUTPUT_DEPTH_LESS_EQUAL",
-            "oDepthLE",
-            "Depth output that may only shrink (conservative depth).",
-        ),
-        ev(
-            40,
-            "CYCLE_COUNTER",
-            "vCycleCounter",
-            "A cycle counter (debug).",
-        ),
-        ev(
-            41,
-            "OUTPUT_STENCIL_REF",
-            "oStencilRef",
-            "Pixel stencil reference output.",
-        ),
+        ev(37, "INPUT_GS_INSTANCE_ID", "vGSInstanceID", "Geometry shader instance ID."),
+        ev(38, "OUTPUT_DEPTH_GREATER_EQUAL", "oDepthGE", "Depth output that may only grow (conservative depth)."),
+        ev(39, "OUTPUT_DEPTH_LESS_EQUAL", "oDepthLE", "Depth output that may only shrink (conservative depth)."),
+        ev(40, "CYCLE_COUNTER", "vCycleCounter", "A cycle counter (debug)."),
+        ev(41, "OUTPUT_STENCIL_REF", "oStencilRef", "Pixel stencil reference output."),
         ev(
             42,
             "INNER_COVERAGE",
@@ -2678,19 +1412,9 @@ pub static OPERAND_TYPE: EnumDef = EnumDef {
 pub static NUM_COMPONENTS: EnumDef = EnumDef {
     name: "component count",
     values: &[
-        ev(
-            0,
-            "0_COMPONENT",
-            "",
-            "No components (samplers, labels, null).",
-        ),
+        ev(0, "0_COMPONENT", "", "No components (samplers, labels, null)."),
         ev(1, "1_COMPONENT", "", "A scalar."),
-        ev(
-            2,
-            "4_COMPONENT",
-            "",
-            "A 4-vector, with a mask, swizzle or single-component select.",
-        ),
+        ev(2, "4_COMPONENT", "", "A 4-vector, with a mask, swizzle or single-component select."),
         ev(3, "N_COMPONENT", "", "N components (reserved, unused)."),
     ],
 };
@@ -2699,24 +1423,9 @@ pub static NUM_COMPONENTS: EnumDef = EnumDef {
 pub static SELECTION_MODE: EnumDef = EnumDef {
     name: "selection mode",
     values: &[
-        ev(
-            0,
-            "MASK_MODE",
-            "",
-            "A write mask: bits 4..7 say which of x, y, z, w are used.",
-        ),
-        ev(
-            1,
-            "SWIZZLE_MODE",
-            "",
-            "A swizzle: four 2-bit selectors in bits 4..11 pick the source of each component.",
-        ),
-        ev(
-            2,
-            "SELECT_1_MODE",
-            "",
-            "A single component, chosen by bits 4..5.",
-        ),
+        ev(0, "MASK_MODE", "", "A write mask: bits 4..7 say which of x, y, z, w are used."),
+        ev(1, "SWIZZLE_MODE", "", "A swizzle: four 2-bit selectors in bits 4..11 pick the source of each component."),
+        ev(2, "SELECT_1_MODE", "", "A single component, chosen by bits 4..5."),
     ],
 };
 
@@ -2725,24 +1434,9 @@ pub static INDEX_DIMENSION: EnumDef = EnumDef {
     name: "index dimension",
     values: &[
         ev(0, "INDEX_0D", "", "No index (e.g. oDepth, vPrim)."),
-        ev(
-            1,
-            "INDEX_1D",
-            "",
-            "One index, the register number (r3, v1).",
-        ),
-        ev(
-            2,
-            "INDEX_2D",
-            "",
-            "Two indices (cb0[5], v[vertex][register]).",
-        ),
-        ev(
-            3,
-            "INDEX_3D",
-            "",
-            "Three indices (SM5.1 ranges: CB0[lo:hi][n]).",
-        ),
+        ev(1, "INDEX_1D", "", "One index, the register number (r3, v1)."),
+        ev(2, "INDEX_2D", "", "Two indices (cb0[5], v[vertex][register])."),
+        ev(3, "INDEX_3D", "", "Three indices (SM5.1 ranges: CB0[lo:hi][n])."),
     ],
 };
 
@@ -2751,30 +1445,10 @@ pub static INDEX_REPRESENTATION: EnumDef = EnumDef {
     name: "index representation",
     values: &[
         ev(0, "IMMEDIATE32", "", "A 32-bit number follows."),
-        ev(
-            1,
-            "IMMEDIATE64",
-            "",
-            "A 64-bit number follows (high dword first).",
-        ),
-        ev(
-            2,
-            "RELATIVE",
-            "",
-            "A whole operand follows whose value is the index (e.g. [r0.x]).",
-        ),
-        ev(
-            3,
-            "IMMEDIATE32_PLUS_RELATIVE",
-            "",
-            "A 32-bit number then an operand; the index is their sum ([r0.x + 4]).",
-        ),
-        ev(
-            4,
-            "IMMEDIATE64_PLUS_RELATIVE",
-            "",
-            "A 64-bit number then an operand, summed.",
-        ),
+        ev(1, "IMMEDIATE64", "", "A 64-bit number follows (high dword first)."),
+        ev(2, "RELATIVE", "", "A whole operand follows whose value is the index (e.g. [r0.x])."),
+        ev(3, "IMMEDIATE32_PLUS_RELATIVE", "", "A 32-bit number then an operand; the index is their sum ([r0.x + 4])."),
+        ev(4, "IMMEDIATE64_PLUS_RELATIVE", "", "A 64-bit number then an operand, summed."),
     ],
 };
 
@@ -2783,12 +1457,7 @@ pub static EXTENDED_OPERAND_TYPE: EnumDef = EnumDef {
     name: "extended operand type",
     values: &[
         ev(0, "EMPTY", "", "Carries nothing."),
-        ev(
-            1,
-            "MODIFIER",
-            "",
-            "Carries a source modifier, minimum precision and the non-uniform flag.",
-        ),
+        ev(1, "MODIFIER", "", "Carries a source modifier, minimum precision and the non-uniform flag."),
     ],
 };
 
@@ -2809,12 +1478,7 @@ pub static MIN_PRECISION: EnumDef = EnumDef {
     values: &[
         ev(0, "DEFAULT", "", "Full 32-bit precision."),
         ev(1, "FLOAT_16", "min16f", "At least 16-bit float."),
-        ev(
-            2,
-            "FLOAT_2_8",
-            "min2_8f",
-            "At least 10-bit (2.8 fixed point) float.",
-        ),
+        ev(2, "FLOAT_2_8", "min2_8f", "At least 10-bit (2.8 fixed point) float."),
         ev(4, "SINT_16", "min16i", "At least 16-bit signed integer."),
         ev(5, "UINT_16", "min16u", "At least 16-bit unsigned integer."),
     ],
@@ -2825,18 +1489,8 @@ pub static EXTENDED_OPCODE_TYPE: EnumDef = EnumDef {
     name: "extended opcode type",
     values: &[
         ev(0, "EMPTY", "", "Carries nothing."),
-        ev(
-            1,
-            "SAMPLE_CONTROLS",
-            "aoffimmi",
-            "Immediate texel offsets (u, v, w) for sample/ld/gather.",
-        ),
-        ev(
-            2,
-            "RESOURCE_DIM",
-            "",
-            "The resource's dimension (and structure stride), printed as (texture2d) etc.",
-        ),
+        ev(1, "SAMPLE_CONTROLS", "aoffimmi", "Immediate texel offsets (u, v, w) for sample/ld/gather."),
+        ev(2, "RESOURCE_DIM", "", "The resource's dimension (and structure stride), printed as (texture2d) etc."),
         ev(
             3,
             "RESOURCE_RETURN_TYPE",
@@ -2857,37 +1511,12 @@ pub static RESOURCE_DIMENSION: EnumDef = EnumDef {
         ev(4, "TEXTURE2DMS", "texture2dms", "Multisampled 2D texture."),
         ev(5, "TEXTURE3D", "texture3d", "Volume texture."),
         ev(6, "TEXTURECUBE", "texturecube", "Cube map."),
-        ev(
-            7,
-            "TEXTURE1DARRAY",
-            "texture1darray",
-            "Array of 1D textures.",
-        ),
-        ev(
-            8,
-            "TEXTURE2DARRAY",
-            "texture2darray",
-            "Array of 2D textures.",
-        ),
-        ev(
-            9,
-            "TEXTURE2DMSARRAY",
-            "texture2dmsarray",
-            "Array of multisampled 2D textures.",
-        ),
-        ev(
-            10,
-            "TEXTURECUBEARRAY",
-            "texturecubearray",
-            "Array of cube maps.",
-        ),
+        ev(7, "TEXTURE1DARRAY", "texture1darray", "Array of 1D textures."),
+        ev(8, "TEXTURE2DARRAY", "texture2darray", "Array of 2D textures."),
+        ev(9, "TEXTURE2DMSARRAY", "texture2dmsarray", "Array of multisampled 2D textures."),
+        ev(10, "TEXTURECUBEARRAY", "texturecubearray", "Array of cube maps."),
         ev(11, "RAW_BUFFER", "raw_buffer", "Byte-address buffer."),
-        ev(
-            12,
-            "STRUCTURED_BUFFER",
-            "structured_buffer",
-            "Buffer of structures.",
-        ),
+        ev(12, "STRUCTURED_BUFFER", "structured_buffer", "Buffer of structures."),
     ],
 };
 
@@ -2896,27 +1525,12 @@ pub static RETURN_TYPE: EnumDef = EnumDef {
     name: "return type",
     values: &[
         ev(0, "UNDEFINED", "", "Not set."),
-        ev(
-            1,
-            "UNORM",
-            "unorm",
-            "Unsigned normalized: stored integers map to 0..1.",
-        ),
-        ev(
-            2,
-            "SNORM",
-            "snorm",
-            "Signed normalized: stored integers map to -1..1.",
-        ),
+        ev(1, "UNORM", "unorm", "Unsigned normalized: stored integers map to 0..1."),
+        ev(2, "SNORM", "snorm", "Signed normalized: stored integers map to -1..1."),
         ev(3, "SINT", "sint", "Signed integer."),
         ev(4, "UINT", "uint", "Unsigned integer."),
         ev(5, "FLOAT", "float", "Float."),
-        ev(
-            6,
-            "MIXED",
-            "mixed",
-            "Mixed / untyped (structured and raw data).",
-        ),
+        ev(6, "MIXED", "mixed", "Mixed / untyped (structured and raw data)."),
         ev(7, "DOUBLE", "double", "Double (two components per value)."),
         ev(8, "CONTINUED", "continued", "Second half of a double."),
         ev(9, "UNUSED", "unused", "Component not used."),
@@ -2928,18 +1542,8 @@ pub static SAMPLER_MODE: EnumDef = EnumDef {
     name: "sampler mode",
     values: &[
         ev(0, "DEFAULT", "mode_default", "Ordinary filtering sampler."),
-        ev(
-            1,
-            "COMPARISON",
-            "mode_comparison",
-            "Comparison sampler (sample_c, gather4_c).",
-        ),
-        ev(
-            2,
-            "MONO",
-            "mode_mono",
-            "Monochrome 1-bit sampler (reserved).",
-        ),
+        ev(1, "COMPARISON", "mode_comparison", "Comparison sampler (sample_c, gather4_c)."),
+        ev(2, "MONO", "mode_mono", "Monochrome 1-bit sampler (reserved)."),
     ],
 };
 
@@ -2947,18 +1551,8 @@ pub static SAMPLER_MODE: EnumDef = EnumDef {
 pub static CB_ACCESS_PATTERN: EnumDef = EnumDef {
     name: "constant buffer access",
     values: &[
-        ev(
-            0,
-            "IMMEDIATE_INDEXED",
-            "immediateIndexed",
-            "Only read at indices known at compile time.",
-        ),
-        ev(
-            1,
-            "DYNAMIC_INDEXED",
-            "dynamicIndexed",
-            "Read at indices computed at run time.",
-        ),
+        ev(0, "IMMEDIATE_INDEXED", "immediateIndexed", "Only read at indices known at compile time."),
+        ev(1, "DYNAMIC_INDEXED", "dynamicIndexed", "Read at indices computed at run time."),
     ],
 };
 
@@ -2967,48 +1561,18 @@ pub static INTERPOLATION_MODE: EnumDef = EnumDef {
     name: "interpolation mode",
     values: &[
         ev(0, "UNDEFINED", "", "Not interpolated / not specified."),
-        ev(
-            1,
-            "CONSTANT",
-            "constant",
-            "Taken from the provoking vertex, not interpolated.",
-        ),
-        ev(
-            2,
-            "LINEAR",
-            "linear",
-            "Perspective-correct interpolation at the pixel centre.",
-        ),
-        ev(
-            3,
-            "LINEAR_CENTROID",
-            "linear centroid",
-            "Perspective-correct, evaluated inside the covered area.",
-        ),
-        ev(
-            4,
-            "LINEAR_NOPERSPECTIVE",
-            "linear noperspective",
-            "Screen-space linear interpolation.",
-        ),
+        ev(1, "CONSTANT", "constant", "Taken from the provoking vertex, not interpolated."),
+        ev(2, "LINEAR", "linear", "Perspective-correct interpolation at the pixel centre."),
+        ev(3, "LINEAR_CENTROID", "linear centroid", "Perspective-correct, evaluated inside the covered area."),
+        ev(4, "LINEAR_NOPERSPECTIVE", "linear noperspective", "Screen-space linear interpolation."),
         ev(
             5,
             "LINEAR_NOPERSPECTIVE_CENTROID",
             "linear noperspective centroid",
             "Screen-space linear, at the centroid.",
         ),
-        ev(
-            6,
-            "LINEAR_SAMPLE",
-            "linear sample",
-            "Perspective-correct, per sample.",
-        ),
-        ev(
-            7,
-            "LINEAR_NOPERSPECTIVE_SAMPLE",
-            "linear noperspective sample",
-            "Screen-space linear, per sample.",
-        ),
+        ev(6, "LINEAR_SAMPLE", "linear sample", "Perspective-correct, per sample."),
+        ev(7, "LINEAR_NOPERSPECTIVE_SAMPLE", "linear noperspective sample", "Screen-space linear, per sample."),
     ],
 };
 
@@ -3017,51 +1581,16 @@ pub static SYSTEM_NAME: EnumDef = EnumDef {
     name: "system value",
     values: &[
         ev(0, "UNDEFINED", "undefined", "No system meaning."),
-        ev(
-            1,
-            "POSITION",
-            "position",
-            "Clip-space (or screen) position.",
-        ),
-        ev(
-            2,
-            "CLIP_DISTANCE",
-            "clip_distance",
-            "Distance to a user clip plane.",
-        ),
-        ev(
-            3,
-            "CULL_DISTANCE",
-            "cull_distance",
-            "Distance to a user cull plane.",
-        ),
-        ev(
-            4,
-            "RENDER_TARGET_ARRAY_INDEX",
-            "rendertarget_array_index",
-            "Which render-target array slice to draw to.",
-        ),
-        ev(
-            5,
-            "VIEWPORT_ARRAY_INDEX",
-            "viewport_array_index",
-            "Which viewport to use.",
-        ),
+        ev(1, "POSITION", "position", "Clip-space (or screen) position."),
+        ev(2, "CLIP_DISTANCE", "clip_distance", "Distance to a user clip plane."),
+        ev(3, "CULL_DISTANCE", "cull_distance", "Distance to a user cull plane."),
+        ev(4, "RENDER_TARGET_ARRAY_INDEX", "rendertarget_array_index", "Which render-target array slice to draw to."),
+        ev(5, "VIEWPORT_ARRAY_INDEX", "viewport_array_index", "Which viewport to use."),
         ev(6, "VERTEX_ID", "vertex_id", "Index of the vertex."),
         ev(7, "PRIMITIVE_ID", "primitive_id", "Index of the primitive."),
         ev(8, "INSTANCE_ID", "instance_id", "Index of the instance."),
-        ev(
-            9,
-            "IS_FRONT_FACE",
-            "is_front_face",
-            "Whether the primitive faces the viewer.",
-        ),
-        ev(
-            10,
-            "SAMPLE_INDEX",
-            "sampleIndex",
-            "Which MSAA sample is being shaded.",
-        ),
+        ev(9, "IS_FRONT_FACE", "is_front_face", "Whether the primitive faces the viewer."),
+        ev(10, "SAMPLE_INDEX", "sampleIndex", "Which MSAA sample is being shaded."),
         ev(
             11,
             "FINAL_QUAD_U_EQ_0_EDGE_TESSFACTOR",
@@ -3086,18 +1615,8 @@ pub static SYSTEM_NAME: EnumDef = EnumDef {
             "finalQuadVeq1EdgeTessFactor",
             "Quad patch: factor of the v=1 edge.",
         ),
-        ev(
-            15,
-            "FINAL_QUAD_U_INSIDE_TESSFACTOR",
-            "finalQuadUInsideTessFactor",
-            "Quad patch: inside factor along u.",
-        ),
-        ev(
-            16,
-            "FINAL_QUAD_V_INSIDE_TESSFACTOR",
-            "finalQuadVInsideTessFactor",
-            "Quad patch: inside factor along v.",
-        ),
+        ev(15, "FINAL_QUAD_U_INSIDE_TESSFACTOR", "finalQuadUInsideTessFactor", "Quad patch: inside factor along u."),
+        ev(16, "FINAL_QUAD_V_INSIDE_TESSFACTOR", "finalQuadVInsideTessFactor", "Quad patch: inside factor along v."),
         ev(
             17,
             "FINAL_TRI_U_EQ_0_EDGE_TESSFACTOR",
@@ -3116,42 +1635,12 @@ pub static SYSTEM_NAME: EnumDef = EnumDef {
             "finalTriWeq0EdgeTessFactor",
             "Triangle patch: factor of the w=0 edge.",
         ),
-        ev(
-            20,
-            "FINAL_TRI_INSIDE_TESSFACTOR",
-            "finalTriInsideTessFactor",
-            "Triangle patch: inside factor.",
-        ),
-        ev(
-            21,
-            "FINAL_LINE_DETAIL_TESSFACTOR",
-            "finalLineDetailTessFactor",
-            "Isoline: detail factor.",
-        ),
-        ev(
-            22,
-            "FINAL_LINE_DENSITY_TESSFACTOR",
-            "finalLineDensityTessFactor",
-            "Isoline: density factor.",
-        ),
-        ev(
-            23,
-            "BARYCENTRICS",
-            "barycentrics",
-            "Barycentric coordinates (D3D12).",
-        ),
-        ev(
-            24,
-            "SHADINGRATE",
-            "shadingrate",
-            "Variable shading rate (D3D12).",
-        ),
-        ev(
-            25,
-            "CULLPRIMITIVE",
-            "cullprimitive",
-            "Primitive culling output (D3D12).",
-        ),
+        ev(20, "FINAL_TRI_INSIDE_TESSFACTOR", "finalTriInsideTessFactor", "Triangle patch: inside factor."),
+        ev(21, "FINAL_LINE_DETAIL_TESSFACTOR", "finalLineDetailTessFactor", "Isoline: detail factor."),
+        ev(22, "FINAL_LINE_DENSITY_TESSFACTOR", "finalLineDensityTessFactor", "Isoline: density factor."),
+        ev(23, "BARYCENTRICS", "barycentrics", "Barycentric coordinates (D3D12)."),
+        ev(24, "SHADINGRATE", "shadingrate", "Variable shading rate (D3D12)."),
+        ev(25, "CULLPRIMITIVE", "cullprimitive", "Primitive culling output (D3D12)."),
     ],
 };
 
@@ -3164,204 +1653,39 @@ pub static PRIMITIVE: EnumDef = EnumDef {
         ev(2, "LINE", "line", "Lines."),
         ev(3, "TRIANGLE", "triangle", "Triangles."),
         ev(6, "LINE_ADJ", "lineadj", "Lines with adjacency."),
-        ev(
-            7,
-            "TRIANGLE_ADJ",
-            "triangleadj",
-            "Triangles with adjacency.",
-        ),
-        ev(
-            8,
-            "1_CONTROL_POINT_PATCH",
-            "patch1",
-            "Patch of 1 control point.",
-        ),
-        ev(
-            9,
-            "2_CONTROL_POINT_PATCH",
-            "patch2",
-            "Patch of 2 control points.",
-        ),
-        ev(
-            10,
-            "3_CONTROL_POINT_PATCH",
-            "patch3",
-            "Patch of 3 control points.",
-        ),
-        ev(
-            11,
-            "4_CONTROL_POINT_PATCH",
-            "patch4",
-            "Patch of 4 control points.",
-        ),
-        ev(
-            12,
-            "5_CONTROL_POINT_PATCH",
-            "patch5",
-            "Patch of 5 control points.",
-        ),
-        ev(
-            13,
-            "6_CONTROL_POINT_PATCH",
-            "patch6",
-            "Patch of 6 control points.",
-        ),
-        ev(
-            14,
-            "7_CONTROL_POINT_PATCH",
-            "patch7",
-            "Patch of 7 control points.",
-        ),
-        ev(
-            15,
-            "8_CONTROL_POINT_PATCH",
-            "patch8",
-            "Patch of 8 control points.",
-        ),
-        ev(
-            16,
-            "9_CONTROL_POINT_PATCH",
-            "patch9",
-            "Patch of 9 control points.",
-        ),
-        ev(
-            17,
-            "10_CONTROL_POINT_PATCH",
-            "patch10",
-            "Patch of 10 control points.",
-        ),
-        ev(
-            18,
-            "11_CONTROL_POINT_PATCH",
-            "patch11",
-            "Patch of 11 control points.",
-        ),
-        ev(
-            19,
-            "12_CONTROL_POINT_PATCH",
-            "patch12",
-            "Patch of 12 control points.",
-        ),
-        ev(
-            20,
-            "13_CONTROL_POINT_PATCH",
-            "patch13",
-            "Patch of 13 control points.",
-        ),
-        ev(
-            21,
-            "14_CONTROL_POINT_PATCH",
-            "patch14",
-            "Patch of 14 control points.",
-        ),
-        ev(
-            22,
-            "15_CONTROL_POINT_PATCH",
-            "patch15",
-            "Patch of 15 control points.",
-        ),
-        ev(
-            23,
-            "16_CONTROL_POINT_PATCH",
-            "patch16",
-            "Patch of 16 control points.",
-        ),
-        ev(
-            24,
-            "17_CONTROL_POINT_PATCH",
-            "patch17",
-            "Patch of 17 control points.",
-        ),
-        ev(
-            25,
-            "18_CONTROL_POINT_PATCH",
-            "patch18",
-            "Patch of 18 control points.",
-        ),
-        ev(
-            26,
-            "19_CONTROL_POINT_PATCH",
-            "patch19",
-            "Patch of 19 control points.",
-        ),
-        ev(
-            27,
-            "20_CONTROL_POINT_PATCH",
-            "patch20",
-            "Patch of 20 control points.",
-        ),
-        ev(
-            28,
-            "21_CONTROL_POINT_PATCH",
-            "patch21",
-            "Patch of 21 control points.",
-        ),
-        ev(
-            29,
-            "22_CONTROL_POINT_PATCH",
-            "patch22",
-            "Patch of 22 control points.",
-        ),
-        ev(
-            30,
-            "23_CONTROL_POINT_PATCH",
-            "patch23",
-            "Patch of 23 control points.",
-        ),
-        ev(
-            31,
-            "24_CONTROL_POINT_PATCH",
-            "patch24",
-            "Patch of 24 control points.",
-        ),
-        ev(
-            32,
-            "25_CONTROL_POINT_PATCH",
-            "patch25",
-            "Patch of 25 control points.",
-        ),
-        ev(
-            33,
-            "26_CONTROL_POINT_PATCH",
-            "patch26",
-            "Patch of 26 control points.",
-        ),
-        ev(
-            34,
-            "27_CONTROL_POINT_PATCH",
-            "patch27",
-            "Patch of 27 control points.",
-        ),
-        ev(
-            35,
-            "28_CONTROL_POINT_PATCH",
-            "patch28",
-            "Patch of 28 control points.",
-        ),
-        ev(
-            36,
-            "29_CONTROL_POINT_PATCH",
-            "patch29",
-            "Patch of 29 control points.",
-        ),
-        ev(
-            37,
-            "30_CONTROL_POINT_PATCH",
-            "patch30",
-            "Patch of 30 control points.",
-        ),
-        ev(
-            38,
-            "31_CONTROL_POINT_PATCH",
-            "patch31",
-            "Patch of 31 control points.",
-        ),
-        ev(
-            39,
-            "32_CONTROL_POINT_PATCH",
-            "patch32",
-            "Patch of 32 control points.",
-        ),
+        ev(7, "TRIANGLE_ADJ", "triangleadj", "Triangles with adjacency."),
+        ev(8, "1_CONTROL_POINT_PATCH", "patch1", "Patch of 1 control point."),
+        ev(9, "2_CONTROL_POINT_PATCH", "patch2", "Patch of 2 control points."),
+        ev(10, "3_CONTROL_POINT_PATCH", "patch3", "Patch of 3 control points."),
+        ev(11, "4_CONTROL_POINT_PATCH", "patch4", "Patch of 4 control points."),
+        ev(12, "5_CONTROL_POINT_PATCH", "patch5", "Patch of 5 control points."),
+        ev(13, "6_CONTROL_POINT_PATCH", "patch6", "Patch of 6 control points."),
+        ev(14, "7_CONTROL_POINT_PATCH", "patch7", "Patch of 7 control points."),
+        ev(15, "8_CONTROL_POINT_PATCH", "patch8", "Patch of 8 control points."),
+        ev(16, "9_CONTROL_POINT_PATCH", "patch9", "Patch of 9 control points."),
+        ev(17, "10_CONTROL_POINT_PATCH", "patch10", "Patch of 10 control points."),
+        ev(18, "11_CONTROL_POINT_PATCH", "patch11", "Patch of 11 control points."),
+        ev(19, "12_CONTROL_POINT_PATCH", "patch12", "Patch of 12 control points."),
+        ev(20, "13_CONTROL_POINT_PATCH", "patch13", "Patch of 13 control points."),
+        ev(21, "14_CONTROL_POINT_PATCH", "patch14", "Patch of 14 control points."),
+        ev(22, "15_CONTROL_POINT_PATCH", "patch15", "Patch of 15 control points."),
+        ev(23, "16_CONTROL_POINT_PATCH", "patch16", "Patch of 16 control points."),
+        ev(24, "17_CONTROL_POINT_PATCH", "patch17", "Patch of 17 control points."),
+        ev(25, "18_CONTROL_POINT_PATCH", "patch18", "Patch of 18 control points."),
+        ev(26, "19_CONTROL_POINT_PATCH", "patch19", "Patch of 19 control points."),
+        ev(27, "20_CONTROL_POINT_PATCH", "patch20", "Patch of 20 control points."),
+        ev(28, "21_CONTROL_POINT_PATCH", "patch21", "Patch of 21 control points."),
+        ev(29, "22_CONTROL_POINT_PATCH", "patch22", "Patch of 22 control points."),
+        ev(30, "23_CONTROL_POINT_PATCH", "patch23", "Patch of 23 control points."),
+        ev(31, "24_CONTROL_POINT_PATCH", "patch24", "Patch of 24 control points."),
+        ev(32, "25_CONTROL_POINT_PATCH", "patch25", "Patch of 25 control points."),
+        ev(33, "26_CONTROL_POINT_PATCH", "patch26", "Patch of 26 control points."),
+        ev(34, "27_CONTROL_POINT_PATCH", "patch27", "Patch of 27 control points."),
+        ev(35, "28_CONTROL_POINT_PATCH", "patch28", "Patch of 28 control points."),
+        ev(36, "29_CONTROL_POINT_PATCH", "patch29", "Patch of 29 control points."),
+        ev(37, "30_CONTROL_POINT_PATCH", "patch30", "Patch of 30 control points."),
+        ev(38, "31_CONTROL_POINT_PATCH", "patch31", "Patch of 31 control points."),
+        ev(39, "32_CONTROL_POINT_PATCH", "patch32", "Patch of 32 control points."),
     ],
 };
 
@@ -3376,24 +1700,9 @@ pub static PRIMITIVE_TOPOLOGY: EnumDef = EnumDef {
         ev(4, "TRIANGLELIST", "trianglelist", "Separate triangles."),
         ev(5, "TRIANGLESTRIP", "trianglestrip", "Triangle strips."),
         ev(10, "LINELIST_ADJ", "linelistadj", "Lines with adjacency."),
-        ev(
-            11,
-            "LINESTRIP_ADJ",
-            "linestripadj",
-            "Line strips with adjacency.",
-        ),
-        ev(
-            12,
-            "TRIANGLELIST_ADJ",
-            "trianglelistadj",
-            "Triangles with adjacency.",
-        ),
-        ev(
-            13,
-            "TRIANGLESTRIP_ADJ",
-            "trianglestripadj",
-            "Triangle strips with adjacency.",
-        ),
+        ev(11, "LINESTRIP_ADJ", "linestripadj", "Line strips with adjacency."),
+        ev(12, "TRIANGLELIST_ADJ", "trianglelistadj", "Triangles with adjacency."),
+        ev(13, "TRIANGLESTRIP_ADJ", "trianglestripadj", "Triangle strips with adjacency."),
     ],
 };
 
@@ -3413,30 +1722,10 @@ pub static TESS_PARTITIONING: EnumDef = EnumDef {
     name: "tessellator partitioning",
     values: &[
         ev(0, "UNDEFINED", "partitioning_undefined", "Not set."),
-        ev(
-            1,
-            "INTEGER",
-            "partitioning_integer",
-            "Factors rounded up to integers.",
-        ),
-        ev(
-            2,
-            "POW2",
-            "partitioning_pow2",
-            "Factors rounded up to powers of two.",
-        ),
-        ev(
-            3,
-            "FRACTIONAL_ODD",
-            "partitioning_fractional_odd",
-            "Smooth fractional factors, odd segment counts.",
-        ),
-        ev(
-            4,
-            "FRACTIONAL_EVEN",
-            "partitioning_fractional_even",
-            "Smooth fractional factors, even segment counts.",
-        ),
+        ev(1, "INTEGER", "partitioning_integer", "Factors rounded up to integers."),
+        ev(2, "POW2", "partitioning_pow2", "Factors rounded up to powers of two."),
+        ev(3, "FRACTIONAL_ODD", "partitioning_fractional_odd", "Smooth fractional factors, odd segment counts."),
+        ev(4, "FRACTIONAL_EVEN", "partitioning_fractional_even", "Smooth fractional factors, even segment counts."),
     ],
 };
 
@@ -3447,18 +1736,8 @@ pub static TESS_OUTPUT_PRIMITIVE: EnumDef = EnumDef {
         ev(0, "UNDEFINED", "output_undefined", "Not set."),
         ev(1, "POINT", "output_point", "Points."),
         ev(2, "LINE", "output_line", "Lines."),
-        ev(
-            3,
-            "TRIANGLE_CW",
-            "output_triangle_cw",
-            "Clockwise triangles.",
-        ),
-        ev(
-            4,
-            "TRIANGLE_CCW",
-            "output_triangle_ccw",
-            "Counter-clockwise triangles.",
-        ),
+        ev(3, "TRIANGLE_CW", "output_triangle_cw", "Clockwise triangles."),
+        ev(4, "TRIANGLE_CCW", "output_triangle_ccw", "Counter-clockwise triangles."),
     ],
 };
 
@@ -3467,12 +1746,7 @@ pub static RESINFO_RETURN_TYPE: EnumDef = EnumDef {
     name: "resinfo return type",
     values: &[
         ev(0, "FLOAT", "", "Dimensions as floats."),
-        ev(
-            1,
-            "RCPFLOAT",
-            "_rcpFloat",
-            "Reciprocals of the dimensions as floats.",
-        ),
+        ev(1, "RCPFLOAT", "_rcpFloat", "Reciprocals of the dimensions as floats."),
         ev(2, "UINT", "_uint", "Dimensions as unsigned integers."),
     ],
 };
@@ -3480,28 +1754,15 @@ pub static RESINFO_RETURN_TYPE: EnumDef = EnumDef {
 /// sampleinfo / samplepos return type.
 pub static INSTRUCTION_RETURN_TYPE: EnumDef = EnumDef {
     name: "instruction return type",
-    values: &[
-        ev(0, "FLOAT", "", "Result as float."),
-        ev(1, "UINT", "_uint", "Result as unsigned integer."),
-    ],
+    values: &[ev(0, "FLOAT", "", "Result as float."), ev(1, "UINT", "_uint", "Result as unsigned integer.")],
 };
 
 /// Zero / non-zero test of conditional instructions.
 pub static TEST_BOOLEAN: EnumDef = EnumDef {
     name: "test",
     values: &[
-        ev(
-            0,
-            "ZERO",
-            "_z",
-            "The condition holds when the value is zero.",
-        ),
-        ev(
-            1,
-            "NONZERO",
-            "_nz",
-            "The condition holds when the value is not zero.",
-        ),
+        ev(0, "ZERO", "_z", "The condition holds when the value is zero."),
+        ev(1, "NONZERO", "_nz", "The condition holds when the value is not zero."),
     ],
 };
 
@@ -3518,12 +1779,7 @@ pub static CUSTOMDATA_CLASS: EnumDef = EnumDef {
             "dcl_immediateConstantBuffer",
             "The immediate constant buffer: vec4 constants indexed as icb[n].",
         ),
-        ev(
-            4,
-            "SHADER_MESSAGE",
-            "",
-            "A message the shader prints (debug layers).",
-        ),
+        ev(4, "SHADER_MESSAGE", "", "A message the shader prints (debug layers)."),
         ev(
             5,
             "SHADER_CLIP_PLANE_CONSTANT_MAPPINGS_FOR_DX9",
@@ -3534,10 +1790,7 @@ pub static CUSTOMDATA_CLASS: EnumDef = EnumDef {
 };
 
 /// Yes / no.
-pub static FLAG: EnumDef = EnumDef {
-    name: "flag",
-    values: &[ev(0, "no", "", "Off."), ev(1, "yes", "", "On.")],
-};
+pub static FLAG: EnumDef = EnumDef { name: "flag", values: &[ev(0, "no", "", "Off."), ev(1, "yes", "", "On.")] };
 
 /// Component names of a 4-component select.
 pub static COMPONENT: EnumDef = EnumDef {
@@ -3554,28 +1807,10 @@ pub static COMPONENT: EnumDef = EnumDef {
 
 /// Version token.
 pub static VERSION_FIELDS: &[FieldDef] = &[
-    f(
-        "minor version",
-        3,
-        0,
-        None,
-        "Minor shader model number (the 0 of 5.0).",
-    ),
-    f(
-        "major version",
-        7,
-        4,
-        None,
-        "Major shader model number (the 5 of 5.0).",
-    ),
+    f("minor version", 3, 0, None, "Minor shader model number (the 0 of 5.0)."),
+    f("major version", 7, 4, None, "Major shader model number (the 5 of 5.0)."),
     f("reserved", 15, 8, None, "Unused, zero."),
-    f(
-        "program type",
-        31,
-        16,
-        Some(&PROGRAM_TYPE),
-        "Which pipeline stage the program is for.",
-    ),
+    f("program type", 31, 16, Some(&PROGRAM_TYPE), "Which pipeline stage the program is for."),
 ];
 
 /// Length token.
@@ -3596,13 +1831,7 @@ pub static OPCODE_COMMON_FIELDS: &[FieldDef] = &[
 
 /// Controls of ordinary instructions.
 pub static ALU_CONTROLS: &[FieldDef] = &[
-    f(
-        "saturate",
-        13,
-        13,
-        Some(&FLAG),
-        "Clamp results to [0, 1] (printed as _sat).",
-    ),
+    f("saturate", 13, 13, Some(&FLAG), "Clamp results to [0, 1] (printed as _sat)."),
     f(
         "precise mask",
         22,
@@ -3613,117 +1842,42 @@ pub static ALU_CONTROLS: &[FieldDef] = &[
 ];
 
 /// Controls of conditional instructions.
-pub static TEST_CONTROLS: &[FieldDef] = &[f(
-    "test",
-    18,
-    18,
-    Some(&TEST_BOOLEAN),
-    "Whether the condition holds on zero (_z) or non-zero (_nz).",
-)];
+pub static TEST_CONTROLS: &[FieldDef] =
+    &[f("test", 18, 18, Some(&TEST_BOOLEAN), "Whether the condition holds on zero (_z) or non-zero (_nz).")];
 
 /// Controls of resinfo.
 pub static RESINFO_CONTROLS: &[FieldDef] = &[
-    f(
-        "return type",
-        12,
-        11,
-        Some(&RESINFO_RETURN_TYPE),
-        "How the dimensions are returned.",
-    ),
+    f("return type", 12, 11, Some(&RESINFO_RETURN_TYPE), "How the dimensions are returned."),
     f("saturate", 13, 13, Some(&FLAG), "Clamp results to [0, 1]."),
-    f(
-        "precise mask",
-        22,
-        19,
-        None,
-        "Components that must be computed precisely.",
-    ),
+    f("precise mask", 22, 19, None, "Components that must be computed precisely."),
 ];
 
 /// Controls of sampleinfo / samplepos.
 pub static SAMPLEINFO_CONTROLS: &[FieldDef] = &[
-    f(
-        "return type",
-        12,
-        11,
-        Some(&INSTRUCTION_RETURN_TYPE),
-        "Float or unsigned integer result.",
-    ),
+    f("return type", 12, 11, Some(&INSTRUCTION_RETURN_TYPE), "Float or unsigned integer result."),
     f("saturate", 13, 13, Some(&FLAG), "Clamp results to [0, 1]."),
-    f(
-        "precise mask",
-        22,
-        19,
-        None,
-        "Components that must be computed precisely.",
-    ),
+    f("precise mask", 22, 19, None, "Components that must be computed precisely."),
 ];
 
 /// Controls of sync.
 pub static SYNC_CONTROLS: &[FieldDef] = &[
-    f(
-        "threads in group",
-        11,
-        11,
-        Some(&FLAG),
-        "Wait until every thread of the group reaches this point (_t).",
-    ),
-    f(
-        "group shared memory",
-        12,
-        12,
-        Some(&FLAG),
-        "Make group-shared memory writes visible to the group (_g).",
-    ),
-    f(
-        "uav memory group",
-        13,
-        13,
-        Some(&FLAG),
-        "Make UAV writes visible to the group (_ugroup).",
-    ),
-    f(
-        "uav memory global",
-        14,
-        14,
-        Some(&FLAG),
-        "Make UAV writes visible to the whole device (_uglobal).",
-    ),
+    f("threads in group", 11, 11, Some(&FLAG), "Wait until every thread of the group reaches this point (_t)."),
+    f("group shared memory", 12, 12, Some(&FLAG), "Make group-shared memory writes visible to the group (_g)."),
+    f("uav memory group", 13, 13, Some(&FLAG), "Make UAV writes visible to the group (_ugroup)."),
+    f("uav memory global", 14, 14, Some(&FLAG), "Make UAV writes visible to the whole device (_uglobal)."),
 ];
 
 /// dcl_resource controls.
 pub static DCL_RESOURCE_CONTROLS: &[FieldDef] = &[
-    f(
-        "resource dimension",
-        15,
-        11,
-        Some(&RESOURCE_DIMENSION),
-        "The texture or buffer shape.",
-    ),
-    f(
-        "sample count",
-        22,
-        16,
-        None,
-        "Samples per pixel for multisampled textures (0 otherwise).",
-    ),
+    f("resource dimension", 15, 11, Some(&RESOURCE_DIMENSION), "The texture or buffer shape."),
+    f("sample count", 22, 16, None, "Samples per pixel for multisampled textures (0 otherwise)."),
 ];
 /// dcl_constantbuffer controls.
-pub static DCL_CB_CONTROLS: &[FieldDef] = &[f(
-    "access pattern",
-    11,
-    11,
-    Some(&CB_ACCESS_PATTERN),
-    "Whether the buffer is indexed with run-time values.",
-)];
+pub static DCL_CB_CONTROLS: &[FieldDef] =
+    &[f("access pattern", 11, 11, Some(&CB_ACCESS_PATTERN), "Whether the buffer is indexed with run-time values.")];
 /// dcl_sampler controls.
-pub static DCL_SAMPLER_CONTROLS: &[FieldDef] = &[f(
-    "sampler mode",
-    14,
-    11,
-    Some(&SAMPLER_MODE),
-    "Filtering or comparison sampler.",
-)];
+pub static DCL_SAMPLER_CONTROLS: &[FieldDef] =
+    &[f("sampler mode", 14, 11, Some(&SAMPLER_MODE), "Filtering or comparison sampler.")];
 /// dcl_input_ps* controls.
 pub static DCL_INPUT_PS_CONTROLS: &[FieldDef] = &[f(
     "interpolation",
@@ -3733,164 +1887,49 @@ pub static DCL_INPUT_PS_CONTROLS: &[FieldDef] = &[f(
     "How the rasterizer interpolates this input across the primitive.",
 )];
 /// dcl_inputprimitive controls.
-pub static DCL_GS_INPUT_CONTROLS: &[FieldDef] = &[f(
-    "primitive",
-    16,
-    11,
-    Some(&PRIMITIVE),
-    "The primitive each invocation receives.",
-)];
+pub static DCL_GS_INPUT_CONTROLS: &[FieldDef] =
+    &[f("primitive", 16, 11, Some(&PRIMITIVE), "The primitive each invocation receives.")];
 /// dcl_outputtopology controls.
-pub static DCL_GS_OUTPUT_CONTROLS: &[FieldDef] = &[f(
-    "topology",
-    17,
-    11,
-    Some(&PRIMITIVE_TOPOLOGY),
-    "The topology the geometry shader emits.",
-)];
+pub static DCL_GS_OUTPUT_CONTROLS: &[FieldDef] =
+    &[f("topology", 17, 11, Some(&PRIMITIVE_TOPOLOGY), "The topology the geometry shader emits.")];
 /// Control point count declarations.
-pub static DCL_CONTROL_POINT_CONTROLS: &[FieldDef] = &[f(
-    "control points",
-    16,
-    11,
-    None,
-    "Number of control points per patch.",
-)];
+pub static DCL_CONTROL_POINT_CONTROLS: &[FieldDef] =
+    &[f("control points", 16, 11, None, "Number of control points per patch.")];
 /// dcl_tessellator_domain controls.
-pub static DCL_TESS_DOMAIN_CONTROLS: &[FieldDef] =
-    &[f("domain", 12, 11, Some(&TESS_DOMAIN), "The patch domain.")];
+pub static DCL_TESS_DOMAIN_CONTROLS: &[FieldDef] = &[f("domain", 12, 11, Some(&TESS_DOMAIN), "The patch domain.")];
 /// dcl_tessellator_partitioning controls.
-pub static DCL_TESS_PARTITIONING_CONTROLS: &[FieldDef] = &[f(
-    "partitioning",
-    13,
-    11,
-    Some(&TESS_PARTITIONING),
-    "How tessellation factors are rounded.",
-)];
+pub static DCL_TESS_PARTITIONING_CONTROLS: &[FieldDef] =
+    &[f("partitioning", 13, 11, Some(&TESS_PARTITIONING), "How tessellation factors are rounded.")];
 /// dcl_tessellator_output_primitive controls.
-pub static DCL_TESS_OUTPUT_CONTROLS: &[FieldDef] = &[f(
-    "output primitive",
-    13,
-    11,
-    Some(&TESS_OUTPUT_PRIMITIVE),
-    "What the tessellator emits.",
-)];
+pub static DCL_TESS_OUTPUT_CONTROLS: &[FieldDef] =
+    &[f("output primitive", 13, 11, Some(&TESS_OUTPUT_PRIMITIVE), "What the tessellator emits.")];
 /// dcl_globalFlags controls.
 pub static GLOBAL_FLAGS_CONTROLS: &[FieldDef] = &[
-    f(
-        "refactoringAllowed",
-        11,
-        11,
-        Some(&FLAG),
-        "The driver may reorder floating-point math.",
-    ),
-    f(
-        "enableDoublePrecisionFloatOps",
-        12,
-        12,
-        Some(&FLAG),
-        "The program uses double-precision instructions.",
-    ),
-    f(
-        "forceEarlyDepthStencil",
-        13,
-        13,
-        Some(&FLAG),
-        "Run depth/stencil tests before the pixel shader.",
-    ),
-    f(
-        "enableRawAndStructuredBuffers",
-        14,
-        14,
-        Some(&FLAG),
-        "SM4.x: the program uses raw/structured buffers.",
-    ),
-    f(
-        "skipOptimization",
-        15,
-        15,
-        Some(&FLAG),
-        "The driver should not optimize.",
-    ),
-    f(
-        "enableMinimumPrecision",
-        16,
-        16,
-        Some(&FLAG),
-        "The program uses minimum-precision types.",
-    ),
-    f(
-        "enable11_1DoubleExtensions",
-        17,
-        17,
-        Some(&FLAG),
-        "The program uses the D3D11.1 double instructions.",
-    ),
-    f(
-        "enable11_1ShaderExtensions",
-        18,
-        18,
-        Some(&FLAG),
-        "The program uses the D3D11.1 non-double extensions.",
-    ),
-    f(
-        "allResourcesBound",
-        19,
-        19,
-        Some(&FLAG),
-        "D3D12: every declared resource is bound.",
-    ),
+    f("refactoringAllowed", 11, 11, Some(&FLAG), "The driver may reorder floating-point math."),
+    f("enableDoublePrecisionFloatOps", 12, 12, Some(&FLAG), "The program uses double-precision instructions."),
+    f("forceEarlyDepthStencil", 13, 13, Some(&FLAG), "Run depth/stencil tests before the pixel shader."),
+    f("enableRawAndStructuredBuffers", 14, 14, Some(&FLAG), "SM4.x: the program uses raw/structured buffers."),
+    f("skipOptimization", 15, 15, Some(&FLAG), "The driver should not optimize."),
+    f("enableMinimumPrecision", 16, 16, Some(&FLAG), "The program uses minimum-precision types."),
+    f("enable11_1DoubleExtensions", 17, 17, Some(&FLAG), "The program uses the D3D11.1 double instructions."),
+    f("enable11_1ShaderExtensions", 18, 18, Some(&FLAG), "The program uses the D3D11.1 non-double extensions."),
+    f("allResourcesBound", 19, 19, Some(&FLAG), "D3D12: every declared resource is bound."),
     f("reserved", 23, 20, None, "Unused."),
 ];
 /// UAV declaration controls.
 pub static DCL_UAV_CONTROLS: &[FieldDef] = &[
-    f(
-        "resource dimension",
-        15,
-        11,
-        Some(&RESOURCE_DIMENSION),
-        "The UAV's shape (typed UAVs only).",
-    ),
-    f(
-        "globally coherent",
-        16,
-        16,
-        Some(&FLAG),
-        "Writes are visible across thread groups (_glc).",
-    ),
-    f(
-        "rasterizer ordered",
-        17,
-        17,
-        Some(&FLAG),
-        "Accesses are ordered like the rasterizer's (ROV, _rov).",
-    ),
-    f(
-        "has counter",
-        23,
-        23,
-        Some(&FLAG),
-        "The structured UAV has a hidden append/consume counter (_opc).",
-    ),
+    f("resource dimension", 15, 11, Some(&RESOURCE_DIMENSION), "The UAV's shape (typed UAVs only)."),
+    f("globally coherent", 16, 16, Some(&FLAG), "Writes are visible across thread groups (_glc)."),
+    f("rasterizer ordered", 17, 17, Some(&FLAG), "Accesses are ordered like the rasterizer's (ROV, _rov)."),
+    f("has counter", 23, 23, Some(&FLAG), "The structured UAV has a hidden append/consume counter (_opc)."),
 ];
 /// dcl_interface controls.
-pub static DCL_INTERFACE_CONTROLS: &[FieldDef] = &[f(
-    "dynamically indexed",
-    11,
-    11,
-    Some(&FLAG),
-    "The interface array is indexed with run-time values.",
-)];
+pub static DCL_INTERFACE_CONTROLS: &[FieldDef] =
+    &[f("dynamically indexed", 11, 11, Some(&FLAG), "The interface array is indexed with run-time values.")];
 /// Custom-data descriptor token.
 pub static CUSTOMDATA_FIELDS: &[FieldDef] = &[
     f("opcode", 10, 0, None, "53: a custom-data block."),
-    f(
-        "class",
-        31,
-        11,
-        Some(&CUSTOMDATA_CLASS),
-        "What the block contains.",
-    ),
+    f("class", 31, 11, Some(&CUSTOMDATA_CLASS), "What the block contains."),
 ];
 
 /// The opcode-specific control fields (bits 23:11) for `code`.
@@ -3907,9 +1946,7 @@ pub fn opcode_controls(code: u16) -> &'static [FieldDef] {
         DCL_INPUT_PS | DCL_INPUT_PS_SIV | DCL_INPUT_PS_SGV => DCL_INPUT_PS_CONTROLS,
         DCL_GS_INPUT_PRIMITIVE => DCL_GS_INPUT_CONTROLS,
         DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => DCL_GS_OUTPUT_CONTROLS,
-        DCL_INPUT_CONTROL_POINT_COUNT | DCL_OUTPUT_CONTROL_POINT_COUNT => {
-            DCL_CONTROL_POINT_CONTROLS
-        }
+        DCL_INPUT_CONTROL_POINT_COUNT | DCL_OUTPUT_CONTROL_POINT_COUNT => DCL_CONTROL_POINT_CONTROLS,
         DCL_TESS_DOMAIN => DCL_TESS_DOMAIN_CONTROLS,
         DCL_TESS_PARTITIONING => DCL_TESS_PARTITIONING_CONTROLS,
         DCL_TESS_OUTPUT_PRIMITIVE => DCL_TESS_OUTPUT_CONTROLS,
@@ -3926,10 +1963,28 @@ pub fn opcode_controls(code: u16) -> &'static [FieldDef] {
 /// Operand token 0.
 pub static OPERAND_FIELDS: &[FieldDef] = &[
     f("component count", 1, 0, Some(&NUM_COMPONENTS), "How many components the operand has."),
-    f("selection mode", 3, 2, Some(&SELECTION_MODE), "For 4-component operands: mask, swizzle or single-component select."),
-    f("component selection", 11, 4, None, "The mask (bits 4..7), swizzle (bits 4..11) or selected component (bits 4..5), as the mode says."),
+    f(
+        "selection mode",
+        3,
+        2,
+        Some(&SELECTION_MODE),
+        "For 4-component operands: mask, swizzle or single-component select.",
+    ),
+    f(
+        "component selection",
+        11,
+        4,
+        None,
+        "The mask (bits 4..7), swizzle (bits 4..11) or selected component (bits 4..5), as the mode says.",
+    ),
     f("operand type", 19, 12, Some(&OPERAND_TYPE), "Which register file (or literal) the operand names."),
-    f("index dimension", 21, 20, Some(&INDEX_DIMENSION), "How many indices follow (register number, array element ...)."),
+    f(
+        "index dimension",
+        21,
+        20,
+        Some(&INDEX_DIMENSION),
+        "How many indices follow (register number, array element ...).",
+    ),
     f("index 0 representation", 24, 22, Some(&INDEX_REPRESENTATION), "How the first index is stored."),
     f("index 1 representation", 27, 25, Some(&INDEX_REPRESENTATION), "How the second index is stored."),
     f("index 2 representation", 30, 28, Some(&INDEX_REPRESENTATION), "How the third index is stored."),
@@ -3938,27 +1993,9 @@ pub static OPERAND_FIELDS: &[FieldDef] = &[
 
 /// Extended operand token.
 pub static EXTENDED_OPERAND_FIELDS: &[FieldDef] = &[
-    f(
-        "extended operand type",
-        5,
-        0,
-        Some(&EXTENDED_OPERAND_TYPE),
-        "What this extension carries.",
-    ),
-    f(
-        "modifier",
-        13,
-        6,
-        Some(&OPERAND_MODIFIER),
-        "Source modifier: negate, absolute value, or both.",
-    ),
-    f(
-        "minimum precision",
-        16,
-        14,
-        Some(&MIN_PRECISION),
-        "Lowest precision the hardware may use for this operand.",
-    ),
+    f("extended operand type", 5, 0, Some(&EXTENDED_OPERAND_TYPE), "What this extension carries."),
+    f("modifier", 13, 6, Some(&OPERAND_MODIFIER), "Source modifier: negate, absolute value, or both."),
+    f("minimum precision", 16, 14, Some(&MIN_PRECISION), "Lowest precision the hardware may use for this operand."),
     f(
         "non-uniform",
         17,
@@ -3967,144 +2004,42 @@ pub static EXTENDED_OPERAND_FIELDS: &[FieldDef] = &[
         "SM5.1: the resource index differs across threads (NonUniformResourceIndex).",
     ),
     f("reserved", 30, 18, None, "Unused."),
-    f(
-        "extended",
-        31,
-        31,
-        Some(&FLAG),
-        "Another extended operand token follows.",
-    ),
+    f("extended", 31, 31, Some(&FLAG), "Another extended operand token follows."),
 ];
 
 /// Extended opcode token, sample-controls kind.
 pub static EXT_SAMPLE_CONTROLS_FIELDS: &[FieldDef] = &[
-    f(
-        "extended opcode type",
-        5,
-        0,
-        Some(&EXTENDED_OPCODE_TYPE),
-        "What this extension carries.",
-    ),
+    f("extended opcode type", 5, 0, Some(&EXTENDED_OPCODE_TYPE), "What this extension carries."),
     f("reserved", 8, 6, None, "Unused."),
-    f(
-        "u offset",
-        12,
-        9,
-        None,
-        "Texel offset along u, 4-bit two's complement (-8..7).",
-    ),
+    f("u offset", 12, 9, None, "Texel offset along u, 4-bit two's complement (-8..7)."),
     f("v offset", 16, 13, None, "Texel offset along v."),
     f("w offset", 20, 17, None, "Texel offset along w."),
     f("reserved", 30, 21, None, "Unused."),
-    f(
-        "extended",
-        31,
-        31,
-        Some(&FLAG),
-        "Another extended opcode token follows.",
-    ),
+    f("extended", 31, 31, Some(&FLAG), "Another extended opcode token follows."),
 ];
 /// Extended opcode token, resource-dimension kind.
 pub static EXT_RESOURCE_DIM_FIELDS: &[FieldDef] = &[
-    f(
-        "extended opcode type",
-        5,
-        0,
-        Some(&EXTENDED_OPCODE_TYPE),
-        "What this extension carries.",
-    ),
-    f(
-        "resource dimension",
-        10,
-        6,
-        Some(&RESOURCE_DIMENSION),
-        "Shape of the resource the instruction reads.",
-    ),
-    f(
-        "structure stride",
-        22,
-        11,
-        None,
-        "For structured buffers: bytes per element.",
-    ),
+    f("extended opcode type", 5, 0, Some(&EXTENDED_OPCODE_TYPE), "What this extension carries."),
+    f("resource dimension", 10, 6, Some(&RESOURCE_DIMENSION), "Shape of the resource the instruction reads."),
+    f("structure stride", 22, 11, None, "For structured buffers: bytes per element."),
     f("reserved", 30, 23, None, "Unused."),
-    f(
-        "extended",
-        31,
-        31,
-        Some(&FLAG),
-        "Another extended opcode token follows.",
-    ),
+    f("extended", 31, 31, Some(&FLAG), "Another extended opcode token follows."),
 ];
 /// Extended opcode token, return-type kind.
 pub static EXT_RETURN_TYPE_FIELDS: &[FieldDef] = &[
-    f(
-        "extended opcode type",
-        5,
-        0,
-        Some(&EXTENDED_OPCODE_TYPE),
-        "What this extension carries.",
-    ),
-    f(
-        "return type x",
-        9,
-        6,
-        Some(&RETURN_TYPE),
-        "Type of the x component returned.",
-    ),
-    f(
-        "return type y",
-        13,
-        10,
-        Some(&RETURN_TYPE),
-        "Type of the y component.",
-    ),
-    f(
-        "return type z",
-        17,
-        14,
-        Some(&RETURN_TYPE),
-        "Type of the z component.",
-    ),
-    f(
-        "return type w",
-        21,
-        18,
-        Some(&RETURN_TYPE),
-        "Type of the w component.",
-    ),
+    f("extended opcode type", 5, 0, Some(&EXTENDED_OPCODE_TYPE), "What this extension carries."),
+    f("return type x", 9, 6, Some(&RETURN_TYPE), "Type of the x component returned."),
+    f("return type y", 13, 10, Some(&RETURN_TYPE), "Type of the y component."),
+    f("return type z", 17, 14, Some(&RETURN_TYPE), "Type of the z component."),
+    f("return type w", 21, 18, Some(&RETURN_TYPE), "Type of the w component."),
     f("reserved", 30, 22, None, "Unused."),
-    f(
-        "extended",
-        31,
-        31,
-        Some(&FLAG),
-        "Another extended opcode token follows.",
-    ),
+    f("extended", 31, 31, Some(&FLAG), "Another extended opcode token follows."),
 ];
 /// Extended opcode token of an unknown kind.
 pub static EXT_OTHER_FIELDS: &[FieldDef] = &[
-    f(
-        "extended opcode type",
-        5,
-        0,
-        Some(&EXTENDED_OPCODE_TYPE),
-        "What this extension carries.",
-    ),
-    f(
-        "payload",
-        30,
-        6,
-        None,
-        "Contents of an extension kind the format does not define.",
-    ),
-    f(
-        "extended",
-        31,
-        31,
-        Some(&FLAG),
-        "Another extended opcode token follows.",
-    ),
+    f("extended opcode type", 5, 0, Some(&EXTENDED_OPCODE_TYPE), "What this extension carries."),
+    f("payload", 30, 6, None, "Contents of an extension kind the format does not define."),
+    f("extended", 31, 31, Some(&FLAG), "Another extended opcode token follows."),
 ];
 
 /// The fields of an extended opcode token, by its kind.
@@ -4119,65 +2054,23 @@ pub fn extended_opcode_fields(token: u32) -> &'static [FieldDef] {
 
 /// Resource return type token of dcl_resource / dcl_uav_typed.
 pub static RETURN_TYPE_TOKEN_FIELDS: &[FieldDef] = &[
-    f(
-        "return type x",
-        3,
-        0,
-        Some(&RETURN_TYPE),
-        "Type of the x component.",
-    ),
-    f(
-        "return type y",
-        7,
-        4,
-        Some(&RETURN_TYPE),
-        "Type of the y component.",
-    ),
-    f(
-        "return type z",
-        11,
-        8,
-        Some(&RETURN_TYPE),
-        "Type of the z component.",
-    ),
-    f(
-        "return type w",
-        15,
-        12,
-        Some(&RETURN_TYPE),
-        "Type of the w component.",
-    ),
+    f("return type x", 3, 0, Some(&RETURN_TYPE), "Type of the x component."),
+    f("return type y", 7, 4, Some(&RETURN_TYPE), "Type of the y component."),
+    f("return type z", 11, 8, Some(&RETURN_TYPE), "Type of the z component."),
+    f("return type w", 15, 12, Some(&RETURN_TYPE), "Type of the w component."),
     f("reserved", 31, 16, None, "Unused."),
 ];
 
 /// Name token of dcl_*_siv / dcl_*_sgv.
 pub static NAME_TOKEN_FIELDS: &[FieldDef] = &[
-    f(
-        "system value",
-        15,
-        0,
-        Some(&SYSTEM_NAME),
-        "Which system value the register carries.",
-    ),
+    f("system value", 15, 0, Some(&SYSTEM_NAME), "Which system value the register carries."),
     f("reserved", 31, 16, None, "Unused."),
 ];
 
 /// The interface declaration's packed lengths dword.
 pub static INTERFACE_LENGTHS_FIELDS: &[FieldDef] = &[
-    f(
-        "table length",
-        15,
-        0,
-        None,
-        "Number of function tables (types) that implement the interface.",
-    ),
-    f(
-        "array length",
-        31,
-        16,
-        None,
-        "Number of interface slots in this array.",
-    ),
+    f("table length", 15, 0, None, "Number of function tables (types) that implement the interface."),
+    f("array length", 31, 16, None, "Number of interface slots in this array."),
 ];
 
 /// What a payload dword of a declaration holds.
@@ -4240,10 +2133,7 @@ pub fn layout(code: u16) -> Option<&'static [Item]> {
     const SPACE: Item = Rest(self::Word::Space);
     Some(match code {
         DCL_RESOURCE => &[Operand, Item::Word(self::Word::ReturnType), SPACE],
-        DCL_CONSTANT_BUFFER => &[
-            Operand,
-            Rest(self::Word::Count("size in vec4s, then register space")),
-        ],
+        DCL_CONSTANT_BUFFER => &[Operand, Rest(self::Word::Count("size in vec4s, then register space"))],
         DCL_SAMPLER => &[Operand, SPACE],
         DCL_INDEX_RANGE => &[Operand, Item::Word(self::Word::Count("register count"))],
         DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY
@@ -4260,8 +2150,9 @@ pub fn layout(code: u16) -> Option<&'static [Item]> {
         | DCL_TESS_OUTPUT_PRIMITIVE => &[],
         DCL_MAX_OUTPUT_VERTEX_COUNT => &[Item::Word(self::Word::Count("maximum vertex count"))],
         DCL_INPUT | DCL_INPUT_PS | DCL_OUTPUT | DCL_STREAM => &[Operand],
-        DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV | DCL_OUTPUT_SGV
-        | DCL_OUTPUT_SIV => &[Operand, Item::Word(self::Word::Name)],
+        DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV => {
+            &[Operand, Item::Word(self::Word::Name)]
+        }
         DCL_TEMPS => &[Item::Word(self::Word::Count("temp register count"))],
         DCL_INDEXABLE_TEMP => &[
             Item::Word(self::Word::Count("register index")),
@@ -4282,9 +2173,9 @@ pub fn layout(code: u16) -> Option<&'static [Item]> {
             Rest(self::Word::Count("function table id")),
         ],
         DCL_HS_MAX_TESSFACTOR => &[Item::Word(self::Word::Float("maximum tessellation factor"))],
-        DCL_HS_FORK_PHASE_INSTANCE_COUNT
-        | DCL_HS_JOIN_PHASE_INSTANCE_COUNT
-        | DCL_GS_INSTANCE_COUNT => &[Item::Word(self::Word::Count("instance count"))],
+        DCL_HS_FORK_PHASE_INSTANCE_COUNT | DCL_HS_JOIN_PHASE_INSTANCE_COUNT | DCL_GS_INSTANCE_COUNT => {
+            &[Item::Word(self::Word::Count("instance count"))]
+        }
         DCL_THREAD_GROUP => &[
             Item::Word(self::Word::Count("threads in x")),
             Item::Word(self::Word::Count("threads in y")),
@@ -4292,11 +2183,9 @@ pub fn layout(code: u16) -> Option<&'static [Item]> {
         ],
         DCL_UAV_TYPED => &[Operand, Item::Word(self::Word::ReturnType), SPACE],
         DCL_UAV_RAW | DCL_RESOURCE_RAW => &[Operand, SPACE],
-        DCL_UAV_STRUCTURED | DCL_RESOURCE_STRUCTURED => &[
-            Operand,
-            Item::Word(self::Word::Count("structure stride in bytes")),
-            SPACE,
-        ],
+        DCL_UAV_STRUCTURED | DCL_RESOURCE_STRUCTURED => {
+            &[Operand, Item::Word(self::Word::Count("structure stride in bytes")), SPACE]
+        }
         DCL_TGSM_RAW => &[Operand, Item::Word(self::Word::Count("size in bytes"))],
         DCL_TGSM_STRUCTURED => &[
             Operand,
@@ -4312,8 +2201,5 @@ pub fn layout(code: u16) -> Option<&'static [Item]> {
 /// the 7-bit length field).
 pub fn has_long_length(code: u16) -> bool {
     use opc::*;
-    matches!(
-        code,
-        DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL
-    )
+    matches!(code, DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL)
 }

@@ -26,8 +26,7 @@ fn aon9_listings_match_fxc() {
     let mut failures = Vec::new();
     for path in &paths {
         let bytes = std::fs::read(path).expect("read .dxbc");
-        let container =
-            Container::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let container = Container::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let Some(chunk) = container.chunks.iter().find(|c| &c.tag == b"Aon9") else {
             continue;
         };
@@ -46,9 +45,7 @@ fn aon9_listings_match_fxc() {
         match aon9.level9_suffix() {
             Some(suffix) if profile.as_deref().is_some_and(|p| p.ends_with(&suffix)) => {}
             other => {
-                failures.push(format!(
-                    "{name}: suffix {other:?} does not match manifest profile {profile:?}"
-                ));
+                failures.push(format!("{name}: suffix {other:?} does not match manifest profile {profile:?}"));
                 continue;
             }
         }
@@ -66,37 +63,23 @@ fn aon9_listings_match_fxc() {
                 if ok_before && ok_after {
                     identical += 1;
                 } else {
-                    failures.push(format!(
-                        "{name}: text found but not at the documented boundary"
-                    ));
+                    failures.push(format!("{name}: text found but not at the documented boundary"));
                 }
             }
-            None => failures.push(format!(
-                "{name}: listing differs\n{}",
-                first_difference(&golden, &text)
-            )),
+            None => failures.push(format!("{name}: listing differs\n{}", first_difference(&golden, &text))),
         }
     }
     println!("{identical}/{total} identical");
     for f in &failures {
         println!("FAIL {f}");
     }
-    assert_eq!(
-        total, EXPECTED_FILES,
-        "expected {EXPECTED_FILES} corpus files with an Aon9 chunk"
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {total} Aon9 listings differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_eq!(total, EXPECTED_FILES, "expected {EXPECTED_FILES} corpus files with an Aon9 chunk");
+    assert!(failures.is_empty(), "{} of {total} Aon9 listings differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// The `profile` column of MANIFEST.tsv for corpus file `name`.
 fn manifest_profile(name: &str) -> Option<String> {
-    let manifest =
-        std::fs::read_to_string(Path::new(CORPUS).join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
+    let manifest = std::fs::read_to_string(Path::new(CORPUS).join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
     let mut lines = manifest.lines();
     let header: Vec<&str> = lines.next()?.split('\t').collect();
     let col = header.iter().position(|&h| h == "profile")?;

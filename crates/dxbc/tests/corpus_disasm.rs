@@ -17,11 +17,7 @@ use std::path::PathBuf;
 
 fn corpus() -> PathBuf {
     let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-    assert!(
-        d.is_dir(),
-        "corpus directory {} is missing: the golden test cannot run",
-        d.display()
-    );
+    assert!(d.is_dir(), "corpus directory {} is missing: the golden test cannot run", d.display());
     d
 }
 
@@ -33,28 +29,17 @@ fn first_difference(golden: &str, ours: &str) -> (usize, String, String) {
         n += 1;
         match (g.next(), o.next()) {
             (Some(a), Some(b)) if a == b => continue,
-            (a, b) => {
-                return (
-                    n,
-                    a.unwrap_or("<end>").to_string(),
-                    b.unwrap_or("<end>").to_string(),
-                )
-            }
+            (a, b) => return (n, a.unwrap_or("<end>").to_string(), b.unwrap_or("<end>").to_string()),
         }
     }
 }
 
 fn explained(golden: &str, shader: &dxbc::Shader) -> Option<&'static str> {
     let header_end = golden.find("\n//\n").unwrap_or(0) + 200;
-    if golden[..header_end.min(golden.len())]
-        .lines()
-        .any(|l| l.starts_with("//   fxc "))
-    {
+    if golden[..header_end.min(golden.len())].lines().any(|l| l.starts_with("//   fxc ")) {
         return Some("command line");
     }
-    if shader.rdef.is_none()
-        && (golden.contains("\n///\n") || golden.contains("\ndcl_constantbuffer cb"))
-    {
+    if shader.rdef.is_none() && (golden.contains("\n///\n") || golden.contains("\ndcl_constantbuffer cb")) {
         return Some("stripped legacy");
     }
     if golden.contains("\n#line ") && shader.container.find(b"SPDB").is_some() {
@@ -101,10 +86,7 @@ fn disassembly_matches_fxc() {
                 if let Some(r) = r {
                     *by_reason.entry(r).or_default() += 1;
                 }
-                unexplained.push(format!(
-                    "{name}:{n} ({})\n  fxc:  {a}\n  ours: {b}",
-                    r.unwrap_or("unexplained")
-                ));
+                unexplained.push(format!("{name}:{n} ({})\n  fxc:  {a}\n  ours: {b}", r.unwrap_or("unexplained")));
             }
         }
     }
@@ -116,11 +98,7 @@ fn disassembly_matches_fxc() {
         println!("{u}");
     }
     if !all {
-        assert!(
-            unexplained.is_empty(),
-            "{} listings differ for no documented reason",
-            unexplained.len()
-        );
+        assert!(unexplained.is_empty(), "{} listings differ for no documented reason", unexplained.len());
     }
     assert!(same >= 410, "only {same}/438 listings identical");
 }

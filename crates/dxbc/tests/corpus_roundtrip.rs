@@ -4,8 +4,7 @@
 use std::path::{Path, PathBuf};
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-    {
+    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display())) {
         let p = e.unwrap().path();
         if p.is_dir() {
             collect(&p, out);
@@ -16,22 +15,11 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn check(sub: &str, expected: usize) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(sub);
-    assert!(
-        dir.is_dir(),
-        "corpus directory {} is missing",
-        dir.display()
-    );
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(sub);
+    assert!(dir.is_dir(), "corpus directory {} is missing", dir.display());
     let mut files = Vec::new();
     collect(&dir, &mut files);
-    assert_eq!(
-        files.len(),
-        expected,
-        "unexpected number of shaders in {}",
-        dir.display()
-    );
+    assert_eq!(files.len(), expected, "unexpected number of shaders in {}", dir.display());
     let mut failures = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
@@ -51,17 +39,8 @@ fn check(sub: &str, expected: usize) {
             }
         }
     }
-    println!(
-        "{sub}: {}/{} decode, verify and rebuild identically",
-        files.len() - failures.len(),
-        files.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    println!("{sub}: {}/{} decode, verify and rebuild identically", files.len() - failures.len(), files.len());
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]

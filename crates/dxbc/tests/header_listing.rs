@@ -20,8 +20,7 @@ const FXC: &str = "/work/shared/corpus/fxc";
 const OTHER: [&str; 2] = ["/work/shared/corpus/blobs", "/work/shared/corpus/vkd3d"];
 
 fn files_with_ext(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let entries = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("corpus directory {} is missing: {e}", dir.display()));
+    let entries = fs::read_dir(dir).unwrap_or_else(|e| panic!("corpus directory {} is missing: {e}", dir.display()));
     for e in entries {
         let p = e.expect("directory entry").path();
         if p.is_dir() {
@@ -51,9 +50,7 @@ fn golden_header(asm: &str) -> &str {
 /// container records it, so comparisons drop those lines.
 fn without_command_line(golden: &str) -> String {
     let lines: Vec<&str> = golden.split_inclusive('\n').collect();
-    let echo = |l: &str| {
-        l.starts_with("//   ") && !l[5..].starts_with(' ') && !l[5..].trim_end().is_empty()
-    };
+    let echo = |l: &str| l.starts_with("//   ") && !l[5..].starts_with(' ') && !l[5..].trim_end().is_empty();
     if lines.len() < 5 || !echo(lines[4]) {
         return golden.to_string();
     }
@@ -90,8 +87,7 @@ fn headers_match_fxc() {
     let mut failures = Vec::new();
     for f in &files {
         let asm_path = f.with_extension("asm");
-        let asm =
-            fs::read_to_string(&asm_path).unwrap_or_else(|e| panic!("{}: {e}", asm_path.display()));
+        let asm = fs::read_to_string(&asm_path).unwrap_or_else(|e| panic!("{}: {e}", asm_path.display()));
         let golden = golden_header(&asm);
         let bytes = fs::read(f).unwrap();
         let shader = Shader::decode(&bytes).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
@@ -145,11 +141,7 @@ fn headers_match_fxc() {
     // Strict count: every header byte-identical. The remaining differences
     // are the 9.29 command-line echo (not stored in the file) and three
     // stripped 9.30 listings (no creator string to tell the version).
-    assert!(
-        identical >= 423,
-        "only {identical}/{} headers byte-identical",
-        files.len()
-    );
+    assert!(identical >= 423, "only {identical}/{} headers byte-identical", files.len());
     assert!(
         identical_but_command_line >= 435,
         "only {identical_but_command_line}/{} headers identical apart from the command line",
@@ -165,11 +157,7 @@ fn corpus_chunks_decode() {
     }
     files_with_ext(Path::new(FXC), "dxbc", &mut files);
     files.sort();
-    assert!(
-        files.len() >= 2239,
-        "expected at least 2239 containers, found {}",
-        files.len()
-    );
+    assert!(files.len() >= 2239, "expected at least 2239 containers, found {}", files.len());
     let dump = std::env::var_os("DXBC_HEADER_DUMP_ALL").map(PathBuf::from);
     let mut errors = Vec::new();
     let mut decoded = 0usize;
@@ -210,11 +198,7 @@ fn corpus_chunks_decode() {
             }
         }
     }
-    println!(
-        "{} containers, {decoded} chunks decoded, {} errors",
-        files.len(),
-        errors.len()
-    );
+    println!("{} containers, {decoded} chunks decoded, {} errors", files.len(), errors.len());
     for e in errors.iter().take(20) {
         println!("{e}");
     }
@@ -283,14 +267,13 @@ fn corrupted_chunks_never_panic() {
                 let mut s = original.clone();
                 let r: Result<(), dxbc::Error> = match &tag {
                     b"RDEF" => Rdef::parse(&data, base).map(|r| s.rdef = Some(r)),
-                    b"ISGN" | b"ISG1" => {
-                        Signature::parse(tag, &data, base).map(|r| s.input_signature = Some(r))
-                    }
+                    b"ISGN" | b"ISG1" => Signature::parse(tag, &data, base).map(|r| s.input_signature = Some(r)),
                     b"OSGN" | b"OSG5" | b"OSG1" => {
                         Signature::parse(tag, &data, base).map(|r| s.output_signature = Some(r))
                     }
-                    b"PCSG" | b"PSG1" => Signature::parse(tag, &data, base)
-                        .map(|r| s.patch_constant_signature = Some(r)),
+                    b"PCSG" | b"PSG1" => {
+                        Signature::parse(tag, &data, base).map(|r| s.patch_constant_signature = Some(r))
+                    }
                     b"STAT" => Stat::parse(&data, base).map(|r| s.stat = Some(r)),
                     b"SFI0" => Sfi0::parse(&data, base).map(|r| s.sfi0 = Some(r)),
                     _ => Ifce::parse(&data, base).map(|r| s.ifce = Some(r)),

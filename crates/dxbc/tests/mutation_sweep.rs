@@ -7,14 +7,8 @@
 use std::path::PathBuf;
 
 fn sample(sub: &str, every: usize) -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(sub);
-    assert!(
-        dir.is_dir(),
-        "corpus directory {} is missing",
-        dir.display()
-    );
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(sub);
+    assert!(dir.is_dir(), "corpus directory {} is missing", dir.display());
     let mut files = Vec::new();
     let mut stack = vec![dir];
     while let Some(d) = stack.pop() {
@@ -31,12 +25,7 @@ fn sample(sub: &str, every: usize) -> Vec<(String, Vec<u8>)> {
     files
         .iter()
         .step_by(every)
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(p).unwrap(),
-            )
-        })
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(p).unwrap()))
         .collect()
 }
 
@@ -44,27 +33,15 @@ fn sample(sub: &str, every: usize) -> Vec<(String, Vec<u8>)> {
 fn exercise(name: &str, bytes: &[u8], what: &str) -> bool {
     match dxbc::Shader::decode(bytes) {
         Err(e) => {
-            assert!(
-                e.offset() <= bytes.len(),
-                "{name} {what}: error offset {:#x} past the end: {e}",
-                e.offset()
-            );
+            assert!(e.offset() <= bytes.len(), "{name} {what}: error offset {:#x} past the end: {e}", e.offset());
             true
         }
         Ok(s) => {
             for e in &s.errors {
-                assert!(
-                    e.offset() <= bytes.len(),
-                    "{name} {what}: error offset {:#x} past the end: {e}",
-                    e.offset()
-                );
+                assert!(e.offset() <= bytes.len(), "{name} {what}: error offset {:#x} past the end: {e}", e.offset());
             }
             let text = dxbc::listing::disassemble(&s);
-            assert!(
-                text.len() < 64 * bytes.len() + 65536,
-                "{name} {what}: listing of {} bytes",
-                text.len()
-            );
+            assert!(text.len() < 64 * bytes.len() + 65536, "{name} {what}: listing of {} bytes", text.len());
             if let Some(p) = &s.program {
                 let _ = p.tokens();
             }
@@ -106,10 +83,7 @@ fn sweep(files: &[(String, Vec<u8>)]) -> (usize, usize) {
 fn bit_flips_and_truncations_in_fxc_corpus() {
     let files = sample("fxc", 10);
     let (runs, faults) = sweep(&files);
-    println!(
-        "fxc: {} files, {runs} mutated inputs, {faults} reported a fault, none panicked",
-        files.len()
-    );
+    println!("fxc: {} files, {runs} mutated inputs, {faults} reported a fault, none panicked", files.len());
     assert!(runs > 100_000);
 }
 
@@ -117,9 +91,6 @@ fn bit_flips_and_truncations_in_fxc_corpus() {
 fn bit_flips_and_truncations_in_vkd3d_corpus() {
     let files = sample("vkd3d", 60);
     let (runs, faults) = sweep(&files);
-    println!(
-        "vkd3d: {} files, {runs} mutated inputs, {faults} reported a fault, none panicked",
-        files.len()
-    );
+    println!("vkd3d: {} files, {runs} mutated inputs, {faults} reported a fault, none panicked", files.len());
     assert!(runs > 50_000);
 }

@@ -65,11 +65,7 @@ fn peak_for(input: &[u8]) -> usize {
 fn assert_bounded(name: &str, input: &[u8]) -> usize {
     let peak = peak_for(input);
     let bound = BOUND_FACTOR * input.len() + BOUND_SLACK;
-    assert!(
-        peak <= bound,
-        "{name}: {peak} bytes allocated for a {}-byte input (bound {bound})",
-        input.len()
-    );
+    assert!(peak <= bound, "{name}: {peak} bytes allocated for a {}-byte input (bound {bound})", input.len());
     peak
 }
 
@@ -104,68 +100,36 @@ fn hostile_counts_and_sizes() {
     p[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
     cases.push(("program length 0xffffffff", container(&[(b"SHEX", p)])));
     // Immediate constant buffer claiming 4 billion dwords.
-    cases.push((
-        "icb length 0xffffffff",
-        container(&[(b"SHEX", shex(&[53 | 3 << 11, u32::MAX, 0, 0]))]),
-    ));
+    cases.push(("icb length 0xffffffff", container(&[(b"SHEX", shex(&[53 | 3 << 11, u32::MAX, 0, 0]))])));
     // Instruction length past the end, and a long-length declaration of 4 billion.
-    cases.push((
-        "instruction length 127",
-        container(&[(b"SHEX", shex(&[0x7f00_0036, 0]))]),
-    ));
-    cases.push((
-        "function table length 0xffffffff",
-        container(&[(b"SHEX", shex(&[145 | 1 << 31, u32::MAX, 0]))]),
-    ));
+    cases.push(("instruction length 127", container(&[(b"SHEX", shex(&[0x7f00_0036, 0]))])));
+    cases.push(("function table length 0xffffffff", container(&[(b"SHEX", shex(&[145 | 1 << 31, u32::MAX, 0]))])));
     // Indexable temp of 4 billion registers (a number, never an allocation).
-    cases.push((
-        "indexable temp 0xffffffff",
-        container(&[(b"SHEX", shex(&[0x0400_0069, 0, u32::MAX, 4]))]),
-    ));
+    cases.push(("indexable temp 0xffffffff", container(&[(b"SHEX", shex(&[0x0400_0069, 0, u32::MAX, 4]))])));
     // Relative indices nested deeply.
     let mut nested = vec![0x0000_0036 | 40 << 24];
     for _ in 0..39 {
         nested.push(0x0010_0001 | 2 << 22 | 2);
     }
-    cases.push((
-        "nested relative indices",
-        container(&[(b"SHEX", shex(&nested))]),
-    ));
+    cases.push(("nested relative indices", container(&[(b"SHEX", shex(&nested))])));
     // Signature with 4 billion elements; RDEF with huge counts and wild string offsets.
-    cases.push((
-        "signature count 0xffffffff",
-        container(&[(b"ISGN", le(&[u32::MAX, 8]))]),
-    ));
+    cases.push(("signature count 0xffffffff", container(&[(b"ISGN", le(&[u32::MAX, 8]))])));
     cases.push((
         "rdef counts 0xffffffff",
-        container(&[(
-            b"RDEF",
-            le(&[u32::MAX, 28, u32::MAX, 28, 0xFFFF_0500, 0, 0xFFFF_FF00]),
-        )]),
+        container(&[(b"RDEF", le(&[u32::MAX, 28, u32::MAX, 28, 0xFFFF_0500, 0, 0xFFFF_FF00]))]),
     ));
-    cases.push((
-        "aon9 garbage counts",
-        container(&[(b"Aon9", le(&[u32::MAX; 16]))]),
-    ));
+    cases.push(("aon9 garbage counts", container(&[(b"Aon9", le(&[u32::MAX; 16]))])));
     for (name, input) in &cases {
         let peak = assert_bounded(name, input);
-        println!(
-            "{name}: {} input bytes, peak {peak} bytes allocated",
-            input.len()
-        );
+        println!("{name}: {} input bytes, peak {peak} bytes allocated", input.len());
     }
 }
 
 #[test]
 fn real_shaders_stay_within_the_bound() {
     let _g = SERIAL.lock().unwrap();
-    let dir =
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-    assert!(
-        dir.is_dir(),
-        "corpus directory {} is missing",
-        dir.display()
-    );
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
+    assert!(dir.is_dir(), "corpus directory {} is missing", dir.display());
     let mut worst = (0.0f64, String::new());
     let mut n = 0;
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -182,8 +146,5 @@ fn real_shaders_stay_within_the_bound() {
         }
     }
     assert_eq!(n, 438);
-    println!(
-        "worst peak/input ratio over the fxc corpus: {:.1} ({})",
-        worst.0, worst.1
-    );
+    println!("worst peak/input ratio over the fxc corpus: {:.1} ({})", worst.0, worst.1);
 }

@@ -167,20 +167,12 @@ impl Sm2Version {
             0xFFFE => false,
             _ => {
                 return Err(Error::new(
-                    format!(
-                    "expected a D3D9 version token (0xFFFE.... or 0xFFFF....), found {token:#010x}"
-                ),
+                    format!("expected a D3D9 version token (0xFFFE.... or 0xFFFF....), found {token:#010x}"),
                     offset,
                 ))
             }
         };
-        Ok(Sm2Version {
-            offset,
-            token,
-            pixel,
-            major: (token >> 8) as u8,
-            minor: token as u8,
-        })
+        Ok(Sm2Version { offset, token, pixel, major: (token >> 8) as u8, minor: token as u8 })
     }
 
     /// The version as the disassembler prints it, e.g. `vs_2_0`, `ps_2_x`.
@@ -190,12 +182,7 @@ impl Sm2Version {
             0xFF => "sw".to_string(),
             m => m.to_string(),
         };
-        format!(
-            "{}_{}_{}",
-            if self.pixel { "ps" } else { "vs" },
-            self.major,
-            minor
-        )
+        format!("{}_{}_{}", if self.pixel { "ps" } else { "vs" }, self.major, minor)
     }
 }
 
@@ -535,9 +522,7 @@ impl Aon9 {
         }
 
         let start = shader_offset as usize;
-        let end = start
-            .checked_add(shader_size as usize)
-            .filter(|&e| start >= HEADER_SIZE && e <= data.len());
+        let end = start.checked_add(shader_size as usize).filter(|&e| start >= HEADER_SIZE && e <= data.len());
         let Some(end) = end else {
             return Err(Error::new(
                 format!(
@@ -629,11 +614,8 @@ impl Aon9 {
                 out.push_str("// Target Reg Buffer  Start Reg # of Regs        Data Conversion\n");
                 out.push_str("// ---------- ------- --------- --------- ----------------------\n");
                 for m in &self.constant_buffer_mappings {
-                    let conv: Vec<String> = m
-                        .conversion
-                        .iter()
-                        .map(|&c| format!("{:>4}", conversion_name(c)))
-                        .collect();
+                    let conv: Vec<String> =
+                        m.conversion.iter().map(|&c| format!("{:>4}", conversion_name(c))).collect();
                     out.push_str(&format!(
                         "// {:<10} {:<7} {:>9} {:>9} {:>22}\n",
                         format!("c{}", m.target_register),
@@ -671,11 +653,7 @@ impl Aon9 {
                     0 => "Vertex Shader position offset".to_string(),
                     k => format!("Unknown runtime constant {k}"),
                 };
-                out.push_str(&format!(
-                    "// {:<10} {:>50}\n",
-                    format!("c{}", m.target_register),
-                    what
-                ));
+                out.push_str(&format!("// {:<10} {:>50}\n", format!("c{}", m.target_register), what));
             }
             out.push_str("//\n");
         }
@@ -828,10 +806,7 @@ impl Sm2Program {
         let version = Sm2Version::parse(r.u32("SM2 version token")?, base)?;
         if version.major < 2 {
             return Err(Error::new(
-                format!(
-                    "{} token streams (no instruction length field) are not decoded",
-                    version.name()
-                ),
+                format!("{} token streams (no instruction length field) are not decoded", version.name()),
                 base,
             ));
         }
@@ -842,10 +817,7 @@ impl Sm2Program {
         let end_offset = loop {
             let at = r.offset();
             if r.remaining() < 4 {
-                return Err(Error::new(
-                    "SM2 token stream ends without the end token 0x0000ffff",
-                    at,
-                ));
+                return Err(Error::new("SM2 token stream ends without the end token 0x0000ffff", at));
             }
             let token = r.u32("SM2 instruction token")?;
             if token == END_TOKEN {
@@ -860,27 +832,17 @@ impl Sm2Program {
                 if debug_info.is_none() && fourcc.as_deref() == Some("DBUG") {
                     debug_info = Some(DebugInfo::parse(&body[4..], at + 8)?);
                 }
-                comments.push(Sm2Comment {
-                    offset: at,
-                    token,
-                    dwords,
-                    fourcc,
-                });
+                comments.push(Sm2Comment { offset: at, token, dwords, fourcc });
                 continue;
             }
             if token & 0x8000_0000 != 0 {
                 return Err(Error::new(
-                    format!(
-                        "expected an SM2 instruction token, found a parameter token {token:#010x}"
-                    ),
+                    format!("expected an SM2 instruction token, found a parameter token {token:#010x}"),
                     at,
                 ));
             }
             let Some((mnemonic, _)) = opcode_info(opcode) else {
-                return Err(Error::new(
-                    format!("unknown SM2 opcode {opcode} in token {token:#010x}"),
-                    at,
-                ));
+                return Err(Error::new(format!("unknown SM2 opcode {opcode} in token {token:#010x}"), at));
             };
             let length = ((token >> 24) & 0xF) as u8;
             let params = r.bytes(length as usize * 4, "SM2 instruction parameters")?;
@@ -932,10 +894,7 @@ impl ParamCursor<'_> {
     fn next(&mut self, what: &str) -> Result<(u32, usize)> {
         if self.data.len() - self.pos < 4 {
             return Err(Error::new(
-                format!(
-                    "SM2 `{}` needs a {what}, but its length field leaves no dword for it",
-                    self.mnemonic
-                ),
+                format!("SM2 `{}` needs a {what}, but its length field leaves no dword for it", self.mnemonic),
                 self.base + self.pos,
             ));
         }
@@ -947,10 +906,7 @@ impl ParamCursor<'_> {
     fn param(&mut self, what: &str) -> Result<(u32, usize)> {
         let (t, at) = self.next(what)?;
         if t & 0x8000_0000 == 0 {
-            return Err(Error::new(
-                format!("expected an SM2 {what} token (bit 31 set), found {t:#010x}"),
-                at,
-            ));
+            return Err(Error::new(format!("expected an SM2 {what} token (bit 31 set), found {t:#010x}"), at));
         }
         Ok((t, at))
     }
@@ -1003,12 +959,7 @@ fn register_type(t: u32) -> u8 {
 
 impl Sm2Instruction {
     fn decode_params(&mut self, data: &[u8], base: usize, version: &Sm2Version) -> Result<()> {
-        let mut c = ParamCursor {
-            data,
-            base,
-            pos: 0,
-            mnemonic: self.mnemonic,
-        };
+        let mut c = ParamCursor { data, base, pos: 0, mnemonic: self.mnemonic };
         match self.opcode {
             OP_DCL => {
                 let (t, at) = c.param("declaration usage")?;
@@ -1029,16 +980,9 @@ impl Sm2Instruction {
                     *b = c.next("constant value")?.0;
                 }
                 self.constant = Some(if self.opcode == OP_DEF {
-                    ConstValue::Float {
-                        offset: at,
-                        values: bits.map(f32::from_bits),
-                        bits,
-                    }
+                    ConstValue::Float { offset: at, values: bits.map(f32::from_bits), bits }
                 } else {
-                    ConstValue::Int {
-                        offset: at,
-                        values: bits.map(|b| b as i32),
-                    }
+                    ConstValue::Int { offset: at, values: bits.map(|b| b as i32) }
                 });
             }
             OP_DEFB => {
@@ -1062,11 +1006,7 @@ impl Sm2Instruction {
         }
         if c.left() > 0 {
             return Err(Error::new(
-                format!(
-                    "SM2 `{}` has {} parameter dwords more than it uses",
-                    self.mnemonic,
-                    c.left()
-                ),
+                format!("SM2 `{}` has {} parameter dwords more than it uses", self.mnemonic, c.left()),
                 c.base + c.pos,
             ));
         }
@@ -1093,7 +1033,10 @@ impl DebugInfo {
             let need = (count as u64) * entry as u64;
             if count > 0 && (off as u64 + need) > data.len() as u64 {
                 return Err(Error::new(
-                    format!("DBUG {what}: {count} entries of {entry} bytes at {off:#x} do not fit in the {}-byte block", data.len()),
+                    format!(
+                        "DBUG {what}: {count} entries of {entry} bytes at {off:#x} do not fit in the {}-byte block",
+                        data.len()
+                    ),
                     base,
                 ));
             }
@@ -1105,10 +1048,7 @@ impl DebugInfo {
         for i in 0..h[3] as usize {
             let p = fo + 4 * i;
             let name = string(le32(data, p), "DBUG file name")?;
-            files.push(DebugFile {
-                offset: base + p,
-                name,
-            });
+            files.push(DebugFile { offset: base + p, name });
         }
 
         let lo = table(h[5], h[6], 8, "line table")?;
@@ -1129,11 +1069,7 @@ impl DebugInfo {
         for i in 0..h[7] as usize {
             let p = vo + 20 * i;
             let scope_off = le32(data, p);
-            let scope = if scope_off == 0 {
-                None
-            } else {
-                Some(string(scope_off, "DBUG variable scope")?)
-            };
+            let scope = if scope_off == 0 { None } else { Some(string(scope_off, "DBUG variable scope")?) };
             let name = string(le32(data, p + 4), "DBUG variable name")?;
             let to = table(1, le32(data, p + 8), 16, "variable type")?;
             let type_info = DebugType {
@@ -1154,33 +1090,13 @@ impl DebugInfo {
                 entries.push(DebugVariableEntry {
                     offset: base + q,
                     instruction: le32(data, q),
-                    components: [
-                        le16(data, q + 4),
-                        le16(data, q + 6),
-                        le16(data, q + 8),
-                        le16(data, q + 10),
-                    ],
+                    components: [le16(data, q + 4), le16(data, q + 6), le16(data, q + 8), le16(data, q + 10)],
                 });
             }
-            variables.push(DebugVariable {
-                offset: base + p,
-                scope,
-                name,
-                type_info,
-                entries,
-            });
+            variables.push(DebugVariable { offset: base + p, scope, name, type_info, entries });
         }
 
-        Ok(DebugInfo {
-            offset: base,
-            header_size: h[0],
-            creator,
-            reserved: h[2],
-            files,
-            lines,
-            variables,
-            entry_point,
-        })
+        Ok(DebugInfo { offset: base, header_size: h[0], creator, reserved: h[2], files, lines, variables, entry_point })
     }
 }
 
@@ -1364,15 +1280,9 @@ impl Sm2Program {
             ops.push(self.dst_text(d));
         }
         match &ins.constant {
-            Some(ConstValue::Float { values, .. }) => {
-                ops.extend(values.iter().map(|&v| format_g9(v)))
-            }
-            Some(ConstValue::Int { values, .. }) => {
-                ops.extend(values.iter().map(|v| v.to_string()))
-            }
-            Some(ConstValue::Bool { value, .. }) => {
-                ops.push(if *value != 0 { "true" } else { "false" }.to_string())
-            }
+            Some(ConstValue::Float { values, .. }) => ops.extend(values.iter().map(|&v| format_g9(v))),
+            Some(ConstValue::Int { values, .. }) => ops.extend(values.iter().map(|v| v.to_string())),
+            Some(ConstValue::Bool { value, .. }) => ops.push(if *value != 0 { "true" } else { "false" }.to_string()),
             None => {}
         }
         ops.extend(ins.src.iter().map(|s| self.src_text(s)));
@@ -1409,12 +1319,7 @@ impl Sm2Program {
                 let Some(note) = notes.get_mut(e.instruction as usize) else {
                     continue;
                 };
-                let comps: Vec<String> = e
-                    .components
-                    .iter()
-                    .filter(|&&c| c != 0xFFFF)
-                    .map(|c| c.to_string())
-                    .collect();
+                let comps: Vec<String> = e.components.iter().filter(|&&c| c != 0xFFFF).map(|c| c.to_string()).collect();
                 if !note.is_empty() {
                     note.push_str(", ");
                 }
@@ -1452,10 +1357,7 @@ impl Sm2Program {
         let mut cur_file: Option<u16> = None;
         let mut last_line: i64 = 0;
         for (i, ins) in self.instructions.iter().enumerate() {
-            if let Some(l) = dbg
-                .and_then(|d| d.lines.get(i))
-                .filter(|l| l.file != 0xFFFF)
-            {
+            if let Some(l) = dbg.and_then(|d| d.lines.get(i)).filter(|l| l.file != 0xFFFF) {
                 let line = l.line as i64;
                 let file_changed = cur_file != Some(l.file);
                 if file_changed || (line - last_line).abs() > 2 {
@@ -1479,9 +1381,7 @@ impl Sm2Program {
             out.push('\n');
         }
         let (total, tex, arith) = self.slot_counts();
-        out.push_str(&format!(
-            "\n// approximately {total} instruction slots used"
-        ));
+        out.push_str(&format!("\n// approximately {total} instruction slots used"));
         if self.version.pixel && tex > 0 {
             out.push_str(&format!(" ({tex} texture, {arith} arithmetic)"));
         }
@@ -1515,9 +1415,7 @@ fn swizzle_text(sw: u8) -> String {
     if sw == 0xE4 {
         return String::new();
     }
-    let c: Vec<char> = (0..4)
-        .map(|i| COMPONENTS[((sw >> (2 * i)) & 3) as usize])
-        .collect();
+    let c: Vec<char> = (0..4).map(|i| COMPONENTS[((sw >> (2 * i)) & 3) as usize]).collect();
     if c.iter().all(|&x| x == c[0]) {
         format!(".{}", c[0])
     } else {
@@ -1530,12 +1428,7 @@ fn swizzle_text(sw: u8) -> String {
 fn format_g9(v: f32) -> String {
     let v = v as f64;
     if v.is_nan() {
-        return if v.is_sign_negative() {
-            "-1.#IND"
-        } else {
-            "1.#QNAN"
-        }
-        .to_string();
+        return if v.is_sign_negative() { "-1.#IND" } else { "1.#QNAN" }.to_string();
     }
     if v.is_infinite() {
         return if v < 0.0 { "-1.#INF" } else { "1.#INF" }.to_string();
@@ -1547,12 +1440,7 @@ fn format_g9(v: f32) -> String {
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     if !(-4..9).contains(&exp) {
-        format!(
-            "{}e{}{:03}",
-            strip_fraction_zeros(mantissa),
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        )
+        format!("{}e{}{:03}", strip_fraction_zeros(mantissa), if exp < 0 { '-' } else { '+' }, exp.abs())
     } else {
         strip_fraction_zeros(&format!("{:.*}", (8 - exp) as usize, v)).to_string()
     }
@@ -1580,12 +1468,7 @@ mod tests {
 
     impl Builder {
         fn new() -> Self {
-            Builder {
-                cb: vec![],
-                samplers: vec![],
-                runtime: vec![],
-                loops: vec![],
-            }
+            Builder { cb: vec![], samplers: vec![], runtime: vec![], loops: vec![] }
         }
         fn build(&self, program: &[u32]) -> Vec<u8> {
             let mut tables = Vec::new();
@@ -1599,32 +1482,17 @@ mod tests {
             let cb: Vec<u8> = self
                 .cb
                 .iter()
-                .flat_map(|e| {
-                    e.iter()
-                        .flat_map(|v| v.to_le_bytes())
-                        .chain([0u8; 4])
-                        .collect::<Vec<_>>()
-                })
+                .flat_map(|e| e.iter().flat_map(|v| v.to_le_bytes()).chain([0u8; 4]).collect::<Vec<_>>())
                 .collect();
             put(0, cb, self.cb.len(), &mut tables);
-            let lp: Vec<u8> = self
-                .loops
-                .iter()
-                .flat_map(|e| e.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>())
-                .collect();
+            let lp: Vec<u8> =
+                self.loops.iter().flat_map(|e| e.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>()).collect();
             put(1, lp, self.loops.len(), &mut tables);
             put(2, vec![], 0, &mut tables);
-            let sm: Vec<u8> = self
-                .samplers
-                .iter()
-                .flat_map(|e| [e[0], e[1], e[2], 0])
-                .collect();
+            let sm: Vec<u8> = self.samplers.iter().flat_map(|e| [e[0], e[1], e[2], 0]).collect();
             put(3, sm, self.samplers.len(), &mut tables);
-            let rt: Vec<u8> = self
-                .runtime
-                .iter()
-                .flat_map(|e| e.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>())
-                .collect();
+            let rt: Vec<u8> =
+                self.runtime.iter().flat_map(|e| e.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>()).collect();
             put(4, rt, self.runtime.len(), &mut tables);
             let shader_off = pos;
             let code: Vec<u8> = program.iter().flat_map(|t| t.to_le_bytes()).collect();
@@ -1847,15 +1715,8 @@ mod tests {
         for (i, h) in hdr.iter().enumerate() {
             body[4 * i..4 * i + 4].copy_from_slice(&h.to_le_bytes());
         }
-        let mut prog = vec![
-            0xFFFE_0200,
-            0xFFFE | (((body.len() / 4 + 1) as u32) << 16),
-            u32::from_le_bytes(*b"DBUG"),
-        ];
-        prog.extend(
-            body.chunks(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-        );
+        let mut prog = vec![0xFFFE_0200, 0xFFFE | (((body.len() / 4 + 1) as u32) << 16), u32::from_le_bytes(*b"DBUG")];
+        prog.extend(body.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
         prog.extend([
             ins(31, 2),
             0x8000_0005,
@@ -1908,13 +1769,7 @@ mod tests {
     #[test]
     fn malformed_inputs_error_without_panicking() {
         let good = {
-            let prog = [
-                0xFFFE_0200,
-                ins(1, 2),
-                dst(0, 0, 0xF),
-                src(1, 0, 0xE4, 0),
-                END_TOKEN,
-            ];
+            let prog = [0xFFFE_0200, ins(1, 2), dst(0, 0, 0xF), src(1, 0, 0xE4, 0), END_TOKEN];
             Builder::new().build(&prog)
         };
         assert!(Aon9::parse(&good, 0).is_ok());

@@ -111,14 +111,7 @@ pub struct InterfaceSlot {
     pub table_ids: Vec<u32>,
 }
 
-fn check_fits(
-    len: usize,
-    at: u32,
-    count: u32,
-    record: usize,
-    what: &str,
-    field_at: usize,
-) -> Result<()> {
+fn check_fits(len: usize, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
     match (count as usize).checked_mul(record) {
         Some(n) if (at as usize) <= len && n <= len - at as usize => Ok(()),
         _ => Err(Error::new(
@@ -145,26 +138,14 @@ impl Ifce {
         // Records may share a name string; cap the text copied out.
         let mut text_budget = len.saturating_mul(4).max(1 << 16);
         let mut name = |at: u32, field_at: usize, what: &str| -> Result<String> {
-            let s = r
-                .cstr_at(at as usize, what)
-                .map_err(|e| Error::new(e.message().to_string(), field_at))?;
+            let s = r.cstr_at(at as usize, what).map_err(|e| Error::new(e.message().to_string(), field_at))?;
             text_budget = text_budget.checked_sub(s.len()).ok_or_else(|| {
-                Error::new(
-                    format!("{what}: names add up to more text than the chunk can hold"),
-                    field_at,
-                )
+                Error::new(format!("{what}: names add up to more text than the chunk can hold"), field_at)
             })?;
             Ok(s)
         };
 
-        check_fits(
-            len,
-            class_type_offset,
-            class_type_count,
-            12,
-            "class types",
-            base + 0x14,
-        )?;
+        check_fits(len, class_type_offset, class_type_count, 12, "class types", base + 0x14)?;
         let mut class_types = Vec::with_capacity(class_type_count as usize);
         for i in 0..class_type_count as usize {
             let mut c = r;
@@ -182,21 +163,11 @@ impl Ifce {
             });
         }
 
-        check_fits(
-            len,
-            class_instance_offset,
-            class_instance_count,
-            16,
-            "class instances",
-            base + 0x10,
-        )?;
+        check_fits(len, class_instance_offset, class_instance_count, 16, "class instances", base + 0x10)?;
         let mut class_instances = Vec::with_capacity(class_instance_count as usize);
         for i in 0..class_instance_count as usize {
             let mut c = r;
-            c.seek(
-                class_instance_offset as usize + i * 16,
-                "IFCE class instance",
-            )?;
+            c.seek(class_instance_offset as usize + i * 16, "IFCE class instance")?;
             let offset = c.offset();
             let name_offset = c.u32("class instance name offset")?;
             class_instances.push(ClassInstance {
@@ -212,22 +183,12 @@ impl Ifce {
             });
         }
 
-        check_fits(
-            len,
-            interface_slot_offset,
-            interface_slot_record_count,
-            16,
-            "interface slot records",
-            base + 0x18,
-        )?;
+        check_fits(len, interface_slot_offset, interface_slot_record_count, 16, "interface slot records", base + 0x18)?;
         let mut interface_slots = Vec::with_capacity(interface_slot_record_count as usize);
         let mut start_slot = 0u32;
         for i in 0..interface_slot_record_count as usize {
             let mut c = r;
-            c.seek(
-                interface_slot_offset as usize + i * 16,
-                "IFCE interface slot",
-            )?;
+            c.seek(interface_slot_offset as usize + i * 16, "IFCE interface slot")?;
             let offset = c.offset();
             let slot_span = c.u32("interface slot span")?;
             let count_at = c.offset();
@@ -238,14 +199,10 @@ impl Ifce {
             check_fits(len, table_ids_offset, count, 4, "table IDs", count_at)?;
             let mut t = r;
             t.seek(type_ids_offset as usize, "type ID table")?;
-            let type_ids = (0..count)
-                .map(|_| t.u16("interface slot type ID"))
-                .collect::<Result<Vec<_>>>()?;
+            let type_ids = (0..count).map(|_| t.u16("interface slot type ID")).collect::<Result<Vec<_>>>()?;
             let mut t = r;
             t.seek(table_ids_offset as usize, "table ID table")?;
-            let table_ids = (0..count)
-                .map(|_| t.u32("interface slot table ID"))
-                .collect::<Result<Vec<_>>>()?;
+            let table_ids = (0..count).map(|_| t.u32("interface slot table ID")).collect::<Result<Vec<_>>>()?;
             interface_slots.push(InterfaceSlot {
                 offset,
                 start_slot,

@@ -371,14 +371,7 @@ struct Ctx<'a> {
     data_budget: usize,
 }
 
-fn count_fits(
-    r: &Reader,
-    at: u32,
-    count: u32,
-    record: usize,
-    what: &str,
-    field_at: usize,
-) -> Result<()> {
+fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
     let len = r.data().len();
     let need = (count as usize).checked_mul(record);
     match need {
@@ -446,14 +439,7 @@ impl Rdef {
         let sm51 = rd11.as_ref().is_some_and(|h| h.sm51);
 
         // Constant buffers.
-        count_fits(
-            &r,
-            constant_buffer_offset,
-            constant_buffer_count,
-            24,
-            "constant buffer",
-            cb_count_at,
-        )?;
+        count_fits(&r, constant_buffer_offset, constant_buffer_count, 24, "constant buffer", cb_count_at)?;
         let mut ctx = Ctx {
             r,
             sm5,
@@ -469,14 +455,7 @@ impl Rdef {
 
         // Bindings.
         let record = if sm51 { 40 } else { 32 };
-        count_fits(
-            &ctx.r,
-            binding_offset,
-            binding_count,
-            record,
-            "resource binding",
-            bind_count_at,
-        )?;
+        count_fits(&ctx.r, binding_offset, binding_count, record, "resource binding", bind_count_at)?;
         let mut bindings = Vec::with_capacity(binding_count as usize);
         for i in 0..binding_count as usize {
             let mut b = ctx.r;
@@ -492,10 +471,7 @@ impl Rdef {
             let bind_count = b.u32("binding bind count")?;
             let flags = b.u32("binding flags")?;
             let (space, id) = if sm51 {
-                (
-                    Some(b.u32("binding register space")?),
-                    Some(b.u32("binding range ID")?),
-                )
+                (Some(b.u32("binding register space")?), Some(b.u32("binding range ID")?))
             } else {
                 (None, None)
             };
@@ -554,12 +530,8 @@ impl Rdef {
 
 /// Reads a name at chunk offset `at`, blaming `field_at` (the record) on failure.
 fn name_at(r: &Reader, at: u32, what: &str, field_at: usize) -> Result<String> {
-    r.cstr_at(at as usize, what).map_err(|e| {
-        Error::new(
-            format!("{} (record at {field_at:#x})", e.message()),
-            e.offset(),
-        )
-    })
+    r.cstr_at(at as usize, what)
+        .map_err(|e| Error::new(format!("{} (record at {field_at:#x})", e.message()), e.offset()))
 }
 
 impl Ctx<'_> {
@@ -589,29 +561,12 @@ impl Ctx<'_> {
         let flags = c.u32("constant buffer flags")?;
         let kind = c.u32("constant buffer type")?;
         let record = if self.sm5 { 40 } else { 24 };
-        count_fits(
-            &self.r,
-            variable_offset,
-            variable_count,
-            record,
-            "variable",
-            count_at,
-        )?;
+        count_fits(&self.r, variable_offset, variable_count, record, "variable", count_at)?;
         let mut variables = Vec::with_capacity(variable_count as usize);
         for i in 0..variable_count as usize {
             variables.push(self.variable(variable_offset as usize + i * record)?);
         }
-        Ok(ConstantBuffer {
-            offset,
-            name_offset,
-            name,
-            variable_count,
-            variable_offset,
-            size,
-            flags,
-            kind,
-            variables,
-        })
+        Ok(ConstantBuffer { offset, name_offset, name, variable_count, variable_offset, size, flags, kind, variables })
     }
 
     fn variable(&mut self, pos: usize) -> Result<Variable> {
@@ -639,11 +594,8 @@ impl Ctx<'_> {
         };
         let (default_value_at, default_value) = if default_value_offset != 0 {
             let mut d = self.r;
-            d.seek(
-                default_value_offset as usize,
-                "variable default value offset",
-            )
-            .map_err(|e| Error::new(e.message().to_string(), default_at))?;
+            d.seek(default_value_offset as usize, "variable default value offset")
+                .map_err(|e| Error::new(e.message().to_string(), default_at))?;
             let at = d.offset();
             if size as usize > self.data_budget {
                 return Err(Error::new(
@@ -687,15 +639,11 @@ impl Ctx<'_> {
             ));
         }
         if self.budget == 0 {
-            return Err(Error::new(
-                "too many type records for the size of the RDEF chunk",
-                field_at,
-            ));
+            return Err(Error::new("too many type records for the size of the RDEF chunk", field_at));
         }
         self.budget -= 1;
         let mut t = self.r;
-        t.seek(pos as usize, "type offset")
-            .map_err(|e| Error::new(e.message().to_string(), field_at))?;
+        t.seek(pos as usize, "type offset").map_err(|e| Error::new(e.message().to_string(), field_at))?;
         let offset = t.offset();
         let class = t.u16("type class")?;
         let base_type = t.u16("type base type")?;
@@ -705,39 +653,21 @@ impl Ctx<'_> {
         let count_at = t.offset();
         let member_count = t.u16("type member count")?;
         let member_offset = t.u32("type member offset")?;
-        let (
-            subtype_offset,
-            base_class_offset,
-            interface_count,
-            interface_offset,
-            name_offset,
-            name,
-        ) = if self.sm5 {
+        let (subtype_offset, base_class_offset, interface_count, interface_offset, name_offset, name) = if self.sm5 {
             let sub = t.u32("type sub-type offset")?;
             let base = t.u32("type base class offset")?;
             let ic = t.u32("type interface count")?;
             let io = t.u32("type interface offset")?;
             let name_at_field = t.offset();
             let no = t.u32("type name offset")?;
-            let name = if no != 0 {
-                Some(self.name(no, "type name", name_at_field)?)
-            } else {
-                None
-            };
+            let name = if no != 0 { Some(self.name(no, "type name", name_at_field)?) } else { None };
             (Some(sub), Some(base), Some(ic), Some(io), Some(no), name)
         } else {
             (None, None, None, None, None, None)
         };
         let mut members = Vec::new();
         if member_count > 0 {
-            count_fits(
-                &self.r,
-                member_offset,
-                member_count as u32,
-                12,
-                "member",
-                count_at,
-            )?;
+            count_fits(&self.r, member_offset, member_count as u32, 12, "member", count_at)?;
             members.reserve(member_count as usize);
             for i in 0..member_count as usize {
                 let mut m = self.r;
@@ -749,14 +679,7 @@ impl Ctx<'_> {
                 let type_offset = m.u32("member type offset")?;
                 let start_offset = m.u32("member offset")?;
                 let ty = self.ty(type_offset, type_at, depth + 1)?;
-                members.push(Member {
-                    offset: moff,
-                    name_offset,
-                    name: mname,
-                    type_offset,
-                    start_offset,
-                    ty,
-                });
+                members.push(Member { offset: moff, name_offset, name: mname, type_offset, start_offset, ty });
             }
         }
         Ok(Type {
@@ -827,15 +750,7 @@ mod tests {
         let creator = b.u32(0);
         if sm5 {
             b.u32(magic);
-            for v in [
-                60,
-                24,
-                if magic == MAGIC_RD11_51 { 40 } else { 32 },
-                40,
-                36,
-                12,
-                0,
-            ] {
+            for v in [60, 24, if magic == MAGIC_RD11_51 { 40 } else { 32 }, 40, 36, 12, 0] {
                 b.u32(v);
             }
         }

@@ -171,10 +171,7 @@ impl Signature {
                 .cstr_at(name_offset as usize, "signature element name")
                 .map_err(|err| Error::new(err.message().to_string(), name_at))?;
             text_budget = text_budget.checked_sub(name.len()).ok_or_else(|| {
-                Error::new(
-                    "signature element names add up to more text than the chunk can hold",
-                    name_at,
-                )
+                Error::new("signature element names add up to more text than the chunk can hold", name_at)
             })?;
             let semantic_index = e.u32("signature element semantic index")?;
             let system_value = e.u32("signature element system value")?;
@@ -202,14 +199,7 @@ impl Signature {
                 min_precision,
             });
         }
-        Ok(Signature {
-            offset: base,
-            fourcc,
-            layout,
-            element_count,
-            element_offset,
-            elements,
-        })
+        Ok(Signature { offset: base, fourcc, layout, element_count, element_offset, elements })
     }
 }
 
@@ -217,10 +207,7 @@ impl Signature {
 mod tests {
     use super::*;
 
-    fn build(
-        layout: SignatureLayout,
-        elems: &[(&str, u32, u32, u32, u32, u8, u8, u32, u32)],
-    ) -> Vec<u8> {
+    fn build(layout: SignatureLayout, elems: &[(&str, u32, u32, u32, u32, u8, u8, u32, u32)]) -> Vec<u8> {
         let per = match layout {
             SignatureLayout::Basic => 24,
             SignatureLayout::Stream => 28,
@@ -258,10 +245,7 @@ mod tests {
 
     #[test]
     fn parses_all_layouts() {
-        let elems = [
-            ("SV_Position", 0, 1, 3, 0, 0xf, 0xf, 0, 0),
-            ("TEXCOORD", 3, 0, 2, 1, 0x3, 0x1, 1, 4),
-        ];
+        let elems = [("SV_Position", 0, 1, 3, 0, 0xf, 0xf, 0, 0), ("TEXCOORD", 3, 0, 2, 1, 0x3, 0x1, 1, 4)];
         for (tag, layout) in [
             (*b"ISGN", SignatureLayout::Basic),
             (*b"OSG5", SignatureLayout::Stream),

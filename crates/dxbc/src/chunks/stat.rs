@@ -144,10 +144,7 @@ impl Stat {
     pub fn parse(data: &[u8], base: usize) -> Result<Stat> {
         if data.len() < 29 * 4 {
             return Err(Error::new(
-                format!(
-                    "expected at least 116 bytes of STAT (29 dwords), found {}",
-                    data.len()
-                ),
+                format!("expected at least 116 bytes of STAT (29 dwords), found {}", data.len()),
                 base,
             ));
         }
@@ -157,10 +154,7 @@ impl Stat {
         let mut f = |_what: &str| -> Result<StatField> {
             let i = next;
             next += 1;
-            Ok(StatField {
-                offset: base + i * 4,
-                value: crate::reader::dword(data, i),
-            })
+            Ok(StatField { offset: base + i * 4, value: crate::reader::dword(data, i) })
         };
         let instruction_count = f("STAT instruction count")?;
         let temp_register_count = f("STAT temp register count")?;
@@ -209,10 +203,7 @@ impl Stat {
         let texture_store_instructions = g("STAT texture store instructions")?;
         let used = if sm5 { 37 * 4 } else { 29 * 4 };
         let extra = (used / 4..data.len() / 4)
-            .map(|i| StatField {
-                offset: base + i * 4,
-                value: crate::reader::dword(data, i),
-            })
+            .map(|i| StatField { offset: base + i * 4, value: crate::reader::dword(data, i) })
             .collect();
         Ok(Stat {
             offset: base,

@@ -84,16 +84,8 @@ const CUSTOMDATA: u32 = 53;
 const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
 
 fn program_info(shader: &Shader) -> ProgramInfo {
-    let mut info = ProgramInfo {
-        kind: None,
-        major: None,
-        global_flags: 0,
-    };
-    let chunk = shader
-        .container
-        .chunks
-        .iter()
-        .find(|c| &c.tag == b"SHDR" || &c.tag == b"SHEX");
+    let mut info = ProgramInfo { kind: None, major: None, global_flags: 0 };
+    let chunk = shader.container.chunks.iter().find(|c| &c.tag == b"SHDR" || &c.tag == b"SHEX");
     if let Some(d) = chunk.and_then(|c| shader.bytes.get(c.data_range())) {
         let n = d.len() / 4;
         if n >= 2 {
@@ -221,11 +213,7 @@ fn write_features(sfi0: Option<&Sfi0>, info: &ProgramInfo, out: &mut String) {
     out.push_str("// Note: shader requires additional functionality:\n");
     for bit in 0..64 {
         if flags >> bit & 1 != 0 {
-            let name = if bit == 1 {
-                "Early depth-stencil".to_string()
-            } else {
-                feature_name(bit)
-            };
+            let name = if bit == 1 { "Early depth-stencil".to_string() } else { feature_name(bit) };
             let _ = writeln!(out, "//       {name}");
         }
     }
@@ -291,17 +279,7 @@ fn write_buffer(cb: &ConstantBuffer, out: &mut String) {
     out.push_str("// {\n//\n");
     for (i, v) in cb.variables.iter().enumerate() {
         let size = Some(v.size);
-        write_variable(
-            out,
-            3,
-            &v.ty,
-            &v.name,
-            v.start_offset,
-            size,
-            !v.used(),
-            i == 0,
-            0,
-        );
+        write_variable(out, 3, &v.ty, &v.name, v.start_offset, size, !v.used(), i == 0, 0);
         if let Some(def) = &v.default_value {
             write_default(out, def);
         }
@@ -350,11 +328,7 @@ fn write_variable(
     depth: usize,
 ) {
     let pad = " ".repeat(indent);
-    let array = if ty.elements > 0 {
-        format!("[{}]", ty.elements)
-    } else {
-        String::new()
-    };
+    let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
     if ty.class == 5 && depth < crate::chunks::rdef::MAX_TYPE_DEPTH {
         if !first {
             let _ = writeln!(out, "//{pad}");
@@ -383,21 +357,9 @@ fn write_variable(
             );
         }
         out.push_str("//\n");
-        finish_decl(
-            out,
-            format!("//{pad}}} {name}{array};"),
-            offset,
-            size,
-            unused,
-        );
+        finish_decl(out, format!("//{pad}}} {name}{array};"), offset, size, unused);
     } else {
-        finish_decl(
-            out,
-            format!("//{pad}{} {name}{array};", type_name(ty)),
-            offset,
-            size,
-            unused,
-        );
+        finish_decl(out, format!("//{pad}{} {name}{array};", type_name(ty)), offset, size, unused);
     }
 }
 
@@ -525,17 +487,10 @@ fn write_binding(b: &ResourceBinding, d: Dialect, sm51: bool, out: &mut String) 
     };
     if sm51 {
         let id = format!("{}{}", prefix.to_ascii_uppercase(), b.id.unwrap_or(0));
-        let _ = writeln!(
-            out,
-            "// {:<30} {:>10} {:>7} {:>11} {:>7} {:>14} {:>6} ",
-            b.name, ty, fmt, dim, id, bind, count
-        );
+        let _ =
+            writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>7} {:>14} {:>6} ", b.name, ty, fmt, dim, id, bind, count);
     } else {
-        let _ = writeln!(
-            out,
-            "// {:<30} {:>10} {:>7} {:>11} {:>14} {:>6} ",
-            b.name, ty, fmt, dim, bind, count
-        );
+        let _ = writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>14} {:>6} ", b.name, ty, fmt, dim, bind, count);
     }
 }
 
@@ -616,35 +571,15 @@ fn write_signature(
     let streams = elements.iter().any(|e| e.stream.unwrap_or(0) != 0);
     let fmt_width = if d == Dialect::V929 { 6 } else { 7 };
     for e in elements {
-        let name = if streams {
-            format!("m{}:{}", e.stream.unwrap_or(0), e.name)
-        } else {
-            e.name.clone()
-        };
+        let name = if streams { format!("m{}:{}", e.stream.unwrap_or(0), e.name) } else { e.name.clone() };
         let sv = shown_system_value(e, output, ptype);
-        let used_bits = if output {
-            e.mask & !e.rw_mask & 0xf
-        } else {
-            e.rw_mask & 0xf
-        };
-        let special = if e.register == u32::MAX {
-            special_register(sv)
-        } else {
-            None
-        };
+        let used_bits = if output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
+        let special = if e.register == u32::MAX { special_register(sv) } else { None };
         let (mask, reg, used) = match special {
-            Some(r) => (
-                "N/A".to_string(),
-                r.to_string(),
-                if used_bits != 0 { "YES" } else { "NO" }.to_string(),
-            ),
+            Some(r) => ("N/A".to_string(), r.to_string(), if used_bits != 0 { "YES" } else { "NO" }.to_string()),
             None => (
                 mask_text(e.mask),
-                if e.register == u32::MAX {
-                    "-1".to_string()
-                } else {
-                    e.register.to_string()
-                },
+                if e.register == u32::MAX { "-1".to_string() } else { e.register.to_string() },
                 format!("  {}", mask_text(used_bits)),
             ),
         };
@@ -653,11 +588,7 @@ fn write_signature(
             "// {:<20} {:>5} {:>6} {:>8} {:>8} {:>w$} {:>6}",
             name,
             e.semantic_index,
-            if special.is_some() {
-                mask
-            } else {
-                format!("  {mask}")
-            },
+            if special.is_some() { mask } else { format!("  {mask}") },
             reg,
             sv,
             format_name(e),
@@ -708,11 +639,7 @@ fn write_class_linkage(i: &Ifce, out: &mut String) {
     out.push_str("// Name                             ID CB Stride Texture Sampler\n");
     out.push_str("// ------------------------------ ---- --------- ------- -------\n");
     for (n, t) in i.class_types.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "// {:<30} {:>4} {:>9} {:>7} {:>7}",
-            t.name, n, t.cb_stride, t.texture, t.sampler
-        );
+        let _ = writeln!(out, "// {:<30} {:>4} {:>9} {:>7} {:>7}", t.name, n, t.cb_stride, t.texture, t.sampler);
     }
     out.push_str("//\n");
     if !i.class_instances.is_empty() {
@@ -740,21 +667,13 @@ fn write_class_linkage(i: &Ifce, out: &mut String) {
         }
         out.push_str("//\n");
     }
-    let _ = writeln!(
-        out,
-        "// Interface slots, {} total:\n//",
-        i.interface_slot_count
-    );
+    let _ = writeln!(out, "// Interface slots, {} total:\n//", i.interface_slot_count);
     out.push_str("//             Slots\n");
     let rule = "// +----------+---------+---------------------------------------\n";
     out.push_str(rule);
     for s in &i.interface_slots {
         let slots = if s.slot_span > 1 {
-            format!(
-                "{}-{}",
-                s.start_slot,
-                s.start_slot.wrapping_add(s.slot_span - 1)
-            )
+            format!("{}-{}", s.start_slot, s.start_slot.wrapping_add(s.slot_span - 1))
         } else {
             s.start_slot.to_string()
         };
@@ -777,22 +696,10 @@ mod tests {
 
     #[test]
     fn dialect_from_creator() {
-        assert_eq!(
-            dialect(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111")),
-            Dialect::V929
-        );
-        assert_eq!(
-            dialect(Some("Microsoft (R) HLSL Shader Compiler 9.30.9200.20714")),
-            Dialect::V930
-        );
-        assert_eq!(
-            dialect(Some("Microsoft (R) HLSL Shader Compiler 6.3.9600.16384")),
-            Dialect::Old
-        );
-        assert_eq!(
-            dialect(Some("Microsoft (R) HLSL Shader Compiler 10.1")),
-            Dialect::Modern
-        );
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 9.29.952.3111")), Dialect::V929);
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 9.30.9200.20714")), Dialect::V930);
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 6.3.9600.16384")), Dialect::Old);
+        assert_eq!(dialect(Some("Microsoft (R) HLSL Shader Compiler 10.1")), Dialect::Modern);
         assert_eq!(dialect(Some("vkd3d-shader 1.17")), Dialect::Modern);
         assert_eq!(dialect(None), Dialect::Modern);
     }
@@ -809,13 +716,7 @@ mod tests {
     fn declarations_pad_to_column_40() {
         let mut out = String::new();
         finish_decl(&mut out, "//   float4 a;".into(), 16, Some(16), true);
-        finish_decl(
-            &mut out,
-            "//   float4x4 a_rather_long_variable_name;".into(),
-            0,
-            None,
-            false,
-        );
+        finish_decl(&mut out, "//   float4x4 a_rather_long_variable_name;".into(), 0, None, false);
         assert_eq!(
             out,
             "//   float4 a;                          // Offset:   16 Size:    16 [unused]\n\
@@ -829,11 +730,7 @@ mod tests {
             let b = flags.to_le_bytes();
             crate::chunks::sfi0::Sfi0::parse(&b, 0).unwrap()
         };
-        let info = |major, global_flags| ProgramInfo {
-            kind: Some(PS),
-            major: Some(major),
-            global_flags,
-        };
+        let info = |major, global_flags| ProgramInfo { kind: Some(PS), major: Some(major), global_flags };
         let mut out = String::new();
         // SM4: bit 1 (raw and structured buffers) is not listed.
         write_features(Some(&sfi(2)), &info(4, 0), &mut out);

@@ -33,10 +33,7 @@ pub fn write_program(p: &Program, legacy: bool, out: &mut String) {
     out.push_str(&p.version.profile());
     out.push('\n');
     let mut indent: usize = 0;
-    let cx = Ctx {
-        sm51: p.version.is_sm51(),
-        legacy,
-    };
+    let cx = Ctx { sm51: p.version.is_sm51(), legacy };
     for ins in &p.instructions {
         let code = ins.opcode();
         if matches!(code, opc::ELSE | opc::ENDIF | opc::ENDLOOP | opc::ENDSWITCH) {
@@ -81,11 +78,9 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     let out = &mut suffix;
     match code {
         opc::RESINFO => out.push_str(spec::RESINFO_RETURN_TYPE.asm((t >> 11) & 3).unwrap_or("")),
-        opc::SAMPLE_INFO | opc::SAMPLE_POS => out.push_str(
-            spec::INSTRUCTION_RETURN_TYPE
-                .asm((t >> 11) & 3)
-                .unwrap_or(""),
-        ),
+        opc::SAMPLE_INFO | opc::SAMPLE_POS => {
+            out.push_str(spec::INSTRUCTION_RETURN_TYPE.asm((t >> 11) & 3).unwrap_or(""))
+        }
         opc::SYNC => {
             if t & (1 << 14) != 0 {
                 out.push_str("_uglobal");
@@ -106,11 +101,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     if spec::opcode_controls(code).as_ptr() == spec::TEST_CONTROLS.as_ptr() {
         out.push_str(if t & (1 << 18) != 0 { "_nz" } else { "_z" });
     }
-    if matches!(
-        info.class,
-        OpClass::Alu | OpClass::Resource | OpClass::Atomic
-    ) && t & (1 << 13) != 0
-    {
+    if matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && t & (1 << 13) != 0 {
         out.push_str("_sat");
     }
     // Extended opcode tokens.
@@ -130,11 +121,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     }
     if let Some(&d) = dim {
         let dv = (d >> 6) & 0x1f;
-        let _ = write!(
-            out,
-            "({}",
-            spec::RESOURCE_DIMENSION.asm(dv).unwrap_or("unknown")
-        );
+        let _ = write!(out, "({}", spec::RESOURCE_DIMENSION.asm(dv).unwrap_or("unknown"));
         if dv == 12 {
             let _ = write!(out, ", stride={}", (d >> 11) & 0xfff);
         }
@@ -152,12 +139,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     }
     out.push_str(&suffix);
     let precise = (t >> 19) & 0xf;
-    if precise != 0
-        && matches!(
-            info.class,
-            OpClass::Alu | OpClass::Resource | OpClass::Atomic
-        )
-    {
+    if precise != 0 && matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) {
         if precise == 0xf {
             out.push_str(" [precise]");
         } else {
@@ -189,9 +171,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
         return;
     }
     let ty = info.imm;
-    let dst_prec = ops
-        .first()
-        .map_or(0, |&id| p.operands[id as usize].min_precision(p));
+    let dst_prec = ops.first().map_or(0, |&id| p.operands[id as usize].min_precision(p));
     for (i, &id) in ops.iter().enumerate() {
         out.push_str(if i == 0 { " " } else { ", " });
         let op = &p.operands[id as usize];
@@ -220,14 +200,7 @@ fn operand_num_type(code: u16, ty: NumType, i: usize) -> NumType {
     }
 }
 
-fn write_precision(
-    p: &Program,
-    op: &Operand,
-    i: usize,
-    dst_prec: u32,
-    code: u16,
-    out: &mut String,
-) {
+fn write_precision(p: &Program, op: &Operand, i: usize, dst_prec: u32, code: u16, out: &mut String) {
     let prec = op.min_precision(p);
     let name = |v: u32| {
         if v == 0 {
@@ -291,10 +264,7 @@ fn return_type_name(v: u32) -> &'static str {
     match v {
         8 => "<continued>",
         9 => "<unused>",
-        _ => spec::RETURN_TYPE
-            .asm(v)
-            .filter(|s| !s.is_empty())
-            .unwrap_or("<unknown>"),
+        _ => spec::RETURN_TYPE.asm(v).filter(|s| !s.is_empty()).unwrap_or("<unknown>"),
     }
 }
 
@@ -391,11 +361,7 @@ fn write_immediate(p: &Program, op: &Operand, ty: NumType, legacy: bool, out: &m
             if i > 0 {
                 out.push_str(", ");
             }
-            let bits = if pair.len() == 2 {
-                (pair[0] as u64) | ((pair[1] as u64) << 32)
-            } else {
-                pair[0] as u64
-            };
+            let bits = if pair.len() == 2 { (pair[0] as u64) | ((pair[1] as u64) << 32) } else { pair[0] as u64 };
             write_double(f64::from_bits(bits), out);
             out.push('l');
         }
@@ -438,10 +404,7 @@ fn looks_like_float(x: u32) -> bool {
     let exp = (x >> 23) & 0xff;
     // Small integers and masks print as integers; normal floats as floats.
     x == 0x8000_0000
-        || (exp != 0
-            && exp != 0xff
-            && (x & 0x7fff_ffff) >= 0x0080_0000
-            && !(x as i32 >= -10000 && (x as i32) <= 10000))
+        || (exp != 0 && exp != 0xff && (x & 0x7fff_ffff) >= 0x0080_0000 && !(x as i32 >= -10000 && (x as i32) <= 10000))
 }
 
 fn write_int(x: u32, out: &mut String) {
@@ -456,11 +419,7 @@ fn write_int(x: u32, out: &mut String) {
 /// `%f` as fxc prints it, including its spellings of infinities and NaNs.
 pub fn write_float(f: f32, out: &mut String) {
     if f.is_nan() {
-        out.push_str(if f.is_sign_negative() {
-            "-1.#IND00"
-        } else {
-            "1.#QNAN0"
-        });
+        out.push_str(if f.is_sign_negative() { "-1.#IND00" } else { "1.#QNAN0" });
     } else if f.is_infinite() {
         out.push_str(if f < 0.0 { "-1.#INF00" } else { "1.#INF00" });
     } else {
@@ -533,11 +492,7 @@ pub fn write_float_legacy(f: f32, out: &mut String) {
 
 fn write_double(f: f64, out: &mut String) {
     if f.is_nan() {
-        out.push_str(if f.is_sign_negative() {
-            "-1.#IND00"
-        } else {
-            "1.#QNAN0"
-        });
+        out.push_str(if f.is_sign_negative() { "-1.#IND00" } else { "1.#QNAN0" });
     } else if f.is_infinite() {
         out.push_str(if f < 0.0 { "-1.#INF00" } else { "1.#INF00" });
     } else {
@@ -565,25 +520,12 @@ fn write_customdata(p: &Program, ins: &Instruction, legacy: bool, out: &mut Stri
         }
         out.push_str(" }");
     } else {
-        let name = spec::CUSTOMDATA_CLASS
-            .get(class)
-            .map_or("customdata", |e| e.spec_name);
-        let _ = write!(
-            out,
-            "// customdata {} ({} dwords)",
-            name.to_ascii_lowercase(),
-            data.len()
-        );
+        let name = spec::CUSTOMDATA_CLASS.get(class).map_or("customdata", |e| e.spec_name);
+        let _ = write!(out, "// customdata {} ({} dwords)", name.to_ascii_lowercase(), data.len());
     }
 }
 
-fn write_declaration(
-    p: &Program,
-    ins: &Instruction,
-    info: &spec::OpcodeInfo,
-    cx: Ctx,
-    out: &mut String,
-) {
+fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx: Ctx, out: &mut String) {
     let (sm51, legacy) = (cx.sm51, cx.legacy);
     use spec::opc::*;
     let code = ins.opcode();
@@ -606,11 +548,7 @@ fn write_declaration(
     match code {
         DCL_RESOURCE => {
             let dim = (t >> 11) & 0x1f;
-            let _ = write!(
-                out,
-                "dcl_resource_{}",
-                spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown")
-            );
+            let _ = write!(out, "dcl_resource_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
             let samples = (t >> 16) & 0x7f;
             if dim == 4 || dim == 9 {
                 let _ = write!(out, "({samples})");
@@ -641,11 +579,7 @@ fn write_declaration(
                     }
                 }
             }
-            let _ = write!(
-                out,
-                ", {}",
-                spec::CB_ACCESS_PATTERN.asm((t >> 11) & 1).unwrap_or("")
-            );
+            let _ = write!(out, ", {}", spec::CB_ACCESS_PATTERN.asm((t >> 11) & 1).unwrap_or(""));
             if sm51 {
                 if let Some(s) = payload.get(1) {
                     let _ = write!(out, ", space={}", s.value);
@@ -655,13 +589,7 @@ fn write_declaration(
         DCL_SAMPLER => {
             out.push_str("dcl_sampler ");
             decl_op(out);
-            let _ = write!(
-                out,
-                ", {}",
-                spec::SAMPLER_MODE
-                    .asm((t >> 11) & 0xf)
-                    .unwrap_or("mode_unknown")
-            );
+            let _ = write!(out, ", {}", spec::SAMPLER_MODE.asm((t >> 11) & 0xf).unwrap_or("mode_unknown"));
             space(out);
         }
         DCL_INDEX_RANGE => {
@@ -673,17 +601,11 @@ fn write_declaration(
             let _ = write!(
                 out,
                 "dcl_outputtopology {} ",
-                spec::PRIMITIVE_TOPOLOGY
-                    .asm((t >> 11) & 0x7f)
-                    .unwrap_or("undefined")
+                spec::PRIMITIVE_TOPOLOGY.asm((t >> 11) & 0x7f).unwrap_or("undefined")
             );
         }
         DCL_GS_INPUT_PRIMITIVE => {
-            let _ = write!(
-                out,
-                "dcl_inputprimitive {} ",
-                spec::PRIMITIVE.asm((t >> 11) & 0x3f).unwrap_or("undefined")
-            );
+            let _ = write!(out, "dcl_inputprimitive {} ", spec::PRIMITIVE.asm((t >> 11) & 0x3f).unwrap_or("undefined"));
         }
         DCL_MAX_OUTPUT_VERTEX_COUNT => {
             let _ = write!(out, "dcl_maxout {}", w(0));
@@ -699,11 +621,7 @@ fn write_declaration(
             out.push(' ');
             decl_op(out);
             prec_suffix(p, op0, out);
-            let _ = write!(
-                out,
-                ", {}",
-                spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined")
-            );
+            let _ = write!(out, ", {}", spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined"));
         }
         DCL_INPUT_PS | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV => {
             out.push_str(info.asm);
@@ -717,11 +635,7 @@ fn write_declaration(
             decl_op(out);
             prec_suffix(p, op0, out);
             if code != DCL_INPUT_PS {
-                let _ = write!(
-                    out,
-                    ", {}",
-                    spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined")
-                );
+                let _ = write!(out, ", {}", spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined"));
             }
         }
         DCL_TEMPS => {
@@ -775,21 +689,14 @@ fn write_declaration(
             let _ = write!(out, "{} {}", info.asm, (t >> 11) & 0x3f);
         }
         DCL_TESS_DOMAIN => {
-            let _ = write!(
-                out,
-                "{} {}",
-                info.asm,
-                spec::TESS_DOMAIN.asm((t >> 11) & 3).unwrap_or("")
-            );
+            let _ = write!(out, "{} {}", info.asm, spec::TESS_DOMAIN.asm((t >> 11) & 3).unwrap_or(""));
         }
         DCL_TESS_PARTITIONING => {
             let _ = write!(
                 out,
                 "{} {}",
                 info.asm,
-                spec::TESS_PARTITIONING
-                    .asm((t >> 11) & 7)
-                    .unwrap_or("partitioning_undefined")
+                spec::TESS_PARTITIONING.asm((t >> 11) & 7).unwrap_or("partitioning_undefined")
             );
         }
         DCL_TESS_OUTPUT_PRIMITIVE => {
@@ -797,9 +704,7 @@ fn write_declaration(
                 out,
                 "{} {}",
                 info.asm,
-                spec::TESS_OUTPUT_PRIMITIVE
-                    .asm((t >> 11) & 7)
-                    .unwrap_or("output_undefined")
+                spec::TESS_OUTPUT_PRIMITIVE.asm((t >> 11) & 7).unwrap_or("output_undefined")
             );
         }
         DCL_HS_MAX_TESSFACTOR => {
@@ -807,9 +712,7 @@ fn write_declaration(
             write_float(f32::from_bits(w(0)), out);
             out.push(')');
         }
-        DCL_HS_FORK_PHASE_INSTANCE_COUNT
-        | DCL_HS_JOIN_PHASE_INSTANCE_COUNT
-        | DCL_GS_INSTANCE_COUNT => {
+        DCL_HS_FORK_PHASE_INSTANCE_COUNT | DCL_HS_JOIN_PHASE_INSTANCE_COUNT | DCL_GS_INSTANCE_COUNT => {
             let _ = write!(out, "{} {}", info.asm, w(0));
         }
         DCL_THREAD_GROUP => {
@@ -819,11 +722,7 @@ fn write_declaration(
             out.push_str(info.asm);
             if code == DCL_UAV_TYPED {
                 let dim = (t >> 11) & 0x1f;
-                let _ = write!(
-                    out,
-                    "_{}",
-                    spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown")
-                );
+                let _ = write!(out, "_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
             }
             if t & (1 << 16) != 0 {
                 out.push_str("_glc");
@@ -897,10 +796,7 @@ fn prec_suffix(p: &Program, op: Option<&Operand>, out: &mut String) {
 /// otherwise as in instructions.
 fn write_decl_operand(p: &Program, op: &Operand, cx: Ctx, out: &mut String) {
     if cx.sm51 && op.index_dim() == 3 && op.index.iter().all(|i| i.rel == NO_OPERAND) {
-        let name = spec::OPERAND_TYPE
-            .asm(op.ty())
-            .unwrap_or("?")
-            .to_ascii_uppercase();
+        let name = spec::OPERAND_TYPE.asm(op.ty()).unwrap_or("?").to_ascii_uppercase();
         let hi = op.index[2].imm as u32;
         let _ = write!(out, "{}{}[{}:", name, op.index[0].imm, op.index[1].imm);
         if hi == u32::MAX {
@@ -923,10 +819,7 @@ fn write_decl_operand(p: &Program, op: &Operand, cx: Ctx, out: &mut String) {
 /// becomes `CB3[4]`), as fxc does in dcl_constantbuffer.
 fn uppercase_register(out: &mut String) {
     let start = out.rfind(' ').map_or(0, |i| i + 1);
-    let tail: String = out[start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .collect();
+    let tail: String = out[start..].chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     let up = tail.to_ascii_uppercase();
     out.replace_range(start..start + tail.len(), &up);
 }

@@ -22,13 +22,7 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     let n_words = data.len() / 4;
     if n_words < 2 {
         p.undecoded = data.to_vec();
-        return (
-            p,
-            vec![Error::new(
-                "expected a version token and a length token",
-                base,
-            )],
-        );
+        return (p, vec![Error::new("expected a version token and a length token", base)]);
     }
     p.version = VersionToken(dword(data, 0));
     p.length = dword(data, 1);
@@ -37,10 +31,7 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
         p.undecoded = data[8..].to_vec();
         return (
             p,
-            vec![Error::new(
-                format!("program length token says {len} dwords but the chunk holds {n_words}"),
-                base + 4,
-            )],
+            vec![Error::new(format!("program length token says {len} dwords but the chunk holds {n_words}"), base + 4)],
         );
     }
     p.trailing = data[len * 4..].to_vec();
@@ -64,12 +55,7 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
 }
 
 /// Reads one instruction at dword `pos`; returns its length in dwords.
-fn decode_instruction(
-    p: &mut Program,
-    words: &[u8],
-    base: usize,
-    pos: usize,
-) -> Result<usize, Error> {
+fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> Result<usize, Error> {
     let n_words = words.len() / 4;
     let at = |i: usize| base + i * 4;
     let token = dword(words, pos);
@@ -91,28 +77,18 @@ fn decode_instruction(
 
     if code == opc::CUSTOMDATA {
         if pos + 1 >= n_words {
-            return Err(Error::new(
-                "expected the custom-data block's length dword",
-                at(pos + 1),
-            ));
+            return Err(Error::new("expected the custom-data block's length dword", at(pos + 1)));
         }
         let count = dword(words, pos + 1) as usize;
         if count < 2 || count > n_words - pos {
             return Err(Error::new(
-                format!(
-                    "custom-data block length {count} dwords does not fit in the {} dwords left",
-                    n_words - pos
-                ),
+                format!("custom-data block length {count} dwords does not fit in the {} dwords left", n_words - pos),
                 at(pos + 1),
             ));
         }
         let word = Word::Count("custom data");
         for i in pos + 2..pos + count {
-            p.payload.push(Payload {
-                offset: at(i) as u32,
-                value: dword(words, i),
-                word,
-            });
+            p.payload.push(Payload { offset: at(i) as u32, value: dword(words, i), word });
         }
         ins.n_payload = (count - 2) as u32;
         ins.length = count as u32;
@@ -125,36 +101,24 @@ fn decode_instruction(
     let long = crate::spec::has_long_length(code) && token & 0x8000_0000 != 0;
     if long {
         if cur >= n_words {
-            return Err(Error::new(
-                "expected the declaration's length dword",
-                at(cur),
-            ));
+            return Err(Error::new("expected the declaration's length dword", at(cur)));
         }
         len = dword(words, cur) as usize;
         ins.long_length = Some(len as u32);
         cur += 1;
     }
     if len == 0 {
-        return Err(Error::new(
-            format!("instruction length is 0 for opcode {code}"),
-            at(pos),
-        ));
+        return Err(Error::new(format!("instruction length is 0 for opcode {code}"), at(pos)));
     }
     if len > n_words - pos {
         return Err(Error::new(
-            format!(
-                "instruction length {len} dwords runs past the program end ({} dwords left)",
-                n_words - pos
-            ),
+            format!("instruction length {len} dwords runs past the program end ({} dwords left)", n_words - pos),
             at(pos),
         ));
     }
     let end = pos + len;
     if long && len < 2 {
-        return Err(Error::new(
-            "declaration length is shorter than its own header",
-            at(pos + 1),
-        ));
+        return Err(Error::new("declaration length is shorter than its own header", at(pos + 1)));
     }
 
     // Extended opcode tokens (not for the long-length declarations, whose
@@ -163,19 +127,13 @@ fn decode_instruction(
         let mut more = token & 0x8000_0000 != 0;
         while more {
             if cur >= end {
-                return Err(Error::new(
-                    "expected an extended opcode token inside the instruction",
-                    at(cur),
-                ));
+                return Err(Error::new("expected an extended opcode token inside the instruction", at(cur)));
             }
             let e = dword(words, cur);
             p.pool.push(e);
             ins.n_ext += 1;
             if ins.n_ext > 8 {
-                return Err(Error::new(
-                    "more than 8 chained extended opcode tokens",
-                    at(cur),
-                ));
+                return Err(Error::new("more than 8 chained extended opcode tokens", at(cur)));
             }
             cur += 1;
             more = e & 0x8000_0000 != 0;
@@ -189,18 +147,12 @@ fn decode_instruction(
             while cur < end && (expected < 0 || n < expected) {
                 let id = read_operand(p, words, base, &mut cur, end, 0)?;
                 if !ins.ops.push(id) {
-                    return Err(Error::new(
-                        "more than 8 operands in one instruction",
-                        at(cur),
-                    ));
+                    return Err(Error::new("more than 8 operands in one instruction", at(cur)));
                 }
                 n += 1;
             }
             if expected >= 0 && n < expected {
-                return Err(Error::new(
-                    format!("expected {expected} operands, the instruction holds {n}"),
-                    at(cur),
-                ));
+                return Err(Error::new(format!("expected {expected} operands, the instruction holds {n}"), at(cur)));
             }
             // Some compilers pad an instruction with dwords after its
             // operands; they are kept (so the bytes rebuild) but mean nothing.
@@ -220,10 +172,7 @@ fn decode_instruction(
                 match *item {
                     Item::Operand => {
                         if cur >= end {
-                            return Err(Error::new(
-                                "expected an operand inside the declaration",
-                                at(cur),
-                            ));
+                            return Err(Error::new("expected an operand inside the declaration", at(cur)));
                         }
                         let id = read_operand(p, words, base, &mut cur, end, 0)?;
                         ins.ops.push(id);
@@ -231,16 +180,9 @@ fn decode_instruction(
                     }
                     Item::Word(w) => {
                         if cur >= end {
-                            return Err(Error::new(
-                                format!("expected the declaration's {}", w.name()),
-                                at(cur),
-                            ));
+                            return Err(Error::new(format!("expected the declaration's {}", w.name()), at(cur)));
                         }
-                        p.payload.push(Payload {
-                            offset: at(cur) as u32,
-                            value: dword(words, cur),
-                            word: w,
-                        });
+                        p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
                         ins.n_payload += 1;
                         if !seen_operand {
                             ins.n_payload_before += 1;
@@ -249,11 +191,7 @@ fn decode_instruction(
                     }
                     Item::Rest(w) => {
                         while cur < end {
-                            p.payload.push(Payload {
-                                offset: at(cur) as u32,
-                                value: dword(words, cur),
-                                word: w,
-                            });
+                            p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
                             ins.n_payload += 1;
                             cur += 1;
                         }
@@ -262,20 +200,14 @@ fn decode_instruction(
             }
             if cur != end {
                 return Err(Error::new(
-                    format!(
-                        "declaration has {} dwords its layout does not account for",
-                        end - cur
-                    ),
+                    format!("declaration has {} dwords its layout does not account for", end - cur),
                     at(cur),
                 ));
             }
         }
     }
     if cur != end {
-        return Err(Error::new(
-            "operands run past the instruction's length",
-            at(end),
-        ));
+        return Err(Error::new("operands run past the instruction's length", at(end)));
     }
     ins.n_ops = ins.ops.len;
     ins.length = len as u32;
@@ -302,32 +234,18 @@ pub fn read_operand(
         let dims = ((token >> 20) & 3) as usize;
         let ty = (token >> 12) & 0xff;
         let reps_zero = (token >> 22) & 0x1ff == 0;
-        if token & 0x8000_0000 == 0
-            && ty != 4
-            && ty != 5
-            && reps_zero
-            && token & 3 != 3
-            && *cur + 1 + dims <= end
-        {
+        if token & 0x8000_0000 == 0 && ty != 4 && ty != 5 && reps_zero && token & 3 != 3 && *cur + 1 + dims <= end {
             let mut op = Operand {
                 offset: (base + *cur * 4) as u32,
                 token,
                 pool: p.pool.len() as u32,
                 n_ext: 0,
                 n_imm: 0,
-                index: [Index {
-                    offset: 0,
-                    imm: 0,
-                    rel: NO_OPERAND,
-                }; 3],
+                index: [Index { offset: 0, imm: 0, rel: NO_OPERAND }; 3],
             };
             for d in 0..dims {
                 let i = *cur + 1 + d;
-                op.index[d] = Index {
-                    offset: (base + i * 4) as u32,
-                    imm: dword(words, i) as u64,
-                    rel: NO_OPERAND,
-                };
+                op.index[d] = Index { offset: (base + i * 4) as u32, imm: dword(words, i) as u64, rel: NO_OPERAND };
             }
             *cur += 1 + dims;
             let id = p.operands.len() as u32;
@@ -352,10 +270,7 @@ fn read_operand_general(
     }
     let need = |cur: usize, n: usize, what: &str| -> Result<(), Error> {
         if cur + n > end {
-            Err(Error::new(
-                format!("expected {what} inside the instruction"),
-                at(cur),
-            ))
+            Err(Error::new(format!("expected {what} inside the instruction"), at(cur)))
         } else {
             Ok(())
         }
@@ -368,11 +283,7 @@ fn read_operand_general(
         pool: p.pool.len() as u32,
         n_ext: 0,
         n_imm: 0,
-        index: [Index {
-            offset: 0,
-            imm: 0,
-            rel: NO_OPERAND,
-        }; 3],
+        index: [Index { offset: 0, imm: 0, rel: NO_OPERAND }; 3],
     };
     *cur += 1;
     let mut more = token & 0x8000_0000 != 0;
@@ -382,10 +293,7 @@ fn read_operand_general(
         p.pool.push(e);
         op.n_ext += 1;
         if op.n_ext > 4 {
-            return Err(Error::new(
-                "more than 4 chained extended operand tokens",
-                at(*cur),
-            ));
+            return Err(Error::new("more than 4 chained extended operand tokens", at(*cur)));
         }
         *cur += 1;
         more = e & 0x8000_0000 != 0;
@@ -435,10 +343,7 @@ fn read_operand_general(
             }
             2 => {}
             _ => {
-                return Err(Error::new(
-                    format!("index {d} has undefined representation {rep}"),
-                    op.offset as usize,
-                ));
+                return Err(Error::new(format!("index {d} has undefined representation {rep}"), op.offset as usize));
             }
         }
         if rep >= 2 {

@@ -16,11 +16,7 @@ pub(super) fn encode(p: &Program) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(w.len() * 4 + p.undecoded.len() + p.trailing.len());
     let undecoded_words = p.undecoded.len() / 4;
-    w[1] = if p.undecoded.is_empty() {
-        w.len() as u32
-    } else {
-        (w.len() + undecoded_words) as u32
-    };
+    w[1] = if p.undecoded.is_empty() { w.len() as u32 } else { (w.len() + undecoded_words) as u32 };
     for x in &w {
         out.extend_from_slice(&x.to_le_bytes());
     }

@@ -122,18 +122,8 @@ impl Program {
     /// Every dword of the program in order, with its role.
     pub fn tokens(&self) -> Vec<Located> {
         let mut out = Vec::with_capacity(self.decoded_words());
-        out.push(Located {
-            offset: self.offset,
-            value: self.version.0,
-            role: TokenRole::Version,
-            instruction: None,
-        });
-        out.push(Located {
-            offset: self.offset + 4,
-            value: self.length,
-            role: TokenRole::Length,
-            instruction: None,
-        });
+        out.push(Located { offset: self.offset, value: self.version.0, role: TokenRole::Version, instruction: None });
+        out.push(Located { offset: self.offset + 4, value: self.length, role: TokenRole::Length, instruction: None });
         for (i, ins) in self.instructions.iter().enumerate() {
             self.instruction_tokens(i, ins, &mut out);
         }
@@ -143,12 +133,7 @@ impl Program {
     fn instruction_tokens(&self, i: usize, ins: &Instruction, out: &mut Vec<Located>) {
         let mut at = ins.offset as usize;
         let push = |out: &mut Vec<Located>, at: &mut usize, value: u32, role: TokenRole| {
-            out.push(Located {
-                offset: *at,
-                value,
-                role,
-                instruction: Some(i),
-            });
+            out.push(Located { offset: *at, value, role, instruction: Some(i) });
             *at += 4;
         };
         push(out, &mut at, ins.token, TokenRole::Opcode);
@@ -181,12 +166,7 @@ impl Program {
     fn operand_tokens(&self, i: usize, id: u32, at: &mut usize, out: &mut Vec<Located>) {
         let op = &self.operands[id as usize];
         let push = |out: &mut Vec<Located>, at: &mut usize, value: u32, role: TokenRole| {
-            out.push(Located {
-                offset: *at,
-                value,
-                role,
-                instruction: Some(i),
-            });
+            out.push(Located { offset: *at, value, role, instruction: Some(i) });
             *at += 4;
         };
         push(out, at, op.token, TokenRole::Operand { operand: id });
@@ -194,48 +174,16 @@ impl Program {
             push(out, at, e, TokenRole::ExtendedOperand { operand: id });
         }
         for (c, &v) in op.imm(self).iter().enumerate() {
-            push(
-                out,
-                at,
-                v,
-                TokenRole::Immediate {
-                    operand: id,
-                    component: c as u8,
-                },
-            );
+            push(out, at, v, TokenRole::Immediate { operand: id, component: c as u8 });
         }
         for d in 0..op.index_dim() {
             let rep = op.index_rep(d);
             let idx = op.index[d];
             match rep {
-                0 | 3 => push(
-                    out,
-                    at,
-                    idx.imm as u32,
-                    TokenRole::Index {
-                        operand: id,
-                        dim: d as u8,
-                    },
-                ),
+                0 | 3 => push(out, at, idx.imm as u32, TokenRole::Index { operand: id, dim: d as u8 }),
                 1 | 4 => {
-                    push(
-                        out,
-                        at,
-                        (idx.imm >> 32) as u32,
-                        TokenRole::Index {
-                            operand: id,
-                            dim: d as u8,
-                        },
-                    );
-                    push(
-                        out,
-                        at,
-                        idx.imm as u32,
-                        TokenRole::Index {
-                            operand: id,
-                            dim: d as u8,
-                        },
-                    );
+                    push(out, at, (idx.imm >> 32) as u32, TokenRole::Index { operand: id, dim: d as u8 });
+                    push(out, at, idx.imm as u32, TokenRole::Index { operand: id, dim: d as u8 });
                 }
                 _ => {}
             }
@@ -255,10 +203,7 @@ impl Program {
             return self.tokens().into_iter().find(|t| t.offset == dw);
         }
         // Binary search the instruction, then walk only its tokens.
-        let i = self
-            .instructions
-            .partition_point(|ins| (ins.offset as usize) <= dw)
-            .checked_sub(1)?;
+        let i = self.instructions.partition_point(|ins| (ins.offset as usize) <= dw).checked_sub(1)?;
         let ins = &self.instructions[i];
         if dw >= ins.offset as usize + ins.length as usize * 4 {
             return None;
@@ -271,10 +216,7 @@ impl Program {
     /// The field of the dword at `offset` that covers bit `bit` (0..32).
     pub fn locate_bit(&self, offset: usize, bit: u8) -> Option<(Located, Option<FieldValue>)> {
         let t = self.locate(offset)?;
-        let f = t
-            .fields(self)
-            .into_iter()
-            .find(|f| f.lo <= bit && bit <= f.hi);
+        let f = t.fields(self).into_iter().find(|f| f.lo <= bit && bit <= f.hi);
         Some((t, f))
     }
 }

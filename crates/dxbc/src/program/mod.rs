@@ -130,23 +130,15 @@ impl Operand {
     /// Source modifier (0 none, 1 neg, 2 abs, 3 abs+neg) from the first
     /// extended token of the modifier kind.
     pub fn modifier(&self, p: &Program) -> u32 {
-        self.ext(p)
-            .iter()
-            .find(|e| *e & 0x3f == 1)
-            .map_or(0, |e| (e >> 6) & 0xff)
+        self.ext(p).iter().find(|e| *e & 0x3f == 1).map_or(0, |e| (e >> 6) & 0xff)
     }
     /// Minimum precision (0 default).
     pub fn min_precision(&self, p: &Program) -> u32 {
-        self.ext(p)
-            .iter()
-            .find(|e| *e & 0x3f == 1)
-            .map_or(0, |e| (e >> 14) & 7)
+        self.ext(p).iter().find(|e| *e & 0x3f == 1).map_or(0, |e| (e >> 14) & 7)
     }
     /// Non-uniform flag.
     pub fn non_uniform(&self, p: &Program) -> bool {
-        self.ext(p)
-            .iter()
-            .any(|e| *e & 0x3f == 1 && (e >> 17) & 1 == 1)
+        self.ext(p).iter().any(|e| *e & 0x3f == 1 && (e >> 17) & 1 == 1)
     }
 }
 
@@ -235,10 +227,7 @@ impl Instruction {
     }
     /// Top-level operand `i`.
     pub fn operand<'p>(&self, p: &'p Program, i: usize) -> Option<&'p Operand> {
-        self.ops
-            .as_slice()
-            .get(i)
-            .map(|&id| &p.operands[id as usize])
+        self.ops.as_slice().get(i).map(|&id| &p.operands[id as usize])
     }
     /// Payload dwords.
     pub fn payload<'p>(&self, p: &'p Program) -> &'p [Payload] {
@@ -288,11 +277,7 @@ impl Program {
     /// instruction). Unlike [`Program::length`], which is read from the file
     /// and may be anything, this is bounded by the input size.
     pub fn decoded_words(&self) -> usize {
-        2 + self
-            .instructions
-            .iter()
-            .map(|i| i.length as usize)
-            .sum::<usize>()
+        2 + self.instructions.iter().map(|i| i.length as usize).sum::<usize>()
     }
 
     /// Encodes the program back to chunk payload bytes.

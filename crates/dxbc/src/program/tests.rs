@@ -27,15 +27,7 @@ fn decode_ok(body: &[u32]) -> Program {
 
 fn text(p: &Program, i: usize) -> String {
     let mut s = String::new();
-    write_instruction(
-        p,
-        &p.instructions[i],
-        Ctx {
-            sm51: p.version.is_sm51(),
-            legacy: false,
-        },
-        &mut s,
-    );
+    write_instruction(p, &p.instructions[i], Ctx { sm51: p.version.is_sm51(), legacy: false }, &mut s);
     s
 }
 
@@ -59,10 +51,7 @@ fn version_and_length_tokens() {
     let t = p.locate(BASE).unwrap();
     assert_eq!(t.role, TokenRole::Version);
     let f = t.fields(&p);
-    assert_eq!(
-        f.iter().find(|f| f.name == "program type").unwrap().meaning,
-        Some("PIXEL_SHADER")
-    );
+    assert_eq!(f.iter().find(|f| f.name == "program type").unwrap().meaning, Some("PIXEL_SHADER"));
     assert_eq!(p.locate(BASE + 5).unwrap().role, TokenRole::Length);
 }
 
@@ -92,12 +81,7 @@ fn alu_with_saturate_precise_and_modifiers() {
     // Byte 0 of the extended operand token is the modifier extension.
     let ext_at = op.offset as usize + 4;
     let (t, f) = p.locate_bit(ext_at, 6).unwrap();
-    assert_eq!(
-        t.role,
-        TokenRole::ExtendedOperand {
-            operand: op_id(&p, 0, 1)
-        }
-    );
+    assert_eq!(t.role, TokenRole::ExtendedOperand { operand: op_id(&p, 0, 1) });
     assert_eq!(f.unwrap().meaning, Some("NEG"));
 }
 
@@ -133,38 +117,17 @@ fn immediates_typed_by_opcode() {
     b[0] = opc(56, 10, 0);
     b.push(u32::MAX);
     let p = decode_ok(&b);
-    assert_eq!(
-        text(&p, 0),
-        "mul r0.xyzw, r0.xyzw, l(0.500000, -1.000000, 0.000000, 2.000000)"
-    );
+    assert_eq!(text(&p, 0), "mul r0.xyzw, r0.xyzw, l(0.500000, -1.000000, 0.000000, 2.000000)");
     assert_eq!(text(&p, 1), "iadd r0.x, r0.x, l(-1)");
     let lit = p.instructions[0].operand(&p, 2).unwrap();
-    assert_eq!(
-        lit.imm(&p),
-        &[half, (-1.0f32).to_bits(), 0, 2.0f32.to_bits()]
-    );
+    assert_eq!(lit.imm(&p), &[half, (-1.0f32).to_bits(), 0, 2.0f32.to_bits()]);
     let loc = p.locate(lit.offset as usize + 8).unwrap();
-    assert_eq!(
-        loc.role,
-        TokenRole::Immediate {
-            operand: op_id(&p, 0, 2),
-            component: 1
-        }
-    );
+    assert_eq!(loc.role, TokenRole::Immediate { operand: op_id(&p, 0, 2), component: 1 });
 }
 
 #[test]
 fn untyped_mov_guesses_each_component() {
-    let body = [
-        opc(54, 7, 0),
-        reg(0, 0x3 << 4 | 2, 1),
-        0,
-        reg(4, 2, 0),
-        0,
-        1,
-        0x8000_0000,
-        1.0f32.to_bits(),
-    ];
+    let body = [opc(54, 7, 0), reg(0, 0x3 << 4 | 2, 1), 0, reg(4, 2, 0), 0, 1, 0x8000_0000, 1.0f32.to_bits()];
     let mut b = body.to_vec();
     b[0] = opc(54, 8, 0);
     let p = decode_ok(&b);
@@ -175,16 +138,7 @@ fn untyped_mov_guesses_each_component() {
 fn relative_and_two_dimensional_indices() {
     // mov r0.x, cb2[r1.y + 3].z ; mov o[r0.x + 0].x, icb[r0.x + 0].x
     let rel_y = reg(0, 1 << 4 | 2 << 2 | 2, 1);
-    let body = [
-        opc(54, 9, 0),
-        reg(0, 1 << 4 | 2, 1),
-        0,
-        reg(8, 2 << 4 | 2 << 2 | 2, 2) | 3 << 25,
-        2,
-        3,
-        rel_y,
-        1,
-    ];
+    let body = [opc(54, 9, 0), reg(0, 1 << 4 | 2, 1), 0, reg(8, 2 << 4 | 2 << 2 | 2, 2) | 3 << 25, 2, 3, rel_y, 1];
     let mut b = body.to_vec();
     b[0] = opc(54, 8, 0);
     let p = decode_ok(&b);
@@ -211,17 +165,8 @@ fn relative_and_two_dimensional_indices() {
 fn sixty_four_bit_index_and_double_literal() {
     // dmov r0.xy, d(1.0, 0) with a 64-bit index on the destination
     let one = 1.0f64.to_bits();
-    let body = [
-        opc(199, 9, 0),
-        reg(0, 0x3 << 4 | 2, 1) | 1 << 22,
-        0,
-        0,
-        reg(5, 2, 0),
-        one as u32,
-        (one >> 32) as u32,
-        0,
-        0,
-    ];
+    let body =
+        [opc(199, 9, 0), reg(0, 0x3 << 4 | 2, 1) | 1 << 22, 0, 0, reg(5, 2, 0), one as u32, (one >> 32) as u32, 0, 0];
     let p = decode_ok(&body);
     assert_eq!(text(&p, 0), "dmov r0.xy, d(1.000000l, 0.000000l)");
     assert_eq!(p.instructions[0].operand(&p, 0).unwrap().index[0].imm, 0);
@@ -263,14 +208,7 @@ fn extended_opcode_tokens_print_as_fxc_suffixes() {
 #[test]
 fn conditional_and_control_flow_indentation() {
     use crate::listing::program::write_program;
-    let body = [
-        opc(31, 3, 1 << 18),
-        reg(0, 2 << 2 | 2, 1),
-        0,
-        opc(2, 1, 0),
-        opc(21, 1, 0),
-        opc(62, 1, 0),
-    ];
+    let body = [opc(31, 3, 1 << 18), reg(0, 2 << 2 | 2, 1), 0, opc(2, 1, 0), opc(21, 1, 0), opc(62, 1, 0)];
     let p = decode_ok(&body);
     let mut s = String::new();
     write_program(&p, false, &mut s);
@@ -309,14 +247,8 @@ fn declarations_with_payload() {
         2,
     ];
     let p = decode_ok(&body);
-    assert_eq!(
-        text(&p, 0),
-        "dcl_resource_texture2d (float,float,float,float) t3"
-    );
-    assert_eq!(
-        text(&p, 1),
-        "dcl_input_ps_siv linear noperspective v1.xy, position"
-    );
+    assert_eq!(text(&p, 0), "dcl_resource_texture2d (float,float,float,float) t3");
+    assert_eq!(text(&p, 1), "dcl_input_ps_siv linear noperspective v1.xy, position");
     assert_eq!(text(&p, 2), "dcl_indexableTemp x0[6], 4");
     assert_eq!(text(&p, 3), "dcl_thread_group 8, 8, 1");
     assert_eq!(text(&p, 4), "dcl_function_table ft1 = {fb0, fb2}");
@@ -329,49 +261,23 @@ fn declarations_with_payload() {
 
 #[test]
 fn immediate_constant_buffer_block() {
-    let body = [
-        53 | 3 << 11,
-        10,
-        1.0f32.to_bits(),
-        0,
-        0,
-        0,
-        0x0000_abcd,
-        2,
-        3,
-        4,
-    ];
+    let body = [53 | 3 << 11, 10, 1.0f32.to_bits(), 0, 0, 0, 0x0000_abcd, 2, 3, 4];
     let p = decode_ok(&body);
     assert!(p.instructions[0].is_customdata());
     assert_eq!(
         text(&p, 0),
         "dcl_immediateConstantBuffer { { 1.000000, 0, 0, 0},\n                              { 0x0000abcd, 2, 3, 4} }"
     );
-    assert_eq!(
-        p.locate(BASE + 12).unwrap().role,
-        TokenRole::InstructionLength
-    );
+    assert_eq!(p.locate(BASE + 12).unwrap().role, TokenRole::InstructionLength);
 }
 
 #[test]
 fn padding_after_operands_is_kept_and_ignored() {
     // samplepos with one trailing zero dword inside its declared length
-    let body = [
-        opc(110, 8, 0),
-        reg(0, 0x3 << 4 | 2, 1),
-        1,
-        reg(7, 0x04 << 4 | 1 << 2 | 2, 1),
-        1,
-        reg(4, 1, 0),
-        0,
-        0,
-    ];
+    let body = [opc(110, 8, 0), reg(0, 0x3 << 4 | 2, 1), 1, reg(7, 0x04 << 4 | 1 << 2 | 2, 1), 1, reg(4, 1, 0), 0, 0];
     let p = decode_ok(&body);
     assert_eq!(text(&p, 0), "samplepos r1.xy, t1.xyxx, l(0)");
-    assert_eq!(
-        p.instructions[0].payload(&p)[0].word,
-        Word::Count("padding")
-    );
+    assert_eq!(p.instructions[0].payload(&p)[0].word, Word::Count("padding"));
 }
 
 fn decode_err(body: &[u32]) -> (Program, Error) {
@@ -413,14 +319,7 @@ fn custom_data_length_is_checked() {
 
 #[test]
 fn encoder_recomputes_lengths_after_an_edit() {
-    let mut p = decode_ok(&[
-        opc(54, 5, 0),
-        reg(0, 1 << 4 | 2, 1),
-        0,
-        reg(4, 1, 0),
-        7,
-        opc(62, 1, 0),
-    ]);
+    let mut p = decode_ok(&[opc(54, 5, 0), reg(0, 1 << 4 | 2, 1), 0, reg(4, 1, 0), 7, opc(62, 1, 0)]);
     // Edit one bitfield: the literal's value, then re-encode.
     let id = op_id(&p, 0, 1) as usize;
     let at = p.operands[id].pool as usize;
