@@ -8,6 +8,7 @@
 
 mod lower;
 pub mod options;
+mod resources;
 
 pub use options::{BindingScheme, Options};
 

@@ -35,34 +35,34 @@ use naga::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
-type H = Handle<E>;
+pub(crate) type H = Handle<E>;
 
 /// Numeric view of a register's bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum K {
+pub(crate) enum K {
     F,
     I,
     U,
 }
 
 impl K {
-    fn scalar(self) -> Scalar {
+    pub(crate) fn scalar(self) -> Scalar {
         match self {
             K::F => Scalar::F32,
             K::I => Scalar::I32,
             K::U => Scalar::U32,
         }
     }
-    fn kind(self) -> ScalarKind {
+    pub(crate) fn kind(self) -> ScalarKind {
         self.scalar().kind
     }
 }
 
-fn unsupported<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
+pub(crate) fn unsupported<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
     Err(TranslateError::Unsupported { what: what.into(), offset })
 }
 
-fn malformed<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
+pub(crate) fn malformed<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
     Err(TranslateError::Malformed { what: what.into(), offset })
 }
 
@@ -73,20 +73,20 @@ enum Frame {
     Switch { selector: H, cases: Vec<SwitchCase>, labels: Vec<SwitchValue>, body: Option<Block>, span: Span },
 }
 
-struct Types {
-    u32: Handle<Type>,
-    f32: Handle<Type>,
-    bool: Handle<Type>,
-    vec4u: Handle<Type>,
-    vec4f: Handle<Type>,
-    vec4i: Handle<Type>,
+pub(crate) struct Types {
+    pub(crate) u32: Handle<Type>,
+    pub(crate) f32: Handle<Type>,
+    pub(crate) bool: Handle<Type>,
+    pub(crate) vec4u: Handle<Type>,
+    pub(crate) vec4f: Handle<Type>,
+    pub(crate) vec4i: Handle<Type>,
 }
 
-struct Lower<'a> {
-    p: &'a Program,
-    module: naga::Module,
-    t: Types,
-    stage: ShaderStage,
+pub(crate) struct Lower<'a> {
+    pub(crate) p: &'a Program,
+    pub(crate) module: naga::Module,
+    pub(crate) t: Types,
+    pub(crate) stage: ShaderStage,
     /// Private globals per input register / output register.
     inputs: BTreeMap<u32, Handle<GlobalVariable>>,
     outputs: BTreeMap<u32, Handle<GlobalVariable>>,
@@ -94,18 +94,23 @@ struct Lower<'a> {
     specials: BTreeMap<u32, Handle<GlobalVariable>>,
     cbuffers: BTreeMap<u32, Handle<GlobalVariable>>,
     icb: Option<Handle<GlobalVariable>>,
-    bindings: Vec<BindingEntry>,
+    pub(crate) bindings: Vec<BindingEntry>,
+    pub(crate) textures: BTreeMap<u32, crate::resources::Tex>,
+    pub(crate) samplers: BTreeMap<u32, Handle<GlobalVariable>>,
+    pub(crate) words: BTreeMap<(u32, u32), crate::resources::Words>,
+    pub(crate) depth_textures: BTreeSet<u32>,
+    pub(crate) atomic_targets: BTreeMap<(u32, u32), K>,
     // The body function under construction.
-    f: Function,
+    pub(crate) f: Function,
     temps: Vec<Handle<naga::LocalVariable>>,
     indexable: BTreeMap<u32, Handle<naga::LocalVariable>>,
     root: Block,
     frames: Vec<Frame>,
     emit_from: Option<H>,
     emit_last: Option<H>,
-    span: Span,
+    pub(crate) span: Span,
     offset: usize,
-    options: &'a Options,
+    pub(crate) options: &'a Options,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -145,6 +150,11 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         cbuffers: BTreeMap::new(),
         icb: None,
         bindings: Vec::new(),
+        textures: BTreeMap::new(),
+        samplers: BTreeMap::new(),
+        words: BTreeMap::new(),
+        depth_textures: BTreeSet::new(),
+        atomic_targets: BTreeMap::new(),
         f: Function { name: Some("dxbc_main".into()), ..Default::default() },
         temps: Vec::new(),
         indexable: BTreeMap::new(),
@@ -156,6 +166,9 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         offset: p.offset,
         options,
     };
+    let (depth, atomics) = crate::resources::prescan(p)?;
+    l.depth_textures = depth;
+    l.atomic_targets = atomics;
     l.body()?;
     let (inputs, outputs, workgroup_size) = l.entry_point(shader)?;
     let mut validator =
@@ -173,7 +186,7 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
 impl<'a> Lower<'a> {
     // ------------------------------------------------------------ helpers
 
-    fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
+    pub(crate) fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
         self.module.types.insert(Type { name: None, inner }, Span::UNDEFINED)
     }
 
@@ -200,7 +213,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Appends an expression, keeping `Emit` ranges around it right.
-    fn e(&mut self, expr: E) -> H {
+    pub(crate) fn e(&mut self, expr: E) -> H {
         let pre = expr.needs_pre_emit();
         if pre {
             self.flush();
@@ -216,43 +229,43 @@ impl<'a> Lower<'a> {
     }
 
     /// Closes the open `Emit` range into the current block.
-    fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         if let (Some(first), Some(last)) = (self.emit_from.take(), self.emit_last.take()) {
             let span = self.span;
             self.block().push(S::Emit(Range::new_from_bounds(first, last)), span);
         }
     }
 
-    fn stmt(&mut self, s: S) {
+    pub(crate) fn stmt(&mut self, s: S) {
         self.flush();
         let span = self.span;
         self.block().push(s, span);
     }
 
-    fn lit_u(&mut self, v: u32) -> H {
+    pub(crate) fn lit_u(&mut self, v: u32) -> H {
         self.e(E::Literal(Literal::U32(v)))
     }
 
-    fn splat(&mut self, v: H) -> H {
+    pub(crate) fn splat(&mut self, v: H) -> H {
         self.e(E::Splat { size: VectorSize::Quad, value: v })
     }
 
-    fn splat_u(&mut self, v: u32) -> H {
+    pub(crate) fn splat_u(&mut self, v: u32) -> H {
         let s = self.lit_u(v);
         self.splat(s)
     }
 
-    fn splat_f(&mut self, v: f32) -> H {
+    pub(crate) fn splat_f(&mut self, v: f32) -> H {
         let s = self.e(E::Literal(Literal::F32(v)));
         self.splat(s)
     }
 
-    fn splat_i(&mut self, v: i32) -> H {
+    pub(crate) fn splat_i(&mut self, v: i32) -> H {
         let s = self.e(E::Literal(Literal::I32(v)));
         self.splat(s)
     }
 
-    fn bitcast(&mut self, v: H, from: K, to: K) -> H {
+    pub(crate) fn bitcast(&mut self, v: H, from: K, to: K) -> H {
         if from == to {
             v
         } else {
@@ -260,15 +273,15 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn bin(&mut self, op: B, left: H, right: H) -> H {
+    pub(crate) fn bin(&mut self, op: B, left: H, right: H) -> H {
         self.e(E::Binary { op, left, right })
     }
 
-    fn math(&mut self, fun: M, arg: H, arg1: Option<H>, arg2: Option<H>) -> H {
+    pub(crate) fn math(&mut self, fun: M, arg: H, arg1: Option<H>, arg2: Option<H>) -> H {
         self.e(E::Math { fun, arg, arg1, arg2, arg3: None })
     }
 
-    fn select(&mut self, condition: H, accept: H, reject: H) -> H {
+    pub(crate) fn select(&mut self, condition: H, accept: H, reject: H) -> H {
         self.e(E::Select { condition, accept, reject })
     }
 
@@ -279,13 +292,13 @@ impl<'a> Lower<'a> {
         self.select(b, t, f)
     }
 
-    fn component(&mut self, v: H, c: u32) -> H {
+    pub(crate) fn component(&mut self, v: H, c: u32) -> H {
         self.e(E::AccessIndex { base: v, index: c })
     }
 
     // ----------------------------------------------------------- registers
 
-    fn op(&self, ins: &Instruction, i: usize) -> Result<&'a Operand, TranslateError> {
+    pub(crate) fn op(&self, ins: &Instruction, i: usize) -> Result<&'a Operand, TranslateError> {
         let p = self.p;
         match ins.ops.as_slice().get(i) {
             Some(&id) => Ok(&p.operands[id as usize]),
@@ -437,7 +450,7 @@ impl<'a> Lower<'a> {
 
     /// Reads an operand as vec4 of kind `k`: register bits, swizzle, bitcast,
     /// then source modifiers.
-    fn read(&mut self, op: &Operand, k: K) -> Result<H, TranslateError> {
+    pub(crate) fn read(&mut self, op: &Operand, k: K) -> Result<H, TranslateError> {
         let raw = match self.pointer(op)? {
             Some(ptr) => self.e(E::Load { pointer: ptr }),
             None => {
@@ -507,7 +520,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Writes `value` (vec4 of kind `k`) to the components `dst` masks.
-    fn write(&mut self, dst: &Operand, value: H, k: K, saturate: bool) -> Result<(), TranslateError> {
+    pub(crate) fn write(&mut self, dst: &Operand, value: H, k: K, saturate: bool) -> Result<(), TranslateError> {
         if dst.ty() == 13 {
             return Ok(());
         }
@@ -645,14 +658,15 @@ impl<'a> Lower<'a> {
             DCL_INPUT | DCL_INPUT_PS | DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV
             | DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV | DCL_THREAD_GROUP => {}
             DCL_INDEX_RANGE => return unsupported("dcl_indexrange (indexed input/output registers)", at),
-            DCL_RESOURCE | DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED => {
-                return unsupported("shader resources (textures and buffers) are not lowered yet", at)
-            }
-            DCL_SAMPLER => return unsupported("samplers are not lowered yet", at),
-            DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
-                return unsupported("unordered access views are not lowered yet", at)
-            }
-            DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => return unsupported("group-shared memory is not lowered yet", at),
+            DCL_RESOURCE
+            | DCL_RESOURCE_RAW
+            | DCL_RESOURCE_STRUCTURED
+            | DCL_SAMPLER
+            | DCL_UAV_TYPED
+            | DCL_UAV_RAW
+            | DCL_UAV_STRUCTURED
+            | DCL_TGSM_RAW
+            | DCL_TGSM_STRUCTURED => return self.declare_resource(ins),
             DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE => {
                 return unsupported("dynamic linkage (interfaces)", at)
             }
@@ -1221,6 +1235,15 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
+            69..=74 => return self.sample(ins),
+            109 | 126..=128 => return self.gather(ins),
+            45 | 46 => return self.load_texture(ins),
+            61 => return self.resinfo(ins),
+            165 | 167 => return self.load_words(ins),
+            166 | 168 => return self.store_words(ins),
+            169..=189 => return self.atomic(ins),
+            121 => return self.bufinfo(ins),
+            190 => return self.sync(ins),
             _ => return unsupported(format!("instruction {name}"), at),
         }
         Ok(())

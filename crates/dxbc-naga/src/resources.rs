@@ -1,0 +1,836 @@
+//! Textures, samplers, raw/structured buffers, group-shared memory and
+//! atomics.
+//!
+//! * `t#` textures become sampled images (depth images when any comparison
+//!   sample or gather reads them); `s#` samplers keep their comparison mode.
+//! * Raw and structured buffers (`t#`, `u#`) and group-shared memory (`g#`)
+//!   are arrays of 32-bit words; byte addresses are divided by four and a
+//!   structure index is multiplied by the stride. A region any atomic
+//!   touches is declared with atomic words, and plain loads and stores on it
+//!   go through atomic loads and stores.
+//! * A resource operand's swizzle applies to the value the access returns.
+
+use crate::lower::{malformed, unsupported, Lower, H, K};
+use crate::*;
+use dxbc::program::{Instruction, Operand};
+use naga::{
+    AddressSpace, ArraySize, AtomicFunction, BinaryOperator as B, Expression as E, GlobalVariable, Handle, ImageClass,
+    ImageDimension, ImageQuery, Literal, ResourceBinding, SampleLevel, Scalar, ScalarKind, Span, Statement as S,
+    SwizzleComponent, TypeInner, VectorSize,
+};
+
+/// A declared texture.
+#[derive(Clone, Copy)]
+pub(crate) struct Tex {
+    pub g: Handle<GlobalVariable>,
+    pub dim: u32,
+    pub k: K,
+    pub depth: bool,
+}
+
+/// A declared word-addressed region (raw/structured buffer or TGSM).
+#[derive(Clone, Copy)]
+pub(crate) struct Words {
+    pub g: Handle<GlobalVariable>,
+    pub stride: u32,
+    pub atomic: Option<K>,
+}
+
+/// Register file of a word region.
+pub(crate) const T: u32 = 7;
+pub(crate) const U: u32 = 30;
+pub(crate) const G: u32 = 31;
+
+fn return_kind(rt: u32) -> Option<K> {
+    match rt & 0xf {
+        1 | 2 | 5 => Some(K::F),
+        3 => Some(K::I),
+        4 => Some(K::U),
+        _ => None,
+    }
+}
+
+/// Register id of a resource operand (SM5.1: the first index is the range id).
+pub(crate) fn res_id(op: &Operand) -> u32 {
+    u32::try_from(op.index[0].imm).unwrap_or(u32::MAX)
+}
+
+impl Lower<'_> {
+    fn space_of(ins: &Instruction, p: &dxbc::program::Program) -> u32 {
+        ins.payload(p).iter().rev().find(|x| x.word == dxbc::spec::Word::Space).map_or(0, |x| x.value)
+    }
+
+    /// Register number (lower bound) and range check for a declaration operand.
+    fn decl_register(&self, op: &Operand, at: usize) -> Result<u32, TranslateError> {
+        if op.index_dim() == 3 {
+            if op.index[1].imm != op.index[2].imm {
+                return unsupported("resource arrays (SM5.1 register ranges)", at);
+            }
+            Ok(op.index[1].imm as u32)
+        } else {
+            Ok(res_id(op))
+        }
+    }
+
+    fn resource_global(
+        &mut self,
+        name: String,
+        ty: naga::Handle<naga::Type>,
+        class: RegisterClass,
+        register: u32,
+        space: u32,
+        kind: BindingKind,
+        space_kind: AddressSpace,
+    ) -> Handle<GlobalVariable> {
+        let (group, binding) = self.options.bindings.place(class, register, space);
+        self.bindings.push(BindingEntry { class, register, space, group, binding, kind });
+        self.module.global_variables.append(
+            GlobalVariable {
+                name: Some(name),
+                space: space_kind,
+                binding: Some(ResourceBinding { group, binding }),
+                ty,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            self.span,
+        )
+    }
+
+    pub(crate) fn declare_resource(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        use dxbc::spec::opc::*;
+        let p = self.p;
+        let at = ins.offset as usize;
+        let op = self.op(ins, 0)?;
+        let id = res_id(op);
+        let register = self.decl_register(op, at)?;
+        let space = Self::space_of(ins, p);
+        let payload = ins.payload(p);
+        match ins.opcode() {
+            DCL_RESOURCE => {
+                let dim = (ins.token >> 11) & 0x1f;
+                let rt = payload.first().map_or(0, |x| x.value);
+                let Some(k) = return_kind(rt) else {
+                    return unsupported("textures returning doubles or mixed types", at);
+                };
+                let (idim, arrayed, multi) = match dim {
+                    2 => (ImageDimension::D1, false, false),
+                    3 => (ImageDimension::D2, false, false),
+                    4 => (ImageDimension::D2, false, true),
+                    5 => (ImageDimension::D3, false, false),
+                    6 => (ImageDimension::Cube, false, false),
+                    8 => (ImageDimension::D2, true, false),
+                    9 => (ImageDimension::D2, true, true),
+                    10 => (ImageDimension::Cube, true, false),
+                    1 => return unsupported("typed buffer SRVs (Buffer<T>) have no WebGPU form", at),
+                    7 => return unsupported("1D texture arrays have no WebGPU form", at),
+                    _ => return malformed(format!("resource dimension {dim}"), at),
+                };
+                let depth = self.depth_textures.contains(&id);
+                if depth && (k != K::F || multi) {
+                    return unsupported("comparison sampling of a non-float or multisampled texture", at);
+                }
+                let class =
+                    if depth { ImageClass::Depth { multi } } else { ImageClass::Sampled { kind: k.kind(), multi } };
+                let ty = self.ty(TypeInner::Image { dim: idim, arrayed, class });
+                let dim_name = dxbc::spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("?").to_string();
+                let kind = BindingKind::SampledTexture {
+                    dimension: dim_name,
+                    sample_type: if depth { "depth".into() } else { format!("{k:?}").to_lowercase() },
+                    multisampled: multi,
+                };
+                let g = self.resource_global(
+                    format!("t{id}"),
+                    ty,
+                    RegisterClass::ShaderResource,
+                    register,
+                    space,
+                    kind,
+                    AddressSpace::Handle,
+                );
+                self.textures.insert(id, Tex { g, dim, k, depth });
+            }
+            DCL_SAMPLER => {
+                let comparison = (ins.token >> 11) & 0xf == 1;
+                let ty = self.ty(TypeInner::Sampler { comparison });
+                let g = self.resource_global(
+                    format!("s{id}"),
+                    ty,
+                    RegisterClass::Sampler,
+                    register,
+                    space,
+                    BindingKind::Sampler { comparison },
+                    AddressSpace::Handle,
+                );
+                self.samplers.insert(id, g);
+            }
+            DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
+                let uav = matches!(ins.opcode(), DCL_UAV_RAW | DCL_UAV_STRUCTURED);
+                let file = if uav { U } else { T };
+                let stride = if matches!(ins.opcode(), DCL_RESOURCE_STRUCTURED | DCL_UAV_STRUCTURED) {
+                    payload.first().map_or(4, |x| x.value)
+                } else {
+                    0
+                };
+                if stride % 4 != 0 {
+                    return unsupported(format!("structure stride {stride} is not a multiple of 4"), at);
+                }
+                if ins.token & (1 << 23) != 0 {
+                    return unsupported("append/consume buffers (UAV counters)", at);
+                }
+                let atomic = self.atomic_targets.get(&(file, id)).copied();
+                let ty = self.word_array(atomic, None);
+                let (class, kind, space_kind) = if uav {
+                    (
+                        RegisterClass::UnorderedAccess,
+                        BindingKind::StorageBuffer { stride },
+                        AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
+                    )
+                } else {
+                    (
+                        RegisterClass::ShaderResource,
+                        BindingKind::ReadOnlyStorageBuffer { stride },
+                        AddressSpace::Storage { access: naga::StorageAccess::LOAD },
+                    )
+                };
+                let name = format!("{}{id}", if uav { "u" } else { "t" });
+                let g = self.resource_global(name, ty, class, register, space, kind, space_kind);
+                self.words.insert((file, id), Words { g, stride, atomic });
+            }
+            DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => {
+                let (stride, bytes) = if ins.opcode() == DCL_TGSM_RAW {
+                    (0, payload.first().map_or(0, |x| x.value))
+                } else {
+                    let s = payload.first().map_or(0, |x| x.value);
+                    (s, s.saturating_mul(payload.get(1).map_or(0, |x| x.value)))
+                };
+                if bytes == 0 || bytes > 32768 || bytes % 4 != 0 {
+                    return unsupported(format!("group-shared memory of {bytes} bytes"), at);
+                }
+                let atomic = self.atomic_targets.get(&(G, id)).copied();
+                let ty = self.word_array(atomic, Some(bytes / 4));
+                let g = self.module.global_variables.append(
+                    GlobalVariable {
+                        name: Some(format!("g{id}")),
+                        space: AddressSpace::WorkGroup,
+                        binding: None,
+                        ty,
+                        init: None,
+                        memory_decorations: naga::MemoryDecorations::empty(),
+                    },
+                    self.span,
+                );
+                self.words.insert((G, id), Words { g, stride, atomic });
+            }
+            DCL_UAV_TYPED => return unsupported("typed UAVs (RWTexture/RWBuffer) are not lowered yet", at),
+            _ => return malformed("not a resource declaration", at),
+        }
+        Ok(())
+    }
+
+    fn word_array(&mut self, atomic: Option<K>, len: Option<u32>) -> naga::Handle<naga::Type> {
+        let scalar = match atomic {
+            Some(K::I) => Scalar::I32,
+            _ => Scalar::U32,
+        };
+        let base = if atomic.is_some() { self.ty(TypeInner::Atomic(scalar)) } else { self.t.u32 };
+        let size = match len {
+            Some(n) => ArraySize::Constant(std::num::NonZeroU32::new(n).unwrap_or(std::num::NonZeroU32::MIN)),
+            None => ArraySize::Dynamic,
+        };
+        self.ty(TypeInner::Array { base, size, stride: 4 })
+    }
+
+    // ---------------------------------------------------------- textures
+
+    fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
+        if op.ty() != T {
+            return unsupported("texture access on a UAV (typed UAVs are not lowered yet)", op.offset as usize);
+        }
+        if op.index_dim() == 2 && op.index[1].rel != dxbc::program::NO_OPERAND {
+            return unsupported("dynamically indexed resource arrays", op.offset as usize);
+        }
+        match self.textures.get(&res_id(op)) {
+            Some(t) => Ok(*t),
+            None => malformed(format!("t{} is used but not declared as a texture", res_id(op)), op.offset as usize),
+        }
+    }
+
+    fn sampler(&mut self, op: &Operand) -> Result<H, TranslateError> {
+        match self.samplers.get(&res_id(op)) {
+            Some(&g) => Ok(self.e(E::GlobalVariable(g))),
+            None => malformed(format!("s{} is used but not declared", res_id(op)), op.offset as usize),
+        }
+    }
+
+    /// Number of coordinate components for a D3D dimension, and whether an
+    /// array index follows them.
+    fn coord_shape(dim: u32) -> (u32, bool) {
+        match dim {
+            2 => (1, false),
+            3 | 4 => (2, false),
+            5 | 6 => (3, false),
+            7 => (1, true),
+            8 | 9 => (2, true),
+            10 => (3, true),
+            _ => (2, false),
+        }
+    }
+
+    fn sub_vector(&mut self, v: H, n: u32) -> H {
+        match n {
+            1 => self.component(v, 0),
+            2 | 3 => {
+                let size = if n == 2 { VectorSize::Bi } else { VectorSize::Tri };
+                self.e(E::Swizzle { size, vector: v, pattern: SwizzleComponent::XYZW })
+            }
+            _ => v,
+        }
+    }
+
+    /// Immediate texel offset from the sample-controls extended token, as a
+    /// constant vector of `n` i32s.
+    fn aoffimmi(&mut self, ins: &Instruction, n: u32) -> Option<H> {
+        let e = ins.ext(self.p).iter().find(|e| *e & 0x3f == 1).copied()?;
+        let sx = |sh: u32| ((((e >> sh) & 0xf) as i32) << 28) >> 28;
+        let vals = [sx(9), sx(13), sx(17)];
+        if vals.iter().all(|&v| v == 0) {
+            return None;
+        }
+        let lits: Vec<H> = (0..n).map(|i| self.e(E::Literal(Literal::I32(vals[i as usize])))).collect();
+        if n == 1 {
+            return Some(lits[0]);
+        }
+        let size = if n == 2 { VectorSize::Bi } else { VectorSize::Tri };
+        let ty = self.ty(TypeInner::Vector { size, scalar: Scalar::I32 });
+        Some(self.e(E::Compose { ty, components: lits }))
+    }
+
+    /// Applies the resource operand's swizzle to a fetched vec4 (of any kind).
+    fn resource_swizzle(&mut self, res: &Operand, v: H) -> H {
+        if res.num_components() != 2 || res.selection_mode() != 1 {
+            return v;
+        }
+        let s = res.swizzle();
+        if s == [0, 1, 2, 3] {
+            return v;
+        }
+        let c = |i: u32| SwizzleComponent::XYZW[i as usize];
+        self.e(E::Swizzle { size: VectorSize::Quad, vector: v, pattern: [c(s[0]), c(s[1]), c(s[2]), c(s[3])] })
+    }
+
+    /// A vec4 result of a texture fetch: depth images give a scalar.
+    fn widen(&mut self, v: H, scalar: bool) -> H {
+        if scalar {
+            self.splat(v)
+        } else {
+            v
+        }
+    }
+
+    pub(crate) fn sample(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let code = ins.opcode();
+        let at = ins.offset as usize;
+        if self.stage != naga::ShaderStage::Fragment && matches!(code, 69 | 70 | 74) {
+            return unsupported("implicit-derivative sampling outside a pixel shader", at);
+        }
+        let (res_i, samp_i) = (2, 3);
+        let res = self.op(ins, res_i)?;
+        let tex = self.texture(res)?;
+        let (n, arrayed) = Self::coord_shape(tex.dim);
+        let addr = {
+            let a = self.op(ins, 1)?;
+            self.read(a, K::F)?
+        };
+        let coordinate = self.sub_vector(addr, n);
+        let array_index = if arrayed {
+            let z = self.component(addr, n);
+            let r = self.math(naga::MathFunction::Round, z, None, None);
+            let zero = self.e(E::Literal(Literal::F32(0.0)));
+            let r = self.math(naga::MathFunction::Max, r, Some(zero), None);
+            Some(self.e(E::As { expr: r, kind: ScalarKind::Sint, convert: Some(4) }))
+        } else {
+            None
+        };
+        let samp_op = self.op(ins, samp_i)?;
+        let sampler = self.sampler(samp_op)?;
+        let image = self.e(E::GlobalVariable(tex.g));
+        let offset = if tex.dim == 6 || tex.dim == 10 { None } else { self.aoffimmi(ins, n) };
+        let scalar_arg = |l: &mut Self, i: usize| -> Result<H, TranslateError> {
+            let o = l.op(ins, i)?;
+            let v = l.read(o, K::F)?;
+            Ok(l.component(v, 0))
+        };
+        let (level, depth_ref) = match code {
+            69 => (SampleLevel::Auto, None),
+            72 => (SampleLevel::Exact(scalar_arg(self, 4)?), None),
+            74 => (SampleLevel::Bias(scalar_arg(self, 4)?), None),
+            73 => {
+                let dx = {
+                    let o = self.op(ins, 4)?;
+                    let v = self.read(o, K::F)?;
+                    self.sub_vector(v, n)
+                };
+                let dy = {
+                    let o = self.op(ins, 5)?;
+                    let v = self.read(o, K::F)?;
+                    self.sub_vector(v, n)
+                };
+                (SampleLevel::Gradient { x: dx, y: dy }, None)
+            }
+            70 => (SampleLevel::Auto, Some(scalar_arg(self, 4)?)),
+            71 => (SampleLevel::Zero, Some(scalar_arg(self, 4)?)),
+            _ => return unsupported("sampling variant", at),
+        };
+        if depth_ref.is_some() != tex.depth && depth_ref.is_some() {
+            return malformed("comparison sample of a non-depth texture", at);
+        }
+        if tex.k != K::F {
+            return unsupported("sampling an integer texture", at);
+        }
+        let v = self.e(E::ImageSample {
+            image,
+            sampler,
+            gather: None,
+            coordinate,
+            array_index,
+            offset,
+            level,
+            depth_ref,
+            clamp_to_edge: false,
+        });
+        let v = self.widen(v, tex.depth);
+        let v = self.resource_swizzle(res, v);
+        let sat = ins.token & (1 << 13) != 0;
+        let d = self.op(ins, 0)?;
+        self.write(d, v, K::F, sat)
+    }
+
+    pub(crate) fn gather(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let code = ins.opcode();
+        let at = ins.offset as usize;
+        // gather4 dst, addr, t, s ; gather4_c dst, addr, t, s, ref ; _po adds an offset operand after addr.
+        let po = matches!(code, 127 | 128);
+        let base = if po { 3 } else { 2 };
+        if po {
+            return unsupported("gather4_po with a register offset (naga offsets must be constant)", at);
+        }
+        let res = self.op(ins, base)?;
+        let tex = self.texture(res)?;
+        let (n, arrayed) = Self::coord_shape(tex.dim);
+        let addr = {
+            let a = self.op(ins, 1)?;
+            self.read(a, K::F)?
+        };
+        let coordinate = self.sub_vector(addr, n);
+        let array_index = if arrayed {
+            let z = self.component(addr, n);
+            let r = self.math(naga::MathFunction::Round, z, None, None);
+            Some(self.e(E::As { expr: r, kind: ScalarKind::Sint, convert: Some(4) }))
+        } else {
+            None
+        };
+        let samp_op = self.op(ins, base + 1)?;
+        let channel =
+            if samp_op.num_components() == 2 && samp_op.selection_mode() == 2 { samp_op.select1() } else { 0 };
+        let sampler = self.sampler(samp_op)?;
+        let image = self.e(E::GlobalVariable(tex.g));
+        let depth_ref = if matches!(code, 126 | 128) {
+            let o = self.op(ins, base + 2)?;
+            let v = self.read(o, K::F)?;
+            Some(self.component(v, 0))
+        } else {
+            None
+        };
+        let offset = if tex.dim == 6 || tex.dim == 10 { None } else { self.aoffimmi(ins, n) };
+        let v = self.e(E::ImageSample {
+            image,
+            sampler,
+            gather: Some(SwizzleComponent::XYZW[channel as usize]),
+            coordinate,
+            array_index,
+            offset,
+            level: SampleLevel::Zero,
+            depth_ref,
+            clamp_to_edge: false,
+        });
+        let v = self.resource_swizzle(res, v);
+        let d = self.op(ins, 0)?;
+        self.write(d, v, tex.k, false)
+    }
+
+    pub(crate) fn load_texture(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let code = ins.opcode();
+        let res = self.op(ins, 2)?;
+        if res.ty() == T && self.words.contains_key(&(T, res_id(res))) {
+            return unsupported("ld on a raw/structured buffer", ins.offset as usize);
+        }
+        let tex = self.texture(res)?;
+        let (n, arrayed) = Self::coord_shape(tex.dim);
+        let addr = {
+            let a = self.op(ins, 1)?;
+            self.read(a, K::I)?
+        };
+        let coordinate = self.sub_vector(addr, n);
+        let array_index = if arrayed { Some(self.component(addr, n)) } else { None };
+        let multi = tex.dim == 4 || tex.dim == 9;
+        let (sample, level) = if multi {
+            let o = self.op(ins, 3)?;
+            let v = self.read(o, K::I)?;
+            (Some(self.component(v, 0)), None)
+        } else {
+            (None, Some(self.component(addr, 3)))
+        };
+        if self.aoffimmi(ins, n).is_some() {
+            return unsupported("ld with an immediate offset", ins.offset as usize);
+        }
+        let image = self.e(E::GlobalVariable(tex.g));
+        let v = self.e(E::ImageLoad { image, coordinate, array_index, sample, level });
+        let v = self.widen(v, tex.depth);
+        let v = self.resource_swizzle(res, v);
+        let d = self.op(ins, 0)?;
+        let _ = code;
+        self.write(d, v, tex.k, false)
+    }
+
+    pub(crate) fn resinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let res = self.op(ins, 2)?;
+        let tex = self.texture(res)?;
+        let (n, arrayed) = Self::coord_shape(tex.dim);
+        let mip = {
+            let o = self.op(ins, 1)?;
+            let v = self.read(o, K::U)?;
+            self.component(v, 0)
+        };
+        let image = self.e(E::GlobalVariable(tex.g));
+        let multi = tex.dim == 4 || tex.dim == 9;
+        let size =
+            self.e(E::ImageQuery { image, query: ImageQuery::Size { level: if multi { None } else { Some(mip) } } });
+        let mut comps = Vec::new();
+        for c in 0..n {
+            comps.push(if n == 1 { size } else { self.component(size, c) });
+        }
+        if arrayed {
+            comps.push(self.e(E::ImageQuery { image, query: ImageQuery::NumLayers }));
+        }
+        while comps.len() < 3 {
+            comps.push(self.lit_u(0));
+        }
+        let levels = if multi { self.lit_u(1) } else { self.e(E::ImageQuery { image, query: ImageQuery::NumLevels }) };
+        let ty = self.t.vec4u;
+        let v = self.e(E::Compose { ty, components: vec![comps[0], comps[1], comps[2], levels] });
+        let rt = (ins.token >> 11) & 3;
+        let (v, k) = match rt {
+            2 => (v, K::U),
+            _ => {
+                let f = self.e(E::As { expr: v, kind: ScalarKind::Float, convert: Some(4) });
+                if rt == 1 {
+                    // rcpFloat: reciprocals of the sizes, the level count as is.
+                    let one = self.splat_f(1.0);
+                    let r = self.bin(B::Divide, one, f);
+                    let x = self.component(r, 0);
+                    let y = self.component(r, 1);
+                    let z = self.component(r, 2);
+                    let w = self.component(f, 3);
+                    let ty = self.t.vec4f;
+                    (self.e(E::Compose { ty, components: vec![x, y, z, w] }), K::F)
+                } else {
+                    (f, K::F)
+                }
+            }
+        };
+        let v = self.resource_swizzle(res, v);
+        let d = self.op(ins, 0)?;
+        self.write(d, v, k, false)
+    }
+
+    // ------------------------------------------------------ word regions
+
+    fn words_of(&self, op: &Operand) -> Result<Words, TranslateError> {
+        let key = (op.ty(), res_id(op));
+        match self.words.get(&key) {
+            Some(w) => Ok(*w),
+            None => unsupported(
+                format!(
+                    "{}{} is not a raw or structured buffer / group-shared region",
+                    dxbc::spec::OPERAND_TYPE.asm(op.ty()).unwrap_or("?"),
+                    key.1
+                ),
+                op.offset as usize,
+            ),
+        }
+    }
+
+    /// The word index (u32) an address operand names: `byte/4` for raw,
+    /// `index*stride/4 + byte/4` for structured.
+    fn word_index(&mut self, w: &Words, addr: H) -> H {
+        let four = self.lit_u(4);
+        if w.stride == 0 {
+            let a = self.component(addr, 0);
+            self.bin(B::Divide, a, four)
+        } else {
+            let i = self.component(addr, 0);
+            let off = self.component(addr, 1);
+            let stride_words = self.lit_u(w.stride / 4);
+            let base = self.bin(B::Multiply, i, stride_words);
+            let o = self.bin(B::Divide, off, four);
+            self.bin(B::Add, base, o)
+        }
+    }
+
+    fn word_ptr(&mut self, w: &Words, index: H) -> H {
+        let base = self.e(E::GlobalVariable(w.g));
+        self.e(E::Access { base, index })
+    }
+
+    fn load_word(&mut self, w: &Words, index: H) -> H {
+        let ptr = self.word_ptr(w, index);
+        match w.atomic {
+            None => self.e(E::Load { pointer: ptr }),
+            Some(k) => {
+                // A plain load of an atomic word: atomicLoad.
+                let v = self.e(E::Load { pointer: ptr });
+                let _ = k;
+                v
+            }
+        }
+    }
+
+    pub(crate) fn load_words(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let structured = ins.opcode() == 167;
+        let res_i = if structured { 3 } else { 2 };
+        let res = self.op(ins, res_i)?;
+        let w = self.words_of(res)?;
+        if w.atomic.is_some() {
+            return unsupported("plain loads from a region that atomics also access", ins.offset as usize);
+        }
+        let addr = if structured {
+            let i = {
+                let o = self.op(ins, 1)?;
+                self.read(o, K::U)?
+            };
+            let b = {
+                let o = self.op(ins, 2)?;
+                self.read(o, K::U)?
+            };
+            let ix = self.component(i, 0);
+            let bx = self.component(b, 0);
+            let ty = self.t.vec4u;
+            let z = self.lit_u(0);
+            self.e(E::Compose { ty, components: vec![ix, bx, z, z] })
+        } else {
+            let o = self.op(ins, 1)?;
+            self.read(o, K::U)?
+        };
+        let first = self.word_index(&w, addr);
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            let idx = if c == 0 {
+                first
+            } else {
+                let cc = self.lit_u(c);
+                self.bin(B::Add, first, cc)
+            };
+            comps.push(self.load_word(&w, idx));
+        }
+        let ty = self.t.vec4u;
+        let v = self.e(E::Compose { ty, components: comps });
+        let v = self.resource_swizzle(res, v);
+        let d = self.op(ins, 0)?;
+        self.write(d, v, K::U, false)
+    }
+
+    pub(crate) fn store_words(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let structured = ins.opcode() == 168;
+        let dst = self.op(ins, 0)?;
+        let w = self.words_of(dst)?;
+        if w.atomic.is_some() {
+            return unsupported("plain stores to a region that atomics also access", ins.offset as usize);
+        }
+        let addr = if structured {
+            let i = {
+                let o = self.op(ins, 1)?;
+                self.read(o, K::U)?
+            };
+            let b = {
+                let o = self.op(ins, 2)?;
+                self.read(o, K::U)?
+            };
+            let ix = self.component(i, 0);
+            let bx = self.component(b, 0);
+            let ty = self.t.vec4u;
+            let z = self.lit_u(0);
+            self.e(E::Compose { ty, components: vec![ix, bx, z, z] })
+        } else {
+            let o = self.op(ins, 1)?;
+            self.read(o, K::U)?
+        };
+        let value = {
+            let o = self.op(ins, if structured { 3 } else { 2 })?;
+            self.read(o, K::U)?
+        };
+        let first = self.word_index(&w, addr);
+        let mask = if dst.num_components() == 2 && dst.selection_mode() == 0 { dst.mask() } else { 1 };
+        // Consecutive words take the value's components in mask order.
+        let mut k = 0;
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let idx = if k == 0 {
+                first
+            } else {
+                let kk = self.lit_u(k);
+                self.bin(B::Add, first, kk)
+            };
+            let ptr = self.word_ptr(&w, idx);
+            let v = self.component(value, c);
+            self.stmt(S::Store { pointer: ptr, value: v });
+            k += 1;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn atomic(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let code = ins.opcode();
+        let at = ins.offset as usize;
+        let imm = code >= 178;
+        if matches!(code, 178 | 179) {
+            return unsupported("append/consume counters (imm_atomic_alloc/consume)", at);
+        }
+        // atomic_op u, addr, value[, value2] ; imm_atomic_op dst, u, addr, value[, value2]
+        let base = if imm { 1 } else { 0 };
+        let target = self.op(ins, base)?;
+        let w = self.words_of(target)?;
+        let Some(k) = w.atomic else { return malformed("atomic on a region the pre-scan missed", at) };
+        let addr = {
+            let o = self.op(ins, base + 1)?;
+            self.read(o, K::U)?
+        };
+        let idx = self.word_index(&w, addr);
+        let ptr = self.word_ptr(&w, idx);
+        let v1 = {
+            let o = self.op(ins, base + 2)?;
+            let v = self.read(o, k)?;
+            self.component(v, 0)
+        };
+        let (fun, value) = match code {
+            169 | 181 => (AtomicFunction::And, v1),
+            170 | 182 => (AtomicFunction::InclusiveOr, v1),
+            171 | 183 => (AtomicFunction::ExclusiveOr, v1),
+            173 | 180 => (AtomicFunction::Add, v1),
+            174 | 176 | 186 | 188 => (AtomicFunction::Max, v1),
+            175 | 177 | 187 | 189 => (AtomicFunction::Min, v1),
+            184 => (AtomicFunction::Exchange { compare: None }, v1),
+            172 | 185 => {
+                // cmp_store / cmp_exch: compare value first, then the new value.
+                let v2 = {
+                    let o = self.op(ins, base + 3)?;
+                    let v = self.read(o, k)?;
+                    self.component(v, 0)
+                };
+                (AtomicFunction::Exchange { compare: Some(v1) }, v2)
+            }
+            _ => return unsupported("atomic variant", at),
+        };
+        let compare = matches!(fun, AtomicFunction::Exchange { compare: Some(_) });
+        let result = if imm || compare {
+            let ty = if compare {
+                self.module
+                    .generate_predeclared_type(naga::PredeclaredType::AtomicCompareExchangeWeakResult(k.scalar()))
+            } else if k == K::I {
+                self.ty(TypeInner::Scalar(Scalar::I32))
+            } else {
+                self.t.u32
+            };
+            self.flush();
+            Some(self.f.expressions.append(E::AtomicResult { ty, comparison: compare }, self.span))
+        } else {
+            None
+        };
+        self.stmt(S::Atomic { pointer: ptr, fun, value, result });
+        if imm {
+            let r = result.unwrap_or(ptr);
+            let old = if compare { self.component(r, 0) } else { r };
+            let s = self.splat(old);
+            let d = self.op(ins, 0)?;
+            self.write(d, s, k, false)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn bufinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let res = self.op(ins, 1)?;
+        let w = self.words_of(res)?;
+        let base = self.e(E::GlobalVariable(w.g));
+        let len = self.e(E::ArrayLength(base));
+        let v = if w.stride == 0 {
+            let four = self.lit_u(4);
+            self.bin(B::Multiply, len, four)
+        } else {
+            let sw = self.lit_u(w.stride / 4);
+            self.bin(B::Divide, len, sw)
+        };
+        let s = self.splat(v);
+        let d = self.op(ins, 0)?;
+        self.write(d, s, K::U, false)
+    }
+
+    pub(crate) fn sync(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let t = ins.token;
+        let mut b = naga::Barrier::empty();
+        if t & (1 << 12) != 0 {
+            b |= naga::Barrier::WORK_GROUP;
+        }
+        if t & (3 << 13) != 0 {
+            b |= naga::Barrier::STORAGE;
+        }
+        if t & (1 << 11) != 0 {
+            self.stmt(S::ControlBarrier(b));
+        } else if !b.is_empty() {
+            self.stmt(S::MemoryBarrier(b));
+        }
+        let _ = Span::UNDEFINED;
+        Ok(())
+    }
+}
+
+/// Pre-scan: which texture ids are read with comparison, and which word
+/// regions atomics touch (with the signedness of their min/max).
+pub(crate) fn prescan(
+    p: &dxbc::program::Program,
+) -> Result<(std::collections::BTreeSet<u32>, std::collections::BTreeMap<(u32, u32), K>), TranslateError> {
+    let mut depth = std::collections::BTreeSet::new();
+    let mut atomics: std::collections::BTreeMap<(u32, u32), K> = std::collections::BTreeMap::new();
+    for ins in &p.instructions {
+        let code = ins.opcode();
+        match code {
+            70 | 71 | 126 | 128 => {
+                let i = if code == 128 { 3 } else { 2 };
+                if let Some(op) = ins.operand(p, i) {
+                    depth.insert(res_id(op));
+                }
+            }
+            169..=177 | 180..=189 => {
+                let i = if code >= 178 { 1 } else { 0 };
+                if let Some(op) = ins.operand(p, i) {
+                    let signed = matches!(code, 174 | 175 | 186 | 187);
+                    let unsigned_minmax = matches!(code, 176 | 177 | 188 | 189);
+                    let key = (op.ty(), res_id(op));
+                    let want = if signed { K::I } else { K::U };
+                    match atomics.get(&key) {
+                        Some(&k) if k != want && (signed || unsigned_minmax) => {
+                            return unsupported("signed and unsigned atomic min/max on one region", ins.offset as usize)
+                        }
+                        Some(&K::I) => {}
+                        _ => {
+                            atomics.insert(key, want);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((depth, atomics))
+}
