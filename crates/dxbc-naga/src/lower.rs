@@ -177,7 +177,14 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         Ok(i) => i,
         Err(e) => {
             let offset = e.spans().next().map(|(s, _)| s.to_range().map_or(0, |r| r.start)).filter(|&o| o != 0);
-            return Err(TranslateError::Validation { message: format!("{}", e.as_inner()), offset });
+            // The full chain of causes: the top-level message alone says little.
+            let mut message = format!("{}", e.as_inner());
+            let mut src = std::error::Error::source(e.as_inner());
+            while let Some(s) = src {
+                message.push_str(&format!(": {s}"));
+                src = s.source();
+            }
+            return Err(TranslateError::Validation { message, offset });
         }
     };
     Ok(Translation { module: l.module, info, stage, bindings: l.bindings, inputs, outputs, workgroup_size })

@@ -443,6 +443,8 @@ impl Lower<'_> {
             None
         };
         let offset = if tex.dim == 6 || tex.dim == 10 { None } else { self.aoffimmi(ins, n) };
+        // Depth images have one channel: comparison gathers always read it.
+        let channel = if tex.depth { 0 } else { channel };
         let v = self.e(E::ImageSample {
             image,
             sampler,
@@ -496,7 +498,13 @@ impl Lower<'_> {
     pub(crate) fn resinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let res = self.op(ins, 2)?;
         let tex = self.texture(res)?;
-        let (n, arrayed) = Self::coord_shape(tex.dim);
+        let (_, arrayed) = Self::coord_shape(tex.dim);
+        // Size components: cubes report a 2-D face size.
+        let n = match tex.dim {
+            2 | 7 => 1,
+            5 => 3,
+            _ => 2,
+        };
         let mip = {
             let o = self.op(ins, 1)?;
             let v = self.read(o, K::U)?;
@@ -778,6 +786,9 @@ impl Lower<'_> {
 
     pub(crate) fn sync(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let t = ins.token;
+        if self.stage != naga::ShaderStage::Compute {
+            return unsupported("barriers and memory fences outside compute shaders", ins.offset as usize);
+        }
         let mut b = naga::Barrier::empty();
         if t & (1 << 12) != 0 {
             b |= naga::Barrier::WORK_GROUP;
