@@ -147,6 +147,55 @@ impl std::fmt::Display for TranslateError {
 
 impl std::error::Error for TranslateError {}
 
+/// The documented reasons a vertex, pixel or compute shader may not
+/// translate: each [`TranslateError::Unsupported`] message starts with one
+/// of these prefixes. (Geometry, hull and domain shaders have no naga stage
+/// at all.) The corpus test holds the translator to this list.
+pub const LIMITATIONS: &[(&str, &str)] = &[
+    ("geometry shaders have no naga stage", "naga (and WebGPU) have no geometry stage"),
+    ("hull shaders have no naga stage", "no tessellation in naga or WebGPU"),
+    ("domain shaders have no naga stage", "no tessellation in naga or WebGPU"),
+    ("typed UAVs", "RWTexture/RWBuffer need a storage format the bytecode does not carry; not lowered yet"),
+    ("typed buffer SRVs", "WebGPU has no texel buffers"),
+    ("1D texture arrays have no WebGPU form", "WGSL has no texture_1d_array"),
+    ("resource arrays (SM5.1 register ranges)", "binding arrays are not lowered yet"),
+    ("constant buffer arrays (SM5.1 ranges)", "binding arrays are not lowered yet"),
+    ("vertex shader without an SV_Position output", "WebGPU vertex stages must write a position"),
+    ("ld with an immediate offset", "naga's image loads take no offset"),
+    ("instruction ", "an opcode with no lowering yet: doubles, pull-model interpolation (eval_*), lod, sampleinfo/samplepos, msad, tiled-resource feedback (*_s)"),
+    ("plain loads from a region that atomics also access", "mixed atomic and plain access is not lowered yet"),
+    ("plain stores to a region that atomics also access", "mixed atomic and plain access is not lowered yet"),
+    ("append/consume", "UAV counters have no WebGPU form"),
+    ("input system value ", "a system value with no WebGPU built-in (render-target/viewport index, clip/cull distance …)"),
+    ("output system value ", "a system value with no WebGPU built-in"),
+    ("special register ", "a special register with no WebGPU built-in (inner coverage, cycle counter …)"),
+    ("stencil reference output", "WebGPU has no stencil export"),
+    ("dynamic linkage (interfaces)", "class linkage has no naga form"),
+    ("gather4_po with a register offset", "naga texel offsets must be constants"),
+    ("textures returning doubles or mixed types", "no such WebGPU texture format"),
+    ("signed and unsigned atomic min/max on one region", "one region needs one atomic type"),
+    ("barriers and memory fences outside compute shaders", "WGSL barriers exist only in compute"),
+    ("implicit-derivative sampling outside a pixel shader", "WGSL has derivatives only in fragment shaders"),
+    ("64-bit immediates", "doubles are not lowered yet"),
+    ("sampling an integer texture", "WGSL cannot filter integer textures"),
+    ("comparison sampling of a non-float or multisampled texture", "no such WGSL depth texture"),
+    ("multi-dimensional input/output registers", "indexed stage I/O is not lowered yet"),
+    ("dynamically indexed", "dynamically indexed I/O registers or resource arrays are not lowered yet"),
+    ("dcl_indexrange", "indexed stage I/O is not lowered yet"),
+    ("texture access on a UAV", "typed UAVs are not lowered yet"),
+    ("operand type ", "a register file the lowering does not handle yet"),
+    ("imul with the high 32 bits", "64-bit products are not lowered yet"),
+    ("umul with the high 32 bits", "64-bit products are not lowered yet"),
+    ("derivatives outside a pixel shader", "WGSL has derivatives only in fragment shaders"),
+    ("structure stride", "strides must be whole words"),
+    ("group-shared memory of", "WebGPU allows 16 KiB (32 KiB here) of workgroup memory"),
+    ("the file has no program chunk", "nothing to translate"),
+    ("indexable temp", "oversized local arrays"),
+    ("temp registers", "oversized temp file"),
+    ("ld on a raw/structured buffer", "not lowered yet"),
+    ("case with a non-literal value", "malformed switch"),
+];
+
 /// Lowers `shader` to a validated naga module.
 pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     lower::translate(shader, options)

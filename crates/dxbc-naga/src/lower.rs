@@ -978,7 +978,7 @@ impl<'a> Lower<'a> {
             }
             11 | 12 | 122..=125 => {
                 if self.stage != ShaderStage::Fragment {
-                    return unsupported(format!("{name} outside a pixel shader"), at);
+                    return unsupported(format!("derivatives outside a pixel shader ({name})"), at);
                 }
                 let a = src(self, 1, K::F)?;
                 let (axis, ctrl) = match code {
