@@ -213,8 +213,29 @@ pub fn to_wgsl(t: &Translation) -> Result<String, String> {
     Ok(s)
 }
 
+/// Whether the entry point reads or writes the sample mask.
+fn uses_sample_mask(t: &Translation) -> bool {
+    let is_mask = |b: &Option<naga::Binding>| matches!(b, Some(naga::Binding::BuiltIn(naga::BuiltIn::SampleMask)));
+    t.module.entry_points.iter().any(|ep| {
+        ep.function.arguments.iter().any(|a| is_mask(&a.binding))
+            || ep.function.result.as_ref().is_some_and(|r| match &t.module.types[r.ty].inner {
+                naga::TypeInner::Struct { members, .. } => members.iter().any(|m| is_mask(&m.binding)),
+                _ => is_mask(&r.binding),
+            })
+    })
+}
+
 /// SPIR-V words.
+///
+/// Withheld for shaders that use the sample mask (SV_Coverage): naga 30
+/// declares the SampleMask built-in as a scalar where Vulkan requires an
+/// array (gfx-rs/wgpu#7311), so the module would not pass `spirv-val`.
 pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, String> {
+    if uses_sample_mask(t) {
+        return Err("SPIR-V output is withheld for shaders using SV_Coverage: naga 30 declares the SampleMask \
+                    built-in as a scalar, which Vulkan forbids (gfx-rs/wgpu#7311)"
+            .into());
+    }
     let options = naga::back::spv::Options::default();
     naga::back::spv::write_vec(&t.module, &t.info, &options, None).map_err(|e| e.to_string())
 }

@@ -15,7 +15,6 @@ fn walk(d: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-
 #[test]
 fn corpus_translates_or_fails_documented() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
@@ -64,6 +63,70 @@ fn corpus_translates_or_fails_documented() {
         println!("{n:5}  {k}   e.g. {example}");
     }
     assert_eq!(wgsl_fail, 0, "the WGSL writer rejected validated modules");
-    assert!(undocumented.is_empty(), "undocumented failures (validation errors are translator bugs):\n{}", undocumented.join("\n"));
+    assert!(
+        undocumented.is_empty(),
+        "undocumented failures (validation errors are translator bugs):\n{}",
+        undocumented.join("\n")
+    );
     assert!(ok >= 2900, "only {ok} shaders translate");
+}
+
+/// Every SPIR-V module we emit for the corpus passes `spirv-val` (Debian's
+/// spirv-tools; the test fails if the tool is missing).
+#[test]
+fn spirv_output_passes_spirv_val() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let mut files = Vec::new();
+    for sub in ["fxc", "blobs", "vkd3d"] {
+        walk(&root.join(sub), &mut files);
+    }
+    files.sort();
+    let dir = std::env::temp_dir().join(format!("dxbc-spv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut modules = Vec::new();
+    for f in &files {
+        let Ok(shader) = dxbc::Shader::parse(&std::fs::read(f).unwrap()) else { continue };
+        let Ok(t) = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()) else { continue };
+        let words = match dxbc_naga::to_spirv(&t) {
+            Ok(w) => w,
+            Err(e) if e.contains("SV_Coverage") => continue,
+            Err(e) => panic!("{}: SPIR-V writer: {e}", f.display()),
+        };
+        let out = dir.join(format!("{}.spv", modules.len()));
+        std::fs::write(&out, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+        modules.push((f.clone(), out));
+    }
+    // Validate in two parallel streams.
+    let half = modules.len() / 2;
+    let (a, b) = modules.split_at(half);
+    let run = |set: &[(PathBuf, PathBuf)]| -> Vec<String> {
+        let mut bad = Vec::new();
+        for (src, spv) in set {
+            let o = std::process::Command::new("spirv-val")
+                .args(["--target-env", "vulkan1.1"])
+                .arg(spv)
+                .output()
+                .expect("spirv-val is missing: install Debian's spirv-tools");
+            if !o.status.success() {
+                bad.push(format!(
+                    "{}: {}",
+                    src.display(),
+                    String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("")
+                ));
+            }
+        }
+        bad
+    };
+    let (bad_a, bad_b) = std::thread::scope(|s| {
+        let h = s.spawn(|| run(a));
+        let r = run(b);
+        (h.join().unwrap(), r)
+    });
+    let bad: Vec<String> = bad_a.into_iter().chain(bad_b).collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("{}/{} SPIR-V modules pass spirv-val", modules.len() - bad.len(), modules.len());
+    for b in bad.iter().take(20) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} modules fail spirv-val", bad.len());
 }
