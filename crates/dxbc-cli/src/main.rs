@@ -44,6 +44,36 @@ enum Command {
     Json { file: String },
     /// The container re-serialised from the decoded model (binary, to stdout).
     Rebuild { file: String },
+    /// Translate through naga to another shading language.
+    Translate {
+        /// Output language.
+        #[arg(long, value_enum)]
+        to: Target,
+        /// Register to bind-group mapping.
+        #[arg(long, value_enum, default_value = "group-per-class")]
+        bindings: Bindings,
+        file: String,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Target {
+    Wgsl,
+    /// SPIR-V binary.
+    Spirv,
+    /// SPIR-V disassembly.
+    SpirvAsm,
+    Glsl,
+    Msl,
+    Hlsl,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Bindings {
+    /// cbuffers group 0, SRVs group 1, samplers group 2, UAVs group 3; binding = register.
+    GroupPerClass,
+    /// group = register space; binding = register + class shift (t 1000, s 2000, u 3000).
+    GroupPerSpace,
 }
 
 fn read_input(path: &str) -> Result<Vec<u8>, String> {
@@ -99,6 +129,54 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Rebuild { file } => {
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(&s.rebuild()).map_err(io)?;
+        }
+        Command::Translate { to, bindings, file } => {
+            let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
+            let options = dxbc_naga::Options {
+                bindings: match bindings {
+                    Bindings::GroupPerClass => dxbc_naga::BindingScheme::GroupPerClass,
+                    Bindings::GroupPerSpace => dxbc_naga::BindingScheme::GroupPerSpace,
+                },
+            };
+            let t = dxbc_naga::translate(&s, &options).map_err(|e| e.to_string())?;
+            let text = match to {
+                Target::Wgsl => dxbc_naga::to_wgsl(&t),
+                Target::Glsl => dxbc_naga::to_glsl(&t),
+                Target::Msl => dxbc_naga::to_msl(&t),
+                Target::Hlsl => dxbc_naga::to_hlsl(&t),
+                Target::Spirv => {
+                    let words = dxbc_naga::to_spirv(&t)?;
+                    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    out.write_all(&bytes).map_err(io)?;
+                    return Ok(());
+                }
+                Target::SpirvAsm => {
+                    use rspirv::binary::Disassemble;
+                    let words = dxbc_naga::to_spirv(&t)?;
+                    rspirv::dr::load_words(&words).map(|m| m.disassemble() + "\n").map_err(|e| e.to_string())
+                }
+            }?;
+            // The chosen binding as a comment block, so the mapping travels with the output.
+            let comment =
+                if matches!(to, Target::Wgsl | Target::Glsl | Target::Msl | Target::Hlsl) { "//" } else { ";" };
+            let mut header = String::new();
+            for b in &t.bindings {
+                let reg = match b.class {
+                    dxbc_naga::RegisterClass::ConstantBuffer => "b",
+                    dxbc_naga::RegisterClass::ShaderResource => "t",
+                    dxbc_naga::RegisterClass::Sampler => "s",
+                    dxbc_naga::RegisterClass::UnorderedAccess => "u",
+                };
+                header.push_str(&format!(
+                    "{comment} {reg}{}, space{} -> @group({}) @binding({})\n",
+                    b.register, b.space, b.group, b.binding
+                ));
+            }
+            if !header.is_empty() {
+                header.push('\n');
+            }
+            out.write_all(header.as_bytes()).map_err(io)?;
+            out.write_all(text.as_bytes()).map_err(io)?;
         }
     }
     Ok(())

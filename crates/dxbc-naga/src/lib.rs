@@ -239,3 +239,46 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, String> {
     let options = naga::back::spv::Options::default();
     naga::back::spv::write_vec(&t.module, &t.info, &options, None).map_err(|e| e.to_string())
 }
+
+/// GLSL text (desktop GLSL 4.50, Vulkan-style bindings).
+pub fn to_glsl(t: &Translation) -> Result<String, String> {
+    use naga::back::glsl;
+    let options = glsl::Options {
+        version: glsl::Version::Desktop(450),
+        writer_flags: glsl::WriterFlags::empty(),
+        ..Default::default()
+    };
+    let pipeline = glsl::PipelineOptions { shader_stage: t.stage, entry_point: "main".into(), multiview: None };
+    let mut out = String::new();
+    let mut w = glsl::Writer::new(
+        &mut out,
+        &t.module,
+        &t.info,
+        &options,
+        &pipeline,
+        naga::proc::BoundsCheckPolicies::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    w.write().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Metal Shading Language 2.4 text.
+pub fn to_msl(t: &Translation) -> Result<String, String> {
+    use naga::back::msl;
+    let options = msl::Options { lang_version: (2, 4), fake_missing_bindings: true, ..Default::default() };
+    let pipeline = msl::PipelineOptions { entry_point: Some((t.stage, "main".into())), ..Default::default() };
+    msl::write_string(&t.module, &t.info, &options, &pipeline).map(|(s, _)| s).map_err(|e| e.to_string())
+}
+
+/// HLSL text (shader model 5.1 syntax).
+pub fn to_hlsl(t: &Translation) -> Result<String, String> {
+    use naga::back::hlsl;
+    let options =
+        hlsl::Options { shader_model: hlsl::ShaderModel::V5_1, fake_missing_bindings: true, ..Default::default() };
+    let pipeline = hlsl::PipelineOptions { entry_point: Some((t.stage, "main".into())) };
+    let mut out = String::new();
+    let mut w = hlsl::Writer::new(&mut out, &options, &pipeline);
+    w.write(&t.module, &t.info, None).map_err(|e| e.to_string())?;
+    Ok(out)
+}

@@ -27,6 +27,7 @@ fn corpus_translates_or_fails_documented() {
     let mut reasons: BTreeMap<String, (usize, String)> = BTreeMap::new();
     let mut wgsl_fail = 0;
     let mut undocumented = Vec::new();
+    let mut backend_fail: BTreeMap<String, usize> = BTreeMap::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
         let Ok(shader) = dxbc::Shader::parse(&bytes) else {
@@ -37,6 +38,14 @@ fn corpus_translates_or_fails_documented() {
                 ok += 1;
                 if dxbc_naga::to_wgsl(&t).is_err() {
                     wgsl_fail += 1;
+                }
+                for (name, r) in
+                    [("glsl", dxbc_naga::to_glsl(&t)), ("msl", dxbc_naga::to_msl(&t)), ("hlsl", dxbc_naga::to_hlsl(&t))]
+                {
+                    if let Err(e) = r {
+                        let key = format!("{name}: {}", e.chars().take(80).collect::<String>());
+                        *backend_fail.entry(key).or_default() += 1;
+                    }
                 }
             }
             Err(e) => {
@@ -61,6 +70,9 @@ fn corpus_translates_or_fails_documented() {
     v.sort_by_key(|(_, (n, _))| std::cmp::Reverse(*n));
     for (k, (n, example)) in v.iter().take(60) {
         println!("{n:5}  {k}   e.g. {example}");
+    }
+    for (k, n) in &backend_fail {
+        println!("backend error {n:5}  {k}");
     }
     assert_eq!(wgsl_fail, 0, "the WGSL writer rejected validated modules");
     assert!(
