@@ -155,7 +155,7 @@ pub const LIMITATIONS: &[(&str, &str)] = &[
     ("geometry shaders have no naga stage", "naga (and WebGPU) have no geometry stage"),
     ("hull shaders have no naga stage", "no tessellation in naga or WebGPU"),
     ("domain shaders have no naga stage", "no tessellation in naga or WebGPU"),
-    ("typed UAVs", "RWTexture/RWBuffer need a storage format the bytecode does not carry; not lowered yet"),
+    ("typed UAVs", "typed UAVs of doubles, 1D arrays, cube/MS dimensions, or texture atomics"),
     ("typed buffer SRVs", "WebGPU has no texel buffers"),
     ("1D texture arrays have no WebGPU form", "WGSL has no texture_1d_array"),
     ("resource arrays (SM5.1 register ranges)", "binding arrays are not lowered yet"),

@@ -98,6 +98,7 @@ pub(crate) struct Lower<'a> {
     pub(crate) textures: BTreeMap<u32, crate::resources::Tex>,
     pub(crate) samplers: BTreeMap<u32, Handle<GlobalVariable>>,
     pub(crate) words: BTreeMap<(u32, u32), crate::resources::Words>,
+    pub(crate) storage_textures: BTreeMap<u32, crate::resources::StorageTex>,
     pub(crate) depth_textures: BTreeSet<u32>,
     pub(crate) atomic_targets: BTreeMap<(u32, u32), K>,
     // The body function under construction.
@@ -153,6 +154,7 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         textures: BTreeMap::new(),
         samplers: BTreeMap::new(),
         words: BTreeMap::new(),
+        storage_textures: BTreeMap::new(),
         depth_textures: BTreeSet::new(),
         atomic_targets: BTreeMap::new(),
         f: Function { name: Some("dxbc_main".into()), ..Default::default() },
@@ -1250,6 +1252,8 @@ impl<'a> Lower<'a> {
             166 | 168 => return self.store_words(ins),
             169..=189 => return self.atomic(ins),
             121 => return self.bufinfo(ins),
+            163 => return self.load_typed_uav(ins),
+            164 => return self.store_typed_uav(ins),
             190 => return self.sync(ins),
             _ => return unsupported(format!("instruction {name}"), at),
         }
@@ -1310,8 +1314,15 @@ impl<'a> Lower<'a> {
 
         // ---- inputs
         let mut arg_exprs: Vec<(H, Handle<GlobalVariable>, K, u32, u32)> = Vec::new(); // (arg, global, kind, comps, first component)
-        let sig_in: Vec<dxbc::chunks::signature::SignatureElement> =
+        let mut sig_in: Vec<dxbc::chunks::signature::SignatureElement> =
             shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+        // Registers read but absent from the signature (or no signature at
+        // all): plain float vec4 varyings at location = register.
+        for &reg in self.inputs.keys() {
+            if !sig_in.iter().any(|e| e.register == reg) {
+                sig_in.push(synthetic_element(reg, &format!("V{reg}"), reg));
+            }
+        }
         // Group user elements per register.
         let mut regs: BTreeMap<u32, Vec<&dxbc::chunks::signature::SignatureElement>> = BTreeMap::new();
         for e in &sig_in {
@@ -1509,8 +1520,14 @@ impl<'a> Lower<'a> {
         stmts.push(S::Call { function: body, arguments: Vec::new(), result: None }, Span::UNDEFINED);
 
         // ---- outputs
-        let sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
+        let mut sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
             shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+        for &reg in self.outputs.keys() {
+            if !sig_out.iter().any(|e| e.register == reg) {
+                let name = if stage == ShaderStage::Fragment { "SV_Target".to_string() } else { format!("O{reg}") };
+                sig_out.push(synthetic_element(reg, &name, reg));
+            }
+        }
         let mut members = Vec::new();
         let mut values = Vec::new();
         let mut out_regs: BTreeMap<u32, &dxbc::chunks::signature::SignatureElement> = BTreeMap::new();
@@ -1667,6 +1684,25 @@ impl<'a> Lower<'a> {
             incoming_ray_payload: None,
         });
         Ok((inputs, outputs, workgroup_size))
+    }
+}
+
+/// A float vec4 signature element for a register the signature does not
+/// describe (files stripped of their signature chunks).
+fn synthetic_element(register: u32, name: &str, semantic_index: u32) -> dxbc::chunks::signature::SignatureElement {
+    dxbc::chunks::signature::SignatureElement {
+        offset: 0,
+        stream: None,
+        name_offset: 0,
+        name: name.to_string(),
+        semantic_index,
+        system_value: 0,
+        component_type: 3,
+        register,
+        mask: 0xf,
+        rw_mask: 0xf,
+        reserved: 0,
+        min_precision: None,
     }
 }
 

@@ -34,6 +34,17 @@ pub(crate) struct Words {
     pub g: Handle<GlobalVariable>,
     pub stride: u32,
     pub atomic: Option<K>,
+    /// A typed buffer UAV (RWBuffer): addressed by element, one word each.
+    pub typed: bool,
+}
+
+/// A typed UAV texture (RWTexture*), kept as a one-channel 32-bit storage
+/// texture.
+#[derive(Clone, Copy)]
+pub(crate) struct StorageTex {
+    pub g: Handle<GlobalVariable>,
+    pub dim: u32,
+    pub k: K,
 }
 
 /// Register file of a word region.
@@ -195,7 +206,7 @@ impl Lower<'_> {
                 };
                 let name = format!("{}{id}", if uav { "u" } else { "t" });
                 let g = self.resource_global(name, ty, class, register, space, kind, space_kind);
-                self.words.insert((file, id), Words { g, stride, atomic });
+                self.words.insert((file, id), Words { g, stride, atomic, typed: false });
             }
             DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => {
                 let (stride, bytes) = if ins.opcode() == DCL_TGSM_RAW {
@@ -220,9 +231,67 @@ impl Lower<'_> {
                     },
                     self.span,
                 );
-                self.words.insert((G, id), Words { g, stride, atomic });
+                self.words.insert((G, id), Words { g, stride, atomic, typed: false });
             }
-            DCL_UAV_TYPED => return unsupported("typed UAVs (RWTexture/RWBuffer) are not lowered yet", at),
+            DCL_UAV_TYPED => {
+                // The bytecode does not carry the view's format: typed UAVs are
+                // taken to hold one 32-bit channel of the declared type
+                // (r32uint / r32sint / r32float), the common case and the only
+                // one WebGPU can read and write in place.
+                let dim = (ins.token >> 11) & 0x1f;
+                let rt = payload.first().map_or(0, |x| x.value);
+                let Some(k) = return_kind(rt) else {
+                    return unsupported("typed UAVs of doubles or mixed types", at);
+                };
+                if dim == 1 {
+                    let atomic = self.atomic_targets.get(&(U, id)).copied();
+                    let ty = self.word_array(atomic, None);
+                    let g = self.resource_global(
+                        format!("u{id}"),
+                        ty,
+                        RegisterClass::UnorderedAccess,
+                        register,
+                        space,
+                        BindingKind::StorageBuffer { stride: 4 },
+                        AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
+                    );
+                    self.words.insert((U, id), Words { g, stride: 4, atomic, typed: true });
+                } else {
+                    if self.atomic_targets.contains_key(&(U, id)) {
+                        return unsupported("typed UAVs: atomics on textures", at);
+                    }
+                    let (idim, arrayed) = match dim {
+                        2 => (ImageDimension::D1, false),
+                        3 => (ImageDimension::D2, false),
+                        5 => (ImageDimension::D3, false),
+                        8 => (ImageDimension::D2, true),
+                        7 => return unsupported("typed UAVs: 1D texture arrays have no WebGPU form", at),
+                        _ => return unsupported(format!("typed UAVs of dimension {dim}"), at),
+                    };
+                    let format = match k {
+                        K::F => naga::StorageFormat::R32Float,
+                        K::U => naga::StorageFormat::R32Uint,
+                        K::I => naga::StorageFormat::R32Sint,
+                    };
+                    let class =
+                        ImageClass::Storage { format, access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE };
+                    let ty = self.ty(TypeInner::Image { dim: idim, arrayed, class });
+                    let kind = BindingKind::StorageTexture {
+                        dimension: dxbc::spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("?").to_string(),
+                        sample_type: format!("{format:?}").to_lowercase(),
+                    };
+                    let g = self.resource_global(
+                        format!("u{id}"),
+                        ty,
+                        RegisterClass::UnorderedAccess,
+                        register,
+                        space,
+                        kind,
+                        AddressSpace::Handle,
+                    );
+                    self.storage_textures.insert(id, StorageTex { g, dim, k });
+                }
+            }
             _ => return malformed("not a resource declaration", at),
         }
         Ok(())
@@ -572,6 +641,9 @@ impl Lower<'_> {
     /// The word index (u32) an address operand names: `byte/4` for raw,
     /// `index*stride/4 + byte/4` for structured.
     fn word_index(&mut self, w: &Words, addr: H) -> H {
+        if w.typed {
+            return self.component(addr, 0);
+        }
         let four = self.lit_u(4);
         if w.stride == 0 {
             let a = self.component(addr, 0);
@@ -764,6 +836,79 @@ impl Lower<'_> {
             let d = self.op(ins, 0)?;
             self.write(d, s, k, false)?;
         }
+        Ok(())
+    }
+
+    /// ld_uav_typed dst, address, u#
+    pub(crate) fn load_typed_uav(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let res = self.op(ins, 2)?;
+        let id = res_id(res);
+        let addr = {
+            let o = self.op(ins, 1)?;
+            self.read(o, K::U)?
+        };
+        if let Some(w) = self.words.get(&(U, id)).copied().filter(|w| w.typed) {
+            if w.atomic.is_some() {
+                return unsupported("plain loads from a region that atomics also access", ins.offset as usize);
+            }
+            let idx = self.word_index(&w, addr);
+            let word = self.load_word(&w, idx);
+            let z = self.lit_u(0);
+            let ty = self.t.vec4u;
+            let v = self.e(E::Compose { ty, components: vec![word, z, z, z] });
+            let v = self.resource_swizzle(res, v);
+            let d = self.op(ins, 0)?;
+            return self.write(d, v, K::U, false);
+        }
+        let Some(st) = self.storage_textures.get(&id).copied() else {
+            return malformed(format!("u{id} is not a typed UAV"), ins.offset as usize);
+        };
+        let (n, arrayed) = Self::coord_shape(st.dim);
+        let ai = self.bitcast(addr, K::U, K::I);
+        let coordinate = self.sub_vector(ai, n);
+        let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
+        let image = self.e(E::GlobalVariable(st.g));
+        let v = self.e(E::ImageLoad { image, coordinate, array_index, sample: None, level: None });
+        let v = self.resource_swizzle(res, v);
+        let d = self.op(ins, 0)?;
+        self.write(d, v, st.k, false)
+    }
+
+    /// store_uav_typed u#.mask, address, value
+    pub(crate) fn store_typed_uav(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let dst = self.op(ins, 0)?;
+        let id = res_id(dst);
+        let addr = {
+            let o = self.op(ins, 1)?;
+            self.read(o, K::U)?
+        };
+        if let Some(w) = self.words.get(&(U, id)).copied().filter(|w| w.typed) {
+            if w.atomic.is_some() {
+                return unsupported("plain stores to a region that atomics also access", ins.offset as usize);
+            }
+            let value = {
+                let o = self.op(ins, 2)?;
+                self.read(o, K::U)?
+            };
+            let idx = self.word_index(&w, addr);
+            let ptr = self.word_ptr(&w, idx);
+            let v = self.component(value, 0);
+            self.stmt(S::Store { pointer: ptr, value: v });
+            return Ok(());
+        }
+        let Some(st) = self.storage_textures.get(&id).copied() else {
+            return malformed(format!("u{id} is not a typed UAV"), ins.offset as usize);
+        };
+        let value = {
+            let o = self.op(ins, 2)?;
+            self.read(o, st.k)?
+        };
+        let (n, arrayed) = Self::coord_shape(st.dim);
+        let ai = self.bitcast(addr, K::U, K::I);
+        let coordinate = self.sub_vector(ai, n);
+        let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
+        let image = self.e(E::GlobalVariable(st.g));
+        self.stmt(S::ImageStore { image, coordinate, array_index, value });
         Ok(())
     }
 
