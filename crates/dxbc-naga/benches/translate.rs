@@ -24,9 +24,7 @@ fn translatable() -> Vec<Vec<u8>> {
     walk(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/vkd3d"), &mut files);
     files
         .into_iter()
-        .filter(|f| {
-            dxbc::Shader::parse(f).ok().is_some_and(|s| dxbc_naga::translate(&s, &Default::default()).is_ok())
-        })
+        .filter(|f| dxbc::Shader::parse(f).ok().is_some_and(|s| dxbc_naga::translate(&s, &Default::default()).is_ok()))
         .collect()
 }
 

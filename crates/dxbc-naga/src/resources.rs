@@ -133,7 +133,24 @@ impl Lower<'_> {
                     8 => (ImageDimension::D2, true, false),
                     9 => (ImageDimension::D2, true, true),
                     10 => (ImageDimension::Cube, true, false),
-                    1 => return unsupported("typed buffer SRVs (Buffer<T>) have no WebGPU form", at),
+                    1 => {
+                        // Buffer<T>: WebGPU has no texel buffers; like typed UAVs the
+                        // view is taken to hold one 32-bit channel per element and is
+                        // bound as a read-only buffer of words.
+                        let ty = self.word_array(None, None);
+                        let g = self.resource_global(
+                            format!("t{id}"),
+                            ty,
+                            RegisterClass::ShaderResource,
+                            register,
+                            space,
+                            BindingKind::ReadOnlyStorageBuffer { stride: 4 },
+                            AddressSpace::Storage { access: naga::StorageAccess::LOAD },
+                        );
+                        self.words.insert((T, id), Words { g, stride: 4, atomic: None, typed: true });
+                        let _ = k;
+                        return Ok(());
+                    }
                     7 => return unsupported("1D texture arrays have no WebGPU form", at),
                     _ => return malformed(format!("resource dimension {dim}"), at),
                 };
@@ -457,6 +474,12 @@ impl Lower<'_> {
         if tex.k != K::F {
             return unsupported("sampling an integer texture", at);
         }
+        if tex.depth && depth_ref.is_none() && matches!(level, SampleLevel::Bias(_) | SampleLevel::Gradient { .. }) {
+            return unsupported(
+                "biased or gradient sampling of a texture that is also compared (WGSL depth textures allow neither)",
+                at,
+            );
+        }
         let v = self.e(E::ImageSample {
             image,
             sampler,
@@ -533,8 +556,23 @@ impl Lower<'_> {
     pub(crate) fn load_texture(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let code = ins.opcode();
         let res = self.op(ins, 2)?;
-        if res.ty() == T && self.words.contains_key(&(T, res_id(res))) {
-            return unsupported("ld on a raw/structured buffer", ins.offset as usize);
+        if let Some(w) = self.words.get(&(T, res_id(res))).copied() {
+            if !w.typed {
+                return unsupported("ld on a raw/structured buffer", ins.offset as usize);
+            }
+            // Buffer<T> element load: one word per element.
+            let addr = {
+                let a = self.op(ins, 1)?;
+                self.read(a, K::U)?
+            };
+            let idx = self.word_index(&w, addr);
+            let word = self.load_word(&w, idx);
+            let z = self.lit_u(0);
+            let ty = self.t.vec4u;
+            let v = self.e(E::Compose { ty, components: vec![word, z, z, z] });
+            let v = self.resource_swizzle(res, v);
+            let d = self.op(ins, 0)?;
+            return self.write(d, v, K::U, false);
         }
         let tex = self.texture(res)?;
         let (n, arrayed) = Self::coord_shape(tex.dim);
@@ -552,9 +590,11 @@ impl Lower<'_> {
         } else {
             (None, Some(self.component(addr, 3)))
         };
-        if self.aoffimmi(ins, n).is_some() {
-            return unsupported("ld with an immediate offset", ins.offset as usize);
-        }
+        // ld's immediate offset is exact integer texel arithmetic.
+        let coordinate = match self.aoffimmi(ins, n) {
+            Some(off) => self.bin(B::Add, coordinate, off),
+            None => coordinate,
+        };
         let image = self.e(E::GlobalVariable(tex.g));
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample, level });
         let v = self.widen(v, tex.depth);
