@@ -1,0 +1,19 @@
+//! Translation on arbitrary input: decoding, lowering and naga validation
+//! never panic; whatever validates also goes through the WGSL and SPIR-V
+//! writers.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(s) = dxbc::Shader::parse(data) else { return };
+    match dxbc_naga::translate(&s, &Default::default()) {
+        Ok(t) => {
+            let _ = dxbc_naga::to_wgsl(&t);
+            let _ = dxbc_naga::to_spirv(&t);
+        }
+        Err(e) => {
+            // Validation failures are translator bugs: fail loudly.
+            assert!(!matches!(e, dxbc_naga::TranslateError::Validation { .. }), "{e}");
+        }
+    }
+});
