@@ -705,14 +705,12 @@ impl Lower<'_> {
 
     fn load_word(&mut self, w: &Words, index: H) -> H {
         let ptr = self.word_ptr(w, index);
-        match w.atomic {
-            None => self.e(E::Load { pointer: ptr }),
-            Some(k) => {
-                // A plain load of an atomic word: atomicLoad.
-                let v = self.e(E::Load { pointer: ptr });
-                let _ = k;
-                v
-            }
+        // On an atomic word the load is an atomicLoad; signed words come back as bits.
+        let v = self.e(E::Load { pointer: ptr });
+        if w.atomic == Some(K::I) {
+            self.bitcast(v, K::I, K::U)
+        } else {
+            v
         }
     }
 
@@ -721,9 +719,6 @@ impl Lower<'_> {
         let res_i = if structured { 3 } else { 2 };
         let res = self.op(ins, res_i)?;
         let w = self.words_of(res)?;
-        if w.atomic.is_some() {
-            return unsupported("plain loads from a region that atomics also access", ins.offset as usize);
-        }
         let addr = if structured {
             let i = {
                 let o = self.op(ins, 1)?;
@@ -764,9 +759,6 @@ impl Lower<'_> {
         let structured = ins.opcode() == 168;
         let dst = self.op(ins, 0)?;
         let w = self.words_of(dst)?;
-        if w.atomic.is_some() {
-            return unsupported("plain stores to a region that atomics also access", ins.offset as usize);
-        }
         let addr = if structured {
             let i = {
                 let o = self.op(ins, 1)?;
@@ -805,6 +797,8 @@ impl Lower<'_> {
             };
             let ptr = self.word_ptr(&w, idx);
             let v = self.component(value, c);
+            // A store to an atomic word is an atomicStore of its type.
+            let v = if w.atomic == Some(K::I) { self.bitcast(v, K::U, K::I) } else { v };
             self.stmt(S::Store { pointer: ptr, value: v });
             k += 1;
         }
@@ -888,9 +882,6 @@ impl Lower<'_> {
             self.read(o, K::U)?
         };
         if let Some(w) = self.words.get(&(U, id)).copied().filter(|w| w.typed) {
-            if w.atomic.is_some() {
-                return unsupported("plain loads from a region that atomics also access", ins.offset as usize);
-            }
             let idx = self.word_index(&w, addr);
             let word = self.load_word(&w, idx);
             let z = self.lit_u(0);
@@ -923,9 +914,6 @@ impl Lower<'_> {
             self.read(o, K::U)?
         };
         if let Some(w) = self.words.get(&(U, id)).copied().filter(|w| w.typed) {
-            if w.atomic.is_some() {
-                return unsupported("plain stores to a region that atomics also access", ins.offset as usize);
-            }
             let value = {
                 let o = self.op(ins, 2)?;
                 self.read(o, K::U)?
@@ -933,6 +921,7 @@ impl Lower<'_> {
             let idx = self.word_index(&w, addr);
             let ptr = self.word_ptr(&w, idx);
             let v = self.component(value, 0);
+            let v = if w.atomic == Some(K::I) { self.bitcast(v, K::U, K::I) } else { v };
             self.stmt(S::Store { pointer: ptr, value: v });
             return Ok(());
         }
