@@ -606,7 +606,24 @@ impl Lower<'_> {
 
     pub(crate) fn resinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let res = self.op(ins, 2)?;
-        let tex = self.texture(res)?;
+        // Typed UAV textures answer size queries like sampled ones (one level).
+        let tex = if res.ty() == U {
+            match self.storage_textures.get(&res_id(res)).copied() {
+                Some(st) => Tex { g: st.g, dim: st.dim, k: st.k, depth: false },
+                None => return unsupported("resinfo on a buffer UAV", ins.offset as usize),
+            }
+        } else {
+            self.texture(res)?
+        };
+        let storage = res.ty() == U;
+        if storage && Self::coord_shape(tex.dim).1 {
+            // naga 30's SPIR-V writer queries layers of storage images with
+            // OpImageQuerySizeLod, which Vulkan forbids.
+            return unsupported(
+                "resinfo on an arrayed UAV texture (naga's SPIR-V layer query is invalid there)",
+                ins.offset as usize,
+            );
+        }
         let (_, arrayed) = Self::coord_shape(tex.dim);
         // Size components: cubes report a 2-D face size.
         let n = match tex.dim {
@@ -621,8 +638,10 @@ impl Lower<'_> {
         };
         let image = self.e(E::GlobalVariable(tex.g));
         let multi = tex.dim == 4 || tex.dim == 9;
-        let size =
-            self.e(E::ImageQuery { image, query: ImageQuery::Size { level: if multi { None } else { Some(mip) } } });
+        let size = self.e(E::ImageQuery {
+            image,
+            query: ImageQuery::Size { level: if multi || storage { None } else { Some(mip) } },
+        });
         let mut comps = Vec::new();
         for c in 0..n {
             comps.push(if n == 1 { size } else { self.component(size, c) });
@@ -633,7 +652,11 @@ impl Lower<'_> {
         while comps.len() < 3 {
             comps.push(self.lit_u(0));
         }
-        let levels = if multi { self.lit_u(1) } else { self.e(E::ImageQuery { image, query: ImageQuery::NumLevels }) };
+        let levels = if multi || storage {
+            self.lit_u(1)
+        } else {
+            self.e(E::ImageQuery { image, query: ImageQuery::NumLevels })
+        };
         let ty = self.t.vec4u;
         let v = self.e(E::Compose { ty, components: vec![comps[0], comps[1], comps[2], levels] });
         let rt = (ins.token >> 11) & 3;

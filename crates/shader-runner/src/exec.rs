@@ -1,0 +1,1470 @@
+//! Runs one `.shader_test` file at one shader model, as vkd3d's runner does:
+//! sections are read in order; shaders, resources, samplers, the input layout
+//! and the uniforms persist until replaced; `[require]` sets the conditions
+//! for everything after it; each `[test]` line runs against the shaders that
+//! are current. Each probe is credited to the shader sections used by the
+//! draw or dispatch that produced the probed data.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::time::Instant;
+
+use crate::gpu::{self, Gpu, ModuleBinding};
+use crate::manifest::Row;
+use crate::parse::{
+    self, Command, Dim, Format, InputElement, ProbeTarget, QualEnv, Require, ResourceDesc, SamplerDesc, SectionKind,
+    ShaderAttrs, Stage, Topology,
+};
+use crate::probe::{self, Readback};
+use dxbc_naga::{RegisterClass, Translation};
+
+/// What happened to one shader section in one pass.
+#[derive(Clone, Debug, Default)]
+pub struct SecAcc {
+    pub probes_passed: u32,
+    pub probes_total: u32,
+    pub fail: Option<String>,
+    pub skip: Option<String>,
+    /// Only `uniform` + `draw quad` (built-in vertex stage, no resources) produced its probed data.
+    pub uniform_only: bool,
+    /// Section could not be run at all (translation error, …): the reason.
+    pub unavailable: Option<Avail>,
+    pub ops: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum Avail {
+    Skip(String),
+    Fail(String),
+}
+
+struct Compiled {
+    translation: Translation,
+    module: wgpu::ShaderModule,
+}
+
+struct ShaderEntry {
+    stage: Stage,
+    avail: Result<Compiled, Avail>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum ResKind {
+    Srv,
+    Uav,
+    Rtv,
+    Vb,
+}
+
+enum GpuRes {
+    Buffer(wgpu::Buffer, u64),
+    Texture(wgpu::Texture, wgpu::TextureFormat),
+}
+
+struct Resource {
+    desc: ResourceDesc,
+    gpu: Result<GpuRes, String>,
+}
+
+enum OpErr {
+    Skip(String),
+    Fail(String),
+}
+
+struct LastOp {
+    sections: Vec<usize>,
+    status: Result<(), String>,
+}
+
+/// Capabilities this runner provides (`[require]` words).
+fn cap_supported(cap: &str, gpu: &Gpu) -> bool {
+    match cap {
+        "float64" => gpu.features.contains(wgpu::Features::SHADER_F64),
+        "int64" => gpu.features.contains(wgpu::Features::SHADER_INT64),
+        _ => false,
+    }
+}
+
+fn uav_load_supported(fmt: &str) -> bool {
+    // WebGPU read-write storage textures: r32float, r32uint, r32sint (core).
+    matches!(fmt, "r32-float" | "r32-uint" | "r32-sint" | "r32-typeless")
+}
+
+fn wgpu_format(f: Format) -> Option<wgpu::TextureFormat> {
+    use wgpu::TextureFormat as T;
+    Some(match f {
+        Format::Rgba32Float => T::Rgba32Float,
+        Format::Rgba32Sint => T::Rgba32Sint,
+        Format::Rgba32Uint => T::Rgba32Uint,
+        Format::Rg32Float => T::Rg32Float,
+        Format::Rg32Sint => T::Rg32Sint,
+        Format::Rg32Uint => T::Rg32Uint,
+        Format::R32Float => T::R32Float,
+        Format::R32Sint => T::R32Sint,
+        Format::R32Uint | Format::R32Typeless => T::R32Uint,
+        Format::R32FloatShadow | Format::Unknown => return None,
+    })
+}
+
+fn vertex_format(f: Format) -> Option<wgpu::VertexFormat> {
+    use wgpu::VertexFormat as V;
+    Some(match f {
+        Format::Rgba32Float => V::Float32x4,
+        Format::Rgba32Sint => V::Sint32x4,
+        Format::Rgba32Uint => V::Uint32x4,
+        Format::Rg32Float => V::Float32x2,
+        Format::Rg32Sint => V::Sint32x2,
+        Format::Rg32Uint => V::Uint32x2,
+        Format::R32Float => V::Float32,
+        Format::R32Sint => V::Sint32,
+        Format::R32Uint | Format::R32Typeless => V::Uint32,
+        _ => return None,
+    })
+}
+
+/// Per-pass runner state.
+pub struct Pass<'a> {
+    gpu: &'a mut Gpu,
+    test_dir: &'a Path,
+    rows: &'a [Row],
+    sm: u32,
+    env: QualEnv,
+    deadline: Instant,
+    uniforms: Vec<u32>,
+    resources: BTreeMap<(ResKind, u32), Resource>,
+    samplers: HashMap<u32, SamplerDesc>,
+    input_layout: Vec<InputElement>,
+    current: HashMap<Stage, usize>,
+    shaders: HashMap<usize, ShaderEntry>,
+    require_unmet: Option<String>,
+    last_shader_expected_fail: bool,
+    last_op: Option<LastOp>,
+    unsupported_state: Option<String>,
+    dsv_declared: bool,
+    resources_declared: bool,
+    builtin_vs: std::cell::RefCell<HashMap<String, wgpu::ShaderModule>>,
+    pub results: BTreeMap<usize, SecAcc>,
+}
+
+const QUAD: [f32; 6] = [-2.0, -2.0, -2.0, 4.0, 4.0, -2.0];
+
+impl<'a> Pass<'a> {
+    pub fn new(gpu: &'a mut Gpu, test_dir: &'a Path, rows: &'a [Row], sm: u32, deadline: Instant) -> Pass<'a> {
+        let env = QualEnv { sm, tags: gpu.tags() };
+        Pass {
+            gpu,
+            test_dir,
+            rows,
+            sm,
+            env,
+            deadline,
+            uniforms: Vec::new(),
+            resources: BTreeMap::new(),
+            samplers: HashMap::new(),
+            input_layout: Vec::new(),
+            current: HashMap::new(),
+            shaders: HashMap::new(),
+            require_unmet: None,
+            last_shader_expected_fail: false,
+            last_op: None,
+            unsupported_state: None,
+            dsv_declared: false,
+            resources_declared: false,
+            builtin_vs: Default::default(),
+            results: BTreeMap::new(),
+        }
+    }
+
+    /// Runs every section of `file`.
+    pub fn run(&mut self, file: &parse::TestFile) {
+        for sec in &file.sections {
+            if Instant::now() > self.deadline {
+                for acc in self.results.values_mut() {
+                    if acc.fail.is_none() && acc.skip.is_none() {
+                        acc.skip = Some("runner: per-test time limit reached".into());
+                    }
+                }
+                return;
+            }
+            match &sec.kind {
+                SectionKind::Require => {
+                    let r = Require::parse(&sec.lines);
+                    self.require_unmet = self.check_require(&r);
+                }
+                SectionKind::Shader { stage, attrs } => self.read_shader(sec.index, *stage, attrs),
+                SectionKind::Test => {
+                    if self.require_unmet.is_some() || self.last_shader_expected_fail {
+                        continue;
+                    }
+                    for (line, text) in &sec.lines {
+                        match parse::parse_test_line(*line, text, &self.env) {
+                            Ok(Some(tl)) => self.exec(tl.line, &tl.command, tl.todo),
+                            Ok(None) => {}
+                            Err(e) => self.unsupported_state = Some(format!("runner: cannot parse line {line}: {e}")),
+                        }
+                        if self.gpu.poisoned {
+                            return;
+                        }
+                    }
+                }
+                SectionKind::Srv(n) => self.declare(ResKind::Srv, *n, &sec.lines, Format::Rgba32Float),
+                SectionKind::Uav(n) => self.declare(ResKind::Uav, *n, &sec.lines, Format::Rgba32Float),
+                SectionKind::Rtv(n) => self.declare(ResKind::Rtv, *n, &sec.lines, Format::Rgba32Float),
+                SectionKind::Vb(n) => self.declare(ResKind::Vb, *n, &sec.lines, Format::Unknown),
+                SectionKind::Dsv => {
+                    self.dsv_declared = true;
+                    self.resources_declared = true;
+                }
+                SectionKind::Sampler(n) => {
+                    self.resources_declared = true;
+                    match SamplerDesc::parse(&sec.lines) {
+                        Ok(s) => {
+                            self.samplers.insert(*n, s);
+                        }
+                        Err(e) => self.unsupported_state = Some(format!("runner: {e}")),
+                    }
+                }
+                SectionKind::InputLayout => {
+                    self.resources_declared = true;
+                    match parse::parse_input_layout(&sec.lines) {
+                        Ok(l) => self.input_layout = l,
+                        Err(e) => self.unsupported_state = Some(format!("runner: {e}")),
+                    }
+                }
+                SectionKind::Preproc | SectionKind::Other(_) => {}
+            }
+        }
+    }
+
+    fn check_require(&self, r: &Require) -> Option<String> {
+        if !r.sm_ok(self.sm) {
+            return Some(format!("requires shader model range outside {}.{}", self.sm / 10, self.sm % 10));
+        }
+        for c in &r.caps {
+            if !cap_supported(c, self.gpu) {
+                return Some(format!("requires '{c}', which this runner does not provide"));
+            }
+        }
+        for f in &r.uav_load_formats {
+            if !uav_load_supported(f) {
+                return Some(format!("requires typed UAV loads of {f} (not in WebGPU core)"));
+            }
+        }
+        None
+    }
+
+    fn manifest_row(&self, index: usize, stage: Stage, hex: bool) -> Option<&'a Row> {
+        let profile = format!("{}_{}_{}", stage.short(), self.sm / 10, self.sm % 10);
+        self.rows
+            .iter()
+            .find(|r| r.section_index() == index && if hex { r.profile == "tpf-hex" } else { r.profile == profile })
+    }
+
+    fn read_shader(&mut self, index: usize, stage: Stage, attrs: &str) {
+        let a = ShaderAttrs::parse(attrs);
+        let expected_fail = a.expected_failure(&self.env);
+        self.last_shader_expected_fail = expected_fail.is_some() || a.d3dbc_hex || a.dxil_hex;
+        if stage == Stage::Effect {
+            return;
+        }
+        self.current.insert(stage, index);
+        let avail = if let Some(r) = &self.require_unmet {
+            Err(Avail::Skip(r.clone()))
+        } else if let Some(f) = expected_fail {
+            Err(Avail::Skip(format!("expected to fail compilation: {f}")))
+        } else {
+            match self.manifest_row(index, stage, a.tpf_hex) {
+                None => Err(Avail::Skip("no DXBC for this shader model in the corpus".into())),
+                Some(row) if row.status != "ok" && row.status != "ok-hex" => {
+                    Err(Avail::Skip(format!("no DXBC: corpus status '{}'", row.status)))
+                }
+                Some(row) => self.compile(row, stage),
+            }
+        };
+        let acc = self.results.entry(index).or_default();
+        acc.uniform_only = true;
+        if let Err(e) = &avail {
+            acc.unavailable = Some(e.clone());
+        }
+        self.shaders.insert(index, ShaderEntry { stage, avail });
+    }
+
+    fn compile(&mut self, row: &Row, stage: Stage) -> Result<Compiled, Avail> {
+        let path = row.dxbc_file(self.test_dir);
+        let bytes = std::fs::read(&path).map_err(|e| Avail::Skip(format!("cannot read {}: {e}", path.display())))?;
+        let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Skip(format!("DXBC decode: {e}")))?;
+        let translation =
+            dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).map_err(|e| Avail::Skip(e.to_string()))?;
+        let want = match stage {
+            Stage::Pixel => Some(naga::ShaderStage::Fragment),
+            Stage::Vertex => Some(naga::ShaderStage::Vertex),
+            Stage::Compute => Some(naga::ShaderStage::Compute),
+            _ => None,
+        };
+        if want != Some(translation.stage) {
+            return Err(Avail::Skip(format!(
+                "runner: {} stage cannot run (translated as {:?})",
+                stage.short(),
+                translation.stage
+            )));
+        }
+        let module = translation.module.clone();
+        let sm = self
+            .gpu
+            .scoped(|| {
+                self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("translated"),
+                    source: wgpu::ShaderSource::Naga(Cow::Owned(module)),
+                })
+            })
+            .map_err(|e| Avail::Fail(format!("wgpu rejected the translated module: {e}")))?;
+        Ok(Compiled { translation, module: sm })
+    }
+
+    fn declare(&mut self, kind: ResKind, slot: u32, lines: &[(usize, String)], default: Format) {
+        self.resources_declared = true;
+        let desc = match ResourceDesc::parse(lines, default) {
+            Ok(d) => d,
+            Err(e) => {
+                self.unsupported_state = Some(format!("runner: {e}"));
+                return;
+            }
+        };
+        let gpu = self.create_resource(kind, &desc);
+        self.resources.insert((kind, slot), Resource { desc, gpu });
+    }
+
+    fn create_resource(&self, kind: ResKind, d: &ResourceDesc) -> Result<GpuRes, String> {
+        let dev = &self.gpu.device;
+        let is_buffer = kind == ResKind::Vb
+            || matches!(d.dim, None | Some(Dim::Buffer) | Some(Dim::RawBuffer) | Some(Dim::CounterBuffer));
+        if is_buffer {
+            let bytes: Vec<u8> = bytemuck::cast_slice(&d.data).to_vec();
+            let declared = d.width as u64 * if d.dim == Some(Dim::RawBuffer) { 1 } else { d.element_size() as u64 };
+            // Exact size (rounded to 4 bytes): D3D reads past the end return 0.
+            let size = (bytes.len() as u64).max(declared).max(4).div_ceil(4) * 4;
+            let buf = dev.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("buffer"),
+                size,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::VERTEX,
+                mapped_at_creation: false,
+            });
+            self.gpu.queue.write_buffer(&buf, 0, &bytes);
+            return Ok(GpuRes::Buffer(buf, size));
+        }
+        let format =
+            wgpu_format(d.format).ok_or_else(|| format!("runner: texture format {:?} not supported", d.format))?;
+        let (dimension, layers) = match d.dim {
+            Some(Dim::Tex2d) => (wgpu::TextureDimension::D2, 1),
+            Some(Dim::Tex2dArray) | Some(Dim::Cube) => (wgpu::TextureDimension::D2, d.depth),
+            Some(Dim::Tex3d) => (wgpu::TextureDimension::D3, d.depth),
+            Some(Dim::Tex2dMs(_)) => return Err("runner: multisampled textures not supported".into()),
+            _ => unreachable!(),
+        };
+        let mut usage =
+            wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::TEXTURE_BINDING;
+        match kind {
+            ResKind::Uav => usage |= wgpu::TextureUsages::STORAGE_BINDING,
+            ResKind::Rtv => usage |= wgpu::TextureUsages::RENDER_ATTACHMENT,
+            _ => {}
+        }
+        let levels = d.levels.max(1);
+        let tex = self
+            .gpu
+            .scoped(|| {
+                dev.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("texture"),
+                    size: wgpu::Extent3d { width: d.width, height: d.height, depth_or_array_layers: layers },
+                    mip_level_count: levels,
+                    sample_count: 1,
+                    dimension,
+                    format,
+                    usage,
+                    view_formats: &[],
+                })
+            })
+            .map_err(|e| format!("runner: texture creation failed: {e}"))?;
+        // Data is level by level (each level all layers/slices), tightly packed.
+        let ts = d.format.texel_size() as usize;
+        let mut off = 0usize;
+        let words: &[u8] = bytemuck::cast_slice(&d.data);
+        for level in 0..levels {
+            if off >= words.len() {
+                break;
+            }
+            let w = (d.width >> level).max(1);
+            let h = (d.height >> level).max(1);
+            let z = if dimension == wgpu::TextureDimension::D3 { (layers >> level).max(1) } else { layers };
+            let n = w as usize * h as usize * z as usize * ts;
+            let mut chunk = words[off..(off + n).min(words.len())].to_vec();
+            chunk.resize(n, 0);
+            off += n;
+            self.gpu.queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &tex,
+                    mip_level: level,
+                    origin: wgpu::Origin3d::ZERO,
+                    aspect: wgpu::TextureAspect::All,
+                },
+                &chunk,
+                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(w * ts as u32), rows_per_image: Some(h) },
+                wgpu::Extent3d { width: w, height: h, depth_or_array_layers: z },
+            );
+        }
+        Ok(GpuRes::Texture(tex, format))
+    }
+
+    fn ensure_default_rt(&mut self) {
+        if !self.resources.contains_key(&(ResKind::Rtv, 0)) && !self.dsv_declared {
+            let desc = ResourceDesc {
+                format: Format::Rgba32Float,
+                explicit_format: true,
+                stride: 0,
+                dim: Some(Dim::Tex2d),
+                width: 640,
+                height: 480,
+                depth: 1,
+                levels: 1,
+                data: Vec::new(),
+            };
+            let gpu = self.create_resource(ResKind::Rtv, &desc);
+            self.resources.insert((ResKind::Rtv, 0), Resource { desc, gpu });
+        }
+    }
+
+    fn credit(&mut self, sections: &[usize], f: impl Fn(&mut SecAcc)) {
+        for s in sections {
+            if let Some(acc) = self.results.get_mut(s) {
+                f(acc);
+            }
+        }
+    }
+
+    fn exec(&mut self, line: usize, cmd: &Command, todo: bool) {
+        match cmd {
+            Command::Uniform { offset, words } => {
+                let end = (*offset as usize + words.len()).div_ceil(4) * 4;
+                if self.uniforms.len() < end {
+                    self.uniforms.resize(end, 0x7f7f_7f7f);
+                }
+                self.uniforms[*offset as usize..*offset as usize + words.len()].copy_from_slice(words);
+            }
+            Command::DrawQuad => {
+                self.ensure_default_rt();
+                self.input_layout =
+                    vec![InputElement { slot: 0, format: Format::Rg32Float, name: "position".into(), index: 0 }];
+                let desc = ResourceDesc {
+                    format: Format::Unknown,
+                    explicit_format: false,
+                    stride: 0,
+                    dim: Some(Dim::Buffer),
+                    width: 24,
+                    height: 1,
+                    depth: 1,
+                    levels: 1,
+                    data: QUAD.iter().map(|f| f.to_bits()).collect(),
+                };
+                let gpu = self.create_resource(ResKind::Vb, &desc);
+                self.resources.insert((ResKind::Vb, 0), Resource { desc, gpu });
+                self.draw(Topology::TriangleList, 3, 1, true);
+            }
+            Command::Draw { topology, vertices, instances } => {
+                self.ensure_default_rt();
+                self.draw(*topology, *vertices, *instances, false);
+            }
+            Command::Dispatch(x, y, z) => self.dispatch(*x, *y, *z),
+            Command::ClearRtv(slot, c) => {
+                self.ensure_default_rt();
+                if let Some(Resource { gpu: Ok(GpuRes::Texture(tex, _)), .. }) =
+                    self.resources.get(&(ResKind::Rtv, *slot))
+                {
+                    let view = tex.create_view(&Default::default());
+                    let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+                    {
+                        let _p = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                            label: Some("clear"),
+                            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                                view: &view,
+                                depth_slice: None,
+                                resolve_target: None,
+                                ops: wgpu::Operations {
+                                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                                        r: c[0] as f64,
+                                        g: c[1] as f64,
+                                        b: c[2] as f64,
+                                        a: c[3] as f64,
+                                    }),
+                                    store: wgpu::StoreOp::Store,
+                                },
+                            })],
+                            ..Default::default()
+                        });
+                    }
+                    self.gpu.queue.submit([enc.finish()]);
+                }
+            }
+            Command::ClearDsv(_) => {}
+            Command::Probe(p) => {
+                let Some(op) = &self.last_op else { return };
+                let sections = op.sections.clone();
+                if let Err(reason) = &op.status {
+                    let reason = reason.clone();
+                    self.credit(&sections, |a| {
+                        a.probes_total += 1;
+                        if a.skip.is_none() {
+                            a.skip = Some(reason.clone());
+                        }
+                    });
+                    return;
+                }
+                let rb = self.readback(p.target, p.layer);
+                let outcome: Result<(), String> = match rb {
+                    Err(OpErr::Skip(s)) => {
+                        self.credit(&sections, |a| {
+                            a.probes_total += 1;
+                            if a.skip.is_none() {
+                                a.skip = Some(s.clone());
+                            }
+                        });
+                        return;
+                    }
+                    Err(OpErr::Fail(s)) => Err(format!("line {line}: {s}")),
+                    Ok(rb) => probe::check(p, &rb).map_err(|m| {
+                        format!(
+                            "line {line}: probe {} ({}, {}): expected {}, got {}",
+                            p.target, m.x, m.y, m.expected, m.got
+                        )
+                    }),
+                };
+                // Our DXBC comes from vkd3d's compiler: a probe vkd3d marks `todo`
+                // for this shader model fails there too (its output is known wrong),
+                // so its failure is reported as a skip, not as a translator failure.
+                self.credit(&sections, |a| {
+                    a.probes_total += 1;
+                    match &outcome {
+                        Ok(()) => a.probes_passed += 1,
+                        Err(e) if todo => {
+                            if a.skip.is_none() {
+                                a.skip = Some(format!("vkd3d marks this probe todo: {e}"));
+                            }
+                        }
+                        Err(e) => {
+                            if a.fail.is_none() {
+                                a.fail = Some(e.clone());
+                            }
+                        }
+                    }
+                });
+            }
+            Command::Unsupported(name, _) => {
+                self.unsupported_state = Some(format!("runner: '{name}' not supported"));
+                if let Some(ps) = self.current.get(&Stage::Pixel).copied() {
+                    if let Some(a) = self.results.get_mut(&ps) {
+                        a.uniform_only = false;
+                    }
+                }
+            }
+        }
+    }
+
+    fn readback(&mut self, target: ProbeTarget, layer: u32) -> Result<Readback, OpErr> {
+        let key = match target {
+            ProbeTarget::Rtv(n) => (ResKind::Rtv, n),
+            ProbeTarget::Uav(n) => (ResKind::Uav, n),
+            ProbeTarget::Dsv => return Err(OpErr::Skip("runner: depth-stencil probes not supported".into())),
+        };
+        let Some(res) = self.resources.get(&key) else {
+            return Err(OpErr::Skip(format!("runner: probed resource {target} was never declared")));
+        };
+        let texel = res.desc.element_size();
+        let out = match &res.gpu {
+            Err(e) => return Err(OpErr::Skip(e.clone())),
+            Ok(GpuRes::Buffer(b, size)) => {
+                let (b, size) = (b.clone(), *size);
+                let data = self.gpu.read_buffer(&b, size).map_err(OpErr::Fail)?;
+                let width = (size / texel as u64) as u32;
+                Readback { width, height: 1, texel_size: texel, data }
+            }
+            Ok(GpuRes::Texture(t, _)) => {
+                let t = t.clone();
+                self.gpu.read_texture(&t, texel, layer).map_err(OpErr::Fail)?
+            }
+        };
+        Ok(out)
+    }
+
+    /// Sections a draw uses, or why it cannot run.
+    fn stage_sections(&self, stages: &[Stage]) -> (Vec<usize>, Option<OpErr>) {
+        let mut secs = Vec::new();
+        let mut err = None;
+        for st in stages {
+            if let Some(&i) = self.current.get(st) {
+                secs.push(i);
+                if let Some(e) = self.shaders.get(&i) {
+                    if let Err(a) = &e.avail {
+                        let msg = match a {
+                            Avail::Skip(m) | Avail::Fail(m) => m.clone(),
+                        };
+                        err.get_or_insert(OpErr::Skip(format!(
+                            "{} shader (section {i:03}) not available: {msg}",
+                            e.stage.short()
+                        )));
+                    }
+                }
+            }
+        }
+        (secs, err)
+    }
+
+    fn finish_op(&mut self, sections: Vec<usize>, r: Result<(), OpErr>, uniform_only: bool) {
+        let status = match r {
+            Ok(()) => Ok(()),
+            Err(OpErr::Skip(s)) => Err(s),
+            Err(OpErr::Fail(s)) => {
+                self.credit(&sections, |a| {
+                    if a.fail.is_none() {
+                        a.fail = Some(s.clone());
+                    }
+                });
+                Err(s)
+            }
+        };
+        self.credit(&sections, |a| {
+            a.ops += 1;
+            a.uniform_only &= uniform_only;
+        });
+        self.last_op = Some(LastOp { sections, status });
+    }
+
+    fn draw(&mut self, topology: Topology, vertices: u32, instances: u32, quad: bool) {
+        let (sections, err) =
+            self.stage_sections(&[Stage::Vertex, Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel]);
+        let has_user_vs = self.current.contains_key(&Stage::Vertex);
+        let uniform_only = quad && !has_user_vs && !self.resources_declared;
+        let r = if let Some(e) = err {
+            Err(e)
+        } else if let Some(u) = &self.unsupported_state {
+            Err(OpErr::Skip(u.clone()))
+        } else if !self.current.contains_key(&Stage::Pixel) {
+            Err(OpErr::Skip("runner: draw without a pixel shader".into()))
+        } else if [Stage::Hull, Stage::Domain, Stage::Geometry].iter().any(|s| self.current.contains_key(s)) {
+            Err(OpErr::Skip("runner: geometry/tessellation stages not supported".into()))
+        } else if self.dsv_declared {
+            Err(OpErr::Skip("runner: depth-stencil targets not supported".into()))
+        } else {
+            self.do_draw(topology, vertices, instances)
+        };
+        self.finish_op(sections, r, uniform_only);
+    }
+
+    fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        let (sections, err) = self.stage_sections(&[Stage::Compute]);
+        let r = if let Some(e) = err {
+            Err(e)
+        } else if let Some(u) = &self.unsupported_state {
+            Err(OpErr::Skip(u.clone()))
+        } else if sections.is_empty() {
+            Err(OpErr::Skip("runner: dispatch without a compute shader".into()))
+        } else {
+            self.do_dispatch(sections[0], x, y, z)
+        };
+        self.finish_op(sections, r, false);
+    }
+
+    fn compiled(&self, stage: Stage) -> Option<&Compiled> {
+        let i = self.current.get(&stage)?;
+        self.shaders.get(i)?.avail.as_ref().ok()
+    }
+
+    /// Builds bind groups for the given translated stages.
+    fn bind_groups(
+        &self,
+        stages: &[(&naga::Module, &[dxbc_naga::BindingEntry], wgpu::ShaderStages)],
+    ) -> Result<Vec<Option<(wgpu::BindGroupLayout, wgpu::BindGroup)>>, OpErr> {
+        let filterable = self.gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE);
+        // (group, binding) → (binding, visibility, register class & number, uniform size)
+        let mut merged: BTreeMap<(u32, u32), (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32)> =
+            BTreeMap::new();
+        for (module, bindings, vis) in stages {
+            let mb = gpu::module_bindings(module, filterable).map_err(|e| OpErr::Skip(format!("runner: {e}")))?;
+            for b in mb {
+                if let wgpu::BindingType::Texture { multisampled: true, .. } = b.ty {
+                    return Err(OpErr::Skip("runner: multisampled textures (Texture2DMS) not supported".into()));
+                }
+                let entry =
+                    bindings.iter().find(|e| e.group == b.group && e.binding == b.binding).ok_or_else(|| {
+                        OpErr::Fail(format!(
+                            "binding @group({}) @binding({}) missing from Translation.bindings",
+                            b.group, b.binding
+                        ))
+                    })?;
+                let size = match entry.kind {
+                    dxbc_naga::BindingKind::UniformBuffer { size_bytes } => size_bytes,
+                    _ => 0,
+                };
+                let k = (b.group, b.binding);
+                match merged.get_mut(&k) {
+                    Some(m) => {
+                        m.1 |= *vis;
+                        m.4 = m.4.max(size);
+                    }
+                    None => {
+                        merged.insert(k, (b, *vis, entry.class, entry.register, size));
+                    }
+                }
+            }
+        }
+        let mut groups: Vec<Option<(wgpu::BindGroupLayout, wgpu::BindGroup)>> = Vec::new();
+        let max_group = merged.keys().map(|k| k.0).max();
+        let Some(max_group) = max_group else { return Ok(groups) };
+        // Owned objects the bind group entries borrow.
+        enum Held {
+            Buf(wgpu::Buffer),
+            View(wgpu::TextureView),
+            Sampler(wgpu::Sampler),
+        }
+        for g in 0..=max_group {
+            let entries: Vec<_> = merged.iter().filter(|(k, _)| k.0 == g).collect();
+            if entries.is_empty() {
+                groups.push(None);
+                continue;
+            }
+            let mut layout_entries = Vec::new();
+            let mut held: Vec<(u32, Held)> = Vec::new();
+            for ((_, binding), (mb, vis, class, reg, size)) in &entries {
+                layout_entries.push(wgpu::BindGroupLayoutEntry {
+                    binding: *binding,
+                    visibility: *vis,
+                    ty: mb.ty,
+                    count: None,
+                });
+                let h = match (class, mb.ty) {
+                    (RegisterClass::ConstantBuffer, _) => {
+                        let size = (*size as usize).max(16).div_ceil(16) * 16;
+                        let mut words = vec![0u32; size / 4];
+                        if *reg == 0 {
+                            let n = self.uniforms.len().min(words.len());
+                            words[..n].copy_from_slice(&self.uniforms[..n]);
+                        }
+                        let buf = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                            label: Some("cb"),
+                            size: size as u64,
+                            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                            mapped_at_creation: false,
+                        });
+                        self.gpu.queue.write_buffer(&buf, 0, bytemuck::cast_slice(&words));
+                        Held::Buf(buf)
+                    }
+                    (RegisterClass::Sampler, _) => {
+                        let s = self.samplers.get(reg).cloned().unwrap_or(SamplerDesc {
+                            filter: [false; 3],
+                            address: ["clamp".into(), "clamp".into(), "clamp".into()],
+                            comparison: None,
+                        });
+                        Held::Sampler(self.make_sampler(&s)?)
+                    }
+                    (cls, ty) => {
+                        let kind = if *cls == RegisterClass::UnorderedAccess { ResKind::Uav } else { ResKind::Srv };
+                        let res = self.resources.get(&(kind, *reg)).ok_or_else(|| {
+                            OpErr::Skip(format!(
+                                "runner: shader binds {}{reg} but the test declares no [{} {reg}]",
+                                if kind == ResKind::Uav { "u" } else { "t" },
+                                if kind == ResKind::Uav { "uav" } else { "srv" }
+                            ))
+                        })?;
+                        match (&res.gpu, ty) {
+                            (Err(e), _) => return Err(OpErr::Skip(e.clone())),
+                            (Ok(GpuRes::Buffer(b, _)), wgpu::BindingType::Buffer { .. }) => Held::Buf(b.clone()),
+                            (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::Texture { view_dimension, .. })
+                            | (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::StorageTexture { view_dimension, .. }) => {
+                                let mut vd = wgpu::TextureViewDescriptor {
+                                    dimension: Some(view_dimension),
+                                    ..Default::default()
+                                };
+                                if matches!(ty, wgpu::BindingType::StorageTexture { .. }) {
+                                    vd.mip_level_count = Some(1);
+                                }
+                                Held::View(t.create_view(&vd))
+                            }
+                            (Ok(GpuRes::Buffer(..)), _) => {
+                                return Err(OpErr::Skip(format!(
+                                    "runner: {kind:?} {reg} is a buffer but the shader binds it as {ty:?}"
+                                )))
+                            }
+                            (Ok(GpuRes::Texture(..)), _) => {
+                                return Err(OpErr::Skip(format!(
+                                    "runner: {kind:?} {reg} is a texture but the shader binds it as {ty:?}"
+                                )))
+                            }
+                        }
+                    }
+                };
+                held.push((*binding, h));
+            }
+            let dev = &self.gpu.device;
+            let pair = self
+                .gpu
+                .scoped(|| {
+                    let bgl = dev.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: None,
+                        entries: &layout_entries,
+                    });
+                    let be: Vec<wgpu::BindGroupEntry> = held
+                        .iter()
+                        .map(|(b, h)| wgpu::BindGroupEntry {
+                            binding: *b,
+                            resource: match h {
+                                Held::Buf(buf) => buf.as_entire_binding(),
+                                Held::View(v) => wgpu::BindingResource::TextureView(v),
+                                Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
+                            },
+                        })
+                        .collect();
+                    let bg =
+                        dev.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &bgl, entries: &be });
+                    (bgl, bg)
+                })
+                .map_err(|e| OpErr::Fail(format!("bind group: {e}")))?;
+            groups.push(Some(pair));
+        }
+        Ok(groups)
+    }
+
+    fn make_sampler(&self, s: &SamplerDesc) -> Result<wgpu::Sampler, OpErr> {
+        let am = |a: &str| -> Result<wgpu::AddressMode, OpErr> {
+            Ok(match a {
+                "clamp" => wgpu::AddressMode::ClampToEdge,
+                "wrap" => wgpu::AddressMode::Repeat,
+                "mirror" => wgpu::AddressMode::MirrorRepeat,
+                "border" if self.gpu.features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER) => {
+                    wgpu::AddressMode::ClampToBorder
+                }
+                other => return Err(OpErr::Skip(format!("runner: sampler address mode '{other}' not supported"))),
+            })
+        };
+        let fm = |l: bool| if l { wgpu::FilterMode::Linear } else { wgpu::FilterMode::Nearest };
+        let mfm = |l: bool| if l { wgpu::MipmapFilterMode::Linear } else { wgpu::MipmapFilterMode::Nearest };
+        let compare = match s.comparison.as_deref() {
+            None => None,
+            Some(c) => Some(match c {
+                "never" => wgpu::CompareFunction::Never,
+                "less" => wgpu::CompareFunction::Less,
+                "equal" => wgpu::CompareFunction::Equal,
+                "less equal" => wgpu::CompareFunction::LessEqual,
+                "greater" => wgpu::CompareFunction::Greater,
+                "not equal" => wgpu::CompareFunction::NotEqual,
+                "greater equal" => wgpu::CompareFunction::GreaterEqual,
+                _ => wgpu::CompareFunction::Always,
+            }),
+        };
+        let border = if s.address.iter().any(|a| a == "border") {
+            Some(wgpu::SamplerBorderColor::TransparentBlack)
+        } else {
+            None
+        };
+        Ok(self.gpu.device.create_sampler(&wgpu::SamplerDescriptor {
+            label: None,
+            address_mode_u: am(&s.address[0])?,
+            address_mode_v: am(&s.address[1])?,
+            address_mode_w: am(&s.address[2])?,
+            mag_filter: fm(s.filter[1]),
+            min_filter: fm(s.filter[0]),
+            mipmap_filter: mfm(s.filter[2]),
+            compare,
+            border_color: border,
+            ..Default::default()
+        }))
+    }
+
+    /// WGSL for the built-in vertex stage: position from the quad buffer, zeros
+    /// for every other input the pixel shader reads (vkd3d's default leaves them undefined).
+    fn builtin_vs_source(ps: &naga::Module) -> Result<String, OpErr> {
+        let ep = ps.entry_points.first().ok_or_else(|| OpErr::Fail("pixel shader module has no entry point".into()))?;
+        let mut outs: Vec<(u32, String, String)> = Vec::new();
+        let mut visit = |binding: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| -> Result<(), OpErr> {
+            if let Some(naga::Binding::Location { location, interpolation, sampling, .. }) = binding {
+                let t = wgsl_type(&ps.types[ty].inner)
+                    .ok_or_else(|| OpErr::Skip("runner: unusual pixel shader input type".into()))?;
+                let mut attr = String::new();
+                if let Some(i) = interpolation {
+                    let k = match i {
+                        naga::Interpolation::Perspective => "perspective",
+                        naga::Interpolation::Linear => "linear",
+                        naga::Interpolation::Flat => "flat",
+                        naga::Interpolation::PerVertex => return Err(OpErr::Skip("runner: per-vertex input".into())),
+                    };
+                    let s = match sampling {
+                        Some(naga::Sampling::Center) => ", center",
+                        Some(naga::Sampling::Centroid) => ", centroid",
+                        Some(naga::Sampling::Sample) => ", sample",
+                        Some(naga::Sampling::First) => ", first",
+                        Some(naga::Sampling::Either) => ", either",
+                        None => "",
+                    };
+                    attr = format!("@interpolate({k}{s}) ");
+                }
+                outs.push((*location, attr, t));
+            }
+            Ok(())
+        };
+        for arg in &ep.function.arguments {
+            if let naga::TypeInner::Struct { members, .. } = &ps.types[arg.ty].inner {
+                for m in members {
+                    visit(&m.binding, m.ty)?;
+                }
+            } else {
+                visit(&arg.binding, arg.ty)?;
+            }
+        }
+        let mut s = String::from("struct VsOut {\n    @builtin(position) pos: vec4<f32>,\n");
+        for (loc, attr, t) in &outs {
+            s += &format!("    @location({loc}) {attr}v{loc}: {t},\n");
+        }
+        s += "};\n@vertex\nfn main(@location(0) p: vec2<f32>) -> VsOut {\n    var o: VsOut;\n    o.pos = vec4<f32>(p, 0.0, 1.0);\n    return o;\n}\n";
+        Ok(s)
+    }
+
+    /// Specialises a translated module for this draw, as a D3D driver links
+    /// stages: typed-UAV storage formats follow the bound resources (DXBC
+    /// declares only the component type), and vertex outputs take the pixel
+    /// shader's interpolation (D3D decides it in the pixel shader alone).
+    fn link(
+        &self,
+        c: &Compiled,
+        ps_inputs: Option<&HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)>>,
+    ) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
+        let mut module = c.translation.module.clone();
+        // Storage image formats by type handle.
+        let mut fmt_patch: HashMap<naga::Handle<naga::Type>, naga::StorageFormat> = HashMap::new();
+        for (_, gv) in module.global_variables.iter() {
+            let Some(rb) = &gv.binding else { continue };
+            let naga::TypeInner::Image { class: naga::ImageClass::Storage { format, .. }, .. } =
+                module.types[gv.ty].inner
+            else {
+                continue;
+            };
+            let Some(entry) = c.translation.bindings.iter().find(|e| e.group == rb.group && e.binding == rb.binding)
+            else {
+                continue;
+            };
+            let Some(res) = self.resources.get(&(ResKind::Uav, entry.register)) else { continue };
+            let Some(want) = naga_storage_format(res.desc.format) else { continue };
+            if want != format && scalar_kind_of(want) == scalar_kind_of(format) {
+                if fmt_patch.get(&gv.ty).is_some_and(|f| *f != want) {
+                    return Err(OpErr::Skip("runner: one UAV type bound with two formats".into()));
+                }
+                fmt_patch.insert(gv.ty, want);
+            }
+        }
+        let result = module.entry_points.first().and_then(|ep| ep.function.result.clone());
+        let interp = |b: &mut naga::Binding| -> bool {
+            let (Some(map), naga::Binding::Location { location, interpolation, sampling, .. }) = (ps_inputs, b) else {
+                return false;
+            };
+            match map.get(location) {
+                Some((i, s)) if (*i, *s) != (*interpolation, *sampling) => {
+                    *interpolation = *i;
+                    *sampling = *s;
+                    true
+                }
+                _ => false,
+            }
+        };
+        let mut changed = false;
+        if let Some(res) = &result {
+            if let Some(mut b) = res.binding.clone() {
+                if interp(&mut b) {
+                    module.entry_points[0].function.result.as_mut().unwrap().binding = Some(b);
+                    changed = true;
+                }
+            }
+        }
+        let result_ty = result.as_ref().filter(|r| r.binding.is_none()).map(|r| r.ty);
+        if !fmt_patch.is_empty() || result_ty.is_some() {
+            let mut arena = naga::UniqueArena::new();
+            let mut any = false;
+            for (h, ty) in module.types.iter() {
+                let span = module.types.get_span(h);
+                let mut t = ty.clone();
+                if let Some(f) = fmt_patch.get(&h) {
+                    if let naga::TypeInner::Image { class: naga::ImageClass::Storage { format, .. }, .. } = &mut t.inner
+                    {
+                        *format = *f;
+                        any = true;
+                    }
+                }
+                if Some(h) == result_ty {
+                    if let naga::TypeInner::Struct { members, .. } = &mut t.inner {
+                        for m in members.iter_mut() {
+                            if let Some(b) = m.binding.as_mut() {
+                                any |= interp(b);
+                            }
+                        }
+                    }
+                }
+                if arena.insert(t, span) != h {
+                    return Err(OpErr::Skip("runner: could not specialise the module (type arena)".into()));
+                }
+            }
+            if any {
+                module.types = arena;
+                changed = true;
+            }
+        }
+        if !changed {
+            return Ok((module, c.module.clone()));
+        }
+        let src = module.clone();
+        let m = self
+            .gpu
+            .scoped(|| {
+                self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("linked"),
+                    source: wgpu::ShaderSource::Naga(Cow::Owned(src)),
+                })
+            })
+            .map_err(|e| OpErr::Fail(format!("wgpu rejected the linked module: {e}")))?;
+        Ok((module, m))
+    }
+
+    fn do_draw(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
+        let ps = self.compiled(Stage::Pixel).ok_or_else(|| OpErr::Skip("runner: no pixel shader".into()))?;
+        let vs = self.compiled(Stage::Vertex);
+        let ps_inputs = location_bindings(&ps.translation.module, false);
+        let (ps_naga, ps_wgpu) = self.link(ps, None)?;
+        let vs_linked = match vs {
+            Some(v) => Some(self.link(v, Some(&ps_inputs))?),
+            None => None,
+        };
+        let mut stages = vec![(&ps_naga, &ps.translation.bindings[..], wgpu::ShaderStages::FRAGMENT)];
+        if let (Some(v), Some((vn, _))) = (vs, &vs_linked) {
+            stages.push((vn, &v.translation.bindings[..], wgpu::ShaderStages::VERTEX));
+        }
+        let groups = self.bind_groups(&stages)?;
+        // Output type must agree with the target's format class in WebGPU (D3D leaves a mismatch undefined).
+        for (loc, kind) in output_kinds(&ps.translation.module) {
+            if let Some(Resource { gpu: Ok(GpuRes::Texture(_, f)), .. }) = self.resources.get(&(ResKind::Rtv, loc)) {
+                let fk = match f.sample_type(None, None) {
+                    Some(wgpu::TextureSampleType::Uint) => naga::ScalarKind::Uint,
+                    Some(wgpu::TextureSampleType::Sint) => naga::ScalarKind::Sint,
+                    _ => naga::ScalarKind::Float,
+                };
+                if fk != kind {
+                    return Err(OpErr::Skip(format!(
+                        "runner: render target {loc} is {f:?} but the shader writes {kind:?} (no WebGPU form)"
+                    )));
+                }
+            }
+        }
+        // Vertex stage.
+        let builtin_module;
+        let (vs_module, vb_layouts): (&wgpu::ShaderModule, Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>) = match vs {
+            Some(v) => {
+                let mut per_slot: BTreeMap<u32, (u64, Vec<wgpu::VertexAttribute>)> = BTreeMap::new();
+                let mut offsets: HashMap<u32, u64> = HashMap::new();
+                let mut placed: Vec<(u32, u64, &InputElement)> = Vec::new();
+                for el in &self.input_layout {
+                    let off = offsets.entry(el.slot).or_insert(0);
+                    placed.push((el.slot, *off, el));
+                    *off += el.format.texel_size() as u64;
+                }
+                for (slot, stride) in &offsets {
+                    per_slot.insert(*slot, (*stride, Vec::new()));
+                }
+                for inp in &v.translation.inputs {
+                    let Some(loc) = inp.location else { continue };
+                    let found = placed
+                        .iter()
+                        .find(|(_, _, e)| e.name.eq_ignore_ascii_case(&inp.semantic) && e.index == inp.semantic_index);
+                    let Some((slot, off, el)) = found else {
+                        return Err(OpErr::Skip(format!(
+                            "runner: vertex input {}{} not in the input layout",
+                            inp.semantic, inp.semantic_index
+                        )));
+                    };
+                    let vf = vertex_format(el.format).ok_or_else(|| OpErr::Skip("runner: vertex format".into()))?;
+                    let vf = retype_vertex_format(vf, &inp.scalar);
+                    per_slot.get_mut(slot).unwrap().1.push(wgpu::VertexAttribute {
+                        format: vf,
+                        offset: *off,
+                        shader_location: loc,
+                    });
+                }
+                (&vs_linked.as_ref().unwrap().1, per_slot.into_iter().map(|(s, (st, a))| (s, st, a)).collect())
+            }
+            None => {
+                let src = Self::builtin_vs_source(&ps.translation.module)?;
+                if !self.builtin_vs.borrow().contains_key(&src) {
+                    let m = self
+                        .gpu
+                        .scoped(|| {
+                            self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                                label: Some("builtin vs"),
+                                source: wgpu::ShaderSource::Wgsl(Cow::Owned(src.clone())),
+                            })
+                        })
+                        .map_err(|e| OpErr::Fail(format!("runner: built-in vertex shader: {e}")))?;
+                    self.builtin_vs.borrow_mut().insert(src.clone(), m);
+                }
+                builtin_module = self.builtin_vs.borrow()[&src].clone();
+                let attrs = vec![wgpu::VertexAttribute {
+                    format: wgpu::VertexFormat::Float32x2,
+                    offset: 0,
+                    shader_location: 0,
+                }];
+                (&builtin_module, vec![(0, 8, attrs)])
+            }
+        };
+        // Fragment targets: one per pixel shader output location.
+        let ep = &ps.translation.module.entry_points[0];
+        let mut out_locs: Vec<u32> = Vec::new();
+        if let Some(res) = &ep.function.result {
+            match (&res.binding, &ps.translation.module.types[res.ty].inner) {
+                (Some(naga::Binding::Location { location, .. }), _) => out_locs.push(*location),
+                (None, naga::TypeInner::Struct { members, .. }) => {
+                    for m in members {
+                        if let Some(naga::Binding::Location { location, .. }) = &m.binding {
+                            out_locs.push(*location);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let rt_slots: Vec<u32> = self.resources.keys().filter(|k| k.0 == ResKind::Rtv).map(|k| k.1).collect();
+        let max_slot = rt_slots.iter().chain(out_locs.iter()).copied().max().unwrap_or(0);
+        let mut targets: Vec<Option<wgpu::ColorTargetState>> = Vec::new();
+        let mut views: Vec<Option<wgpu::TextureView>> = Vec::new();
+        let mut extent = (640u32, 480u32);
+        for slot in 0..=max_slot {
+            match self.resources.get(&(ResKind::Rtv, slot)) {
+                Some(Resource { gpu: Ok(GpuRes::Texture(t, f)), .. }) => {
+                    let write =
+                        if out_locs.contains(&slot) { wgpu::ColorWrites::ALL } else { wgpu::ColorWrites::empty() };
+                    targets.push(Some(wgpu::ColorTargetState { format: *f, blend: None, write_mask: write }));
+                    views.push(Some(t.create_view(&wgpu::TextureViewDescriptor {
+                        dimension: Some(wgpu::TextureViewDimension::D2),
+                        base_array_layer: 0,
+                        array_layer_count: Some(1),
+                        ..Default::default()
+                    })));
+                    if slot == 0 || views.iter().flatten().count() == 1 {
+                        extent = (t.width(), t.height());
+                    }
+                }
+                Some(Resource { gpu: Err(e), .. }) => return Err(OpErr::Skip(e.clone())),
+                _ => {
+                    if out_locs.contains(&slot) {
+                        // D3D discards writes to unbound targets.
+                    }
+                    targets.push(None);
+                    views.push(None);
+                }
+            }
+        }
+        let prim = match topology {
+            Topology::TriangleList => wgpu::PrimitiveTopology::TriangleList,
+            Topology::TriangleStrip => wgpu::PrimitiveTopology::TriangleStrip,
+            Topology::PointList => wgpu::PrimitiveTopology::PointList,
+            Topology::Patch(_) => return Err(OpErr::Skip("runner: patch lists need tessellation".into())),
+        };
+        let vb_descs: Vec<Option<wgpu::VertexBufferLayout>> = {
+            let max = vb_layouts.iter().map(|l| l.0).max();
+            let mut v: Vec<Option<wgpu::VertexBufferLayout>> = Vec::new();
+            if let Some(max) = max {
+                for s in 0..=max {
+                    v.push(vb_layouts.iter().find(|l| l.0 == s).map(|l| wgpu::VertexBufferLayout {
+                        array_stride: l.1,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &l.2,
+                    }));
+                }
+            }
+            v
+        };
+        let bgls: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| g.as_ref().map(|p| &p.0)).collect();
+        let dev = &self.gpu.device;
+        let pipeline = self
+            .gpu
+            .scoped(|| {
+                let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: None,
+                    bind_group_layouts: &bgls,
+                    immediate_size: 0,
+                });
+                dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("draw"),
+                    layout: Some(&layout),
+                    vertex: wgpu::VertexState {
+                        module: vs_module,
+                        entry_point: None,
+                        compilation_options: Default::default(),
+                        buffers: &vb_descs,
+                    },
+                    // D3D's default rasterizer state: clockwise is front, no culling.
+                    primitive: wgpu::PrimitiveState {
+                        topology: prim,
+                        front_face: wgpu::FrontFace::Cw,
+                        ..Default::default()
+                    },
+                    depth_stencil: None,
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &ps_wgpu,
+                        entry_point: None,
+                        compilation_options: Default::default(),
+                        targets: &targets,
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+            })
+            .map_err(|e| OpErr::Fail(format!("render pipeline creation failed: {e}")))?;
+        let mut vbufs: Vec<(u32, wgpu::Buffer)> = Vec::new();
+        for (slot, _, _) in &vb_layouts {
+            match self.resources.get(&(ResKind::Vb, *slot)) {
+                Some(Resource { gpu: Ok(GpuRes::Buffer(b, _)), .. }) => vbufs.push((*slot, b.clone())),
+                _ => return Err(OpErr::Skip(format!("runner: no [vb {slot}]"))),
+            }
+        }
+        let attachments: Vec<Option<wgpu::RenderPassColorAttachment>> = views
+            .iter()
+            .map(|v| {
+                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })
+            })
+            .collect();
+        let _ = extent;
+        self.gpu
+            .scoped(|| {
+                let mut enc = dev.create_command_encoder(&Default::default());
+                {
+                    let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                        label: Some("draw"),
+                        color_attachments: &attachments,
+                        ..Default::default()
+                    });
+                    pass.set_pipeline(&pipeline);
+                    for (i, g) in groups.iter().enumerate() {
+                        if let Some((_, bg)) = g {
+                            pass.set_bind_group(i as u32, bg, &[]);
+                        }
+                    }
+                    for (slot, b) in &vbufs {
+                        pass.set_vertex_buffer(*slot, b.slice(..));
+                    }
+                    pass.draw(0..vertices, 0..instances);
+                }
+                self.gpu.queue.submit([enc.finish()]);
+            })
+            .map_err(|e| OpErr::Fail(format!("draw: {e}")))?;
+        self.gpu.wait().map_err(OpErr::Fail)?;
+        let errs = self.gpu.take_errors();
+        if let Some(e) = errs.first() {
+            return Err(OpErr::Fail(format!("wgpu: {}", gpu::first_line(e))));
+        }
+        Ok(())
+    }
+
+    fn do_dispatch(&mut self, _section: usize, x: u32, y: u32, z: u32) -> Result<(), OpErr> {
+        let cs = self.compiled(Stage::Compute).ok_or_else(|| OpErr::Skip("runner: no compute shader".into()))?;
+        let (cs_naga, cs_wgpu) = self.link(cs, None)?;
+        let groups = self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)])?;
+        let bgls: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| g.as_ref().map(|p| &p.0)).collect();
+        let dev = &self.gpu.device;
+        let pipeline = self
+            .gpu
+            .scoped(|| {
+                let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: None,
+                    bind_group_layouts: &bgls,
+                    immediate_size: 0,
+                });
+                dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("dispatch"),
+                    layout: Some(&layout),
+                    module: &cs_wgpu,
+                    entry_point: None,
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })
+            .map_err(|e| OpErr::Fail(format!("compute pipeline creation failed: {e}")))?;
+        self.gpu
+            .scoped(|| {
+                let mut enc = dev.create_command_encoder(&Default::default());
+                {
+                    let mut pass = enc.begin_compute_pass(&Default::default());
+                    pass.set_pipeline(&pipeline);
+                    for (i, g) in groups.iter().enumerate() {
+                        if let Some((_, bg)) = g {
+                            pass.set_bind_group(i as u32, bg, &[]);
+                        }
+                    }
+                    pass.dispatch_workgroups(x, y, z);
+                }
+                self.gpu.queue.submit([enc.finish()]);
+            })
+            .map_err(|e| OpErr::Fail(format!("dispatch: {e}")))?;
+        self.gpu.wait().map_err(OpErr::Fail)?;
+        let errs = self.gpu.take_errors();
+        if let Some(e) = errs.first() {
+            return Err(OpErr::Fail(format!("wgpu: {}", gpu::first_line(e))));
+        }
+        Ok(())
+    }
+}
+
+/// The vertex format with the shader's scalar kind (D3D reinterprets; WebGPU needs them to agree).
+fn retype_vertex_format(f: wgpu::VertexFormat, scalar: &str) -> wgpu::VertexFormat {
+    use wgpu::VertexFormat as V;
+    let n = match f {
+        V::Float32 | V::Uint32 | V::Sint32 => 1,
+        V::Float32x2 | V::Uint32x2 | V::Sint32x2 => 2,
+        V::Float32x3 | V::Uint32x3 | V::Sint32x3 => 3,
+        _ => 4,
+    };
+    match (scalar, n) {
+        ("u32", 1) => V::Uint32,
+        ("u32", 2) => V::Uint32x2,
+        ("u32", 3) => V::Uint32x3,
+        ("u32", _) => V::Uint32x4,
+        ("i32", 1) => V::Sint32,
+        ("i32", 2) => V::Sint32x2,
+        ("i32", 3) => V::Sint32x3,
+        ("i32", _) => V::Sint32x4,
+        ("f32", 1) => V::Float32,
+        ("f32", 2) => V::Float32x2,
+        ("f32", 3) => V::Float32x3,
+        ("f32", _) => V::Float32x4,
+        _ => f,
+    }
+}
+
+fn wgsl_type(t: &naga::TypeInner) -> Option<String> {
+    let sc = |s: &naga::Scalar| -> Option<&'static str> {
+        Some(match (s.kind, s.width) {
+            (naga::ScalarKind::Float, 4) => "f32",
+            (naga::ScalarKind::Uint, 4) => "u32",
+            (naga::ScalarKind::Sint, 4) => "i32",
+            _ => return None,
+        })
+    };
+    match t {
+        naga::TypeInner::Scalar(s) => Some(sc(s)?.to_string()),
+        naga::TypeInner::Vector { size, scalar } => Some(format!("vec{}<{}>", *size as u8, sc(scalar)?)),
+        _ => None,
+    }
+}
+
+fn naga_storage_format(f: Format) -> Option<naga::StorageFormat> {
+    use naga::StorageFormat as S;
+    Some(match f {
+        Format::Rgba32Float => S::Rgba32Float,
+        Format::Rgba32Sint => S::Rgba32Sint,
+        Format::Rgba32Uint => S::Rgba32Uint,
+        Format::Rg32Float => S::Rg32Float,
+        Format::Rg32Sint => S::Rg32Sint,
+        Format::Rg32Uint => S::Rg32Uint,
+        Format::R32Float => S::R32Float,
+        Format::R32Sint => S::R32Sint,
+        Format::R32Uint | Format::R32Typeless => S::R32Uint,
+        _ => return None,
+    })
+}
+
+fn scalar_kind_of(f: naga::StorageFormat) -> naga::ScalarKind {
+    use naga::StorageFormat as S;
+    match f {
+        S::R32Uint
+        | S::Rg32Uint
+        | S::Rgba32Uint
+        | S::R8Uint
+        | S::R16Uint
+        | S::Rg8Uint
+        | S::Rg16Uint
+        | S::Rgba8Uint
+        | S::Rgba16Uint
+        | S::Rgb10a2Uint
+        | S::R64Uint => naga::ScalarKind::Uint,
+        S::R32Sint
+        | S::Rg32Sint
+        | S::Rgba32Sint
+        | S::R8Sint
+        | S::R16Sint
+        | S::Rg8Sint
+        | S::Rg16Sint
+        | S::Rgba8Sint
+        | S::Rgba16Sint => naga::ScalarKind::Sint,
+        _ => naga::ScalarKind::Float,
+    }
+}
+
+/// Location bindings of the entry point's inputs (`outputs == false`) with their interpolation.
+fn location_bindings(
+    m: &naga::Module,
+    outputs: bool,
+) -> HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)> {
+    let mut out = HashMap::new();
+    let Some(ep) = m.entry_points.first() else { return out };
+    let mut add = |b: &Option<naga::Binding>| {
+        if let Some(naga::Binding::Location { location, interpolation, sampling, .. }) = b {
+            out.insert(*location, (*interpolation, *sampling));
+        }
+    };
+    let mut visit = |b: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| {
+        if b.is_none() {
+            if let naga::TypeInner::Struct { members, .. } = &m.types[ty].inner {
+                for mm in members {
+                    add(&mm.binding);
+                }
+            }
+        } else {
+            add(b);
+        }
+    };
+    if outputs {
+        if let Some(r) = &ep.function.result {
+            visit(&r.binding, r.ty);
+        }
+    } else {
+        for a in &ep.function.arguments {
+            visit(&a.binding, a.ty);
+        }
+    }
+    out
+}
+
+/// Scalar kind written to each output location.
+fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
+    let mut out = Vec::new();
+    let Some(r) = m.entry_points.first().and_then(|e| e.function.result.as_ref()) else { return out };
+    let kind = |ty: naga::Handle<naga::Type>| match &m.types[ty].inner {
+        naga::TypeInner::Scalar(s) | naga::TypeInner::Vector { scalar: s, .. } => Some(s.kind),
+        _ => None,
+    };
+    match (&r.binding, &m.types[r.ty].inner) {
+        (Some(naga::Binding::Location { location, .. }), _) => {
+            if let Some(k) = kind(r.ty) {
+                out.push((*location, k));
+            }
+        }
+        (None, naga::TypeInner::Struct { members, .. }) => {
+            for mm in members {
+                if let (Some(naga::Binding::Location { location, .. }), Some(k)) = (&mm.binding, kind(mm.ty)) {
+                    out.push((*location, k));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
