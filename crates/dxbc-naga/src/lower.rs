@@ -1313,7 +1313,7 @@ impl<'a> Lower<'a> {
         }
 
         // ---- inputs
-        let mut arg_exprs: Vec<(H, Handle<GlobalVariable>, K, u32, u32)> = Vec::new(); // (arg, global, kind, comps, first component)
+        let mut arg_exprs: Vec<(H, Handle<GlobalVariable>, K, u32, u32, ArgKind)> = Vec::new();
         let mut sig_in: Vec<dxbc::chunks::signature::SignatureElement> =
             shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
         // Registers read but absent from the signature (or no signature at
@@ -1335,104 +1335,133 @@ impl<'a> Lower<'a> {
                 Some(&g) => g,
                 None => continue, // never read
             };
-            let first = elems[0];
-            let k = match first.component_type {
-                1 => K::U,
-                2 => K::I,
-                _ => K::F,
-            };
-            let sv = first.system_value;
-            let (binding, ty, comps, builtin) = match (stage, sv) {
-                (ShaderStage::Fragment, 1) => (
-                    naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
-                    self.t.vec4f,
-                    4,
-                    Some("position"),
-                ),
-                (ShaderStage::Fragment, 9) => {
-                    (naga::Binding::BuiltIn(naga::BuiltIn::FrontFacing), self.t.bool, 1, Some("front_facing"))
-                }
-                (ShaderStage::Fragment, 10) => {
-                    (naga::Binding::BuiltIn(naga::BuiltIn::SampleIndex), self.t.u32, 1, Some("sample_index"))
-                }
-                (ShaderStage::Fragment, 7) => {
-                    (naga::Binding::BuiltIn(naga::BuiltIn::PrimitiveIndex), self.t.u32, 1, Some("primitive_index"))
-                }
-                (ShaderStage::Vertex, 6) => {
-                    (naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex), self.t.u32, 1, Some("vertex_index"))
-                }
-                (ShaderStage::Vertex, 8) => {
-                    (naga::Binding::BuiltIn(naga::BuiltIn::InstanceIndex), self.t.u32, 1, Some("instance_index"))
-                }
-                (_, 0) => {
-                    let (interpolation, sampling) = if stage == ShaderStage::Fragment {
-                        match interp.get(reg).copied().unwrap_or(2) {
-                            1 => (Some(naga::Interpolation::Flat), None),
-                            3 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Centroid)),
-                            4 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Center)),
-                            5 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Centroid)),
-                            6 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Sample)),
-                            7 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Sample)),
-                            _ => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Center)),
-                        }
-                    } else {
-                        (None, None)
-                    };
-                    let (interpolation, sampling) = if k != K::F && stage == ShaderStage::Fragment {
-                        (Some(naga::Interpolation::Flat), None)
-                    } else {
-                        (interpolation, sampling)
-                    };
-                    let ty = self.vec_ty(k);
-                    (
-                        naga::Binding::Location {
-                            location: *reg,
-                            interpolation,
-                            sampling,
-                            blend_src: None,
-                            per_primitive: false,
-                        },
-                        ty,
+            // User elements of a register share one location (typed by the
+            // first of them); each system value is its own built-in written
+            // into the components its mask names.
+            let mut user_done = false;
+            for e in elems {
+                let k = match e.component_type {
+                    1 => K::U,
+                    2 => K::I,
+                    _ => K::F,
+                };
+                let c0 = (e.mask as u32 & 0xf).trailing_zeros().min(3);
+                let (binding, ty, comps, builtin, c0, how) = match (stage, e.system_value) {
+                    (ShaderStage::Fragment, 1) => (
+                        naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
+                        self.t.vec4f,
                         4,
-                        None,
-                    )
-                }
-                _ => {
-                    return unsupported(
-                        format!("input system value {} ({})", first.name, first.system_value_name()),
-                        first.offset,
-                    )
-                }
-            };
-            let idx = ep.arguments.len() as u32;
-            ep.arguments.push(FunctionArgument {
-                name: Some(first.name.to_ascii_lowercase()),
-                ty,
-                binding: Some(binding),
-            });
-            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
-            let kk = if ty == self.t.bool {
-                K::U
-            } else if builtin.is_some() && comps == 1 {
-                K::U
-            } else {
-                k
-            };
-            arg_exprs.push((arg, g, kk, comps, 0));
-            inputs.push(IoEntry {
-                semantic: first.name.clone(),
-                semantic_index: first.semantic_index,
-                register: *reg,
-                location: builtin.is_none().then_some(*reg),
-                builtin: builtin.map(str::to_string),
-                scalar: match kk {
-                    K::F => "f32",
-                    K::I => "i32",
-                    K::U => "u32",
-                }
-                .into(),
-                components: comps,
-            });
+                        Some("position"),
+                        0,
+                        ArgKind::Position,
+                    ),
+                    (ShaderStage::Fragment, 9) => (
+                        naga::Binding::BuiltIn(naga::BuiltIn::FrontFacing),
+                        self.t.bool,
+                        1,
+                        Some("front_facing"),
+                        c0,
+                        ArgKind::Bool,
+                    ),
+                    (ShaderStage::Fragment, 10) => (
+                        naga::Binding::BuiltIn(naga::BuiltIn::SampleIndex),
+                        self.t.u32,
+                        1,
+                        Some("sample_index"),
+                        c0,
+                        ArgKind::Plain,
+                    ),
+                    (ShaderStage::Fragment, 7) => (
+                        naga::Binding::BuiltIn(naga::BuiltIn::PrimitiveIndex),
+                        self.t.u32,
+                        1,
+                        Some("primitive_index"),
+                        c0,
+                        ArgKind::Plain,
+                    ),
+                    (ShaderStage::Vertex, 6) => (
+                        naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex),
+                        self.t.u32,
+                        1,
+                        Some("vertex_index"),
+                        c0,
+                        ArgKind::Plain,
+                    ),
+                    (ShaderStage::Vertex, 8) => (
+                        naga::Binding::BuiltIn(naga::BuiltIn::InstanceIndex),
+                        self.t.u32,
+                        1,
+                        Some("instance_index"),
+                        c0,
+                        ArgKind::Plain,
+                    ),
+                    (_, 0) => {
+                        if user_done {
+                            continue;
+                        }
+                        user_done = true;
+                        let (interpolation, sampling) = if stage != ShaderStage::Fragment {
+                            (None, None)
+                        } else if k != K::F {
+                            (Some(naga::Interpolation::Flat), None)
+                        } else {
+                            match interp.get(reg).copied().unwrap_or(2) {
+                                1 => (Some(naga::Interpolation::Flat), None),
+                                3 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Centroid)),
+                                4 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Center)),
+                                5 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Centroid)),
+                                6 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Sample)),
+                                7 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Sample)),
+                                _ => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Center)),
+                            }
+                        };
+                        let ty = self.vec_ty(k);
+                        (
+                            naga::Binding::Location {
+                                location: *reg,
+                                interpolation,
+                                sampling,
+                                blend_src: None,
+                                per_primitive: false,
+                            },
+                            ty,
+                            4,
+                            None,
+                            0,
+                            ArgKind::Plain,
+                        )
+                    }
+                    _ => {
+                        return unsupported(
+                            format!("input system value {} ({})", e.name, e.system_value_name()),
+                            e.offset,
+                        )
+                    }
+                };
+                let idx = ep.arguments.len() as u32;
+                ep.arguments.push(FunctionArgument {
+                    name: Some(e.name.to_ascii_lowercase()),
+                    ty,
+                    binding: Some(binding),
+                });
+                let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
+                let kk = if builtin.is_some() && comps == 1 { K::U } else { k };
+                arg_exprs.push((arg, g, kk, comps, c0, how));
+                inputs.push(IoEntry {
+                    semantic: e.name.clone(),
+                    semantic_index: e.semantic_index,
+                    register: *reg,
+                    location: builtin.is_none().then_some(*reg),
+                    builtin: builtin.map(str::to_string),
+                    scalar: match kk {
+                        K::F => "f32",
+                        K::I => "i32",
+                        K::U => "u32",
+                    }
+                    .into(),
+                    components: comps,
+                });
+            }
         }
         // Special input registers (compute ids, vPrim, …).
         for (&ty, &g) in &self.specials.clone() {
@@ -1461,7 +1490,7 @@ impl<'a> Lower<'a> {
                 binding: Some(naga::Binding::BuiltIn(builtin)),
             });
             let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
-            arg_exprs.push((arg, g, K::U, comps, 0));
+            arg_exprs.push((arg, g, K::U, comps, 0, ArgKind::Plain));
             inputs.push(IoEntry {
                 semantic: name.into(),
                 semantic_index: 0,
@@ -1474,48 +1503,67 @@ impl<'a> Lower<'a> {
         }
         let _ = declared_specials;
 
-        // Copy arguments into the private input globals.
-        for (arg, g, k, comps, _) in arg_exprs {
+        // Copy arguments into the private input globals: whole registers
+        // where the argument is a vec4 at component 0, else component by
+        // component.
+        for (arg, g, k, comps, c0, how) in arg_exprs {
             let first = ep.expressions.len();
-            let value = match comps {
-                4 => {
-                    if k == K::U {
+            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+            let lit = |ep: &mut Function, v: Literal| ep.expressions.append(E::Literal(v), Span::UNDEFINED);
+            let mut stores: Vec<(H, H)> = Vec::new();
+            match how {
+                ArgKind::Position => {
+                    // D3D's SV_Position.w is the clip-space w; WebGPU gives 1/w.
+                    let one = lit(&mut ep, Literal::F32(1.0));
+                    let mut c: Vec<H> = (0..4)
+                        .map(|i| ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED))
+                        .collect();
+                    c[3] = ep.expressions.append(E::Binary { op: B::Divide, left: one, right: c[3] }, Span::UNDEFINED);
+                    let v = ep.expressions.append(E::Compose { ty: self.t.vec4f, components: c }, Span::UNDEFINED);
+                    let bits = ep
+                        .expressions
+                        .append(E::As { expr: v, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED);
+                    stores.push((ptr, bits));
+                }
+                ArgKind::Bool => {
+                    // D3D booleans are all ones or zero.
+                    let t = lit(&mut ep, Literal::U32(u32::MAX));
+                    let f = lit(&mut ep, Literal::U32(0));
+                    let v = ep.expressions.append(E::Select { condition: arg, accept: t, reject: f }, Span::UNDEFINED);
+                    let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 }, Span::UNDEFINED);
+                    stores.push((p, v));
+                }
+                ArgKind::Plain if comps == 4 && c0 == 0 => {
+                    let v = if k == K::U {
                         arg
                     } else {
                         ep.expressions
                             .append(E::As { expr: arg, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED)
-                    }
+                    };
+                    stores.push((ptr, v));
                 }
-                _ => {
-                    // bool / scalar / vec3 → vec4<u32>
-                    let mut comp_h = Vec::new();
-                    for c in 0..4 {
-                        let h = if c < comps {
-                            if comps == 1 {
-                                arg
-                            } else {
-                                ep.expressions.append(E::AccessIndex { base: arg, index: c }, Span::UNDEFINED)
-                            }
+                ArgKind::Plain => {
+                    for i in 0..comps.min(4 - c0) {
+                        let v = if comps == 1 {
+                            arg
                         } else {
-                            ep.expressions.append(E::Literal(Literal::U32(0)), Span::UNDEFINED)
+                            ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED)
                         };
-                        comp_h.push(h);
+                        let v = if k == K::U {
+                            v
+                        } else {
+                            ep.expressions
+                                .append(E::As { expr: v, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED)
+                        };
+                        let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 + i }, Span::UNDEFINED);
+                        stores.push((p, v));
                     }
-                    // bool (front facing) → 0xffffffff / 0
-                    if ep.arguments.iter().any(|a| a.ty == self.t.bool)
-                        && matches!(ep.expressions[arg], E::FunctionArgument(i) if ep.arguments[i as usize].ty == self.t.bool)
-                    {
-                        let t = ep.expressions.append(E::Literal(Literal::U32(u32::MAX)), Span::UNDEFINED);
-                        let f = ep.expressions.append(E::Literal(Literal::U32(0)), Span::UNDEFINED);
-                        comp_h[0] =
-                            ep.expressions.append(E::Select { condition: arg, accept: t, reject: f }, Span::UNDEFINED);
-                    }
-                    ep.expressions.append(E::Compose { ty: self.t.vec4u, components: comp_h }, Span::UNDEFINED)
                 }
-            };
-            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+            }
             emit_all(&ep, first, &mut stmts);
-            stmts.push(S::Store { pointer: ptr, value }, Span::UNDEFINED);
+            for (p, v) in stores {
+                stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
+            }
         }
         stmts.push(S::Call { function: body, arguments: Vec::new(), result: None }, Span::UNDEFINED);
 
@@ -1685,6 +1733,17 @@ impl<'a> Lower<'a> {
         });
         Ok((inputs, outputs, workgroup_size))
     }
+}
+
+/// How an entry-point argument lands in its register.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ArgKind {
+    /// Bits copied (bitcast to u32).
+    Plain,
+    /// A bool turned into D3D's all-ones / zero.
+    Bool,
+    /// SV_Position, whose w WebGPU gives as 1/w.
+    Position,
 }
 
 /// A float vec4 signature element for a register the signature does not

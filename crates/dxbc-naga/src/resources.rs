@@ -726,15 +726,50 @@ impl Lower<'_> {
         self.e(E::Access { base, index })
     }
 
+    /// Number of words in a region, as a u32 expression.
+    fn word_count(&mut self, w: &Words) -> H {
+        let g = self.e(E::GlobalVariable(w.g));
+        match self.module.global_variables[w.g].space {
+            AddressSpace::WorkGroup => {
+                let ty = self.module.global_variables[w.g].ty;
+                let n = match self.module.types[ty].inner {
+                    TypeInner::Array { size: ArraySize::Constant(n), .. } => n.get(),
+                    _ => 0,
+                };
+                self.lit_u(n)
+            }
+            _ => self.e(E::ArrayLength(g)),
+        }
+    }
+
     fn load_word(&mut self, w: &Words, index: H) -> H {
-        let ptr = self.word_ptr(w, index);
+        // D3D reads past the end of a buffer return zero; WGSL would clamp
+        // the index, so the load is guarded.
+        let n = self.word_count(w);
+        let inside = self.bin(B::Less, index, n);
+        let last = {
+            let one = self.lit_u(1);
+            let m = self.bin(B::Subtract, n, one);
+            self.math(naga::MathFunction::Min, index, Some(m), None)
+        };
+        let ptr = self.word_ptr(w, last);
         // On an atomic word the load is an atomicLoad; signed words come back as bits.
         let v = self.e(E::Load { pointer: ptr });
-        if w.atomic == Some(K::I) {
-            self.bitcast(v, K::I, K::U)
-        } else {
-            v
-        }
+        let v = if w.atomic == Some(K::I) { self.bitcast(v, K::I, K::U) } else { v };
+        let zero = self.lit_u(0);
+        self.select(inside, v, zero)
+    }
+
+    /// Stores one word unless the index is past the end (D3D drops such writes).
+    fn store_word(&mut self, w: &Words, index: H, value: H) {
+        let n = self.word_count(w);
+        let inside = self.bin(B::Less, index, n);
+        let ptr = self.word_ptr(w, index);
+        let value = if w.atomic == Some(K::I) { self.bitcast(value, K::U, K::I) } else { value };
+        self.flush();
+        let mut accept = naga::Block::new();
+        accept.push(S::Store { pointer: ptr, value }, self.span);
+        self.stmt(S::If { condition: inside, accept, reject: naga::Block::new() });
     }
 
     pub(crate) fn load_words(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
@@ -818,11 +853,9 @@ impl Lower<'_> {
                 let kk = self.lit_u(k);
                 self.bin(B::Add, first, kk)
             };
-            let ptr = self.word_ptr(&w, idx);
             let v = self.component(value, c);
             // A store to an atomic word is an atomicStore of its type.
-            let v = if w.atomic == Some(K::I) { self.bitcast(v, K::U, K::I) } else { v };
-            self.stmt(S::Store { pointer: ptr, value: v });
+            self.store_word(&w, idx, v);
             k += 1;
         }
         Ok(())
@@ -942,10 +975,8 @@ impl Lower<'_> {
                 self.read(o, K::U)?
             };
             let idx = self.word_index(&w, addr);
-            let ptr = self.word_ptr(&w, idx);
             let v = self.component(value, 0);
-            let v = if w.atomic == Some(K::I) { self.bitcast(v, K::U, K::I) } else { v };
-            self.stmt(S::Store { pointer: ptr, value: v });
+            self.store_word(&w, idx, v);
             return Ok(());
         }
         let Some(st) = self.storage_textures.get(&id).copied() else {
