@@ -1,8 +1,11 @@
-//! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE]`
+//! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars]`
 //!
 //! DIR is the vkd3d corpus folder (holding MANIFEST.tsv) or one test folder
-//! inside it. Exits 0 whatever the rows say (CI applies the bars); non-zero
-//! only when the directory or manifest is missing or the GPU cannot be opened.
+//! inside it. Exits 0 whatever the rows say, unless `--require-bars` asks it
+//! to exit 1 when a conformance bar is missed (≥ 95 % of the probed pixel
+//! shaders that use only uniforms and `draw quad`, ≥ 85 % of all probed
+//! VS/PS/CS sections); non-zero too when the directory or manifest is
+//! missing or the GPU cannot be opened.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,21 +18,23 @@ struct Args {
     filter: Option<String>,
     summary: bool,
     json: Option<PathBuf>,
+    require_bars: bool,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE]");
+    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars]");
     std::process::exit(2);
 }
 
 fn parse_args() -> Args {
     let mut it = std::env::args().skip(1);
     let mut dir = None;
-    let mut a = Args { dir: PathBuf::new(), filter: None, summary: false, json: None };
+    let mut a = Args { dir: PathBuf::new(), filter: None, summary: false, json: None, require_bars: false };
     while let Some(x) = it.next() {
         match x.as_str() {
             "--filter" => a.filter = Some(it.next().unwrap_or_else(|| usage())),
             "--summary" => a.summary = true,
+            "--require-bars" => a.require_bars = true,
             "--json" => a.json = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
             "-h" | "--help" => usage(),
             s if s.starts_with("--") => usage(),
@@ -133,5 +138,13 @@ fn main() -> ExitCode {
         }
     }
     println!("{} passed, {} failed, {} skipped", s.passed, s.failed, s.skipped);
+    if args.require_bars {
+        let ps = pct(s.uniform_ps.0, s.uniform_ps.1);
+        let all = pct(s.probed_all.0, s.probed_all.1);
+        if s.uniform_ps.1 == 0 || ps < 95.0 || all < 85.0 {
+            eprintln!("shader-runner: conformance bars missed: {ps:.1}% (bar 95%), {all:.1}% (bar 85%)");
+            return ExitCode::from(1);
+        }
+    }
     ExitCode::SUCCESS
 }
