@@ -38,6 +38,9 @@ pub enum BindingKind {
     StorageBuffer { stride: u32 },
     /// A sampled texture with its D3D dimension name and component type.
     SampledTexture { dimension: String, sample_type: String, multisampled: bool },
+    /// A typed buffer (`Buffer<T>` / `RWBuffer<T>`) bound as 32-bit words,
+    /// `channels` words per element (see `Options::typed_buffer_channels`).
+    TypedBuffer { writable: bool, channels: u32 },
     /// A storage texture (typed UAV).
     StorageTexture { dimension: String, sample_type: String },
     /// A filtering or comparison sampler.

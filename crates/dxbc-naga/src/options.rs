@@ -20,6 +20,20 @@ pub enum BindingScheme {
 pub struct Options {
     /// Binding scheme; see [`BindingScheme`].
     pub bindings: BindingScheme,
+    /// 32-bit channels per element of typed buffers (`Buffer<T>` SRVs and
+    /// `RWBuffer<T>` UAVs), whose view format the bytecode does not carry:
+    /// `(class, register, channels)`. Default: one channel (r32).
+    pub typed_buffer_channels: Vec<(crate::RegisterClass, u32, u32)>,
+}
+
+impl Options {
+    /// Channels per element of the typed buffer at `class` / `register`.
+    pub fn channels(&self, class: crate::RegisterClass, register: u32) -> u32 {
+        self.typed_buffer_channels
+            .iter()
+            .find(|(c, r, _)| *c == class && *r == register)
+            .map_or(1, |&(_, _, n)| n.clamp(1, 4))
+    }
 }
 
 impl BindingScheme {

@@ -34,8 +34,11 @@ pub(crate) struct Words {
     pub g: Handle<GlobalVariable>,
     pub stride: u32,
     pub atomic: Option<K>,
-    /// A typed buffer UAV (RWBuffer): addressed by element, one word each.
+    /// A typed buffer (Buffer / RWBuffer): addressed by element.
     pub typed: bool,
+    /// Words per element of a typed buffer, and the element's type.
+    pub channels: u32,
+    pub k: K,
 }
 
 /// A typed UAV texture (RWTexture*), kept as a one-channel 32-bit storage
@@ -137,6 +140,7 @@ impl Lower<'_> {
                         // Buffer<T>: WebGPU has no texel buffers; like typed UAVs the
                         // view is taken to hold one 32-bit channel per element and is
                         // bound as a read-only buffer of words.
+                        let channels = self.options.channels(RegisterClass::ShaderResource, register);
                         let ty = self.word_array(None, None);
                         let g = self.resource_global(
                             format!("t{id}"),
@@ -144,11 +148,11 @@ impl Lower<'_> {
                             RegisterClass::ShaderResource,
                             register,
                             space,
-                            BindingKind::ReadOnlyStorageBuffer { stride: 4 },
+                            BindingKind::TypedBuffer { writable: false, channels },
                             AddressSpace::Storage { access: naga::StorageAccess::LOAD },
                         );
-                        self.words.insert((T, id), Words { g, stride: 4, atomic: None, typed: true });
-                        let _ = k;
+                        self.words
+                            .insert((T, id), Words { g, stride: 4 * channels, atomic: None, typed: true, channels, k });
                         return Ok(());
                     }
                     7 => return unsupported("1D texture arrays have no WebGPU form", at),
@@ -223,7 +227,7 @@ impl Lower<'_> {
                 };
                 let name = format!("{}{id}", if uav { "u" } else { "t" });
                 let g = self.resource_global(name, ty, class, register, space, kind, space_kind);
-                self.words.insert((file, id), Words { g, stride, atomic, typed: false });
+                self.words.insert((file, id), Words { g, stride, atomic, typed: false, channels: 1, k: K::U });
             }
             DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => {
                 let (stride, bytes) = if ins.opcode() == DCL_TGSM_RAW {
@@ -248,7 +252,7 @@ impl Lower<'_> {
                     },
                     self.span,
                 );
-                self.words.insert((G, id), Words { g, stride, atomic, typed: false });
+                self.words.insert((G, id), Words { g, stride, atomic, typed: false, channels: 1, k: K::U });
             }
             DCL_UAV_TYPED => {
                 // The bytecode does not carry the view's format: typed UAVs are
@@ -262,6 +266,11 @@ impl Lower<'_> {
                 };
                 if dim == 1 {
                     let atomic = self.atomic_targets.get(&(U, id)).copied();
+                    let channels = if atomic.is_some() {
+                        1
+                    } else {
+                        self.options.channels(RegisterClass::UnorderedAccess, register)
+                    };
                     let ty = self.word_array(atomic, None);
                     let g = self.resource_global(
                         format!("u{id}"),
@@ -269,10 +278,10 @@ impl Lower<'_> {
                         RegisterClass::UnorderedAccess,
                         register,
                         space,
-                        BindingKind::StorageBuffer { stride: 4 },
+                        BindingKind::TypedBuffer { writable: true, channels },
                         AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
                     );
-                    self.words.insert((U, id), Words { g, stride: 4, atomic, typed: true });
+                    self.words.insert((U, id), Words { g, stride: 4 * channels, atomic, typed: true, channels, k });
                 } else {
                     if self.atomic_targets.contains_key(&(U, id)) {
                         return unsupported("typed UAVs: atomics on textures", at);
@@ -560,16 +569,12 @@ impl Lower<'_> {
             if !w.typed {
                 return unsupported("ld on a raw/structured buffer", ins.offset as usize);
             }
-            // Buffer<T> element load: one word per element.
+            // Buffer<T> element load.
             let addr = {
                 let a = self.op(ins, 1)?;
                 self.read(a, K::U)?
             };
-            let idx = self.word_index(&w, addr);
-            let word = self.load_word(&w, idx);
-            let z = self.lit_u(0);
-            let ty = self.t.vec4u;
-            let v = self.e(E::Compose { ty, components: vec![word, z, z, z] });
+            let v = self.typed_element(&w, addr);
             let v = self.resource_swizzle(res, v);
             let d = self.op(ins, 0)?;
             return self.write(d, v, K::U, false);
@@ -705,7 +710,12 @@ impl Lower<'_> {
     /// `index*stride/4 + byte/4` for structured.
     fn word_index(&mut self, w: &Words, addr: H) -> H {
         if w.typed {
-            return self.component(addr, 0);
+            let e = self.component(addr, 0);
+            if w.channels == 1 {
+                return e;
+            }
+            let n = self.lit_u(w.channels);
+            return self.bin(B::Multiply, e, n);
         }
         let four = self.lit_u(4);
         if w.stride == 0 {
@@ -758,6 +768,29 @@ impl Lower<'_> {
         let v = if w.atomic == Some(K::I) { self.bitcast(v, K::I, K::U) } else { v };
         let zero = self.lit_u(0);
         self.select(inside, v, zero)
+    }
+
+    /// One element of a typed buffer as vec4<u32> bits: its channels, then
+    /// D3D's defaults for missing ones (0, 0, 0, 1 in the element's type).
+    fn typed_element(&mut self, w: &Words, addr: H) -> H {
+        let first = self.word_index(w, addr);
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            if c < w.channels {
+                let idx = if c == 0 {
+                    first
+                } else {
+                    let cc = self.lit_u(c);
+                    self.bin(B::Add, first, cc)
+                };
+                comps.push(self.load_word(w, idx));
+            } else {
+                let one = if w.k == K::F { 1.0f32.to_bits() } else { 1 };
+                comps.push(self.lit_u(if c == 3 { one } else { 0 }));
+            }
+        }
+        let ty = self.t.vec4u;
+        self.e(E::Compose { ty, components: comps })
     }
 
     /// Stores one word unless the index is past the end (D3D drops such writes).
@@ -938,11 +971,7 @@ impl Lower<'_> {
             self.read(o, K::U)?
         };
         if let Some(w) = self.words.get(&(U, id)).copied().filter(|w| w.typed) {
-            let idx = self.word_index(&w, addr);
-            let word = self.load_word(&w, idx);
-            let z = self.lit_u(0);
-            let ty = self.t.vec4u;
-            let v = self.e(E::Compose { ty, components: vec![word, z, z, z] });
+            let v = self.typed_element(&w, addr);
             let v = self.resource_swizzle(res, v);
             let d = self.op(ins, 0)?;
             return self.write(d, v, K::U, false);
@@ -974,9 +1003,17 @@ impl Lower<'_> {
                 let o = self.op(ins, 2)?;
                 self.read(o, K::U)?
             };
-            let idx = self.word_index(&w, addr);
-            let v = self.component(value, 0);
-            self.store_word(&w, idx, v);
+            let first = self.word_index(&w, addr);
+            for c in 0..w.channels {
+                let idx = if c == 0 {
+                    first
+                } else {
+                    let cc = self.lit_u(c);
+                    self.bin(B::Add, first, cc)
+                };
+                let v = self.component(value, c);
+                self.store_word(&w, idx, v);
+            }
             return Ok(());
         }
         let Some(st) = self.storage_textures.get(&id).copied() else {

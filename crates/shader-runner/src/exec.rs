@@ -40,6 +40,7 @@ pub enum Avail {
 }
 
 struct Compiled {
+    shader: dxbc::Shader,
     translation: Translation,
     module: wgpu::ShaderModule,
 }
@@ -319,7 +320,7 @@ impl<'a> Pass<'a> {
                 })
             })
             .map_err(|e| Avail::Fail(format!("wgpu rejected the translated module: {e}")))?;
-        Ok(Compiled { translation, module: sm })
+        Ok(Compiled { shader, translation, module: sm })
     }
 
     fn declare(&mut self, kind: ResKind, slot: u32, lines: &[(usize, String)], default: Format) {
@@ -937,7 +938,34 @@ impl<'a> Pass<'a> {
         c: &Compiled,
         ps_inputs: Option<&HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)>>,
     ) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
-        let mut module = c.translation.module.clone();
+        // Typed buffers: the bytecode does not say how many channels an
+        // element has; the bound view's format does. Re-translate when it
+        // differs from the default single channel.
+        let mut channels = Vec::new();
+        for b in &c.translation.bindings {
+            if let dxbc_naga::BindingKind::TypedBuffer { writable, channels: have } = b.kind {
+                let (kind, class) = if writable {
+                    (ResKind::Uav, dxbc_naga::RegisterClass::UnorderedAccess)
+                } else {
+                    (ResKind::Srv, dxbc_naga::RegisterClass::ShaderResource)
+                };
+                if let Some(res) = self.resources.get(&(kind, b.register)) {
+                    let want = res.desc.format.components();
+                    if want != have {
+                        channels.push((class, b.register, want));
+                    }
+                }
+            }
+        }
+        let retranslated;
+        let translation = if channels.is_empty() {
+            &c.translation
+        } else {
+            let options = dxbc_naga::Options { typed_buffer_channels: channels, ..Default::default() };
+            retranslated = dxbc_naga::translate(&c.shader, &options).map_err(|e| OpErr::Skip(e.to_string()))?;
+            &retranslated
+        };
+        let mut module = translation.module.clone();
         // Storage image formats by type handle.
         let mut fmt_patch: HashMap<naga::Handle<naga::Type>, naga::StorageFormat> = HashMap::new();
         for (_, gv) in module.global_variables.iter() {
@@ -947,7 +975,7 @@ impl<'a> Pass<'a> {
             else {
                 continue;
             };
-            let Some(entry) = c.translation.bindings.iter().find(|e| e.group == rb.group && e.binding == rb.binding)
+            let Some(entry) = translation.bindings.iter().find(|e| e.group == rb.group && e.binding == rb.binding)
             else {
                 continue;
             };
@@ -1015,7 +1043,7 @@ impl<'a> Pass<'a> {
                 changed = true;
             }
         }
-        if !changed {
+        if !changed && std::ptr::eq(translation, &c.translation) {
             return Ok((module, c.module.clone()));
         }
         let src = module.clone();
