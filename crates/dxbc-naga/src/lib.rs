@@ -186,6 +186,8 @@ pub const LIMITATIONS: &[(&str, &str)] = &[
     ("dcl_indexrange", "indexed stage I/O is not lowered yet"),
     ("texture access on a UAV", "sampling or loading a UAV through texture instructions"),
     ("resinfo on an arrayed UAV texture", "naga 30 emits an invalid SPIR-V layer query for storage images"),
+    ("resinfo on a multisampled array texture", "naga 30 emits an invalid SPIR-V layer query for multisampled images"),
+    ("sampleinfo of the rasterizer", "WGSL cannot query the render target's sample count"),
     ("resinfo on a buffer UAV", "buffer UAVs have no size query; use bufinfo"),
     ("operand type ", "a register file the lowering does not handle yet"),
     ("imul with the high 32 bits", "64-bit products are not lowered yet"),

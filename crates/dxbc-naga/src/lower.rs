@@ -1252,6 +1252,7 @@ impl<'a> Lower<'a> {
             166 | 168 => return self.store_words(ins),
             169..=189 => return self.atomic(ins),
             121 => return self.bufinfo(ins),
+            111 => return self.sampleinfo(ins),
             163 => return self.load_typed_uav(ins),
             164 => return self.store_typed_uav(ins),
             190 => return self.sync(ins),

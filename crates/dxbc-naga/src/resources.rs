@@ -403,10 +403,14 @@ impl Lower<'_> {
 
     /// Applies the resource operand's swizzle to a fetched vec4 (of any kind).
     fn resource_swizzle(&mut self, res: &Operand, v: H) -> H {
-        if res.num_components() != 2 || res.selection_mode() != 1 {
+        if res.num_components() != 2 {
             return v;
         }
-        let s = res.swizzle();
+        let s = match res.selection_mode() {
+            1 => res.swizzle(),
+            2 => [res.select1(); 4],
+            _ => return v,
+        };
         if s == [0, 1, 2, 3] {
             return v;
         }
@@ -621,6 +625,12 @@ impl Lower<'_> {
             self.texture(res)?
         };
         let storage = res.ty() == U;
+        if tex.dim == 9 {
+            return unsupported(
+                "resinfo on a multisampled array texture (naga's SPIR-V layer query is invalid there)",
+                ins.offset as usize,
+            );
+        }
         if storage && Self::coord_shape(tex.dim).1 {
             // naga 30's SPIR-V writer queries layers of storage images with
             // OpImageQuerySizeLod, which Vulkan forbids.
@@ -1030,6 +1040,34 @@ impl Lower<'_> {
         let image = self.e(E::GlobalVariable(st.g));
         self.stmt(S::ImageStore { image, coordinate, array_index, value });
         Ok(())
+    }
+
+    /// sampleinfo[_uint] dst, t#: the sample count of a multisampled texture.
+    pub(crate) fn sampleinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let res = self.op(ins, 1)?;
+        if res.ty() != T {
+            return unsupported("sampleinfo of the rasterizer (no WGSL equivalent)", ins.offset as usize);
+        }
+        let tex = self.texture(res)?;
+        if !(tex.dim == 4 || tex.dim == 9) {
+            // D3D reports 0 samples for a resource that is not multisampled.
+            let z = self.splat_u(0);
+            let d = self.op(ins, 0)?;
+            return self.write(d, z, K::U, false);
+        }
+        let image = self.e(E::GlobalVariable(tex.g));
+        let n = self.e(E::ImageQuery { image, query: ImageQuery::NumSamples });
+        let zero = self.lit_u(0);
+        let ty = self.t.vec4u;
+        let v = self.e(E::Compose { ty, components: vec![n, zero, zero, zero] });
+        let (v, k) = if (ins.token >> 11) & 3 == 1 {
+            (v, K::U)
+        } else {
+            (self.e(E::As { expr: v, kind: ScalarKind::Float, convert: Some(4) }), K::F)
+        };
+        let v = self.resource_swizzle(res, v);
+        let d = self.op(ins, 0)?;
+        self.write(d, v, k, false)
     }
 
     pub(crate) fn bufinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
