@@ -4,14 +4,29 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const TINT_H = fs.readFileSync(path.join(HERE, 'fixtures', 'tint_ps.h'), 'utf8');
+const SHOTS = process.env.SCREENSHOT_DIR; // set to keep screenshots of every view
+
+// A link written by version 1 of the codec (same string as the golden test
+// in crates/dxbc/src/permalink.rs): the tint example, selection 0x4c+4,
+// field at bit 12, panes 0b101, tour step 3. Never edit; add new ones.
+const GOLDEN_V1 = '#v1/NYstDoNAEIXfsEuKQKyqbBE9RFVFf0hFRZOarSXBcA4kgRNgEFwBSYJCIDkJCgcDLJN8ed8k71FMT31_lGNXT717OOdNViVtQQBiZskL83u_tOb8MkcmckB_QPqpB5heoCAGpdY_BLu3-RVwdvdPJs1uuRvPLesjBbmSbJvEDA';
+
+function tintBytes() {
+  const body = TINT_H.slice(TINT_H.indexOf('{') + 1, TINT_H.indexOf('}'));
+  return Uint8Array.from(body.split(',').map((s) => s.trim()).filter(Boolean).map(Number));
+}
 
 async function withPage(fn) {
   const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
     executablePath: '/usr/bin/chromium',
     headless: true,
+    viewport: { width: 1440, height: 1000 },
     args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
       '--disable-sync', '--disable-quic'],
   });
@@ -25,19 +40,155 @@ async function withPage(fn) {
   }
 }
 
-test('opens on the example shader and shows its fxc listing', async () => {
+async function open(page, url = APP_URL) {
+  await page.goto(url);
+  await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 20000 });
+}
+
+async function shot(page, name) {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Offsets of the selected bytes in the hex view. */
+async function selectedBytes(page) {
+  return page.$$eval('[data-testid=hex-view] .b.sel', (els) => els.map((e) => Number(e.dataset.b)).sort((a, b) => a - b));
+}
+
+async function clickLine(page, text) {
+  const line = page.locator('[data-testid=disassembly] .line', { hasText: text }).first();
+  await line.scrollIntoViewIfNeeded();
+  await line.click();
+}
+
+test('opens on the example shader with its fxc listing, chunks and reflection', async () => {
   await withPage(async (page, errors) => {
-    await page.goto(APP_URL);
-    const listing = page.getByTestId('disassembly');
-    await listing.waitFor({ timeout: 20000 });
-    const text = await listing.textContent();
-    assert.match(text, /^ps_5_0\n/m);
-    assert.match(text, /mul o0\.xyzw, v0\.xyzw, cb0\[0\]\.xyzw/);
-    assert.match(text, /\/\/ Approximately 0 instruction slots used/);
+    await open(page);
     assert.equal(await page.getByTestId('profile').textContent(), 'ps_5_0');
     assert.equal(await page.getByTestId('checksum').textContent(), 'checksum valid');
-    assert.match(await page.getByTestId('chunks').textContent(), /SHEX/);
-    if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+    const dis = page.getByTestId('disassembly');
+    await clickLine(page, 'sample_indexable');
+    assert.match(await dis.textContent(), /sample_indexable\(texture2d\)\(float,float,float,float\) r0\.xyzw, v1\.xyxx, t0\.xyzw, s0/);
+    assert.match(await page.getByTestId('chunks').textContent(), /RDEF.*ISGN.*OSGN.*SHEX/s);
+    const refl = await page.getByTestId('reflection').textContent();
+    assert.match(refl, /cbuffer Material/);
+    assert.match(refl, /SV_Target/);
+    await shot(page, 'example');
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('clicking a disassembly line selects its bytes; hovering a byte shows its field', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    await clickLine(page, 'mul o0.xyzw, r0.xyzw, cb0[0].xyzw');
+    const sel = await selectedBytes(page);
+    assert.equal(sel.length, 32, `selected ${sel}`); // mul with three operands: 8 dwords
+    const op = sel[0];
+    assert.deepEqual(sel, Array.from({ length: 32 }, (_, i) => op + i));
+    assert.match(await page.locator('[data-testid=disassembly] .line.sel').textContent(), /^mul o0\.xyzw, r0\.xyzw, cb0\[0\]\.xyzw$/);
+    // Byte 2 of the first operand token holds bits 16..23: the operand type.
+    await page.locator(`[data-testid=hex-view] [data-b="${op + 6}"]`).hover();
+    const ins = page.getByTestId('inspector');
+    await page.waitForFunction(() => document.querySelector('[data-testid=inspector-title]')?.textContent === 'operand token');
+    const active = ins.locator('tr.frow.active');
+    assert.equal(await active.getAttribute('data-field'), 'operand type');
+    assert.match(await active.textContent(), /OUTPUT/);
+    assert.equal(await page.locator('[data-testid=disassembly] .line.hl').textContent(), 'mul o0.xyzw, r0.xyzw, cb0[0].xyzw');
+    assert.equal(await page.locator('[data-testid=hex-view] .b.hov').count(), 4);
+    await shot(page, 'hover');
+    // Clicking an inspector field selects just its bytes (operand type: bits 12..19 = bytes 1..2).
+    await active.click();
+    assert.deepEqual(await selectedBytes(page), [op + 5, op + 6]);
+    // Keyboard: Right moves to the next token.
+    await page.getByTestId('hex-view').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.deepEqual(await selectedBytes(page), [op + 8, op + 9, op + 10, op + 11]);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('pasting an fxc /Fh C array decodes it', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    await page.getByTestId('paste').fill(TINT_H);
+    await page.getByTestId('decode').click();
+    await page.waitForFunction(() => /C byte array/.test(document.querySelector('[data-testid=status]').textContent));
+    assert.match(await page.getByTestId('disassembly').textContent(), /mul o0\.xyzw, v0\.xyzw, cb0\[0\]\.xyzw/);
+    assert.equal(await page.getByTestId('checksum').textContent(), 'checksum valid');
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('a permalink reopens exactly the same view; golden v1 links keep working', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    await page.getByTestId('examples').selectOption('vs');
+    await page.waitForFunction(() => document.querySelector('[data-testid=profile]').textContent === 'vs_5_0');
+    await clickLine(page, 'mul o1.xyzw');
+    const ins = page.getByTestId('inspector');
+    await ins.locator('tr.frow[data-field="opcode"]').click();
+    const before = await selectedBytes(page);
+    const title = await page.getByTestId('inspector-title').textContent();
+    const link = await page.getByTestId('permalink').inputValue();
+    assert.match(link, /^#v1\/[A-Za-z0-9_-]+$/);
+    assert.match(await page.locator('.len').textContent(), /^\d[\d,]* chars$/);
+    await page.goto('about:blank');
+    await open(page, APP_URL + link);
+    assert.equal(await page.getByTestId('profile').textContent(), 'vs_5_0');
+    assert.deepEqual(await selectedBytes(page), before);
+    assert.equal(await page.getByTestId('inspector-title').textContent(), title);
+    assert.equal(await ins.locator('tr.frow.active').getAttribute('data-field'), 'opcode');
+    assert.equal(await page.getByTestId('permalink').inputValue(), link);
+
+    await page.goto('about:blank');
+    await open(page, APP_URL + GOLDEN_V1);
+    assert.equal(await page.getByTestId('profile').textContent(), 'ps_5_0');
+    assert.match(await page.getByTestId('tour').textContent(), /Tour 4\//);
+    assert.deepEqual(await selectedBytes(page), [0x4c, 0x4d, 0x4e, 0x4f]);
+    await shot(page, 'tour');
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('a dropped damaged file shows what decoded and where decoding stopped', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    const bytes = tintBytes();
+    // Zero the length of the mul opcode token (0x08000038 -> 0x00000038).
+    const dv = new DataView(bytes.buffer);
+    let at = -1;
+    for (let o = 0; o + 4 <= bytes.length; o += 4) if (dv.getUint32(o, true) === 0x08000038) at = o;
+    assert.ok(at > 0);
+    dv.setUint32(at, 0x38, true);
+    await page.evaluate((arr) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(arr)], 'damaged.dxbc'));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, Array.from(bytes));
+    const err = page.getByTestId('error');
+    await err.waitFor({ timeout: 5000 });
+    assert.match(await err.textContent(), new RegExp(`Decoding stopped at offset 0x${at.toString(16)}\\b`));
+    assert.match(await page.getByTestId('status').textContent(), /damaged\.dxbc/);
+    // The stop offset is marked and selected in the hex view; what decoded is still listed.
+    assert.equal(await page.locator('[data-testid=hex-view] .b.stop').getAttribute('data-b'), String(at));
+    assert.ok((await selectedBytes(page)).includes(at));
+    assert.match(await page.getByTestId('disassembly').textContent(), /dcl_output o0\.xyzw/);
+    await shot(page, 'damaged');
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('the tour walks every step without errors', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    await page.getByTestId('tour-start').click();
+    const tour = page.getByTestId('tour');
+    const n = Number((await tour.textContent()).match(/Tour 1\/(\d+)/)[1]);
+    for (let i = 1; i < n; i++) {
+      await page.getByTestId('tour-next').click();
+      assert.match(await tour.textContent(), new RegExp(`Tour ${i + 1}/${n}`));
+      assert.ok((await selectedBytes(page)).length > 0, `step ${i + 1} selects bytes`);
+    }
     assert.deepEqual(errors, []);
   });
 });

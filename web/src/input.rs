@@ -312,3 +312,15 @@ mod tests {
         assert!(detect_text("hello, world!").is_err());
     }
 }
+
+#[cfg(test)]
+mod fixture_tests {
+    /// The browser tests paste this header; it must stay the example's bytes.
+    #[test]
+    fn browser_fixture_is_the_tint_example() {
+        let h = include_str!("../../tests/browser/fixtures/tint_ps.h");
+        let d = super::detect_text(h).unwrap();
+        assert_eq!(d.kind, super::InputKind::CByteArray);
+        assert_eq!(d.bytes, dxbc::examples::tint_pixel_shader());
+    }
+}

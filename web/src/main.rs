@@ -62,6 +62,24 @@ impl State {
         self.sel.set(v.selection.and_then(|(o, l)| selection::restore(&m, o, l, v.field_lo)));
     }
 
+    /// Opens tour step `k` and selects its bytes (on the tour's example
+    /// when the current file lacks them).
+    fn tour_to(&self, k: usize) {
+        let k = k.min(tour::STEPS.len() - 1);
+        let step = &tour::STEPS[k];
+        let m = self.model.get_untracked();
+        let sel = match (step.target)(&m) {
+            Some(s) => Some(s),
+            None => {
+                let ex = &gallery::EXAMPLES[0];
+                self.load((ex.build)(), format!("Example: {} (the tour's shader).", ex.name));
+                (step.target)(&self.model.get_untracked())
+            }
+        };
+        self.tour.set(Some(k));
+        self.sel.set(sel);
+    }
+
     fn link(&self) -> String {
         let m = self.model.get();
         let s = self.sel.get();
@@ -157,6 +175,12 @@ fn App() -> impl IntoView {
             read_file(state, f);
         }
     });
+    // A new selection ends the hover (the inspector keeps showing the last
+    // hovered token while the pointer travels to it).
+    Effect::new(move |_| {
+        state.sel.track();
+        state.hover.set(None);
+    });
     // Keep both views scrolled to the selection.
     Effect::new(move |_| {
         let s = state.sel.get();
@@ -167,21 +191,6 @@ fn App() -> impl IntoView {
             }
             if let (Some(el), Some(line)) = (state.dis_ref.get(), selection::line_of(&m, &s)) {
                 ensure_visible(&el, line);
-            }
-        }
-    });
-    // The tour selects the bytes of its step (on the tour example).
-    Effect::new(move |_| {
-        let Some(k) = state.tour.get() else { return };
-        let m = state.model.get_untracked();
-        let step = &tour::STEPS[k];
-        match (step.target)(&m) {
-            Some(s) => state.sel.set(Some(s)),
-            None => {
-                let ex = &gallery::EXAMPLES[0];
-                state.load((ex.build)(), format!("Example: {} (the tour's shader).", ex.name));
-                let m = state.model.get_untracked();
-                state.sel.set((step.target)(&m));
             }
         }
     });
@@ -279,7 +288,7 @@ fn Header() -> impl IntoView {
                 <option value="" selected>"Examples…"</option>
                 {gallery::EXAMPLES.iter().map(|e| view! { <option value=e.id>{format!("{} — {}", e.profile, e.name)}</option> }).collect_view()}
             </select>
-            <button class="btn" data-testid="tour-start" on:click=move |_| s.tour.set(Some(0))>"Take the tour"</button>
+            <button class="btn" data-testid="tour-start" on:click=move |_| s.tour_to(0)>"Take the tour"</button>
             <span class="link" >
                 <button class="btn" data-testid="copy-link" on:click=copy>{move || if copied.get() { "Copied ✓" } else { "Copy link" }}</button>
                 <input readonly=true data-testid="permalink" class="linktext" prop:value=move || link.get() on:focus=move |ev| {
@@ -293,7 +302,7 @@ fn Header() -> impl IntoView {
             <label class="toggle"><input type="checkbox" prop:checked=move || s.panes.get() & PANE_REFLECTION != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_REFLECTION)/>"Reflection"</label>
         </header>
         <div class="inputbar">
-            <textarea data-testid="paste" placeholder="Paste hex, base64, a C array / fxc /Fh header, or a #v1/ link — or drop a .cso/.dxbc file anywhere" rows="1"
+            <textarea data-testid="paste" placeholder="Paste hex, base64, a C array / fxc /Fh header, or a #v1/ link — or drop a .cso/.dxbc file anywhere" rows="2"
                 prop:value=move || paste.get()
                 on:input=move |ev| paste.set(event_target_value(&ev))></textarea>
             <button class="btn" data-testid="decode" on:click=move |_| { s.tour.set(None); s.load_text(&paste.get_untracked()); }>"Decode"</button>
@@ -392,7 +401,7 @@ fn HexView() -> impl IntoView {
     };
     view! {
         <div class="hex" data-testid="hex-view" tabindex="0" node_ref=s.hex_ref
-            on:scroll=on_scroll on:mouseover=on_over on:mouseleave=move |_| s.hover.set(None)
+            on:scroll=on_scroll on:mouseover=on_over
             on:click=on_click on:keydown=on_key>
             <div class="spacer" style:height=move || format!("{}px", rows() as f64 * ROW_H)>
                 <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
@@ -704,9 +713,11 @@ fn Reflection() -> impl IntoView {
                     }
                 });
                 let creator = sh.rdef.as_ref().map(|r| view! { <p class="small">{format!("Creator: {}", r.creator)}</p> });
+                let empty = (sh.rdef.is_none() && sh.input_signature.is_none() && sh.output_signature.is_none())
+                    .then(|| view! { <p class="small">"This file has no RDEF or signature chunks."</p> });
                 view! {
                     <div class="refl">
-                        {creator}{cbs}{binds}
+                        {empty}{creator}{cbs}{binds}
                         {sig("Input", sh.input_signature.as_ref())}
                         {sig("Output", sh.output_signature.as_ref())}
                         {sig("Patch-constant", sh.patch_constant_signature.as_ref())}
@@ -748,8 +759,8 @@ fn TourPanel() -> impl IntoView {
                     view! {
                         <div class="tourhead"><strong>{format!("Tour {}/{}: {}", k + 1, n, step.title)}</strong>
                             <span class="tourbtns">
-                                <button class="btn" disabled=k == 0 on:click=move |_| s.tour.set(Some(k.saturating_sub(1)))>"← Back"</button>
-                                <button class="btn" data-testid="tour-next" disabled=k + 1 == n on:click=move |_| s.tour.set(Some((k + 1).min(n - 1)))>"Next →"</button>
+                                <button class="btn" disabled=k == 0 on:click=move |_| s.tour_to(k.saturating_sub(1))>"← Back"</button>
+                                <button class="btn" data-testid="tour-next" disabled=k + 1 == n on:click=move |_| s.tour_to(k + 1)>"Next →"</button>
                                 <button class="btn" on:click=move |_| s.tour.set(None)>"Close"</button>
                             </span>
                         </div>

@@ -256,8 +256,8 @@ fn rdef(stage_code: u16, cb_name: &str, vars: &[Var], binds: &[Bind]) -> Vec<u8>
         cb_at as u32,
         binds.len() as u32,
         bind_at as u32,
-        0 | 5 << 8 | u32::from(stage_code) << 16,
-        0x100, // compile flags: no preshader
+        5 << 8 | u32::from(stage_code) << 16, // minor 0, major 5, program type
+        0x100,                                // compile flags: no preshader
         creator,
         u32::from_le_bytes(*b"RD11"),
         60,
