@@ -137,6 +137,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     Bindings::GroupPerClass => dxbc_naga::BindingScheme::GroupPerClass,
                     Bindings::GroupPerSpace => dxbc_naga::BindingScheme::GroupPerSpace,
                 },
+                ..Default::default()
             };
             let t = dxbc_naga::translate(&s, &options).map_err(|e| e.to_string())?;
             let text = match to {
