@@ -198,10 +198,15 @@ pub fn fourcc_text(tag: &[u8; 4]) -> String {
 }
 
 /// Serialises a container from chunk payloads laid out one after another in
-/// the given order, with a freshly computed checksum.
+/// the given order, with a freshly computed checksum. A payload whose size
+/// is not a multiple of four is followed by zero padding (its size field
+/// keeps the true size) so that the next chunk starts dword-aligned; the
+/// last chunk is not padded (fxc leaves odd-sized trailing chunks as is).
 pub fn write_container(version: u32, chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {
+    let last = chunks.len().saturating_sub(1);
+    let padded = |i: usize, n: usize| if i == last { n } else { n.div_ceil(4) * 4 };
     let header = 32 + 4 * chunks.len();
-    let total: usize = header + chunks.iter().map(|(_, d)| 8 + d.len()).sum::<usize>();
+    let total: usize = header + chunks.iter().enumerate().map(|(i, (_, d))| 8 + padded(i, d.len())).sum::<usize>();
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(b"DXBC");
     out.extend_from_slice(&[0u8; 16]);
@@ -209,14 +214,15 @@ pub fn write_container(version: u32, chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {
     out.extend_from_slice(&(total as u32).to_le_bytes());
     out.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
     let mut at = header;
-    for (_, d) in chunks {
+    for (i, (_, d)) in chunks.iter().enumerate() {
         out.extend_from_slice(&(at as u32).to_le_bytes());
-        at += 8 + d.len();
+        at += 8 + padded(i, d.len());
     }
-    for (tag, d) in chunks {
+    for (i, (tag, d)) in chunks.iter().enumerate() {
         out.extend_from_slice(tag);
         out.extend_from_slice(&(d.len() as u32).to_le_bytes());
         out.extend_from_slice(d);
+        out.resize(out.len() + padded(i, d.len()) - d.len(), 0);
     }
     let sum = dxbc_checksum(&out);
     for (i, w) in sum.iter().enumerate() {
