@@ -44,6 +44,13 @@ enum Command {
     Json { file: String },
     /// The container re-serialised from the decoded model (binary, to stdout).
     Rebuild { file: String },
+    /// The explorer permalink fragment (`#v1/…`) that opens this file.
+    Link {
+        /// Panes to open (repeatable); default: map and reflection.
+        #[arg(long, value_enum)]
+        pane: Vec<Pane>,
+        file: String,
+    },
     /// Translate through naga to another shading language.
     Translate {
         /// Output language.
@@ -54,6 +61,14 @@ enum Command {
         bindings: Bindings,
         file: String,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Pane {
+    Map,
+    Reflection,
+    Translation,
+    Preview,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -129,6 +144,26 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Rebuild { file } => {
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(&s.rebuild()).map_err(io)?;
+        }
+        Command::Link { pane, file } => {
+            use dxbc::permalink::{self, panes};
+            let shader = read_input(&file)?;
+            // Refuse what the explorer could not open: the link must decode.
+            Shader::decode(&shader).map_err(|e| e.to_string())?;
+            let panes = if pane.is_empty() {
+                panes::DEFAULT
+            } else {
+                pane.iter().fold(0, |acc, p| {
+                    acc | match p {
+                        Pane::Map => panes::MAP,
+                        Pane::Reflection => panes::REFLECTION,
+                        Pane::Translation => panes::TRANSLATION,
+                        Pane::Preview => panes::PREVIEW,
+                    }
+                })
+            };
+            let link = permalink::Permalink { shader, view: permalink::ViewState { panes, ..Default::default() } };
+            writeln!(out, "{}", permalink::encode(&link)).map_err(io)?;
         }
         Command::Translate { to, bindings, file } => {
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;

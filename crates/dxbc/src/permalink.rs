@@ -42,6 +42,20 @@ const TAG_FIELD: u8 = 3;
 const TAG_PANES: u8 = 4;
 const TAG_TOUR: u8 = 5;
 
+/// Bits of [`ViewState::panes`]: which panes of the explorer are open.
+pub mod panes {
+    /// The container map.
+    pub const MAP: u32 = 1;
+    /// Reflection tables.
+    pub const REFLECTION: u32 = 2;
+    /// The translation pane.
+    pub const TRANSLATION: u32 = 4;
+    /// The live preview.
+    pub const PREVIEW: u32 = 8;
+    /// Panes open when a link does not say.
+    pub const DEFAULT: u32 = MAP | REFLECTION;
+}
+
 /// The view a link restores.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ViewState {

@@ -1,0 +1,91 @@
+//! The `dxbc` command end to end: outputs on real files, stdin, and errors.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn corpus(rel: &str) -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel);
+    assert!(p.exists(), "corpus file {} is missing", p.display());
+    p
+}
+
+fn dxbc(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dxbc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(data) = stdin {
+        c.stdin.take().unwrap().write_all(data).unwrap();
+    } else {
+        drop(c.stdin.take());
+    }
+    let o = c.wait_with_output().unwrap();
+    (o.status.code().unwrap_or(-1), o.stdout, String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+#[test]
+fn disasm_prints_exactly_the_fxc_listing() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let (code, out, _) = dxbc(&["disasm", f.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    assert_eq!(String::from_utf8(out).unwrap(), std::fs::read_to_string(f.with_extension("asm")).unwrap());
+}
+
+#[test]
+fn reads_stdin_and_rebuilds_identically() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let bytes = std::fs::read(&f).unwrap();
+    let (code, out, _) = dxbc(&["rebuild", "-"], Some(&bytes));
+    assert_eq!(code, 0);
+    assert_eq!(out, bytes);
+}
+
+#[test]
+fn info_names_profile_checksum_and_chunks() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let (code, out, _) = dxbc(&["info", f.to_str().unwrap()], None);
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(code, 0);
+    assert!(text.contains("profile   vs_4_0_level_9_3"), "{text}");
+    assert!(text.contains("checksum  valid"), "{text}");
+    assert!(text.contains("Aon9   offset 0x000038  size     136"), "{text}");
+}
+
+#[test]
+fn bad_input_exits_nonzero_with_one_line_naming_the_offset() {
+    let (code, out, err) = dxbc(&["disasm", "-"], Some(b"DXBC but not really"));
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("(at offset 0x"), "{err}");
+}
+
+#[test]
+fn link_fragment_decodes_to_the_file_and_panes() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let (code, out, _) = dxbc(&["link", "--pane", "preview", f.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let fragment = String::from_utf8(out).unwrap();
+    assert!(fragment.starts_with("#v1/"), "{fragment}");
+    let link = dxbc::permalink::decode(fragment.trim()).unwrap();
+    assert_eq!(link.shader, std::fs::read(&f).unwrap());
+    assert_eq!(link.view.panes, dxbc::permalink::panes::PREVIEW);
+}
+
+#[test]
+fn translate_writes_wgsl_with_the_binding_map() {
+    let f = corpus("vkd3d/abs/000_ps_4_0.dxbc");
+    let (code, out, err) = dxbc(&["translate", "--to", "wgsl", f.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("// b0, space0 -> @group(0) @binding(0)\n"), "{text}");
+    assert!(text.contains("@fragment"));
+    let (code, _, err) =
+        dxbc(&["translate", "--to", "wgsl", corpus("fxc/angle63_buffertotexture11_gs.dxbc").to_str().unwrap()], None);
+    assert_ne!(code, 0);
+    assert!(err.contains("geometry shaders have no naga stage"), "{err}");
+}
