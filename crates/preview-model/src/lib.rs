@@ -1,0 +1,135 @@
+//! # preview-model — what a live preview feeds a translated shader
+//!
+//! The explorer's live WebGPU preview runs `dxbc_naga`'s translation of a
+//! shader with inputs made up from the shader's own reflection, and a native
+//! reference renderer must make up exactly the same inputs to compare
+//! pictures. This crate is that shared part: pure data and pure functions,
+//! no GPU, no threads, no file system, so it builds for `wasm32` and
+//! natively alike.
+//!
+//! From a decoded [`dxbc::Shader`] it derives:
+//!
+//! * [`controls`]: an editable control per constant-buffer leaf (slider,
+//!   colour, vector, integer, checkbox, matrix with presets), each knowing
+//!   the exact bytes it writes under HLSL's packing rules;
+//! * [`pack`]: the constant-buffer bytes from control values, and back;
+//! * [`textures`]: default images (checker, gradient, noise …) for SRV
+//!   textures, user-image replacement, default samplers;
+//! * [`vertex`]: the full-viewport quad for pixel shaders (with its
+//!   pass-through vertex shader) and built-in meshes ([`mesh`]) laid out
+//!   for vertex shaders' input signatures;
+//! * [`compute`]: buffers shown as typed tables, storage textures, the
+//!   dispatch size;
+//! * [`payload`]: control values as compact bytes for permalinks.
+//!
+//! Bindings are identified as D3D registers (`b#`/`t#`/`s#`/`u#` plus
+//! space); `dxbc_naga::Translation::bindings` maps the same registers to
+//! WebGPU groups and bindings, so the app joins the two on
+//! `(class, register, space)`. This crate does not depend on the
+//! translator (and so not on naga), keeping it small for the web build.
+//!
+//! Everything read from the file is bounded: array controls, controls per
+//! buffer, buffer and texture sizes and the dispatch are capped by the
+//! constants in each module, so a hostile file cannot make the preview
+//! allocate without limit.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod compute;
+pub mod controls;
+pub mod math;
+pub mod mesh;
+pub mod pack;
+pub mod payload;
+pub mod textures;
+pub mod vertex;
+
+pub use controls::{CbufferModel, Control, ControlKind, Value, Values};
+pub use pack::{pack, unpack};
+
+use serde::Serialize;
+
+/// Pipeline stage of a shader, as the preview runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Stage {
+    /// Pixel shader: drawn on the full-viewport quad.
+    Pixel,
+    /// Vertex shader: drawn with a built-in mesh.
+    Vertex,
+    /// Compute shader: dispatched.
+    Compute,
+    /// Geometry, hull or domain: no preview.
+    Other,
+}
+
+impl Stage {
+    /// The stage of `shader`, from its program (or RDEF when the program is missing).
+    pub fn of(shader: &dxbc::Shader) -> Stage {
+        let t = match (&shader.program, &shader.rdef) {
+            (Some(p), _) => p.version.program_type(),
+            (None, Some(r)) => match r.program_type {
+                0xFFFF => 0,
+                0xFFFE => 1,
+                0x4353 => 5,
+                _ => 2,
+            },
+            (None, None) => 2,
+        };
+        match t {
+            0 => Stage::Pixel,
+            1 => Stage::Vertex,
+            5 => Stage::Compute,
+            _ => Stage::Other,
+        }
+    }
+}
+
+/// Everything the preview needs for one shader, before the user changes anything.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PreviewModel {
+    /// Stage.
+    pub stage: Stage,
+    /// Constant buffers and their controls.
+    pub cbuffers: Vec<CbufferModel>,
+    /// SRV textures (`t#`) with default images.
+    pub textures: Vec<textures::TextureSlot>,
+    /// Samplers (`s#`).
+    pub samplers: Vec<textures::SamplerSlot>,
+    /// SRV and UAV buffers (`t#`, `u#`).
+    pub buffers: Vec<compute::BufferSlot>,
+    /// Typed UAV textures (`u#`).
+    pub storage_textures: Vec<compute::StorageTextureSlot>,
+    /// The quad, for pixel shaders.
+    pub quad: Option<vertex::QuadInputs>,
+    /// The dispatch, for compute shaders.
+    pub dispatch: Option<compute::Dispatch>,
+}
+
+impl PreviewModel {
+    /// Builds the model of `shader`. (Vertex shaders get their mesh layout
+    /// from [`vertex::mesh_inputs`] once a mesh is chosen.)
+    pub fn new(shader: &dxbc::Shader) -> PreviewModel {
+        let stage = Stage::of(shader);
+        let rdef = shader.rdef.as_ref();
+        PreviewModel {
+            stage,
+            cbuffers: rdef.map(controls::cbuffers).unwrap_or_default(),
+            textures: rdef.map(textures::texture_slots).unwrap_or_default(),
+            samplers: rdef.map(textures::sampler_slots).unwrap_or_default(),
+            buffers: rdef.map(compute::buffer_slots).unwrap_or_default(),
+            storage_textures: rdef.map(compute::storage_texture_slots).unwrap_or_default(),
+            quad: (stage == Stage::Pixel).then(|| vertex::quad_inputs(shader)),
+            dispatch: (stage == Stage::Compute).then(|| compute::dispatch(shader)),
+        }
+    }
+
+    /// Every control's default, across all constant buffers.
+    pub fn defaults(&self) -> Values {
+        self.cbuffers.iter().flat_map(|c| c.defaults()).collect()
+    }
+
+    /// The bytes of every constant buffer for `values`, in [`PreviewModel::cbuffers`] order.
+    pub fn pack_all(&self, values: &Values) -> Vec<Vec<u8>> {
+        self.cbuffers.iter().map(|c| pack(c, values)).collect()
+    }
+}
