@@ -192,3 +192,215 @@ test('the tour walks every step without errors', async () => {
     assert.deepEqual(errors, []);
   });
 });
+
+/** Drops a file (bytes from node) onto the page. */
+async function dropFile(page, name, bytes) {
+  await page.evaluate(([n, arr]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(arr)], n));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [name, Array.from(bytes)]);
+}
+
+async function openTranslation(page) {
+  const toggle = page.getByTestId('translation-toggle');
+  if (!(await toggle.isChecked())) await toggle.check();
+  const pane = page.getByTestId('translation');
+  await pane.locator('[data-testid=translation-validation], [data-testid=translation-error]').first().waitFor({ timeout: 20000 });
+  return pane;
+}
+
+/** Scrolls a virtualised view to the bottom and returns its text. */
+async function bottomText(loc) {
+  await loc.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await loc.page().waitForTimeout(100);
+  return loc.textContent();
+}
+
+test('translation pane: WGSL lines select their instruction, other targets, binding map, validation', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    const pane = await openTranslation(page);
+    assert.match(await pane.getByTestId('translation-validation').textContent(), /naga validation passed: fragment shader/);
+    const code = pane.getByTestId('translation-code');
+    assert.match(await code.textContent(), /fn dxbc_main\(\)/);
+    // Click the line that samples the texture: the bytes of sample_indexable get selected.
+    const line = code.locator('.line.linked', { hasText: /_e\d+.*textureSample|textureSample.*_e\d+/ }).first();
+    await line.scrollIntoViewIfNeeded();
+    const [start, len] = (await line.getAttribute('data-span')).split('+').map(Number);
+    await line.click();
+    const sel = await selectedBytes(page);
+    assert.deepEqual(sel, Array.from({ length: len }, (_, i) => start + i));
+    assert.match(await page.locator('[data-testid=disassembly] .line.sel').textContent(), /^sample_indexable\(texture2d\)/);
+    assert.match(await line.getAttribute('class'), /\bsel\b/);
+    assert.match(await page.getByTestId('inspector-title').textContent(), /opcode token/);
+    // A disassembly click lights up the WGSL it became.
+    await clickLine(page, 'mul o0.xyzw, r0.xyzw, cb0[0].xyzw');
+    const lit = code.locator('.line.sel');
+    assert.ok(await lit.count() > 0);
+    const [s2] = (await lit.first().getAttribute('data-span')).split('+').map(Number);
+    assert.equal(s2, (await selectedBytes(page))[0]);
+    assert.match(await bottomText(code), /@fragment/);
+    await shot(page, 'translation');
+    const map = await pane.getByTestId('binding-map').textContent();
+    assert.match(map, /cb0@group\(0\) @binding\(0\)uniform buffer/);
+    assert.match(map, /t0@group\(1\) @binding\(0\)texture2d, float/);
+    assert.match(map, /s0@group\(2\) @binding\(0\)sampler/);
+    for (const [tab, re] of [['glsl', /#version 450/], ['msl', /metal_stdlib/], ['hlsl', /register\(/]]) {
+      await pane.getByTestId(`tab-${tab}`).click();
+      assert.match(await code.textContent(), re, tab);
+      assert.equal(await code.locator('.line.linked').count(), 0);
+    }
+    await pane.getByTestId('tab-wgsl').click();
+    assert.match(await code.textContent(), /fn dxbc_main/);
+    // The pane is part of the link's view.
+    const link = await page.getByTestId('permalink').inputValue();
+    await page.goto('about:blank');
+    await open(page, APP_URL + link);
+    await page.getByTestId('translation').getByTestId('translation-validation').waitFor({ timeout: 20000 });
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('translation pane: a geometry shader gives the reason and its offset, linked to the bytes', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    const pane = await openTranslation(page);
+    await page.getByTestId('examples').selectOption('gs');
+    const err = pane.getByTestId('translation-error');
+    await err.waitFor({ timeout: 20000 });
+    assert.match(await err.textContent(), /Not translated — unsupported: geometry shaders have no naga stage/);
+    const off = pane.getByTestId('translation-offset');
+    const at = parseInt((await off.textContent()).match(/at offset 0x([0-9a-f]+)/)[1], 16);
+    await page.getByTestId('hex-view').focus();
+    await page.keyboard.press('Home');
+    assert.ok(!(await selectedBytes(page)).includes(at) || at < 4);
+    await off.click();
+    const sel = await selectedBytes(page);
+    assert.ok(sel.length > 0 && sel[0] <= at && at <= sel[sel.length - 1], `offset ${at} in ${sel}`);
+    await shot(page, 'translation-gs');
+    // Back to a pixel shader: translated again.
+    await page.getByTestId('examples').selectOption('tint');
+    await pane.getByTestId('translation-validation').waitFor({ timeout: 20000 });
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('names from the shader are shown as text, never as markup', async () => {
+  await withPage(async (page, errors) => {
+    const dialogs = [];
+    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+    await open(page);
+    await page.getByTestId('file').setInputFiles(path.join(HERE, 'fixtures', 'hostile_names.dxbc'));
+    await page.waitForFunction(() => /hostile_names\.dxbc/.test(document.querySelector('[data-testid=status]').textContent));
+    assert.equal(await page.getByTestId('checksum').textContent(), 'checksum valid');
+    const refl = await page.getByTestId('reflection').textContent();
+    for (const s of ['Creator: <img src=x onerror=alert(1)>', 'cbuffer <script>alert(2)</script> (16 bytes)',
+      '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>', '<script>alert(5)</script>']) {
+      assert.ok(refl.includes(s), `reflection shows ${s} literally`);
+    }
+    const dis = page.getByTestId('disassembly');
+    await dis.evaluate((el) => { el.scrollTop = 0; });
+    await page.waitForFunction(() => /cbuffer </.test(document.querySelector('[data-testid=disassembly]').textContent));
+    assert.match(await dis.textContent(), /cbuffer <script>alert\(2\)<\/script>/);
+    assert.match(await dis.textContent(), /<img src=y onerror=alert\(4\)> +texture/);
+    await openTranslation(page);
+    await page.waitForTimeout(300);
+    const injected = await page.evaluate(() => ({
+      img: document.querySelectorAll('img').length,
+      svg: document.querySelectorAll('svg').length,
+      scripts: [...document.scripts].map((s) => s.id || s.src || 'inline'),
+    }));
+    assert.deepEqual(injected, { img: 0, svg: 0, scripts: ['dxbc-boot'] });
+    await shot(page, 'hostile');
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('the Content-Security-Policy lets the app run and blocks injected script', async () => {
+  await withPage(async (page, errors) => {
+    const violations = [];
+    page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) violations.push(m.text()); });
+    await open(page);
+    const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
+    assert.doesNotMatch(csp, /unsafe-inline/);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('script:not([src])').length), 0);
+    assert.deepEqual(violations, [], 'the app itself triggers no violation');
+    const blocked = await page.evaluate(() => new Promise((resolve) => {
+      const seen = [];
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective));
+      const s = document.createElement('script');
+      s.textContent = 'window.__injected = true';
+      document.body.append(s);
+      const d = document.createElement('div');
+      d.setAttribute('onclick', 'window.__clicked = true');
+      document.body.append(d);
+      d.click();
+      setTimeout(() => resolve({ seen, injected: window.__injected, clicked: window.__clicked }), 300);
+    }));
+    assert.equal(blocked.injected, undefined);
+    assert.equal(blocked.clicked, undefined);
+    assert.ok(blocked.seen.length >= 2 && blocked.seen.every((d) => d.startsWith('script-src')), JSON.stringify(blocked.seen));
+    // The app still works afterwards.
+    await clickLine(page, 'mul o0.xyzw, r0.xyzw, cb0[0].xyzw');
+    assert.equal((await selectedBytes(page)).length, 32);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('garbage and oversized links give a clear message and no crash', async () => {
+  await withPage(async (page, errors) => {
+    await open(page, APP_URL + '#v1/this-is-not-a-shader!!');
+    const notice = page.getByTestId('notice');
+    await notice.waitFor({ timeout: 5000 });
+    assert.match(await notice.textContent(), /This link could not be opened: .+\. It may have been cut short/);
+    assert.equal(await page.getByTestId('profile').textContent(), 'ps_5_0'); // the example stays
+    await shot(page, 'bad-link');
+    // About 1.5 MB of base64: decodes, but is no link.
+    await page.goto('about:blank');
+    await open(page, APP_URL + '#v1/' + 'A'.repeat(1_500_000));
+    await notice.waitFor({ timeout: 5000 });
+    assert.match(await notice.textContent(), /This link could not be opened/);
+    // A link changed in place (hashchange).
+    await page.getByTestId('examples').selectOption('vs');
+    await page.evaluate(() => { location.hash = '#v1/' + 'zz'.repeat(40); });
+    await page.waitForFunction(() => /could not be opened/.test(document.querySelector('[data-testid=notice]')?.textContent));
+    assert.equal(await page.getByTestId('profile').textContent(), 'vs_5_0');
+    // Longer than any link may be: refused before decoding.
+    await page.getByTestId('paste').evaluate((el) => {
+      el.value = '#v1/' + 'A'.repeat(4_300_000);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.getByTestId('decode').click();
+    await page.waitForFunction(() => /characters long/.test(document.querySelector('[data-testid=notice]')?.textContent));
+    assert.match(await notice.textContent(), /link is 4300004 characters long; the longest accepted is 4194304/);
+    assert.equal(await page.getByTestId('profile').textContent(), 'vs_5_0');
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('files above 16 MiB are refused politely', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array((16 << 20) + 1)], 'huge.dxbc'));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    const notice = page.getByTestId('notice');
+    await notice.waitFor({ timeout: 5000 });
+    assert.match(await notice.textContent(), /huge\.dxbc is 16,777,217 bytes \(16\.0 MiB\); the explorer opens files up to 16 MiB\. Nothing was read\./);
+    assert.equal(await page.getByTestId('profile').textContent(), 'ps_5_0');
+    // Exactly 16 MiB is read (and is not a container).
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(16 << 20)], 'limit.bin'));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await page.waitForFunction(() => /limit\.bin: 16777216 bytes/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 20000 });
+    assert.equal(await page.getByTestId('notice').count(), 0);
+    assert.deepEqual(errors, []);
+  });
+});

@@ -64,4 +64,93 @@ mod fixture_gen {
         h.push_str("};\n");
         std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/browser/fixtures/tint_ps.h"), h).unwrap();
     }
+
+    /// Writes the shader with hostile names the browser tests open.
+    #[test]
+    #[ignore]
+    fn write_hostile_fixture() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/browser/fixtures/hostile_names.dxbc");
+        std::fs::write(path, super::hostile_names_shader()).unwrap();
+    }
+}
+
+/// A copy of the textured example whose names (creator, constant buffer,
+/// variable, resource bindings, input semantic) are HTML/script payloads:
+/// the browser tests check the page shows them as text. Each name is
+/// appended to its chunk and the record re-pointed; the container is
+/// rewritten with a fresh checksum.
+#[cfg(test)]
+pub(crate) fn hostile_names_shader() -> Vec<u8> {
+    use dxbc::container::write_container;
+    let base = dxbc::examples::textured_pixel_shader();
+    let sh = dxbc::Shader::parse(&base).unwrap();
+    let rdef = sh.rdef.as_ref().unwrap();
+    let isgn = sh.input_signature.as_ref().unwrap();
+    let mut parts: Vec<([u8; 4], Vec<u8>)> =
+        sh.container.chunks.iter().map(|c| (c.tag, base[c.data_range()].to_vec())).collect();
+    fn repoint(chunk: &mut Vec<u8>, at: usize, name: &str) {
+        let off = chunk.len() as u32;
+        chunk.extend_from_slice(name.as_bytes());
+        chunk.push(0);
+        while chunk.len() % 4 != 0 {
+            chunk.push(0);
+        }
+        chunk[at..at + 4].copy_from_slice(&off.to_le_bytes());
+    }
+    let (r, i) =
+        (parts.iter().position(|p| &p.0 == b"RDEF").unwrap(), parts.iter().position(|p| &p.0 == b"ISGN").unwrap());
+    let rd = &mut parts[r].1;
+    repoint(rd, 0x18, HOSTILE[0]); // creator
+    let cb = rdef.constant_buffer_offset as usize;
+    repoint(rd, cb, HOSTILE[1]); // cbuffer Material
+    repoint(rd, rdef.constant_buffers[0].variable_offset as usize, HOSTILE[2]); // its variable
+    let stride = 32; // SM5.0 binding record
+    for (k, b) in rdef.bindings.iter().enumerate() {
+        let at = rdef.binding_offset as usize + k * stride;
+        let name = if b.name == "Material" { HOSTILE[1] } else { HOSTILE[3] };
+        repoint(rd, at, name);
+    }
+    let el = isgn.elements.iter().position(|e| e.name == "TEXCOORD").unwrap();
+    repoint(&mut parts[i].1, isgn.element_offset as usize + el * 24, HOSTILE[4]);
+    let refs: Vec<([u8; 4], &[u8])> = parts.iter().map(|(t, d)| (*t, d.as_slice())).collect();
+    write_container(sh.container.version, &refs)
+}
+
+/// The payloads [`hostile_names_shader`] carries.
+#[cfg(test)]
+pub(crate) const HOSTILE: [&str; 5] = [
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(2)</script>",
+    "\"><svg onload=alert(3)>",
+    "<img src=y onerror=alert(4)>",
+    "<script>alert(5)</script>",
+];
+
+#[cfg(test)]
+mod hostile_tests {
+    use super::*;
+
+    #[test]
+    fn hostile_names_decode_verbatim() {
+        let b = hostile_names_shader();
+        let sh = dxbc::Shader::parse(&b).unwrap();
+        assert!(sh.checksum_ok());
+        let r = sh.rdef.as_ref().unwrap();
+        assert_eq!(r.creator, HOSTILE[0]);
+        assert_eq!(r.constant_buffers[0].name, HOSTILE[1]);
+        assert_eq!(r.constant_buffers[0].variables[0].name, HOSTILE[2]);
+        let names: Vec<&str> = r.bindings.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, [HOSTILE[3], HOSTILE[3], HOSTILE[1]]);
+        assert_eq!(sh.input_signature.as_ref().unwrap().elements[1].name, HOSTILE[4]);
+        // The listing carries them too.
+        let text = dxbc::listing::disassemble(&sh);
+        assert!(text.contains(HOSTILE[1]) && text.contains(HOSTILE[4]), "{text}");
+    }
+
+    /// The browser tests open this file; it must stay what the generator makes.
+    #[test]
+    fn hostile_fixture_is_current() {
+        let f = include_bytes!("../../tests/browser/fixtures/hostile_names.dxbc");
+        assert_eq!(f.as_slice(), hostile_names_shader().as_slice(), "run: cargo test -p dxbc-web -- --ignored write_");
+    }
 }

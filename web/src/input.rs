@@ -6,6 +6,19 @@
 //! `fxc /Fh` header included), hex (bytes or little-endian dwords), or
 //! base64.
 
+/// Largest shader the page opens, in bytes (16 MiB): files above it are
+/// refused before they are read, and so are texts that decode to more.
+/// The biggest shaders in the corpus are a few hundred KiB.
+pub const MAX_INPUT_BYTES: usize = 16 << 20;
+
+/// Longest text the page tries to decode (hex takes up to three characters
+/// per byte, a C array up to six).
+pub const MAX_TEXT_CHARS: usize = 6 * MAX_INPUT_BYTES;
+
+fn too_large(n: usize) -> String {
+    format!("{n} bytes is more than the explorer opens ({} MiB)", MAX_INPUT_BYTES >> 20)
+}
+
 /// What the input was recognised as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
@@ -53,6 +66,9 @@ pub struct Detected {
 
 /// Detects a file's content (bytes as read from disk).
 pub fn detect_file(data: &[u8]) -> Result<Detected, String> {
+    if data.len() > MAX_INPUT_BYTES {
+        return Err(too_large(data.len()));
+    }
     if data.starts_with(b"DXBC") {
         return Ok(binary(data));
     }
@@ -69,6 +85,21 @@ fn binary(data: &[u8]) -> Detected {
 
 /// Detects pasted text.
 pub fn detect_text(text: &str) -> Result<Detected, String> {
+    if text.len() > MAX_TEXT_CHARS {
+        return Err(format!(
+            "{} characters is more text than the explorer reads ({} MiB of shader at most)",
+            text.len(),
+            MAX_INPUT_BYTES >> 20
+        ));
+    }
+    let d = detect_text_unchecked(text)?;
+    if d.bytes.len() > MAX_INPUT_BYTES {
+        return Err(too_large(d.bytes.len()));
+    }
+    Ok(d)
+}
+
+fn detect_text_unchecked(text: &str) -> Result<Detected, String> {
     let t = text.trim();
     if t.is_empty() {
         return Err("nothing to decode: paste hex, base64, a C array or a permalink".into());
@@ -304,6 +335,18 @@ mod tests {
         assert_eq!(d.bytes, l.shader);
         assert_eq!(d.view, Some(l.view));
         assert!(detect_text("#v1/@@@").unwrap_err().contains("base64url"));
+    }
+
+    #[test]
+    fn oversized_input_is_refused() {
+        let big = vec![0u8; MAX_INPUT_BYTES + 1];
+        assert!(detect_file(&big).unwrap_err().contains("16 MiB"));
+        assert!(detect_file(&big[..MAX_INPUT_BYTES]).is_ok());
+        let text = "A".repeat(MAX_TEXT_CHARS + 1);
+        assert!(detect_text(&text).unwrap_err().contains("more text"));
+        // Decodes to 16 MiB + 1 bytes: refused after decoding.
+        let hex = "00".repeat(MAX_INPUT_BYTES + 1);
+        assert!(detect_text(&hex).unwrap_err().contains("16 MiB"));
     }
 
     #[test]

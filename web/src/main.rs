@@ -1,8 +1,8 @@
 //! DXBC Explorer, the web app: a hex view aligned with tokens and their
 //! bitfields, an inspector, fxc's listing linked to the bytes, reflection
 //! tables, a guided tour and permalinks. The logic lives in plain modules
-//! (model, selection, inspect, input, syntax, tour); the components here
-//! only hold signals and draw.
+//! (model, selection, inspect, input, syntax, tour, translation); the
+//! components here only hold signals and draw.
 
 mod gallery;
 mod input;
@@ -11,6 +11,7 @@ mod model;
 mod selection;
 mod syntax;
 mod tour;
+mod translation;
 
 use leptos::prelude::*;
 use model::Model;
@@ -22,6 +23,10 @@ const ROW_H: f64 = 20.0;
 const POOL: usize = 48;
 const PANE_MAP: u32 = 1;
 const PANE_REFLECTION: u32 = 2;
+const PANE_TRANSLATION: u32 = 4;
+
+/// A translation and the model it was made from (the cache key).
+type Cached = Option<(Arc<Model>, Arc<translation::Outcome>)>;
 
 #[derive(Clone, Copy)]
 struct State {
@@ -32,6 +37,12 @@ struct State {
     panes: RwSignal<u32>,
     tour: RwSignal<Option<usize>>,
     status: RwSignal<String>,
+    /// A refusal to show prominently (a bad link, a file too large).
+    notice: RwSignal<Option<String>>,
+    /// The last translation (None while one runs or before the pane opens).
+    tr: RwSignal<Cached>,
+    /// The translation pane's tab.
+    tab: RwSignal<translation::Target>,
     hex_ref: NodeRef<leptos::html::Div>,
     dis_ref: NodeRef<leptos::html::Div>,
 }
@@ -53,6 +64,7 @@ impl State {
         self.hover.set(None);
         self.sel.set(first_sel);
         self.status.set(status);
+        self.notice.set(None);
     }
 
     fn apply_view(&self, v: &dxbc::permalink::ViewState) {
@@ -97,8 +109,25 @@ impl State {
     fn load_text(&self, text: &str) {
         match input::detect_text(text) {
             Ok(d) => self.load_detected(d),
-            Err(e) => self.status.set(format!("Could not read the pasted text: {e}")),
+            Err(e) => self.refuse(format!("Could not read the pasted text: {e}.")),
         }
+    }
+
+    /// Opens the permalink in the address bar; a bad one leaves the page as
+    /// it is and says why.
+    fn load_link(&self, hash: &str) {
+        match input::detect_text(hash) {
+            Ok(d) => self.load_detected(d),
+            Err(e) => self.refuse(format!(
+                "This link could not be opened: {e}. It may have been cut short or altered; showing {} instead.",
+                if self.model.get_untracked().bytes.is_empty() { "nothing" } else { "the current shader" }
+            )),
+        }
+    }
+
+    fn refuse(&self, why: String) {
+        self.status.set(why.clone());
+        self.notice.set(Some(why));
     }
 
     fn load_detected(&self, d: input::Detected) {
@@ -148,6 +177,9 @@ fn App() -> impl IntoView {
         panes: RwSignal::new(PANE_MAP | PANE_REFLECTION),
         tour: RwSignal::new(None),
         status: RwSignal::new(format!("Example: {}.", first.name)),
+        notice: RwSignal::new(None),
+        tr: RwSignal::new(None),
+        tab: RwSignal::new(translation::Target::Wgsl),
         hex_ref: NodeRef::new(),
         dis_ref: NodeRef::new(),
     };
@@ -156,7 +188,12 @@ fn App() -> impl IntoView {
     let from_hash = move || {
         let hash = window().location().hash().unwrap_or_default();
         if hash.starts_with("#v1/") {
-            state.load_text(&hash);
+            state.load_link(&hash);
+        } else if hash.len() > 1 {
+            state.refuse(format!(
+                "The address ends in a fragment that is not a DXBC Explorer link ({} characters; links start with #v1/).",
+                hash.len()
+            ));
         }
     };
     from_hash();
@@ -194,6 +231,15 @@ fn App() -> impl IntoView {
             }
         }
     });
+    // Translate lazily: only while the pane is open, once per file.
+    Effect::new(move |_| {
+        let open = state.panes.get() & PANE_TRANSLATION != 0;
+        let m = state.model.get();
+        if open && !state.tr.with_untracked(|c| c.as_ref().is_some_and(|(k, _)| Arc::ptr_eq(k, &m))) {
+            state.tr.set(None);
+            wasm_bindgen_futures::spawn_local(translate_later(state, m));
+        }
+    });
     request_animation_frame(|| {
         if let Some(p) = window().performance() {
             let _ = p.mark("dxbc-ready");
@@ -217,6 +263,9 @@ fn App() -> impl IntoView {
                 <Disassembly/>
             </section>
         </main>
+        <Show when=move || state.panes.get() & PANE_TRANSLATION != 0>
+            <TranslationPane/>
+        </Show>
         <Show when=move || state.panes.get() & PANE_MAP != 0>
             <ContainerMap/>
         </Show>
@@ -300,6 +349,7 @@ fn Header() -> impl IntoView {
             </span>
             <label class="toggle"><input type="checkbox" prop:checked=move || s.panes.get() & PANE_MAP != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_MAP)/>"Chunks"</label>
             <label class="toggle"><input type="checkbox" prop:checked=move || s.panes.get() & PANE_REFLECTION != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_REFLECTION)/>"Reflection"</label>
+            <label class="toggle"><input type="checkbox" data-testid="translation-toggle" prop:checked=move || s.panes.get() & PANE_TRANSLATION != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_TRANSLATION)/>"Translation"</label>
         </header>
         <div class="inputbar">
             <textarea data-testid="paste" placeholder="Paste hex, base64, a C array / fxc /Fh header, or a #v1/ link — or drop a .cso/.dxbc file anywhere" rows="2"
@@ -308,11 +358,24 @@ fn Header() -> impl IntoView {
             <button class="btn" data-testid="decode" on:click=move |_| { s.tour.set(None); s.load_text(&paste.get_untracked()); }>"Decode"</button>
             <span class="status" data-testid="status">{move || s.status.get()}</span>
         </div>
+        {move || s.notice.get().map(|n| view! {
+            <div class="error" data-testid="notice" role="alert">{n}
+                <button class="btn" on:click=move |_| s.notice.set(None)>"Dismiss"</button></div>
+        })}
     }
 }
 
 fn read_file(s: State, f: web_sys::File) {
     let name = f.name();
+    if f.size() > input::MAX_INPUT_BYTES as f64 {
+        s.refuse(format!(
+            "{name} is {} bytes ({:.1} MiB); the explorer opens files up to {} MiB. Nothing was read.",
+            fmt_thousands(f.size() as usize),
+            f.size() / (1u64 << 20) as f64,
+            input::MAX_INPUT_BYTES >> 20
+        ));
+        return;
+    }
     wasm_bindgen_futures::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
             Ok(buf) => {
@@ -325,7 +388,7 @@ fn read_file(s: State, f: web_sys::File) {
                         s.load_detected(d);
                         s.status.set(format!("Opened {name}: {n} bytes ({}).", kind.label()));
                     }
-                    Err(e) => s.status.set(format!("{name}: {e}")),
+                    Err(e) => s.refuse(format!("{name}: {e}")),
                 }
             }
             Err(_) => s.status.set(format!("Could not read {name}.")),
@@ -577,7 +640,7 @@ fn ribbon_view(
             };
             let tip = name.clone();
             view! {
-                <div class=cls style=format!("flex:{width} 1 0") title=tip
+                <div class=cls style:flex=format!("{width} 1 0") title=tip
                     on:click=move |_| { if let Some(lo) = flo { let m = s.model.get_untracked(); s.sel.set(selection::select_field(&m, span, lo)); } }>
                     <div class="rbits">{bits}</div>
                     <div class="rname">{name}</div>
@@ -725,6 +788,191 @@ fn Reflection() -> impl IntoView {
                 }.into_any()
             }}
         </section>
+    }
+}
+
+/// Lets the browser draw and handle input before the next slice of work.
+async fn yield_now() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+/// Translates `m` in slices (lowering, then one backend at a time), yielding
+/// between them; drops the work when another file was opened meanwhile.
+async fn translate_later(s: State, m: Arc<Model>) {
+    use translation::{Failure, Outcome, TARGETS};
+    let current = || Arc::ptr_eq(&s.model.get_untracked(), &m);
+    yield_now().await;
+    if !current() {
+        return;
+    }
+    let outcome = match &m.shader {
+        None => Outcome::Failed(Failure {
+            kind: "not translated",
+            message: "the file is not a readable container".into(),
+            offset: m.stop_offset(),
+        }),
+        Some(sh) => match translation::lower(sh) {
+            Err(f) => Outcome::Failed(f),
+            Ok(t) => {
+                let mut outputs = Vec::with_capacity(TARGETS.len());
+                for k in TARGETS {
+                    yield_now().await;
+                    if !current() {
+                        return;
+                    }
+                    outputs.push(translation::emit(&t, k));
+                }
+                Outcome::Ok(Arc::new(translation::finish(&t, outputs)))
+            }
+        },
+    };
+    if current() {
+        s.tr.set(Some((m.clone(), Arc::new(outcome))));
+    }
+}
+
+#[component]
+fn TranslationPane() -> impl IntoView {
+    let s = st();
+    view! {
+        <section class="pane wide" data-testid="translation">
+            <h2>"Translation " <small>"DXBC → naga IR, validated, then naga's WGSL, GLSL, MSL and HLSL writers — click a line of WGSL to select its instruction's bytes"</small></h2>
+            {move || match s.tr.get() {
+                None => view! { <p class="small" data-testid="translation-busy">"Translating…"</p> }.into_any(),
+                Some((_, o)) => match &*o {
+                    translation::Outcome::Failed(f) => failure_view(f.clone()).into_any(),
+                    translation::Outcome::Ok(t) => {
+                        let valid = format!(
+                            "naga validation passed: {} shader, {} expressions in dxbc_main.",
+                            t.stage, t.expressions
+                        );
+                        let rows = t.bindings.iter().map(|b| view! {
+                            <tr><td class="mono">{b.register.clone()}</td><td class="mono">{format!("@group({}) @binding({})", b.group, b.binding)}</td><td>{b.kind.clone()}</td></tr>
+                        }).collect_view();
+                        let bindings = if t.bindings.is_empty() {
+                            view! { <p class="small">"No resources: nothing to bind."</p> }.into_any()
+                        } else {
+                            view! {
+                                <table class="tbl" data-testid="binding-map"><thead><tr><th>"Register"</th><th>"WebGPU"</th><th>"Bind"</th></tr></thead><tbody>{rows}</tbody></table>
+                                <p class="small">"Default scheme: constant buffers group 0, SRVs group 1, samplers group 2, UAVs group 3; binding = register."</p>
+                            }.into_any()
+                        };
+                        view! {
+                            <p class="valid" data-testid="translation-validation">"✓ " {valid}</p>
+                            <div class="tcols">
+                                <div class="tcode">
+                                    <div class="tabs" role="tablist">
+                                        {translation::TARGETS.iter().map(|&k| view! {
+                                            <button role="tab" class=move || if s.tab.get() == k { "tab on" } else { "tab" }
+                                                data-testid=format!("tab-{}", k.label().to_ascii_lowercase())
+                                                aria-selected=move || (s.tab.get() == k).to_string()
+                                                on:click=move |_| s.tab.set(k)>{k.label()}</button>
+                                        }).collect_view()}
+                                    </div>
+                                    <CodeView t=t.clone()/>
+                                </div>
+                                <div class="tbind"><h3>"Binding map"</h3>{bindings}</div>
+                            </div>
+                        }.into_any()
+                    }
+                },
+            }}
+        </section>
+    }
+}
+
+fn failure_view(f: translation::Failure) -> impl IntoView {
+    let s = st();
+    let why = dxbc_naga::LIMITATIONS.iter().find(|(p, _)| f.message.starts_with(p)).map(|(_, why)| *why);
+    let link = f.offset.map(|off| {
+        view! {
+            <button class="offlink" data-testid="translation-offset" title="Select these bytes"
+                on:click=move |_| { let m = s.model.get_untracked(); s.sel.set(selection::select_instruction_at(&m, off)); }>
+                {format!("at offset {off:#x}")}
+            </button>
+        }
+    });
+    view! {
+        <div class="terror" data-testid="translation-error">
+            <strong>{format!("Not translated — {}: ", f.kind)}</strong>
+            <span data-testid="translation-message">{f.message.clone()}</span>" "{link}
+            {why.map(|w| view! { <p class="small">{format!("Why: {w}.")}</p> })}
+        </div>
+    }
+}
+
+#[component]
+fn CodeView(t: Arc<translation::Translated>) -> impl IntoView {
+    let s = st();
+    let top = RwSignal::new(0usize);
+    let node = NodeRef::<leptos::html::Div>::new();
+    let tab = s.tab;
+    let t2 = t.clone();
+    let lines = Memo::new(move |_| match &t2.outputs[tab.get().index()] {
+        Ok(l) => Arc::new(l.clone()),
+        Err(e) => Arc::new(vec![format!("// this backend failed: {e}")]),
+    });
+    let spans = {
+        let t = t.clone();
+        move || if tab.get() == translation::Target::Wgsl { t.wgsl_spans.clone() } else { Vec::new() }
+    };
+    let spans = Memo::new(move |_| Arc::new(spans()));
+    // A new tab starts at the top.
+    Effect::new(move |_| {
+        tab.track();
+        if let Some(el) = node.get_untracked() {
+            el.set_scroll_top(0);
+        }
+        top.set(0);
+    });
+    // Show the WGSL of the selected instruction.
+    Effect::new(move |_| {
+        let Some(sel) = s.sel.get() else { return };
+        let sp = spans.get();
+        if let (Some(el), Some(k)) =
+            (node.get(), sp.iter().position(|x| x.is_some_and(|(a, l)| sel.start >= a && sel.start < a + l)))
+        {
+            ensure_visible(&el, k);
+        }
+    });
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if let Some(k) = data_attr(&ev, "data-wl") {
+            if let Some(Some((start, len))) = spans.get_untracked().get(k).copied() {
+                let m = s.model.get_untracked();
+                s.sel.set(selection::select_range(&m, start, len));
+            }
+        }
+    };
+    let n = move || lines.with(|l| l.len());
+    view! {
+        <div class="dis code" data-testid="translation-code" node_ref=node on:click=on_click
+            on:scroll=move |_| { if let Some(el) = node.get_untracked() { top.set((el.scroll_top() as f64 / ROW_H) as usize) } }>
+            <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
+                <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
+                    {move || {
+                        let l = lines.get();
+                        let sp = spans.get();
+                        let first = top.get().min(l.len().saturating_sub(1));
+                        let last = (first + POOL).min(l.len());
+                        (first..last).map(|k| {
+                            let span = sp.get(k).copied().flatten();
+                            let class = move || {
+                                let mut c = String::from(if span.is_some() { "line linked" } else { "line" });
+                                if let (Some((a, len)), Some(sel)) = (span, s.sel.get()) {
+                                    if sel.start >= a && sel.start < a + len { c.push_str(" sel"); }
+                                }
+                                c
+                            };
+                            let title = span.map(|(a, len)| format!("from the instruction at {a:#x}, {len} bytes"));
+                            view! { <div class=class data-wl=k title=title data-span=span.map(|(a, len)| format!("{a}+{len}"))>{l[k].clone()}</div> }
+                        }).collect_view()
+                    }}
+                </div>
+            </div>
+        </div>
     }
 }
 

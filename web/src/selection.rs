@@ -55,6 +55,25 @@ pub fn select_line(m: &Model, line: usize) -> Option<Selection> {
     Some(Selection { start, len, span: m.span_at(start as usize), field: None })
 }
 
+/// Selects bytes `start..start + len` (a translated line's instruction);
+/// the inspector shows the token at `start`.
+pub fn select_range(m: &Model, start: u32, len: u32) -> Option<Selection> {
+    let end = (start as usize).checked_add(len as usize)?;
+    if len == 0 || end > m.bytes.len() {
+        return None;
+    }
+    Some(Selection { start, len, span: m.span_at(start as usize), field: None })
+}
+
+/// Selects what an error's byte offset names: the whole instruction that
+/// starts there, or else the span holding that byte.
+pub fn select_instruction_at(m: &Model, offset: usize) -> Option<Selection> {
+    if let Some(ins) = m.program().and_then(|p| p.instructions.iter().find(|i| i.offset as usize == offset)) {
+        return select_range(m, ins.offset, ins.length * 4);
+    }
+    select_byte(m, offset.min(m.bytes.len().saturating_sub(1))).map(|s| Selection { field: None, ..s })
+}
+
 /// Rebuilds a selection from a permalink's stored range and field.
 pub fn restore(m: &Model, start: u32, len: u32, field: Option<u8>) -> Option<Selection> {
     let span = m.span_at(start as usize)?;
@@ -190,6 +209,22 @@ mod tests {
         assert_eq!(restore(&m, 1 << 30, 4, None), None);
         // A field the token does not have is dropped.
         assert_eq!(restore(&m, op + 4, 4, Some(9)).unwrap().field, None);
+    }
+
+    #[test]
+    fn ranges_and_error_offsets() {
+        let m = example();
+        let ins = &m.program().unwrap().instructions[4];
+        let s = select_range(&m, ins.offset, ins.length * 4).unwrap();
+        assert_eq!((s.start, s.len), (ins.offset, 32));
+        assert_eq!(m.lines[line_of(&m, &s).unwrap()], "mul o0.xyzw, v0.xyzw, cb0[0].xyzw");
+        assert_eq!(select_range(&m, 0, 0), None);
+        assert_eq!(select_range(&m, m.bytes.len() as u32 - 2, 4), None);
+        assert_eq!(select_instruction_at(&m, ins.offset as usize), Some(s));
+        // Not an instruction start: the span under the byte.
+        assert_eq!(select_instruction_at(&m, 5).unwrap().start, 4);
+        let last = select_instruction_at(&m, 1 << 30).unwrap();
+        assert_eq!((last.start + last.len) as usize, m.bytes.len());
     }
 
     #[test]

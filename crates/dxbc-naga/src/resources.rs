@@ -815,29 +815,34 @@ impl Lower<'_> {
         self.stmt(S::If { condition: inside, accept, reject: naga::Block::new() });
     }
 
+    /// The address operands of a raw (byte address in operand 1) or
+    /// structured (element in operand 1, byte offset in operand 2) access,
+    /// as the vector [`Self::word_index`] reads.
+    fn word_address(&mut self, ins: &Instruction, structured: bool) -> Result<H, TranslateError> {
+        let first = {
+            let o = self.op(ins, 1)?;
+            self.read(o, K::U)?
+        };
+        if !structured {
+            return Ok(first);
+        }
+        let byte = {
+            let o = self.op(ins, 2)?;
+            self.read(o, K::U)?
+        };
+        let ix = self.component(first, 0);
+        let bx = self.component(byte, 0);
+        let ty = self.t.vec4u;
+        let z = self.lit_u(0);
+        Ok(self.e(E::Compose { ty, components: vec![ix, bx, z, z] }))
+    }
+
     pub(crate) fn load_words(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let structured = ins.opcode() == 167;
         let res_i = if structured { 3 } else { 2 };
         let res = self.op(ins, res_i)?;
         let w = self.words_of(res)?;
-        let addr = if structured {
-            let i = {
-                let o = self.op(ins, 1)?;
-                self.read(o, K::U)?
-            };
-            let b = {
-                let o = self.op(ins, 2)?;
-                self.read(o, K::U)?
-            };
-            let ix = self.component(i, 0);
-            let bx = self.component(b, 0);
-            let ty = self.t.vec4u;
-            let z = self.lit_u(0);
-            self.e(E::Compose { ty, components: vec![ix, bx, z, z] })
-        } else {
-            let o = self.op(ins, 1)?;
-            self.read(o, K::U)?
-        };
+        let addr = self.word_address(ins, structured)?;
         let first = self.word_index(&w, addr);
         let mut comps = Vec::new();
         for c in 0..4 {
@@ -860,24 +865,7 @@ impl Lower<'_> {
         let structured = ins.opcode() == 168;
         let dst = self.op(ins, 0)?;
         let w = self.words_of(dst)?;
-        let addr = if structured {
-            let i = {
-                let o = self.op(ins, 1)?;
-                self.read(o, K::U)?
-            };
-            let b = {
-                let o = self.op(ins, 2)?;
-                self.read(o, K::U)?
-            };
-            let ix = self.component(i, 0);
-            let bx = self.component(b, 0);
-            let ty = self.t.vec4u;
-            let z = self.lit_u(0);
-            self.e(E::Compose { ty, components: vec![ix, bx, z, z] })
-        } else {
-            let o = self.op(ins, 1)?;
-            self.read(o, K::U)?
-        };
+        let addr = self.word_address(ins, structured)?;
         let value = {
             let o = self.op(ins, if structured { 3 } else { 2 })?;
             self.read(o, K::U)?

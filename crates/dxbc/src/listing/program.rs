@@ -260,6 +260,18 @@ fn same_type_op(code: u16) -> bool {
     )
 }
 
+/// `(float,float,float,float)` from a resource return-type token.
+fn write_return_types(token: u32, out: &mut String) {
+    out.push('(');
+    for c in 0..4 {
+        if c > 0 {
+            out.push(',');
+        }
+        out.push_str(return_type_name((token >> (4 * c)) & 0xf));
+    }
+    out.push(')');
+}
+
 fn return_type_name(v: u32) -> &'static str {
     match v {
         8 => "<continued>",
@@ -553,15 +565,9 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             if dim == 4 || dim == 9 {
                 let _ = write!(out, "({samples})");
             }
-            out.push_str(" (");
-            let rt = w(0);
-            for c in 0..4 {
-                if c > 0 {
-                    out.push(',');
-                }
-                out.push_str(return_type_name((rt >> (4 * c)) & 0xf));
-            }
-            out.push_str(") ");
+            out.push(' ');
+            write_return_types(w(0), out);
+            out.push(' ');
             decl_op(out);
             space(out);
         }
@@ -735,15 +741,8 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             }
             out.push(' ');
             if code == DCL_UAV_TYPED {
-                out.push('(');
-                let rt = w(0);
-                for c in 0..4 {
-                    if c > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(return_type_name((rt >> (4 * c)) & 0xf));
-                }
-                out.push_str(") ");
+                write_return_types(w(0), out);
+                out.push(' ');
             }
             decl_op(out);
             if code == DCL_UAV_STRUCTURED {
