@@ -459,7 +459,48 @@ impl<'a> Lower<'a> {
 
     /// Reads an operand as vec4 of kind `k`: register bits, swizzle, bitcast,
     /// then source modifiers.
+    /// Number of vec4 rows of the array a cb#/icb/x# operand indexes.
+    fn array_len(&self, g: Handle<GlobalVariable>) -> u32 {
+        match self.module.types[self.module.global_variables[g].ty].inner {
+            TypeInner::Array { size: ArraySize::Constant(n), .. } => n.get(),
+            _ => u32::MAX,
+        }
+    }
+
+    /// True when an operand names an element past the end of its array with
+    /// a constant index. D3D reads zero there (and drops writes); naga would
+    /// reject the constant out-of-bounds access.
+    fn static_out_of_bounds(&self, op: &Operand) -> bool {
+        let (len, d) = match op.ty() {
+            8 => {
+                let (id, d) =
+                    if op.index_dim() == 3 { (op.index[0].imm as u32, 2) } else { (op.index[0].imm as u32, 1) };
+                match self.cbuffers.get(&id) {
+                    Some(&g) => (self.array_len(g), d),
+                    None => return false,
+                }
+            }
+            9 => match self.icb {
+                Some(g) => (self.array_len(g), 0),
+                None => return false,
+            },
+            3 => match self.indexable.get(&(op.index[0].imm as u32)) {
+                Some(&h) => match self.module.types[self.f.local_variables[h].ty].inner {
+                    TypeInner::Array { size: ArraySize::Constant(n), .. } => (n.get(), 1),
+                    _ => return false,
+                },
+                None => return false,
+            },
+            _ => return false,
+        };
+        d < op.index_dim() && op.index[d].rel == NO_OPERAND && op.index[d].imm >= len as u64
+    }
+
     pub(crate) fn read(&mut self, op: &Operand, k: K) -> Result<H, TranslateError> {
+        if self.static_out_of_bounds(op) {
+            let z = self.splat_u(0);
+            return Ok(self.bitcast(z, K::U, k));
+        }
         let raw = match self.pointer(op)? {
             Some(ptr) => self.e(E::Load { pointer: ptr }),
             None => {
@@ -530,7 +571,7 @@ impl<'a> Lower<'a> {
 
     /// Writes `value` (vec4 of kind `k`) to the components `dst` masks.
     pub(crate) fn write(&mut self, dst: &Operand, value: H, k: K, saturate: bool) -> Result<(), TranslateError> {
-        if dst.ty() == 13 {
+        if dst.ty() == 13 || self.static_out_of_bounds(dst) {
             return Ok(());
         }
         let mut value = value;
