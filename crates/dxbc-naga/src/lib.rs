@@ -176,6 +176,8 @@ pub const LIMITATIONS: &[(&str, &str)] = &[
     ("textures returning doubles or mixed types", "no such WebGPU texture format"),
     ("signed and unsigned atomic min/max on one region", "one region needs one atomic type"),
     ("barriers and memory fences outside compute shaders", "WGSL barriers exist only in compute"),
+    ("discard outside a pixel shader", "only fragment shaders can discard"),
+    ("UAVs in a vertex shader", "WebGPU forbids writable storage in vertex shaders"),
     ("implicit-derivative sampling outside a pixel shader", "WGSL has derivatives only in fragment shaders"),
     ("64-bit immediates", "doubles are not lowered yet"),
     ("sampling an integer texture", "WGSL cannot filter integer textures"),

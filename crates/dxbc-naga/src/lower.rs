@@ -574,6 +574,10 @@ impl<'a> Lower<'a> {
         if dst.ty() == 13 || self.static_out_of_bounds(dst) {
             return Ok(());
         }
+        if !matches!(dst.ty(), 0 | 2 | 3 | 12 | 15 | 38 | 39 | 41) {
+            let name = dxbc::spec::OPERAND_TYPE.get(dst.ty()).map_or("unknown", |e| e.spec_name);
+            return malformed(format!("{name} register used as a destination"), dst.offset as usize);
+        }
         let mut value = value;
         if saturate && k == K::F {
             value = self.math(M::Saturate, value, None, None);
@@ -835,10 +839,19 @@ impl<'a> Lower<'a> {
                     self.stmt(S::Return { value: None })
                 }
             }
+            7 | CONTINUEC if !self.frames.iter().any(|f| matches!(f, Frame::Loop { .. })) => {
+                return malformed("continue outside a loop", at);
+            }
             7 => self.stmt(S::Continue),
             BREAKC | CONTINUEC | RETC | DISCARD => {
                 let c = self.cond(ins)?;
+                let in_breakable = self.frames.iter().any(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }));
+                if code == DISCARD && self.stage != ShaderStage::Fragment {
+                    return unsupported("discard outside a pixel shader", at);
+                }
                 let inner = match code {
+                    // As for `break`: with no loop or switch open it ends the program.
+                    BREAKC if !in_breakable => S::Return { value: None },
                     BREAKC => S::Break,
                     CONTINUEC => S::Continue,
                     RETC => S::Return { value: None },
@@ -1335,6 +1348,14 @@ impl<'a> Lower<'a> {
                     for (i, x) in w.iter().take(3).enumerate() {
                         workgroup_size[i] = x.value.max(1);
                     }
+                    // D3D11's limits: x, y ≤ 1024, z ≤ 64, at most 1024 threads.
+                    let [x, y, z] = workgroup_size;
+                    if x > 1024 || y > 1024 || z > 64 || x as u64 * y as u64 * z as u64 > 1024 {
+                        return malformed(
+                            format!("thread group {x}x{y}x{z} exceeds D3D's limits"),
+                            ins.offset as usize,
+                        );
+                    }
                 }
                 DCL_INPUT => {
                     if let Some(op) = ins.operand(p, 0) {
@@ -1480,6 +1501,9 @@ impl<'a> Lower<'a> {
                         )
                     }
                 };
+                if ep.arguments.iter().any(|a| a.binding.as_ref() == Some(&binding)) {
+                    return malformed(format!("two inputs bound as {binding:?} ({})", e.name), e.offset);
+                }
                 let idx = ep.arguments.len() as u32;
                 ep.arguments.push(FunctionArgument {
                     name: Some(e.name.to_ascii_lowercase()),
@@ -1507,17 +1531,19 @@ impl<'a> Lower<'a> {
         }
         // Special input registers (compute ids, vPrim, …).
         for (&ty, &g) in &self.specials.clone() {
+            let compute = stage == ShaderStage::Compute;
+            let fragment = stage == ShaderStage::Fragment;
             let (builtin, name, comps) = match ty {
-                32 => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
-                33 => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
-                34 => (naga::BuiltIn::LocalInvocationId, "local_invocation_id", 3),
-                36 => (naga::BuiltIn::LocalInvocationIndex, "local_invocation_index", 1),
-                11 => (naga::BuiltIn::PrimitiveIndex, "primitive_index", 1),
-                12 | 15 | 38 | 39 | 41 => continue, // outputs
-                35 => (naga::BuiltIn::SampleMask, "sample_mask", 1),
+                32 if compute => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
+                33 if compute => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
+                34 if compute => (naga::BuiltIn::LocalInvocationId, "local_invocation_id", 3),
+                36 if compute => (naga::BuiltIn::LocalInvocationIndex, "local_invocation_index", 1),
+                11 if fragment => (naga::BuiltIn::PrimitiveIndex, "primitive_index", 1),
+                12 | 15 | 38 | 39 | 41 if fragment => continue, // outputs
+                35 if fragment => (naga::BuiltIn::SampleMask, "sample_mask", 1),
                 _ => {
                     let n = dxbc::spec::OPERAND_TYPE.asm(ty).unwrap_or("?");
-                    return unsupported(format!("special register {n}"), p.offset);
+                    return unsupported(format!("special register {n} (in this stage)"), p.offset);
                 }
             };
             let t = if comps == 3 {
@@ -1627,6 +1653,7 @@ impl<'a> Lower<'a> {
             }
         }
         let mut offset = 0u32;
+        let mut used_locations = BTreeSet::new();
         for (&reg, &g) in &self.outputs.clone() {
             let Some(e) = out_regs.get(&reg) else {
                 return malformed(format!("o{reg} is written but not in the output signature"), p.offset);
@@ -1694,6 +1721,14 @@ impl<'a> Lower<'a> {
                 ep.expressions.append(E::As { expr: load, kind: k_out.kind(), convert: None }, Span::UNDEFINED)
             };
             emit_all(&ep, first + 1, &mut stmts);
+            if let Some(l) = location {
+                if !used_locations.insert(l) {
+                    return malformed(format!("two outputs at location {l} (o{reg})"), e.offset);
+                }
+            }
+            if members.iter().any(|m: &StructMember| m.binding.as_ref() == Some(&binding)) {
+                return malformed(format!("two outputs bound as {binding:?} (o{reg})"), e.offset);
+            }
             members.push(StructMember { name: Some(format!("o{reg}")), ty, binding: Some(binding), offset });
             offset += 16;
             values.push(v);

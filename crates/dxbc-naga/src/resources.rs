@@ -196,6 +196,9 @@ impl Lower<'_> {
                 );
                 self.samplers.insert(id, g);
             }
+            DCL_UAV_RAW | DCL_UAV_STRUCTURED | DCL_UAV_TYPED if self.stage == naga::ShaderStage::Vertex => {
+                return unsupported("UAVs in a vertex shader (WebGPU forbids writable storage there)", at);
+            }
             DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
                 let uav = matches!(ins.opcode(), DCL_UAV_RAW | DCL_UAV_STRUCTURED);
                 let file = if uav { U } else { T };
@@ -351,11 +354,29 @@ impl Lower<'_> {
         }
     }
 
-    fn sampler(&mut self, op: &Operand) -> Result<H, TranslateError> {
-        match self.samplers.get(&res_id(op)) {
-            Some(&g) => Ok(self.e(E::GlobalVariable(g))),
-            None => malformed(format!("s{} is used but not declared", res_id(op)), op.offset as usize),
+    /// The sampler expression, checked against the kind of access: a
+    /// comparison (depth reference given) needs a comparison sampler and
+    /// anything else needs an ordinary one.
+    fn sampler(&mut self, op: &Operand, comparison: bool) -> Result<H, TranslateError> {
+        let Some(&g) = self.samplers.get(&res_id(op)) else {
+            return malformed(format!("s{} is used but not declared", res_id(op)), op.offset as usize);
+        };
+        let is_cmp = matches!(
+            self.module.types[self.module.global_variables[g].ty].inner,
+            TypeInner::Sampler { comparison: true }
+        );
+        if is_cmp != comparison {
+            return malformed(
+                format!(
+                    "s{} is a {} sampler used for {} sampling",
+                    res_id(op),
+                    if is_cmp { "comparison" } else { "filtering" },
+                    if comparison { "comparison" } else { "ordinary" }
+                ),
+                op.offset as usize,
+            );
         }
+        Ok(self.e(E::GlobalVariable(g)))
     }
 
     /// Number of coordinate components for a D3D dimension, and whether an
@@ -452,7 +473,7 @@ impl Lower<'_> {
             None
         };
         let samp_op = self.op(ins, samp_i)?;
-        let sampler = self.sampler(samp_op)?;
+        let sampler = self.sampler(samp_op, matches!(code, 70 | 71))?;
         let image = self.e(E::GlobalVariable(tex.g));
         let offset = if tex.dim == 6 || tex.dim == 10 { None } else { self.aoffimmi(ins, n) };
         let scalar_arg = |l: &mut Self, i: usize| -> Result<H, TranslateError> {
@@ -538,7 +559,7 @@ impl Lower<'_> {
         let samp_op = self.op(ins, base + 1)?;
         let channel =
             if samp_op.num_components() == 2 && samp_op.selection_mode() == 2 { samp_op.select1() } else { 0 };
-        let sampler = self.sampler(samp_op)?;
+        let sampler = self.sampler(samp_op, matches!(code, 126 | 128))?;
         let image = self.e(E::GlobalVariable(tex.g));
         let depth_ref = if matches!(code, 126 | 128) {
             let o = self.op(ins, base + 2)?;
@@ -864,6 +885,9 @@ impl Lower<'_> {
     pub(crate) fn store_words(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let structured = ins.opcode() == 168;
         let dst = self.op(ins, 0)?;
+        if dst.ty() == T {
+            return malformed("a store to a read-only resource (t#)", dst.offset as usize);
+        }
         let w = self.words_of(dst)?;
         let addr = self.word_address(ins, structured)?;
         let value = {
@@ -902,6 +926,9 @@ impl Lower<'_> {
         // atomic_op u, addr, value[, value2] ; imm_atomic_op dst, u, addr, value[, value2]
         let base = if imm { 1 } else { 0 };
         let target = self.op(ins, base)?;
+        if target.ty() == T {
+            return malformed("an atomic on a read-only resource (t#)", target.offset as usize);
+        }
         let w = self.words_of(target)?;
         let Some(k) = w.atomic else { return malformed("atomic on a region the pre-scan missed", at) };
         let addr = {
@@ -991,6 +1018,9 @@ impl Lower<'_> {
     /// store_uav_typed u#.mask, address, value
     pub(crate) fn store_typed_uav(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let dst = self.op(ins, 0)?;
+        if dst.ty() != U {
+            return malformed("store_uav_typed to a register that is not a UAV", dst.offset as usize);
+        }
         let id = res_id(dst);
         let addr = {
             let o = self.op(ins, 1)?;
