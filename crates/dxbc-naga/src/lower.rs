@@ -889,6 +889,9 @@ impl<'a> Lower<'a> {
                 let Some(Frame::Switch { cases, labels, body, .. }) = self.frames.last_mut() else {
                     return malformed("case outside a switch", at);
                 };
+                if cases.iter().any(|c| c.value == label) || labels.contains(&label) {
+                    return malformed(format!("switch has two {label:?} labels"), at);
+                }
                 // A label after statements closes the previous case.
                 if let Some(b) = body.take() {
                     if !labels.is_empty() {
