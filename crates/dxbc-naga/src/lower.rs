@@ -1412,8 +1412,9 @@ impl<'a> Lower<'a> {
                     _ => K::F,
                 };
                 let c0 = (e.mask as u32 & 0xf).trailing_zeros().min(3);
-                let (binding, ty, comps, builtin, c0, how) = match (stage, e.system_value) {
-                    (ShaderStage::Fragment, 1) => (
+                let scalar = scalar_builtin_input(stage, e.system_value);
+                let (binding, ty, comps, builtin, c0, how) = match (stage, e.system_value, scalar) {
+                    (ShaderStage::Fragment, 1, _) => (
                         naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
                         self.t.vec4f,
                         4,
@@ -1421,47 +1422,11 @@ impl<'a> Lower<'a> {
                         0,
                         ArgKind::Position,
                     ),
-                    (ShaderStage::Fragment, 9) => (
-                        naga::Binding::BuiltIn(naga::BuiltIn::FrontFacing),
-                        self.t.bool,
-                        1,
-                        Some("front_facing"),
-                        c0,
-                        ArgKind::Bool,
-                    ),
-                    (ShaderStage::Fragment, 10) => (
-                        naga::Binding::BuiltIn(naga::BuiltIn::SampleIndex),
-                        self.t.u32,
-                        1,
-                        Some("sample_index"),
-                        c0,
-                        ArgKind::Plain,
-                    ),
-                    (ShaderStage::Fragment, 7) => (
-                        naga::Binding::BuiltIn(naga::BuiltIn::PrimitiveIndex),
-                        self.t.u32,
-                        1,
-                        Some("primitive_index"),
-                        c0,
-                        ArgKind::Plain,
-                    ),
-                    (ShaderStage::Vertex, 6) => (
-                        naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex),
-                        self.t.u32,
-                        1,
-                        Some("vertex_index"),
-                        c0,
-                        ArgKind::Plain,
-                    ),
-                    (ShaderStage::Vertex, 8) => (
-                        naga::Binding::BuiltIn(naga::BuiltIn::InstanceIndex),
-                        self.t.u32,
-                        1,
-                        Some("instance_index"),
-                        c0,
-                        ArgKind::Plain,
-                    ),
-                    (_, 0) => {
+                    (_, _, Some((builtin, name, how))) => {
+                        let ty = if how == ArgKind::Bool { self.t.bool } else { self.t.u32 };
+                        (naga::Binding::BuiltIn(builtin), ty, 1, Some(name), c0, how)
+                    }
+                    (_, 0, None) => {
                         if user_done {
                             continue;
                         }
@@ -1813,6 +1778,20 @@ impl<'a> Lower<'a> {
         });
         Ok((inputs, outputs, workgroup_size))
     }
+}
+
+/// The one-component built-in inputs D3D system values map to, by stage:
+/// (built-in, name, how it lands in the register).
+fn scalar_builtin_input(stage: ShaderStage, system_value: u32) -> Option<(naga::BuiltIn, &'static str, ArgKind)> {
+    use naga::BuiltIn::*;
+    Some(match (stage, system_value) {
+        (ShaderStage::Fragment, 9) => (FrontFacing, "front_facing", ArgKind::Bool),
+        (ShaderStage::Fragment, 10) => (SampleIndex, "sample_index", ArgKind::Plain),
+        (ShaderStage::Fragment, 7) => (PrimitiveIndex, "primitive_index", ArgKind::Plain),
+        (ShaderStage::Vertex, 6) => (VertexIndex, "vertex_index", ArgKind::Plain),
+        (ShaderStage::Vertex, 8) => (InstanceIndex, "instance_index", ArgKind::Plain),
+        _ => return None,
+    })
 }
 
 /// How an entry-point argument lands in its register.

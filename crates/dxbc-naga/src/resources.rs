@@ -448,15 +448,10 @@ impl Lower<'_> {
         }
     }
 
-    pub(crate) fn sample(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let code = ins.opcode();
-        let at = ins.offset as usize;
-        if self.stage != naga::ShaderStage::Fragment && matches!(code, 69 | 70 | 74) {
-            return unsupported("implicit-derivative sampling outside a pixel shader", at);
-        }
-        let (res_i, samp_i) = (2, 3);
-        let res = self.op(ins, res_i)?;
-        let tex = self.texture(res)?;
+    /// Float sampling coordinates from operand 1 for a texture: the
+    /// coordinate vector and, for arrays, the layer (rounded, never
+    /// negative, as D3D picks it). Returns the coordinate count too.
+    fn float_coords(&mut self, ins: &Instruction, tex: Tex) -> Result<(u32, H, Option<H>), TranslateError> {
         let (n, arrayed) = Self::coord_shape(tex.dim);
         let addr = {
             let a = self.op(ins, 1)?;
@@ -472,6 +467,19 @@ impl Lower<'_> {
         } else {
             None
         };
+        Ok((n, coordinate, array_index))
+    }
+
+    pub(crate) fn sample(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        let code = ins.opcode();
+        let at = ins.offset as usize;
+        if self.stage != naga::ShaderStage::Fragment && matches!(code, 69 | 70 | 74) {
+            return unsupported("implicit-derivative sampling outside a pixel shader", at);
+        }
+        let (res_i, samp_i) = (2, 3);
+        let res = self.op(ins, res_i)?;
+        let tex = self.texture(res)?;
+        let (n, coordinate, array_index) = self.float_coords(ins, tex)?;
         let samp_op = self.op(ins, samp_i)?;
         let sampler = self.sampler(samp_op, matches!(code, 70 | 71))?;
         let image = self.e(E::GlobalVariable(tex.g));
@@ -543,19 +551,7 @@ impl Lower<'_> {
         }
         let res = self.op(ins, base)?;
         let tex = self.texture(res)?;
-        let (n, arrayed) = Self::coord_shape(tex.dim);
-        let addr = {
-            let a = self.op(ins, 1)?;
-            self.read(a, K::F)?
-        };
-        let coordinate = self.sub_vector(addr, n);
-        let array_index = if arrayed {
-            let z = self.component(addr, n);
-            let r = self.math(naga::MathFunction::Round, z, None, None);
-            Some(self.e(E::As { expr: r, kind: ScalarKind::Sint, convert: Some(4) }))
-        } else {
-            None
-        };
+        let (n, coordinate, array_index) = self.float_coords(ins, tex)?;
         let samp_op = self.op(ins, base + 1)?;
         let channel =
             if samp_op.num_components() == 2 && samp_op.selection_mode() == 2 { samp_op.select1() } else { 0 };
