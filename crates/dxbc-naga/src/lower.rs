@@ -925,6 +925,15 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// Writes the two results of a two-destination instruction (sincos,
+    /// swapc, udiv, uaddc/usubb) to operands 0 and 1.
+    fn write_pair(&mut self, ins: &Instruction, first: H, second: H, k: K, sat: bool) -> Result<(), TranslateError> {
+        let d0 = self.op(ins, 0)?;
+        self.write(d0, first, k, sat)?;
+        let d1 = self.op(ins, 1)?;
+        self.write(d1, second, k, sat)
+    }
+
     fn alu(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let code = ins.opcode();
         let at = ins.offset as usize;
@@ -1030,10 +1039,7 @@ impl<'a> Lower<'a> {
                 let a = src(self, 2, K::F)?;
                 let s = self.math(M::Sin, a, None, None);
                 let c = self.math(M::Cos, a, None, None);
-                let d0 = dst(self, 0)?;
-                self.write(d0, s, K::F, sat)?;
-                let d1 = dst(self, 1)?;
-                self.write(d1, c, K::F, sat)?;
+                self.write_pair(ins, s, c, K::F, sat)?;
             }
             11 | 12 | 122..=125 => {
                 if self.stage != ShaderStage::Fragment {
@@ -1082,10 +1088,7 @@ impl<'a> Lower<'a> {
                 let cb = self.bin(B::NotEqual, c, z);
                 let r0 = self.select(cb, b, a);
                 let r1 = self.select(cb, a, b);
-                let d0 = dst(self, 0)?;
-                self.write(d0, r0, K::U, false)?;
-                let d1 = dst(self, 1)?;
-                self.write(d1, r1, K::U, false)?;
+                self.write_pair(ins, r0, r1, K::U, false)?;
             }
             27 | 28 => {
                 // D3D: NaN → 0, out-of-range values clamp.
@@ -1181,10 +1184,7 @@ impl<'a> Lower<'a> {
                 let all = self.splat_u(u32::MAX);
                 let q = self.select(is0, all, q);
                 let r = self.select(is0, all, r);
-                let d0 = dst(self, 0)?;
-                self.write(d0, q, K::U, false)?;
-                let d1 = dst(self, 1)?;
-                self.write(d1, r, K::U, false)?;
+                self.write_pair(ins, q, r, K::U, false)?;
             }
             132 | 133 => {
                 // uaddc / usubb dst, carry, a, b
@@ -1202,10 +1202,7 @@ impl<'a> Lower<'a> {
                 let one = self.splat_u(1);
                 let z = self.splat_u(0);
                 let c = self.select(carry, one, z);
-                let d0 = dst(self, 0)?;
-                self.write(d0, r, K::U, false)?;
-                let d1 = dst(self, 1)?;
-                self.write(d1, c, K::U, false)?;
+                self.write_pair(ins, r, c, K::U, false)?;
             }
             134 => unary_math!(K::U, M::CountOneBits),
             141 => unary_math!(K::U, M::ReverseBits),
