@@ -15,6 +15,8 @@
 //! | 3 | selected bitfield: u8 lowest bit of the field |
 //! | 4 | open panes: varint bit set (meaning chosen by the app) |
 //! | 5 | tour step: varint |
+//! | 6 | preview control values (opaque to this module; the app's codec) |
+//! | 7 | preview settings (opaque to this module; the app's codec) |
 //!
 //! Decoders skip records whose tag they do not know, so a later writer can
 //! add records without breaking old readers; a change that old readers
@@ -41,6 +43,8 @@ const TAG_SELECTION: u8 = 2;
 const TAG_FIELD: u8 = 3;
 const TAG_PANES: u8 = 4;
 const TAG_TOUR: u8 = 5;
+const TAG_PREVIEW_VALUES: u8 = 6;
+const TAG_PREVIEW_SETTINGS: u8 = 7;
 
 /// Bits of [`ViewState::panes`]: which panes of the explorer are open.
 pub mod panes {
@@ -67,6 +71,10 @@ pub struct ViewState {
     pub panes: u32,
     /// Step of the guided tour, when it is open.
     pub tour_step: Option<u32>,
+    /// The live preview's control values, in the app's own encoding.
+    pub preview_values: Option<Vec<u8>>,
+    /// The live preview's other choices, in the app's own encoding.
+    pub preview_settings: Option<Vec<u8>>,
 }
 
 /// A shader plus the view of it.
@@ -152,6 +160,12 @@ pub fn payload(link: &Permalink) -> Vec<u8> {
         varint(&mut d, t);
         record(&mut p, TAG_TOUR, &d);
     }
+    if let Some(b) = &v.preview_values {
+        record(&mut p, TAG_PREVIEW_VALUES, b);
+    }
+    if let Some(b) = &v.preview_settings {
+        record(&mut p, TAG_PREVIEW_SETTINGS, b);
+    }
     p
 }
 
@@ -204,6 +218,8 @@ fn parse_payload(p: &[u8]) -> Result<Permalink, PermalinkError> {
             TAG_FIELD => view.field_lo = Some(*d.first().ok_or_else(bad)?),
             TAG_PANES => view.panes = read_varint(d, &mut 0).ok_or_else(bad)?,
             TAG_TOUR => view.tour_step = Some(read_varint(d, &mut 0).ok_or_else(bad)?),
+            TAG_PREVIEW_VALUES => view.preview_values = Some(d.to_vec()),
+            TAG_PREVIEW_SETTINGS => view.preview_settings = Some(d.to_vec()),
             _ => {} // a later writer's record: skipped
         }
     }
@@ -293,7 +309,13 @@ mod tests {
     fn sample() -> Permalink {
         Permalink {
             shader: crate::examples::tint_pixel_shader(),
-            view: ViewState { selection: Some((0x4c, 4)), field_lo: Some(12), panes: 0b101, tour_step: Some(3) },
+            view: ViewState {
+                selection: Some((0x4c, 4)),
+                field_lo: Some(12),
+                panes: 0b101,
+                tour_step: Some(3),
+                ..Default::default()
+            },
         }
     }
 
@@ -307,6 +329,12 @@ mod tests {
         assert_eq!(decode(&format!("http://127.0.0.1:8080/{s}")).unwrap(), l);
         let bare = Permalink { shader: vec![1, 2, 3], view: ViewState::default() };
         assert_eq!(decode(&encode(&bare)).unwrap(), bare);
+        let mut with_preview = sample();
+        with_preview.view.preview_values = Some(vec![1, 0]);
+        with_preview.view.preview_settings = Some(vec![1, 2, 3]);
+        assert_eq!(decode(&encode(&with_preview)).unwrap(), with_preview);
+        // The preview records sit after the view's, as tags 6 and 7.
+        assert!(payload(&with_preview).ends_with(&[6, 2, 1, 0, 7, 3, 1, 2, 3]));
     }
 
     #[test]

@@ -118,6 +118,21 @@ pub struct BufferSlot {
 }
 
 impl BufferSlot {
+    /// A slot for a buffer the reflection does not describe (stripped
+    /// files): raw words, [`DEFAULT_ELEMENTS`] rows of 16 bytes.
+    pub fn fallback(writable: bool) -> BufferSlot {
+        BufferSlot {
+            name: String::new(),
+            register: 0,
+            space: 0,
+            writable,
+            kind: BufferKind::Raw,
+            stride: 16,
+            elements: DEFAULT_ELEMENTS,
+            columns: (0..4).map(|i| Column { name: format!("+{}", i * 4), offset: i * 4, format: CellFormat::U32 }).collect(),
+        }
+    }
+
     /// Bytes the buffer gets by default: `stride × elements`, at least 16.
     pub fn byte_size(&self) -> u32 {
         self.stride.saturating_mul(self.elements).clamp(16, MAX_BUFFER_BYTES)

@@ -22,11 +22,15 @@
 //!   dispatch size;
 //! * [`payload`]: control values as compact bytes for permalinks.
 //!
+//! * [`settings`]: the output shown, mesh, dispatch size, texture patterns;
+//! * [`plan`]: all of it, joined with the translation's bindings, as one
+//!   description of GPU work that the browser and the native reference
+//!   renderer both execute.
+//!
 //! Bindings are identified as D3D registers (`b#`/`t#`/`s#`/`u#` plus
 //! space); `dxbc_naga::Translation::bindings` maps the same registers to
-//! WebGPU groups and bindings, so the app joins the two on
-//! `(class, register, space)`. This crate does not depend on the
-//! translator (and so not on naga), keeping it small for the web build.
+//! WebGPU groups and bindings, and [`plan`] joins the two on
+//! `(class, register, space)`.
 //!
 //! Everything read from the file is bounded: array controls, controls per
 //! buffer, buffer and texture sizes and the dispatch are capped by the
@@ -41,6 +45,9 @@ pub mod math;
 pub mod mesh;
 pub mod pack;
 pub mod payload;
+pub mod plan;
+pub mod reference;
+pub mod settings;
 pub mod textures;
 pub mod vertex;
 

@@ -48,7 +48,7 @@ impl std::fmt::Display for PayloadError {
 
 impl std::error::Error for PayloadError {}
 
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     loop {
         let b = (v & 0x7f) as u8;
         v >>= 7;
@@ -98,17 +98,17 @@ pub fn encode(values: &Values) -> Vec<u8> {
     out
 }
 
-struct Cursor<'a> {
-    data: &'a [u8],
-    at: usize,
+pub(crate) struct Cursor<'a> {
+    pub(crate) data: &'a [u8],
+    pub(crate) at: usize,
 }
 
 impl Cursor<'_> {
-    fn fail<T>(&self, message: impl Into<String>) -> Result<T, PayloadError> {
+    pub(crate) fn fail<T>(&self, message: impl Into<String>) -> Result<T, PayloadError> {
         Err(PayloadError { message: message.into(), offset: self.at })
     }
 
-    fn u8(&mut self, what: &str) -> Result<u8, PayloadError> {
+    pub(crate) fn u8(&mut self, what: &str) -> Result<u8, PayloadError> {
         match self.data.get(self.at) {
             Some(&b) => {
                 self.at += 1;
@@ -127,7 +127,7 @@ impl Cursor<'_> {
         Ok(s)
     }
 
-    fn varint(&mut self, what: &str) -> Result<u32, PayloadError> {
+    pub(crate) fn varint(&mut self, what: &str) -> Result<u32, PayloadError> {
         let start = self.at;
         let mut v: u64 = 0;
         for i in 0..5 {

@@ -11,6 +11,7 @@ pub mod exec;
 pub mod gpu;
 pub mod manifest;
 pub mod parse;
+pub mod preview;
 pub mod probe;
 
 use std::collections::BTreeSet;

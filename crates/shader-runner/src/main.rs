@@ -1,4 +1,14 @@
 //! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars]`
+//! `shader-runner preview FILE|LINK [--out REF] [--plan]`
+//! `shader-runner preview --sweep DIR`
+//!
+//! **preview**: the explorer's live preview, natively. FILE is a `.dxbc`
+//! (default inputs) or LINK an explorer permalink (`#v1/…`, with the
+//! control values and settings it carries). Writes the reference file the
+//! explorer's compare mode reads (`--out`, `-` for stdout), or the plan as
+//! JSON (`--plan`); without either, prints a summary of each read-back.
+//! `--sweep DIR` previews every `.dxbc` under DIR with default inputs and
+//! counts what ran, what could not be planned and what the GPU refused.
 //!
 //! DIR is the vkd3d corpus folder (holding MANIFEST.tsv) or one test folder
 //! inside it. Exits 0 whatever the rows say, unless `--require-bars` asks it
@@ -46,6 +56,9 @@ fn parse_args() -> Args {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("preview") {
+        return preview_cli::main(std::env::args().skip(2).collect());
+    }
     let args = parse_args();
     if !args.dir.is_dir() {
         eprintln!("shader-runner: ERROR: directory {} does not exist", args.dir.display());
@@ -147,4 +160,228 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+mod preview_cli {
+    use preview_model::plan::{Plan, PlanError, Readback};
+    use preview_model::settings::Settings;
+    use preview_model::{reference, PreviewModel};
+    use shader_runner::gpu::Gpu;
+    use std::io::Write;
+    use std::path::Path;
+    use std::process::ExitCode;
+
+    /// Shader bytes, values and settings from a file or a permalink.
+    pub struct Inputs {
+        pub shader: Vec<u8>,
+        pub values: Option<Vec<u8>>,
+        pub settings: Option<Vec<u8>>,
+    }
+
+    fn read_inputs(arg: &str) -> Result<Inputs, String> {
+        if arg.contains("#v1/") || arg.starts_with("v1/") {
+            let l = dxbc::permalink::decode(arg).map_err(|e| format!("permalink: {e}"))?;
+            return Ok(Inputs { shader: l.shader, values: l.view.preview_values, settings: l.view.preview_settings });
+        }
+        let shader = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
+        Ok(Inputs { shader, values: None, settings: None })
+    }
+
+    /// Plan for `inp` plus its fingerprint.
+    pub fn plan(inp: &Inputs) -> Result<(Plan, u64), String> {
+        let shader = dxbc::Shader::decode(&inp.shader).map_err(|e| e.to_string())?;
+        let model = PreviewModel::new(&shader);
+        let mut values = model.defaults();
+        if let Some(v) = &inp.values {
+            let given = preview_model::payload::decode(v).map_err(|e| format!("preview values: {e}"))?;
+            values.extend(given);
+        }
+        let settings = match &inp.settings {
+            Some(b) => preview_model::settings::decode(b).map_err(|e| format!("preview settings: {e}"))?,
+            None => Settings::default(),
+        };
+        let plan = preview_model::plan::build(&shader, &model, &values, &settings).map_err(|e| match e {
+            PlanError::Translation { .. } => format!("not previewable: translation: {e}"),
+            e => format!("not previewable: {e}"),
+        })?;
+        let fp = reference::fingerprint(
+            &inp.shader,
+            &preview_model::payload::encode(&preview_model::payload::changed(&values, &model.defaults())),
+            &preview_model::settings::encode(&settings),
+        );
+        Ok((plan, fp))
+    }
+
+    fn usage() -> ExitCode {
+        eprintln!("usage: shader-runner preview FILE|LINK [--out REF|-] [--plan]\n       shader-runner preview --sweep DIR");
+        ExitCode::from(2)
+    }
+
+    pub fn main(args: Vec<String>) -> ExitCode {
+        let mut input = None;
+        let mut out = None;
+        let mut sweep = None;
+        let mut show_plan = false;
+        let mut it = args.into_iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--out" => out = it.next(),
+                "--sweep" => sweep = it.next(),
+                "--plan" => show_plan = true,
+                s if s.starts_with("--") => return usage(),
+                _ => input = Some(a),
+            }
+        }
+        if let Some(dir) = sweep {
+            return run_sweep(Path::new(&dir));
+        }
+        let Some(input) = input else { return usage() };
+        let inp = match read_inputs(&input) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("shader-runner: ERROR: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let (plan, fp) = match plan(&inp) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("shader-runner: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        if show_plan {
+            println!("{}", serde_json::to_string_pretty(&plan).unwrap_or_default());
+            return ExitCode::SUCCESS;
+        }
+        let mut gpu = match Gpu::new() {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("shader-runner: ERROR: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let readbacks = match shader_runner::preview::run(&mut gpu, &plan) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("shader-runner: ERROR: the GPU refused the preview: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        match out.as_deref() {
+            Some(path) => {
+                let bytes = reference::encode(&reference::Reference {
+                    fingerprint: fp,
+                    adapter: gpu.adapter_name.clone(),
+                    readbacks,
+                });
+                let r = if path == "-" {
+                    std::io::stdout().write_all(&bytes)
+                } else {
+                    std::fs::write(path, &bytes)
+                };
+                if let Err(e) = r {
+                    eprintln!("shader-runner: ERROR: {path}: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+            None => {
+                for (r, data) in plan.readbacks.iter().zip(&readbacks) {
+                    println!("{}", describe(&plan, r, data));
+                }
+            }
+        }
+        ExitCode::SUCCESS
+    }
+
+    /// One line about a read-back: what it is and a few values.
+    fn describe(plan: &Plan, r: &Readback, data: &[u8]) -> String {
+        let words: Vec<u32> = data.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+        match r {
+            Readback::Target { location, .. } => {
+                let c = (plan.height as usize / 2 * plan.width as usize + plan.width as usize / 2) * 4;
+                let px: Vec<String> = words.get(c..c + 4).unwrap_or(&[]).iter().map(|&w| format!("{:?}", f32::from_bits(w))).collect();
+                format!("target {location}: {}x{} rgba, centre pixel ({})", plan.width, plan.height, px.join(", "))
+            }
+            Readback::Buffer { entry, .. } => {
+                let head: Vec<String> = words.iter().take(8).map(|w| w.to_string()).collect();
+                format!("buffer {}: {} bytes, first words {}", plan.entries[*entry].register, data.len(), head.join(" "))
+            }
+            Readback::StorageTexture { entry } => {
+                let head: Vec<String> = words.iter().take(8).map(|w| format!("{w:#x}")).collect();
+                format!("storage texture {}: {} bytes, first texels {}", plan.entries[*entry].register, data.len(), head.join(" "))
+            }
+        }
+    }
+
+    fn walk(d: &Path, out: &mut Vec<std::path::PathBuf>) {
+        if let Ok(rd) = std::fs::read_dir(d) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "dxbc") {
+                    out.push(p);
+                }
+            }
+        }
+    }
+
+    fn run_sweep(dir: &Path) -> ExitCode {
+        let mut files = Vec::new();
+        walk(dir, &mut files);
+        files.sort();
+        if files.is_empty() {
+            eprintln!("shader-runner: ERROR: no .dxbc files under {}", dir.display());
+            return ExitCode::from(2);
+        }
+        let mut gpu = match Gpu::new() {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("shader-runner: ERROR: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let (mut ran, mut other_stage, mut not_translated, mut not_planned, mut refused, mut timed_out) = (0, 0, 0, 0, 0, 0);
+        for f in &files {
+            let inp = Inputs { shader: std::fs::read(f).unwrap_or_default(), values: None, settings: None };
+            match plan(&inp) {
+                Err(e) if e.contains("only pixel, vertex and compute") => other_stage += 1,
+                Err(e) if e.contains("translation") => not_translated += 1,
+                Err(e) => {
+                    not_planned += 1;
+                    println!("NOT PLANNED {}: {e}", f.display());
+                }
+                Ok((p, _)) => {
+                    if gpu.poisoned {
+                        gpu = match Gpu::new() {
+                            Ok(g) => g,
+                            Err(_) => return ExitCode::from(1),
+                        };
+                    }
+                    match shader_runner::preview::run(&mut gpu, &p) {
+                        Ok(_) => ran += 1,
+                        Err(e) if e.contains("timed out") => {
+                            timed_out += 1;
+                            println!("TIMED OUT {}: {e}", f.display());
+                        }
+                        Err(e) => {
+                            refused += 1;
+                            println!("GPU REFUSED {}: {e}", f.display());
+                        }
+                    }
+                }
+            }
+        }
+        println!(
+            "{} files: {ran} previewed, {other_stage} GS/HS/DS (no preview), {not_translated} not translated, {not_planned} not planned, {refused} refused by the GPU, {timed_out} timed out (GPU_TIMEOUT {} s)",
+            files.len(),
+            shader_runner::gpu::GPU_TIMEOUT.as_secs()
+        );
+        if refused > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
 }

@@ -1,0 +1,758 @@
+//! A preview as one plain description of GPU work, run unchanged by the
+//! browser (WebGPU from JavaScript) and by the native reference renderer
+//! (wgpu on Vulkan), so both compute from exactly the same inputs.
+//!
+//! [`build`] translates the shader, joins its bindings (`Translation::bindings`,
+//! by register and space) with the model's slots, and writes:
+//!
+//! * the WGSL modules: the translated shader plus our side of the pipeline
+//!   (the quad's pass-through vertex stage for pixel shaders, a one-output
+//!   fragment stage for vertex shaders);
+//! * every bind group entry with its layout type and initial bytes;
+//! * the draw (vertex layout, vertex and index bytes, topology, colour
+//!   targets) or the dispatch;
+//! * what to read back: every colour target and every writable buffer or
+//!   storage texture, in order.
+//!
+//! Byte payloads (vertex data, buffer contents, texels) live in
+//! [`Plan::blobs`], referenced by index, so the rest serialises to small JSON
+//! for the JavaScript side while the bytes cross as typed arrays.
+//!
+//! Every colour target is a 32-bit-per-channel format of the output's
+//! component type (`rgba32float`, `rgba32uint`, `rgba32sint`), so a read-back
+//! texel is the shader's exact output, not a rounded display value.
+
+use crate::compute::BufferSlot;
+use crate::mesh::MeshKind;
+use crate::settings::{Settings, VertexView, DEFAULT_SIZE};
+use crate::textures::{Image, Pattern, TextureFormat, TextureSource};
+use crate::{vertex, PreviewModel, Stage, Values};
+use dxbc_naga::{BindingKind, RegisterClass, Translation};
+use serde::Serialize;
+
+/// Why a shader cannot be previewed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PlanError {
+    /// Geometry, hull and domain shaders (and files without a program).
+    StageNotPreviewable(String),
+    /// The translator refused: its message and the byte offset of the instruction.
+    Translation {
+        /// The translator's message.
+        message: String,
+        /// Byte offset in the file, when known.
+        offset: Option<usize>,
+    },
+    /// Something the preview cannot feed yet (e.g. a multisampled texture input).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlanError::StageNotPreviewable(s) => write!(f, "{s}"),
+            PlanError::Translation { message, offset: Some(o) } => write!(f, "{message} (at offset {o:#x})"),
+            PlanError::Translation { message, offset: None } => write!(f, "{message}"),
+            PlanError::Unsupported(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// A WGSL module and its entry point.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Module {
+    /// `vertex`, `fragment` or `compute`.
+    pub stage: &'static str,
+    /// WGSL source.
+    pub code: String,
+    /// Entry point name.
+    pub entry: String,
+    /// True when this is the user's (translated) shader rather than our glue.
+    pub translated: bool,
+}
+
+/// One vertex attribute (WebGPU `GPUVertexAttribute`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attribute {
+    /// `GPUVertexFormat`, e.g. `float32x4`.
+    pub format: &'static str,
+    /// Byte offset within a vertex.
+    pub offset: u32,
+    /// `@location`.
+    pub location: u32,
+}
+
+/// A colour target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Target {
+    /// Fragment output `@location`.
+    pub location: u32,
+    /// `rgba32float`, `rgba32uint` or `rgba32sint`.
+    pub format: &'static str,
+}
+
+/// The draw of a pixel or vertex shader.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Draw {
+    /// Index into [`Plan::modules`] of the vertex stage.
+    pub vertex_module: usize,
+    /// Index into [`Plan::modules`] of the fragment stage.
+    pub fragment_module: usize,
+    /// `triangle-strip`, `triangle-list`, `line-list` or `line-strip`.
+    pub topology: &'static str,
+    /// Bytes per vertex.
+    pub stride: u32,
+    /// Attributes (none: no vertex buffer is bound).
+    pub attributes: Vec<Attribute>,
+    /// Blob of the vertex data.
+    pub vertex_blob: usize,
+    /// Vertices in the blob.
+    pub vertex_count: u32,
+    /// Blob of `uint32` indices, when indexed.
+    pub index_blob: Option<usize>,
+    /// Indices drawn.
+    pub index_count: u32,
+    /// Colour targets, by location.
+    pub targets: Vec<Target>,
+    /// Depth test against a `depth32float` buffer cleared to 1: `less` for
+    /// meshes, `always` for pixel shaders that write `SV_Depth`; `None`
+    /// for no depth buffer.
+    pub depth: Option<&'static str>,
+}
+
+/// What a bind group entry holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Resource {
+    /// A buffer: `kind` is `uniform`, `storage` or `read-only-storage`.
+    Buffer {
+        /// Binding type.
+        kind: &'static str,
+        /// Initial contents (its length is the buffer size, a multiple of 16).
+        blob: usize,
+    },
+    /// A sampled texture.
+    Texture {
+        /// Texels, rows tight (`bytes_per_row`), layers one after another.
+        blob: usize,
+        /// `GPUTextureFormat`.
+        format: &'static str,
+        /// `1d`, `2d` or `3d`.
+        dimension: &'static str,
+        /// `GPUTextureViewDimension`.
+        view_dimension: &'static str,
+        /// `float`, `uint`, `sint` or `depth`.
+        sample_type: &'static str,
+        /// Width.
+        width: u32,
+        /// Height.
+        height: u32,
+        /// Array layers, cube faces or depth.
+        depth_or_layers: u32,
+        /// Bytes per row in the blob.
+        bytes_per_row: u32,
+    },
+    /// A read-write storage texture (one 32-bit channel).
+    StorageTexture {
+        /// Initial texels.
+        blob: usize,
+        /// `r32float`, `r32uint` or `r32sint`.
+        format: &'static str,
+        /// `1d`, `2d` or `3d`.
+        dimension: &'static str,
+        /// `GPUTextureViewDimension`.
+        view_dimension: &'static str,
+        /// Width.
+        width: u32,
+        /// Height.
+        height: u32,
+        /// Array layers or depth.
+        depth_or_layers: u32,
+        /// Bytes per row in the blob.
+        bytes_per_row: u32,
+    },
+    /// A sampler.
+    Sampler {
+        /// `nearest` or `linear` (min, mag and mipmap).
+        filter: &'static str,
+        /// `repeat`, `clamp-to-edge` or `mirror-repeat` on every axis.
+        address: &'static str,
+        /// `less-equal` for comparison samplers.
+        compare: Option<&'static str>,
+    },
+}
+
+/// One bind group entry.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Entry {
+    /// Bind group.
+    pub group: u32,
+    /// Binding.
+    pub binding: u32,
+    /// The D3D register it stands for, e.g. `b0`, `t3`, `u1`.
+    pub register: String,
+    /// The HLSL name when RDEF has one.
+    pub name: String,
+    /// What it holds.
+    pub resource: Resource,
+}
+
+/// Something read back after the work.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Readback {
+    /// Colour target `index` of [`Draw::targets`]: `width × height` texels of 16 bytes.
+    Target {
+        /// Index in `Draw::targets`.
+        index: usize,
+        /// Its location.
+        location: u32,
+    },
+    /// The buffer of entry `entry` (its whole size).
+    Buffer {
+        /// Index in [`Plan::entries`].
+        entry: usize,
+        /// Bytes per element of the table.
+        stride: u32,
+        /// Words of an element that hold floats (compared with a tolerance).
+        float_words: Vec<u32>,
+    },
+    /// The storage texture of entry `entry` (rows tight, layers one after another).
+    StorageTexture {
+        /// Index in [`Plan::entries`].
+        entry: usize,
+    },
+}
+
+/// A complete preview job.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Plan {
+    /// Stage of the shader.
+    pub stage: Stage,
+    /// Render size (square), for draws.
+    pub width: u32,
+    /// Render size (square), for draws.
+    pub height: u32,
+    /// Shader modules.
+    pub modules: Vec<Module>,
+    /// The draw, for pixel and vertex shaders.
+    pub draw: Option<Draw>,
+    /// The compute module and groups, for compute shaders.
+    pub dispatch: Option<(usize, [u32; 3])>,
+    /// Bind group entries, sorted by group and binding. Groups without
+    /// entries between used ones get an empty layout.
+    pub entries: Vec<Entry>,
+    /// What is read back, in order.
+    pub readbacks: Vec<Readback>,
+    /// Byte payloads referenced by index.
+    #[serde(skip)]
+    pub blobs: Vec<Vec<u8>>,
+}
+
+impl Plan {
+    /// Number of bind groups (highest used group + 1).
+    pub fn group_count(&self) -> u32 {
+        self.entries.iter().map(|e| e.group + 1).max().unwrap_or(0)
+    }
+
+    /// Index in [`Plan::entries`] of the uniform buffer for `b{register}` in `space`.
+    pub fn uniform_entry(&self, register: u32, space: u32) -> Option<usize> {
+        let want = if space == 0 { format!("b{register}") } else { format!("b{register}, space{space}") };
+        self.entries.iter().position(|e| e.register == want)
+    }
+
+    /// Bytes read back for `readback` (what an executor must return).
+    pub fn readback_size(&self, r: &Readback) -> usize {
+        match r {
+            Readback::Target { .. } => self.width as usize * self.height as usize * 16,
+            Readback::Buffer { entry, .. } => match &self.entries[*entry].resource {
+                Resource::Buffer { blob, .. } => self.blobs[*blob].len(),
+                _ => 0,
+            },
+            Readback::StorageTexture { entry } => match &self.entries[*entry].resource {
+                Resource::StorageTexture { width, height, depth_or_layers, .. } => {
+                    *width as usize * *height as usize * *depth_or_layers as usize * 4
+                }
+                _ => 0,
+            },
+        }
+    }
+}
+
+/// WebGPU's default `maxBindingsPerBindGroup`: binding numbers stay below it.
+pub const MAX_BINDING: u32 = 1000;
+/// WebGPU's default `maxBindGroups`.
+pub const MAX_GROUPS: u32 = 4;
+
+/// Translator options the preview uses (the defaults: one group per register class).
+pub fn options() -> dxbc_naga::Options {
+    dxbc_naga::Options::default()
+}
+
+/// The plan for `shader` with `values` and `settings`, translating it first.
+pub fn build(
+    shader: &dxbc::Shader,
+    model: &PreviewModel,
+    values: &Values,
+    settings: &Settings,
+) -> Result<Plan, PlanError> {
+    match model.stage {
+        Stage::Other => {
+            let name = shader.profile().unwrap_or_else(|| "this file".into());
+            return Err(PlanError::StageNotPreviewable(format!(
+                "{name}: only pixel, vertex and compute shaders can be previewed (geometry and tessellation stages need a whole pipeline around them)"
+            )));
+        }
+        Stage::Pixel | Stage::Vertex | Stage::Compute => {}
+    }
+    let t = dxbc_naga::translate(shader, &options()).map_err(|e| {
+        let (message, offset) = match e {
+            dxbc_naga::TranslateError::Unsupported { what, offset } => (format!("unsupported: {what}"), Some(offset)),
+            dxbc_naga::TranslateError::Malformed { what, offset } => (format!("malformed: {what}"), Some(offset)),
+            dxbc_naga::TranslateError::Validation { message, offset } => (format!("naga validation: {message}"), offset),
+        };
+        PlanError::Translation { message, offset }
+    })?;
+    build_from(shader, &t, model, values, settings)
+}
+
+/// [`build`] for a translation already made.
+pub fn build_from(
+    shader: &dxbc::Shader,
+    t: &Translation,
+    model: &PreviewModel,
+    values: &Values,
+    settings: &Settings,
+) -> Result<Plan, PlanError> {
+    let wgsl = dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation { message: e, offset: None })?;
+    if wgsl.contains("enable primitive_index;") {
+        return Err(PlanError::Unsupported(
+            "SV_PrimitiveID in a pixel shader needs WGSL's primitive_index extension, which WebGPU does not offer by default".into(),
+        ));
+    }
+    let mut plan = Plan {
+        stage: model.stage,
+        width: DEFAULT_SIZE,
+        height: DEFAULT_SIZE,
+        modules: Vec::new(),
+        draw: None,
+        dispatch: None,
+        entries: Vec::new(),
+        readbacks: Vec::new(),
+        blobs: Vec::new(),
+    };
+    let stage_name = match model.stage {
+        Stage::Pixel => "fragment",
+        Stage::Vertex => "vertex",
+        _ => "compute",
+    };
+    plan.modules.push(Module { stage: stage_name, code: wgsl, entry: "main".into(), translated: true });
+    bind(&mut plan, t, model, values, settings)?;
+    match model.stage {
+        Stage::Pixel => pixel_draw(&mut plan, t, model),
+        Stage::Vertex => vertex_draw(&mut plan, shader, t, settings)?,
+        _ => {
+            let d = model.dispatch.clone().unwrap_or(crate::compute::Dispatch {
+                workgroup_size: t.workgroup_size,
+                groups: [1, 1, 1],
+            });
+            plan.dispatch = Some((0, d.clamp_groups(settings.groups)));
+        }
+    }
+    for (i, e) in plan.entries.iter().enumerate() {
+        match &e.resource {
+            Resource::Buffer { kind: "storage", .. } => {
+                let slot = slot_of(model, e);
+                let stride = slot.map_or(16, |s| s.stride.max(4));
+                let float_words = slot.map_or(Vec::new(), |s| {
+                    s.columns.iter().filter(|c| c.format == crate::compute::CellFormat::F32).map(|c| c.offset / 4).collect()
+                });
+                plan.readbacks.push(Readback::Buffer { entry: i, stride, float_words })
+            }
+            Resource::StorageTexture { .. } => plan.readbacks.push(Readback::StorageTexture { entry: i }),
+            _ => {}
+        }
+    }
+    Ok(plan)
+}
+
+/// The model's buffer slot behind a buffer entry.
+pub fn slot_of<'a>(model: &'a PreviewModel, e: &Entry) -> Option<&'a BufferSlot> {
+    let writable = e.register.starts_with('u');
+    let (reg, space) = parse_register(&e.register)?;
+    model.buffers.iter().find(|s| s.register == reg && s.space == space && s.writable == writable)
+}
+
+/// `t3` / `u1, space2` → (3, 0) / (1, 2).
+fn parse_register(r: &str) -> Option<(u32, u32)> {
+    let (reg, space) = match r.split_once(", space") {
+        Some((a, b)) => (a, b.parse().ok()?),
+        None => (r, 0),
+    };
+    Some((reg.get(1..)?.parse().ok()?, space))
+}
+
+fn add_blob(plan: &mut Plan, bytes: Vec<u8>) -> usize {
+    plan.blobs.push(bytes);
+    plan.blobs.len() - 1
+}
+
+fn register_name(prefix: char, register: u32, space: u32) -> String {
+    if space == 0 {
+        format!("{prefix}{register}")
+    } else {
+        format!("{prefix}{register}, space{space}")
+    }
+}
+
+/// Texture and view dimension for a D3D dimension name from the translator.
+fn dimensions(d3d: &str) -> Option<(&'static str, &'static str)> {
+    Some(match d3d {
+        "texture1d" => ("1d", "1d"),
+        "texture2d" | "texture2dms" => ("2d", "2d"),
+        "texture2darray" | "texture2dmsarray" => ("2d", "2d-array"),
+        "texture3d" => ("3d", "3d"),
+        "texturecube" => ("2d", "cube"),
+        "texturecubearray" => ("2d", "cube-array"),
+        _ => return None,
+    })
+}
+
+fn bind(
+    plan: &mut Plan,
+    t: &Translation,
+    model: &PreviewModel,
+    values: &Values,
+    settings: &Settings,
+) -> Result<(), PlanError> {
+    let mut bindings = t.bindings.clone();
+    bindings.sort_by_key(|b| (b.group, b.binding));
+    for b in &bindings {
+        if b.binding >= MAX_BINDING || b.group >= MAX_GROUPS {
+            return Err(PlanError::Unsupported(format!(
+                "register {}{} (space {}) lands at @group({}) @binding({}), past WebGPU's default limits ({MAX_GROUPS} groups, bindings below {MAX_BINDING})",
+                match b.class {
+                    RegisterClass::ConstantBuffer => "b",
+                    RegisterClass::ShaderResource => "t",
+                    RegisterClass::Sampler => "s",
+                    RegisterClass::UnorderedAccess => "u",
+                },
+                b.register,
+                b.space,
+                b.group,
+                b.binding
+            )));
+        }
+        let (name, resource) = match (&b.class, &b.kind) {
+            (RegisterClass::ConstantBuffer, BindingKind::UniformBuffer { size_bytes }) => {
+                let cb = model.cbuffers.iter().find(|c| c.register == Some(b.register) && c.space == b.space);
+                let mut bytes = cb.map(|c| crate::pack(c, values)).unwrap_or_default();
+                let size = (*size_bytes as usize).max(bytes.len()).max(16).div_ceil(16) * 16;
+                bytes.resize(size, 0);
+                let name = cb.map(|c| c.name.clone()).unwrap_or_default();
+                (name, Resource::Buffer { kind: "uniform", blob: add_blob(plan, bytes) })
+            }
+            (_, BindingKind::ReadOnlyStorageBuffer { .. })
+            | (_, BindingKind::StorageBuffer { .. })
+            | (_, BindingKind::TypedBuffer { .. }) => {
+                let writable = b.class == RegisterClass::UnorderedAccess;
+                let slot = model.buffers.iter().find(|s| s.register == b.register && s.space == b.space && s.writable == writable);
+                let bytes = match slot {
+                    Some(s) => s.initial_data(),
+                    None => BufferSlot::fallback(writable).initial_data(),
+                };
+                let name = slot.map(|s| s.name.clone()).unwrap_or_default();
+                let kind = if writable { "storage" } else { "read-only-storage" };
+                (name, Resource::Buffer { kind, blob: add_blob(plan, bytes) })
+            }
+            (_, BindingKind::SampledTexture { dimension, sample_type, multisampled }) => {
+                if *multisampled {
+                    return Err(PlanError::Unsupported(format!(
+                        "multisampled texture input {}: the preview cannot fill it yet",
+                        register_name('t', b.register, b.space)
+                    )));
+                }
+                let (dim, view) = dimensions(dimension).ok_or_else(|| {
+                    PlanError::Unsupported(format!("texture of dimension {dimension}"))
+                })?;
+                let slot = model.textures.iter().find(|s| s.register == b.register && s.space == b.space);
+                let (format, sample) = match sample_type.as_str() {
+                    "u" => (TextureFormat::Rgba32Uint, "uint"),
+                    "i" => (TextureFormat::Rgba32Sint, "sint"),
+                    "depth" => (TextureFormat::Rgba8Unorm, "depth"),
+                    _ => (TextureFormat::Rgba8Unorm, "float"),
+                };
+                let dflt = crate::textures::TextureDimension::D2.default_extent();
+                let (w, h, l) = match view {
+                    "1d" => (256, 1, 1),
+                    "2d" => (dflt.0, dflt.1, 1),
+                    "2d-array" => (dflt.0, dflt.1, 4),
+                    "3d" => (32, 32, 32),
+                    "cube" => (128, 128, 6),
+                    _ => (128, 128, 12),
+                };
+                let (w, h, l) = slot.map_or((w, h, l), |s| {
+                    // The slot's extent when it has the same shape (RDEF and the program agree).
+                    if (s.extent.2 == 1) == (l == 1) {
+                        (s.extent.0, s.extent.1, s.extent.2)
+                    } else {
+                        (w, h, l)
+                    }
+                });
+                let pattern = settings.pattern(b.register).or_else(|| match slot.map(|s| &s.source) {
+                    Some(TextureSource::Pattern(p)) => Some(*p),
+                    _ => None,
+                });
+                let image = match (slot, pattern) {
+                    (Some(s), None) => s.image(&s.source).convert(format, l),
+                    (_, p) => crate::textures::generate(p.unwrap_or(Pattern::Checker), w, h, l, format),
+                };
+                let name = slot.map(|s| s.name.clone()).unwrap_or_default();
+                let (blob_bytes, fmt, bpr) = if sample == "depth" {
+                    // Comparison sampling needs a depth format; depth16unorm is
+                    // the one WebGPU lets us write texels to. Depth = red channel.
+                    let mut d = Vec::with_capacity(image.data.len() / 2);
+                    for px in image.data.chunks_exact(4) {
+                        d.extend(((px[0] as u32 * 65535 + 127) / 255).to_le_bytes()[..2].iter());
+                    }
+                    (d, "depth16unorm", image.width * 2)
+                } else {
+                    let bpr = image.bytes_per_row();
+                    (image.data, format.webgpu_name(), bpr)
+                };
+                let blob = add_blob(plan, blob_bytes);
+                (
+                    name,
+                    Resource::Texture {
+                        blob,
+                        format: fmt,
+                        dimension: dim,
+                        view_dimension: view,
+                        sample_type: sample,
+                        width: image.width,
+                        height: image.height,
+                        depth_or_layers: image.layers,
+                        bytes_per_row: bpr,
+                    },
+                )
+            }
+            (_, BindingKind::StorageTexture { dimension, sample_type }) => {
+                let (dim, view) = dimensions(dimension).ok_or_else(|| {
+                    PlanError::Unsupported(format!("storage texture of dimension {dimension}"))
+                })?;
+                let format = match sample_type.as_str() {
+                    "r32uint" => TextureFormat::R32Uint,
+                    "r32sint" => TextureFormat::R32Sint,
+                    _ => TextureFormat::R32Float,
+                };
+                let slot = model.storage_textures.iter().find(|s| s.register == b.register && s.space == b.space);
+                let (w, h, l) = match (slot, view) {
+                    (Some(s), _) => s.extent,
+                    (None, "1d") => (256, 1, 1),
+                    (None, "3d") => (16, 16, 16),
+                    (None, "2d-array") => (64, 64, 4),
+                    (None, _) => (64, 64, 1),
+                };
+                let image = Image {
+                    width: w,
+                    height: h,
+                    layers: l,
+                    format,
+                    data: vec![0; (w * h * l) as usize * format.bytes_per_pixel()],
+                };
+                let name = slot.map(|s| s.name.clone()).unwrap_or_default();
+                let bpr = image.bytes_per_row();
+                let blob = add_blob(plan, image.data);
+                (
+                    name,
+                    Resource::StorageTexture {
+                        blob,
+                        format: format.webgpu_name(),
+                        dimension: dim,
+                        view_dimension: view,
+                        width: w,
+                        height: h,
+                        depth_or_layers: l,
+                        bytes_per_row: bpr,
+                    },
+                )
+            }
+            (_, BindingKind::Sampler { comparison }) => {
+                let slot = model.samplers.iter().find(|s| s.register == b.register && s.space == b.space);
+                let filter = match slot.map(|s| s.filter) {
+                    Some(crate::textures::Filter::Nearest) => "nearest",
+                    _ => "linear",
+                };
+                let address = match slot.map(|s| s.address) {
+                    Some(crate::textures::AddressMode::Clamp) => "clamp-to-edge",
+                    Some(crate::textures::AddressMode::Mirror) => "mirror-repeat",
+                    _ => "repeat",
+                };
+                let name = slot.map(|s| s.name.clone()).unwrap_or_default();
+                (name, Resource::Sampler { filter, address, compare: comparison.then_some("less-equal") })
+            }
+            (class, kind) => {
+                return Err(PlanError::Unsupported(format!("binding {class:?} {kind:?}")));
+            }
+        };
+        let prefix = match b.class {
+            RegisterClass::ConstantBuffer => 'b',
+            RegisterClass::ShaderResource => 't',
+            RegisterClass::Sampler => 's',
+            RegisterClass::UnorderedAccess => 'u',
+        };
+        plan.entries.push(Entry {
+            group: b.group,
+            binding: b.binding,
+            register: register_name(prefix, b.register, b.space),
+            name,
+            resource,
+        });
+    }
+    Ok(())
+}
+
+fn target_format(scalar: &str) -> &'static str {
+    match scalar {
+        "u32" => "rgba32uint",
+        "i32" => "rgba32sint",
+        _ => "rgba32float",
+    }
+}
+
+fn vertex_format(ty: vertex::ComponentType, n: u8) -> &'static str {
+    use vertex::ComponentType::*;
+    match (ty, n) {
+        (Float, 1) => "float32",
+        (Float, 2) => "float32x2",
+        (Float, 3) => "float32x3",
+        (Float, _) => "float32x4",
+        (Uint, 1) => "uint32",
+        (Uint, 2) => "uint32x2",
+        (Uint, 3) => "uint32x3",
+        (Uint, _) => "uint32x4",
+        (Sint, 1) => "sint32",
+        (Sint, 2) => "sint32x2",
+        (Sint, 3) => "sint32x3",
+        (Sint, _) => "sint32x4",
+    }
+}
+
+fn pixel_draw(plan: &mut Plan, t: &Translation, model: &PreviewModel) {
+    let quad = model.quad.clone().unwrap_or_else(|| vertex::QuadInputs {
+        layout: vertex::VertexLayout { stride: 8, attributes: Vec::new() },
+        position_location: 0,
+        interpolation: Vec::new(),
+        data: Vec::new(),
+        vertex_count: 4,
+    });
+    plan.modules.push(Module { stage: "vertex", code: quad.vertex_wgsl(), entry: "main".into(), translated: false });
+    let mut attributes = vec![Attribute { format: "float32x2", offset: 0, location: quad.position_location }];
+    for a in &quad.layout.attributes {
+        attributes.push(Attribute { format: vertex_format(a.format.ty, 4), offset: a.offset, location: a.shader_location });
+    }
+    let targets: Vec<Target> = t
+        .outputs
+        .iter()
+        .filter_map(|o| o.location.map(|l| Target { location: l, format: target_format(&o.scalar) }))
+        .collect();
+    let vertex_blob = add_blob(plan, quad.data.clone());
+    let writes_depth = t.outputs.iter().any(|o| o.builtin.as_deref().is_some_and(|b| b.contains("depth")));
+    for (i, tg) in targets.iter().enumerate() {
+        plan.readbacks.push(Readback::Target { index: i, location: tg.location });
+    }
+    plan.draw = Some(Draw {
+        vertex_module: 1,
+        fragment_module: 0,
+        topology: "triangle-strip",
+        stride: quad.layout.stride,
+        attributes,
+        vertex_blob,
+        vertex_count: quad.vertex_count,
+        index_blob: None,
+        index_count: 0,
+        // A pipeline needs an attachment: a depth buffer when the shader
+        // writes depth or has no colour output at all.
+        depth: (writes_depth || targets.is_empty()).then_some("always"),
+        targets,
+    });
+}
+
+/// The user outputs of a vertex shader that can be shown (location, scalar, components).
+pub fn vertex_outputs(t: &Translation) -> Vec<(u32, String, u32)> {
+    t.outputs.iter().filter_map(|o| o.location.map(|l| (l, o.scalar.clone(), o.components))).collect()
+}
+
+fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translation, settings: &Settings) -> Result<(), PlanError> {
+    let mesh = match settings.mesh {
+        MeshKind::Sphere { segments } => MeshKind::Sphere { segments: segments.clamp(3, 256) },
+        m => m,
+    }
+    .build();
+    let inputs = vertex::mesh_inputs(shader, &mesh);
+    let outputs = vertex_outputs(t);
+    let shown = outputs.iter().find(|o| o.0 == settings.target).or(outputs.first()).cloned();
+    let wire = settings.view == VertexView::Wireframe || shown.is_none();
+    let (code, format) = match (&shown, wire) {
+        (Some((l, scalar, n)), false) => {
+            let ty = if *n == 1 { scalar.clone() } else { format!("vec{n}<{scalar}>") };
+            let interp = if scalar == "f32" { "" } else { " @interpolate(flat)" };
+            let widen = match n {
+                1 => format!("vec4<{scalar}>(v, v, v, {})", one(scalar)),
+                2 => format!("vec4<{scalar}>(v, {}(0), {})", scalar, one(scalar)),
+                3 => format!("vec4<{scalar}>(v, {})", one(scalar)),
+                _ => "v".into(),
+            };
+            (
+                format!(
+                    "@fragment\nfn main(@location({l}){interp} v: {ty}) -> @location(0) vec4<{scalar}> {{\n    return {widen};\n}}\n"
+                ),
+                target_format(scalar),
+            )
+        }
+        _ => ("@fragment\nfn main() -> @location(0) vec4<f32> {\n    return vec4<f32>(1.0);\n}\n".to_string(), "rgba32float"),
+    };
+    plan.modules.push(Module { stage: "fragment", code, entry: "main".into(), translated: false });
+    let attributes = inputs
+        .layout
+        .attributes
+        .iter()
+        .map(|a| Attribute { format: vertex_format(a.format.ty, a.format.components), offset: a.offset, location: a.shader_location })
+        .collect();
+    let indices: Vec<u32> = if wire {
+        inputs.indices.chunks_exact(3).flat_map(|tri| [tri[0], tri[1], tri[1], tri[2], tri[2], tri[0]]).collect()
+    } else {
+        inputs.indices.clone()
+    };
+    plan.readbacks.push(Readback::Target { index: 0, location: 0 });
+    // A shader without vertex inputs builds its vertices from SV_VertexID:
+    // give it the usual full-screen triangle (vertices 0, 1, 2).
+    let no_inputs = inputs.layout.attributes.is_empty();
+    let vertex_blob = add_blob(plan, if no_inputs { Vec::new() } else { inputs.data.clone() });
+    let index_blob = (!no_inputs).then(|| add_blob(plan, indices.iter().flat_map(|i| i.to_le_bytes()).collect()));
+    plan.draw = Some(Draw {
+        vertex_module: 0,
+        fragment_module: 1,
+        topology: match (wire, no_inputs) {
+            (true, true) => "line-strip",
+            (true, false) => "line-list",
+            _ => "triangle-list",
+        },
+        stride: inputs.layout.stride.max(4),
+        attributes,
+        vertex_blob,
+        vertex_count: if no_inputs { 3 } else { inputs.vertex_count },
+        index_blob,
+        index_count: if no_inputs { 0 } else { indices.len() as u32 },
+        targets: vec![Target { location: 0, format }],
+        depth: Some("less"),
+    });
+    Ok(())
+}
+
+fn one(scalar: &str) -> &'static str {
+    match scalar {
+        "u32" => "1u",
+        "i32" => "1i",
+        _ => "1.0",
+    }
+}

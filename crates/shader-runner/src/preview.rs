@@ -1,0 +1,484 @@
+//! The native reference renderer for the explorer's live preview: runs a
+//! [`preview_model::plan::Plan`] with wgpu exactly as the browser runs it
+//! with WebGPU (same modules, bindings, bytes, draw or dispatch), and
+//! returns the read-backs in plan order. Comparing the two tells a
+//! translation problem (both wrong) from a browser or driver one (they differ).
+
+use crate::gpu::{first_line, Gpu};
+use preview_model::plan::{Plan, Readback, Resource};
+use wgpu::util::DeviceExt;
+
+fn texture_format(name: &str) -> Result<wgpu::TextureFormat, String> {
+    use wgpu::TextureFormat as F;
+    Ok(match name {
+        "rgba8unorm" => F::Rgba8Unorm,
+        "rgba32float" => F::Rgba32Float,
+        "rgba32uint" => F::Rgba32Uint,
+        "rgba32sint" => F::Rgba32Sint,
+        "r32float" => F::R32Float,
+        "r32uint" => F::R32Uint,
+        "r32sint" => F::R32Sint,
+        "depth16unorm" => F::Depth16Unorm,
+        other => return Err(format!("plan names an unknown texture format {other}")),
+    })
+}
+
+fn vertex_format(name: &str) -> Result<wgpu::VertexFormat, String> {
+    use wgpu::VertexFormat as V;
+    Ok(match name {
+        "float32" => V::Float32,
+        "float32x2" => V::Float32x2,
+        "float32x3" => V::Float32x3,
+        "float32x4" => V::Float32x4,
+        "uint32" => V::Uint32,
+        "uint32x2" => V::Uint32x2,
+        "uint32x3" => V::Uint32x3,
+        "uint32x4" => V::Uint32x4,
+        "sint32" => V::Sint32,
+        "sint32x2" => V::Sint32x2,
+        "sint32x3" => V::Sint32x3,
+        "sint32x4" => V::Sint32x4,
+        other => return Err(format!("plan names an unknown vertex format {other}")),
+    })
+}
+
+fn view_dimension(name: &str) -> wgpu::TextureViewDimension {
+    use wgpu::TextureViewDimension as D;
+    match name {
+        "1d" => D::D1,
+        "2d-array" => D::D2Array,
+        "3d" => D::D3,
+        "cube" => D::Cube,
+        "cube-array" => D::CubeArray,
+        _ => D::D2,
+    }
+}
+
+fn dimension(name: &str) -> wgpu::TextureDimension {
+    match name {
+        "1d" => wgpu::TextureDimension::D1,
+        "3d" => wgpu::TextureDimension::D3,
+        _ => wgpu::TextureDimension::D2,
+    }
+}
+
+enum Held {
+    Buffer(wgpu::Buffer),
+    Texture(wgpu::Texture, wgpu::TextureView),
+    Sampler(wgpu::Sampler),
+}
+
+/// Runs `plan` once and returns every read-back of [`Plan::readbacks`], in order.
+pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
+    let dev = gpu.device.clone();
+    let stage_vis = match plan.stage {
+        preview_model::Stage::Vertex => wgpu::ShaderStages::VERTEX,
+        preview_model::Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
+        _ => wgpu::ShaderStages::COMPUTE,
+    };
+    let built = gpu.scoped(|| -> Result<_, String> {
+        let modules: Vec<wgpu::ShaderModule> = plan
+            .modules
+            .iter()
+            .map(|m| {
+                dev.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(m.stage),
+                    source: wgpu::ShaderSource::Wgsl(m.code.as_str().into()),
+                })
+            })
+            .collect();
+        // Resources and layouts, group by group.
+        let mut held: Vec<Held> = Vec::new();
+        let mut layout_entries: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); plan.group_count() as usize];
+        for e in &plan.entries {
+            let (ty, h) = match &e.resource {
+                Resource::Buffer { kind, blob } => {
+                    let bytes = &plan.blobs[*blob];
+                    let (ty, usage) = match *kind {
+                        "uniform" => (wgpu::BufferBindingType::Uniform, wgpu::BufferUsages::UNIFORM),
+                        "storage" => (wgpu::BufferBindingType::Storage { read_only: false }, wgpu::BufferUsages::STORAGE),
+                        _ => (wgpu::BufferBindingType::Storage { read_only: true }, wgpu::BufferUsages::STORAGE),
+                    };
+                    let buf = dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(&e.register),
+                        contents: bytes,
+                        usage: usage | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                    });
+                    (
+                        wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+                        Held::Buffer(buf),
+                    )
+                }
+                Resource::Texture {
+                    blob,
+                    format,
+                    dimension: dim,
+                    view_dimension: vd,
+                    sample_type,
+                    width,
+                    height,
+                    depth_or_layers,
+                    bytes_per_row,
+                } => {
+                    let format = texture_format(format)?;
+                    let tex = dev.create_texture(&wgpu::TextureDescriptor {
+                        label: Some(&e.register),
+                        size: wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *depth_or_layers },
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: dimension(dim),
+                        format,
+                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                        view_formats: &[],
+                    });
+                    gpu.queue.write_texture(
+                        tex.as_image_copy(),
+                        &plan.blobs[*blob],
+                        wgpu::TexelCopyBufferLayout {
+                            offset: 0,
+                            bytes_per_row: Some(*bytes_per_row),
+                            rows_per_image: Some(*height),
+                        },
+                        tex.size(),
+                    );
+                    let view = tex.create_view(&wgpu::TextureViewDescriptor {
+                        dimension: Some(view_dimension(vd)),
+                        ..Default::default()
+                    });
+                    let st = match *sample_type {
+                        "uint" => wgpu::TextureSampleType::Uint,
+                        "sint" => wgpu::TextureSampleType::Sint,
+                        "depth" => wgpu::TextureSampleType::Depth,
+                        _ => wgpu::TextureSampleType::Float { filterable: true },
+                    };
+                    (
+                        wgpu::BindingType::Texture {
+                            sample_type: st,
+                            view_dimension: view_dimension(vd),
+                            multisampled: false,
+                        },
+                        Held::Texture(tex, view),
+                    )
+                }
+                Resource::StorageTexture {
+                    blob,
+                    format,
+                    dimension: dim,
+                    view_dimension: vd,
+                    width,
+                    height,
+                    depth_or_layers,
+                    bytes_per_row,
+                } => {
+                    let format = texture_format(format)?;
+                    let tex = dev.create_texture(&wgpu::TextureDescriptor {
+                        label: Some(&e.register),
+                        size: wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *depth_or_layers },
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: dimension(dim),
+                        format,
+                        usage: wgpu::TextureUsages::STORAGE_BINDING
+                            | wgpu::TextureUsages::COPY_DST
+                            | wgpu::TextureUsages::COPY_SRC,
+                        view_formats: &[],
+                    });
+                    gpu.queue.write_texture(
+                        tex.as_image_copy(),
+                        &plan.blobs[*blob],
+                        wgpu::TexelCopyBufferLayout {
+                            offset: 0,
+                            bytes_per_row: Some(*bytes_per_row),
+                            rows_per_image: Some(*height),
+                        },
+                        tex.size(),
+                    );
+                    let view = tex.create_view(&wgpu::TextureViewDescriptor {
+                        dimension: Some(view_dimension(vd)),
+                        ..Default::default()
+                    });
+                    (
+                        wgpu::BindingType::StorageTexture {
+                            access: wgpu::StorageTextureAccess::ReadWrite,
+                            format,
+                            view_dimension: view_dimension(vd),
+                        },
+                        Held::Texture(tex, view),
+                    )
+                }
+                Resource::Sampler { filter, address, compare } => {
+                    let f = if *filter == "nearest" { wgpu::FilterMode::Nearest } else { wgpu::FilterMode::Linear };
+                    let mf = if *filter == "nearest" {
+                        wgpu::MipmapFilterMode::Nearest
+                    } else {
+                        wgpu::MipmapFilterMode::Linear
+                    };
+                    let a = match *address {
+                        "clamp-to-edge" => wgpu::AddressMode::ClampToEdge,
+                        "mirror-repeat" => wgpu::AddressMode::MirrorRepeat,
+                        _ => wgpu::AddressMode::Repeat,
+                    };
+                    let s = dev.create_sampler(&wgpu::SamplerDescriptor {
+                        label: Some(&e.register),
+                        address_mode_u: a,
+                        address_mode_v: a,
+                        address_mode_w: a,
+                        mag_filter: f,
+                        min_filter: f,
+                        mipmap_filter: mf,
+                        compare: compare.map(|_| wgpu::CompareFunction::LessEqual),
+                        ..Default::default()
+                    });
+                    let ty = if compare.is_some() {
+                        wgpu::SamplerBindingType::Comparison
+                    } else {
+                        wgpu::SamplerBindingType::Filtering
+                    };
+                    (wgpu::BindingType::Sampler(ty), Held::Sampler(s))
+                }
+            };
+            layout_entries[e.group as usize].push(wgpu::BindGroupLayoutEntry {
+                binding: e.binding,
+                visibility: stage_vis,
+                ty,
+                count: None,
+            });
+            held.push(h);
+        }
+        let bgls: Vec<wgpu::BindGroupLayout> = layout_entries
+            .iter()
+            .map(|entries| dev.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries }))
+            .collect();
+        let groups: Vec<wgpu::BindGroup> = (0..bgls.len())
+            .map(|g| {
+                let entries: Vec<wgpu::BindGroupEntry> = plan
+                    .entries
+                    .iter()
+                    .zip(&held)
+                    .filter(|(e, _)| e.group as usize == g)
+                    .map(|(e, h)| wgpu::BindGroupEntry {
+                        binding: e.binding,
+                        resource: match h {
+                            Held::Buffer(b) => b.as_entire_binding(),
+                            Held::Texture(_, v) => wgpu::BindingResource::TextureView(v),
+                            Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
+                        },
+                    })
+                    .collect();
+                dev.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &bgls[g], entries: &entries })
+            })
+            .collect();
+        let bgl_refs: Vec<&wgpu::BindGroupLayout> = bgls.iter().collect();
+        let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: None,
+            bind_group_layouts: &bgl_refs.iter().map(|b| Some(*b)).collect::<Vec<_>>(),
+            immediate_size: 0,
+        });
+        Ok((modules, held, groups, layout))
+    });
+    let (modules, held, groups, layout) = built.and_then(|r| r)?;
+
+    let mut targets: Vec<wgpu::Texture> = Vec::new();
+    let submitted = gpu.scoped(|| -> Result<(), String> {
+        let mut enc = dev.create_command_encoder(&Default::default());
+        if let Some(draw) = &plan.draw {
+            let attrs: Vec<wgpu::VertexAttribute> = draw
+                .attributes
+                .iter()
+                .map(|a| {
+                    Ok(wgpu::VertexAttribute {
+                        format: vertex_format(a.format)?,
+                        offset: a.offset as u64,
+                        shader_location: a.location,
+                    })
+                })
+                .collect::<Result<_, String>>()?;
+            let formats: Vec<wgpu::TextureFormat> =
+                draw.targets.iter().map(|t| texture_format(t.format)).collect::<Result<_, _>>()?;
+            let max_loc = draw.targets.iter().map(|t| t.location + 1).max().unwrap_or(0);
+            let color_states: Vec<Option<wgpu::ColorTargetState>> = (0..max_loc)
+                .map(|l| {
+                    draw.targets.iter().position(|t| t.location == l).map(|i| wgpu::ColorTargetState {
+                        format: formats[i],
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })
+                })
+                .collect();
+            let topology = match draw.topology {
+                "triangle-strip" => wgpu::PrimitiveTopology::TriangleStrip,
+                "line-list" => wgpu::PrimitiveTopology::LineList,
+                "line-strip" => wgpu::PrimitiveTopology::LineStrip,
+                _ => wgpu::PrimitiveTopology::TriangleList,
+            };
+            let pipeline = dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("preview"),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &modules[draw.vertex_module],
+                    entry_point: Some(&plan.modules[draw.vertex_module].entry),
+                    compilation_options: Default::default(),
+                    buffers: &if attrs.is_empty() {
+                        vec![]
+                    } else {
+                        vec![Some(wgpu::VertexBufferLayout {
+                            array_stride: draw.stride as u64,
+                            step_mode: wgpu::VertexStepMode::Vertex,
+                            attributes: &attrs,
+                        })]
+                    },
+                },
+                // D3D's rasterizer default: clockwise triangles face front; no culling.
+                primitive: wgpu::PrimitiveState { topology, front_face: wgpu::FrontFace::Cw, ..Default::default() },
+                depth_stencil: draw.depth.map(|test| wgpu::DepthStencilState {
+                    format: wgpu::TextureFormat::Depth32Float,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(if test == "always" {
+                        wgpu::CompareFunction::Always
+                    } else {
+                        wgpu::CompareFunction::Less
+                    }),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &modules[draw.fragment_module],
+                    entry_point: Some(&plan.modules[draw.fragment_module].entry),
+                    compilation_options: Default::default(),
+                    targets: &color_states,
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
+            let size = wgpu::Extent3d { width: plan.width, height: plan.height, depth_or_array_layers: 1 };
+            for f in &formats {
+                targets.push(dev.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("target"),
+                    size,
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: *f,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                    view_formats: &[],
+                }));
+            }
+            let views: Vec<wgpu::TextureView> = targets.iter().map(|t| t.create_view(&Default::default())).collect();
+            let depth = draw.depth.map(|_| {
+                dev.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("depth"),
+                    size,
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: wgpu::TextureFormat::Depth32Float,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+            });
+            let depth_view = depth.as_ref().map(|d| d.create_view(&Default::default()));
+            let attachments: Vec<Option<wgpu::RenderPassColorAttachment>> = (0..max_loc)
+                .map(|l| {
+                    draw.targets.iter().position(|t| t.location == l).map(|i| wgpu::RenderPassColorAttachment {
+                        view: &views[i],
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+                    })
+                })
+                .collect();
+            let vb = (!draw.attributes.is_empty()).then(|| {
+                dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("vertices"),
+                    contents: &plan.blobs[draw.vertex_blob],
+                    usage: wgpu::BufferUsages::VERTEX,
+                })
+            });
+            let ib = draw.index_blob.map(|b| {
+                dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("indices"),
+                    contents: &plan.blobs[b],
+                    usage: wgpu::BufferUsages::INDEX,
+                })
+            });
+            {
+                let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("preview"),
+                    color_attachments: &attachments,
+                    depth_stencil_attachment: depth_view.as_ref().map(|v| wgpu::RenderPassDepthStencilAttachment {
+                        view: v,
+                        depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                        stencil_ops: None,
+                    }),
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                pass.set_pipeline(&pipeline);
+                for (i, g) in groups.iter().enumerate() {
+                    pass.set_bind_group(i as u32, g, &[]);
+                }
+                if let Some(vb) = &vb {
+                    pass.set_vertex_buffer(0, vb.slice(..));
+                }
+                match &ib {
+                    Some(ib) => {
+                        pass.set_index_buffer(ib.slice(..), wgpu::IndexFormat::Uint32);
+                        pass.draw_indexed(0..draw.index_count, 0, 0..1);
+                    }
+                    None => pass.draw(0..draw.vertex_count, 0..1),
+                }
+            }
+        } else if let Some((module, g)) = plan.dispatch {
+            let pipeline = dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("preview"),
+                layout: Some(&layout),
+                module: &modules[module],
+                entry_point: Some(&plan.modules[module].entry),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            for (i, grp) in groups.iter().enumerate() {
+                pass.set_bind_group(i as u32, grp, &[]);
+            }
+            pass.dispatch_workgroups(g[0], g[1], g[2]);
+        }
+        gpu.queue.submit([enc.finish()]);
+        Ok(())
+    });
+    submitted.and_then(|r| r)?;
+    gpu.wait()?;
+    let errs = gpu.take_errors();
+    if let Some(e) = errs.first() {
+        return Err(first_line(e));
+    }
+
+    let mut out = Vec::with_capacity(plan.readbacks.len());
+    for r in &plan.readbacks {
+        match r {
+            Readback::Target { index, .. } => {
+                let t = targets.get(*index).ok_or("plan reads a target it does not draw")?;
+                out.push(gpu.read_texture(t, 16, 0)?.data);
+            }
+            Readback::Buffer { entry, .. } => match &held[*entry] {
+                Held::Buffer(b) => out.push(gpu.read_buffer(b, b.size())?),
+                _ => return Err("plan reads back a non-buffer as a buffer".into()),
+            },
+            Readback::StorageTexture { entry } => match &held[*entry] {
+                Held::Texture(t, _) => {
+                    let mut all = Vec::new();
+                    // Layer by layer (or slice by slice in 3D), rows tight.
+                    for z in 0..t.depth_or_array_layers() {
+                        all.extend(gpu.read_texture(t, 4, z)?.data);
+                    }
+                    out.push(all);
+                }
+                _ => return Err("plan reads back a non-texture as a storage texture".into()),
+            },
+        }
+    }
+    Ok(out)
+}
