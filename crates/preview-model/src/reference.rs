@@ -211,7 +211,7 @@ mod tests {
         let b = encode(&r);
         assert_eq!(&b[..8], b"DXPR\x01\0\0\0");
         assert_eq!(decode(&b).unwrap(), r);
-        assert_eq!(decode(&b[..b.len() - 1]).unwrap_err(), "reference file ends inside the read-back length (at offset 0x2a)");
+        assert_eq!(decode(&b[..b.len() - 1]).unwrap_err(), "reference file ends inside the read-back length (at offset 0x28)");
         assert!(decode(b"DXBC").unwrap_err().contains("DXPR"));
         let mut extra = b.clone();
         extra.push(0);
