@@ -2127,7 +2127,7 @@ pub enum Item {
 /// are all operands (`None`); declarations list their payload. Trailing
 /// dwords beyond the layout (e.g. SM5.1 spaces) are read as `Space` where
 /// the layout ends in an optional space.
-pub fn layout(code: u16) -> Option<&'static [Item]> {
+pub const fn layout(code: u16) -> Option<&'static [Item]> {
     use opc::*;
     use Item::{Operand, Rest};
     const SPACE: Item = Rest(self::Word::Space);
@@ -2199,7 +2199,7 @@ pub fn layout(code: u16) -> Option<&'static [Item]> {
 /// Whether declarations of `code` keep their real length in a dword after
 /// the opcode token when the extended bit is set (their payload can exceed
 /// the 7-bit length field).
-pub fn has_long_length(code: u16) -> bool {
+pub const fn has_long_length(code: u16) -> bool {
     use opc::*;
     matches!(code, DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL)
 }

@@ -2,10 +2,66 @@
 
 use super::*;
 use crate::reader::dword;
-use crate::spec::{layout, opc, Item};
+use crate::spec::{has_long_length, layout, opc, Item, OPCODES};
 
 /// Deepest nesting of relative-index operands accepted (fxc emits 1).
 const MAX_REL_DEPTH: u32 = 4;
+
+/// What the decoder needs to know about one opcode, gathered from the
+/// format table ([`OPCODES`], [`layout`], [`has_long_length`]) once, at
+/// compile time, so the walk does one table load per instruction.
+#[derive(Clone, Copy)]
+struct Desc {
+    /// Declaration payload layout; `None` for ordinary instructions.
+    layout: Option<&'static [Item]>,
+    /// Operand count of an ordinary instruction (-1: unknown opcode, read
+    /// operands up to the instruction's end).
+    expected: i8,
+    /// The extended bit means "a length dword follows".
+    long: bool,
+    /// Number of [`Item::Operand`] entries in `layout`.
+    layout_ops: u8,
+}
+
+impl Desc {
+    const fn of(code: u16) -> Desc {
+        let expected = if (code as usize) < OPCODES.len() { OPCODES[code as usize].operands } else { -1 };
+        let layout = layout(code);
+        let mut layout_ops = 0u8;
+        if let Some(items) = layout {
+            let mut i = 0;
+            while i < items.len() {
+                if matches!(items[i], Item::Operand) {
+                    layout_ops += 1;
+                }
+                i += 1;
+            }
+        }
+        Desc { layout, expected, long: has_long_length(code), layout_ops }
+    }
+}
+
+/// Opcodes below this number are looked up in [`DESCS`]; others (none are
+/// defined) are described on the fly.
+const DESC_TABLE_LEN: usize = 256;
+
+static DESCS: [Desc; DESC_TABLE_LEN] = {
+    let mut t = [Desc { layout: None, expected: -1, long: false, layout_ops: 0 }; DESC_TABLE_LEN];
+    let mut c = 0;
+    while c < DESC_TABLE_LEN {
+        t[c] = Desc::of(c as u16);
+        c += 1;
+    }
+    t
+};
+
+#[inline]
+fn desc(code: u16) -> Desc {
+    match DESCS.get(code as usize) {
+        Some(d) => *d,
+        None => Desc::of(code),
+    }
+}
 
 pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     let mut p = Program {
@@ -35,12 +91,16 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
         );
     }
     p.trailing = data[len * 4..].to_vec();
-    // Rough capacity from the size: about 4 dwords per instruction and 3
-    // operands per instruction; never more than the input can hold.
-    p.instructions.reserve(len / 8);
-    p.operands.reserve(len / 5);
-    p.pool.reserve(len / 8);
     let words = &data[..len * 4];
+    // Capacities from a walk over the instruction lengths, so that the
+    // vectors are allocated once instead of growing. Each bound is at most
+    // one element per dword of the program, so it stays proportional to the
+    // input.
+    let sizes = Sizes::of(words, len);
+    p.instructions.reserve_exact(sizes.instructions);
+    p.operands.reserve_exact(sizes.operands);
+    p.pool.reserve_exact(sizes.pool);
+    p.payload.reserve_exact(sizes.payload);
     let mut pos = 2usize;
     while pos < len {
         match decode_instruction(&mut p, words, base, pos) {
@@ -54,14 +114,82 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     (p, Vec::new())
 }
 
-/// Reads one instruction at dword `pos`; returns its length in dwords.
+/// Vector capacities for one program: exact for instructions, upper
+/// bounds for well-formed payload, pool and top-level operands
+/// (relative-index operands and padding dwords, both rare, grow the
+/// vectors as needed).
+#[derive(Default)]
+struct Sizes {
+    instructions: usize,
+    operands: usize,
+    pool: usize,
+    payload: usize,
+}
+
+impl Sizes {
+    /// Walks the instruction lengths of the `len`-dword program in `words`
+    /// without decoding operands; stops quietly at the first malformed
+    /// length (the decoder reports it).
+    fn of(words: &[u8], len: usize) -> Sizes {
+        let mut s = Sizes::default();
+        let mut pos = 2usize;
+        while pos < len {
+            let token = dword(words, pos);
+            let code = (token & 0x7ff) as u16;
+            let n = if code == opc::CUSTOMDATA {
+                if pos + 1 >= len {
+                    break;
+                }
+                let count = dword(words, pos + 1) as usize;
+                if count < 2 || count > len - pos {
+                    break;
+                }
+                s.payload += count - 2;
+                count
+            } else {
+                let d = desc(code);
+                let mut n = ((token >> 24) & 0x7f) as usize;
+                if token & 0x8000_0000 != 0 && d.long {
+                    if pos + 1 >= len {
+                        break;
+                    }
+                    n = dword(words, pos + 1) as usize;
+                }
+                if n == 0 || n > len - pos {
+                    break;
+                }
+                // Each operand takes at least its token dword; what is left
+                // bounds extended tokens, immediates and payload.
+                let body = n - 1;
+                if d.layout.is_none() {
+                    let ops = if d.expected >= 0 { (d.expected as usize).min(body) } else { body };
+                    s.operands += ops;
+                    s.pool += body - ops;
+                } else {
+                    let ops = (d.layout_ops as usize).min(body);
+                    s.operands += ops;
+                    s.payload += body - ops;
+                }
+                n
+            };
+            s.instructions += 1;
+            pos += n;
+        }
+        s
+    }
+}
+
+/// Reads one instruction at dword `pos`; returns its length in dwords. On
+/// a fault the instruction is not kept (its operands and pool entries are,
+/// as they were read).
 fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> Result<usize, Error> {
-    let n_words = words.len() / 4;
-    let at = |i: usize| base + i * 4;
+    // The record is pushed first and filled in place: assembling it on the
+    // stack and copying it out made the copy wait on the narrow stores of
+    // the operand ids.
+    let idx = p.instructions.len();
     let token = dword(words, pos);
-    let code = (token & 0x7ff) as u16;
-    let mut ins = Instruction {
-        offset: at(pos) as u32,
+    p.instructions.push(Instruction {
+        offset: (base + pos * 4) as u32,
         token,
         length: 0,
         ext_start: p.pool.len() as u32,
@@ -73,6 +201,46 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
         payload_start: p.payload.len() as u32,
         n_payload: 0,
         ops: OpIds::default(),
+    });
+    let r = instruction_body(p, words, base, pos, token, idx);
+    if r.is_err() {
+        p.instructions.truncate(idx);
+    }
+    r
+}
+
+/// Decodes the instruction at dword `pos` (opcode token `token`) into the
+/// record `p.instructions[idx]`.
+#[inline(always)]
+fn instruction_body(
+    p: &mut Program,
+    words: &[u8],
+    base: usize,
+    pos: usize,
+    token: u32,
+    idx: usize,
+) -> Result<usize, Error> {
+    let n_words = words.len() / 4;
+    let at = |i: usize| base + i * 4;
+    let code = (token & 0x7ff) as u16;
+    let mut n_ext = 0u8;
+    let mut n_payload = 0u32;
+    let mut n_payload_before = 0u8;
+    let mut long_length = None;
+    let mut n_ops = 0u8;
+    // Adds a top-level operand id to the record; false when it is full.
+    let push_op = |p: &mut Program, n_ops: &mut u8, id: u32| -> bool {
+        // The count stays in a register; the record's own count is set at
+        // the end.
+        let n = *n_ops as usize;
+        if n >= OpIds::CAPACITY {
+            return false;
+        }
+        if let Some(ins) = p.instructions.get_mut(idx) {
+            ins.ops.ids[n] = id;
+        }
+        *n_ops += 1;
+        true
     };
 
     if code == opc::CUSTOMDATA {
@@ -90,21 +258,23 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
         for i in pos + 2..pos + count {
             p.payload.push(Payload { offset: at(i) as u32, value: dword(words, i), word });
         }
-        ins.n_payload = (count - 2) as u32;
-        ins.length = count as u32;
-        p.instructions.push(ins);
+        if let Some(ins) = p.instructions.get_mut(idx) {
+            ins.n_payload = (count - 2) as u32;
+            ins.length = count as u32;
+        }
         return Ok(count);
     }
 
+    let d = desc(code);
     let mut len = ((token >> 24) & 0x7f) as usize;
     let mut cur = pos + 1;
-    let long = crate::spec::has_long_length(code) && token & 0x8000_0000 != 0;
+    let long = d.long && token & 0x8000_0000 != 0;
     if long {
         if cur >= n_words {
             return Err(Error::new("expected the declaration's length dword", at(cur)));
         }
         len = dword(words, cur) as usize;
-        ins.long_length = Some(len as u32);
+        long_length = Some(len as u32);
         cur += 1;
     }
     if len == 0 {
@@ -131,8 +301,8 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
             }
             let e = dword(words, cur);
             p.pool.push(e);
-            ins.n_ext += 1;
-            if ins.n_ext > 8 {
+            n_ext += 1;
+            if n_ext > 8 {
                 return Err(Error::new("more than 8 chained extended opcode tokens", at(cur)));
             }
             cur += 1;
@@ -140,13 +310,13 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
         }
     }
 
-    match layout(code) {
+    match d.layout {
         None => {
-            let expected = crate::spec::opcode(code as u32).map_or(-1, |o| o.operands);
+            let expected = d.expected;
             let mut n = 0;
             while cur < end && (expected < 0 || n < expected) {
-                let id = read_operand(p, words, base, &mut cur, end, 0)?;
-                if !ins.ops.push(id) {
+                let id = operand(p, words, base, &mut cur, end)?;
+                if !push_op(p, &mut n_ops, id) {
                     return Err(Error::new("more than 8 operands in one instruction", at(cur)));
                 }
                 n += 1;
@@ -162,7 +332,7 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
                     value: dword(words, cur),
                     word: Word::Count("padding"),
                 });
-                ins.n_payload += 1;
+                n_payload += 1;
                 cur += 1;
             }
         }
@@ -174,8 +344,8 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
                         if cur >= end {
                             return Err(Error::new("expected an operand inside the declaration", at(cur)));
                         }
-                        let id = read_operand(p, words, base, &mut cur, end, 0)?;
-                        ins.ops.push(id);
+                        let id = operand(p, words, base, &mut cur, end)?;
+                        push_op(p, &mut n_ops, id);
                         seen_operand = true;
                     }
                     Item::Word(w) => {
@@ -183,16 +353,16 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
                             return Err(Error::new(format!("expected the declaration's {}", w.name()), at(cur)));
                         }
                         p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
-                        ins.n_payload += 1;
+                        n_payload += 1;
                         if !seen_operand {
-                            ins.n_payload_before += 1;
+                            n_payload_before += 1;
                         }
                         cur += 1;
                     }
                     Item::Rest(w) => {
                         while cur < end {
                             p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
-                            ins.n_payload += 1;
+                            n_payload += 1;
                             cur += 1;
                         }
                     }
@@ -209,10 +379,66 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
     if cur != end {
         return Err(Error::new("operands run past the instruction's length", at(end)));
     }
-    ins.n_ops = ins.ops.len;
-    ins.length = len as u32;
-    p.instructions.push(ins);
+    if let Some(ins) = p.instructions.get_mut(idx) {
+        ins.length = len as u32;
+        ins.n_ext = n_ext;
+        ins.long_length = long_length;
+        ins.n_ops = n_ops;
+        ins.ops.len = n_ops;
+        ins.n_payload_before = n_payload_before;
+        ins.n_payload = n_payload;
+    }
     Ok(len)
+}
+
+/// Reads one top-level operand: the common shape inline, anything else
+/// through [`read_operand`].
+#[inline(always)]
+fn operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end: usize) -> Result<u32, Error> {
+    match fast_operand(words, base, *cur, end, p.pool.len() as u32) {
+        Some((op, n)) => {
+            *cur += n;
+            let id = p.operands.len() as u32;
+            p.operands.push(op);
+            Ok(id)
+        }
+        None => read_operand_general(p, words, base, cur, end, 0),
+    }
+}
+
+/// The common operand shape: no extended token, no literal, a component
+/// count of 0, 1 or 4, and every index a plain 32-bit immediate, all
+/// inside the instruction. Returns the operand and its length in dwords.
+#[inline(always)]
+fn fast_operand(words: &[u8], base: usize, cur: usize, end: usize, pool: u32) -> Option<(Operand, usize)> {
+    if cur >= end {
+        return None;
+    }
+    let token = dword(words, cur);
+    let dims = ((token >> 20) & 3) as usize;
+    let ty = (token >> 12) & 0xff;
+    // Bit 31 (extension), bits 22..31 (index representations) clear, the
+    // component count not 3, the type not an immediate (4 and 5).
+    if token & 0xffc0_0000 != 0 || token & 3 == 3 || ty == 4 || ty == 5 || cur + 1 + dims > end {
+        return None;
+    }
+    let index = |d: usize| {
+        if d < dims {
+            let i = cur + 1 + d;
+            Index { offset: (base + i * 4) as u32, imm: dword(words, i) as u64, rel: NO_OPERAND }
+        } else {
+            Index { offset: 0, imm: 0, rel: NO_OPERAND }
+        }
+    };
+    let op = Operand {
+        offset: (base + cur * 4) as u32,
+        token,
+        pool,
+        n_ext: 0,
+        n_imm: 0,
+        index: [index(0), index(1), index(2)],
+    };
+    Some((op, 1 + dims))
 }
 
 /// Reads one operand (with its extended tokens, immediates and indices,
@@ -227,35 +453,18 @@ pub fn read_operand(
     end: usize,
     depth: u32,
 ) -> Result<u32, Error> {
-    // Fast path for the common shape: no extended token, no literal, and
-    // every index a plain 32-bit immediate.
-    if *cur < end {
-        let token = dword(words, *cur);
-        let dims = ((token >> 20) & 3) as usize;
-        let ty = (token >> 12) & 0xff;
-        let reps_zero = (token >> 22) & 0x1ff == 0;
-        if token & 0x8000_0000 == 0 && ty != 4 && ty != 5 && reps_zero && token & 3 != 3 && *cur + 1 + dims <= end {
-            let mut op = Operand {
-                offset: (base + *cur * 4) as u32,
-                token,
-                pool: p.pool.len() as u32,
-                n_ext: 0,
-                n_imm: 0,
-                index: [Index { offset: 0, imm: 0, rel: NO_OPERAND }; 3],
-            };
-            for d in 0..dims {
-                let i = *cur + 1 + d;
-                op.index[d] = Index { offset: (base + i * 4) as u32, imm: dword(words, i) as u64, rel: NO_OPERAND };
-            }
-            *cur += 1 + dims;
+    match fast_operand(words, base, *cur, end, p.pool.len() as u32) {
+        Some((op, n)) => {
+            *cur += n;
             let id = p.operands.len() as u32;
             p.operands.push(op);
-            return Ok(id);
+            Ok(id)
         }
+        None => read_operand_general(p, words, base, cur, end, depth),
     }
-    read_operand_general(p, words, base, cur, end, depth)
 }
 
+#[inline(never)]
 fn read_operand_general(
     p: &mut Program,
     words: &[u8],

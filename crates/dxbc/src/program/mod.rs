@@ -187,20 +187,14 @@ pub struct Instruction {
 /// Up to 8 top-level operand ids stored inline.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OpIds {
-    ids: [u32; 8],
+    ids: [u32; OpIds::CAPACITY],
     len: u8,
 }
 
 impl OpIds {
-    fn push(&mut self, id: u32) -> bool {
-        if (self.len as usize) < self.ids.len() {
-            self.ids[self.len as usize] = id;
-            self.len += 1;
-            true
-        } else {
-            false
-        }
-    }
+    /// Most ids an instruction holds.
+    pub(crate) const CAPACITY: usize = 8;
+
     /// The ids.
     pub fn as_slice(&self) -> &[u32] {
         &self.ids[..self.len as usize]
