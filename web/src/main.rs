@@ -7,6 +7,8 @@
 mod gallery;
 mod input;
 mod inspect;
+mod preview;
+mod preview_pane;
 mod model;
 mod selection;
 mod syntax;
@@ -24,6 +26,7 @@ const POOL: usize = 48;
 const PANE_MAP: u32 = 1;
 const PANE_REFLECTION: u32 = 2;
 const PANE_TRANSLATION: u32 = 4;
+const PANE_PREVIEW: u32 = dxbc::permalink::panes::PREVIEW;
 
 /// A translation and the model it was made from (the cache key).
 type Cached = Option<(Arc<Model>, Arc<translation::Outcome>)>;
@@ -45,6 +48,8 @@ struct State {
     tab: RwSignal<translation::Target>,
     hex_ref: NodeRef<leptos::html::Div>,
     dis_ref: NodeRef<leptos::html::Div>,
+    /// The live preview's values, settings and results.
+    pv: preview_pane::PreviewSignals,
 }
 
 fn st() -> State {
@@ -72,6 +77,9 @@ impl State {
         self.panes.set(v.panes);
         self.tour.set(v.tour_step.map(|s| (s as usize).min(tour::STEPS.len() - 1)));
         self.sel.set(v.selection.and_then(|(o, l)| selection::restore(&m, o, l, v.field_lo)));
+        if v.preview_values.is_some() || v.preview_settings.is_some() {
+            self.pv.pending.set(Some((v.preview_values.clone(), v.preview_settings.clone())));
+        }
     }
 
     /// Opens tour step `k` and selects its bytes (on the tour's example
@@ -95,6 +103,8 @@ impl State {
     fn link(&self) -> String {
         let m = self.model.get();
         let s = self.sel.get();
+        let (preview_values, preview_settings) =
+            if self.panes.get() & PANE_PREVIEW != 0 { self.pv.link_state() } else { (None, None) };
         dxbc::permalink::encode(&dxbc::permalink::Permalink {
             shader: m.bytes.clone(),
             view: dxbc::permalink::ViewState {
@@ -102,6 +112,8 @@ impl State {
                 field_lo: s.and_then(|s| s.field),
                 panes: self.panes.get(),
                 tour_step: self.tour.get().map(|t| t as u32),
+                preview_values,
+                preview_settings,
             },
         })
     }
@@ -182,8 +194,10 @@ fn App() -> impl IntoView {
         tab: RwSignal::new(translation::Target::Wgsl),
         hex_ref: NodeRef::new(),
         dis_ref: NodeRef::new(),
+        pv: preview_pane::PreviewSignals::new(),
     };
     provide_context(state);
+    preview_pane::install(state);
     // Open on the example, or on the permalink in the address.
     let from_hash = move || {
         let hash = window().location().hash().unwrap_or_default();
@@ -263,6 +277,9 @@ fn App() -> impl IntoView {
                 <Disassembly/>
             </section>
         </main>
+        <Show when=move || state.panes.get() & PANE_PREVIEW != 0>
+            <preview_pane::PreviewPane/>
+        </Show>
         <Show when=move || state.panes.get() & PANE_TRANSLATION != 0>
             <TranslationPane/>
         </Show>
@@ -350,6 +367,7 @@ fn Header() -> impl IntoView {
             <label class="toggle"><input type="checkbox" prop:checked=move || s.panes.get() & PANE_MAP != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_MAP)/>"Chunks"</label>
             <label class="toggle"><input type="checkbox" prop:checked=move || s.panes.get() & PANE_REFLECTION != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_REFLECTION)/>"Reflection"</label>
             <label class="toggle"><input type="checkbox" data-testid="translation-toggle" prop:checked=move || s.panes.get() & PANE_TRANSLATION != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_TRANSLATION)/>"Translation"</label>
+            <label class="toggle"><input type="checkbox" data-testid="preview-toggle" prop:checked=move || s.panes.get() & PANE_PREVIEW != 0 on:change=move |_| s.panes.update(|p| *p ^= PANE_PREVIEW)/>"Preview"</label>
         </header>
         <div class="inputbar">
             <textarea data-testid="paste" placeholder="Paste hex, base64, a C array / fxc /Fh header, or a #v1/ link — or drop a .cso/.dxbc file anywhere" rows="2"

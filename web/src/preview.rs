@@ -1,0 +1,335 @@
+//! The live preview's logic, apart from the GPU: preparing a plan from the
+//! decoded shader and the user's choices, re-packing constant buffers when
+//! a control moves, reading exact texel values under the pointer, turning
+//! compute results into tables and pictures, comparing with a native
+//! reference, and the preview's part of the permalink.
+//!
+//! Preparation comes in two slices (translation, then the plan) so the
+//! page can yield between them and stay responsive on large shaders.
+
+use dxbc_naga::Translation;
+use preview_model::compute::Table;
+use preview_model::plan::{self, Plan, PlanError, Readback, Resource};
+use preview_model::reference::{self, Comparison};
+use preview_model::settings::{self, Settings};
+use preview_model::textures::{Image, TextureFormat};
+use preview_model::{payload, PreviewModel, Value, Values};
+
+/// A shader ready to run.
+#[derive(Debug)]
+pub struct Prepared {
+    /// Inputs derived from reflection.
+    pub model: PreviewModel,
+    /// The GPU work.
+    pub plan: Plan,
+    /// The plan as JSON for the JavaScript executor.
+    pub plan_json: String,
+    /// Vertex shaders: outputs that can be shown (location, scalar, components).
+    pub vertex_outputs: Vec<(u32, String, u32)>,
+}
+
+/// Slice 1: the translation (or why there is none).
+pub fn translate(shader: &dxbc::Shader) -> Result<Translation, PlanError> {
+    if preview_model::Stage::of(shader) == preview_model::Stage::Other {
+        // build() words this case; run it without translating.
+        return Err(plan::build(shader, &PreviewModel::new(shader), &Values::new(), &Settings::default())
+            .err()
+            .unwrap_or_else(|| PlanError::StageNotPreviewable("not previewable".into())));
+    }
+    dxbc_naga::translate(shader, &plan::options()).map_err(|e| {
+        let (message, offset) = match e {
+            dxbc_naga::TranslateError::Unsupported { what, offset } => (format!("unsupported: {what}"), Some(offset)),
+            dxbc_naga::TranslateError::Malformed { what, offset } => (format!("malformed: {what}"), Some(offset)),
+            dxbc_naga::TranslateError::Validation { message, offset } => (format!("naga validation: {message}"), offset),
+        };
+        PlanError::Translation { message, offset }
+    })
+}
+
+/// Slice 2: the plan for `values` and `settings`.
+pub fn prepare(
+    shader: &dxbc::Shader,
+    t: &Translation,
+    model: PreviewModel,
+    values: &Values,
+    settings: &Settings,
+) -> Result<Prepared, PlanError> {
+    let plan = plan::build_from(shader, t, &model, values, settings)?;
+    let plan_json = serde_json::to_string(&plan).map_err(|e| PlanError::Unsupported(e.to_string()))?;
+    Ok(Prepared { model, plan, plan_json, vertex_outputs: plan::vertex_outputs(t) })
+}
+
+/// The uniform buffers' new bytes for `values`: (entry index, bytes).
+pub fn uniform_updates(p: &Prepared, values: &Values) -> Vec<(u32, Vec<u8>)> {
+    let mut out = Vec::new();
+    for cb in &p.model.cbuffers {
+        let Some(reg) = cb.register else { continue };
+        let Some(i) = p.plan.uniform_entry(reg, cb.space) else { continue };
+        if let Resource::Buffer { blob, .. } = &p.plan.entries[i].resource {
+            let mut bytes = preview_model::pack(cb, values);
+            bytes.resize(p.plan.blobs[*blob].len(), 0);
+            out.push((i as u32, bytes));
+        }
+    }
+    out
+}
+
+/// Index in `plan.readbacks` of colour target `index`.
+pub fn target_readback(plan: &Plan, index: usize) -> Option<usize> {
+    plan.readbacks.iter().position(|r| matches!(r, Readback::Target { index: i, .. } if *i == index))
+}
+
+/// The four words of texel (x, y) of a colour target read-back.
+pub fn texel(plan: &Plan, data: &[u8], x: u32, y: u32) -> Option<[u32; 4]> {
+    if x >= plan.width || y >= plan.height {
+        return None;
+    }
+    let at = (y as usize * plan.width as usize + x as usize) * 16;
+    let b = data.get(at..at + 16)?;
+    Some([0, 1, 2, 3].map(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])))
+}
+
+/// One component as text for a target `format` (floats with full precision).
+pub fn component_text(format: &str, w: u32) -> String {
+    match format {
+        "rgba32uint" => w.to_string(),
+        "rgba32sint" => (w as i32).to_string(),
+        _ => {
+            let f = f32::from_bits(w);
+            if f.is_finite() && f == f.trunc() && f.abs() < 1e7 {
+                format!("{f:.1}")
+            } else {
+                format!("{f:?}")
+            }
+        }
+    }
+}
+
+/// Colour targets a pixel or vertex preview can show: (index, label).
+pub fn target_choices(p: &Prepared) -> Vec<(usize, String)> {
+    match &p.plan.draw {
+        Some(d) if p.plan.stage == preview_model::Stage::Pixel => d
+            .targets
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i, format!("SV_Target{} ({})", t.location, t.format.trim_start_matches("rgba32"))))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A storage texture read-back as a picture (layer or slice 0), for the canvas.
+pub fn storage_picture(plan: &Plan, r: &Readback, data: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
+    let Readback::StorageTexture { entry } = r else { return None };
+    let Resource::StorageTexture { format, width, height, .. } = &plan.entries[*entry].resource else { return None };
+    let format = match *format {
+        "r32uint" => TextureFormat::R32Uint,
+        "r32sint" => TextureFormat::R32Sint,
+        _ => TextureFormat::R32Float,
+    };
+    let n = *width as usize * *height as usize * 4;
+    let img = Image { width: *width, height: *height, layers: 1, format, data: data.get(..n)?.to_vec() };
+    Some((*width, *height, img.to_display_rgba8()))
+}
+
+/// A buffer read-back as a table (at most `max_rows` rows), titled by its register and name.
+pub fn buffer_table(p: &Prepared, r: &Readback, data: &[u8], max_rows: usize) -> Option<(String, Table)> {
+    let Readback::Buffer { entry, .. } = r else { return None };
+    let e = &p.plan.entries[*entry];
+    let slot = plan::slot_of(&p.model, e).cloned().unwrap_or_else(|| preview_model::compute::BufferSlot::fallback(true));
+    let title = if e.name.is_empty() { e.register.clone() } else { format!("{} ({})", e.register, e.name) };
+    Some((title, slot.table(data, max_rows, None)))
+}
+
+/// Label of read-back `i` for the compare summary.
+pub fn readback_label(plan: &Plan, i: usize) -> String {
+    match &plan.readbacks[i] {
+        Readback::Target { location, .. } if plan.stage == preview_model::Stage::Pixel => format!("SV_Target{location}"),
+        Readback::Target { .. } => "colour".into(),
+        Readback::Buffer { entry, .. } | Readback::StorageTexture { entry } => plan.entries[*entry].register.clone(),
+    }
+}
+
+/// Compares every read-back with the reference's.
+pub fn compare_all(plan: &Plan, got: &[Vec<u8>], reference: &reference::Reference, ulps: u32) -> Vec<(String, Comparison)> {
+    (0..plan.readbacks.len())
+        .map(|i| {
+            let label = readback_label(plan, i);
+            let c = reference::compare(plan, i, got.get(i).map_or(&[][..], |v| v), reference.readbacks.get(i).map_or(&[][..], |v| v), ulps);
+            (label, c)
+        })
+        .collect()
+}
+
+/// One line per comparison, e.g. `SV_Target0: 65,536 words, all within 64 ulps (max 2)`.
+pub fn comparison_text(label: &str, c: &Comparison, ulps: u32) -> String {
+    if let Some((g, e)) = c.size_mismatch {
+        return format!("{label}: sizes differ ({g} bytes here, {e} in the reference)");
+    }
+    if c.ok() {
+        format!("{label}: {} words, all within {ulps} ulps (largest float difference {} ulps)", c.words, c.max_ulps)
+    } else {
+        let (i, g, e) = c.first.unwrap_or((0, 0, 0));
+        format!(
+            "{label}: {} of {} words differ; first at word {i}: {g:#010x} here, {e:#010x} natively (largest float difference {} ulps)",
+            c.mismatches, c.words, c.max_ulps
+        )
+    }
+}
+
+/// The fingerprint of the current inputs, as `shader-runner preview` computes it.
+pub fn fingerprint(shader: &[u8], model: &PreviewModel, values: &Values, settings: &Settings) -> u64 {
+    let (v, s) = link_state(model, values, settings);
+    reference::fingerprint(shader, &v, &s)
+}
+
+/// The preview's part of a permalink: changed values, settings.
+pub fn link_state(model: &PreviewModel, values: &Values, settings: &Settings) -> (Vec<u8>, Vec<u8>) {
+    (payload::encode(&payload::changed(values, &model.defaults())), settings::encode(settings))
+}
+
+/// Values and settings from a permalink's records (defaults for what is missing).
+pub fn restore_state(model: &PreviewModel, values: Option<&[u8]>, s: Option<&[u8]>) -> Result<(Values, Settings), String> {
+    let mut all = model.defaults();
+    if let Some(v) = values {
+        let given = payload::decode(v).map_err(|e| format!("the link's preview values: {e}"))?;
+        // Ids the shader does not have are dropped, as are values of the wrong shape.
+        for (k, v) in given {
+            if all.get(&k).is_some_and(|d| d.scalar() == v.scalar() && d.len() == v.len()) {
+                all.insert(k, v);
+            }
+        }
+    }
+    let settings = match s {
+        Some(b) => settings::decode(b).map_err(|e| format!("the link's preview settings: {e}"))?,
+        None => Settings::default(),
+    };
+    Ok((all, settings))
+}
+
+/// `value` with component `i` set from `text`; `None` when the text is not a number of the right kind.
+pub fn set_component(value: &Value, i: usize, text: &str) -> Option<Value> {
+    let t = text.trim();
+    let mut v = value.clone();
+    match &mut v {
+        Value::Floats(x) => *x.get_mut(i)? = t.parse::<f32>().ok()?,
+        Value::Ints(x) => *x.get_mut(i)? = t.parse::<i32>().ok()?,
+        Value::Uints(x) => *x.get_mut(i)? = t.parse::<u32>().ok()?,
+        Value::Bools(x) => *x.get_mut(i)? = matches!(t, "true" | "1" | "on"),
+    }
+    Some(v)
+}
+
+/// `#rrggbb` for the first three components of a colour (clamped 0..1).
+pub fn hex_colour(v: &Value) -> String {
+    let c = |i: usize| match v {
+        Value::Floats(x) => (x.get(i).copied().unwrap_or(0.0).clamp(0.0, 1.0) * 255.0).round() as u8,
+        _ => 0,
+    };
+    format!("#{:02x}{:02x}{:02x}", c(0), c(1), c(2))
+}
+
+/// A colour value with its first three components from `#rrggbb` (alpha kept).
+pub fn from_hex_colour(v: &Value, hex: &str) -> Option<Value> {
+    let h = hex.strip_prefix('#')?;
+    if h.len() != 6 {
+        return None;
+    }
+    let ch = |k: usize| u8::from_str_radix(&h[2 * k..2 * k + 2], 16).ok().map(|b| b as f32 / 255.0);
+    let mut v = v.clone();
+    if let Value::Floats(x) = &mut v {
+        for k in 0..3.min(x.len()) {
+            x[k] = ch(k)?;
+        }
+        Some(v)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tint() -> (Vec<u8>, dxbc::Shader) {
+        let bytes = dxbc::examples::textured_pixel_shader();
+        let s = dxbc::Shader::decode(&bytes).unwrap();
+        (bytes, s)
+    }
+
+    #[test]
+    fn prepares_the_example_and_repacks_its_constants() {
+        let (_, s) = tint();
+        let t = translate(&s).unwrap();
+        let model = PreviewModel::new(&s);
+        let values = model.defaults();
+        let p = prepare(&s, &t, model, &values, &Settings::default()).unwrap();
+        assert_eq!(p.plan.stage, preview_model::Stage::Pixel);
+        assert!(p.plan_json.contains("\"topology\":\"triangle-strip\""), "{}", p.plan_json);
+        assert_eq!(target_choices(&p), vec![(0, "SV_Target0 (float)".to_string())]);
+        // Moving a control changes exactly its bytes.
+        let c = &p.model.cbuffers[0].controls[0];
+        let mut v2 = values.clone();
+        let nv = set_component(&c.default, 0, "0.25").unwrap();
+        v2.insert(c.id.clone(), nv);
+        let before = uniform_updates(&p, &values);
+        let after = uniform_updates(&p, &v2);
+        assert_eq!(before.len(), 1);
+        let at = c.component_offsets[0] as usize;
+        assert_eq!(&after[0].1[at..at + 4], &0.25f32.to_le_bytes());
+        let diff: Vec<usize> = (0..before[0].1.len()).filter(|&i| before[0].1[i] != after[0].1[i]).collect();
+        assert!(diff.iter().all(|&i| i >= at && i < at + 4), "{diff:?}");
+    }
+
+    #[test]
+    fn link_state_round_trips_and_fingerprints_change_with_values() {
+        let (bytes, s) = tint();
+        let model = PreviewModel::new(&s);
+        let mut values = model.defaults();
+        let settings = Settings { target: 0, ..Settings::default() };
+        let f0 = fingerprint(&bytes, &model, &values, &settings);
+        let c = &model.cbuffers[0].controls[0];
+        values.insert(c.id.clone(), set_component(&c.default, 0, "0.5").unwrap());
+        let (v, st) = link_state(&model, &values, &settings);
+        let (rv, rs) = restore_state(&model, Some(&v), Some(&st)).unwrap();
+        assert_eq!((rv, rs), (values.clone(), settings.clone()));
+        assert_ne!(fingerprint(&bytes, &model, &values, &settings), f0);
+        assert!(restore_state(&model, Some(&[9]), None).unwrap_err().contains("version"));
+    }
+
+    #[test]
+    fn texels_and_their_text() {
+        let (_, s) = tint();
+        let t = translate(&s).unwrap();
+        let model = PreviewModel::new(&s);
+        let p = prepare(&s, &t, model, &Values::new(), &Settings::default()).unwrap();
+        let mut data = vec![0u8; 256 * 256 * 16];
+        let at = (3 * 256 + 2) * 16;
+        data[at..at + 4].copy_from_slice(&0.5f32.to_le_bytes());
+        assert_eq!(texel(&p.plan, &data, 2, 3), Some([0.5f32.to_bits(), 0, 0, 0]));
+        assert_eq!(texel(&p.plan, &data, 256, 0), None);
+        assert_eq!(component_text("rgba32float", 0.5f32.to_bits()), "0.5");
+        assert_eq!(component_text("rgba32float", 2.0f32.to_bits()), "2.0");
+        assert_eq!(component_text("rgba32sint", (-3i32) as u32), "-3");
+        assert_eq!(component_text("rgba32float", 0.1f32.to_bits()), "0.1");
+    }
+
+    #[test]
+    fn colours_convert_both_ways() {
+        let v = Value::Floats(vec![1.0, 0.5, 0.0, 0.25]);
+        assert_eq!(hex_colour(&v), "#ff8000");
+        let w = from_hex_colour(&v, "#00ff80").unwrap();
+        assert_eq!(w, Value::Floats(vec![0.0, 1.0, 128.0 / 255.0, 0.25]));
+        assert_eq!(from_hex_colour(&v, "00ff80"), None);
+        assert_eq!(set_component(&Value::Ints(vec![1, 2]), 1, " -7 "), Some(Value::Ints(vec![1, -7])));
+        assert_eq!(set_component(&Value::Uints(vec![1]), 0, "-7"), None);
+    }
+
+    #[test]
+    fn geometry_shaders_are_refused_with_a_reason() {
+        let s = dxbc::Shader::decode(&dxbc::examples::point_to_triangle_geometry_shader()).unwrap();
+        let e = translate(&s).unwrap_err();
+        assert!(matches!(e, PlanError::StageNotPreviewable(_)), "{e:?}");
+        assert!(e.to_string().contains("gs_4_0: only pixel, vertex and compute"), "{e}");
+    }
+}

@@ -1,0 +1,739 @@
+//! The live preview pane: signals, the WebGPU calls (web/src/preview.js)
+//! and the widgets. Logic lives in [`crate::preview`].
+//!
+//! Work is split so the page never freezes: translation and planning run
+//! in separate slices with a yield between them, pipelines compile with
+//! WebGPU's async calls, and a control that moves while a frame is on the
+//! GPU only marks the next frame as wanted (frames never queue up).
+
+use crate::preview::{self, Prepared};
+use crate::{selection, st, yield_now, State, PANE_PREVIEW};
+use leptos::prelude::*;
+use preview_model::controls::{matrix_preset, ControlKind, MatrixConvention, MatrixPreset};
+use preview_model::mesh::MeshKind;
+use preview_model::plan::{PlanError, Resource};
+use preview_model::reference::{self, Reference};
+use preview_model::settings::{Settings, VertexView};
+use preview_model::textures::Pattern;
+use preview_model::{Control, Stage, Value, Values};
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(module = "/src/preview.js")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    async fn preview_create(canvas: &web_sys::HtmlCanvasElement) -> Result<JsValue, JsValue>;
+    fn preview_adapter(gpu: &JsValue) -> String;
+    #[wasm_bindgen(catch)]
+    async fn preview_load(gpu: &JsValue, plan: &str, blobs: &js_sys::Array) -> Result<JsValue, JsValue>;
+    fn preview_update(gpu: &JsValue, entry: u32, bytes: &[u8]);
+    #[wasm_bindgen(catch)]
+    async fn preview_frame(gpu: &JsValue, show: i32, readback: bool) -> Result<JsValue, JsValue>;
+    fn preview_show_rgba8(gpu: &JsValue, width: u32, height: u32, pixels: &[u8]);
+    fn preview_resize(gpu: &JsValue, width: u32, height: u32);
+}
+
+thread_local! {
+    /// The WebGPU device and canvas context (a JS object), while the pane is open.
+    static GPU: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+    /// A frame is on the GPU.
+    static BUSY: Cell<bool> = const { Cell::new(false) };
+    /// Another frame was asked for meanwhile.
+    static AGAIN: Cell<bool> = const { Cell::new(false) };
+    /// Bumped on every rebuild; older async work stops when it sees a newer one.
+    static GENERATION: Cell<u32> = const { Cell::new(0) };
+}
+
+/// What the pane says about itself.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    /// Translating, planning or compiling.
+    Preparing,
+    /// Running on the named adapter.
+    Running(String),
+    /// WebGPU is missing; everything else keeps working.
+    NoWebGpu(String),
+    /// GS/HS/DS, or nothing to run.
+    NotPreviewable(String),
+    /// The translator refused: message and offset.
+    NotTranslated(String, Option<usize>),
+    /// The preview cannot feed this shader.
+    Unsupported(String),
+    /// WebGPU refused the plan.
+    GpuError(String),
+}
+
+/// The preview's signals (part of the app state; they outlive the pane).
+#[derive(Clone, Copy)]
+pub struct PreviewSignals {
+    /// Control values by id.
+    pub values: RwSignal<Values>,
+    /// Output, mesh, groups, patterns.
+    pub settings: RwSignal<Settings>,
+    /// Values and settings from a link, applied at the next preparation.
+    pub pending: RwSignal<Option<(Option<Vec<u8>>, Option<Vec<u8>>)>>,
+    status: RwSignal<Status>,
+    /// The prepared shader (None while preparing or when not previewable).
+    pub prepared: RwSignal<Option<Arc<Prepared>>>,
+    readbacks: RwSignal<Option<Arc<Vec<Vec<u8>>>>>,
+    hover: RwSignal<Option<(u32, u32)>>,
+    reference: RwSignal<Option<Arc<Reference>>>,
+    compare_note: RwSignal<Option<String>>,
+    frame_ms: RwSignal<f64>,
+    canvas: NodeRef<leptos::html::Canvas>,
+}
+
+impl PreviewSignals {
+    pub fn new() -> PreviewSignals {
+        PreviewSignals {
+            values: RwSignal::new(Values::new()),
+            settings: RwSignal::new(Settings::default()),
+            pending: RwSignal::new(None),
+            status: RwSignal::new(Status::Preparing),
+            prepared: RwSignal::new(None),
+            readbacks: RwSignal::new(None),
+            hover: RwSignal::new(None),
+            reference: RwSignal::new(None),
+            compare_note: RwSignal::new(None),
+            frame_ms: RwSignal::new(0.0),
+            canvas: NodeRef::new(),
+        }
+    }
+
+    /// The preview's permalink records (None while nothing is prepared).
+    pub fn link_state(&self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
+        match self.prepared.get() {
+            Some(p) => {
+                let (v, s) = preview::link_state(&p.model, &self.values.get(), &self.settings.get());
+                (Some(v), Some(s))
+            }
+            None => self.pending.get().unwrap_or((None, None)),
+        }
+    }
+}
+
+fn js_message(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn current(gen: u32) -> bool {
+    GENERATION.with(|g| g.get()) == gen
+}
+
+/// Starts the effects that keep the preview in step (called once by the app).
+pub fn install(s: State) {
+    let pv = s.pv;
+    // Rebuild when the file or a plan-shaping setting changes while the pane is open.
+    Effect::new(move |_| {
+        let open = s.panes.get() & PANE_PREVIEW != 0;
+        let m = s.model.get();
+        pv.settings.track();
+        if !open {
+            GPU.with(|g| g.borrow_mut().take());
+            return;
+        }
+        let gen = GENERATION.with(|g| {
+            g.set(g.get() + 1);
+            g.get()
+        });
+        wasm_bindgen_futures::spawn_local(rebuild(s, m, gen));
+    });
+    // A control moved: new constants, next frame.
+    Effect::new(move |_| {
+        pv.values.track();
+        if pv.prepared.get_untracked().is_some() {
+            request_frame(pv);
+        }
+    });
+}
+
+async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
+    let pv = s.pv;
+    pv.status.set(Status::Preparing);
+    pv.prepared.set(None);
+    pv.readbacks.set(None);
+    yield_now().await;
+    if !current(gen) {
+        return;
+    }
+    let Some(sh) = m.shader.as_ref() else {
+        pv.status.set(Status::NotPreviewable("the file is not a readable container".into()));
+        return;
+    };
+    let t = match preview::translate(sh) {
+        Ok(t) => t,
+        Err(e) => return fail(pv, e),
+    };
+    yield_now().await;
+    if !current(gen) {
+        return;
+    }
+    let model = preview_model::PreviewModel::new(sh);
+    // Values: from a link when one is waiting, kept when they fit this shader, else defaults.
+    let values = match pv.pending.get_untracked() {
+        Some((v, st)) => {
+            pv.pending.set(None);
+            match preview::restore_state(&model, v.as_deref(), st.as_deref()) {
+                Ok((values, settings)) => {
+                    pv.values.set(values.clone());
+                    if settings != pv.settings.get_untracked() {
+                        // Setting it starts another rebuild with these values.
+                        pv.settings.set(settings);
+                        return;
+                    }
+                    values
+                }
+                Err(e) => {
+                    s.refuse(e);
+                    model.defaults()
+                }
+            }
+        }
+        None => {
+            let defaults = model.defaults();
+            let kept = pv.values.get_untracked();
+            if !kept.is_empty() && kept.keys().eq(defaults.keys()) {
+                kept
+            } else {
+                defaults
+            }
+        }
+    };
+    let settings = pv.settings.get_untracked();
+    let prepared = match preview::prepare(sh, &t, model, &values, &settings) {
+        Ok(p) => Arc::new(p),
+        Err(e) => return fail(pv, e),
+    };
+    pv.values.set(values);
+    // The device, once per opening of the pane.
+    let gpu = match GPU.with(|g| g.borrow().clone()) {
+        Some(g) => g,
+        None => {
+            let Some(canvas) = pv.canvas.get_untracked() else { return };
+            match preview_create(&canvas).await {
+                Ok(g) => {
+                    GPU.with(|c| *c.borrow_mut() = Some(g.clone()));
+                    g
+                }
+                Err(e) => {
+                    pv.status.set(Status::NoWebGpu(js_message(e)));
+                    pv.prepared.set(Some(prepared));
+                    return;
+                }
+            }
+        }
+    };
+    if !current(gen) {
+        return;
+    }
+    let blobs = js_sys::Array::new();
+    for b in &prepared.plan.blobs {
+        blobs.push(&js_sys::Uint8Array::from(b.as_slice()));
+    }
+    if prepared.plan.draw.is_some() {
+        preview_resize(&gpu, prepared.plan.width, prepared.plan.height);
+    }
+    if let Err(e) = preview_load(&gpu, &prepared.plan_json, &blobs).await {
+        pv.status.set(Status::GpuError(js_message(e)));
+        return;
+    }
+    if !current(gen) {
+        return;
+    }
+    pv.status.set(Status::Running(preview_adapter(&gpu)));
+    pv.prepared.set(Some(prepared));
+    request_frame(pv);
+}
+
+fn fail(pv: PreviewSignals, e: PlanError) {
+    pv.status.set(match e {
+        PlanError::StageNotPreviewable(m) => Status::NotPreviewable(m),
+        PlanError::Translation { message, offset } => Status::NotTranslated(message, offset),
+        PlanError::Unsupported(m) => Status::Unsupported(m),
+    });
+}
+
+/// Asks for a frame; coalesces requests made while one is on the GPU.
+fn request_frame(pv: PreviewSignals) {
+    if BUSY.with(|b| b.get()) {
+        AGAIN.with(|a| a.set(true));
+        return;
+    }
+    BUSY.with(|b| b.set(true));
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            AGAIN.with(|a| a.set(false));
+            let (Some(gpu), Some(p)) = (GPU.with(|g| g.borrow().clone()), pv.prepared.get_untracked()) else { break };
+            for (entry, bytes) in preview::uniform_updates(&p, &pv.values.get_untracked()) {
+                preview_update(&gpu, entry, &bytes);
+            }
+            let show = pv.settings.with_untracked(|s| s.target) as i32;
+            let show = if p.plan.stage == Stage::Pixel {
+                p.plan.draw.as_ref().map_or(-1, |d| d.targets.iter().position(|t| t.location as i32 == show).unwrap_or(0) as i32)
+            } else {
+                0
+            };
+            match preview_frame(&gpu, show, true).await {
+                Ok(v) => {
+                    let arr: js_sys::Array = v.unchecked_into();
+                    let data: Vec<Vec<u8>> = arr.iter().map(|x| x.unchecked_into::<js_sys::Uint8Array>().to_vec()).collect();
+                    if p.plan.stage == Stage::Compute {
+                        let pic = p.plan.readbacks.iter().zip(&data).find_map(|(r, d)| preview::storage_picture(&p.plan, r, d));
+                        if let Some((w, h, px)) = pic {
+                            preview_show_rgba8(&gpu, w, h, &px);
+                        }
+                    }
+                    let ms = js_sys::Reflect::get(&js_sys::global(), &"__dxbcPreview".into())
+                        .and_then(|o| js_sys::Reflect::get(&o, &"lastFrameMs".into()))
+                        .ok()
+                        .and_then(|v| v.as_f64())
+                        .unwrap_or(0.0);
+                    pv.frame_ms.set(ms);
+                    pv.readbacks.set(Some(Arc::new(data)));
+                }
+                Err(e) => {
+                    pv.status.set(Status::GpuError(js_message(e)));
+                    break;
+                }
+            }
+            if !AGAIN.with(|a| a.get()) {
+                break;
+            }
+        }
+        BUSY.with(|b| b.set(false));
+    });
+}
+
+#[component]
+pub fn PreviewPane() -> impl IntoView {
+    let s = st();
+    let pv = s.pv;
+    on_cleanup(|| {
+        GPU.with(|g| g.borrow_mut().take());
+    });
+    view! {
+        <section class="pane wide" data-testid="preview-pane">
+            <h2>"Live preview " <small>"the translated shader on your GPU (WebGPU), inputs made from its reflection"</small></h2>
+            <StatusLine/>
+            <div class="pcols">
+                <div class="pview">
+                    <canvas data-testid="preview" class="pcanvas" width="256" height="256" node_ref=pv.canvas
+                        on:mousemove=move |ev: web_sys::MouseEvent| {
+                            let Some(c) = pv.canvas.get_untracked() else { return };
+                            let r = c.get_bounding_client_rect();
+                            if r.width() <= 0.0 || r.height() <= 0.0 { return; }
+                            let x = ((ev.client_x() as f64 - r.left()) / r.width() * c.width() as f64).floor();
+                            let y = ((ev.client_y() as f64 - r.top()) / r.height() * c.height() as f64).floor();
+                            if x >= 0.0 && y >= 0.0 { pv.hover.set(Some((x as u32, y as u32))); }
+                        }
+                        on:mouseleave=move |_| pv.hover.set(None)></canvas>
+                    <PixelReadout/>
+                    <p class="small" data-testid="preview-frame-ms">{move || {
+                        let ms = pv.frame_ms.get();
+                        if ms > 0.0 { format!("Last frame: {ms:.1} ms from the change to the GPU finishing.") } else { String::new() }
+                    }}</p>
+                </div>
+                <div class="pcontrols">
+                    <StageControls/>
+                    <TextureControls/>
+                    <ConstantControls/>
+                    <CompareControls/>
+                </div>
+            </div>
+            <BufferTables/>
+        </section>
+    }
+}
+
+#[component]
+fn StatusLine() -> impl IntoView {
+    let s = st();
+    let pv = s.pv;
+    move || match pv.status.get() {
+        Status::Preparing => view! { <p class="small" data-testid="preview-status">"Preparing the preview…"</p> }.into_any(),
+        Status::Running(a) => view! { <p class="valid" data-testid="preview-status">{format!("✓ Running on {a}. Hover the picture to read exact output values.")}</p> }.into_any(),
+        Status::NoWebGpu(why) => view! {
+            <div class="terror" data-testid="preview-status"><strong>"WebGPU unavailable: "</strong>{why}
+            <p class="small">"Everything else in the explorer keeps working. The native renderer computes the same preview: shader-runner preview FILE."</p></div>
+        }.into_any(),
+        Status::NotPreviewable(why) => view! { <div class="terror" data-testid="preview-status"><strong>"Not previewable: "</strong>{why}</div> }.into_any(),
+        Status::Unsupported(why) => view! { <div class="terror" data-testid="preview-status"><strong>"Not previewable yet: "</strong>{why}</div> }.into_any(),
+        Status::GpuError(why) => view! { <div class="terror" data-testid="preview-status"><strong>"WebGPU refused the preview: "</strong>{why}</div> }.into_any(),
+        Status::NotTranslated(msg, off) => {
+            let link = off.map(|o| view! {
+                <button class="offlink" data-testid="preview-offset" title="Select these bytes"
+                    on:click=move |_| { let m = s.model.get_untracked(); s.sel.set(selection::select_instruction_at(&m, o)); }>
+                    {format!("at offset {o:#x}")}</button>
+            });
+            view! { <div class="terror" data-testid="preview-status"><strong>"Not translated: "</strong>{msg}" "{link}</div> }.into_any()
+        }
+    }
+}
+
+#[component]
+fn PixelReadout() -> impl IntoView {
+    let pv = st().pv;
+    move || {
+        let (p, data, (x, y)) = (pv.prepared.get()?, pv.readbacks.get()?, pv.hover.get()?);
+        let draw = p.plan.draw.as_ref()?;
+        let shown = if p.plan.stage == Stage::Pixel {
+            let want = pv.settings.with(|s| s.target);
+            draw.targets.iter().position(|t| t.location == want).unwrap_or(0)
+        } else {
+            0
+        };
+        let ri = preview::target_readback(&p.plan, shown)?;
+        let fmt = draw.targets[shown].format;
+        let words = preview::texel(&p.plan, data.get(ri)?, x, y)?;
+        let text = |w: [u32; 4]| w.iter().map(|&c| preview::component_text(fmt, c)).collect::<Vec<_>>().join(", ");
+        let native = pv.reference.get().and_then(|r| {
+            let d = r.readbacks.get(ri)?;
+            preview::texel(&p.plan, d, x, y).map(|w| format!("native: ({})", text(w)))
+        });
+        Some(view! {
+            <p class="mono" data-testid="preview-pixel">{format!("pixel ({x}, {y}): ({})", text(words))}</p>
+            {native.map(|n| view! { <p class="mono" data-testid="preview-pixel-native">{n}</p> })}
+        })
+    }
+}
+
+#[component]
+fn StageControls() -> impl IntoView {
+    let pv = st().pv;
+    move || {
+        let p = pv.prepared.get()?;
+        Some(match p.plan.stage {
+            Stage::Pixel => {
+                let choices = preview::target_choices(&p);
+                (choices.len() > 1).then(|| view! {
+                    <label class="ctl">"Output shown "
+                        <select data-testid="preview-target" on:change=move |ev| {
+                            if let Ok(l) = event_target_value(&ev).parse::<u32>() { pv.settings.update(|s| s.target = l); }
+                        }>
+                            {choices.into_iter().map(|(i, label)| {
+                                let loc = p.plan.draw.as_ref().map_or(0, |d| d.targets[i].location);
+                                view! { <option value=loc.to_string() selected=move || pv.settings.with(|s| s.target == loc)>{label}</option> }
+                            }).collect_view()}
+                        </select></label>
+                }).into_any()
+            }
+            Stage::Vertex => {
+                let outs = p.vertex_outputs.clone();
+                view! {
+                    <label class="ctl">"Mesh "
+                        <select data-testid="preview-mesh" on:change=move |ev| {
+                            let m = match event_target_value(&ev).as_str() { "plane" => MeshKind::Plane, "cube" => MeshKind::Cube, _ => MeshKind::Sphere { segments: 32 } };
+                            pv.settings.update(|s| s.mesh = m);
+                        }>
+                            {[("sphere", "Sphere"), ("cube", "Cube"), ("plane", "Plane")].into_iter().map(|(v, l)| {
+                                let on = move || pv.settings.with(|s| matches!((s.mesh, v), (MeshKind::Plane, "plane") | (MeshKind::Cube, "cube") | (MeshKind::Sphere { .. }, "sphere")));
+                                view! { <option value=v selected=on>{l}</option> }
+                            }).collect_view()}
+                        </select></label>
+                    <label class="ctl">"Show "
+                        <select data-testid="preview-vertex-view" on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            pv.settings.update(|s| match v.parse::<u32>() {
+                                Ok(l) => { s.view = VertexView::Colour; s.target = l; }
+                                Err(_) => s.view = VertexView::Wireframe,
+                            });
+                        }>
+                            {outs.into_iter().map(|(l, scalar, n)| view! {
+                                <option value=l.to_string() selected=move || pv.settings.with(|s| s.view == VertexView::Colour && s.target == l)>
+                                    {format!("o{l} as colour ({scalar} × {n})")}</option>
+                            }).collect_view()}
+                            <option value="wire" selected=move || pv.settings.with(|s| s.view == VertexView::Wireframe)>"Wireframe"</option>
+                        </select></label>
+                }.into_any()
+            }
+            _ => {
+                let wg = p.model.dispatch.as_ref().map_or([1, 1, 1], |d| d.workgroup_size);
+                view! {
+                    <div class="ctl" data-testid="preview-groups">{format!("Groups of {}×{}×{} threads; dispatch ", wg[0], wg[1], wg[2])}
+                        {(0..3).map(|k| view! {
+                            <input type="number" min="1" step="1" class="num" data-testid=format!("preview-groups-{k}")
+                                prop:value=move || pv.settings.with(|s| s.groups[k].to_string())
+                                on:change=move |ev| {
+                                    if let Ok(n) = event_target_value(&ev).parse::<u32>() { pv.settings.update(|s| s.groups[k] = n.max(1)); }
+                                }/>
+                        }).collect_view()}
+                    </div>
+                }.into_any()
+            }
+        })
+    }
+}
+
+#[component]
+fn TextureControls() -> impl IntoView {
+    let pv = st().pv;
+    move || {
+        let p = pv.prepared.get()?;
+        let rows: Vec<_> = p
+            .plan
+            .entries
+            .iter()
+            .filter(|e| matches!(e.resource, Resource::Texture { .. }))
+            .filter_map(|e| {
+                let reg: u32 = e.register.get(1..)?.split(',').next()?.parse().ok()?;
+                let label = if e.name.is_empty() { e.register.clone() } else { format!("{} ({})", e.name, e.register) };
+                let current = pv.settings.with_untracked(|s| s.pattern(reg));
+                let default = p.model.textures.iter().find(|t| t.register == reg).and_then(|t| match t.source {
+                    preview_model::textures::TextureSource::Pattern(pp) => Some(pp),
+                    _ => None,
+                });
+                let shown = current.or(default).unwrap_or(Pattern::Checker);
+                Some(view! {
+                    <label class="ctl">{label}" "
+                        <select data-testid=format!("preview-texture-t{reg}") on:change=move |ev| {
+                            let p = Pattern::from_name(&event_target_value(&ev));
+                            pv.settings.update(|s| s.set_pattern(reg, p));
+                        }>
+                            {Pattern::ALL.into_iter().map(|pp| view! { <option value=pp.name() selected=pp == shown>{pp.name()}</option> }).collect_view()}
+                        </select></label>
+                })
+            })
+            .collect();
+        (!rows.is_empty()).then(|| view! { <h3>"Textures"</h3>{rows} })
+    }
+}
+
+fn set_value(pv: PreviewSignals, id: String, v: Value) {
+    pv.values.update(|vals| {
+        vals.insert(id, v);
+    });
+}
+
+fn control_view(pv: PreviewSignals, c: Control) -> AnyView {
+    let id = c.id.clone();
+    let value = {
+        let id = id.clone();
+        let dflt = c.default.clone();
+        move || pv.values.with(|v| v.get(&id).cloned().unwrap_or_else(|| dflt.clone()))
+    };
+    let label = c.label.clone();
+    let unused = if c.used { "" } else { " (unused)" };
+    let testid = format!("control-{}", c.id);
+    let widget = match c.kind.clone() {
+        ControlKind::Slider { min, max, step } => {
+            let (id2, v2, v4) = (id.clone(), value.clone(), value.clone());
+            view! {
+                <input type="range" data-testid=testid.clone() min=min.to_string() max=max.to_string() step=step.to_string()
+                    prop:value=move || match v4() { Value::Floats(x) => x.first().copied().unwrap_or(0.0).to_string(), _ => String::new() }
+                    on:input=move |ev| { if let Some(v) = preview::set_component(&v2(), 0, &event_target_value(&ev)) { set_value(pv, id2.clone(), v); } }/>
+                <span class="mono small">{move || match value() { Value::Floats(x) => format!("{:.3}", x.first().copied().unwrap_or(0.0)), _ => String::new() }}</span>
+            }
+            .into_any()
+        }
+        ControlKind::Color { alpha } => {
+            let (id2, v2) = (id.clone(), value.clone());
+            let (id3, v3, v5) = (id.clone(), value.clone(), value.clone());
+            view! {
+                <input type="color" data-testid=testid.clone() prop:value=move || preview::hex_colour(&value())
+                    on:input=move |ev| { if let Some(v) = preview::from_hex_colour(&v2(), &event_target_value(&ev)) { set_value(pv, id2.clone(), v); } }/>
+                {alpha.then(|| view! {
+                    <input type="range" min="0" max="1" step="0.01" title="alpha"
+                        prop:value=move || match v5() { Value::Floats(x) => x.get(3).copied().unwrap_or(1.0).to_string(), _ => String::new() }
+                        on:input=move |ev| { if let Some(v) = preview::set_component(&v3(), 3, &event_target_value(&ev)) { set_value(pv, id3.clone(), v); } }/>
+                })}
+            }
+            .into_any()
+        }
+        ControlKind::Checkbox { components } => (0..components as usize)
+            .map(|k| {
+                let (id2, v2) = (id.clone(), value.clone());
+                let v3 = value.clone();
+                view! {
+                    <input type="checkbox" data-testid=format!("{testid}-{k}")
+                        prop:checked=move || matches!(v3(), Value::Bools(x) if x.get(k).copied().unwrap_or(false))
+                        on:change=move |ev| {
+                            let on = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).is_some_and(|i| i.checked());
+                            if let Some(v) = preview::set_component(&v2(), k, if on { "true" } else { "false" }) { set_value(pv, id2.clone(), v); }
+                        }/>
+                }
+            })
+            .collect_view()
+            .into_any(),
+        ControlKind::Matrix { rows, columns, presets } => {
+            let cells = (0..rows as usize * columns as usize)
+                .map(|k| number_field(pv, id.clone(), value.clone(), k, format!("{testid}-{k}"), "any"))
+                .collect_view();
+            let preset_buttons = presets
+                .into_iter()
+                .map(|pr| {
+                    let id2 = id.clone();
+                    let name = match pr {
+                        MatrixPreset::Identity => "identity",
+                        MatrixPreset::LookAt => "look-at",
+                        MatrixPreset::Perspective => "perspective",
+                        MatrixPreset::ViewProjection => "view × projection",
+                    };
+                    view! {
+                        <button class="btn small" on:click=move |_| {
+                            set_value(pv, id2.clone(), Value::Floats(matrix_preset(pr, MatrixConvention::RowVector, rows, columns)));
+                        }>{name}</button>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="matrix" style:grid-template-columns=format!("repeat({columns}, 5.5em)")>{cells}</div>
+                <div>{preset_buttons}</div>
+            }
+            .into_any()
+        }
+        ControlKind::Vector { components, step, .. } => (0..components as usize)
+            .map(|k| number_field(pv, id.clone(), value.clone(), k, format!("{testid}-{k}"), &step.to_string()))
+            .collect_view()
+            .into_any(),
+        ControlKind::Integer { components, .. } => (0..components as usize)
+            .map(|k| number_field(pv, id.clone(), value.clone(), k, format!("{testid}-{k}"), "1"))
+            .collect_view()
+            .into_any(),
+    };
+    view! { <div class="ctl"><span class="clabel mono">{label}{unused}</span>" "{widget}</div> }.into_any()
+}
+
+fn number_field(
+    pv: PreviewSignals,
+    id: String,
+    value: impl Fn() -> Value + Clone + Send + Sync + 'static,
+    k: usize,
+    testid: String,
+    step: &str,
+) -> impl IntoView {
+    let v2 = value.clone();
+    view! {
+        <input type="number" class="num" step=step.to_string() data-testid=testid
+            prop:value=move || match value() {
+                Value::Floats(x) => x.get(k).map(|f| f.to_string()).unwrap_or_default(),
+                Value::Ints(x) => x.get(k).map(|f| f.to_string()).unwrap_or_default(),
+                Value::Uints(x) => x.get(k).map(|f| f.to_string()).unwrap_or_default(),
+                Value::Bools(x) => x.get(k).map(|f| f.to_string()).unwrap_or_default(),
+            }
+            on:input=move |ev| { if let Some(v) = preview::set_component(&v2(), k, &event_target_value(&ev)) { set_value(pv, id.clone(), v); } }/>
+    }
+}
+
+#[component]
+fn ConstantControls() -> impl IntoView {
+    let pv = st().pv;
+    move || {
+        let p = pv.prepared.get()?;
+        let groups: Vec<_> = p
+            .model
+            .cbuffers
+            .iter()
+            .filter(|cb| !cb.controls.is_empty())
+            .map(|cb| {
+                let reg = cb.register.map_or(String::new(), |r| format!(" (b{r})"));
+                let controls = cb.controls.iter().cloned().map(|c| control_view(pv, c)).collect_view();
+                view! { <fieldset class="cbuf"><legend class="mono">{format!("{}{reg}", cb.name)}</legend>{controls}</fieldset> }
+            })
+            .collect();
+        let reset = move |_| {
+            if let Some(p) = pv.prepared.get_untracked() {
+                pv.values.set(p.model.defaults());
+            }
+        };
+        Some(view! {
+            <div data-testid="preview-controls">
+                <h3>"Constants " <button class="btn small" data-testid="preview-reset" on:click=reset>"Defaults"</button></h3>
+                {if groups.is_empty() { view! { <p class="small">"No constant buffers: nothing to set."</p> }.into_any() } else { groups.into_any() }}
+            </div>
+        })
+    }
+}
+
+#[component]
+fn CompareControls() -> impl IntoView {
+    let s = st();
+    let pv = s.pv;
+    let on_file = move |ev: web_sys::Event| {
+        let Some(inp) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(f) = inp.files().and_then(|l| l.get(0)) else { return };
+        wasm_bindgen_futures::spawn_local(async move {
+            let bytes = match wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
+                Ok(b) => js_sys::Uint8Array::new(&b).to_vec(),
+                Err(e) => {
+                    pv.compare_note.set(Some(format!("could not read the file: {}", js_message(e))));
+                    return;
+                }
+            };
+            let (Some(p), m) = (pv.prepared.get_untracked(), s.model.get_untracked()) else { return };
+            match reference::decode(&bytes) {
+                Err(e) => pv.compare_note.set(Some(e)),
+                Ok(r) => {
+                    let want = preview::fingerprint(&m.bytes, &p.model, &pv.values.get_untracked(), &pv.settings.get_untracked());
+                    if r.fingerprint != want {
+                        pv.compare_note.set(Some(format!(
+                            "this reference was computed for other inputs (fingerprint {:016x}, the page's is {want:016x}): copy the link again and rerun the command",
+                            r.fingerprint
+                        )));
+                    } else {
+                        pv.compare_note.set(None);
+                        pv.reference.set(Some(Arc::new(r)));
+                    }
+                }
+            }
+        });
+    };
+    // Any change of inputs makes a loaded reference stale.
+    Effect::new(move |_| {
+        pv.values.track();
+        pv.settings.track();
+        s.model.track();
+        pv.reference.set(None);
+    });
+    let summary = move || {
+        let (p, got, r) = (pv.prepared.get()?, pv.readbacks.get()?, pv.reference.get()?);
+        let rows = preview::compare_all(&p.plan, &got, &r, reference::DEFAULT_ULPS);
+        let all_ok = rows.iter().all(|(_, c)| c.ok());
+        Some(view! {
+            <div data-testid="preview-compare" class=if all_ok { "valid" } else { "terror" }>
+                <p>{if all_ok { format!("✓ Matches the native renderer ({}).", r.adapter) } else { format!("✗ Differs from the native renderer ({}).", r.adapter) }}</p>
+                {rows.iter().map(|(l, c)| view! { <p class="small mono">{preview::comparison_text(l, c, reference::DEFAULT_ULPS)}</p> }).collect_view()}
+            </div>
+        })
+    };
+    view! {
+        <h3>"Compare with the native renderer"</h3>
+        <p class="small">"Copy the link, run "<code class="mono">"shader-runner preview 'LINK' --out ref.dxpr"</code>" (wgpu on Vulkan, same plan, same inputs), then load ref.dxpr here."</p>
+        <input type="file" data-testid="preview-reference-input" accept=".dxpr" on:change=on_file/>
+        {move || pv.compare_note.get().map(|n| view! { <p class="terror small" data-testid="preview-compare-note">{n}</p> })}
+        {summary}
+    }
+}
+
+#[component]
+fn BufferTables() -> impl IntoView {
+    let pv = st().pv;
+    move || {
+        let (p, data) = (pv.prepared.get()?, pv.readbacks.get()?);
+        let tables: Vec<_> = p
+            .plan
+            .readbacks
+            .iter()
+            .zip(data.iter())
+            .filter_map(|(r, d)| {
+                let (title, t) = preview::buffer_table(&p, r, d, 64)?;
+                let head = t.columns.iter().map(|(n, _)| view! { <th class="mono">{n.clone()}</th> }).collect_view();
+                let rows = t
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, row)| view! { <tr><td class="mono">{i}</td>{row.iter().map(|c| view! { <td class="mono">{c.clone()}</td> }).collect_view()}</tr> })
+                    .collect_view();
+                let more = (t.total_rows > t.rows.len()).then(|| format!("first {} of {} rows", t.rows.len(), t.total_rows));
+                Some(view! {
+                    <div class="ptable">
+                        <h3>{title}" "<small>{more}</small></h3>
+                        <table class="tbl" data-testid="preview-buffer"><thead><tr><th>"#"</th>{head}</tr></thead><tbody>{rows}</tbody></table>
+                    </div>
+                })
+            })
+            .collect();
+        (!tables.is_empty()).then(|| view! { <div class="ptables">{tables}</div> })
+    }
+}
