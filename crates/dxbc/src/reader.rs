@@ -65,37 +65,53 @@ impl<'a> Reader<'a> {
     /// Reads `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
-        if self.remaining() < n {
-            return Err(self.short(n, what));
+        match self.data.get(self.pos..).and_then(|rest| rest.get(..n)) {
+            Some(s) => {
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(self.short(n, what)),
         }
-        let s = &self.data[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
     }
 
     #[cold]
+    #[inline(never)]
     fn short(&self, n: usize, what: &str) -> Error {
         Error::new(format!("expected {n} bytes of {what}, found {}", self.remaining()), self.offset())
     }
 
+    /// Reads `N` bytes as an array; the fixed size lets the check and the
+    /// load compile to a compare and one move.
+    #[inline(always)]
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
+        let end = self.pos.wrapping_add(N);
+        match self.data.get(self.pos..end) {
+            Some(s) => {
+                let mut a = [0u8; N];
+                a.copy_from_slice(s);
+                self.pos = end;
+                Ok(a)
+            }
+            None => Err(self.short(N, what)),
+        }
+    }
+
     /// Reads a little-endian u32.
-    #[inline]
+    #[inline(always)]
     pub fn u32(&mut self, what: &str) -> Result<u32> {
-        let b = self.bytes(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.array::<4>(what).map(u32::from_le_bytes)
     }
 
     /// Reads a little-endian u16.
-    #[inline]
+    #[inline(always)]
     pub fn u16(&mut self, what: &str) -> Result<u16> {
-        let b = self.bytes(2, what)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
+        self.array::<2>(what).map(u16::from_le_bytes)
     }
 
     /// Reads one byte.
-    #[inline]
+    #[inline(always)]
     pub fn u8(&mut self, what: &str) -> Result<u8> {
-        Ok(self.bytes(1, what)?[0])
+        self.array::<1>(what).map(|[b]| b)
     }
 
     /// Reads a NUL-terminated string starting at relative position `pos`
