@@ -103,6 +103,10 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     p.payload.reserve_exact(sizes.payload);
     let mut pos = 2usize;
     while pos < len {
+        if let Some(n) = fast_instruction(&mut p, words, base, pos) {
+            pos += n;
+            continue;
+        }
         match decode_instruction(&mut p, words, base, pos) {
             Ok(n) => pos += n,
             Err(e) => {
@@ -177,6 +181,76 @@ impl Sizes {
         }
         s
     }
+}
+
+/// The common instruction: an ordinary opcode of known operand count, no
+/// extended opcode token, every operand without relative indices and
+/// nothing after the operands. Decodes it and returns its length in dwords,
+/// or undoes what it read and returns `None` for [`decode_instruction`] to
+/// handle (and report faults) the general way.
+#[inline(always)]
+fn fast_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> Option<usize> {
+    let n_words = words.len() / 4;
+    let token = dword(words, pos);
+    let code = (token & 0x7ff) as u16;
+    let d = desc(code);
+    let len = ((token >> 24) & 0x7f) as usize;
+    let expected = d.expected;
+    if d.layout.is_some()
+        || code == opc::CUSTOMDATA
+        || token & 0x8000_0000 != 0
+        || !(0..=OpIds::CAPACITY as i8).contains(&expected)
+        || len == 0
+        || len > n_words - pos
+    {
+        return None;
+    }
+    let end = pos + len;
+    let op_start = p.operands.len();
+    let pool_start = p.pool.len();
+    let mut cur = pos + 1;
+    let mut ok = true;
+    for _ in 0..expected {
+        if cur >= end {
+            ok = false;
+            break;
+        }
+        match fast_operand(words, base, cur, end, p.pool.len() as u32) {
+            Some((op, n)) => {
+                cur += n;
+                p.operands.push(op);
+            }
+            None => {
+                if read_operand_general(p, words, base, &mut cur, end, 0).is_err() {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+    }
+    // Exactly `expected` operands pushed means none had relative-index
+    // sub-operands, so the top-level ids are op_start, op_start + 1, ...
+    let n_ops = p.operands.len() - op_start;
+    if !ok || cur != end || n_ops != expected as usize {
+        p.operands.truncate(op_start);
+        p.pool.truncate(pool_start);
+        return None;
+    }
+    p.instructions.push(Instruction {
+        offset: (base + pos * 4) as u32,
+        token,
+        length: len as u32,
+        ext_start: pool_start as u32,
+        n_ext: 0,
+        long_length: None,
+        op_start: op_start as u32,
+        n_ops: n_ops as u8,
+        n_payload_before: 0,
+        payload_start: p.payload.len() as u32,
+        n_payload: 0,
+        ops: OpIds::contiguous(op_start as u32, n_ops),
+    });
+    Some(len)
 }
 
 /// Reads one instruction at dword `pos`; returns its length in dwords. On

@@ -195,6 +195,18 @@ impl OpIds {
     /// Most ids an instruction holds.
     pub(crate) const CAPACITY: usize = 8;
 
+    /// `n` (at most [`OpIds::CAPACITY`]) consecutive ids from `first`.
+    #[inline(always)]
+    pub(crate) fn contiguous(first: u32, n: usize) -> OpIds {
+        let mut ids = [0u32; OpIds::CAPACITY];
+        for (i, id) in ids.iter_mut().enumerate() {
+            if i < n {
+                *id = first + i as u32;
+            }
+        }
+        OpIds { ids, len: n.min(OpIds::CAPACITY) as u8 }
+    }
+
     /// The ids.
     pub fn as_slice(&self) -> &[u32] {
         &self.ids[..self.len as usize]
