@@ -151,27 +151,28 @@ pub fn readback_label(plan: &Plan, i: usize) -> String {
 }
 
 /// Compares every read-back with the reference's.
-pub fn compare_all(plan: &Plan, got: &[Vec<u8>], reference: &reference::Reference, ulps: u32) -> Vec<(String, Comparison)> {
+pub fn compare_all(plan: &Plan, got: &[Vec<u8>], reference: &reference::Reference) -> Vec<(String, Comparison)> {
     (0..plan.readbacks.len())
         .map(|i| {
             let label = readback_label(plan, i);
-            let c = reference::compare(plan, i, got.get(i).map_or(&[][..], |v| v), reference.readbacks.get(i).map_or(&[][..], |v| v), ulps);
+            let c = reference::compare(plan, i, got.get(i).map_or(&[][..], |v| v), reference.readbacks.get(i).map_or(&[][..], |v| v));
             (label, c)
         })
         .collect()
 }
 
-/// One line per comparison, e.g. `SV_Target0: 65,536 words, all within 64 ulps (max 2)`.
-pub fn comparison_text(label: &str, c: &Comparison, ulps: u32) -> String {
+/// One line per comparison, e.g. `SV_Target0: 262144 words agree (largest float difference 3 ulps)`.
+pub fn comparison_text(label: &str, c: &Comparison) -> String {
     if let Some((g, e)) = c.size_mismatch {
         return format!("{label}: sizes differ ({g} bytes here, {e} in the reference)");
     }
+    let edge = if c.pixels_off > 0 { format!("; {} edge pixels differ (allowed {})", c.pixels_off, c.pixels_allowed) } else { String::new() };
     if c.ok() {
-        format!("{label}: {} words, all within {ulps} ulps (largest float difference {} ulps)", c.words, c.max_ulps)
+        format!("{label}: {} words agree (largest float difference {} ulps{edge})", c.words, c.max_ulps)
     } else {
         let (i, g, e) = c.first.unwrap_or((0, 0, 0));
         format!(
-            "{label}: {} of {} words differ; first at word {i}: {g:#010x} here, {e:#010x} natively (largest float difference {} ulps)",
+            "{label}: {} of {} words differ; first at word {i}: {g:#010x} here, {e:#010x} natively (largest float difference {} ulps{edge})",
             c.mismatches, c.words, c.max_ulps
         )
     }

@@ -322,11 +322,14 @@ pub fn PreviewPane() -> impl IntoView {
                     <canvas data-testid="preview" class="pcanvas" width="256" height="256" node_ref=pv.canvas
                         on:mousemove=move |ev: web_sys::MouseEvent| {
                             let Some(c) = pv.canvas.get_untracked() else { return };
-                            let r = c.get_bounding_client_rect();
-                            if r.width() <= 0.0 || r.height() <= 0.0 { return; }
-                            let x = ((ev.client_x() as f64 - r.left()) / r.width() * c.width() as f64).floor();
-                            let y = ((ev.client_y() as f64 - r.top()) / r.height() * c.height() as f64).floor();
-                            if x >= 0.0 && y >= 0.0 { pv.hover.set(Some((x as u32, y as u32))); }
+                            // offsetX/Y count from the padding edge; clientWidth/Height exclude the border.
+                            let (w, h) = (c.client_width() as f64, c.client_height() as f64);
+                            if w <= 0.0 || h <= 0.0 { return; }
+                            let x = (ev.offset_x() as f64 / w * c.width() as f64).floor();
+                            let y = (ev.offset_y() as f64 / h * c.height() as f64).floor();
+                            if x >= 0.0 && y >= 0.0 && x < c.width() as f64 && y < c.height() as f64 {
+                                pv.hover.set(Some((x as u32, y as u32)));
+                            }
                         }
                         on:mouseleave=move |_| pv.hover.set(None)></canvas>
                     <PixelReadout/>
@@ -450,13 +453,17 @@ fn StageControls() -> impl IntoView {
             }
             _ => {
                 let wg = p.model.dispatch.as_ref().map_or([1, 1, 1], |d| d.workgroup_size);
+                let dispatch = p.plan.dispatch;
                 view! {
                     <div class="ctl" data-testid="preview-groups">{format!("Groups of {}×{}×{} threads; dispatch ", wg[0], wg[1], wg[2])}
                         {(0..3).map(|k| view! {
                             <input type="number" min="1" step="1" class="num" data-testid=format!("preview-groups-{k}")
-                                prop:value=move || pv.settings.with(|s| s.groups[k].to_string())
+                                prop:value=move || dispatch.map_or(1, |(_, g)| g[k]).to_string()
                                 on:change=move |ev| {
-                                    if let Ok(n) = event_target_value(&ev).parse::<u32>() { pv.settings.update(|s| s.groups[k] = n.max(1)); }
+                                    if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+                                        let now = pv.prepared.get_untracked().and_then(|p| p.plan.dispatch).map_or([1, 1, 1], |(_, g)| g);
+                                        pv.settings.update(|s| { s.groups = now; s.groups[k] = n.max(1); });
+                                    }
                                 }/>
                         }).collect_view()}
                     </div>
@@ -688,12 +695,12 @@ fn CompareControls() -> impl IntoView {
     });
     let summary = move || {
         let (p, got, r) = (pv.prepared.get()?, pv.readbacks.get()?, pv.reference.get()?);
-        let rows = preview::compare_all(&p.plan, &got, &r, reference::DEFAULT_ULPS);
+        let rows = preview::compare_all(&p.plan, &got, &r);
         let all_ok = rows.iter().all(|(_, c)| c.ok());
         Some(view! {
             <div data-testid="preview-compare" class=if all_ok { "valid" } else { "terror" }>
                 <p>{if all_ok { format!("✓ Matches the native renderer ({}).", r.adapter) } else { format!("✗ Differs from the native renderer ({}).", r.adapter) }}</p>
-                {rows.iter().map(|(l, c)| view! { <p class="small mono">{preview::comparison_text(l, c, reference::DEFAULT_ULPS)}</p> }).collect_view()}
+                {rows.iter().map(|(l, c)| view! { <p class="small mono">{preview::comparison_text(l, c)}</p> }).collect_view()}
             </div>
         })
     };

@@ -254,6 +254,22 @@ impl Dispatch {
     }
 }
 
+/// Groups that cover the first storage texture (one thread per texel),
+/// else the first writable buffer's rows along x, else one group: what a
+/// compute shader written for "one thread per output" needs to fill its output.
+pub fn covering_groups(workgroup_size: [u32; 3], textures: &[StorageTextureSlot], buffers: &[BufferSlot]) -> [u32; 3] {
+    let [x, y, z] = workgroup_size.map(|w| w.max(1));
+    if let Some(t) = textures.first() {
+        let (w, h, d) = t.extent;
+        let d = if t.dimension == TextureDimension::D3 { d } else { 1 };
+        return [w.div_ceil(x), h.div_ceil(y), d.div_ceil(z)];
+    }
+    if let Some(b) = buffers.iter().find(|b| b.writable) {
+        return [b.elements.div_ceil(x), 1, 1];
+    }
+    [1, 1, 1]
+}
+
 /// Reads `[numthreads]` from the program (1, 1, 1 when absent).
 pub fn dispatch(shader: &dxbc::Shader) -> Dispatch {
     let mut workgroup_size = [1, 1, 1];

@@ -118,7 +118,7 @@ impl PreviewModel {
     pub fn new(shader: &dxbc::Shader) -> PreviewModel {
         let stage = Stage::of(shader);
         let rdef = shader.rdef.as_ref();
-        PreviewModel {
+        let mut m = PreviewModel {
             stage,
             cbuffers: rdef.map(controls::cbuffers).unwrap_or_default(),
             textures: rdef.map(textures::texture_slots).unwrap_or_default(),
@@ -127,7 +127,11 @@ impl PreviewModel {
             storage_textures: rdef.map(compute::storage_texture_slots).unwrap_or_default(),
             quad: (stage == Stage::Pixel).then(|| vertex::quad_inputs(shader)),
             dispatch: (stage == Stage::Compute).then(|| compute::dispatch(shader)),
+        };
+        if let Some(d) = &mut m.dispatch {
+            d.groups = d.clamp_groups(compute::covering_groups(d.workgroup_size, &m.storage_textures, &m.buffers));
         }
+        m
     }
 
     /// Every control's default, across all constant buffers.

@@ -223,6 +223,23 @@ pub enum Readback {
     },
 }
 
+/// How closely two executions of a plan must agree (see [`crate::reference`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Tolerance {
+    /// Floats may differ by this many units in the last place…
+    pub ulps: u32,
+    /// …or by this fraction of `max(1, |expected|)`: 0 when every float is
+    /// computed exactly as written; 2⁻¹⁰ when a mesh is drawn (perspective
+    /// interpolation is not specified bit for bit); 2⁻⁷ when textures are
+    /// filtered linearly (filter weights may carry as few as 8 fractional
+    /// bits, and 2D/3D filtering compounds two or three of them).
+    pub relative: f32,
+    /// Fraction of a target's pixels allowed outside the above: triangle
+    /// edges of a mesh, where sub-pixel precision decides coverage (0 for
+    /// full-viewport quads and compute).
+    pub edge_fraction: f32,
+}
+
 /// A complete preview job.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Plan {
@@ -243,6 +260,8 @@ pub struct Plan {
     pub entries: Vec<Entry>,
     /// What is read back, in order.
     pub readbacks: Vec<Readback>,
+    /// How closely another implementation's read-backs must agree.
+    pub tolerance: Tolerance,
     /// Byte payloads referenced by index.
     #[serde(skip)]
     pub blobs: Vec<Vec<u8>>,
@@ -338,6 +357,7 @@ pub fn build_from(
         dispatch: None,
         entries: Vec::new(),
         readbacks: Vec::new(),
+        tolerance: Tolerance { ulps: crate::reference::DEFAULT_ULPS, relative: 0.0, edge_fraction: 0.0 },
         blobs: Vec::new(),
     };
     let stage_name = match model.stage {
@@ -355,8 +375,16 @@ pub fn build_from(
                 workgroup_size: t.workgroup_size,
                 groups: [1, 1, 1],
             });
-            plan.dispatch = Some((0, d.clamp_groups(settings.groups)));
+            let groups = if settings.groups == crate::settings::AUTO_GROUPS { d.groups } else { settings.groups };
+            plan.dispatch = Some((0, d.clamp_groups(groups)));
         }
+    }
+    if plan.entries.iter().any(|e| matches!(e.resource, Resource::Sampler { filter: "linear", .. })) {
+        plan.tolerance.relative = 1.0 / 128.0;
+    }
+    if model.stage == Stage::Vertex {
+        plan.tolerance.relative = plan.tolerance.relative.max(1.0 / 1024.0);
+        plan.tolerance.edge_fraction = 0.02;
     }
     for (i, e) in plan.entries.iter().enumerate() {
         match &e.resource {

@@ -42,7 +42,8 @@ pub struct Settings {
     pub mesh: MeshKind,
     /// Vertex shaders: colour or wireframe.
     pub view: VertexView,
-    /// Compute shaders: groups dispatched (clamped by `Dispatch::clamp_groups`).
+    /// Compute shaders: groups dispatched (clamped by `Dispatch::clamp_groups`);
+    /// `[0, 0, 0]` means the model's default (enough groups to cover the output).
     pub groups: [u32; 3],
     /// Texture registers (`t#`) given another pattern than their default.
     pub textures: Vec<(u32, Pattern)>,
@@ -54,11 +55,14 @@ impl Default for Settings {
             target: 0,
             mesh: MeshKind::Sphere { segments: 32 },
             view: VertexView::Colour,
-            groups: [1, 1, 1],
+            groups: AUTO_GROUPS,
             textures: Vec::new(),
         }
     }
 }
+
+/// [`Settings::groups`] meaning "the model's default".
+pub const AUTO_GROUPS: [u32; 3] = [0, 0, 0];
 
 impl Settings {
     /// The pattern chosen for texture register `register`, if any.
@@ -132,9 +136,9 @@ pub fn decode(data: &[u8]) -> Result<Settings, PayloadError> {
     let mut groups = [0u32; 3];
     for g in &mut groups {
         *g = c.varint("group count")?;
-        if *g == 0 {
-            return c.fail("group count 0");
-        }
+    }
+    if groups != AUTO_GROUPS && groups.contains(&0) {
+        return c.fail("group count 0 (all three are 0 for the default, or none)");
     }
     let n = c.varint("texture count")? as usize;
     if n > MAX_TEXTURE_OVERRIDES {
@@ -184,7 +188,8 @@ mod tests {
         let e = decode(&[1, 0, 2, 1, 0, 1, 1, 1, 0]).unwrap_err();
         assert!(e.message.contains("sphere of 1"), "{e}");
         let e = decode(&[1, 0, 0, 0, 0, 1, 0, 1, 0]).unwrap_err();
-        assert_eq!(e.message, "group count 0");
+        assert_eq!(e.message, "group count 0 (all three are 0 for the default, or none)");
+        assert_eq!(decode(&[1, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap().groups, AUTO_GROUPS);
         let e = decode(&[1, 0, 0, 0, 0, 1, 1, 1, 2, 5, 0, 5, 1]).unwrap_err();
         assert_eq!(e.message, "texture registers out of order");
         let e = decode(&[1, 0, 0, 0, 0, 1, 1, 1, 0, 0]).unwrap_err();

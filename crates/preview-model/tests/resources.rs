@@ -272,7 +272,9 @@ fn compute_dispatch() {
     let m = PreviewModel::new(&s);
     assert_eq!(m.stage, Stage::Compute);
     let d = m.dispatch.clone().unwrap();
-    assert_eq!((d.workgroup_size, d.groups), ([1, 1, 1], [1, 1, 1]));
+    // One-thread groups over a 64 × 64 storage texture: 64 × 64 groups cover it.
+    assert_eq!(m.storage_textures[0].extent, (64, 64, 1));
+    assert_eq!((d.workgroup_size, d.groups), ([1, 1, 1], [64, 64, 1]));
     assert_eq!(m.storage_textures[0].format, TextureFormat::R32Float);
     let big = Dispatch { workgroup_size: [64, 1, 1], groups: [1, 1, 1] };
     let g = big.clamp_groups([100_000, 100_000, 0]);

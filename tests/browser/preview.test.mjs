@@ -1,0 +1,272 @@
+// The live preview in headless Chromium with WebGPU on SwiftShader, checked
+// against the native reference renderer (shader-runner preview: wgpu on
+// lavapipe) for the same plan and inputs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
+const RUNNER = process.env.SHADER_RUNNER ?? path.join(ROOT, 'target', 'release', 'shader-runner');
+const DXBC = process.env.DXBC_CLI ?? path.join(ROOT, 'target', 'release', 'dxbc');
+const SHOTS = process.env.SCREENSHOT_DIR;
+
+const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'];
+
+for (const [what, p] of [['corpus', CORPUS], ['shader-runner (cargo build --release -p shader-runner)', RUNNER], ['dxbc (cargo build --release -p dxbc-cli)', DXBC]]) {
+  if (!fs.existsSync(p)) throw new Error(`missing ${what}: ${p}`);
+}
+
+async function withPage(fn, { webgpu = true } = {}) {
+  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1440, height: 1000 },
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--disable-quic', ...(webgpu ? WEBGPU_ARGS : [])],
+  });
+  try {
+    const page = ctx.pages()[0] ?? await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await fn(page, errors);
+  } finally {
+    await ctx.close();
+  }
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { maxBuffer: 256 << 20, env: { ...process.env, WGPU_BACKEND: 'vulkan', XDG_RUNTIME_DIR: os.tmpdir() }, ...opts });
+  if (r.status !== 0) throw new Error(`${path.basename(cmd)} ${args.join(' ').slice(0, 200)} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+function linkFor(file) {
+  return run(DXBC, ['link', '--pane', 'preview', file]).toString().trim();
+}
+
+/** Parses the reference file format of crates/preview-model/src/reference.rs. */
+function parseReference(buf) {
+  assert.equal(buf.subarray(0, 4).toString('latin1'), 'DXPR');
+  let at = 8;
+  const fingerprint = buf.readBigUInt64LE(at); at += 8;
+  const n = buf.readUInt32LE(at); at += 4;
+  const adapter = buf.subarray(at, at + n).toString('utf8'); at += n;
+  const count = buf.readUInt32LE(at); at += 4;
+  const readbacks = [];
+  for (let i = 0; i < count; i++) {
+    const len = buf.readUInt32LE(at); at += 4;
+    readbacks.push(buf.subarray(at, at + len)); at += len;
+  }
+  assert.equal(at, buf.length);
+  return { fingerprint, adapter, readbacks };
+}
+
+function nativeReference(linkOrFile) {
+  return parseReference(run(RUNNER, ['preview', linkOrFile, '--out', '-']));
+}
+
+/** Opens `url` and waits for a frame with every read-back. */
+async function openPreview(page, url) {
+  await page.goto('about:blank');
+  await page.goto(APP_URL + url);
+  await page.waitForFunction(() => {
+    const s = globalThis.__dxbcPreview;
+    return s && s.frames > 0 && s.plan && s.readbacks.length === s.plan.readbacks.length;
+  }, null, { timeout: 60000 });
+}
+
+async function pageState(page) {
+  return page.evaluate(() => {
+    const s = globalThis.__dxbcPreview;
+    const b64 = (a) => {
+      let out = '';
+      for (let i = 0; i < a.length; i += 0x8000) out += String.fromCharCode.apply(null, a.subarray(i, i + 0x8000));
+      return btoa(out);
+    };
+    return { plan: s.plan, frames: s.frames, readbacks: s.readbacks.map(b64) };
+  }).then((st) => ({ ...st, readbacks: st.readbacks.map((b) => Buffer.from(b, 'base64')) }));
+}
+
+function ordered(bits) {
+  const x = bits | 0;
+  return x < 0 ? -2147483648 - x : x;
+}
+
+/** Word kinds as the plan says: floats within ULPS, the rest exactly. */
+function floatWord(plan, r, i) {
+  if (r.type === 'target') return plan.draw.targets[r.index].format === 'rgba32float';
+  if (r.type === 'buffer') return r.float_words.includes(i % Math.max(1, r.stride / 4));
+  return plan.entries[r.entry].resource.format === 'r32float';
+}
+
+/**
+ * Compares with the plan's tolerance (plan.tolerance, from preview_model::plan):
+ * floats within `ulps` or `relative` × max(1, |native|), other words exactly,
+ * and on colour targets at most `edge_fraction` of the pixels outside that.
+ */
+function compareReadbacks(plan, got, want) {
+  const t = plan.tolerance;
+  assert.equal(got.length, plan.readbacks.length);
+  assert.equal(want.length, plan.readbacks.length);
+  let maxUlps = 0, edgePixels = 0;
+  const nonZero = [];
+  for (let k = 0; k < got.length; k++) {
+    const g = got[k], w = want[k], r = plan.readbacks[k];
+    assert.equal(g.length, w.length, `read-back ${k} sizes`);
+    const target = r.type === 'target';
+    const bad = new Set();
+    let first = null, nz = 0;
+    for (let i = 0; i < g.length / 4; i++) {
+      const a = g.readUInt32LE(i * 4), b = w.readUInt32LE(i * 4);
+      if (b !== 0) nz++;
+      let ok;
+      if (floatWord(plan, r, i)) {
+        const fa = g.readFloatLE(i * 4), fb = w.readFloatLE(i * 4);
+        const d = Number.isNaN(fa) && Number.isNaN(fb) ? 0 : Math.abs(ordered(a) - ordered(b));
+        maxUlps = Math.max(maxUlps, d);
+        ok = d <= t.ulps || Math.abs(fa - fb) <= t.relative * Math.max(1, Math.abs(fb));
+        if (!ok && !first) first = `word ${i}: page ${fa} vs native ${fb} (${d} ulps)`;
+      } else {
+        ok = a === b;
+        if (!ok && !first) first = `word ${i}: page ${a} vs native ${b}`;
+      }
+      if (!ok) bad.add(target ? i >> 2 : i);
+    }
+    const allowed = target ? Math.floor(t.edge_fraction * (g.length / 16)) : 0;
+    assert.ok(bad.size <= allowed, `read-back ${k} (${r.type}): ${bad.size} ${target ? 'pixels' : 'words'} differ (allowed ${allowed}); first ${first}`);
+    edgePixels += bad.size;
+    nonZero.push(nz);
+  }
+  return { maxUlps, nonZero, edgePixels };
+}
+
+// Shaders whose preview must equal the native renderer's: pixel shaders
+// (textures of every shape, constants, several and integer targets),
+// vertex shaders (meshes, matrices, a vertex-id-only triangle) and compute
+// shaders (storage textures, buffers, groupshared memory, atomics).
+const SHADERS = [
+  ['ps', 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc'],
+  ['ps', 'fxc/directxtk_skinnedeffect_psskinnedvertexlightingnofog.dxbc'],
+  ['ps', 'fxc/angle930_clearfloat11ps.dxbc'],
+  ['ps', 'fxc/angle_passthroughr2dui11ps.dxbc'],
+  ['ps', 'fxc/angle_passthroughrgba3d11ps.dxbc'],
+  ['ps', 'fxc/slimshader_ps5_sample.dxbc'],
+  ['ps', 'fxc/dxdecompiler_simplebezier11_simplebezier11_ps.dxbc'],
+  ['ps', 'fxc/slimshader_cubemapgs_gs_cubemap_ps.dxbc'],
+  ['vs', 'fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc'],
+  ['vs', 'fxc/dxdecompiler_generic_wavy_vs.dxbc'],
+  ['vs', 'fxc/hbaoplus_fullscreentriangle_vs.dxbc'],
+  ['cs', 'vkd3d/tgsm/010_cs_5_0.dxbc'],
+  ['cs', 'vkd3d/tgsm/026_cs_5_0.dxbc'],
+  ['cs', 'vkd3d/tgsm/013_cs_5_0.dxbc'],
+  ['cs', 'vkd3d/numthreads/038_cs_5_0.dxbc'],
+  ['cs', 'vkd3d/compute/002_cs_5_0.dxbc'],
+  ['cs', 'vkd3d/uav-out-param/005_cs_5_0.dxbc'],
+];
+
+test('preview read-backs equal the native renderer for corpus PS, VS and CS', async () => {
+  await withPage(async (page, errors) => {
+    const figures = [];
+    for (const [stage, rel] of SHADERS) {
+      const file = path.join(CORPUS, rel);
+      await openPreview(page, linkFor(file)).catch(async (e) => {
+        throw new Error(`${rel}: ${e.message}; status: ${await page.getByTestId('preview-status').textContent().catch(() => '?')}`);
+      });
+      const st = await pageState(page);
+      assert.equal(st.plan.stage, { ps: 'Pixel', vs: 'Vertex', cs: 'Compute' }[stage], rel);
+      const ref = nativeReference(file);
+      const { maxUlps, nonZero, edgePixels } = compareReadbacks(st.plan, st.readbacks, ref.readbacks);
+      // Every shader of the set produces something: a blank output would compare equal vacuously.
+      assert.ok(nonZero.some((n) => n > 0), `${rel}: every read-back is zero`);
+      figures.push(`${rel}: ${st.readbacks.length} read-backs, ${st.readbacks.reduce((n, b) => n + b.length / 4, 0)} words, max ${maxUlps} ulps, ${edgePixels} edge pixels, tolerance ${JSON.stringify(st.plan.tolerance)}`);
+      if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, `preview-${path.basename(rel, '.dxbc')}.png`) });
+    }
+    console.log(figures.join('\n'));
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('a control re-renders, the link carries its value, and the native renderer agrees', async () => {
+  await withPage(async (page) => {
+    const file = path.join(CORPUS, 'fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc');
+    await openPreview(page, linkFor(file));
+    const before = await pageState(page);
+    // Rotate the world: m_mWorldViewProjection[0][0] scaled down.
+    const cell = page.getByTestId('control-cbAllShadowData/m_mWorldViewProjection-0');
+    await cell.fill('0.5');
+    await page.waitForFunction((n) => globalThis.__dxbcPreview.frames > n, before.frames);
+    await page.waitForFunction(() => globalThis.__dxbcPreview.readbacks.length > 0);
+    const after = await pageState(page);
+    assert.notDeepEqual(after.readbacks[0], before.readbacks[0], 'the picture did not change');
+    const link = await page.getByTestId('permalink').inputValue();
+    const ref = nativeReference(link);
+    compareReadbacks(after.plan, after.readbacks, ref.readbacks);
+    // The link reopens with the same value.
+    await openPreview(page, link);
+    assert.equal(await page.getByTestId('control-cbAllShadowData/m_mWorldViewProjection-0').inputValue(), '0.5');
+  });
+});
+
+test('hovering reads the exact texel, and compare mode loads the native reference', async () => {
+  await withPage(async (page) => {
+    const file = path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc');
+    await openPreview(page, linkFor(file));
+    const st = await pageState(page);
+    const canvas = page.getByTestId('preview');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    const inner = await canvas.evaluate((c) => ({ l: c.clientLeft, t: c.clientTop, w: c.clientWidth, h: c.clientHeight }));
+    // Texel (100, 40) of the 256 × 256 target (the canvas is shown larger, inside a border).
+    await page.mouse.move(box.x + inner.l + (100.5 / 256) * inner.w, box.y + inner.t + (40.5 / 256) * inner.h);
+    const text = await page.getByTestId('preview-pixel').textContent();
+    const at = (40 * 256 + 100) * 16;
+    const words = [0, 1, 2, 3].map((i) => st.readbacks[0].readFloatLE(at + 4 * i));
+    const shown = text.match(/\(([^)]*)\): \((.*)\)/);
+    assert.equal(shown[1], '100, 40');
+    shown[2].split(', ').map(Number).forEach((v, i) => assert.equal(Math.fround(v), words[i], text));
+    // Compare mode: the reference for this link, as a user would make it.
+    const refPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ref-')), 'ref.dxpr');
+    run(RUNNER, ['preview', await page.getByTestId('permalink').inputValue(), '--out', refPath]);
+    await page.getByTestId('preview-reference-input').setInputFiles(refPath);
+    const cmp = page.getByTestId('preview-compare');
+    await cmp.waitFor();
+    assert.match(await cmp.textContent(), /Matches the native renderer/);
+    assert.match(await page.getByTestId('preview-pixel-native').textContent(), /^native: \(/);
+    if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, 'preview-compare.png') });
+    // A reference made for other inputs is refused, not compared.
+    const other = path.join(path.dirname(refPath), 'other.dxpr');
+    run(RUNNER, ['preview', path.join(CORPUS, 'fxc/slimshader_ps5_sample.dxbc'), '--out', other]);
+    await page.getByTestId('preview-reference-input').setInputFiles(other);
+    assert.match(await page.getByTestId('preview-compare-note').textContent(), /computed for other inputs/);
+  });
+});
+
+test('stages without a preview, untranslatable shaders and missing WebGPU say so', async () => {
+  await withPage(async (page, errors) => {
+    await page.goto(APP_URL + linkFor(path.join(CORPUS, 'fxc/angle63_buffertotexture11_gs.dxbc')));
+    await assert.doesNotReject(page.getByTestId('preview-status').filter({ hasText: 'Not previewable' }).waitFor({ timeout: 20000 }));
+    assert.match(await page.getByTestId('preview-status').textContent(), /gs_4_0: only pixel, vertex and compute/);
+    // A shader the translator refuses: the message, and a button that selects its bytes.
+    await page.goto('about:blank');
+    await page.goto(APP_URL + linkFor(path.join(CORPUS, 'fxc/angle_passthroughrg2darray11ps.dxbc')));
+    await page.getByTestId('preview-status').filter({ hasText: 'Not translated' }).waitFor({ timeout: 20000 });
+    await page.getByTestId('preview-offset').click();
+    assert.match(await page.getByTestId('status').textContent(), /./);
+    assert.deepEqual(errors, []);
+  });
+  await withPage(async (page) => {
+    await page.goto(APP_URL + linkFor(path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc')));
+    await page.getByTestId('preview-status').filter({ hasText: 'WebGPU unavailable' }).waitFor({ timeout: 20000 });
+    // Everything else keeps working.
+    assert.match(await page.getByTestId("disassembly").textContent(), /sample r0\.xyzw, v1\.xyxx, T0\[0\]/);
+    if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, 'preview-no-webgpu.png') });
+  }, { webgpu: false });
+});
