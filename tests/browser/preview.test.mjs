@@ -79,7 +79,7 @@ async function openPreview(page, url) {
   await page.goto(APP_URL + url);
   await page.waitForFunction(() => {
     const s = globalThis.__dxbcPreview;
-    return s && s.frames > 0 && s.plan && s.readbacks.length === s.plan.readbacks.length;
+    return s && s.frames > 0 && s.plan && s.readbackOf === s.frames && s.readbacks.length === s.plan.readbacks.length;
   }, null, { timeout: 60000 });
 }
 
@@ -202,8 +202,7 @@ test('a control re-renders, the link carries its value, and the native renderer 
     // Rotate the world: m_mWorldViewProjection[0][0] scaled down.
     const cell = page.getByTestId('control-cbAllShadowData/m_mWorldViewProjection-0');
     await cell.fill('0.5');
-    await page.waitForFunction((n) => globalThis.__dxbcPreview.frames > n, before.frames);
-    await page.waitForFunction(() => globalThis.__dxbcPreview.readbacks.length > 0);
+    await page.waitForFunction((n) => globalThis.__dxbcPreview.frames > n && globalThis.__dxbcPreview.readbackOf === globalThis.__dxbcPreview.frames, before.frames);
     const after = await pageState(page);
     assert.notDeepEqual(after.readbacks[0], before.readbacks[0], 'the picture did not change');
     const link = await page.getByTestId('permalink').inputValue();

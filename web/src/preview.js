@@ -4,12 +4,13 @@
 // same plan with wgpu. This file only turns the plan into WebGPU calls,
 // presents a colour target on the canvas and reads results back.
 //
-// Exposes window.__dxbcPreview for the browser tests (frames drawn, the
-// last frame's time and read-backs).
+// Exposes window.__dxbcPreview for the browser tests and benchmarks: frames
+// drawn, the last frame's time, the last read-backs and the frame they
+// were taken after (readbackOf).
 
 const FRAGMENT = 2, VERTEX = 1, COMPUTE = 4;
 
-const stats = { frames: 0, lastFrameMs: 0, readbacks: [], plan: null, error: null };
+const stats = { frames: 0, lastFrameMs: 0, readbacks: [], readbackOf: -1, plan: null };
 globalThis.__dxbcPreview = stats;
 
 function scoped(device, f) {
@@ -247,12 +248,10 @@ function present(gpu, enc, texture, format) {
 
 /**
  * Runs the work, shows colour target `show` (index into draw.targets; -1 =
- * none) on the canvas and resolves when the GPU is done. Compute work
- * (and `readback`) also copies every read-back to the CPU: the resolved
- * value is then an Array of Uint8Array in plan order, else null.
- * Timing: from the call to the GPU's completion of the frame.
+ * none) on the canvas and resolves when the GPU has finished the frame
+ * (`stats.lastFrameMs` is the time from this call to then).
  */
-export async function preview_frame(gpu, show, readback) {
+export async function preview_frame(gpu, show) {
   const t0 = performance.now();
   const d = gpu.device;
   const job = gpu.job;
@@ -260,15 +259,26 @@ export async function preview_frame(gpu, show, readback) {
   const enc = d.createCommandEncoder();
   encodeWork(gpu, enc);
   if (job.plan.draw && show >= 0 && show < job.targets.length) present(gpu, enc, job.targets[show], job.plan.draw.targets[show].format);
-  let staging = [];
-  if (readback) staging = encodeReadbacks(gpu, enc);
   await scoped(d, () => d.queue.submit([enc.finish()]));
   await d.queue.onSubmittedWorkDone();
   stats.frames += 1;
   stats.lastFrameMs = performance.now() - t0;
-  if (!readback) return null;
+}
+
+/**
+ * Copies every read-back of the last frame to the CPU (exact values for
+ * the pointer, tables, compare): an Array of Uint8Array in plan order.
+ * Separate from the frame so that dragging a control only renders.
+ */
+export async function preview_readback(gpu) {
+  const d = gpu.device;
+  const frame = stats.frames;
+  const rb = d.createCommandEncoder();
+  const staging = encodeReadbacks(gpu, rb);
+  d.queue.submit([rb.finish()]);
   const out = await mapReadbacks(staging);
   stats.readbacks = out;
+  stats.readbackOf = frame;
   return out;
 }
 

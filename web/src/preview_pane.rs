@@ -30,7 +30,9 @@ extern "C" {
     async fn preview_load(gpu: &JsValue, plan: &str, blobs: &js_sys::Array) -> Result<JsValue, JsValue>;
     fn preview_update(gpu: &JsValue, entry: u32, bytes: &[u8]);
     #[wasm_bindgen(catch)]
-    async fn preview_frame(gpu: &JsValue, show: i32, readback: bool) -> Result<JsValue, JsValue>;
+    async fn preview_frame(gpu: &JsValue, show: i32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn preview_readback(gpu: &JsValue) -> Result<JsValue, JsValue>;
     fn preview_show_rgba8(gpu: &JsValue, width: u32, height: u32, pixels: &[u8]);
     fn preview_resize(gpu: &JsValue, width: u32, height: u32);
 }
@@ -42,6 +44,8 @@ thread_local! {
     static BUSY: Cell<bool> = const { Cell::new(false) };
     /// Another frame was asked for meanwhile.
     static AGAIN: Cell<bool> = const { Cell::new(false) };
+    /// Bumped after every burst of frames; a pending read-back checks it is still the latest.
+    static FRAME: Cell<u32> = const { Cell::new(0) };
     /// Bumped on every rebuild; older async work stops when it sees a newer one.
     static GENERATION: Cell<u32> = const { Cell::new(0) };
 }
@@ -255,6 +259,16 @@ fn fail(pv: PreviewSignals, e: PlanError) {
     });
 }
 
+/// Quiet time after a change before the exact values are read back.
+const READBACK_DELAY_MS: i32 = 120;
+
+async fn sleep_ms(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
 /// Asks for a frame; coalesces requests made while one is on the GPU.
 fn request_frame(pv: PreviewSignals) {
     if BUSY.with(|b| b.get()) {
@@ -263,6 +277,7 @@ fn request_frame(pv: PreviewSignals) {
     }
     BUSY.with(|b| b.set(true));
     wasm_bindgen_futures::spawn_local(async move {
+        let mut drawn = None;
         loop {
             AGAIN.with(|a| a.set(false));
             let (Some(gpu), Some(p)) = (GPU.with(|g| g.borrow().clone()), pv.prepared.get_untracked()) else { break };
@@ -275,34 +290,49 @@ fn request_frame(pv: PreviewSignals) {
             } else {
                 0
             };
-            match preview_frame(&gpu, show, true).await {
-                Ok(v) => {
-                    let arr: js_sys::Array = v.unchecked_into();
-                    let data: Vec<Vec<u8>> = arr.iter().map(|x| x.unchecked_into::<js_sys::Uint8Array>().to_vec()).collect();
-                    if p.plan.stage == Stage::Compute {
-                        let pic = p.plan.readbacks.iter().zip(&data).find_map(|(r, d)| preview::storage_picture(&p.plan, r, d));
-                        if let Some((w, h, px)) = pic {
-                            preview_show_rgba8(&gpu, w, h, &px);
-                        }
-                    }
-                    let ms = js_sys::Reflect::get(&js_sys::global(), &"__dxbcPreview".into())
-                        .and_then(|o| js_sys::Reflect::get(&o, &"lastFrameMs".into()))
-                        .ok()
-                        .and_then(|v| v.as_f64())
-                        .unwrap_or(0.0);
-                    pv.frame_ms.set(ms);
-                    pv.readbacks.set(Some(Arc::new(data)));
-                }
-                Err(e) => {
-                    pv.status.set(Status::GpuError(js_message(e)));
-                    break;
-                }
+            if let Err(e) = preview_frame(&gpu, show).await {
+                pv.status.set(Status::GpuError(js_message(e)));
+                break;
             }
+            let ms = js_sys::Reflect::get(&js_sys::global(), &"__dxbcPreview".into())
+                .and_then(|o| js_sys::Reflect::get(&o, &"lastFrameMs".into()))
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0);
+            pv.frame_ms.set(ms);
+            drawn = Some((gpu, p));
             if !AGAIN.with(|a| a.get()) {
                 break;
             }
         }
         BUSY.with(|b| b.set(false));
+        let Some((gpu, p)) = drawn else { return };
+        let frame = FRAME.with(|f| {
+            f.set(f.get() + 1);
+            f.get()
+        });
+        // Exact values are read back once the controls rest (compute results at once),
+        // so dragging a control only renders.
+        if p.plan.stage != Stage::Compute {
+            sleep_ms(READBACK_DELAY_MS).await;
+        }
+        if FRAME.with(|f| f.get()) != frame || BUSY.with(|b| b.get()) {
+            return; // a newer frame reads back for itself
+        }
+        match preview_readback(&gpu).await {
+            Ok(v) => {
+                let arr: js_sys::Array = v.unchecked_into();
+                let data: Vec<Vec<u8>> = arr.iter().map(|x| x.unchecked_into::<js_sys::Uint8Array>().to_vec()).collect();
+                if p.plan.stage == Stage::Compute {
+                    let pic = p.plan.readbacks.iter().zip(&data).find_map(|(r, d)| preview::storage_picture(&p.plan, r, d));
+                    if let Some((w, h, px)) = pic {
+                        preview_show_rgba8(&gpu, w, h, &px);
+                    }
+                }
+                pv.readbacks.set(Some(Arc::new(data)));
+            }
+            Err(e) => pv.status.set(Status::GpuError(js_message(e))),
+        }
     });
 }
 

@@ -1,0 +1,51 @@
+// Benchmark (prints figures, asserts nothing): control change -> re-rendered
+// preview frame, in headless Chromium with WebGPU on SwiftShader.
+//   APP_URL=http://127.0.0.1:8124/ node tests/browser/bench/preview.mjs [shader.dxbc]
+// Needs target/release/dxbc (cargo build --release -p dxbc-cli) for the link.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const SHADER = process.argv[2] ?? path.resolve(ROOT, '../shared/corpus/fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc');
+const link = spawnSync(path.join(ROOT, 'target/release/dxbc'), ['link', '--pane', 'preview', SHADER]).stdout.toString().trim();
+if (!link.startsWith('#v1/')) throw new Error('could not make a link (build target/release/dxbc first)');
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+  executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
+  args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic',
+    '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'] });
+const page = ctx.pages()[0] ?? await ctx.newPage();
+page.on('pageerror', (e) => console.log('page error:', String(e)));
+await page.goto(APP_URL + link);
+await page.waitForFunction(() => (globalThis.__dxbcPreview?.frames ?? 0) > 0, null, { timeout: 60000 });
+const res = await page.evaluate(async () => {
+  const s = globalThis.__dxbcPreview;
+  const input = document.querySelector('[data-testid=preview-controls] input[type=number], [data-testid=preview-controls] input[type=range], [data-testid=preview-controls] input[type=color]');
+  const colours = ['#102030', '#a0b0c0', '#ff8000', '#00ff80', '#8040c0', '#ffffff', '#404040'];
+  const total = [], gpu = [], blocked = [];
+  for (let i = 0; i < 40; i++) {
+    const n = s.frames;
+    const t0 = performance.now();
+    input.value = input.type === 'color' ? colours[i % 7] : String(0.5 + (i % 7) * 0.1);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    // Time the main thread is held by the change itself (Rust effects, re-packing, submit).
+    blocked.push(performance.now() - t0);
+    while (s.frames === n) await new Promise((r) => setTimeout(r, 0));
+    total.push(performance.now() - t0);
+    gpu.push(s.lastFrameMs);
+    await new Promise((r) => requestAnimationFrame(() => r()));
+  }
+  return { total, gpu, blocked, plan: s.plan.stage };
+});
+console.log(`preview of ${path.basename(SHADER)} (${res.plan}), 40 control changes:`);
+console.log(`  change -> frame done on the GPU: median ${median(res.total).toFixed(1)} ms, max ${Math.max(...res.total).toFixed(1)} ms (one frame at 60 Hz = 16.7 ms)`);
+console.log(`  of which GPU work (submit -> onSubmittedWorkDone): median ${median(res.gpu).toFixed(1)} ms`);
+console.log(`  main thread held by the change: median ${median(res.blocked).toFixed(2)} ms, max ${Math.max(...res.blocked).toFixed(2)} ms`);
+await ctx.close();
