@@ -1,0 +1,125 @@
+//! Plans built from corpus shaders, and the comparison of read-backs with
+//! the plan's tolerance (no GPU: read-backs are made up here).
+
+mod common;
+
+use preview_model::plan::{self, Readback, Resource};
+use preview_model::reference::{compare, fingerprint};
+use preview_model::settings::{Settings, VertexView};
+use preview_model::{PreviewModel, Stage};
+
+fn plan_of(rel: &str, settings: &Settings) -> plan::Plan {
+    let s = common::shader(rel);
+    let m = PreviewModel::new(&s);
+    plan::build(&s, &m, &m.defaults(), settings).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn pixel_plan_binds_every_resource_and_reads_every_target() {
+    let p = plan_of("fxc/angle930_clearfloat11ps.dxbc", &Settings::default());
+    assert_eq!(p.stage, Stage::Pixel);
+    let d = p.draw.as_ref().unwrap();
+    assert_eq!((d.topology, d.vertex_count, d.depth), ("triangle-strip", 4, None));
+    assert_eq!(d.targets.len(), 8);
+    assert!(d.targets.iter().all(|t| t.format == "rgba32float"));
+    assert_eq!(p.readbacks.len(), 8);
+    assert_eq!(p.modules.len(), 2);
+    assert!(p.modules[0].translated && !p.modules[1].translated);
+    assert_eq!(p.tolerance.edge_fraction, 0.0);
+    // Constant buffers hold the packed values; textures their pattern; samplers make the tolerance filter-aware.
+    let s = common::shader("fxc/dxdecompiler_misc_debugtest.dxbc");
+    let m = PreviewModel::new(&s);
+    let mut values = m.defaults();
+    let c = m.cbuffers[0].controls.iter().find(|c| c.path == "g_fAmbient").unwrap();
+    values.insert(c.id.clone(), preview_model::Value::Floats(vec![0.75]));
+    let p = plan::build(&s, &m, &values, &Settings::default()).unwrap();
+    let i = p.uniform_entry(1, 0).expect("cb1 is bound");
+    let Resource::Buffer { kind, blob } = &p.entries[i].resource else { panic!() };
+    assert_eq!((*kind, p.entries[i].name.as_str()), ("uniform", "cbPerFrame"));
+    assert_eq!(p.blobs[*blob].len() % 16, 0);
+    assert_eq!(&p.blobs[*blob][12..16], &0.75f32.to_le_bytes(), "g_fAmbient sits at offset 12");
+    assert!(p.entries.iter().any(|e| matches!(e.resource, Resource::Texture { format: "rgba8unorm", sample_type: "float", .. })));
+    assert_eq!(p.tolerance.relative, 1.0 / 128.0);
+}
+
+#[test]
+fn vertex_plans_follow_the_settings() {
+    let rel = "fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc";
+    let p = plan_of(rel, &Settings::default());
+    let d = p.draw.as_ref().unwrap();
+    assert_eq!((d.topology, d.depth), ("triangle-list", Some("less")));
+    assert!(d.index_count > 0 && d.index_count % 3 == 0);
+    assert!(p.tolerance.relative > 0.0 && p.tolerance.edge_fraction > 0.0);
+    let wire = plan_of(rel, &Settings { view: VertexView::Wireframe, ..Settings::default() });
+    let w = wire.draw.as_ref().unwrap();
+    assert_eq!(w.topology, "line-list");
+    assert_eq!(w.index_count, d.index_count * 2, "three edges per triangle, two indices per edge");
+    // A shader reading only SV_VertexID draws three vertices without a buffer.
+    let tri = plan_of("fxc/hbaoplus_fullscreentriangle_vs.dxbc", &Settings::default());
+    let t = tri.draw.as_ref().unwrap();
+    assert_eq!((t.attributes.len(), t.vertex_count, t.index_blob), (0, 3, None));
+}
+
+#[test]
+fn compute_plans_read_back_every_writable_resource() {
+    let p = plan_of("vkd3d/tgsm/010_cs_5_0.dxbc", &Settings::default());
+    assert_eq!(p.stage, Stage::Compute);
+    assert!(p.draw.is_none());
+    assert!(p.readbacks.iter().all(|r| matches!(r, Readback::Buffer { .. } | Readback::StorageTexture { .. })));
+    let writable = p
+        .entries
+        .iter()
+        .filter(|e| matches!(e.resource, Resource::Buffer { kind: "storage", .. } | Resource::StorageTexture { .. }))
+        .count();
+    assert_eq!(p.readbacks.len(), writable);
+    let chosen = plan_of("vkd3d/tgsm/010_cs_5_0.dxbc", &Settings { groups: [3, 2, 1], ..Settings::default() });
+    assert_eq!(chosen.dispatch.unwrap().1, [3, 2, 1]);
+}
+
+#[test]
+fn geometry_shaders_and_refusals_are_errors_not_plans() {
+    let s = common::shader("fxc/angle63_buffertotexture11_gs.dxbc");
+    let m = PreviewModel::new(&s);
+    let e = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_err();
+    assert!(matches!(e, plan::PlanError::StageNotPreviewable(_)), "{e:?}");
+    let s = common::shader("fxc/angle_passthroughrg2darray11ps.dxbc");
+    let m = PreviewModel::new(&s);
+    let e = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_err();
+    assert!(matches!(e, plan::PlanError::Translation { offset: Some(0xfc), .. }), "{e:?}");
+}
+
+#[test]
+fn comparison_uses_the_plan_tolerance() {
+    // A quad (exact class) and a mesh (interpolation and edge allowances).
+    let quad = plan_of("fxc/angle930_clearfloat11ps.dxbc", &Settings::default());
+    let n = (quad.width * quad.height * 4) as usize;
+    let words = |f: &dyn Fn(usize) -> f32| -> Vec<u8> { (0..n).flat_map(|i| f(i).to_le_bytes()).collect() };
+    let base = words(&|i| (i % 97) as f32 / 97.0 + 0.25);
+    assert!(compare(&quad, 0, &base, &base).ok());
+    let near = words(&|i| f32::from_bits(((i % 97) as f32 / 97.0 + 0.25).to_bits() + 64));
+    let c = compare(&quad, 0, &near, &base);
+    assert!(c.ok() && c.max_ulps == 64, "{c:?}");
+    let off = words(&|i| f32::from_bits(((i % 97) as f32 / 97.0 + 0.25).to_bits() + if i == 4000 { 65 } else { 0 }));
+    let c = compare(&quad, 0, &off, &base);
+    assert!(!c.ok() && c.mismatches == 1 && c.first.map(|f| f.0) == Some(4000), "{c:?}");
+    assert!(compare(&quad, 0, &base[4..], &base).size_mismatch.is_some());
+
+    let mesh = plan_of("fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc", &Settings::default());
+    let pixels = (mesh.width * mesh.height) as usize;
+    let allowed = (mesh.tolerance.edge_fraction * pixels as f32) as usize;
+    // Small relative differences everywhere pass; so do whole pixels up to the edge allowance.
+    let interp = words(&|i| ((i % 97) as f32 / 97.0 + 0.25) * (1.0 + mesh.tolerance.relative * 0.5));
+    assert!(compare(&mesh, 0, &interp, &base).ok());
+    let edges = |k: usize| words(&|i| if i / 4 < k { 9.0 } else { (i % 97) as f32 / 97.0 + 0.25 });
+    let c = compare(&mesh, 0, &edges(allowed), &base);
+    assert!(c.ok() && c.pixels_off == allowed, "{c:?}");
+    assert!(!compare(&mesh, 0, &edges(allowed + 1), &base).ok());
+}
+
+#[test]
+fn fingerprints_cover_shader_values_and_settings() {
+    let a = fingerprint(b"shader", &[1, 0], &[1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert_ne!(a, fingerprint(b"shader", &[1, 0], &[1, 1, 0, 0, 0, 0, 0, 0, 0]));
+    assert_ne!(a, fingerprint(b"shadeR", &[1, 0], &[1, 0, 0, 0, 0, 0, 0, 0, 0]));
+    assert_ne!(a, fingerprint(b"shader", &[1, 1], &[1, 0, 0, 0, 0, 0, 0, 0, 0]));
+}
