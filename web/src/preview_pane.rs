@@ -363,6 +363,9 @@ pub fn PreviewPane() -> impl IntoView {
                         }
                         on:mouseleave=move |_| pv.hover.set(None)></canvas>
                     <PixelReadout/>
+                    {move || pv.prepared.get().filter(|p| {
+                        p.plan.stage == Stage::Compute && !p.plan.entries.iter().any(|e| matches!(e.resource, Resource::StorageTexture { .. }))
+                    }).map(|_| view! { <p class="small" data-testid="preview-no-image">"This shader writes no texture: its buffers are shown as tables below."</p> })}
                     <p class="small" data-testid="preview-frame-ms">{move || {
                         let ms = pv.frame_ms.get();
                         if ms > 0.0 { format!("Last frame: {ms:.1} ms from the change to the GPU finishing.") } else { String::new() }
