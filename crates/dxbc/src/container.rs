@@ -142,6 +142,16 @@ impl Container {
         for _ in 0..count {
             let table_offset = r.offset();
             let offset = r.u32("chunk offset")? as usize;
+            // Well-formed entry: aligned, header and payload inside the file.
+            if offset % 4 == 0 && data.len() >= 8 && offset <= data.len() - 8 {
+                let size = crate::reader::dword(data, offset / 4 + 1) as usize;
+                if size <= data.len() - offset - 8 {
+                    let t = &data[offset..offset + 4];
+                    chunks.push(ChunkEntry { tag: [t[0], t[1], t[2], t[3]], offset, table_offset, size });
+                    continue;
+                }
+            }
+            // Otherwise the step-by-step reading below names the fault.
             let mut c = Reader::new(data, 0);
             c.seek(offset, "chunk offset")
                 .map_err(|_| Error::new(format!("chunk offset {offset:#x} lies outside the file"), table_offset))?;

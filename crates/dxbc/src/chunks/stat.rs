@@ -150,100 +150,50 @@ impl Stat {
         }
         // The length was checked above (29 dwords, 37 for the SM5 fields
         // read through `g`), so fields are read by index without re-checking.
-        let mut next = 0usize;
-        let mut f = |_what: &str| -> Result<StatField> {
-            let i = next;
-            next += 1;
-            Ok(StatField { offset: base + i * 4, value: crate::reader::dword(data, i) })
-        };
-        let instruction_count = f("STAT instruction count")?;
-        let temp_register_count = f("STAT temp register count")?;
-        let def_count = f("STAT def count")?;
-        let dcl_count = f("STAT dcl count")?;
-        let float_instruction_count = f("STAT float instruction count")?;
-        let int_instruction_count = f("STAT int instruction count")?;
-        let uint_instruction_count = f("STAT uint instruction count")?;
-        let static_flow_control_count = f("STAT static flow control count")?;
-        let dynamic_flow_control_count = f("STAT dynamic flow control count")?;
-        let macro_instruction_count = f("STAT macro instruction count")?;
-        let temp_array_count = f("STAT temp array count")?;
-        let array_instruction_count = f("STAT array instruction count")?;
-        let cut_instruction_count = f("STAT cut instruction count")?;
-        let emit_instruction_count = f("STAT emit instruction count")?;
-        let texture_normal_instructions = f("STAT texture normal instructions")?;
-        let texture_load_instructions = f("STAT texture load instructions")?;
-        let texture_comp_instructions = f("STAT texture comparison instructions")?;
-        let texture_bias_instructions = f("STAT texture bias instructions")?;
-        let texture_gradient_instructions = f("STAT texture gradient instructions")?;
-        let mov_instruction_count = f("STAT mov instruction count")?;
-        let movc_instruction_count = f("STAT movc instruction count")?;
-        let conversion_instruction_count = f("STAT conversion instruction count")?;
-        let bitwise_instruction_count = f("STAT bitwise instruction count")?;
-        let input_primitive = f("STAT input primitive")?;
-        let gs_output_topology = f("STAT GS output topology")?;
-        let gs_max_output_vertex_count = f("STAT GS max output vertex count")?;
-        let texture_gather_instructions = f("STAT gather instructions")?;
-        let texture_lod_instructions = f("STAT lod instructions")?;
-        let sample_frequency = f("STAT sample frequency")?;
+        let f = |i: usize| StatField { offset: base + i * 4, value: crate::reader::dword(data, i) };
         let sm5 = data.len() >= 37 * 4;
-        let mut g = |what: &str| -> Result<Option<StatField>> {
-            if sm5 {
-                f(what).map(Some)
-            } else {
-                Ok(None)
-            }
-        };
-        let gs_instance_count = g("STAT GS instance count")?;
-        let control_points = g("STAT control points")?;
-        let hs_output_primitive = g("STAT HS output primitive")?;
-        let hs_partitioning = g("STAT HS partitioning")?;
-        let tessellator_domain = g("STAT tessellator domain")?;
-        let barrier_instructions = g("STAT barrier instructions")?;
-        let interlocked_instructions = g("STAT interlocked instructions")?;
-        let texture_store_instructions = g("STAT texture store instructions")?;
-        let used = if sm5 { 37 * 4 } else { 29 * 4 };
-        let extra = (used / 4..data.len() / 4)
-            .map(|i| StatField { offset: base + i * 4, value: crate::reader::dword(data, i) })
-            .collect();
+        let g = |i: usize| if sm5 { Some(f(i)) } else { None };
+        let used = if sm5 { 37 } else { 29 };
+        let extra = if data.len() / 4 > used { (used..data.len() / 4).map(f).collect() } else { Vec::new() };
         Ok(Stat {
             offset: base,
-            instruction_count,
-            temp_register_count,
-            def_count,
-            dcl_count,
-            float_instruction_count,
-            int_instruction_count,
-            uint_instruction_count,
-            static_flow_control_count,
-            dynamic_flow_control_count,
-            macro_instruction_count,
-            temp_array_count,
-            array_instruction_count,
-            cut_instruction_count,
-            emit_instruction_count,
-            texture_normal_instructions,
-            texture_load_instructions,
-            texture_comp_instructions,
-            texture_bias_instructions,
-            texture_gradient_instructions,
-            mov_instruction_count,
-            movc_instruction_count,
-            conversion_instruction_count,
-            bitwise_instruction_count,
-            input_primitive,
-            gs_output_topology,
-            gs_max_output_vertex_count,
-            texture_gather_instructions,
-            texture_lod_instructions,
-            sample_frequency,
-            gs_instance_count,
-            control_points,
-            hs_output_primitive,
-            hs_partitioning,
-            tessellator_domain,
-            barrier_instructions,
-            interlocked_instructions,
-            texture_store_instructions,
+            instruction_count: f(0),
+            temp_register_count: f(1),
+            def_count: f(2),
+            dcl_count: f(3),
+            float_instruction_count: f(4),
+            int_instruction_count: f(5),
+            uint_instruction_count: f(6),
+            static_flow_control_count: f(7),
+            dynamic_flow_control_count: f(8),
+            macro_instruction_count: f(9),
+            temp_array_count: f(10),
+            array_instruction_count: f(11),
+            cut_instruction_count: f(12),
+            emit_instruction_count: f(13),
+            texture_normal_instructions: f(14),
+            texture_load_instructions: f(15),
+            texture_comp_instructions: f(16),
+            texture_bias_instructions: f(17),
+            texture_gradient_instructions: f(18),
+            mov_instruction_count: f(19),
+            movc_instruction_count: f(20),
+            conversion_instruction_count: f(21),
+            bitwise_instruction_count: f(22),
+            input_primitive: f(23),
+            gs_output_topology: f(24),
+            gs_max_output_vertex_count: f(25),
+            texture_gather_instructions: f(26),
+            texture_lod_instructions: f(27),
+            sample_frequency: f(28),
+            gs_instance_count: g(29),
+            control_points: g(30),
+            hs_output_primitive: g(31),
+            hs_partitioning: g(32),
+            tessellator_domain: g(33),
+            barrier_instructions: g(34),
+            interlocked_instructions: g(35),
+            texture_store_instructions: g(36),
             extra,
         })
     }
