@@ -127,12 +127,12 @@ impl<'a> Reader<'a> {
             ));
         }
         let rest = &self.data[start..];
-        let end = rest
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or_else(|| Error::new(format!("{what} string is not NUL-terminated"), self.base + start))?;
+        let (end, ascii) = match nul_and_ascii(rest) {
+            Some(found) => found,
+            None => return Err(Error::new(format!("{what} string is not NUL-terminated"), self.base + start)),
+        };
         let bytes = &rest[..end];
-        if bytes.is_ascii() {
+        if ascii {
             // ASCII is valid UTF-8 as is: one copy, no per-char work.
             return Ok(String::from_utf8(bytes.to_vec()).unwrap_or_default());
         }
@@ -156,5 +156,60 @@ pub fn dword(data: &[u8], i: usize) -> u32 {
         Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
         // Callers check bounds first; never reached, and no panic if it were.
         None => 0,
+    }
+}
+
+/// Position of the first NUL in `s`, and whether every byte before it is
+/// ASCII; `None` when there is no NUL. Scans eight bytes at a time.
+#[inline]
+fn nul_and_ascii(s: &[u8]) -> Option<(usize, bool)> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut high = 0u64;
+    let mut i = 0;
+    while let Some(chunk) = s.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(w);
+        // The lowest set bit of `zero` marks the first zero byte exactly.
+        let zero = v.wrapping_sub(ONES) & !v & HIGHS;
+        if zero != 0 {
+            let k = (zero.trailing_zeros() / 8) as usize;
+            // Bytes below the NUL only (k is 0..=7, so the shift is < 64).
+            let below = (1u64 << (8 * k)) - 1;
+            return Some((i + k, (high | (v & below)) & HIGHS == 0));
+        }
+        high |= v;
+        i += 8;
+    }
+    for (j, &b) in s.iter().enumerate().skip(i) {
+        if b == 0 {
+            return Some((j, high & HIGHS == 0));
+        }
+        high |= (b & 0x80) as u64;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nul_and_ascii_matches_a_plain_scan() {
+        let alphabet = [0u8, 1, b'a', 0x7f, 0x80, 0xff, b' '];
+        let mut seed = 0x1234_5678u32;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let s: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        alphabet[(seed >> 16) as usize % alphabet.len()]
+                    })
+                    .collect();
+                let plain = s.iter().position(|&b| b == 0).map(|e| (e, s[..e].is_ascii()));
+                assert_eq!(nul_and_ascii(&s), plain, "{s:?}");
+            }
+        }
     }
 }
