@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -268,4 +269,60 @@ test('stages without a preview, untranslatable shaders and missing WebGPU say so
     assert.match(await page.getByTestId("disassembly").textContent(), /sample r0\.xyzw, v1\.xyxx, T0\[0\]/);
     if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, 'preview-no-webgpu.png') });
   }, { webgpu: false });
+});
+
+/** A width × height PNG of one RGBA colour. */
+function png(width, height, rgba) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const c = Buffer.alloc(4); c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; ihdr[9] = 6; // 8 bits, RGBA
+  const rows = [];
+  for (let y = 0; y < height; y++) rows.push(Buffer.from([0, ...Array(width).fill(rgba).flat()]));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('a picture the user gives a texture is what the shader samples', async () => {
+  await withPage(async (page, errors) => {
+    await openPreview(page, linkFor(path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc')));
+    const before = await pageState(page);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'img-')), 'red.png');
+    fs.writeFileSync(file, png(4, 4, [255, 0, 0, 255]));
+    await page.getByTestId('preview-image-t0').setInputFiles(file);
+    await page.waitForFunction((n) => {
+      const s = globalThis.__dxbcPreview;
+      return s.frames > n && s.readbackOf === s.frames && s.plan.entries.some((e) => e.resource.type === 'texture' && e.resource.width === 4);
+    }, before.frames, { timeout: 30000 });
+    assert.match(await page.getByTestId('preview-texture-t0').textContent(), /your picture \(4×4\)/);
+    // Texture × vertex colour with a pure red texture: green and blue are 0 everywhere, red is not.
+    const st = await pageState(page);
+    const t = st.readbacks[0];
+    let red = 0;
+    for (let i = 0; i < t.length / 16; i++) {
+      assert.equal(t.readFloatLE(i * 16 + 4), 0);
+      assert.equal(t.readFloatLE(i * 16 + 8), 0);
+      if (t.readFloatLE(i * 16) > 0) red++;
+    }
+    assert.equal(red, t.length / 16);
+    // Choosing a pattern again drops the picture.
+    await page.getByTestId('preview-texture-t0').selectOption('checker');
+    await page.waitForFunction(() => globalThis.__dxbcPreview.plan.entries.some((e) => e.resource.type === 'texture' && e.resource.width === 256));
+    assert.deepEqual(errors, []);
+  });
 });

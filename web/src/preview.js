@@ -344,3 +344,15 @@ async function mapReadbacks(staging) {
     return out;
   });
 }
+
+/** Decodes a picture the user dropped (PNG, JPEG, …) to RGBA8, at most 1024 pixels a side. */
+export async function preview_decode_image(file) {
+  const bmp = await createImageBitmap(file);
+  const scale = Math.min(1, 1024 / Math.max(bmp.width, bmp.height));
+  const w = Math.max(1, Math.round(bmp.width * scale)), h = Math.max(1, Math.round(bmp.height * scale));
+  const c = new OffscreenCanvas(w, h);
+  const g = c.getContext('2d');
+  g.drawImage(bmp, 0, 0, w, h);
+  const d = g.getImageData(0, 0, w, h);
+  return [w, h, new Uint8Array(d.data.buffer)];
+}

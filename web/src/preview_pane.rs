@@ -35,6 +35,24 @@ extern "C" {
     async fn preview_readback(gpu: &JsValue) -> Result<JsValue, JsValue>;
     fn preview_show_rgba8(gpu: &JsValue, width: u32, height: u32, pixels: &[u8]);
     fn preview_resize(gpu: &JsValue, width: u32, height: u32);
+    #[wasm_bindgen(catch)]
+    async fn preview_decode_image(file: &web_sys::File) -> Result<JsValue, JsValue>;
+}
+
+/// Decodes a dropped or chosen picture and gives it to texture `register`.
+fn use_image(pv: PreviewSignals, register: u32, file: web_sys::File) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let decoded = preview_decode_image(&file).await.map_err(js_message).and_then(|v| {
+            let a: js_sys::Array = v.unchecked_into();
+            let (w, h) = (a.get(0).as_f64().unwrap_or(0.0) as u32, a.get(1).as_f64().unwrap_or(0.0) as u32);
+            let px = a.get(2).unchecked_into::<js_sys::Uint8Array>().to_vec();
+            preview_model::textures::Image::from_rgba8(w, h, px).ok_or_else(|| format!("a {w}×{h} picture cannot be used"))
+        });
+        match decoded {
+            Ok(img) => pv.settings.update(|s| s.set_image(register, Some(img))),
+            Err(e) => pv.compare_note.set(Some(format!("{}: {e}", file.name()))),
+        }
+    });
 }
 
 thread_local! {
@@ -525,14 +543,31 @@ fn TextureControls() -> impl IntoView {
                     _ => None,
                 });
                 let shown = current.or(default).unwrap_or(Pattern::Checker);
+                let user = pv.settings.with_untracked(|s| s.image(reg).map(|i| format!("{}×{}", i.width, i.height)));
                 Some(view! {
-                    <label class="ctl">{label}" "
+                    <div class="ctl" title="Drop a picture here to use it"
+                        on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); ev.stop_propagation(); }
+                        on:drop=move |ev: web_sys::DragEvent| {
+                            // Not a shader: keep the page-wide drop handler out of it.
+                            ev.prevent_default();
+                            ev.stop_propagation();
+                            if let Some(f) = ev.data_transfer().and_then(|d| d.files()).and_then(|l| l.get(0)) { use_image(pv, reg, f); }
+                        }>
+                        <span class="clabel mono">{label}</span>
                         <select data-testid=format!("preview-texture-t{reg}") on:change=move |ev| {
                             let p = Pattern::from_name(&event_target_value(&ev));
-                            pv.settings.update(|s| s.set_pattern(reg, p));
+                            pv.settings.update(|s| { s.set_image(reg, None); s.set_pattern(reg, p); });
                         }>
-                            {Pattern::ALL.into_iter().map(|pp| view! { <option value=pp.name() selected=pp == shown>{pp.name()}</option> }).collect_view()}
-                        </select></label>
+                            {user.clone().map(|u| view! { <option value="" selected=true>{format!("your picture ({u})")}</option> })}
+                            {Pattern::ALL.into_iter().map(|pp| view! { <option value=pp.name() selected=user.is_none() && pp == shown>{pp.name()}</option> }).collect_view()}
+                        </select>
+                        <label class="btn small">"Picture…"
+                            <input type="file" accept="image/*" data-testid=format!("preview-image-t{reg}") on:change=move |ev| {
+                                let f = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).and_then(|i| i.files()).and_then(|l| l.get(0));
+                                if let Some(f) = f { use_image(pv, reg, f); }
+                            }/>
+                        </label>
+                    </div>
                 })
             })
             .collect();

@@ -530,9 +530,18 @@ fn bind(
                     Some(TextureSource::Pattern(p)) => Some(*p),
                     _ => None,
                 });
-                let image = match (slot, pattern) {
-                    (Some(s), None) => s.image(&s.source).convert(format, l),
-                    (_, p) => crate::textures::generate(p.unwrap_or(Pattern::Checker), w, h, l, format),
+                let image = match (settings.image(b.register), slot, pattern) {
+                    // A 3D texture takes the picture as its first slice, repeated through the depth.
+                    (Some(user), _, _) => user.convert(format, if view == "1d" { 1 } else { l }),
+                    (None, Some(s), None) => s.image(&s.source).convert(format, l),
+                    (None, _, p) => crate::textures::generate(p.unwrap_or(Pattern::Checker), w, h, l, format),
+                };
+                // 1D textures are one row: a picture gives its top row.
+                let image = if view == "1d" && image.height > 1 {
+                    let row = image.bytes_per_row() as usize;
+                    Image { height: 1, layers: 1, data: image.data[..row].to_vec(), ..image }
+                } else {
+                    image
                 };
                 let name = slot.map(|s| s.name.clone()).unwrap_or_default();
                 let (blob_bytes, fmt, bpr) = if sample == "depth" {

@@ -13,7 +13,7 @@
 
 use crate::mesh::{MeshKind, SPHERE_SEGMENTS};
 use crate::payload::{put_varint, Cursor, PayloadError};
-use crate::textures::Pattern;
+use crate::textures::{Image, Pattern};
 use serde::Serialize;
 
 /// Version this module writes.
@@ -47,6 +47,11 @@ pub struct Settings {
     pub groups: [u32; 3],
     /// Texture registers (`t#`) given another pattern than their default.
     pub textures: Vec<(u32, Pattern)>,
+    /// Texture registers given a picture of the user's (RGBA8). Pictures
+    /// stay on the user's machine: links do not carry them, and a user
+    /// image wins over a pattern.
+    #[serde(skip)]
+    pub images: Vec<(u32, Image)>,
 }
 
 impl Default for Settings {
@@ -57,6 +62,7 @@ impl Default for Settings {
             view: VertexView::Colour,
             groups: AUTO_GROUPS,
             textures: Vec::new(),
+            images: Vec::new(),
         }
     }
 }
@@ -68,6 +74,19 @@ impl Settings {
     /// The pattern chosen for texture register `register`, if any.
     pub fn pattern(&self, register: u32) -> Option<Pattern> {
         self.textures.iter().find(|(r, _)| *r == register).map(|(_, p)| *p)
+    }
+
+    /// The user's picture for texture register `register`, if any.
+    pub fn image(&self, register: u32) -> Option<&Image> {
+        self.images.iter().find(|(r, _)| *r == register).map(|(_, i)| i)
+    }
+
+    /// Sets (or clears, with `None`) the user's picture for `register`.
+    pub fn set_image(&mut self, register: u32, image: Option<Image>) {
+        self.images.retain(|(r, _)| *r != register);
+        if let Some(i) = image {
+            self.images.push((register, i));
+        }
     }
 
     /// Sets (or clears, with `None`) the pattern of `register`.
@@ -159,7 +178,7 @@ pub fn decode(data: &[u8]) -> Result<Settings, PayloadError> {
     if c.at != data.len() {
         return c.fail(format!("{} bytes after the settings", data.len() - c.at));
     }
-    Ok(Settings { target, mesh, view, groups, textures })
+    Ok(Settings { target, mesh, view, groups, textures, images: Vec::new() })
 }
 
 #[cfg(test)]
@@ -174,6 +193,7 @@ mod tests {
             view: VertexView::Wireframe,
             groups: [4, 2, 300],
             textures: vec![(0, Pattern::Noise), (7, Pattern::White)],
+            images: Vec::new(),
         };
         let b = encode(&s);
         assert_eq!(b, [1, 3, 2, 48, 1, 4, 2, 0xac, 2, 2, 0, 2, 7, 4]);

@@ -90,7 +90,7 @@ impl TextureFormat {
 
 /// Pixels: `width × height × layers` (layers are array layers, cube faces
 /// or 3D depth slices), rows tightly packed, little-endian.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Image {
     /// Width in pixels.
     pub width: u32,
