@@ -99,7 +99,6 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     let sizes = Sizes::of(words, len);
     p.instructions.reserve_exact(sizes.instructions);
     p.operands.reserve_exact(sizes.operands);
-    p.pool.reserve_exact(sizes.pool);
     p.payload.reserve_exact(sizes.payload);
     let mut pos = 2usize;
     while pos < len {
@@ -119,14 +118,13 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
 }
 
 /// Vector capacities for one program: exact for instructions, upper
-/// bounds for well-formed payload, pool and top-level operands
+/// bounds for well-formed payload and top-level operands
 /// (relative-index operands and padding dwords, both rare, grow the
 /// vectors as needed).
 #[derive(Default)]
 struct Sizes {
     instructions: usize,
     operands: usize,
-    pool: usize,
     payload: usize,
 }
 
@@ -163,12 +161,11 @@ impl Sizes {
                     break;
                 }
                 // Each operand takes at least its token dword; what is left
-                // bounds extended tokens, immediates and payload.
+                // bounds the payload.
                 let body = n - 1;
                 if d.layout.is_none() {
                     let ops = if d.expected >= 0 { (d.expected as usize).min(body) } else { body };
                     s.operands += ops;
-                    s.pool += body - ops;
                 } else {
                     let ops = (d.layout_ops as usize).min(body);
                     s.operands += ops;
@@ -215,17 +212,10 @@ fn fast_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> O
             ok = false;
             break;
         }
-        match fast_operand(words, base, cur, end, p.pool.len() as u32) {
-            Some((op, n)) => {
-                cur += n;
-                p.operands.push(op);
-            }
-            None => {
-                if read_operand_general(p, words, base, &mut cur, end, 0).is_err() {
-                    ok = false;
-                    break;
-                }
-            }
+        if !fast_operand(p, words, base, &mut cur, end, true) && read_operand_general(p, words, base, &mut cur, end, 0).is_err()
+        {
+            ok = false;
+            break;
         }
     }
     // Exactly `expected` operands pushed means none had relative-index
@@ -374,6 +364,7 @@ fn instruction_body(
                 return Err(Error::new("expected an extended opcode token inside the instruction", at(cur)));
             }
             let e = dword(words, cur);
+            first_use(&mut p.pool, n_words - cur);
             p.pool.push(e);
             n_ext += 1;
             if n_ext > 8 {
@@ -469,50 +460,90 @@ fn instruction_body(
 /// through [`read_operand`].
 #[inline(always)]
 fn operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end: usize) -> Result<u32, Error> {
-    match fast_operand(words, base, *cur, end, p.pool.len() as u32) {
-        Some((op, n)) => {
-            *cur += n;
-            let id = p.operands.len() as u32;
-            p.operands.push(op);
-            Ok(id)
-        }
-        None => read_operand_general(p, words, base, cur, end, 0),
+    if fast_operand(p, words, base, cur, end, true) {
+        Ok(p.operands.len() as u32 - 1)
+    } else {
+        read_operand_general(p, words, base, cur, end, 0)
     }
 }
 
-/// The common operand shape: no extended token, no literal, a component
-/// count of 0, 1 or 4, and every index a plain 32-bit immediate, all
-/// inside the instruction. Returns the operand and its length in dwords.
+/// The common operand shapes, read inline and pushed: no extended token,
+/// a component count of 0, 1 or 4, and either every index a plain 32-bit
+/// immediate or (a 32-bit literal) no index, all inside the instruction.
+/// Returns false, having read nothing, for any other shape (and for a
+/// literal when `literal` is false: the general reader then reports the
+/// nesting fault it owes).
 #[inline(always)]
-fn fast_operand(words: &[u8], base: usize, cur: usize, end: usize, pool: u32) -> Option<(Operand, usize)> {
-    if cur >= end {
-        return None;
+fn fast_operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end: usize, literal: bool) -> bool {
+    let at = *cur;
+    if at >= end {
+        return false;
     }
-    let token = dword(words, cur);
+    let token = dword(words, at);
     let dims = ((token >> 20) & 3) as usize;
     let ty = (token >> 12) & 0xff;
-    // Bit 31 (extension), bits 22..31 (index representations) clear, the
-    // component count not 3, the type not an immediate (4 and 5).
-    if token & 0xffc0_0000 != 0 || token & 3 == 3 || ty == 4 || ty == 5 || cur + 1 + dims > end {
-        return None;
+    let none = Index { offset: 0, imm: 0, rel: NO_OPERAND };
+    // Bit 31 (extension) clear and the component count not 3.
+    if token & 0x8000_0000 != 0 || token & 3 == 3 || ty == 5 {
+        return false;
+    }
+    if ty == 4 {
+        if !literal {
+            return false;
+        }
+        // A 32-bit literal of 0, 1 or 4 components: its dwords go to the pool.
+        let n = [0, 1, 4][(token & 3) as usize];
+        if dims != 0 || at + 1 + n > end {
+            return false;
+        }
+        first_use(&mut p.pool, words.len() / 4 - at);
+        let pool = p.pool.len() as u32;
+        for i in at + 1..at + 1 + n {
+            p.pool.push(dword(words, i));
+        }
+        p.operands.push(Operand {
+            offset: (base + at * 4) as u32,
+            token,
+            pool,
+            n_ext: 0,
+            n_imm: n as u8,
+            index: [none; 3],
+        });
+        *cur = at + 1 + n;
+        return true;
+    }
+    // Index representations (bits 22..31) all plain 32-bit immediates.
+    if token & 0x7fc0_0000 != 0 || at + 1 + dims > end {
+        return false;
     }
     let index = |d: usize| {
         if d < dims {
-            let i = cur + 1 + d;
+            let i = at + 1 + d;
             Index { offset: (base + i * 4) as u32, imm: dword(words, i) as u64, rel: NO_OPERAND }
         } else {
-            Index { offset: 0, imm: 0, rel: NO_OPERAND }
+            none
         }
     };
-    let op = Operand {
-        offset: (base + cur * 4) as u32,
+    p.operands.push(Operand {
+        offset: (base + at * 4) as u32,
         token,
-        pool,
+        pool: p.pool.len() as u32,
         n_ext: 0,
         n_imm: 0,
         index: [index(0), index(1), index(2)],
-    };
-    Some((op, 1 + dims))
+    });
+    *cur = at + 1 + dims;
+    true
+}
+
+/// Gives `v` its capacity on first use: `bound` elements (an upper bound on
+/// what the rest of the program can add), so that it is allocated once,
+/// and not at all when nothing is added.
+#[inline(always)]
+fn first_use<T>(v: &mut Vec<T>, bound: usize) {
+    if v.capacity() == 0 {
+        v.reserve_exact(bound);
+    }
 }
 
 /// Reads one operand (with its extended tokens, immediates and indices,
@@ -527,14 +558,10 @@ pub fn read_operand(
     end: usize,
     depth: u32,
 ) -> Result<u32, Error> {
-    match fast_operand(words, base, *cur, end, p.pool.len() as u32) {
-        Some((op, n)) => {
-            *cur += n;
-            let id = p.operands.len() as u32;
-            p.operands.push(op);
-            Ok(id)
-        }
-        None => read_operand_general(p, words, base, cur, end, depth),
+    if fast_operand(p, words, base, cur, end, depth <= MAX_REL_DEPTH) {
+        Ok(p.operands.len() as u32 - 1)
+    } else {
+        read_operand_general(p, words, base, cur, end, depth)
     }
 }
 
@@ -573,6 +600,7 @@ fn read_operand_general(
     while more {
         need(*cur, 1, "an extended operand token")?;
         let e = dword(words, *cur);
+        first_use(&mut p.pool, words.len() / 4 - *cur);
         p.pool.push(e);
         op.n_ext += 1;
         if op.n_ext > 4 {
@@ -602,6 +630,7 @@ fn read_operand_general(
     };
     if imm_words > 0 {
         need(*cur, imm_words, "the immediate value")?;
+        first_use(&mut p.pool, words.len() / 4 - *cur);
         for i in 0..imm_words {
             p.pool.push(dword(words, *cur + i));
         }
