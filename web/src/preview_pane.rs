@@ -49,8 +49,11 @@ fn use_image(pv: PreviewSignals, register: u32, file: web_sys::File) {
             preview_model::textures::Image::from_rgba8(w, h, px).ok_or_else(|| format!("a {w}×{h} picture cannot be used"))
         });
         match decoded {
-            Ok(img) => pv.settings.update(|s| s.set_image(register, Some(img))),
-            Err(e) => pv.compare_note.set(Some(format!("{}: {e}", file.name()))),
+            Ok(img) => {
+                pv.texture_note.set(None);
+                pv.settings.update(|s| s.set_image(register, Some(img)));
+            }
+            Err(e) => pv.texture_note.set(Some(format!("{}: {e}", file.name()))),
         }
     });
 }
@@ -103,6 +106,7 @@ pub struct PreviewSignals {
     hover: RwSignal<Option<(u32, u32)>>,
     reference: RwSignal<Option<Arc<Reference>>>,
     compare_note: RwSignal<Option<String>>,
+    texture_note: RwSignal<Option<String>>,
     frame_ms: RwSignal<f64>,
     canvas: NodeRef<leptos::html::Canvas>,
 }
@@ -119,6 +123,7 @@ impl PreviewSignals {
             hover: RwSignal::new(None),
             reference: RwSignal::new(None),
             compare_note: RwSignal::new(None),
+            texture_note: RwSignal::new(None),
             frame_ms: RwSignal::new(0.0),
             canvas: NodeRef::new(),
         }
@@ -571,7 +576,10 @@ fn TextureControls() -> impl IntoView {
                 })
             })
             .collect();
-        (!rows.is_empty()).then(|| view! { <h3>"Textures"</h3>{rows} })
+        (!rows.is_empty()).then(|| view! {
+            <h3>"Textures " <small>"— a pattern, or drop a picture on the row"</small></h3>{rows}
+            {move || pv.texture_note.get().map(|n| view! { <p class="terror small" data-testid="preview-texture-note">{n}</p> })}
+        })
     }
 }
 
