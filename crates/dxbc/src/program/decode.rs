@@ -9,17 +9,17 @@ const MAX_REL_DEPTH: u32 = 4;
 
 /// What the decoder needs to know about one opcode, gathered from the
 /// format table ([`OPCODES`], [`layout`], [`has_long_length`]) once, at
-/// compile time, so the walk does one table load per instruction.
+/// compile time, so the walk does one small table load per instruction.
 #[derive(Clone, Copy)]
 struct Desc {
-    /// Declaration payload layout; `None` for ordinary instructions.
-    layout: Option<&'static [Item]>,
     /// Operand count of an ordinary instruction (-1: unknown opcode, read
     /// operands up to the instruction's end).
     expected: i8,
     /// The extended bit means "a length dword follows".
     long: bool,
-    /// Number of [`Item::Operand`] entries in `layout`.
+    /// A declaration: its payload follows [`layout`] (see [`desc_layout`]).
+    decl: bool,
+    /// Number of [`Item::Operand`] entries in the layout.
     layout_ops: u8,
 }
 
@@ -37,19 +37,30 @@ impl Desc {
                 i += 1;
             }
         }
-        Desc { layout, expected, long: has_long_length(code), layout_ops }
+        Desc { expected, long: has_long_length(code), decl: layout.is_some(), layout_ops }
     }
 }
 
-/// Opcodes below this number are looked up in [`DESCS`]; others (none are
-/// defined) are described on the fly.
+/// Opcodes below this number are looked up in [`DESCS`] and [`LAYOUTS`];
+/// others (none are defined) are described on the fly.
 const DESC_TABLE_LEN: usize = 256;
 
 static DESCS: [Desc; DESC_TABLE_LEN] = {
-    let mut t = [Desc { layout: None, expected: -1, long: false, layout_ops: 0 }; DESC_TABLE_LEN];
+    let mut t = [Desc { expected: -1, long: false, decl: false, layout_ops: 0 }; DESC_TABLE_LEN];
     let mut c = 0;
     while c < DESC_TABLE_LEN {
         t[c] = Desc::of(c as u16);
+        c += 1;
+    }
+    t
+};
+
+/// [`layout`] of each opcode below [`DESC_TABLE_LEN`].
+static LAYOUTS: [Option<&'static [Item]>; DESC_TABLE_LEN] = {
+    let mut t: [Option<&'static [Item]>; DESC_TABLE_LEN] = [None; DESC_TABLE_LEN];
+    let mut c = 0;
+    while c < DESC_TABLE_LEN {
+        t[c] = layout(c as u16);
         c += 1;
     }
     t
@@ -60,6 +71,14 @@ fn desc(code: u16) -> Desc {
     match DESCS.get(code as usize) {
         Some(d) => *d,
         None => Desc::of(code),
+    }
+}
+
+#[inline]
+fn desc_layout(code: u16) -> Option<&'static [Item]> {
+    match LAYOUTS.get(code as usize) {
+        Some(l) => *l,
+        None => layout(code),
     }
 }
 
@@ -163,7 +182,7 @@ impl Sizes {
                 // Each operand takes at least its token dword; what is left
                 // bounds the payload.
                 let body = n - 1;
-                if d.layout.is_none() {
+                if !d.decl {
                     let ops = if d.expected >= 0 { (d.expected as usize).min(body) } else { body };
                     s.operands += ops;
                 } else {
@@ -193,7 +212,7 @@ fn fast_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> O
     let d = desc(code);
     let len = ((token >> 24) & 0x7f) as usize;
     let expected = d.expected;
-    if d.layout.is_some()
+    if d.decl
         || code == opc::CUSTOMDATA
         || token & 0x8000_0000 != 0
         || !(0..=OpIds::CAPACITY as i8).contains(&expected)
@@ -375,7 +394,7 @@ fn instruction_body(
         }
     }
 
-    match d.layout {
+    match desc_layout(code) {
         None => {
             let expected = d.expected;
             let mut n = 0;
@@ -483,17 +502,16 @@ fn fast_operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end
     let dims = ((token >> 20) & 3) as usize;
     let ty = (token >> 12) & 0xff;
     let none = Index { offset: 0, imm: 0, rel: NO_OPERAND };
-    // Bit 31 (extension) clear and the component count not 3.
-    if token & 0x8000_0000 != 0 || token & 3 == 3 || ty == 5 {
-        return false;
-    }
-    if ty == 4 {
-        if !literal {
+    // Bit 31 (extension) and bits 22..31 (index representations) clear,
+    // the component count not 3, not a literal, all inside the instruction.
+    let plain = token & 0xffc0_0000 == 0 && token & 3 != 3 && ty != 4 && ty != 5 && at + 1 + dims <= end;
+    if !plain {
+        if ty != 4 || !literal || token & 0x8000_0000 != 0 || token & 3 == 3 || dims != 0 {
             return false;
         }
         // A 32-bit literal of 0, 1 or 4 components: its dwords go to the pool.
         let n = [0, 1, 4][(token & 3) as usize];
-        if dims != 0 || at + 1 + n > end {
+        if at + 1 + n > end {
             return false;
         }
         first_use(&mut p.pool, words.len() / 4 - at);
@@ -511,10 +529,6 @@ fn fast_operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end
         });
         *cur = at + 1 + n;
         return true;
-    }
-    // Index representations (bits 22..31) all plain 32-bit immediates.
-    if token & 0x7fc0_0000 != 0 || at + 1 + dims > end {
-        return false;
     }
     let index = |d: usize| {
         if d < dims {
