@@ -241,6 +241,20 @@ test('hovering reads the exact texel, and compare mode loads the native referenc
     assert.match(await cmp.textContent(), /Matches the native renderer/);
     assert.match(await page.getByTestId('preview-pixel-native').textContent(), /^native: \(/);
     if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, 'preview-compare.png') });
+    // Compute: the picture is the storage texture; hovering reads its texel.
+    await openPreview(page, linkFor(path.join(CORPUS, 'vkd3d/numthreads/038_cs_5_0.dxbc')));
+    const cs = await pageState(page);
+    await canvas.scrollIntoViewIfNeeded();
+    const cbox = await canvas.boundingBox();
+    const cin = await canvas.evaluate((c) => ({ l: c.clientLeft, t: c.clientTop, w: c.clientWidth, h: c.clientHeight, cw: c.width }));
+    assert.equal(cin.cw, 64, 'the canvas takes the storage texture size');
+    await page.mouse.move(cbox.x + cin.l + (5.5 / 64) * cin.w, cbox.y + cin.t + (3.5 / 64) * cin.h);
+    const want = cs.readbacks[0].readFloatLE((3 * 64 + 5) * 4);
+    const got = (await page.getByTestId('preview-pixel').textContent()).match(/^u0 texel \(5, 3\): (.*)$/);
+    assert.ok(got, await page.getByTestId('preview-pixel').textContent());
+    assert.equal(Math.fround(Number(got[1])), want);
+    // Back to the pixel shader for the rest.
+    await openPreview(page, linkFor(file));
     // A reference made for other inputs is refused, not compared.
     const other = path.join(path.dirname(refPath), 'other.dxpr');
     run(RUNNER, ['preview', path.join(CORPUS, 'fxc/slimshader_ps5_sample.dxbc'), '--out', other]);

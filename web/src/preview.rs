@@ -132,6 +132,30 @@ pub fn storage_picture(plan: &Plan, r: &Readback, data: &[u8]) -> Option<(u32, u
     Some((*width, *height, img.to_display_rgba8()))
 }
 
+/// Texel (x, y) of layer 0 of the first storage texture: its entry index and word.
+pub fn storage_texel(plan: &Plan, readbacks: &[Vec<u8>], x: u32, y: u32) -> Option<(usize, u32)> {
+    let (k, entry) = plan.readbacks.iter().enumerate().find_map(|(k, r)| match r {
+        Readback::StorageTexture { entry } => Some((k, *entry)),
+        _ => None,
+    })?;
+    let Resource::StorageTexture { width, height, .. } = &plan.entries[entry].resource else { return None };
+    if x >= *width || y >= *height {
+        return None;
+    }
+    let at = (y as usize * *width as usize + x as usize) * 4;
+    let b = readbacks.get(k)?.get(at..at + 4)?;
+    Some((entry, u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+}
+
+/// A storage texel as text for its format.
+pub fn storage_text(format: &str, w: u32) -> String {
+    match format {
+        "r32uint" => w.to_string(),
+        "r32sint" => (w as i32).to_string(),
+        _ => component_text("rgba32float", w),
+    }
+}
+
 /// A buffer read-back as a table (at most `max_rows` rows), titled by its register and name.
 pub fn buffer_table(p: &Prepared, r: &Readback, data: &[u8], max_rows: usize) -> Option<(String, Table)> {
     let Readback::Buffer { entry, .. } = r else { return None };

@@ -436,6 +436,17 @@ fn PixelReadout() -> impl IntoView {
     let pv = st().pv;
     move || {
         let (p, data, (x, y)) = (pv.prepared.get()?, pv.readbacks.get()?, pv.hover.get()?);
+        if p.plan.stage == Stage::Compute {
+            // The picture is the first storage texture (layer 0), one channel.
+            let (i, word) = preview::storage_texel(&p.plan, &data, x, y)?;
+            let fmt = match &p.plan.entries[i].resource { Resource::StorageTexture { format, .. } => *format, _ => "" };
+            let text = preview::storage_text(fmt, word);
+            let native = pv.reference.get().and_then(|r| preview::storage_texel(&p.plan, &r.readbacks, x, y)).map(|(_, w)| format!("native: {}", preview::storage_text(fmt, w)));
+            return Some(view! {
+                <p class="mono" data-testid="preview-pixel">{format!("{} texel ({x}, {y}): {text}", p.plan.entries[i].register)}</p>
+                {native.map(|n| view! { <p class="mono" data-testid="preview-pixel-native">{n}</p> })}
+            }.into_any());
+        }
         let draw = p.plan.draw.as_ref()?;
         let shown = if p.plan.stage == Stage::Pixel {
             let want = pv.settings.with(|s| s.target);
@@ -454,7 +465,7 @@ fn PixelReadout() -> impl IntoView {
         Some(view! {
             <p class="mono" data-testid="preview-pixel">{format!("pixel ({x}, {y}): ({})", text(words))}</p>
             {native.map(|n| view! { <p class="mono" data-testid="preview-pixel-native">{n}</p> })}
-        })
+        }.into_any())
     }
 }
 
