@@ -2,10 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { withPage } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -22,23 +21,6 @@ function tintBytes() {
   return Uint8Array.from(body.split(',').map((s) => s.trim()).filter(Boolean).map(Number));
 }
 
-async function withPage(fn) {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1440, height: 1000 },
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--disable-quic'],
-  });
-  try {
-    const page = ctx.pages()[0] ?? await ctx.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await fn(page, errors);
-  } finally {
-    await ctx.close();
-  }
-}
 
 async function open(page, url = APP_URL) {
   await page.goto(url);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { withPage as launch } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -19,29 +19,13 @@ const RUNNER = process.env.SHADER_RUNNER ?? path.join(ROOT, 'target', 'release',
 const DXBC = process.env.DXBC_CLI ?? path.join(ROOT, 'target', 'release', 'dxbc');
 const SHOTS = process.env.SCREENSHOT_DIR;
 
-const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'];
+/** The preview's tests run with WebGPU unless told otherwise. */
+const withPage = (fn, { webgpu = true } = {}) => launch(fn, { webgpu });
 
 for (const [what, p] of [['corpus', CORPUS], ['shader-runner (cargo build --release -p shader-runner)', RUNNER], ['dxbc (cargo build --release -p dxbc-cli)', DXBC]]) {
   if (!fs.existsSync(p)) throw new Error(`missing ${what}: ${p}`);
 }
 
-async function withPage(fn, { webgpu = true } = {}) {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1440, height: 1000 },
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--disable-quic', ...(webgpu ? WEBGPU_ARGS : [])],
-  });
-  try {
-    const page = ctx.pages()[0] ?? await ctx.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await fn(page, errors);
-  } finally {
-    await ctx.close();
-  }
-}
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { maxBuffer: 256 << 20, env: { ...process.env, WGPU_BACKEND: 'vulkan', XDG_RUNTIME_DIR: os.tmpdir() }, ...opts });

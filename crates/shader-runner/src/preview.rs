@@ -62,6 +62,45 @@ fn dimension(name: &str) -> wgpu::TextureDimension {
     }
 }
 
+/// Size and row pitch of a texture's texels in a blob.
+#[derive(Clone, Copy)]
+struct Shape {
+    width: u32,
+    height: u32,
+    layers: u32,
+    bytes_per_row: u32,
+}
+
+/// Creates a texture, fills it from `texels` and makes its view.
+fn upload_texture(
+    gpu: &Gpu,
+    label: &str,
+    format: wgpu::TextureFormat,
+    (dim, view): (&str, &str),
+    s: Shape,
+    usage: wgpu::TextureUsages,
+    texels: &[u8],
+) -> (wgpu::Texture, wgpu::TextureView) {
+    let tex = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width: s.width, height: s.height, depth_or_array_layers: s.layers },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: dimension(dim),
+        format,
+        usage: usage | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    gpu.queue.write_texture(
+        tex.as_image_copy(),
+        texels,
+        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(s.bytes_per_row), rows_per_image: Some(s.height) },
+        tex.size(),
+    );
+    let v = tex.create_view(&wgpu::TextureViewDescriptor { dimension: Some(view_dimension(view)), ..Default::default() });
+    (tex, v)
+}
+
 enum Held {
     Buffer(wgpu::Buffer),
     Texture(wgpu::Texture, wgpu::TextureView),
@@ -120,31 +159,16 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     depth_or_layers,
                     bytes_per_row,
                 } => {
-                    let format = texture_format(format)?;
-                    let tex = dev.create_texture(&wgpu::TextureDescriptor {
-                        label: Some(&e.register),
-                        size: wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *depth_or_layers },
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension: dimension(dim),
-                        format,
-                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                        view_formats: &[],
-                    });
-                    gpu.queue.write_texture(
-                        tex.as_image_copy(),
+                    let shape = Shape { width: *width, height: *height, layers: *depth_or_layers, bytes_per_row: *bytes_per_row };
+                    let (tex, view) = upload_texture(
+                        gpu,
+                        &e.register,
+                        texture_format(format)?,
+                        (dim, vd),
+                        shape,
+                        wgpu::TextureUsages::TEXTURE_BINDING,
                         &plan.blobs[*blob],
-                        wgpu::TexelCopyBufferLayout {
-                            offset: 0,
-                            bytes_per_row: Some(*bytes_per_row),
-                            rows_per_image: Some(*height),
-                        },
-                        tex.size(),
                     );
-                    let view = tex.create_view(&wgpu::TextureViewDescriptor {
-                        dimension: Some(view_dimension(vd)),
-                        ..Default::default()
-                    });
                     let st = match *sample_type {
                         "uint" => wgpu::TextureSampleType::Uint,
                         "sint" => wgpu::TextureSampleType::Sint,
@@ -171,32 +195,16 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     bytes_per_row,
                 } => {
                     let format = texture_format(format)?;
-                    let tex = dev.create_texture(&wgpu::TextureDescriptor {
-                        label: Some(&e.register),
-                        size: wgpu::Extent3d { width: *width, height: *height, depth_or_array_layers: *depth_or_layers },
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension: dimension(dim),
+                    let shape = Shape { width: *width, height: *height, layers: *depth_or_layers, bytes_per_row: *bytes_per_row };
+                    let (tex, view) = upload_texture(
+                        gpu,
+                        &e.register,
                         format,
-                        usage: wgpu::TextureUsages::STORAGE_BINDING
-                            | wgpu::TextureUsages::COPY_DST
-                            | wgpu::TextureUsages::COPY_SRC,
-                        view_formats: &[],
-                    });
-                    gpu.queue.write_texture(
-                        tex.as_image_copy(),
+                        (dim, vd),
+                        shape,
+                        wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC,
                         &plan.blobs[*blob],
-                        wgpu::TexelCopyBufferLayout {
-                            offset: 0,
-                            bytes_per_row: Some(*bytes_per_row),
-                            rows_per_image: Some(*height),
-                        },
-                        tex.size(),
                     );
-                    let view = tex.create_view(&wgpu::TextureViewDescriptor {
-                        dimension: Some(view_dimension(vd)),
-                        ..Default::default()
-                    });
                     (
                         wgpu::BindingType::StorageTexture {
                             access: wgpu::StorageTextureAccess::ReadWrite,

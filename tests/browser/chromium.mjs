@@ -1,0 +1,29 @@
+// Launching Debian's Chromium for the browser tests: a fresh profile,
+// no background networking (this machine's network is closed), and
+// optionally WebGPU on the bundled SwiftShader (the flag set known to give
+// a working canvas; see ../shared/notes/toolchain.md).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'];
+
+/** Runs `fn(page, errors)` in a new headless Chromium; `errors` collects uncaught page errors. */
+export async function withPage(fn, { webgpu = false } = {}) {
+  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1440, height: 1000 },
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--disable-quic', ...(webgpu ? WEBGPU_ARGS : [])],
+  });
+  try {
+    const page = ctx.pages()[0] ?? await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await fn(page, errors);
+  } finally {
+    await ctx.close();
+  }
+}
