@@ -139,6 +139,7 @@ impl Shader {
     }
 }
 
+#[inline(always)]
 fn keep<T>(errors: &mut Vec<Error>, r: Result<T>, slot: &mut Option<T>) {
     match r {
         Ok(v) => *slot = Some(v),

@@ -118,14 +118,13 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     let sizes = Sizes::of(words, len);
     p.instructions.reserve_exact(sizes.instructions);
     p.operands.reserve_exact(sizes.operands);
-    p.payload.reserve_exact(sizes.payload);
     let mut pos = 2usize;
     while pos < len {
         if let Some(n) = fast_instruction(&mut p, words, base, pos) {
             pos += n;
             continue;
         }
-        match decode_instruction(&mut p, words, base, pos) {
+        match decode_instruction(&mut p, words, base, pos, sizes.payload) {
             Ok(n) => pos += n,
             Err(e) => {
                 p.undecoded = data[pos * 4..len * 4].to_vec();
@@ -265,7 +264,13 @@ fn fast_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> O
 /// Reads one instruction at dword `pos`; returns its length in dwords. On
 /// a fault the instruction is not kept (its operands and pool entries are,
 /// as they were read).
-fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> Result<usize, Error> {
+fn decode_instruction(
+    p: &mut Program,
+    words: &[u8],
+    base: usize,
+    pos: usize,
+    payload_bound: usize,
+) -> Result<usize, Error> {
     // The record is pushed first and filled in place: assembling it on the
     // stack and copying it out made the copy wait on the narrow stores of
     // the operand ids.
@@ -285,7 +290,7 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
         n_payload: 0,
         ops: OpIds::default(),
     });
-    let r = instruction_body(p, words, base, pos, token, idx);
+    let r = instruction_body(p, words, base, pos, token, idx, payload_bound);
     if r.is_err() {
         p.instructions.truncate(idx);
     }
@@ -293,7 +298,7 @@ fn decode_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) ->
 }
 
 /// Decodes the instruction at dword `pos` (opcode token `token`) into the
-/// record `p.instructions[idx]`.
+/// record `p.instructions[idx]`; `payload_bound` sizes the payload vector.
 #[inline(always)]
 fn instruction_body(
     p: &mut Program,
@@ -302,6 +307,7 @@ fn instruction_body(
     pos: usize,
     token: u32,
     idx: usize,
+    payload_bound: usize,
 ) -> Result<usize, Error> {
     let n_words = words.len() / 4;
     let at = |i: usize| base + i * 4;
@@ -339,6 +345,7 @@ fn instruction_body(
         }
         let word = Word::Count("custom data");
         for i in pos + 2..pos + count {
+            first_use(&mut p.payload, payload_bound);
             p.payload.push(Payload { offset: at(i) as u32, value: dword(words, i), word });
         }
         if let Some(ins) = p.instructions.get_mut(idx) {
@@ -411,6 +418,7 @@ fn instruction_body(
             // Some compilers pad an instruction with dwords after its
             // operands; they are kept (so the bytes rebuild) but mean nothing.
             while cur < end {
+                first_use(&mut p.payload, payload_bound);
                 p.payload.push(Payload {
                     offset: at(cur) as u32,
                     value: dword(words, cur),
@@ -436,6 +444,7 @@ fn instruction_body(
                         if cur >= end {
                             return Err(Error::new(format!("expected the declaration's {}", w.name()), at(cur)));
                         }
+                        first_use(&mut p.payload, payload_bound);
                         p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
                         n_payload += 1;
                         if !seen_operand {
@@ -445,6 +454,7 @@ fn instruction_body(
                     }
                     Item::Rest(w) => {
                         while cur < end {
+                            first_use(&mut p.payload, payload_bound);
                             p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
                             n_payload += 1;
                             cur += 1;
@@ -551,8 +561,8 @@ fn fast_operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end
 }
 
 /// Gives `v` its capacity on first use: `bound` elements (an upper bound on
-/// what the rest of the program can add), so that it is allocated once,
-/// and not at all when nothing is added.
+/// what the program can add in all, when well formed), so that it is
+/// allocated once, and not at all when nothing is added.
 #[inline(always)]
 fn first_use<T>(v: &mut Vec<T>, bound: usize) {
     if v.capacity() == 0 {
