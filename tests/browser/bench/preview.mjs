@@ -49,3 +49,29 @@ console.log(`  change -> frame done on the GPU: median ${median(res.total).toFix
 console.log(`  of which GPU work (submit -> onSubmittedWorkDone): median ${median(res.gpu).toFixed(1)} ms`);
 console.log(`  main thread held by the change: median ${median(res.blocked).toFixed(2)} ms, max ${Math.max(...res.blocked).toFixed(2)} ms`);
 await ctx.close();
+
+// Preparing a large shader: the longest main-thread task while the preview
+// translates and plans it (the work is sliced; each slice is one task).
+{
+  const big = path.resolve(ROOT, '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc');
+  const bigLink = spawnSync(path.join(ROOT, 'target/release/dxbc'), ['link', '--pane', 'preview', big]).stdout.toString().trim();
+  const ctx2 = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic',
+      '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'] });
+  const p2 = ctx2.pages()[0] ?? await ctx2.newPage();
+  await p2.goto(APP_URL);
+  await p2.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
+  await p2.evaluate(() => {
+    globalThis.__tasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) globalThis.__tasks.push(e.duration); }).observe({ type: 'longtask' });
+  });
+  const t0 = Date.now();
+  await p2.evaluate((l) => { location.hash = l; }, bigLink);
+  await p2.getByTestId('preview-status').filter({ hasNotText: 'Preparing' }).waitFor({ timeout: 60000 });
+  const tasks = await p2.evaluate(() => globalThis.__tasks);
+  const status = (await p2.getByTestId('preview-status').textContent()).slice(0, 90);
+  console.log(`preparing ${path.basename(big)} (${fs.statSync(big).size} bytes): ${Date.now() - t0} ms to "${status}…"; ` +
+    `main-thread tasks over 50 ms: ${tasks.length}, longest ${tasks.length ? Math.max(...tasks).toFixed(0) : 0} ms (decoding the file, the listing and the translation slices together)`);
+  await ctx2.close();
+}
