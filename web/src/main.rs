@@ -1040,5 +1040,17 @@ fn TourPanel() -> impl IntoView {
 
 fn main() {
     console_error_panic_hook::set_once();
+    // In the preview's worker there is no window: the module is there only
+    // for preview_translate_json.
+    if web_sys::window().is_none() {
+        return;
+    }
     leptos::mount::mount_to_body(App);
+}
+
+/// The preview worker's entry (web/src/preview_worker.js): file bytes in,
+/// JSON of the translation (or why there is none) out.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn preview_translate_json(bytes: &[u8]) -> String {
+    preview::translate_json(bytes)
 }

@@ -7,9 +7,8 @@
 //! Preparation comes in two slices (translation, then the plan) so the
 //! page can yield between them and stay responsive on large shaders.
 
-use dxbc_naga::Translation;
 use preview_model::compute::Table;
-use preview_model::plan::{self, Plan, PlanError, Readback, Resource};
+use preview_model::plan::{self, Plan, PlanError, Readback, Resource, Translated};
 use preview_model::reference::{self, Comparison};
 use preview_model::settings::{self, Settings};
 use preview_model::textures::{Image, TextureFormat};
@@ -28,28 +27,32 @@ pub struct Prepared {
     pub vertex_outputs: Vec<(u32, String, u32)>,
 }
 
-/// Slice 1: the translation (or why there is none).
-pub fn translate(shader: &dxbc::Shader) -> Result<Translation, PlanError> {
-    if preview_model::Stage::of(shader) == preview_model::Stage::Other {
-        // build() words this case; run it without translating.
-        return Err(plan::build(shader, &PreviewModel::new(shader), &Values::new(), &Settings::default())
-            .err()
-            .unwrap_or_else(|| PlanError::StageNotPreviewable("not previewable".into())));
-    }
-    dxbc_naga::translate(shader, &plan::options()).map_err(|e| {
-        let (message, offset) = match e {
-            dxbc_naga::TranslateError::Unsupported { what, offset } => (format!("unsupported: {what}"), Some(offset)),
-            dxbc_naga::TranslateError::Malformed { what, offset } => (format!("malformed: {what}"), Some(offset)),
-            dxbc_naga::TranslateError::Validation { message, offset } => (format!("naga validation: {message}"), offset),
-        };
-        PlanError::Translation { message, offset }
-    })
+/// Slice 1: the translation (or why there is none). The page runs this in
+/// a worker when it can ([`translate_json`] is the worker's side).
+pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
+    plan::translate(shader)
+}
+
+/// The worker's side of [`translate`]: file bytes in, JSON of
+/// `Result<Translated, PlanError>` out.
+pub fn translate_json(bytes: &[u8]) -> String {
+    let r = match dxbc::Shader::decode(bytes) {
+        Ok(s) => translate(&s),
+        Err(e) => Err(PlanError::StageNotPreviewable(format!("the file does not decode: {e}"))),
+    };
+    serde_json::to_string(&r).unwrap_or_else(|e| format!("{{\"Err\":{{\"Unsupported\":\"{e}\"}}}}"))
+}
+
+/// Reads the worker's answer.
+pub fn translated_from_json(json: &str) -> Result<Translated, PlanError> {
+    serde_json::from_str::<Result<Translated, PlanError>>(json)
+        .unwrap_or_else(|e| Err(PlanError::Unsupported(format!("the preview worker's answer did not read: {e}"))))
 }
 
 /// Slice 2: the plan for `values` and `settings`.
 pub fn prepare(
     shader: &dxbc::Shader,
-    t: &Translation,
+    t: &Translated,
     model: PreviewModel,
     values: &Values,
     settings: &Settings,
@@ -348,6 +351,17 @@ mod tests {
         assert_eq!(from_hex_colour(&v, "00ff80"), None);
         assert_eq!(set_component(&Value::Ints(vec![1, 2]), 1, " -7 "), Some(Value::Ints(vec![1, -7])));
         assert_eq!(set_component(&Value::Uints(vec![1]), 0, "-7"), None);
+    }
+
+    #[test]
+    fn the_worker_answer_round_trips() {
+        let (bytes, s) = tint();
+        let direct = translate(&s).unwrap();
+        assert_eq!(translated_from_json(&translate_json(&bytes)), Ok(direct));
+        let gs = dxbc::examples::point_to_triangle_geometry_shader();
+        assert!(matches!(translated_from_json(&translate_json(&gs)), Err(PlanError::StageNotPreviewable(_))));
+        assert!(matches!(translated_from_json(&translate_json(b"junk")), Err(PlanError::StageNotPreviewable(m)) if m.contains("does not decode")));
+        assert!(matches!(translated_from_json("{"), Err(PlanError::Unsupported(_))));
     }
 
     #[test]

@@ -37,6 +37,26 @@ extern "C" {
     fn preview_resize(gpu: &JsValue, width: u32, height: u32);
     #[wasm_bindgen(catch)]
     async fn preview_decode_image(file: &web_sys::File) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn preview_worker_translate(worker_url: &str, shader: &[u8]) -> Result<JsValue, JsValue>;
+}
+
+#[wasm_bindgen(module = "/src/preview_worker.js")]
+extern "C" {
+    fn preview_worker_url() -> String;
+}
+
+/// Translation for the preview, in the worker when one runs (else here).
+/// Records where it ran in `__dxbcPreview.translatedIn` for the tests.
+async fn translate_off_thread(bytes: &[u8], shader: &dxbc::Shader) -> Result<preview_model::plan::Translated, PlanError> {
+    let (r, place) = match preview_worker_translate(&preview_worker_url(), bytes).await {
+        Ok(json) => (preview::translated_from_json(&json.as_string().unwrap_or_default()), "worker"),
+        Err(_) => (preview::translate(shader), "main thread"),
+    };
+    if let Ok(stats) = js_sys::Reflect::get(&js_sys::global(), &"__dxbcPreview".into()) {
+        let _ = js_sys::Reflect::set(&stats, &"translatedIn".into(), &place.into());
+    }
+    r
 }
 
 /// Decodes a dropped or chosen picture and gives it to texture `register`.
@@ -189,14 +209,20 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
         pv.status.set(Status::NotPreviewable("the file is not a readable container".into()));
         return;
     };
-    let t = match preview::translate(sh) {
+    let t = match translate_off_thread(&m.bytes, sh).await {
         Ok(t) => t,
-        Err(e) => return fail(pv, e),
+        Err(e) => {
+            if current(gen) {
+                fail(pv, e);
+            }
+            return;
+        }
     };
     yield_now().await;
     if !current(gen) {
         return;
     }
+    let t0 = mark("dxbc-preview-plan-start");
     let model = preview_model::PreviewModel::new(sh);
     // Values: from a link when one is waiting, kept when they fit this shader, else defaults.
     let values = match pv.pending.get_untracked() {
@@ -233,6 +259,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
         Ok(p) => Arc::new(p),
         Err(e) => return fail(pv, e),
     };
+    measure("dxbc-preview-plan", t0);
     pv.values.set(values);
     // The device, once per opening of the pane.
     let gpu = match GPU.with(|g| g.borrow().clone()) {
@@ -255,6 +282,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     if !current(gen) {
         return;
     }
+    let t1 = mark("dxbc-preview-upload-start");
     let blobs = js_sys::Array::new();
     for b in &prepared.plan.blobs {
         blobs.push(&js_sys::Uint8Array::from(b.as_slice()));
@@ -262,7 +290,9 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     if prepared.plan.draw.is_some() {
         preview_resize(&gpu, prepared.plan.width, prepared.plan.height);
     }
-    if let Err(e) = preview_load(&gpu, &prepared.plan_json, &blobs).await {
+    let loading = preview_load(&gpu, &prepared.plan_json, &blobs);
+    measure("dxbc-preview-upload", t1);
+    if let Err(e) = loading.await {
         pv.status.set(Status::GpuError(js_message(e)));
         return;
     }
@@ -272,6 +302,21 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     pv.status.set(Status::Running(preview_adapter(&gpu)));
     pv.prepared.set(Some(prepared));
     request_frame(pv);
+}
+
+/// Starts a `performance.measure` named `name` (the benchmark reads these).
+fn mark(name: &'static str) -> &'static str {
+    if let Some(p) = window().performance() {
+        let _ = p.mark(name);
+    }
+    name
+}
+
+/// Ends the measure started by [`mark`].
+fn measure(name: &str, start: &str) {
+    if let Some(p) = window().performance() {
+        let _ = p.measure_with_start_mark(name, start);
+    }
 }
 
 fn fail(pv: PreviewSignals, e: PlanError) {

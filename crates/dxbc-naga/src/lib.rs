@@ -12,10 +12,10 @@ mod resources;
 
 pub use options::{BindingScheme, Options};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Register class of a resource binding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RegisterClass {
     /// `b#` / `cb#`: constant buffer.
     ConstantBuffer,
@@ -28,7 +28,7 @@ pub enum RegisterClass {
 }
 
 /// What a binding holds, as the pipeline must provide it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum BindingKind {
     /// A uniform buffer of `size_bytes` (vec4 rows).
     UniformBuffer { size_bytes: u32 },
@@ -48,7 +48,7 @@ pub enum BindingKind {
 }
 
 /// One resource binding: where a D3D register went.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BindingEntry {
     /// Register class.
     pub class: RegisterClass,
@@ -65,7 +65,7 @@ pub struct BindingEntry {
 }
 
 /// Stage I/O of the entry point.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IoEntry {
     /// Semantic name and index from the signature (e.g. `TEXCOORD`, 0).
     pub semantic: String,

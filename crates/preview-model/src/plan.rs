@@ -27,11 +27,11 @@ use crate::mesh::MeshKind;
 use crate::settings::{Settings, VertexView, DEFAULT_SIZE};
 use crate::textures::{Image, Pattern, TextureFormat, TextureSource};
 use crate::{vertex, PreviewModel, Stage, Values};
-use dxbc_naga::{BindingKind, RegisterClass, Translation};
-use serde::Serialize;
+use dxbc_naga::{BindingEntry, BindingKind, IoEntry, RegisterClass, Translation};
+use serde::{Deserialize, Serialize};
 
 /// Why a shader cannot be previewed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlanError {
     /// Geometry, hull and domain shaders (and files without a program).
     StageNotPreviewable(String),
@@ -307,21 +307,42 @@ pub fn options() -> dxbc_naga::Options {
     dxbc_naga::Options::default()
 }
 
-/// The plan for `shader` with `values` and `settings`, translating it first.
-pub fn build(
-    shader: &dxbc::Shader,
-    model: &PreviewModel,
-    values: &Values,
-    settings: &Settings,
-) -> Result<Plan, PlanError> {
-    match model.stage {
-        Stage::Other => {
-            let name = shader.profile().unwrap_or_else(|| "this file".into());
-            return Err(PlanError::StageNotPreviewable(format!(
-                "{name}: only pixel, vertex and compute shaders can be previewed (geometry and tessellation stages need a whole pipeline around them)"
-            )));
-        }
-        Stage::Pixel | Stage::Vertex | Stage::Compute => {}
+/// What a plan needs of a translation: the expensive part (lowering, naga
+/// validation, the WGSL writer), small enough to cross from a worker as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Translated {
+    /// The WGSL of the translated shader (entry point `main`).
+    pub wgsl: String,
+    /// Where each register went.
+    pub bindings: Vec<BindingEntry>,
+    /// Entry point inputs.
+    pub inputs: Vec<IoEntry>,
+    /// Entry point outputs.
+    pub outputs: Vec<IoEntry>,
+    /// Compute workgroup size.
+    pub workgroup_size: [u32; 3],
+}
+
+impl Translated {
+    /// The parts of `t` a plan uses, writing its WGSL.
+    pub fn from_translation(t: &Translation) -> Result<Translated, PlanError> {
+        Ok(Translated {
+            wgsl: dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation { message: e, offset: None })?,
+            bindings: t.bindings.clone(),
+            inputs: t.inputs.clone(),
+            outputs: t.outputs.clone(),
+            workgroup_size: t.workgroup_size,
+        })
+    }
+}
+
+/// Translates `shader` for a preview, or says why it has none.
+pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
+    if Stage::of(shader) == Stage::Other {
+        let name = shader.profile().unwrap_or_else(|| "this file".into());
+        return Err(PlanError::StageNotPreviewable(format!(
+            "{name}: only pixel, vertex and compute shaders can be previewed (geometry and tessellation stages need a whole pipeline around them)"
+        )));
     }
     let t = dxbc_naga::translate(shader, &options()).map_err(|e| {
         let (message, offset) = match e {
@@ -331,18 +352,28 @@ pub fn build(
         };
         PlanError::Translation { message, offset }
     })?;
-    build_from(shader, &t, model, values, settings)
+    Translated::from_translation(&t)
 }
 
-/// [`build`] for a translation already made.
-pub fn build_from(
+/// The plan for `shader` with `values` and `settings`, translating it first.
+pub fn build(
     shader: &dxbc::Shader,
-    t: &Translation,
     model: &PreviewModel,
     values: &Values,
     settings: &Settings,
 ) -> Result<Plan, PlanError> {
-    let wgsl = dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation { message: e, offset: None })?;
+    build_from(shader, &translate(shader)?, model, values, settings)
+}
+
+/// [`build`] for a translation already made (e.g. by a worker).
+pub fn build_from(
+    shader: &dxbc::Shader,
+    t: &Translated,
+    model: &PreviewModel,
+    values: &Values,
+    settings: &Settings,
+) -> Result<Plan, PlanError> {
+    let wgsl = t.wgsl.clone();
     if wgsl.contains("enable primitive_index;") {
         return Err(PlanError::Unsupported(
             "SV_PrimitiveID in a pixel shader needs WGSL's primitive_index extension, which WebGPU does not offer by default".into(),
@@ -447,7 +478,7 @@ fn dimensions(d3d: &str) -> Option<(&'static str, &'static str)> {
 
 fn bind(
     plan: &mut Plan,
-    t: &Translation,
+    t: &Translated,
     model: &PreviewModel,
     values: &Values,
     settings: &Settings,
@@ -674,7 +705,7 @@ fn vertex_format(ty: vertex::ComponentType, n: u8) -> &'static str {
     }
 }
 
-fn pixel_draw(plan: &mut Plan, t: &Translation, model: &PreviewModel) {
+fn pixel_draw(plan: &mut Plan, t: &Translated, model: &PreviewModel) {
     let quad = model.quad.clone().unwrap_or_else(|| vertex::QuadInputs {
         layout: vertex::VertexLayout { stride: 8, attributes: Vec::new() },
         position_location: 0,
@@ -715,11 +746,11 @@ fn pixel_draw(plan: &mut Plan, t: &Translation, model: &PreviewModel) {
 }
 
 /// The user outputs of a vertex shader that can be shown (location, scalar, components).
-pub fn vertex_outputs(t: &Translation) -> Vec<(u32, String, u32)> {
+pub fn vertex_outputs(t: &Translated) -> Vec<(u32, String, u32)> {
     t.outputs.iter().filter_map(|o| o.location.map(|l| (l, o.scalar.clone(), o.components))).collect()
 }
 
-fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translation, settings: &Settings) -> Result<(), PlanError> {
+fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) -> Result<(), PlanError> {
     let mesh = match settings.mesh {
         MeshKind::Sphere { segments } => MeshKind::Sphere { segments: segments.clamp(3, 256) },
         m => m,
