@@ -134,7 +134,8 @@ function compareReadbacks(plan, got, want) {
 }
 
 // Shaders whose preview must equal the native renderer's: pixel shaders
-// (textures of every shape, constants, several and integer targets),
+// (textures of every shape, multisampled colour and depth inputs,
+// constants, several and integer targets),
 // vertex shaders (meshes, matrices, a vertex-id-only triangle) and compute
 // shaders (storage textures, buffers, groupshared memory, atomics). Every
 // one computes the same result whatever the order threads run in (a shader
@@ -149,6 +150,8 @@ const SHADERS = [
   ['ps', 'fxc/slimshader_ps5_sample.dxbc'],
   ['ps', 'fxc/dxdecompiler_simplebezier11_simplebezier11_ps.dxbc'],
   ['ps', 'fxc/slimshader_cubemapgs_gs_cubemap_ps.dxbc'],
+  ['ps', 'vkd3d/texture-load/011_ps_5_0.dxbc'],
+  ['ps', 'fxc/hbaoplus_copydepth_ps_resolve_depth_1_depth_layer_count_2_d3d11.dxbc'],
   ['vs', 'fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc'],
   ['vs', 'fxc/dxdecompiler_generic_wavy_vs.dxbc'],
   ['vs', 'fxc/hbaoplus_fullscreentriangle_vs.dxbc'],

@@ -87,6 +87,38 @@ async function compileInfo(module, label) {
   if (errs.length) throw new Error(`${label}: ${errs.map((m) => `line ${m.lineNum}: ${m.message}`).join('; ')}`);
 }
 
+/**
+ * A multisampled texture input: texels cannot be written to one, so the
+ * blob goes into a one-sample texture (r.source_format) and the plan's fill
+ * module draws it into every sample.
+ */
+function fillMultisampled(d, module, r, texels) {
+  const source = d.createTexture({ size: [r.width, r.height], format: r.source_format, usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+  d.queue.writeTexture({ texture: source }, texels, { bytesPerRow: r.bytes_per_row, rowsPerImage: r.height }, [r.width, r.height]);
+  const tex = d.createTexture({ size: [r.width, r.height], format: r.format, sampleCount: r.samples,
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.RENDER_ATTACHMENT });
+  const depth = r.format.startsWith('depth');
+  const pipe = d.createRenderPipeline({
+    layout: 'auto',
+    vertex: { module, entryPoint: 'vs' },
+    fragment: { module, entryPoint: 'fs', targets: depth ? [] : [{ format: r.format }] },
+    ...(depth ? { depthStencil: { format: r.format, depthWriteEnabled: true, depthCompare: 'always' } } : {}),
+    multisample: { count: r.samples },
+  });
+  const bg = d.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: source.createView() }] });
+  const enc = d.createCommandEncoder();
+  const view = tex.createView();
+  const pass = enc.beginRenderPass(depth
+    ? { colorAttachments: [], depthStencilAttachment: { view, depthLoadOp: 'clear', depthClearValue: 1, depthStoreOp: 'store' } }
+    : { colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 0] }] });
+  pass.setPipeline(pipe);
+  pass.setBindGroup(0, bg);
+  pass.draw(3);
+  pass.end();
+  d.queue.submit([enc.finish()]);
+  return tex;
+}
+
 /** Builds every object of the plan; resolves when the pipeline is compiled. */
 export async function preview_load(gpu, planJson, blobs) {
   const plan = JSON.parse(planJson);
@@ -111,6 +143,11 @@ export async function preview_load(gpu, planJson, blobs) {
         d.queue.writeBuffer(buf, 0, bytes);
         layout = { buffer: { type: r.kind } };
         res = { buffer: buf };
+      } else if (r.type === 'texture' && r.samples > 1) {
+        const tex = fillMultisampled(d, modules[r.fill], r, blobs[r.blob]);
+        layout = { texture: { sampleType: r.sample_type, viewDimension: '2d', multisampled: true } };
+        res = tex.createView();
+        job.resources.push({ texture: tex, entry: e });
       } else if (r.type === 'texture' || r.type === 'storage-texture') {
         const storage = r.type === 'storage-texture';
         const tex = d.createTexture({

@@ -150,6 +150,15 @@ pub enum Resource {
         depth_or_layers: u32,
         /// Bytes per row in the blob.
         bytes_per_row: u32,
+        /// 1, or 4 for a multisampled texture. Texels cannot be written to
+        /// one, so the blob goes into a one-sample texture of
+        /// `source_format` and module `fill` (entry points `vs`, `fs`)
+        /// draws it into every sample of this one.
+        samples: u32,
+        /// Format of the blob's texture when it is not `format`.
+        source_format: Option<&'static str>,
+        /// Index in [`Plan::modules`] of the fill pass for a multisampled texture.
+        fill: Option<usize>,
     },
     /// A read-write storage texture (one 32-bit channel).
     StorageTexture {
@@ -301,6 +310,27 @@ impl Plan {
 pub const MAX_BINDING: u32 = 1000;
 /// WebGPU's default `maxBindGroups`.
 pub const MAX_GROUPS: u32 = 4;
+
+/// Samples of a multisampled texture input (the count WebGPU guarantees).
+pub const MULTISAMPLE_COUNT: u32 = 4;
+
+/// The pass that copies a one-sample texture into every sample of a
+/// multisampled one: a full-screen triangle, one texel per pixel.
+fn fill_wgsl(kind: &str) -> String {
+    let (src, out, body) = match kind {
+        "depth" => ("f32", "@builtin(frag_depth) f32", "textureLoad(src, vec2<u32>(p.xy), 0).r"),
+        k => (k, "@location(0) vec4<KIND>", "textureLoad(src, vec2<u32>(p.xy), 0)"),
+    };
+    let out = out.replace("KIND", src);
+    format!(
+        "@group(0) @binding(0) var src: texture_2d<{src}>;\n\n\
+         @vertex\nfn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {{\n\
+         \x20   let p = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));\n\
+         \x20   return vec4<f32>(p * 2.0 - 1.0, 0.0, 1.0);\n}}\n\n\
+         @fragment\nfn fs(@builtin(position) p: vec4<f32>) -> {out} {{\n\
+         \x20   return {body};\n}}\n"
+    )
+}
 
 /// Translator options the preview uses (the defaults: one group per register class).
 pub fn options() -> dxbc_naga::Options {
@@ -524,15 +554,15 @@ fn bind(
                 (name, Resource::Buffer { kind, blob: add_blob(plan, bytes) })
             }
             (_, BindingKind::SampledTexture { dimension, sample_type, multisampled }) => {
-                if *multisampled {
-                    return Err(PlanError::Unsupported(format!(
-                        "multisampled texture input {}: the preview cannot fill it yet",
-                        register_name('t', b.register, b.space)
-                    )));
-                }
                 let (dim, view) = dimensions(dimension).ok_or_else(|| {
                     PlanError::Unsupported(format!("texture of dimension {dimension}"))
                 })?;
+                if *multisampled && view != "2d" {
+                    return Err(PlanError::Unsupported(format!(
+                        "multisampled texture array {}: WebGPU has no multisampled arrays",
+                        register_name('t', b.register, b.space)
+                    )));
+                }
                 let slot = model.textures.iter().find(|s| s.register == b.register && s.space == b.space);
                 let (format, sample) = match sample_type.as_str() {
                     "u" => (TextureFormat::Rgba32Uint, "uint"),
@@ -575,6 +605,50 @@ fn bind(
                     image
                 };
                 let name = slot.map(|s| s.name.clone()).unwrap_or_default();
+                if *multisampled {
+                    let (blob_bytes, target, source, kind, bpr) = match sample {
+                        // Depth: the red channel as f32, drawn as the fragment depth.
+                        "depth" => {
+                            let mut d = Vec::with_capacity(image.data.len());
+                            for px in image.data.chunks_exact(4) {
+                                d.extend((px[0] as f32 / 255.0).to_le_bytes());
+                            }
+                            (d, "depth32float", "r32float", "depth", image.width * 4)
+                        }
+                        // 32-bit four-channel formats cannot be multisampled; the patterns' integers fit 16 bits.
+                        "uint" => (image.data, "rgba16uint", "rgba32uint", "u32", image.width * 16),
+                        "sint" => (image.data, "rgba16sint", "rgba32sint", "i32", image.width * 16),
+                        _ => (image.data, "rgba8unorm", "rgba8unorm", "f32", image.width * 4),
+                    };
+                    let blob = add_blob(plan, blob_bytes);
+                    plan.modules.push(Module { stage: "fill", code: fill_wgsl(kind), entry: "fs".into(), translated: false });
+                    let fill = Some(plan.modules.len() - 1);
+                    let sample = match sample {
+                        "float" => "unfilterable-float",
+                        s => s,
+                    };
+                    plan.entries.push(Entry {
+                        group: b.group,
+                        binding: b.binding,
+                        register: register_name('t', b.register, b.space),
+                        name,
+                        resource: Resource::Texture {
+                            blob,
+                            format: target,
+                            dimension: dim,
+                            view_dimension: view,
+                            sample_type: sample,
+                            width: image.width,
+                            height: image.height,
+                            depth_or_layers: 1,
+                            bytes_per_row: bpr,
+                            samples: MULTISAMPLE_COUNT,
+                            source_format: Some(source),
+                            fill,
+                        },
+                    });
+                    continue;
+                }
                 let (blob_bytes, fmt, bpr) = if sample == "depth" {
                     // Comparison sampling needs a depth format; depth16unorm is
                     // the one WebGPU lets us write texels to. Depth = red channel.
@@ -600,6 +674,9 @@ fn bind(
                         height: image.height,
                         depth_or_layers: image.layers,
                         bytes_per_row: bpr,
+                        samples: 1,
+                        source_format: None,
+                        fill: None,
                     },
                 )
             }
@@ -714,6 +791,7 @@ fn pixel_draw(plan: &mut Plan, t: &Translated, model: &PreviewModel) {
         vertex_count: 4,
     });
     plan.modules.push(Module { stage: "vertex", code: quad.vertex_wgsl(), entry: "main".into(), translated: false });
+    let vertex_module = plan.modules.len() - 1;
     let mut attributes = vec![Attribute { format: "float32x2", offset: 0, location: quad.position_location }];
     for a in &quad.layout.attributes {
         attributes.push(Attribute { format: vertex_format(a.format.ty, 4), offset: a.offset, location: a.shader_location });
@@ -729,7 +807,7 @@ fn pixel_draw(plan: &mut Plan, t: &Translated, model: &PreviewModel) {
         plan.readbacks.push(Readback::Target { index: i, location: tg.location });
     }
     plan.draw = Some(Draw {
-        vertex_module: 1,
+        vertex_module,
         fragment_module: 0,
         topology: "triangle-strip",
         stride: quad.layout.stride,
@@ -780,6 +858,7 @@ fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
         _ => ("@fragment\nfn main() -> @location(0) vec4<f32> {\n    return vec4<f32>(1.0);\n}\n".to_string(), "rgba32float"),
     };
     plan.modules.push(Module { stage: "fragment", code, entry: "main".into(), translated: false });
+    let fragment_module = plan.modules.len() - 1;
     let attributes = inputs
         .layout
         .attributes
@@ -799,7 +878,7 @@ fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
     let index_blob = (!no_inputs).then(|| add_blob(plan, indices.iter().flat_map(|i| i.to_le_bytes()).collect()));
     plan.draw = Some(Draw {
         vertex_module: 0,
-        fragment_module: 1,
+        fragment_module,
         topology: match (wire, no_inputs) {
             (true, true) => "line-strip",
             (true, false) => "line-list",

@@ -1,6 +1,7 @@
 //! Plans built from corpus shaders, and the comparison of read-backs with
 //! the plan's tolerance (no GPU: read-backs are made up here).
 
+#[allow(dead_code)] // each test binary uses part of it
 mod common;
 
 use preview_model::plan::{self, Readback, Resource};
@@ -122,4 +123,28 @@ fn fingerprints_cover_shader_values_and_settings() {
     assert_ne!(a, fingerprint(b"shader", &[1, 0], &[1, 1, 0, 0, 0, 0, 0, 0, 0]));
     assert_ne!(a, fingerprint(b"shadeR", &[1, 0], &[1, 0, 0, 0, 0, 0, 0, 0, 0]));
     assert_ne!(a, fingerprint(b"shader", &[1, 1], &[1, 0, 0, 0, 0, 0, 0, 0, 0]));
+}
+
+#[test]
+fn multisampled_inputs_are_filled_by_a_pass() {
+    for (rel, format, source, sample_type) in [
+        ("vkd3d/texture-load/011_ps_5_0.dxbc", "rgba8unorm", "rgba8unorm", "unfilterable-float"),
+        ("fxc/hbaoplus_copydepth_ps_resolve_depth_1_depth_layer_count_2_d3d11.dxbc", "rgba8unorm", "rgba8unorm", "unfilterable-float"),
+    ] {
+        let p = plan_of(rel, &Settings::default());
+        let e = p.entries.iter().find(|e| matches!(e.resource, Resource::Texture { samples: 4, .. })).expect(rel);
+        let Resource::Texture { format: f, source_format, sample_type: st, fill, blob, width, height, bytes_per_row, .. } = &e.resource
+        else {
+            unreachable!()
+        };
+        assert_eq!((*f, *source_format, *st), (format, Some(source), sample_type), "{rel}");
+        let m = &p.modules[fill.unwrap()];
+        assert_eq!((m.stage, m.translated), ("fill", false));
+        assert!(m.code.contains("fn vs(") && m.code.contains("fn fs("));
+        assert_eq!(p.blobs[*blob].len(), (*bytes_per_row * *height) as usize);
+        assert_eq!(*bytes_per_row, *width * 4);
+        // The draw's modules are still the translated shader and the quad.
+        let d = p.draw.as_ref().unwrap();
+        assert_eq!((p.modules[d.fragment_module].translated, p.modules[d.vertex_module].stage), (true, "vertex"));
+    }
 }

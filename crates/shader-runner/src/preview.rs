@@ -19,6 +19,9 @@ fn texture_format(name: &str) -> Result<wgpu::TextureFormat, String> {
         "r32uint" => F::R32Uint,
         "r32sint" => F::R32Sint,
         "depth16unorm" => F::Depth16Unorm,
+        "depth32float" => F::Depth32Float,
+        "rgba16uint" => F::Rgba16Uint,
+        "rgba16sint" => F::Rgba16Sint,
         other => return Err(format!("plan names an unknown texture format {other}")),
     })
 }
@@ -101,6 +104,81 @@ fn upload_texture(
     (tex, v)
 }
 
+/// A multisampled texture whose every sample holds `source`'s texel
+/// (the plan's fill module: entry points `vs` and `fs`).
+fn fill_multisampled(
+    gpu: &Gpu,
+    module: &wgpu::ShaderModule,
+    format: wgpu::TextureFormat,
+    s: Shape,
+    samples: u32,
+    source: &wgpu::TextureView,
+) -> wgpu::Texture {
+    let dev = &gpu.device;
+    let depth = format.is_depth_stencil_format();
+    let tex = dev.create_texture(&wgpu::TextureDescriptor {
+        label: Some("multisampled input"),
+        size: wgpu::Extent3d { width: s.width, height: s.height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: samples,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let color = [Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })];
+    let pipeline = dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("fill"),
+        layout: None,
+        vertex: wgpu::VertexState { module, entry_point: Some("vs"), compilation_options: Default::default(), buffers: &[] },
+        primitive: Default::default(),
+        depth_stencil: depth.then(|| wgpu::DepthStencilState {
+            format,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState { count: samples, ..Default::default() },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: if depth { &[] } else { &color },
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    let bg = dev.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(source) }],
+    });
+    let view = tex.create_view(&Default::default());
+    let mut enc = dev.create_command_encoder(&Default::default());
+    {
+        let ops = wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store };
+        let color_att = [Some(wgpu::RenderPassColorAttachment { view: &view, depth_slice: None, resolve_target: None, ops })];
+        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("fill"),
+            color_attachments: if depth { &[] } else { &color_att },
+            depth_stencil_attachment: depth.then(|| wgpu::RenderPassDepthStencilAttachment {
+                view: &view,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &bg, &[]);
+        pass.draw(0..3, 0..1);
+    }
+    gpu.queue.submit([enc.finish()]);
+    tex
+}
+
 enum Held {
     Buffer(wgpu::Buffer),
     Texture(wgpu::Texture, wgpu::TextureView),
@@ -158,28 +236,49 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     height,
                     depth_or_layers,
                     bytes_per_row,
+                    samples,
+                    source_format,
+                    fill,
                 } => {
                     let shape = Shape { width: *width, height: *height, layers: *depth_or_layers, bytes_per_row: *bytes_per_row };
-                    let (tex, view) = upload_texture(
-                        gpu,
-                        &e.register,
-                        texture_format(format)?,
-                        (dim, vd),
-                        shape,
-                        wgpu::TextureUsages::TEXTURE_BINDING,
-                        &plan.blobs[*blob],
-                    );
+                    let (tex, view) = match (source_format, fill) {
+                        (Some(src), Some(m)) => {
+                            let (source, source_view) = upload_texture(
+                                gpu,
+                                &e.register,
+                                texture_format(src)?,
+                                (dim, vd),
+                                shape,
+                                wgpu::TextureUsages::TEXTURE_BINDING,
+                                &plan.blobs[*blob],
+                            );
+                            let ms = fill_multisampled(gpu, &modules[*m], texture_format(format)?, shape, *samples, &source_view);
+                            drop(source);
+                            let v = ms.create_view(&Default::default());
+                            (ms, v)
+                        }
+                        _ => upload_texture(
+                            gpu,
+                            &e.register,
+                            texture_format(format)?,
+                            (dim, vd),
+                            shape,
+                            wgpu::TextureUsages::TEXTURE_BINDING,
+                            &plan.blobs[*blob],
+                        ),
+                    };
                     let st = match *sample_type {
                         "uint" => wgpu::TextureSampleType::Uint,
                         "sint" => wgpu::TextureSampleType::Sint,
                         "depth" => wgpu::TextureSampleType::Depth,
+                        "unfilterable-float" => wgpu::TextureSampleType::Float { filterable: false },
                         _ => wgpu::TextureSampleType::Float { filterable: true },
                     };
                     (
                         wgpu::BindingType::Texture {
                             sample_type: st,
                             view_dimension: view_dimension(vd),
-                            multisampled: false,
+                            multisampled: *samples > 1,
                         },
                         Held::Texture(tex, view),
                     )
