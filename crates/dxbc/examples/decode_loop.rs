@@ -1,9 +1,18 @@
-//! Decodes every shader under a directory in a loop for a few seconds and
-//! prints the throughput; a harness for profilers (`perf record`).
-//! Usage: cargo run --release -p dxbc --example decode_loop -- DIR [SECONDS]
+//! Decodes every shader under a directory, for profilers.
+//!
+//! * `decode_loop DIR [SECONDS]`: loops for a few seconds and prints the
+//!   throughput (a harness for `perf record`).
+//! * `decode_loop DIR --passes N`: exactly N passes over the files in path
+//!   order, deterministic for instruction counting
+//!   (`valgrind --tool=callgrind --toggle-collect='*passes_run*'`; the count
+//!   covers decoding and dropping the result, not reading the files).
+//!
+//! Usage: cargo run --release -p dxbc --example decode_loop -- DIR [SECONDS | --passes N]
 
 fn walk(d: &std::path::Path, out: &mut Vec<Vec<u8>>) {
-    for e in std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten() {
+    let mut entries: Vec<_> = std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
         let p = e.path();
         if p.is_dir() {
             walk(&p, out);
@@ -13,19 +22,37 @@ fn walk(d: &std::path::Path, out: &mut Vec<Vec<u8>>) {
     }
 }
 
+/// Decodes (and drops) every file `passes` times; returns the chunk errors met.
+#[inline(never)]
+fn passes_run(files: &[Vec<u8>], passes: usize) -> usize {
+    let mut errors = 0usize;
+    for _ in 0..passes {
+        for f in files {
+            let s = dxbc::Shader::decode(std::hint::black_box(f)).unwrap();
+            errors += s.errors.len();
+            drop(std::hint::black_box(s));
+        }
+    }
+    errors
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let dir = args.next().unwrap_or_else(|| "../shared/corpus/vkd3d".into());
-    let secs: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = args.first().cloned().unwrap_or_else(|| "../shared/corpus/vkd3d".into());
     let mut files = Vec::new();
     walk(std::path::Path::new(&dir), &mut files);
     let total: usize = files.iter().map(|f| f.len()).sum();
+    if args.get(1).map(String::as_str) == Some("--passes") {
+        let passes: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
+        let errors = passes_run(&files, passes);
+        println!("{} files, {} bytes, {passes} passes, {errors} chunk errors", files.len(), total);
+        return;
+    }
+    let secs: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3.0);
     let t = std::time::Instant::now();
     let mut n = 0;
     while t.elapsed().as_secs_f64() < secs {
-        for f in &files {
-            std::hint::black_box(dxbc::Shader::decode(std::hint::black_box(f)).unwrap());
-        }
+        passes_run(&files, 1);
         n += 1;
     }
     println!(
