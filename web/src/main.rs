@@ -7,9 +7,9 @@
 mod gallery;
 mod input;
 mod inspect;
+mod model;
 mod preview;
 mod preview_pane;
-mod model;
 mod selection;
 mod syntax;
 mod tour;

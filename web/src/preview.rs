@@ -163,7 +163,8 @@ pub fn storage_text(format: &str, w: u32) -> String {
 pub fn buffer_table(p: &Prepared, r: &Readback, data: &[u8], max_rows: usize) -> Option<(String, Table)> {
     let Readback::Buffer { entry, .. } = r else { return None };
     let e = &p.plan.entries[*entry];
-    let slot = plan::slot_of(&p.model, e).cloned().unwrap_or_else(|| preview_model::compute::BufferSlot::fallback(true));
+    let slot =
+        plan::slot_of(&p.model, e).cloned().unwrap_or_else(|| preview_model::compute::BufferSlot::fallback(true));
     let title = if e.name.is_empty() { e.register.clone() } else { format!("{} ({})", e.register, e.name) };
     Some((title, slot.table(data, max_rows, None)))
 }
@@ -171,7 +172,9 @@ pub fn buffer_table(p: &Prepared, r: &Readback, data: &[u8], max_rows: usize) ->
 /// Label of read-back `i` for the compare summary.
 pub fn readback_label(plan: &Plan, i: usize) -> String {
     match &plan.readbacks[i] {
-        Readback::Target { location, .. } if plan.stage == preview_model::Stage::Pixel => format!("SV_Target{location}"),
+        Readback::Target { location, .. } if plan.stage == preview_model::Stage::Pixel => {
+            format!("SV_Target{location}")
+        }
         Readback::Target { .. } => "colour".into(),
         Readback::Buffer { entry, .. } | Readback::StorageTexture { entry } => plan.entries[*entry].register.clone(),
     }
@@ -182,7 +185,12 @@ pub fn compare_all(plan: &Plan, got: &[Vec<u8>], reference: &reference::Referenc
     (0..plan.readbacks.len())
         .map(|i| {
             let label = readback_label(plan, i);
-            let c = reference::compare(plan, i, got.get(i).map_or(&[][..], |v| v), reference.readbacks.get(i).map_or(&[][..], |v| v));
+            let c = reference::compare(
+                plan,
+                i,
+                got.get(i).map_or(&[][..], |v| v),
+                reference.readbacks.get(i).map_or(&[][..], |v| v),
+            );
             (label, c)
         })
         .collect()
@@ -193,7 +201,11 @@ pub fn comparison_text(label: &str, c: &Comparison) -> String {
     if let Some((g, e)) = c.size_mismatch {
         return format!("{label}: sizes differ ({g} bytes here, {e} in the reference)");
     }
-    let edge = if c.pixels_off > 0 { format!("; {} edge pixels differ (allowed {})", c.pixels_off, c.pixels_allowed) } else { String::new() };
+    let edge = if c.pixels_off > 0 {
+        format!("; {} edge pixels differ (allowed {})", c.pixels_off, c.pixels_allowed)
+    } else {
+        String::new()
+    };
     if c.ok() {
         format!("{label}: {} words agree (largest float difference {} ulps{edge})", c.words, c.max_ulps)
     } else {
@@ -217,7 +229,11 @@ pub fn link_state(model: &PreviewModel, values: &Values, settings: &Settings) ->
 }
 
 /// Values and settings from a permalink's records (defaults for what is missing).
-pub fn restore_state(model: &PreviewModel, values: Option<&[u8]>, s: Option<&[u8]>) -> Result<(Values, Settings), String> {
+pub fn restore_state(
+    model: &PreviewModel,
+    values: Option<&[u8]>,
+    s: Option<&[u8]>,
+) -> Result<(Values, Settings), String> {
     let mut all = model.defaults();
     if let Some(v) = values {
         let given = payload::decode(v).map_err(|e| format!("the link's preview values: {e}"))?;
@@ -360,7 +376,9 @@ mod tests {
         assert_eq!(translated_from_json(&translate_json(&bytes)), Ok(direct));
         let gs = dxbc::examples::point_to_triangle_geometry_shader();
         assert!(matches!(translated_from_json(&translate_json(&gs)), Err(PlanError::StageNotPreviewable(_))));
-        assert!(matches!(translated_from_json(&translate_json(b"junk")), Err(PlanError::StageNotPreviewable(m)) if m.contains("does not decode")));
+        assert!(
+            matches!(translated_from_json(&translate_json(b"junk")), Err(PlanError::StageNotPreviewable(m)) if m.contains("does not decode"))
+        );
         assert!(matches!(translated_from_json("{"), Err(PlanError::Unsupported(_))));
     }
 

@@ -48,7 +48,10 @@ extern "C" {
 
 /// Translation for the preview, in the worker when one runs (else here).
 /// Records where it ran in `__dxbcPreview.translatedIn` for the tests.
-async fn translate_off_thread(bytes: &[u8], shader: &dxbc::Shader) -> Result<preview_model::plan::Translated, PlanError> {
+async fn translate_off_thread(
+    bytes: &[u8],
+    shader: &dxbc::Shader,
+) -> Result<preview_model::plan::Translated, PlanError> {
     let (r, place) = match preview_worker_translate(&preview_worker_url(), bytes).await {
         Ok(json) => (preview::translated_from_json(&json.as_string().unwrap_or_default()), "worker"),
         Err(_) => (preview::translate(shader), "main thread"),
@@ -66,7 +69,8 @@ fn use_image(pv: PreviewSignals, register: u32, file: web_sys::File) {
             let a: js_sys::Array = v.unchecked_into();
             let (w, h) = (a.get(0).as_f64().unwrap_or(0.0) as u32, a.get(1).as_f64().unwrap_or(0.0) as u32);
             let px = a.get(2).unchecked_into::<js_sys::Uint8Array>().to_vec();
-            preview_model::textures::Image::from_rgba8(w, h, px).ok_or_else(|| format!("a {w}×{h} picture cannot be used"))
+            preview_model::textures::Image::from_rgba8(w, h, px)
+                .ok_or_else(|| format!("a {w}×{h} picture cannot be used"))
         });
         match decoded {
             Ok(img) => {
@@ -162,7 +166,10 @@ impl PreviewSignals {
 }
 
 fn js_message(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 fn current(gen: u32) -> bool {
@@ -354,7 +361,10 @@ fn request_frame(pv: PreviewSignals) {
             }
             let show = pv.settings.with_untracked(|s| s.target) as i32;
             let show = if p.plan.stage == Stage::Pixel {
-                p.plan.draw.as_ref().map_or(-1, |d| d.targets.iter().position(|t| t.location as i32 == show).unwrap_or(0) as i32)
+                p.plan
+                    .draw
+                    .as_ref()
+                    .map_or(-1, |d| d.targets.iter().position(|t| t.location as i32 == show).unwrap_or(0) as i32)
             } else {
                 0
             };
@@ -390,9 +400,11 @@ fn request_frame(pv: PreviewSignals) {
         match preview_readback(&gpu).await {
             Ok(v) => {
                 let arr: js_sys::Array = v.unchecked_into();
-                let data: Vec<Vec<u8>> = arr.iter().map(|x| x.unchecked_into::<js_sys::Uint8Array>().to_vec()).collect();
+                let data: Vec<Vec<u8>> =
+                    arr.iter().map(|x| x.unchecked_into::<js_sys::Uint8Array>().to_vec()).collect();
                 if p.plan.stage == Stage::Compute {
-                    let pic = p.plan.readbacks.iter().zip(&data).find_map(|(r, d)| preview::storage_picture(&p.plan, r, d));
+                    let pic =
+                        p.plan.readbacks.iter().zip(&data).find_map(|(r, d)| preview::storage_picture(&p.plan, r, d));
                     if let Some((w, h, px)) = pic {
                         preview_show_rgba8(&gpu, w, h, &px);
                     }
@@ -455,7 +467,8 @@ pub fn PreviewPane() -> impl IntoView {
 fn StatusLine() -> impl IntoView {
     let s = st();
     let pv = s.pv;
-    move || match pv.status.get() {
+    move || {
+        match pv.status.get() {
         Status::Preparing => view! { <p class="small" data-testid="preview-status">"Preparing the preview…"</p> }.into_any(),
         Status::Running(a) => view! { <p class="valid" data-testid="preview-status">{format!("✓ Running on {a}. Hover the picture to read exact output values.")}</p> }.into_any(),
         Status::NoWebGpu(why) => view! {
@@ -474,6 +487,7 @@ fn StatusLine() -> impl IntoView {
             view! { <div class="terror" data-testid="preview-status"><strong>"Not translated: "</strong>{msg}" "{link}</div> }.into_any()
         }
     }
+    }
 }
 
 #[component]
@@ -484,9 +498,16 @@ fn PixelReadout() -> impl IntoView {
         if p.plan.stage == Stage::Compute {
             // The picture is the first storage texture (layer 0), one channel.
             let (i, word) = preview::storage_texel(&p.plan, &data, x, y)?;
-            let fmt = match &p.plan.entries[i].resource { Resource::StorageTexture { format, .. } => *format, _ => "" };
+            let fmt = match &p.plan.entries[i].resource {
+                Resource::StorageTexture { format, .. } => *format,
+                _ => "",
+            };
             let text = preview::storage_text(fmt, word);
-            let native = pv.reference.get().and_then(|r| preview::storage_texel(&p.plan, &r.readbacks, x, y)).map(|(_, w)| format!("native: {}", preview::storage_text(fmt, w)));
+            let native = pv
+                .reference
+                .get()
+                .and_then(|r| preview::storage_texel(&p.plan, &r.readbacks, x, y))
+                .map(|(_, w)| format!("native: {}", preview::storage_text(fmt, w)));
             return Some(view! {
                 <p class="mono" data-testid="preview-pixel">{format!("{} texel ({x}, {y}): {text}", p.plan.entries[i].register)}</p>
                 {native.map(|n| view! { <p class="mono" data-testid="preview-pixel-native">{n}</p> })}
@@ -507,10 +528,13 @@ fn PixelReadout() -> impl IntoView {
             let d = r.readbacks.get(ri)?;
             preview::texel(&p.plan, d, x, y).map(|w| format!("native: ({})", text(w)))
         });
-        Some(view! {
-            <p class="mono" data-testid="preview-pixel">{format!("pixel ({x}, {y}): ({})", text(words))}</p>
-            {native.map(|n| view! { <p class="mono" data-testid="preview-pixel-native">{n}</p> })}
-        }.into_any())
+        Some(
+            view! {
+                <p class="mono" data-testid="preview-pixel">{format!("pixel ({x}, {y}): ({})", text(words))}</p>
+                {native.map(|n| view! { <p class="mono" data-testid="preview-pixel-native">{n}</p> })}
+            }
+            .into_any(),
+        )
     }
 }
 
@@ -804,7 +828,12 @@ fn CompareControls() -> impl IntoView {
             match reference::decode(&bytes) {
                 Err(e) => pv.compare_note.set(Some(e)),
                 Ok(r) => {
-                    let want = preview::fingerprint(&m.bytes, &p.model, &pv.values.get_untracked(), &pv.settings.get_untracked());
+                    let want = preview::fingerprint(
+                        &m.bytes,
+                        &p.model,
+                        &pv.values.get_untracked(),
+                        &pv.settings.get_untracked(),
+                    );
                     if r.fingerprint != want {
                         pv.compare_note.set(Some(format!(
                             "this reference was computed for other inputs (fingerprint {:016x}, the page's is {want:016x}): copy the link again and rerun the command",

@@ -10,7 +10,8 @@
 //! Usage: cargo run --release -p dxbc --example decode_loop -- DIR [SECONDS | --passes N]
 
 fn walk(d: &std::path::Path, out: &mut Vec<Vec<u8>>) {
-    let mut entries: Vec<_> = std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten().collect();
+    let mut entries: Vec<_> =
+        std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten().collect();
     entries.sort_by_key(|e| e.path());
     for e in entries {
         let p = e.path();

@@ -129,7 +129,9 @@ impl BufferSlot {
             kind: BufferKind::Raw,
             stride: 16,
             elements: DEFAULT_ELEMENTS,
-            columns: (0..4).map(|i| Column { name: format!("+{}", i * 4), offset: i * 4, format: CellFormat::U32 }).collect(),
+            columns: (0..4)
+                .map(|i| Column { name: format!("+{}", i * 4), offset: i * 4, format: CellFormat::U32 })
+                .collect(),
         }
     }
 

@@ -378,7 +378,9 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
         let (message, offset) = match e {
             dxbc_naga::TranslateError::Unsupported { what, offset } => (format!("unsupported: {what}"), Some(offset)),
             dxbc_naga::TranslateError::Malformed { what, offset } => (format!("malformed: {what}"), Some(offset)),
-            dxbc_naga::TranslateError::Validation { message, offset } => (format!("naga validation: {message}"), offset),
+            dxbc_naga::TranslateError::Validation { message, offset } => {
+                (format!("naga validation: {message}"), offset)
+            }
         };
         PlanError::Translation { message, offset }
     })?;
@@ -432,10 +434,10 @@ pub fn build_from(
         Stage::Pixel => pixel_draw(&mut plan, t, model),
         Stage::Vertex => vertex_draw(&mut plan, shader, t, settings)?,
         _ => {
-            let d = model.dispatch.clone().unwrap_or(crate::compute::Dispatch {
-                workgroup_size: t.workgroup_size,
-                groups: [1, 1, 1],
-            });
+            let d = model
+                .dispatch
+                .clone()
+                .unwrap_or(crate::compute::Dispatch { workgroup_size: t.workgroup_size, groups: [1, 1, 1] });
             let groups = if settings.groups == crate::settings::AUTO_GROUPS { d.groups } else { settings.groups };
             plan.dispatch = Some((0, d.clamp_groups(groups)));
         }
@@ -453,7 +455,11 @@ pub fn build_from(
                 let slot = slot_of(model, e);
                 let stride = slot.map_or(16, |s| s.stride.max(4));
                 let float_words = slot.map_or(Vec::new(), |s| {
-                    s.columns.iter().filter(|c| c.format == crate::compute::CellFormat::F32).map(|c| c.offset / 4).collect()
+                    s.columns
+                        .iter()
+                        .filter(|c| c.format == crate::compute::CellFormat::F32)
+                        .map(|c| c.offset / 4)
+                        .collect()
                 });
                 plan.readbacks.push(Readback::Buffer { entry: i, stride, float_words })
             }
@@ -544,7 +550,10 @@ fn bind(
             | (_, BindingKind::StorageBuffer { .. })
             | (_, BindingKind::TypedBuffer { .. }) => {
                 let writable = b.class == RegisterClass::UnorderedAccess;
-                let slot = model.buffers.iter().find(|s| s.register == b.register && s.space == b.space && s.writable == writable);
+                let slot = model
+                    .buffers
+                    .iter()
+                    .find(|s| s.register == b.register && s.space == b.space && s.writable == writable);
                 let bytes = match slot {
                     Some(s) => s.initial_data(),
                     None => BufferSlot::fallback(writable).initial_data(),
@@ -554,9 +563,8 @@ fn bind(
                 (name, Resource::Buffer { kind, blob: add_blob(plan, bytes) })
             }
             (_, BindingKind::SampledTexture { dimension, sample_type, multisampled }) => {
-                let (dim, view) = dimensions(dimension).ok_or_else(|| {
-                    PlanError::Unsupported(format!("texture of dimension {dimension}"))
-                })?;
+                let (dim, view) = dimensions(dimension)
+                    .ok_or_else(|| PlanError::Unsupported(format!("texture of dimension {dimension}")))?;
                 if *multisampled && view != "2d" {
                     return Err(PlanError::Unsupported(format!(
                         "multisampled texture array {}: WebGPU has no multisampled arrays",
@@ -621,7 +629,12 @@ fn bind(
                         _ => (image.data, "rgba8unorm", "rgba8unorm", "f32", image.width * 4),
                     };
                     let blob = add_blob(plan, blob_bytes);
-                    plan.modules.push(Module { stage: "fill", code: fill_wgsl(kind), entry: "fs".into(), translated: false });
+                    plan.modules.push(Module {
+                        stage: "fill",
+                        code: fill_wgsl(kind),
+                        entry: "fs".into(),
+                        translated: false,
+                    });
                     let fill = Some(plan.modules.len() - 1);
                     let sample = match sample {
                         "float" => "unfilterable-float",
@@ -681,9 +694,8 @@ fn bind(
                 )
             }
             (_, BindingKind::StorageTexture { dimension, sample_type }) => {
-                let (dim, view) = dimensions(dimension).ok_or_else(|| {
-                    PlanError::Unsupported(format!("storage texture of dimension {dimension}"))
-                })?;
+                let (dim, view) = dimensions(dimension)
+                    .ok_or_else(|| PlanError::Unsupported(format!("storage texture of dimension {dimension}")))?;
                 let format = match sample_type.as_str() {
                     "r32uint" => TextureFormat::R32Uint,
                     "r32sint" => TextureFormat::R32Sint,
@@ -794,7 +806,11 @@ fn pixel_draw(plan: &mut Plan, t: &Translated, model: &PreviewModel) {
     let vertex_module = plan.modules.len() - 1;
     let mut attributes = vec![Attribute { format: "float32x2", offset: 0, location: quad.position_location }];
     for a in &quad.layout.attributes {
-        attributes.push(Attribute { format: vertex_format(a.format.ty, 4), offset: a.offset, location: a.shader_location });
+        attributes.push(Attribute {
+            format: vertex_format(a.format.ty, 4),
+            offset: a.offset,
+            location: a.shader_location,
+        });
     }
     let targets: Vec<Target> = t
         .outputs
@@ -855,7 +871,10 @@ fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
                 target_format(scalar),
             )
         }
-        _ => ("@fragment\nfn main() -> @location(0) vec4<f32> {\n    return vec4<f32>(1.0);\n}\n".to_string(), "rgba32float"),
+        _ => (
+            "@fragment\nfn main() -> @location(0) vec4<f32> {\n    return vec4<f32>(1.0);\n}\n".to_string(),
+            "rgba32float",
+        ),
     };
     plan.modules.push(Module { stage: "fragment", code, entry: "main".into(), translated: false });
     let fragment_module = plan.modules.len() - 1;
@@ -863,7 +882,11 @@ fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
         .layout
         .attributes
         .iter()
-        .map(|a| Attribute { format: vertex_format(a.format.ty, a.format.components), offset: a.offset, location: a.shader_location })
+        .map(|a| Attribute {
+            format: vertex_format(a.format.ty, a.format.components),
+            offset: a.offset,
+            location: a.shader_location,
+        })
         .collect();
     let indices: Vec<u32> = if wire {
         inputs.indices.chunks_exact(3).flat_map(|tri| [tri[0], tri[1], tri[1], tri[2], tri[2], tri[0]]).collect()

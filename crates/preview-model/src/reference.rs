@@ -180,8 +180,7 @@ impl Comparison {
 
 /// True when `got` is within `t` of `expected` (floats).
 pub fn floats_agree(got: f32, expected: f32, t: &crate::plan::Tolerance) -> bool {
-    ulps_apart(got, expected) <= t.ulps as u64
-        || (got - expected).abs() <= t.relative * expected.abs().max(1.0)
+    ulps_apart(got, expected) <= t.ulps as u64 || (got - expected).abs() <= t.relative * expected.abs().max(1.0)
 }
 
 /// Compares read-back `index` of `plan`: `got` against `expected`, with the plan's tolerance.
@@ -240,11 +239,18 @@ mod tests {
 
     #[test]
     fn file_round_trips_and_faults_name_offsets() {
-        let r = Reference { fingerprint: 0x0123_4567_89ab_cdef, adapter: "llvmpipe".into(), readbacks: vec![vec![1, 2, 3, 4], vec![]] };
+        let r = Reference {
+            fingerprint: 0x0123_4567_89ab_cdef,
+            adapter: "llvmpipe".into(),
+            readbacks: vec![vec![1, 2, 3, 4], vec![]],
+        };
         let b = encode(&r);
         assert_eq!(&b[..8], b"DXPR\x01\0\0\0");
         assert_eq!(decode(&b).unwrap(), r);
-        assert_eq!(decode(&b[..b.len() - 1]).unwrap_err(), "reference file ends inside the read-back length (at offset 0x28)");
+        assert_eq!(
+            decode(&b[..b.len() - 1]).unwrap_err(),
+            "reference file ends inside the read-back length (at offset 0x28)"
+        );
         assert!(decode(b"DXBC").unwrap_err().contains("DXPR"));
         let mut extra = b.clone();
         extra.push(0);

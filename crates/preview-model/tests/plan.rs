@@ -39,7 +39,10 @@ fn pixel_plan_binds_every_resource_and_reads_every_target() {
     assert_eq!((*kind, p.entries[i].name.as_str()), ("uniform", "cbPerFrame"));
     assert_eq!(p.blobs[*blob].len() % 16, 0);
     assert_eq!(&p.blobs[*blob][12..16], &0.75f32.to_le_bytes(), "g_fAmbient sits at offset 12");
-    assert!(p.entries.iter().any(|e| matches!(e.resource, Resource::Texture { format: "rgba8unorm", sample_type: "float", .. })));
+    assert!(p
+        .entries
+        .iter()
+        .any(|e| matches!(e.resource, Resource::Texture { format: "rgba8unorm", sample_type: "float", .. })));
     assert_eq!(p.tolerance.relative, 1.0 / 128.0);
 }
 
@@ -129,11 +132,26 @@ fn fingerprints_cover_shader_values_and_settings() {
 fn multisampled_inputs_are_filled_by_a_pass() {
     for (rel, format, source, sample_type) in [
         ("vkd3d/texture-load/011_ps_5_0.dxbc", "rgba8unorm", "rgba8unorm", "unfilterable-float"),
-        ("fxc/hbaoplus_copydepth_ps_resolve_depth_1_depth_layer_count_2_d3d11.dxbc", "rgba8unorm", "rgba8unorm", "unfilterable-float"),
+        (
+            "fxc/hbaoplus_copydepth_ps_resolve_depth_1_depth_layer_count_2_d3d11.dxbc",
+            "rgba8unorm",
+            "rgba8unorm",
+            "unfilterable-float",
+        ),
     ] {
         let p = plan_of(rel, &Settings::default());
         let e = p.entries.iter().find(|e| matches!(e.resource, Resource::Texture { samples: 4, .. })).expect(rel);
-        let Resource::Texture { format: f, source_format, sample_type: st, fill, blob, width, height, bytes_per_row, .. } = &e.resource
+        let Resource::Texture {
+            format: f,
+            source_format,
+            sample_type: st,
+            fill,
+            blob,
+            width,
+            height,
+            bytes_per_row,
+            ..
+        } = &e.resource
         else {
             unreachable!()
         };

@@ -213,7 +213,9 @@ mod preview_cli {
     }
 
     fn usage() -> ExitCode {
-        eprintln!("usage: shader-runner preview FILE|LINK [--out REF|-] [--plan]\n       shader-runner preview --sweep DIR");
+        eprintln!(
+            "usage: shader-runner preview FILE|LINK [--out REF|-] [--plan]\n       shader-runner preview --sweep DIR"
+        );
         ExitCode::from(2)
     }
 
@@ -275,11 +277,7 @@ mod preview_cli {
                     adapter: gpu.adapter_name.clone(),
                     readbacks,
                 });
-                let r = if path == "-" {
-                    std::io::stdout().write_all(&bytes)
-                } else {
-                    std::fs::write(path, &bytes)
-                };
+                let r = if path == "-" { std::io::stdout().write_all(&bytes) } else { std::fs::write(path, &bytes) };
                 if let Err(e) = r {
                     eprintln!("shader-runner: ERROR: {path}: {e}");
                     return ExitCode::from(1);
@@ -300,16 +298,27 @@ mod preview_cli {
         match r {
             Readback::Target { location, .. } => {
                 let c = (plan.height as usize / 2 * plan.width as usize + plan.width as usize / 2) * 4;
-                let px: Vec<String> = words.get(c..c + 4).unwrap_or(&[]).iter().map(|&w| format!("{:?}", f32::from_bits(w))).collect();
+                let px: Vec<String> =
+                    words.get(c..c + 4).unwrap_or(&[]).iter().map(|&w| format!("{:?}", f32::from_bits(w))).collect();
                 format!("target {location}: {}x{} rgba, centre pixel ({})", plan.width, plan.height, px.join(", "))
             }
             Readback::Buffer { entry, .. } => {
                 let head: Vec<String> = words.iter().take(8).map(|w| w.to_string()).collect();
-                format!("buffer {}: {} bytes, first words {}", plan.entries[*entry].register, data.len(), head.join(" "))
+                format!(
+                    "buffer {}: {} bytes, first words {}",
+                    plan.entries[*entry].register,
+                    data.len(),
+                    head.join(" ")
+                )
             }
             Readback::StorageTexture { entry } => {
                 let head: Vec<String> = words.iter().take(8).map(|w| format!("{w:#x}")).collect();
-                format!("storage texture {}: {} bytes, first texels {}", plan.entries[*entry].register, data.len(), head.join(" "))
+                format!(
+                    "storage texture {}: {} bytes, first texels {}",
+                    plan.entries[*entry].register,
+                    data.len(),
+                    head.join(" ")
+                )
             }
         }
     }
@@ -342,7 +351,8 @@ mod preview_cli {
                 return ExitCode::from(1);
             }
         };
-        let (mut ran, mut other_stage, mut not_translated, mut not_planned, mut refused, mut timed_out) = (0, 0, 0, 0, 0, 0);
+        let (mut ran, mut other_stage, mut not_translated, mut not_planned, mut refused, mut timed_out) =
+            (0, 0, 0, 0, 0, 0);
         for f in &files {
             let inp = Inputs { shader: std::fs::read(f).unwrap_or_default(), values: None, settings: None };
             match plan(&inp) {

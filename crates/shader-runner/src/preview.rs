@@ -100,7 +100,8 @@ fn upload_texture(
         wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(s.bytes_per_row), rows_per_image: Some(s.height) },
         tex.size(),
     );
-    let v = tex.create_view(&wgpu::TextureViewDescriptor { dimension: Some(view_dimension(view)), ..Default::default() });
+    let v =
+        tex.create_view(&wgpu::TextureViewDescriptor { dimension: Some(view_dimension(view)), ..Default::default() });
     (tex, v)
 }
 
@@ -130,7 +131,12 @@ fn fill_multisampled(
     let pipeline = dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("fill"),
         layout: None,
-        vertex: wgpu::VertexState { module, entry_point: Some("vs"), compilation_options: Default::default(), buffers: &[] },
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
         primitive: Default::default(),
         depth_stencil: depth.then(|| wgpu::DepthStencilState {
             format,
@@ -158,7 +164,8 @@ fn fill_multisampled(
     let mut enc = dev.create_command_encoder(&Default::default());
     {
         let ops = wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store };
-        let color_att = [Some(wgpu::RenderPassColorAttachment { view: &view, depth_slice: None, resolve_target: None, ops })];
+        let color_att =
+            [Some(wgpu::RenderPassColorAttachment { view: &view, depth_slice: None, resolve_target: None, ops })];
         let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("fill"),
             color_attachments: if depth { &[] } else { &color_att },
@@ -213,7 +220,9 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     let bytes = &plan.blobs[*blob];
                     let (ty, usage) = match *kind {
                         "uniform" => (wgpu::BufferBindingType::Uniform, wgpu::BufferUsages::UNIFORM),
-                        "storage" => (wgpu::BufferBindingType::Storage { read_only: false }, wgpu::BufferUsages::STORAGE),
+                        "storage" => {
+                            (wgpu::BufferBindingType::Storage { read_only: false }, wgpu::BufferUsages::STORAGE)
+                        }
                         _ => (wgpu::BufferBindingType::Storage { read_only: true }, wgpu::BufferUsages::STORAGE),
                     };
                     let buf = dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -240,7 +249,12 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     source_format,
                     fill,
                 } => {
-                    let shape = Shape { width: *width, height: *height, layers: *depth_or_layers, bytes_per_row: *bytes_per_row };
+                    let shape = Shape {
+                        width: *width,
+                        height: *height,
+                        layers: *depth_or_layers,
+                        bytes_per_row: *bytes_per_row,
+                    };
                     let (tex, view) = match (source_format, fill) {
                         (Some(src), Some(m)) => {
                             let (source, source_view) = upload_texture(
@@ -252,7 +266,14 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                                 wgpu::TextureUsages::TEXTURE_BINDING,
                                 &plan.blobs[*blob],
                             );
-                            let ms = fill_multisampled(gpu, &modules[*m], texture_format(format)?, shape, *samples, &source_view);
+                            let ms = fill_multisampled(
+                                gpu,
+                                &modules[*m],
+                                texture_format(format)?,
+                                shape,
+                                *samples,
+                                &source_view,
+                            );
                             drop(source);
                             let v = ms.create_view(&Default::default());
                             (ms, v)
@@ -294,7 +315,12 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     bytes_per_row,
                 } => {
                     let format = texture_format(format)?;
-                    let shape = Shape { width: *width, height: *height, layers: *depth_or_layers, bytes_per_row: *bytes_per_row };
+                    let shape = Shape {
+                        width: *width,
+                        height: *height,
+                        layers: *depth_or_layers,
+                        bytes_per_row: *bytes_per_row,
+                    };
                     let (tex, view) = upload_texture(
                         gpu,
                         &e.register,
@@ -491,7 +517,10 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                         view: &views[i],
                         depth_slice: None,
                         resolve_target: None,
-                        ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                            store: wgpu::StoreOp::Store,
+                        },
                     })
                 })
                 .collect();
@@ -515,7 +544,10 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     color_attachments: &attachments,
                     depth_stencil_attachment: depth_view.as_ref().map(|v| wgpu::RenderPassDepthStencilAttachment {
                         view: v,
-                        depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                        depth_ops: Some(wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(1.0),
+                            store: wgpu::StoreOp::Store,
+                        }),
                         stencil_ops: None,
                     }),
                     timestamp_writes: None,

@@ -230,7 +230,8 @@ fn fast_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> O
             ok = false;
             break;
         }
-        if !fast_operand(p, words, base, &mut cur, end, true) && read_operand_general(p, words, base, &mut cur, end, 0).is_err()
+        if !fast_operand(p, words, base, &mut cur, end, true)
+            && read_operand_general(p, words, base, &mut cur, end, 0).is_err()
         {
             ok = false;
             break;
