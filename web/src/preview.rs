@@ -10,9 +10,9 @@
 use preview_model::compute::Table;
 use preview_model::plan::{self, Plan, PlanError, Readback, Resource, Translated};
 use preview_model::reference::{self, Comparison};
-use preview_model::settings::{self, Settings};
+use preview_model::settings::Settings;
 use preview_model::textures::{Image, TextureFormat};
-use preview_model::{payload, PreviewModel, Value, Values};
+use preview_model::{PreviewModel, Value, Values};
 
 /// A shader ready to run.
 #[derive(Debug)]
@@ -217,40 +217,6 @@ pub fn comparison_text(label: &str, c: &Comparison) -> String {
     }
 }
 
-/// The fingerprint of the current inputs, as `shader-runner preview` computes it.
-pub fn fingerprint(shader: &[u8], model: &PreviewModel, values: &Values, settings: &Settings) -> u64 {
-    let (v, s) = link_state(model, values, settings);
-    reference::fingerprint(shader, &v, &s)
-}
-
-/// The preview's part of a permalink: changed values, settings.
-pub fn link_state(model: &PreviewModel, values: &Values, settings: &Settings) -> (Vec<u8>, Vec<u8>) {
-    (payload::encode(&payload::changed(values, &model.defaults())), settings::encode(settings))
-}
-
-/// Values and settings from a permalink's records (defaults for what is missing).
-pub fn restore_state(
-    model: &PreviewModel,
-    values: Option<&[u8]>,
-    s: Option<&[u8]>,
-) -> Result<(Values, Settings), String> {
-    let mut all = model.defaults();
-    if let Some(v) = values {
-        let given = payload::decode(v).map_err(|e| format!("the link's preview values: {e}"))?;
-        // Ids the shader does not have are dropped, as are values of the wrong shape.
-        for (k, v) in given {
-            if all.get(&k).is_some_and(|d| d.scalar() == v.scalar() && d.len() == v.len()) {
-                all.insert(k, v);
-            }
-        }
-    }
-    let settings = match s {
-        Some(b) => settings::decode(b).map_err(|e| format!("the link's preview settings: {e}"))?,
-        None => Settings::default(),
-    };
-    Ok((all, settings))
-}
-
 /// `value` with component `i` set from `text`; `None` when the text is not a number of the right kind.
 pub fn set_component(value: &Value, i: usize, text: &str) -> Option<Value> {
     let t = text.trim();
@@ -331,14 +297,14 @@ mod tests {
         let model = PreviewModel::new(&s);
         let mut values = model.defaults();
         let settings = Settings { target: 0, ..Settings::default() };
-        let f0 = fingerprint(&bytes, &model, &values, &settings);
+        let f0 = model.fingerprint(&bytes, &values, &settings);
         let c = &model.cbuffers[0].controls[0];
         values.insert(c.id.clone(), set_component(&c.default, 0, "0.5").unwrap());
-        let (v, st) = link_state(&model, &values, &settings);
-        let (rv, rs) = restore_state(&model, Some(&v), Some(&st)).unwrap();
+        let (v, st) = model.link_state(&values, &settings);
+        let (rv, rs) = model.restore_state(Some(&v), Some(&st)).unwrap();
         assert_eq!((rv, rs), (values.clone(), settings.clone()));
-        assert_ne!(fingerprint(&bytes, &model, &values, &settings), f0);
-        assert!(restore_state(&model, Some(&[9]), None).unwrap_err().contains("version"));
+        assert_ne!(model.fingerprint(&bytes, &values, &settings), f0);
+        assert!(model.restore_state(Some(&[9]), None).unwrap_err().contains("version"));
     }
 
     #[test]

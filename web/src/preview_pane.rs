@@ -157,7 +157,7 @@ impl PreviewSignals {
     pub fn link_state(&self) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
         match self.prepared.get() {
             Some(p) => {
-                let (v, s) = preview::link_state(&p.model, &self.values.get(), &self.settings.get());
+                let (v, s) = p.model.link_state(&self.values.get(), &self.settings.get());
                 (Some(v), Some(s))
             }
             None => self.pending.get().unwrap_or((None, None)),
@@ -235,7 +235,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     let values = match pv.pending.get_untracked() {
         Some((v, st)) => {
             pv.pending.set(None);
-            match preview::restore_state(&model, v.as_deref(), st.as_deref()) {
+            match model.restore_state(v.as_deref(), st.as_deref()) {
                 Ok((values, settings)) => {
                     pv.values.set(values.clone());
                     if settings != pv.settings.get_untracked() {
@@ -828,12 +828,7 @@ fn CompareControls() -> impl IntoView {
             match reference::decode(&bytes) {
                 Err(e) => pv.compare_note.set(Some(e)),
                 Ok(r) => {
-                    let want = preview::fingerprint(
-                        &m.bytes,
-                        &p.model,
-                        &pv.values.get_untracked(),
-                        &pv.settings.get_untracked(),
-                    );
+                    let want = p.model.fingerprint(&m.bytes, &pv.values.get_untracked(), &pv.settings.get_untracked());
                     if r.fingerprint != want {
                         pv.compare_note.set(Some(format!(
                             "this reference was computed for other inputs (fingerprint {:016x}, the page's is {want:016x}): copy the link again and rerun the command",

@@ -143,4 +143,40 @@ impl PreviewModel {
     pub fn pack_all(&self, values: &Values) -> Vec<Vec<u8>> {
         self.cbuffers.iter().map(|c| pack(c, values)).collect()
     }
+
+    /// The preview's permalink records: the values that differ from the
+    /// defaults ([`payload`]) and the settings ([`settings`]).
+    pub fn link_state(&self, values: &Values, settings: &settings::Settings) -> (Vec<u8>, Vec<u8>) {
+        (payload::encode(&payload::changed(values, &self.defaults())), settings::encode(settings))
+    }
+
+    /// Values and settings from a permalink's records, defaults for what is
+    /// missing. Ids this shader does not have, and values of another shape,
+    /// are dropped, so the page and the native renderer read a link alike.
+    pub fn restore_state(
+        &self,
+        values: Option<&[u8]>,
+        settings_bytes: Option<&[u8]>,
+    ) -> Result<(Values, settings::Settings), String> {
+        let mut all = self.defaults();
+        if let Some(v) = values {
+            let given = payload::decode(v).map_err(|e| format!("the link's preview values: {e}"))?;
+            for (k, v) in given {
+                if all.get(&k).is_some_and(|d| d.scalar() == v.scalar() && d.len() == v.len()) {
+                    all.insert(k, v);
+                }
+            }
+        }
+        let s = match settings_bytes {
+            Some(b) => settings::decode(b).map_err(|e| format!("the link's preview settings: {e}"))?,
+            None => settings::Settings::default(),
+        };
+        Ok((all, s))
+    }
+
+    /// [`reference::fingerprint`] of `shader` with these values and settings.
+    pub fn fingerprint(&self, shader: &[u8], values: &Values, settings: &settings::Settings) -> u64 {
+        let (v, s) = self.link_state(values, settings);
+        reference::fingerprint(shader, &v, &s)
+    }
 }

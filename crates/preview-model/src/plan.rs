@@ -432,7 +432,7 @@ pub fn build_from(
     bind(&mut plan, t, model, values, settings)?;
     match model.stage {
         Stage::Pixel => pixel_draw(&mut plan, t, model),
-        Stage::Vertex => vertex_draw(&mut plan, shader, t, settings)?,
+        Stage::Vertex => vertex_draw(&mut plan, shader, t, settings),
         _ => {
             let d = model
                 .dispatch
@@ -491,6 +491,16 @@ fn add_blob(plan: &mut Plan, bytes: Vec<u8>) -> usize {
     plan.blobs.len() - 1
 }
 
+/// The D3D register letter of a class.
+fn class_letter(c: RegisterClass) -> char {
+    match c {
+        RegisterClass::ConstantBuffer => 'b',
+        RegisterClass::ShaderResource => 't',
+        RegisterClass::Sampler => 's',
+        RegisterClass::UnorderedAccess => 'u',
+    }
+}
+
 fn register_name(prefix: char, register: u32, space: u32) -> String {
     if space == 0 {
         format!("{prefix}{register}")
@@ -524,15 +534,8 @@ fn bind(
     for b in &bindings {
         if b.binding >= MAX_BINDING || b.group >= MAX_GROUPS {
             return Err(PlanError::Unsupported(format!(
-                "register {}{} (space {}) lands at @group({}) @binding({}), past WebGPU's default limits ({MAX_GROUPS} groups, bindings below {MAX_BINDING})",
-                match b.class {
-                    RegisterClass::ConstantBuffer => "b",
-                    RegisterClass::ShaderResource => "t",
-                    RegisterClass::Sampler => "s",
-                    RegisterClass::UnorderedAccess => "u",
-                },
-                b.register,
-                b.space,
+                "register {} lands at @group({}) @binding({}), past WebGPU's default limits ({MAX_GROUPS} groups, bindings below {MAX_BINDING})",
+                register_name(class_letter(b.class), b.register, b.space),
                 b.group,
                 b.binding
             )));
@@ -751,16 +754,10 @@ fn bind(
                 return Err(PlanError::Unsupported(format!("binding {class:?} {kind:?}")));
             }
         };
-        let prefix = match b.class {
-            RegisterClass::ConstantBuffer => 'b',
-            RegisterClass::ShaderResource => 't',
-            RegisterClass::Sampler => 's',
-            RegisterClass::UnorderedAccess => 'u',
-        };
         plan.entries.push(Entry {
             group: b.group,
             binding: b.binding,
-            register: register_name(prefix, b.register, b.space),
+            register: register_name(class_letter(b.class), b.register, b.space),
             name,
             resource,
         });
@@ -844,7 +841,7 @@ pub fn vertex_outputs(t: &Translated) -> Vec<(u32, String, u32)> {
     t.outputs.iter().filter_map(|o| o.location.map(|l| (l, o.scalar.clone(), o.components))).collect()
 }
 
-fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) -> Result<(), PlanError> {
+fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) {
     let mesh = match settings.mesh {
         MeshKind::Sphere { segments } => MeshKind::Sphere { segments: segments.clamp(3, 256) },
         m => m,
@@ -916,7 +913,6 @@ fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
         targets: vec![Target { location: 0, format }],
         depth: Some("less"),
     });
-    Ok(())
 }
 
 fn one(scalar: &str) -> &'static str {

@@ -164,7 +164,6 @@ fn main() -> ExitCode {
 
 mod preview_cli {
     use preview_model::plan::{Plan, PlanError, Readback};
-    use preview_model::settings::Settings;
     use preview_model::{reference, PreviewModel};
     use shader_runner::gpu::Gpu;
     use std::io::Write;
@@ -191,24 +190,12 @@ mod preview_cli {
     pub fn plan(inp: &Inputs) -> Result<(Plan, u64), String> {
         let shader = dxbc::Shader::decode(&inp.shader).map_err(|e| e.to_string())?;
         let model = PreviewModel::new(&shader);
-        let mut values = model.defaults();
-        if let Some(v) = &inp.values {
-            let given = preview_model::payload::decode(v).map_err(|e| format!("preview values: {e}"))?;
-            values.extend(given);
-        }
-        let settings = match &inp.settings {
-            Some(b) => preview_model::settings::decode(b).map_err(|e| format!("preview settings: {e}"))?,
-            None => Settings::default(),
-        };
+        let (values, settings) = model.restore_state(inp.values.as_deref(), inp.settings.as_deref())?;
         let plan = preview_model::plan::build(&shader, &model, &values, &settings).map_err(|e| match e {
             PlanError::Translation { .. } => format!("not previewable: translation: {e}"),
             e => format!("not previewable: {e}"),
         })?;
-        let fp = reference::fingerprint(
-            &inp.shader,
-            &preview_model::payload::encode(&preview_model::payload::changed(&values, &model.defaults())),
-            &preview_model::settings::encode(&settings),
-        );
+        let fp = model.fingerprint(&inp.shader, &values, &settings);
         Ok((plan, fp))
     }
 
