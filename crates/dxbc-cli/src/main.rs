@@ -44,6 +44,24 @@ enum Command {
     Json { file: String },
     /// The container re-serialised from the decoded model (binary, to stdout).
     Rebuild { file: String },
+    /// Edit the program and write the re-signed container (binary, to stdout):
+    /// set one field of the token at --at, or delete the instruction there.
+    Edit {
+        file: String,
+        /// Byte offset of the token or instruction (decimal or 0x…).
+        #[arg(long)]
+        at: String,
+        /// Field name as `dxbc dump` prints it (`saturate`, `opcode`,
+        /// `component selection`, …); `value` sets a whole immediate, index or payload dword.
+        #[arg(long, requires = "value", conflicts_with = "delete")]
+        field: Option<String>,
+        /// A number (decimal or 0x…) or a name of the field's values (`mul`, `nonzero`, …).
+        #[arg(long, requires = "field")]
+        value: Option<String>,
+        /// Delete the instruction that starts at --at.
+        #[arg(long)]
+        delete: bool,
+    },
     /// The explorer permalink fragment (`#v1/…`) that opens this file.
     Link {
         /// Panes to open (repeatable); default: map and reflection.
@@ -144,6 +162,17 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Rebuild { file } => {
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(&s.rebuild()).map_err(io)?;
+        }
+        Command::Edit { file, at, field, value, delete } => {
+            let bytes = read_input(&file)?;
+            let at = dxbc::edit::parse_number(&at).ok_or_else(|| format!("--at {at}: not a byte offset"))? as usize;
+            let edited = match (field, value) {
+                (Some(f), Some(v)) => dxbc::edit::set_field(&bytes, at, &f, &v),
+                _ if delete => dxbc::edit::delete_instruction(&bytes, at),
+                _ => return Err("edit: give --field NAME --value V, or --delete".into()),
+            }
+            .map_err(|e| e.to_string())?;
+            out.write_all(&edited.bytes).map_err(io)?;
         }
         Command::Link { pane, file } => {
             use dxbc::permalink::{self, panes};

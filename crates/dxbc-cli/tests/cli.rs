@@ -89,3 +89,41 @@ fn translate_writes_wgsl_with_the_binding_map() {
     assert_ne!(code, 0);
     assert!(err.contains("geometry shaders have no naga stage"), "{err}");
 }
+
+/// The offset `dxbc dump` prints for the opcode token of the listing line `line`.
+fn offset_of(file: &str, line: &str) -> String {
+    let (_, dump, _) = dxbc(&["dump", file], None);
+    let dump = String::from_utf8(dump).unwrap();
+    let mut it = dump.lines().skip_while(|l| *l != format!("; {line}"));
+    assert!(it.next().is_some(), "`{line}` not in the dump");
+    it.next().unwrap().split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn edit_sets_a_field_by_name_and_re_signs() {
+    let f = corpus("fxc/angle63_passthrougha2d11ps.dxbc");
+    let f = f.to_str().unwrap();
+    let at = offset_of(f, "mov o0.w, r0.w");
+    let (code, edited, err) = dxbc(&["edit", f, "--at", &at, "--field", "saturate", "--value", "1"], None);
+    assert_eq!(code, 0, "{err}");
+    let (code, listing, _) = dxbc(&["disasm", "-"], Some(&edited));
+    assert_eq!(code, 0);
+    let expect = std::fs::read_to_string(PathBuf::from(f).with_extension("asm"))
+        .unwrap()
+        .replace("\nmov o0.w, r0.w\n", "\nmov_sat o0.w, r0.w\n");
+    assert_eq!(String::from_utf8(listing).unwrap(), expect);
+    let (_, info, _) = dxbc(&["info", "-"], Some(&edited));
+    assert!(String::from_utf8(info).unwrap().contains("checksum  valid"));
+    // An enum value by name, and a refusal that names the field and offset.
+    let (code, _, err) = dxbc(&["edit", f, "--at", &at, "--field", "opcode", "--value", "not_an_op"], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("field `opcode`")
+            && err.trim_end().ends_with(&format!("(at offset {:#x})", u32::from_str_radix(&at[2..], 16).unwrap())),
+        "{err}"
+    );
+    let (code, edited, _) = dxbc(&["edit", f, "--at", &at, "--delete"], None);
+    assert_eq!(code, 0);
+    let (_, listing, _) = dxbc(&["disasm", "-"], Some(&edited));
+    assert!(!String::from_utf8(listing).unwrap().contains("mov o0.w, r0.w"));
+}

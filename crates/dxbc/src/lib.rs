@@ -29,6 +29,7 @@
 pub mod checksum;
 pub mod chunks;
 pub mod container;
+pub mod edit;
 pub mod error;
 pub mod examples;
 pub mod listing;
