@@ -222,7 +222,7 @@ fn signature(els: &[El]) -> Vec<u8> {
         strings.push(0);
         w.extend([at as u32, e.1, e.2, 3, e.3, u32::from(e.4) | u32::from(e.5) << 8]);
     }
-    while strings.len() % 4 != 0 {
+    while !strings.len().is_multiple_of(4) {
         strings.push(0xab);
     }
     let mut out: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -303,7 +303,7 @@ fn rdef(stage_code: u16, cb_name: &str, vars: &[Var], binds: &[Bind]) -> Vec<u8>
     let mut out: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
     debug_assert_eq!(out.len(), str_at);
     out.extend(strings);
-    while out.len() % 4 != 0 {
+    while !out.len().is_multiple_of(4) {
         out.push(0xab);
     }
     out
