@@ -447,6 +447,13 @@ pub struct DebugVariableEntry {
 // Parsing
 
 impl Aon9 {
+    /// Encodes the chunk payload. Placeholder until the SM2 stream encoder lands.
+    pub fn encode(&self) -> Vec<u8> {
+        Vec::new()
+    }
+}
+
+impl Aon9 {
     /// Parses the chunk payload; `base` is its absolute offset.
     pub fn parse(data: &[u8], base: usize) -> Result<Aon9> {
         let mut r = Reader::new(data, base);

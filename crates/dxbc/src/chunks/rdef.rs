@@ -509,6 +509,11 @@ impl Rdef {
         })
     }
 
+    /// Encodes the chunk payload. Placeholder.
+    pub fn encode(&self) -> Vec<u8> {
+        Vec::new()
+    }
+
     /// True for the SM5.1 layout (bindings with space and ID).
     pub fn is_sm51(&self) -> bool {
         self.rd11.as_ref().is_some_and(|h| h.sm51)

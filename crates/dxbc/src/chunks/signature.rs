@@ -11,6 +11,7 @@
 //! For inputs the read/write mask lists the components the shader reads; for
 //! outputs it lists the components the shader *never* writes.
 
+use crate::chunks::write::Writer;
 use crate::error::{Error, Result};
 use crate::reader::Reader;
 use serde::Serialize;
@@ -200,6 +201,41 @@ impl Signature {
             });
         }
         Ok(Signature { offset: base, fourcc, layout, element_count, element_offset, elements })
+    }
+}
+
+impl Signature {
+    /// Encodes the chunk payload from the elements: count and element
+    /// offset are computed, names are pooled after the records (one copy of
+    /// each distinct name, in element order) and the payload is padded to a
+    /// dword with `0xAB`. The stored `element_count`, `element_offset` and
+    /// `name_offset` fields are not read.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.u32(self.elements.len() as u32);
+        w.u32(8);
+        let mut name_at = Vec::with_capacity(self.elements.len());
+        for e in &self.elements {
+            if self.layout != SignatureLayout::Basic {
+                w.u32(e.stream.unwrap_or(0));
+            }
+            name_at.push(w.u32(0));
+            w.u32(e.semantic_index);
+            w.u32(e.system_value);
+            w.u32(e.component_type);
+            w.u32(e.register);
+            w.bytes(&[e.mask, e.rw_mask]);
+            w.u16(e.reserved);
+            if self.layout == SignatureLayout::Precision {
+                w.u32(e.min_precision.unwrap_or(0));
+            }
+        }
+        for (e, at) in self.elements.iter().zip(name_at) {
+            let s = w.string(&e.name);
+            w.patch(at, s);
+        }
+        w.align();
+        w.out
     }
 }
 
