@@ -23,6 +23,8 @@
 //!
 //! All offsets inside the chunk are relative to the start of the payload.
 
+mod encode;
+
 use crate::error::{Error, Result};
 use crate::reader::Reader;
 use serde::Serialize;
@@ -67,6 +69,32 @@ pub struct Rdef {
     pub constant_buffers: Vec<ConstantBuffer>,
     /// Resource bindings.
     pub bindings: Vec<ResourceBinding>,
+    /// Which compiler's layout the encoder follows.
+    pub layout: RdefLayout,
+}
+
+/// The compiler whose layout an RDEF follows: where strings and type
+/// records go is not determined by the fields, and fxc and vkd3d-shader
+/// place them differently (see `rdef::encode`). Decoding takes it from the
+/// creator string, which names the compiler.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, Default)]
+pub enum RdefLayout {
+    /// Microsoft's fxc / d3dcompiler.
+    #[default]
+    Fxc,
+    /// vkd3d-shader.
+    Vkd3d,
+}
+
+impl RdefLayout {
+    /// The layout of the compiler a creator string names.
+    pub fn from_creator(creator: &str) -> RdefLayout {
+        if creator.starts_with("vkd3d-shader") {
+            RdefLayout::Vkd3d
+        } else {
+            RdefLayout::Fxc
+        }
+    }
 }
 
 /// SM5 extension of the RDEF header.
@@ -492,6 +520,7 @@ impl Rdef {
         }
 
         Ok(Rdef {
+            layout: RdefLayout::from_creator(&creator),
             offset: base,
             constant_buffer_count,
             constant_buffer_offset,
@@ -507,11 +536,6 @@ impl Rdef {
             constant_buffers,
             bindings,
         })
-    }
-
-    /// Encodes the chunk payload. Placeholder.
-    pub fn encode(&self) -> Vec<u8> {
-        Vec::new()
     }
 
     /// True for the SM5.1 layout (bindings with space and ID).

@@ -27,6 +27,19 @@ pub enum SignatureLayout {
     Precision,
 }
 
+/// Where the element names go after the records: the one layout choice of
+/// the chunk that its fields do not determine. Detected when decoding from
+/// the name offsets; identical bytes come out whichever is chosen when the
+/// two layouts coincide.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, Default)]
+pub enum StringPlacement {
+    /// fxc: each distinct name once, packed, the block padded to a dword.
+    #[default]
+    Shared,
+    /// vkd3d-shader: one copy per element, each padded to a dword.
+    EachAligned,
+}
+
 /// Decoded signature chunk.
 #[derive(Clone, Debug, Serialize)]
 pub struct Signature {
@@ -43,6 +56,8 @@ pub struct Signature {
     pub element_offset: u32,
     /// The elements.
     pub elements: Vec<SignatureElement>,
+    /// How the encoder places the names.
+    pub strings: StringPlacement,
 }
 
 /// One element of a signature.
@@ -158,6 +173,9 @@ impl Signature {
         let mut elements = Vec::with_capacity(element_count as usize);
         // Elements may share a name string; cap the text copied out.
         let mut text_budget = data.len().saturating_mul(4).max(1 << 16);
+        // vkd3d's placement shows as aligned, strictly increasing name offsets.
+        let mut each_aligned = true;
+        let mut last_name = None;
         for i in 0..element_count as usize {
             let mut e = r;
             e.seek(element_offset as usize + i * record, "signature element")?;
@@ -168,6 +186,8 @@ impl Signature {
             };
             let name_at = e.offset();
             let name_offset = e.u32("signature element name offset")?;
+            each_aligned &= name_offset % 4 == 0 && last_name < Some(name_offset);
+            last_name = Some(name_offset);
             let name = r
                 .cstr_at(name_offset as usize, "signature element name")
                 .map_err(|err| Error::new(err.message().to_string(), name_at))?;
@@ -200,15 +220,15 @@ impl Signature {
                 min_precision,
             });
         }
-        Ok(Signature { offset: base, fourcc, layout, element_count, element_offset, elements })
+        let strings = if each_aligned { StringPlacement::EachAligned } else { StringPlacement::Shared };
+        Ok(Signature { offset: base, fourcc, layout, element_count, element_offset, elements, strings })
     }
 }
 
 impl Signature {
     /// Encodes the chunk payload from the elements: count and element
-    /// offset are computed, names are pooled after the records (one copy of
-    /// each distinct name, in element order) and the payload is padded to a
-    /// dword with `0xAB`. The stored `element_count`, `element_offset` and
+    /// offset are computed, names follow the records as [`Signature::strings`]
+    /// says, and the payload is padded to a dword with `0xAB`. The stored `element_count`, `element_offset` and
     /// `name_offset` fields are not read.
     pub fn encode(&self) -> Vec<u8> {
         let mut w = Writer::default();
@@ -231,7 +251,14 @@ impl Signature {
             }
         }
         for (e, at) in self.elements.iter().zip(name_at) {
-            let s = w.string(&e.name);
+            let s = match self.strings {
+                StringPlacement::Shared => w.string(&e.name),
+                StringPlacement::EachAligned => {
+                    let s = w.string_unshared(&e.name);
+                    w.align();
+                    s
+                }
+            };
             w.patch(at, s);
         }
         w.align();

@@ -1,0 +1,265 @@
+//! Writes an RDEF payload from the decoded model, in the layout of the
+//! compiler that made it ([`RdefLayout`]).
+//!
+//! Both compilers write, in order: the header, the binding records, the
+//! binding names, the constant-buffer records, the constant-buffer names,
+//! then per buffer its variable records followed by each variable's name,
+//! default value and type records, and last the creator string. They differ
+//! in the details the fields do not determine:
+//!
+//! * **fxc** packs strings and pads only where a record follows, shares any
+//!   string it wrote before, and shares a variable's type record with an
+//!   earlier variable of identical type (member types are never shared);
+//!   with no constant buffers it stores offset 0 for them.
+//! * **vkd3d-shader** pads before every string and record, never shares
+//!   strings, and shares type records of identical non-array types.
+//!
+//! Offsets, counts and string positions are computed here; the stored
+//! `*_offset`/`*_count` fields of the model are never read, except a type's
+//! `member_offset` when it has no members (it then points at nothing and
+//! vkd3d stores 1 there, fxc 0).
+
+use super::{ConstantBuffer, Rdef, RdefLayout, Type, Variable, MAGIC_RD11, MAGIC_RD11_51};
+use crate::chunks::write::Writer;
+use std::collections::HashMap;
+
+struct Enc {
+    w: Writer,
+    layout: RdefLayout,
+    sm5: bool,
+    /// Structural key of an emitted type → its record offset.
+    types: HashMap<Vec<u8>, u32>,
+}
+
+impl Rdef {
+    /// Encodes the chunk payload from the model (see the module doc of
+    /// `rdef::encode` for the layout rules).
+    pub fn encode(&self) -> Vec<u8> {
+        let sm5 = self.rd11.is_some();
+        let sm51 = self.is_sm51();
+        let mut e = Enc { w: Writer::default(), layout: self.layout, sm5, types: HashMap::new() };
+        let w = &mut e.w;
+        w.u32(self.constant_buffers.len() as u32);
+        let cb_at = w.u32(0);
+        w.u32(self.bindings.len() as u32);
+        let bind_at = w.u32(0);
+        w.bytes(&[self.minor_version, self.major_version]);
+        w.u16(self.program_type);
+        w.u32(self.compile_flags);
+        let creator_at = w.u32(0);
+        if let Some(h) = &self.rd11 {
+            w.u32(if sm51 { MAGIC_RD11_51 } else { MAGIC_RD11 });
+            for v in [60, 24, if sm51 { 40 } else { 32 }, 40, 36, 12, h.interface_slot_count] {
+                w.u32(v);
+            }
+        }
+        let p = w.pos();
+        w.patch(bind_at, p);
+        let mut names = Vec::with_capacity(self.bindings.len());
+        for b in &self.bindings {
+            names.push(w.u32(0));
+            for v in [b.input_type, b.return_type, b.dimension, b.sample_count, b.bind_point, b.bind_count, b.flags] {
+                w.u32(v);
+            }
+            if sm51 {
+                w.u32(b.space.unwrap_or(0));
+                w.u32(b.id.unwrap_or(0));
+            }
+        }
+        for (b, at) in self.bindings.iter().zip(names) {
+            let s = e.string(&b.name);
+            e.w.patch(at, s);
+        }
+        e.align();
+        if !self.constant_buffers.is_empty() || e.layout == RdefLayout::Vkd3d {
+            let p = e.w.pos();
+            e.w.patch(cb_at, p);
+        }
+        let mut cb_fields = Vec::with_capacity(self.constant_buffers.len());
+        for c in &self.constant_buffers {
+            let name = e.w.u32(0);
+            e.w.u32(c.variables.len() as u32);
+            let vars = e.w.u32(0);
+            for v in [c.size, c.flags, c.kind] {
+                e.w.u32(v);
+            }
+            cb_fields.push((name, vars));
+        }
+        for (c, &(at, _)) in self.constant_buffers.iter().zip(&cb_fields) {
+            let s = e.string(&c.name);
+            e.w.patch(at, s);
+        }
+        e.align();
+        for (c, &(_, vars_at)) in self.constant_buffers.iter().zip(&cb_fields) {
+            e.align();
+            let p = e.w.pos();
+            e.w.patch(vars_at, p);
+            e.buffer(c);
+        }
+        let s = e.string(&self.creator);
+        e.w.patch(creator_at, s);
+        e.w.align();
+        e.w.out
+    }
+}
+
+/// Fields of one variable record that point elsewhere.
+struct VarSlots {
+    name: usize,
+    ty: usize,
+    default: usize,
+}
+
+impl Enc {
+    fn string(&mut self, s: &str) -> u32 {
+        match self.layout {
+            RdefLayout::Fxc => self.w.string(s),
+            RdefLayout::Vkd3d => {
+                self.w.align();
+                self.w.string_unshared(s)
+            }
+        }
+    }
+
+    /// fxc pads only before records; vkd3d before everything, so an
+    /// explicit pad is the same for both.
+    fn align(&mut self) {
+        self.w.align();
+    }
+
+    fn buffer(&mut self, c: &ConstantBuffer) {
+        let mut slots = Vec::with_capacity(c.variables.len());
+        for v in &c.variables {
+            slots.push(self.variable_record(v));
+        }
+        for (v, s) in c.variables.iter().zip(slots) {
+            let at = self.string(&v.name);
+            self.w.patch(s.name, at);
+            if let Some(d) = &v.default_value {
+                self.align();
+                let at = self.w.pos();
+                self.w.bytes(d);
+                self.w.patch(s.default, at);
+            }
+            let at = self.ty(&v.ty, true);
+            self.w.patch(s.ty, at);
+        }
+    }
+
+    fn variable_record(&mut self, v: &Variable) -> VarSlots {
+        let w = &mut self.w;
+        let name = w.u32(0);
+        w.u32(v.start_offset);
+        w.u32(v.size);
+        w.u32(v.flags);
+        let ty = w.u32(0);
+        let default = w.u32(0);
+        if self.sm5 {
+            for f in [v.texture_start, v.texture_size, v.sampler_start, v.sampler_size] {
+                w.u32(f.unwrap_or(0));
+            }
+        }
+        VarSlots { name, ty, default }
+    }
+
+    /// Writes `t` (members first) unless an identical type may be shared;
+    /// returns its record offset.
+    fn ty(&mut self, t: &Type, top: bool) -> u32 {
+        let shareable = match self.layout {
+            RdefLayout::Fxc => top,
+            RdefLayout::Vkd3d => t.elements == 0,
+        };
+        let key = shareable.then(|| type_key(t));
+        if let Some(at) = key.as_ref().and_then(|k| self.types.get(k)) {
+            return *at;
+        }
+        let at = match self.layout {
+            RdefLayout::Fxc => self.ty_fxc(t),
+            RdefLayout::Vkd3d => self.ty_vkd3d(t),
+        };
+        if let Some(k) = key {
+            self.types.insert(k, at);
+        }
+        at
+    }
+
+    fn members(&mut self, t: &Type) -> Vec<(u32, u32)> {
+        let mut m = Vec::with_capacity(t.members.len());
+        for member in &t.members {
+            let name = self.string(&member.name);
+            let ty = self.ty(&member.ty, false);
+            m.push((name, ty));
+        }
+        m
+    }
+
+    fn member_records(&mut self, t: &Type, m: &[(u32, u32)]) -> u32 {
+        self.align();
+        let at = self.w.pos();
+        for (member, &(name, ty)) in t.members.iter().zip(m) {
+            self.w.u32(name);
+            self.w.u32(ty);
+            self.w.u32(member.start_offset);
+        }
+        at
+    }
+
+    fn ty_fxc(&mut self, t: &Type) -> u32 {
+        let m = self.members(t);
+        let members_at = if t.members.is_empty() { t.member_offset } else { self.member_records(t, &m) };
+        let name = t.name.as_deref().filter(|_| self.sm5).map(|n| self.string(n));
+        self.record(t, members_at, name)
+    }
+
+    fn ty_vkd3d(&mut self, t: &Type) -> u32 {
+        let name = t.name.as_deref().filter(|_| self.sm5).map(|n| self.string(n));
+        let m = self.members(t);
+        let members_at = if t.members.is_empty() { t.member_offset } else { self.member_records(t, &m) };
+        self.record(t, members_at, name)
+    }
+
+    fn record(&mut self, t: &Type, members_at: u32, name: Option<u32>) -> u32 {
+        self.align();
+        let at = self.w.pos();
+        let w = &mut self.w;
+        for v in [t.class, t.base_type, t.rows, t.columns, t.elements, t.members.len() as u16] {
+            w.u16(v);
+        }
+        w.u32(members_at);
+        if self.sm5 {
+            for _ in 0..4 {
+                w.u32(0);
+            }
+            w.u32(name.unwrap_or(0));
+        }
+        at
+    }
+}
+
+/// The type's fields (members included, offsets excluded) as bytes, so
+/// that identical types compare equal.
+fn type_key(t: &Type) -> Vec<u8> {
+    let mut k = Vec::new();
+    key_into(t, &mut k);
+    k
+}
+
+fn key_into(t: &Type, k: &mut Vec<u8>) {
+    for v in [t.class, t.base_type, t.rows, t.columns, t.elements, t.members.len() as u16] {
+        k.extend_from_slice(&v.to_le_bytes());
+    }
+    if t.members.is_empty() {
+        k.extend_from_slice(&t.member_offset.to_le_bytes());
+    }
+    for s in [t.name.as_deref().unwrap_or("\u{1}")] {
+        k.extend_from_slice(s.as_bytes());
+        k.push(0);
+    }
+    for m in &t.members {
+        k.extend_from_slice(m.name.as_bytes());
+        k.push(0);
+        k.extend_from_slice(&m.start_offset.to_le_bytes());
+        key_into(&m.ty, k);
+    }
+    k.push(0xff);
+}
