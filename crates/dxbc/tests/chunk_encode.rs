@@ -62,6 +62,12 @@ fn check(sub: &str, expected: usize) {
                 Err(err) => t.failures.push(format!("{name}: does not decode: {err}")),
                 Ok(got) if got == data => t.identical += 1,
                 Ok(got) => {
+                    // Developer aid: CHUNK_DUMP=dir writes both payloads for a byte diff.
+                    if let Ok(d) = std::env::var("CHUNK_DUMP") {
+                        let base = format!("{d}/{name}.{}", e.fourcc());
+                        std::fs::write(format!("{base}.got"), &got).unwrap();
+                        std::fs::write(format!("{base}.want"), data).unwrap();
+                    }
                     let at = got.iter().zip(data).position(|(a, b)| a != b).unwrap_or(got.len().min(data.len()));
                     t.failures.push(format!(
                         "{name}: {} differs at payload byte {at:#x} (encoded {} bytes, stored {})",

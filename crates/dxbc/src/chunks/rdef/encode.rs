@@ -70,8 +70,8 @@ impl Rdef {
             let s = e.string(&b.name);
             e.w.patch(at, s);
         }
-        e.align();
         if !self.constant_buffers.is_empty() || e.layout == RdefLayout::Vkd3d {
+            e.align();
             let p = e.w.pos();
             e.w.patch(cb_at, p);
         }
@@ -89,7 +89,6 @@ impl Rdef {
             let s = e.string(&c.name);
             e.w.patch(at, s);
         }
-        e.align();
         for (c, &(_, vars_at)) in self.constant_buffers.iter().zip(&cb_fields) {
             e.align();
             let p = e.w.pos();
@@ -173,10 +172,7 @@ impl Enc {
         if let Some(at) = key.as_ref().and_then(|k| self.types.get(k)) {
             return *at;
         }
-        let at = match self.layout {
-            RdefLayout::Fxc => self.ty_fxc(t),
-            RdefLayout::Vkd3d => self.ty_vkd3d(t),
-        };
+        let at = self.write_type(t);
         if let Some(k) = key {
             self.types.insert(k, at);
         }
@@ -184,10 +180,18 @@ impl Enc {
     }
 
     fn members(&mut self, t: &Type) -> Vec<(u32, u32)> {
-        let mut m = Vec::with_capacity(t.members.len());
+        let mut m: Vec<(u32, u32)> = Vec::with_capacity(t.members.len());
+        let mut previous: Option<(Vec<u8>, u32)> = None;
         for member in &t.members {
             let name = self.string(&member.name);
-            let ty = self.ty(&member.ty, false);
+            let ty = match (&previous, self.layout) {
+                // fxc shares a member's type only with the member before it.
+                (Some((k, at)), RdefLayout::Fxc) if *k == type_key(&member.ty) => *at,
+                _ => self.ty(&member.ty, false),
+            };
+            if self.layout == RdefLayout::Fxc {
+                previous = Some((type_key(&member.ty), ty));
+            }
             m.push((name, ty));
         }
         m
@@ -204,14 +208,8 @@ impl Enc {
         at
     }
 
-    fn ty_fxc(&mut self, t: &Type) -> u32 {
-        let m = self.members(t);
-        let members_at = if t.members.is_empty() { t.member_offset } else { self.member_records(t, &m) };
-        let name = t.name.as_deref().filter(|_| self.sm5).map(|n| self.string(n));
-        self.record(t, members_at, name)
-    }
-
-    fn ty_vkd3d(&mut self, t: &Type) -> u32 {
+    /// Name, member names and types, member records, record.
+    fn write_type(&mut self, t: &Type) -> u32 {
         let name = t.name.as_deref().filter(|_| self.sm5).map(|n| self.string(n));
         let m = self.members(t);
         let members_at = if t.members.is_empty() { t.member_offset } else { self.member_records(t, &m) };
