@@ -29,6 +29,8 @@ struct Enc {
     sm5: bool,
     /// Structural key of an emitted type → its record offset.
     types: HashMap<Vec<u8>, u32>,
+    /// Default value bytes → offset (fxc shares identical values).
+    defaults: HashMap<Vec<u8>, u32>,
 }
 
 impl Rdef {
@@ -37,7 +39,8 @@ impl Rdef {
     pub fn encode(&self) -> Vec<u8> {
         let sm5 = self.rd11.is_some();
         let sm51 = self.is_sm51();
-        let mut e = Enc { w: Writer::default(), layout: self.layout, sm5, types: HashMap::new() };
+        let mut e =
+            Enc { w: Writer::default(), layout: self.layout, sm5, types: HashMap::new(), defaults: HashMap::new() };
         let w = &mut e.w;
         w.u32(self.constant_buffers.len() as u32);
         let cb_at = w.u32(0);
@@ -134,14 +137,23 @@ impl Enc {
         for (v, s) in c.variables.iter().zip(slots) {
             let at = self.string(&v.name);
             self.w.patch(s.name, at);
-            if let Some(d) = &v.default_value {
-                self.align();
-                let at = self.w.pos();
-                self.w.bytes(d);
-                self.w.patch(s.default, at);
-            }
             let at = self.ty(&v.ty, true);
             self.w.patch(s.ty, at);
+            if let Some(d) = &v.default_value {
+                let at = match self.defaults.get(d) {
+                    Some(&at) => at,
+                    None => {
+                        self.align();
+                        let at = self.w.pos();
+                        self.w.bytes(d);
+                        if self.layout == RdefLayout::Fxc {
+                            self.defaults.insert(d.clone(), at);
+                        }
+                        at
+                    }
+                };
+                self.w.patch(s.default, at);
+            }
         }
     }
 
