@@ -51,7 +51,7 @@ fn check(sub: &str, expected: usize) {
     let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let name = f.strip_prefix(&dir).unwrap_or(f).to_string_lossy().replace('/', "__");
         let c = dxbc::Container::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         for e in &c.chunks {
             let data = &bytes[e.data_range()];

@@ -234,6 +234,11 @@ pub struct Type {
     pub name: Option<String>,
     /// Members (structs and classes).
     pub members: Vec<Member>,
+    /// The record is one an earlier variable or member already points at:
+    /// compilers write some identical types once and others again, by rules
+    /// the fields do not settle (vkd3d keeps `const float4` and `float4`
+    /// apart), so the encoder follows this flag and shares the record.
+    pub shared: bool,
 }
 
 impl Type {
@@ -397,6 +402,8 @@ struct Ctx<'a> {
     text_budget: usize,
     /// Bytes of default values still allowed (legitimate values do not overlap).
     data_budget: usize,
+    /// Type record offsets read so far (for [`Type::shared`]).
+    seen_types: std::collections::HashSet<u32>,
 }
 
 fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
@@ -474,6 +481,7 @@ impl Rdef {
             budget: data.len().max(4096),
             text_budget: data.len().saturating_mul(4).max(1 << 16),
             data_budget: data.len().saturating_mul(2),
+            seen_types: Default::default(),
         };
         let mut constant_buffers = Vec::with_capacity(constant_buffer_count as usize);
         for i in 0..constant_buffer_count as usize {
@@ -674,6 +682,7 @@ impl Ctx<'_> {
         let mut t = self.r;
         t.seek(pos as usize, "type offset").map_err(|e| Error::new(e.message().to_string(), field_at))?;
         let offset = t.offset();
+        let shared = !self.seen_types.insert(pos);
         let class = t.u16("type class")?;
         let base_type = t.u16("type base type")?;
         let rows = t.u16("type rows")?;
@@ -727,6 +736,7 @@ impl Ctx<'_> {
             name_offset,
             name,
             members,
+            shared,
         })
     }
 }

@@ -137,7 +137,7 @@ impl Enc {
         for (v, s) in c.variables.iter().zip(slots) {
             let at = self.string(&v.name);
             self.w.patch(s.name, at);
-            let at = self.ty(&v.ty, true);
+            let at = self.ty(&v.ty);
             self.w.patch(s.ty, at);
             if let Some(d) = &v.default_value {
                 let at = match self.defaults.get(d) {
@@ -173,37 +173,26 @@ impl Enc {
         VarSlots { name, ty, default }
     }
 
-    /// Writes `t` (members first) unless an identical type may be shared;
-    /// returns its record offset.
-    fn ty(&mut self, t: &Type, top: bool) -> u32 {
-        let shareable = match self.layout {
-            RdefLayout::Fxc => top,
-            RdefLayout::Vkd3d => t.elements == 0,
-        };
-        let key = shareable.then(|| type_key(t));
-        if let Some(at) = key.as_ref().and_then(|k| self.types.get(k)) {
-            return *at;
+    /// Points at an earlier identical record when `t` is marked shared
+    /// (the most recent one: fxc's later references use the copy nearest
+    /// them), otherwise writes a new one; returns the record offset.
+    fn ty(&mut self, t: &Type) -> u32 {
+        let key = type_key(t);
+        if t.shared {
+            if let Some(&at) = self.types.get(&key) {
+                return at;
+            }
         }
         let at = self.write_type(t);
-        if let Some(k) = key {
-            self.types.insert(k, at);
-        }
+        self.types.insert(key, at);
         at
     }
 
     fn members(&mut self, t: &Type) -> Vec<(u32, u32)> {
-        let mut m: Vec<(u32, u32)> = Vec::with_capacity(t.members.len());
-        let mut previous: Option<(Vec<u8>, u32)> = None;
+        let mut m = Vec::with_capacity(t.members.len());
         for member in &t.members {
             let name = self.string(&member.name);
-            let ty = match (&previous, self.layout) {
-                // fxc shares a member's type only with the member before it.
-                (Some((k, at)), RdefLayout::Fxc) if *k == type_key(&member.ty) => *at,
-                _ => self.ty(&member.ty, false),
-            };
-            if self.layout == RdefLayout::Fxc {
-                previous = Some((type_key(&member.ty), ty));
-            }
+            let ty = self.ty(&member.ty);
             m.push((name, ty));
         }
         m
