@@ -234,11 +234,13 @@ pub struct Type {
     pub name: Option<String>,
     /// Members (structs and classes).
     pub members: Vec<Member>,
-    /// The record is one an earlier variable or member already points at:
-    /// compilers write some identical types once and others again, by rules
-    /// the fields do not settle (vkd3d keeps `const float4` and `float4`
-    /// apart), so the encoder follows this flag and shares the record.
-    pub shared: bool,
+    /// `Some(k)` when this reference points at a type record an earlier
+    /// variable or member already uses: the k-th distinct record met in
+    /// reading order (variables in order, members depth-first). Compilers
+    /// write some identical types once and others again, and point at one
+    /// copy among several, by rules the fields do not settle (vkd3d keeps
+    /// `const float4` and `float4` apart), so the encoder follows this.
+    pub shares: Option<u32>,
 }
 
 impl Type {
@@ -402,8 +404,9 @@ struct Ctx<'a> {
     text_budget: usize,
     /// Bytes of default values still allowed (legitimate values do not overlap).
     data_budget: usize,
-    /// Type record offsets read so far (for [`Type::shared`]).
-    seen_types: std::collections::HashSet<u32>,
+    /// Type record offset → index among the distinct records read so far
+    /// (for [`Type::shares`]).
+    seen_types: std::collections::HashMap<u32, u32>,
 }
 
 fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
@@ -682,7 +685,14 @@ impl Ctx<'_> {
         let mut t = self.r;
         t.seek(pos as usize, "type offset").map_err(|e| Error::new(e.message().to_string(), field_at))?;
         let offset = t.offset();
-        let shared = !self.seen_types.insert(pos);
+        let next = self.seen_types.len() as u32;
+        let shares = match self.seen_types.entry(pos) {
+            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(next);
+                None
+            }
+        };
         let class = t.u16("type class")?;
         let base_type = t.u16("type base type")?;
         let rows = t.u16("type rows")?;
@@ -736,7 +746,7 @@ impl Ctx<'_> {
             name_offset,
             name,
             members,
-            shared,
+            shares,
         })
     }
 }

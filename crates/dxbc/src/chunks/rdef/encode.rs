@@ -27,8 +27,8 @@ struct Enc {
     w: Writer,
     layout: RdefLayout,
     sm5: bool,
-    /// Structural key of an emitted type → its record offset.
-    types: HashMap<Vec<u8>, u32>,
+    /// Type records written so far, in order: offset and structural key.
+    types: Vec<(u32, Vec<u8>)>,
     /// Default value bytes → offset (fxc shares identical values).
     defaults: HashMap<Vec<u8>, u32>,
 }
@@ -39,8 +39,7 @@ impl Rdef {
     pub fn encode(&self) -> Vec<u8> {
         let sm5 = self.rd11.is_some();
         let sm51 = self.is_sm51();
-        let mut e =
-            Enc { w: Writer::default(), layout: self.layout, sm5, types: HashMap::new(), defaults: HashMap::new() };
+        let mut e = Enc { w: Writer::default(), layout: self.layout, sm5, types: Vec::new(), defaults: HashMap::new() };
         let w = &mut e.w;
         w.u32(self.constant_buffers.len() as u32);
         let cb_at = w.u32(0);
@@ -173,18 +172,19 @@ impl Enc {
         VarSlots { name, ty, default }
     }
 
-    /// Points at an earlier identical record when `t` is marked shared
-    /// (the most recent one: fxc's later references use the copy nearest
-    /// them), otherwise writes a new one; returns the record offset.
+    /// Points at the earlier record `t.shares` names when it holds an
+    /// identical type, otherwise writes a new record; returns its offset.
     fn ty(&mut self, t: &Type) -> u32 {
-        let key = type_key(t);
-        if t.shared {
-            if let Some(&at) = self.types.get(&key) {
-                return at;
+        if let Some((at, key)) = t.shares.and_then(|k| self.types.get(k as usize)) {
+            if *key == type_key(t) {
+                return *at;
             }
         }
+        // Indexed in pre-order, as the decoder numbers them.
+        let index = self.types.len();
+        self.types.push((0, type_key(t)));
         let at = self.write_type(t);
-        self.types.insert(key, at);
+        self.types[index].0 = at;
         at
     }
 
