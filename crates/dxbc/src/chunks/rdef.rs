@@ -234,6 +234,13 @@ pub struct Type {
     pub name: Option<String>,
     /// Members (structs and classes).
     pub members: Vec<Member>,
+    /// SM5: the type `subtype_offset` points at (interface pointers name
+    /// their interface here).
+    pub subtype: Option<Box<Type>>,
+    /// SM5: the type `base_class_offset` points at.
+    pub base_class: Option<Box<Type>>,
+    /// SM5: the interfaces a class implements (the table at `interface_offset`).
+    pub interfaces: Vec<Type>,
     /// `Some(k)` when this reference points at a type record an earlier
     /// variable or member already uses: the k-th distinct record met in
     /// reading order (variables in order, members depth-first). Compilers
@@ -713,6 +720,8 @@ impl Ctx<'_> {
         } else {
             (None, None, None, None, None, None)
         };
+        let (subtype, base_class, interfaces) =
+            self.linked_types((subtype_offset, base_class_offset, interface_count, interface_offset), offset, depth)?;
         let mut members = Vec::new();
         if member_count > 0 {
             count_fits(&self.r, member_offset, member_count as u32, 12, "member", count_at)?;
@@ -746,8 +755,41 @@ impl Ctx<'_> {
             name_offset,
             name,
             members,
+            subtype,
+            base_class,
+            interfaces,
             shares,
         })
+    }
+
+    /// SM5 class types: the sub-type, the base class and the interfaces a
+    /// type record points at (offset 0 = none), read as types of their own.
+    #[allow(clippy::type_complexity)]
+    fn linked_types(
+        &mut self,
+        (sub, base, count, table): (Option<u32>, Option<u32>, Option<u32>, Option<u32>),
+        record_at: usize,
+        depth: usize,
+    ) -> Result<(Option<Box<Type>>, Option<Box<Type>>, Vec<Type>)> {
+        let mut one = |ctx: &mut Self, at: Option<u32>, field: usize| -> Result<Option<Box<Type>>> {
+            match at {
+                Some(at) if at != 0 => Ok(Some(Box::new(ctx.ty(at, record_at + field, depth + 1)?))),
+                _ => Ok(None),
+            }
+        };
+        let subtype = one(self, sub, 16)?;
+        let base_class = one(self, base, 20)?;
+        let mut interfaces = Vec::new();
+        let count = count.unwrap_or(0);
+        if count > 0 {
+            let table = table.unwrap_or(0);
+            count_fits(&self.r, table, count, 4, "interface type offset", record_at + 24)?;
+            for i in 0..count as usize {
+                let at = self.r.u32_at(table as usize + i * 4, "interface type offset")?;
+                interfaces.push(self.ty(at, self.r.base() + table as usize + i * 4, depth + 1)?);
+            }
+        }
+        Ok((subtype, base_class, interfaces))
     }
 }
 

@@ -209,15 +209,30 @@ impl Enc {
         at
     }
 
-    /// Name, member names and types, member records, record.
+    /// Name, member names and types, linked class types, member records,
+    /// interface table, record.
     fn write_type(&mut self, t: &Type) -> u32 {
         let name = t.name.as_deref().filter(|_| self.sm5).map(|n| self.string(n));
         let m = self.members(t);
+        let sub = t.subtype.as_deref().map_or(0, |s| self.ty(s));
+        let base = t.base_class.as_deref().map_or(0, |s| self.ty(s));
+        let interfaces: Vec<u32> = t.interfaces.iter().map(|i| self.ty(i)).collect();
         let members_at = if t.members.is_empty() { t.member_offset } else { self.member_records(t, &m) };
-        self.record(t, members_at, name)
+        let interfaces_at = if interfaces.is_empty() {
+            0
+        } else {
+            self.align();
+            let at = self.w.pos();
+            for i in &interfaces {
+                self.w.u32(*i);
+            }
+            at
+        };
+        let linked = [sub, base, interfaces.len() as u32, interfaces_at];
+        self.record(t, members_at, linked, name)
     }
 
-    fn record(&mut self, t: &Type, members_at: u32, name: Option<u32>) -> u32 {
+    fn record(&mut self, t: &Type, members_at: u32, linked: [u32; 4], name: Option<u32>) -> u32 {
         self.align();
         let at = self.w.pos();
         let w = &mut self.w;
@@ -226,8 +241,8 @@ impl Enc {
         }
         w.u32(members_at);
         if self.sm5 {
-            for _ in 0..4 {
-                w.u32(0);
+            for v in linked {
+                w.u32(v);
             }
             w.u32(name.unwrap_or(0));
         }
@@ -259,6 +274,15 @@ fn key_into(t: &Type, k: &mut Vec<u8>) {
         k.push(0);
         k.extend_from_slice(&m.start_offset.to_le_bytes());
         key_into(&m.ty, k);
+    }
+    for linked in [t.subtype.as_deref(), t.base_class.as_deref()] {
+        k.push(linked.is_some() as u8);
+        if let Some(l) = linked {
+            key_into(l, k);
+        }
+    }
+    for i in &t.interfaces {
+        key_into(i, k);
     }
     k.push(0xff);
 }
