@@ -87,11 +87,19 @@ impl Rdef {
             }
             cb_fields.push((name, vars));
         }
-        for (c, &(at, _)) in self.constant_buffers.iter().zip(&cb_fields) {
-            let s = e.string(&c.name);
-            e.w.patch(at, s);
+        // vkd3d writes all buffer names after the records, fxc each just
+        // before its buffer's variables.
+        if e.layout == RdefLayout::Vkd3d {
+            for (c, &(at, _)) in self.constant_buffers.iter().zip(&cb_fields) {
+                let s = e.string(&c.name);
+                e.w.patch(at, s);
+            }
         }
-        for (c, &(_, vars_at)) in self.constant_buffers.iter().zip(&cb_fields) {
+        for (c, &(name_at, vars_at)) in self.constant_buffers.iter().zip(&cb_fields) {
+            if e.layout == RdefLayout::Fxc {
+                let s = e.string(&c.name);
+                e.w.patch(name_at, s);
+            }
             e.align();
             let p = e.w.pos();
             e.w.patch(vars_at, p);
