@@ -31,6 +31,8 @@ struct Enc {
     types: Vec<(u32, Vec<u8>)>,
     /// Default value bytes → offset (fxc shares identical values).
     defaults: HashMap<Vec<u8>, u32>,
+    /// Member lists and interface tables → offset (fxc shares them too).
+    blocks: HashMap<Vec<u8>, u32>,
 }
 
 impl Rdef {
@@ -39,7 +41,14 @@ impl Rdef {
     pub fn encode(&self) -> Vec<u8> {
         let sm5 = self.rd11.is_some();
         let sm51 = self.is_sm51();
-        let mut e = Enc { w: Writer::default(), layout: self.layout, sm5, types: Vec::new(), defaults: HashMap::new() };
+        let mut e = Enc {
+            w: Writer::default(),
+            layout: self.layout,
+            sm5,
+            types: Vec::new(),
+            defaults: HashMap::new(),
+            blocks: HashMap::new(),
+        };
         let w = &mut e.w;
         w.u32(self.constant_buffers.len() as u32);
         let cb_at = w.u32(0);
@@ -206,38 +215,59 @@ impl Enc {
         m
     }
 
-    fn member_records(&mut self, t: &Type, m: &[(u32, u32)]) -> u32 {
-        self.align();
-        let at = self.w.pos();
-        for (member, &(name, ty)) in t.members.iter().zip(m) {
-            self.w.u32(name);
-            self.w.u32(ty);
-            self.w.u32(member.start_offset);
-        }
-        at
-    }
-
-    /// Name, member names and types, linked class types, member records,
-    /// interface table, record.
+    /// Name, linked class types, interface table, member names and types,
+    /// member records, record.
     fn write_type(&mut self, t: &Type) -> u32 {
         let name = t.name.as_deref().filter(|_| self.sm5).map(|n| self.string(n));
-        let m = self.members(t);
         let sub = t.subtype.as_deref().map_or(0, |s| self.ty(s));
         let base = t.base_class.as_deref().map_or(0, |s| self.ty(s));
         let interfaces: Vec<u32> = t.interfaces.iter().map(|i| self.ty(i)).collect();
-        let members_at = if t.members.is_empty() { t.member_offset } else { self.member_records(t, &m) };
         let interfaces_at = if interfaces.is_empty() {
             0
         } else {
-            self.align();
-            let at = self.w.pos();
-            for i in &interfaces {
-                self.w.u32(*i);
+            let table: Vec<u8> = interfaces.iter().flat_map(|i| i.to_le_bytes()).collect();
+            self.block(table)
+        };
+        let m = self.members(t);
+        let members_at = if t.members.is_empty() {
+            // Points at nothing: fxc stores the record's own offset for an
+            // interface class and 0 otherwise, vkd3d 1.
+            match (self.layout, t.class) {
+                (RdefLayout::Fxc, 6) => self.next_record(),
+                _ => t.member_offset,
             }
-            at
+        } else {
+            let records: Vec<u8> = t
+                .members
+                .iter()
+                .zip(&m)
+                .flat_map(|(member, &(name, ty))| [name, ty, member.start_offset])
+                .flat_map(u32::to_le_bytes)
+                .collect();
+            self.block(records)
         };
         let linked = [sub, base, interfaces.len() as u32, interfaces_at];
         self.record(t, members_at, linked, name)
+    }
+
+    /// Where the next record will go.
+    fn next_record(&self) -> u32 {
+        self.w.pos().div_ceil(4) * 4
+    }
+
+    /// Writes an aligned block of records; fxc points at an identical block
+    /// it wrote before instead (member lists and interface tables).
+    fn block(&mut self, bytes: Vec<u8>) -> u32 {
+        if let Some(&at) = self.blocks.get(&bytes) {
+            return at;
+        }
+        self.align();
+        let at = self.w.pos();
+        self.w.bytes(&bytes);
+        if self.layout == RdefLayout::Fxc {
+            self.blocks.insert(bytes, at);
+        }
+        at
     }
 
     fn record(&mut self, t: &Type, members_at: u32, linked: [u32; 4], name: Option<u32>) -> u32 {
