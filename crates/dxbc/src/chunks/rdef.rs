@@ -771,7 +771,7 @@ impl Ctx<'_> {
         record_at: usize,
         depth: usize,
     ) -> Result<(Option<Box<Type>>, Option<Box<Type>>, Vec<Type>)> {
-        let mut one = |ctx: &mut Self, at: Option<u32>, field: usize| -> Result<Option<Box<Type>>> {
+        let one = |ctx: &mut Self, at: Option<u32>, field: usize| -> Result<Option<Box<Type>>> {
             match at {
                 Some(at) if at != 0 => Ok(Some(Box::new(ctx.ty(at, record_at + field, depth + 1)?))),
                 _ => Ok(None),

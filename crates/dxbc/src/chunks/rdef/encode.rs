@@ -230,10 +230,11 @@ impl Enc {
         };
         let m = self.members(t);
         let members_at = if t.members.is_empty() {
-            // Points at nothing: fxc stores the record's own offset for an
-            // interface class and 0 otherwise, vkd3d 1.
+            // Points at nothing: fxc gives an interface class an empty
+            // member list (so the first one lands on its own record and
+            // later ones share it) and stores 0 otherwise; vkd3d stores 1.
             match (self.layout, t.class) {
-                (RdefLayout::Fxc, 6) => self.next_record(),
+                (RdefLayout::Fxc, 6) => self.block(Vec::new()),
                 _ => t.member_offset,
             }
         } else {
@@ -248,11 +249,6 @@ impl Enc {
         };
         let linked = [sub, base, interfaces.len() as u32, interfaces_at];
         self.record(t, members_at, linked, name)
-    }
-
-    /// Where the next record will go.
-    fn next_record(&self) -> u32 {
-        self.w.pos().div_ceil(4) * 4
     }
 
     /// Writes an aligned block of records; fxc points at an identical block
