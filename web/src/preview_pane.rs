@@ -246,7 +246,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
                     values
                 }
                 Err(e) => {
-                    s.refuse(e);
+                    s.refuse(e.to_string());
                     model.defaults()
                 }
             }

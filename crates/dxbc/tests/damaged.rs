@@ -1,9 +1,9 @@
 //! Damaged containers decode as far as they can.
 //!
 //! For every 10th corpus file (fxc, blobs, vkd3d, sorted by path) the test
-//! makes damaged copies: truncated at every chunk boundary ±4 bytes, and with
+//! makes damaged copies: truncated at every chunk boundary ±4 bytes, with
 //! each chunk-table offset in turn pointed outside the file, far outside it,
-//! or off dword alignment. A chunk is *intact* in a damaged copy when its
+//! or off dword alignment, and with garbage after the end. A chunk is *intact* in a damaged copy when its
 //! table slot and all its bytes are unchanged. The outside truth is the
 //! original file: every intact chunk must still be listed with the same
 //! table entry, and every intact chunk that decoded cleanly in the original
@@ -172,6 +172,15 @@ fn bad_offsets(name: &str, original: &[u8], s: &Shader, models: &[Option<String>
     }
 }
 
+fn garbage_after_the_end(name: &str, original: &[u8], s: &Shader, models: &[Option<String>], t: &mut Tally) {
+    let mut bytes = original.to_vec();
+    bytes.extend_from_slice(&[0xab; 12]);
+    let intact = vec![true; s.container.chunks.len()];
+    let d = check(name, "with 12 bytes of garbage after the end", &bytes, s, models, &intact, t);
+    let kinds: Vec<_> = d.errors.iter().map(|e| (e.kind(), e.offset())).collect();
+    assert_eq!(kinds, [(ErrorKind::SizeMismatch, 0x18)], "{name}: {:?}", d.errors);
+}
+
 fn measure(sub: &str) -> Tally {
     let mut t = Tally::default();
     let files = sample(sub);
@@ -181,6 +190,7 @@ fn measure(sub: &str) -> Tally {
         let models: Vec<Option<String>> = s.container.chunks.iter().map(|c| decoded(&s, c)).collect();
         truncations(name, bytes, &s, &models, &mut t);
         bad_offsets(name, bytes, &s, &models, &mut t);
+        garbage_after_the_end(name, bytes, &s, &models, &mut t);
     }
     println!(
         "{sub}: {} files, {} damaged inputs, {} errors reported; intact chunks listed {}/{}, \

@@ -1802,6 +1802,7 @@ mod tests {
         let prog = [0xFFFE_0200, ins(1, 2), dst(0, 0, 0xF), src(1, 0, 0xE4, 0)];
         let e = Aon9::parse(&Builder::new().build(&prog), 0).unwrap_err();
         assert!(e.message().contains("end token"));
+        assert_eq!(e.kind(), ErrorKind::Truncated);
         // Length field larger than what remains.
         let prog = [0xFFFE_0200, ins(1, 9), dst(0, 0, 0xF), END_TOKEN];
         assert!(Aon9::parse(&Builder::new().build(&prog), 0).is_err());

@@ -915,6 +915,7 @@ mod tests {
         let e = Rdef::parse(&data, 0).unwrap_err();
         assert_eq!(e.offset(), 0);
         assert!(e.message().contains("do not fit"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::OutOfBounds);
     }
 
     #[test]
@@ -928,6 +929,7 @@ mod tests {
         data[member_a + 4..member_a + 8].copy_from_slice(&st_off.to_le_bytes());
         let e = Rdef::parse(&data, 0).unwrap_err();
         assert!(e.message().contains("nesting"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
     }
 
     #[test]
@@ -937,5 +939,6 @@ mod tests {
         let e = Rdef::parse(&data, 8).unwrap_err();
         assert_eq!(e.offset(), 8 + 0x1c);
         assert!(e.message().contains("RD11"));
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
     }
 }

@@ -293,5 +293,6 @@ mod tests {
         let e = Stat::parse(&bytes(28), 0x10).unwrap_err();
         assert_eq!(e.offset(), 0x10);
         assert!(e.message().contains("116"));
+        assert_eq!(e.kind(), ErrorKind::Truncated);
     }
 }
