@@ -127,3 +127,50 @@ fn edit_sets_a_field_by_name_and_re_signs() {
     let (_, listing, _) = dxbc(&["disasm", "-"], Some(&edited));
     assert!(!String::from_utf8(listing).unwrap().contains("mov o0.w, r0.w"));
 }
+
+#[test]
+fn info_on_a_truncated_file_lists_what_decoded_and_each_error() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let bytes = std::fs::read(&f).unwrap();
+    let c = dxbc::Container::parse(&bytes).unwrap();
+    // Cut inside the last chunk: every chunk before it stays whole.
+    let last = c.chunks.iter().max_by_key(|ch| ch.offset).unwrap();
+    let cut = last.offset + 12;
+    let (code, out, err) = dxbc(&["info", "-"], Some(&bytes[..cut]));
+    let text = String::from_utf8(out).unwrap();
+    assert_ne!(code, 0);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("truncated: container size field"), "{err}");
+    for ch in c.chunks.iter().filter(|ch| ch.offset != last.offset) {
+        let line = format!("{:<6} offset 0x{:06x}  size {:>7}", ch.fourcc(), ch.offset, ch.size);
+        assert!(text.contains(&line), "{line} missing from\n{text}");
+    }
+    let slot = c.chunks.len() - 1;
+    let want = format!(
+        "  [truncated] chunk #{slot} {} at {:#x}: chunk declares {} payload bytes but only 4 remain; decoding those (at offset {:#x})",
+        last.fourcc(),
+        last.offset,
+        last.size,
+        last.offset + 4
+    );
+    assert!(text.lines().any(|l| l == want), "{want} missing from\n{text}");
+}
+
+#[test]
+fn disasm_on_a_damaged_file_prints_what_decoded_and_fails() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let mut bytes = std::fs::read(&f).unwrap();
+    let c = dxbc::Container::parse(&bytes).unwrap();
+    // Point the RDEF slot outside the file: the program still disassembles.
+    let slot = c.chunks.iter().position(|ch| &ch.tag == b"RDEF").unwrap();
+    let rdef = &c.chunks[slot];
+    let outside = (bytes.len() as u32 + 64).to_le_bytes();
+    bytes[rdef.table_offset..rdef.table_offset + 4].copy_from_slice(&outside);
+    let (code, out, err) = dxbc(&["disasm", "-"], Some(&bytes));
+    let text = String::from_utf8(out).unwrap();
+    assert_ne!(code, 0);
+    assert!(err.contains(&format!("out of bounds: chunk #{slot} at ")), "{err}");
+    let golden = std::fs::read_to_string(f.with_extension("asm")).unwrap();
+    let body = |t: &str| t.lines().skip_while(|l| !l.starts_with("vs_")).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(body(&text), body(&golden));
+}

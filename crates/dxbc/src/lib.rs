@@ -40,5 +40,5 @@ mod shader;
 pub mod spec;
 
 pub use container::Container;
-pub use error::{Error, Result};
+pub use error::{ChunkRef, Error, ErrorKind, Result};
 pub use shader::Shader;

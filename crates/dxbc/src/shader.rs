@@ -1,8 +1,8 @@
 //! The whole decoded file: container plus every chunk it could decode.
 
 use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat};
-use crate::container::{write_container, ChunkEntry, Container};
-use crate::error::{Error, Result};
+use crate::container::{write_container, ChunkEntry, Container, HEADER_SIZE};
+use crate::error::{ChunkRef, Error, Result};
 use crate::program::Program;
 use serde::Serialize;
 
@@ -32,15 +32,17 @@ pub struct Shader {
     pub ifce: Option<Ifce>,
     /// Aon9.
     pub aon9: Option<Aon9>,
-    /// Faults met while decoding chunks; each names its offset. Empty for a
-    /// well-formed file.
+    /// Faults met in the container (the same as `container.errors`, first)
+    /// and while decoding chunks (each naming its chunk); each names its
+    /// offset. Empty for a well-formed file.
     pub errors: Vec<Error>,
 }
 
 impl Shader {
-    /// Decodes as much as possible: the container must parse, chunk faults
-    /// are collected in [`Shader::errors`] and the parts before each fault
-    /// are kept.
+    /// Decodes as much as possible: only input that is not a container at
+    /// all fails (see [`Container::parse`]); container and chunk faults are
+    /// collected in [`Shader::errors`], every readable chunk is decoded, and
+    /// the parts before each fault are kept.
     pub fn decode(bytes: &[u8]) -> Result<Shader> {
         let container = Container::parse(bytes)?;
         let mut s = Shader {
@@ -57,6 +59,7 @@ impl Shader {
             aon9: None,
             errors: Vec::new(),
         };
+        s.errors.extend(s.container.errors.iter().cloned());
         for i in 0..s.container.chunks.len() {
             let (tag, range, offset) = {
                 let c = &s.container.chunks[i];
@@ -65,6 +68,7 @@ impl Shader {
             let data = &bytes[range];
             let base = offset + 8;
             let c = (tag,);
+            let first_error = s.errors.len();
             match &tag {
                 b"RDEF" if s.rdef.is_none() => keep(&mut s.errors, Rdef::parse(data, base), &mut s.rdef),
                 b"ISGN" | b"ISG1" if s.input_signature.is_none() => {
@@ -86,6 +90,13 @@ impl Shader {
                 b"IFCE" if s.ifce.is_none() => keep(&mut s.errors, Ifce::parse(data, base), &mut s.ifce),
                 b"Aon9" if s.aon9.is_none() => keep(&mut s.errors, Aon9::parse(data, base), &mut s.aon9),
                 _ => {}
+            }
+            if s.errors.len() > first_error {
+                let slot = s.container.chunks[i].table_offset.saturating_sub(HEADER_SIZE) / 4;
+                let chunk = ChunkRef { slot, tag: Some(tag), offset };
+                for e in &mut s.errors[first_error..] {
+                    *e = e.clone().in_chunk(chunk);
+                }
             }
         }
         Ok(s)

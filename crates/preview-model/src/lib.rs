@@ -112,6 +112,26 @@ pub struct PreviewModel {
     pub dispatch: Option<compute::Dispatch>,
 }
 
+/// Why a permalink's preview records did not restore.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestoreError {
+    /// The values record (link record 6).
+    Values(payload::PayloadError),
+    /// The settings record (link record 7).
+    Settings(payload::PayloadError),
+}
+
+impl std::fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RestoreError::Values(e) => write!(f, "the link's preview values: {e}"),
+            RestoreError::Settings(e) => write!(f, "the link's preview settings: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RestoreError {}
+
 impl PreviewModel {
     /// Builds the model of `shader`. (Vertex shaders get their mesh layout
     /// from [`vertex::mesh_inputs`] once a mesh is chosen.)
@@ -157,10 +177,10 @@ impl PreviewModel {
         &self,
         values: Option<&[u8]>,
         settings_bytes: Option<&[u8]>,
-    ) -> Result<(Values, settings::Settings), String> {
+    ) -> Result<(Values, settings::Settings), RestoreError> {
         let mut all = self.defaults();
         if let Some(v) = values {
-            let given = payload::decode(v).map_err(|e| format!("the link's preview values: {e}"))?;
+            let given = payload::decode(v).map_err(RestoreError::Values)?;
             for (k, v) in given {
                 if all.get(&k).is_some_and(|d| d.scalar() == v.scalar() && d.len() == v.len()) {
                     all.insert(k, v);
@@ -168,7 +188,7 @@ impl PreviewModel {
             }
         }
         let s = match settings_bytes {
-            Some(b) => settings::decode(b).map_err(|e| format!("the link's preview settings: {e}"))?,
+            Some(b) => settings::decode(b).map_err(RestoreError::Settings)?,
             None => settings::Settings::default(),
         };
         Ok((all, s))

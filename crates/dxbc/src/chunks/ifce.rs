@@ -14,7 +14,7 @@
 //! ```
 
 use crate::chunks::write::Writer;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -115,7 +115,8 @@ pub struct InterfaceSlot {
 fn check_fits(len: usize, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
     match (count as usize).checked_mul(record) {
         Some(n) if (at as usize) <= len && n <= len - at as usize => Ok(()),
-        _ => Err(Error::new(
+        _ => Err(Error::of(
+            ErrorKind::OutOfBounds,
             format!("{count} {what} of {record} bytes at chunk offset {at:#x} do not fit in the {len}-byte IFCE chunk"),
             field_at,
         )),
@@ -139,9 +140,13 @@ impl Ifce {
         // Records may share a name string; cap the text copied out.
         let mut text_budget = len.saturating_mul(4).max(1 << 16);
         let mut name = |at: u32, field_at: usize, what: &str| -> Result<String> {
-            let s = r.cstr_at(at as usize, what).map_err(|e| Error::new(e.message().to_string(), field_at))?;
+            let s = r.cstr_at(at as usize, what).map_err(|e| e.at(field_at))?;
             text_budget = text_budget.checked_sub(s.len()).ok_or_else(|| {
-                Error::new(format!("{what}: names add up to more text than the chunk can hold"), field_at)
+                Error::of(
+                    ErrorKind::LimitExceeded,
+                    format!("{what}: names add up to more text than the chunk can hold"),
+                    field_at,
+                )
             })?;
             Ok(s)
         };

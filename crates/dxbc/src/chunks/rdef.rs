@@ -25,7 +25,7 @@
 
 mod encode;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -421,7 +421,7 @@ fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_
     let need = (count as usize).checked_mul(record);
     match need {
         Some(n) if (at as usize) <= len && n <= len - at as usize => Ok(()),
-        _ => Err(Error::new(
+        _ => Err(Error::of(ErrorKind::OutOfBounds,
             format!(
                 "{count} {what} records of {record} bytes at chunk offset {at:#x} do not fit in the {len}-byte RDEF chunk"
             ),
@@ -446,9 +446,7 @@ impl Rdef {
         let compile_flags = r.u32("RDEF compile flags")?;
         let creator_at = r.offset();
         let creator_offset = r.u32("RDEF creator string offset")?;
-        let creator = r
-            .cstr_at(creator_offset as usize, "RDEF creator")
-            .map_err(|e| Error::new(e.message().to_string(), creator_at))?;
+        let creator = r.cstr_at(creator_offset as usize, "RDEF creator").map_err(|e| e.at(creator_at))?;
 
         let mut rd11 = None;
         if major_version >= 5 {
@@ -577,8 +575,10 @@ impl Rdef {
 
 /// Reads a name at chunk offset `at`, blaming `field_at` (the record) on failure.
 fn name_at(r: &Reader, at: u32, what: &str, field_at: usize) -> Result<String> {
-    r.cstr_at(at as usize, what)
-        .map_err(|e| Error::new(format!("{} (record at {field_at:#x})", e.message()), e.offset()))
+    r.cstr_at(at as usize, what).map_err(|e| {
+        let m = format!("{} (record at {field_at:#x})", e.message());
+        e.with_message(m)
+    })
 }
 
 impl Ctx<'_> {
@@ -586,7 +586,8 @@ impl Ctx<'_> {
     fn name(&mut self, at: u32, what: &str, field_at: usize) -> Result<String> {
         let s = name_at(&self.r, at, what, field_at)?;
         if s.len() > self.text_budget {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::LimitExceeded,
                 format!("{what}: names add up to more text than the RDEF chunk can hold"),
                 field_at,
             ));
@@ -641,19 +642,19 @@ impl Ctx<'_> {
         };
         let (default_value_at, default_value) = if default_value_offset != 0 {
             let mut d = self.r;
-            d.seek(default_value_offset as usize, "variable default value offset")
-                .map_err(|e| Error::new(e.message().to_string(), default_at))?;
+            d.seek(default_value_offset as usize, "variable default value offset").map_err(|e| e.at(default_at))?;
             let at = d.offset();
             if size as usize > self.data_budget {
-                return Err(Error::new(
+                return Err(Error::of(ErrorKind::LimitExceeded,
                     format!("default value of variable {name} ({size} bytes): default values add up to more than twice the chunk size"),
                     default_at,
                 ));
             }
             self.data_budget -= size as usize;
-            let bytes = d
-                .bytes(size as usize, "variable default value")
-                .map_err(|e| Error::new(format!("{} (variable {name})", e.message()), at))?;
+            let bytes = d.bytes(size as usize, "variable default value").map_err(|e| {
+                let m = format!("{} (variable {name})", e.message());
+                e.with_message(m).at(at)
+            })?;
             (Some(at), Some(bytes.to_vec()))
         } else {
             (None, None)
@@ -680,17 +681,22 @@ impl Ctx<'_> {
 
     fn ty(&mut self, pos: u32, field_at: usize, depth: usize) -> Result<Type> {
         if depth >= MAX_TYPE_DEPTH {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::LimitExceeded,
                 format!("type nesting deeper than {MAX_TYPE_DEPTH} levels (cyclic member types?)"),
                 field_at,
             ));
         }
         if self.budget == 0 {
-            return Err(Error::new("too many type records for the size of the RDEF chunk", field_at));
+            return Err(Error::of(
+                ErrorKind::LimitExceeded,
+                "too many type records for the size of the RDEF chunk",
+                field_at,
+            ));
         }
         self.budget -= 1;
         let mut t = self.r;
-        t.seek(pos as usize, "type offset").map_err(|e| Error::new(e.message().to_string(), field_at))?;
+        t.seek(pos as usize, "type offset").map_err(|e| e.at(field_at))?;
         let offset = t.offset();
         let next = self.seen_types.len() as u32;
         let shares = match self.seen_types.entry(pos) {
@@ -1000,6 +1006,7 @@ mod tests {
         let e = Rdef::parse(&data, 0).unwrap_err();
         assert_eq!(e.offset(), 0);
         assert!(e.message().contains("do not fit"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::OutOfBounds);
     }
 
     #[test]
@@ -1013,6 +1020,7 @@ mod tests {
         data[member_a + 4..member_a + 8].copy_from_slice(&st_off.to_le_bytes());
         let e = Rdef::parse(&data, 0).unwrap_err();
         assert!(e.message().contains("nesting"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
     }
 
     #[test]
@@ -1022,5 +1030,6 @@ mod tests {
         let e = Rdef::parse(&data, 8).unwrap_err();
         assert_eq!(e.offset(), 8 + 0x1c);
         assert!(e.message().contains("RD11"));
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
     }
 }

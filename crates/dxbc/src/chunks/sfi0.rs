@@ -1,7 +1,7 @@
 //! SFI0: shader feature info, a 64-bit set of optional hardware features the
 //! shader needs (`D3D_SHADER_REQUIRES_*`).
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -80,12 +80,12 @@ impl Sfi0 {
     /// Parses the chunk payload; `base` is its absolute offset.
     pub fn parse(data: &[u8], base: usize) -> Result<Sfi0> {
         let mut r = Reader::new(data, base);
-        let lo = r
-            .u32("SFI0 feature flags (low dword)")
-            .map_err(|_| Error::new(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len()), base))?;
-        let hi = r
-            .u32("SFI0 feature flags (high dword)")
-            .map_err(|_| Error::new(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len()), base))?;
+        let lo = r.u32("SFI0 feature flags (low dword)").map_err(|e| {
+            e.with_message(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len())).at(base)
+        })?;
+        let hi = r.u32("SFI0 feature flags (high dword)").map_err(|e| {
+            e.with_message(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len())).at(base)
+        })?;
         let flags = (hi as u64) << 32 | lo as u64;
         let features =
             (0..64).filter(|b| flags >> b & 1 != 0).map(|bit| Feature { bit, name: feature_name(bit) }).collect();

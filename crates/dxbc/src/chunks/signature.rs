@@ -12,7 +12,7 @@
 //! outputs it lists the components the shader *never* writes.
 
 use crate::chunks::write::Writer;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -161,7 +161,7 @@ impl Signature {
             .and_then(|n| n.checked_add(element_offset as usize))
             .is_some_and(|end| end <= data.len());
         if !fits {
-            return Err(Error::new(
+            return Err(Error::of(ErrorKind::OutOfBounds,
                 format!(
                     "{element_count} {} elements of {record} bytes at offset {element_offset:#x} do not fit in the {}-byte chunk",
                     crate::container::fourcc_text(&tag),
@@ -190,9 +190,13 @@ impl Signature {
             last_name = Some(name_offset);
             let name = r
                 .cstr_at(name_offset as usize, "signature element name")
-                .map_err(|err| Error::new(err.message().to_string(), name_at))?;
+                .map_err(|err| err.at(name_at))?;
             text_budget = text_budget.checked_sub(name.len()).ok_or_else(|| {
-                Error::new("signature element names add up to more text than the chunk can hold", name_at)
+                Error::of(
+                    ErrorKind::LimitExceeded,
+                    "signature element names add up to more text than the chunk can hold",
+                    name_at,
+                )
             })?;
             let semantic_index = e.u32("signature element semantic index")?;
             let system_value = e.u32("signature element system value")?;

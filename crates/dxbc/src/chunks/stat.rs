@@ -2,7 +2,7 @@
 //! `ID3D11ShaderReflection::GetDesc` reports). 29 dwords for SM4, 37 for SM5;
 //! a longer chunk keeps its extra dwords in [`Stat::extra`].
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use serde::Serialize;
 
 /// Names of the dwords in order, as used by [`Stat::fields`].
@@ -143,7 +143,8 @@ impl Stat {
     /// 29 SM4 dwords must be present.
     pub fn parse(data: &[u8], base: usize) -> Result<Stat> {
         if data.len() < 29 * 4 {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::Truncated,
                 format!("expected at least 116 bytes of STAT (29 dwords), found {}", data.len()),
                 base,
             ));
@@ -304,5 +305,6 @@ mod tests {
         let e = Stat::parse(&bytes(28), 0x10).unwrap_err();
         assert_eq!(e.offset(), 0x10);
         assert!(e.message().contains("116"));
+        assert_eq!(e.kind(), ErrorKind::Truncated);
     }
 }

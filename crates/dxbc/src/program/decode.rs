@@ -1,6 +1,7 @@
 //! Token-stream decoding.
 
 use super::*;
+use crate::error::ErrorKind;
 use crate::reader::dword;
 use crate::spec::{has_long_length, layout, opc, Item, OPCODES};
 
@@ -97,17 +98,21 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     let n_words = data.len() / 4;
     if n_words < 2 {
         p.undecoded = data.to_vec();
-        return (p, vec![Error::new("expected a version token and a length token", base)]);
+        return (p, vec![Error::of(ErrorKind::Truncated, "expected a version token and a length token", base)]);
     }
     p.version = VersionToken(dword(data, 0));
     p.length = dword(data, 1);
-    let len = p.length as usize;
+    let mut len = p.length as usize;
+    let mut errors = Vec::new();
     if len < 2 || len > n_words {
-        p.undecoded = data[8..].to_vec();
-        return (
-            p,
-            vec![Error::new(format!("program length token says {len} dwords but the chunk holds {n_words}"), base + 4)],
-        );
+        let e = format!("program length token says {len} dwords but the chunk holds {n_words}");
+        errors.push(Error::of(ErrorKind::SizeMismatch, e, base + 4));
+        if len < 2 {
+            p.undecoded = data[8..].to_vec();
+            return (p, errors);
+        }
+        // A cut chunk (truncated file): decode the dwords that are there.
+        len = n_words;
     }
     p.trailing = data[len * 4..].to_vec();
     let words = &data[..len * 4];
@@ -128,11 +133,12 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
             Ok(n) => pos += n,
             Err(e) => {
                 p.undecoded = data[pos * 4..len * 4].to_vec();
-                return (p, vec![e]);
+                errors.push(e);
+                return (p, errors);
             }
         }
     }
-    (p, Vec::new())
+    (p, errors)
 }
 
 /// Vector capacities for one program: exact for instructions, upper
@@ -335,11 +341,12 @@ fn instruction_body(
 
     if code == opc::CUSTOMDATA {
         if pos + 1 >= n_words {
-            return Err(Error::new("expected the custom-data block's length dword", at(pos + 1)));
+            return Err(Error::of(ErrorKind::Truncated, "expected the custom-data block's length dword", at(pos + 1)));
         }
         let count = dword(words, pos + 1) as usize;
         if count < 2 || count > n_words - pos {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::OutOfBounds,
                 format!("custom-data block length {count} dwords does not fit in the {} dwords left", n_words - pos),
                 at(pos + 1),
             ));
@@ -362,7 +369,7 @@ fn instruction_body(
     let long = d.long && token & 0x8000_0000 != 0;
     if long {
         if cur >= n_words {
-            return Err(Error::new("expected the declaration's length dword", at(cur)));
+            return Err(Error::of(ErrorKind::Truncated, "expected the declaration's length dword", at(cur)));
         }
         len = dword(words, cur) as usize;
         long_length = Some(len as u32);
@@ -372,14 +379,19 @@ fn instruction_body(
         return Err(Error::new(format!("instruction length is 0 for opcode {code}"), at(pos)));
     }
     if len > n_words - pos {
-        return Err(Error::new(
+        return Err(Error::of(
+            ErrorKind::OutOfBounds,
             format!("instruction length {len} dwords runs past the program end ({} dwords left)", n_words - pos),
             at(pos),
         ));
     }
     let end = pos + len;
     if long && len < 2 {
-        return Err(Error::new("declaration length is shorter than its own header", at(pos + 1)));
+        return Err(Error::of(
+            ErrorKind::SizeMismatch,
+            "declaration length is shorter than its own header",
+            at(pos + 1),
+        ));
     }
 
     // Extended opcode tokens (not for the long-length declarations, whose
@@ -388,14 +400,18 @@ fn instruction_body(
         let mut more = token & 0x8000_0000 != 0;
         while more {
             if cur >= end {
-                return Err(Error::new("expected an extended opcode token inside the instruction", at(cur)));
+                return Err(Error::of(
+                    ErrorKind::SizeMismatch,
+                    "expected an extended opcode token inside the instruction",
+                    at(cur),
+                ));
             }
             let e = dword(words, cur);
             first_use(&mut p.pool, n_words - cur);
             p.pool.push(e);
             n_ext += 1;
             if n_ext > 8 {
-                return Err(Error::new("more than 8 chained extended opcode tokens", at(cur)));
+                return Err(Error::of(ErrorKind::LimitExceeded, "more than 8 chained extended opcode tokens", at(cur)));
             }
             cur += 1;
             more = e & 0x8000_0000 != 0;
@@ -409,12 +425,20 @@ fn instruction_body(
             while cur < end && (expected < 0 || n < expected) {
                 let id = operand(p, words, base, &mut cur, end)?;
                 if !push_op(p, &mut n_ops, id) {
-                    return Err(Error::new("more than 8 operands in one instruction", at(cur)));
+                    return Err(Error::of(
+                        ErrorKind::LimitExceeded,
+                        "more than 8 operands in one instruction",
+                        at(cur),
+                    ));
                 }
                 n += 1;
             }
             if expected >= 0 && n < expected {
-                return Err(Error::new(format!("expected {expected} operands, the instruction holds {n}"), at(cur)));
+                return Err(Error::of(
+                    ErrorKind::SizeMismatch,
+                    format!("expected {expected} operands, the instruction holds {n}"),
+                    at(cur),
+                ));
             }
             // Some compilers pad an instruction with dwords after its
             // operands; they are kept (so the bytes rebuild) but mean nothing.
@@ -435,7 +459,11 @@ fn instruction_body(
                 match *item {
                     Item::Operand => {
                         if cur >= end {
-                            return Err(Error::new("expected an operand inside the declaration", at(cur)));
+                            return Err(Error::of(
+                                ErrorKind::SizeMismatch,
+                                "expected an operand inside the declaration",
+                                at(cur),
+                            ));
                         }
                         let id = operand(p, words, base, &mut cur, end)?;
                         push_op(p, &mut n_ops, id);
@@ -443,7 +471,11 @@ fn instruction_body(
                     }
                     Item::Word(w) => {
                         if cur >= end {
-                            return Err(Error::new(format!("expected the declaration's {}", w.name()), at(cur)));
+                            return Err(Error::of(
+                                ErrorKind::SizeMismatch,
+                                format!("expected the declaration's {}", w.name()),
+                                at(cur),
+                            ));
                         }
                         first_use(&mut p.payload, payload_bound);
                         p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
@@ -464,7 +496,8 @@ fn instruction_body(
                 }
             }
             if cur != end {
-                return Err(Error::new(
+                return Err(Error::of(
+                    ErrorKind::SizeMismatch,
                     format!("declaration has {} dwords its layout does not account for", end - cur),
                     at(cur),
                 ));
@@ -472,7 +505,7 @@ fn instruction_body(
         }
     }
     if cur != end {
-        return Err(Error::new("operands run past the instruction's length", at(end)));
+        return Err(Error::of(ErrorKind::SizeMismatch, "operands run past the instruction's length", at(end)));
     }
     if let Some(ins) = p.instructions.get_mut(idx) {
         ins.length = len as u32;
@@ -601,11 +634,11 @@ fn read_operand_general(
 ) -> Result<u32, Error> {
     let at = |i: usize| base + i * 4;
     if depth > MAX_REL_DEPTH {
-        return Err(Error::new("relative indices nested too deeply", at(*cur)));
+        return Err(Error::of(ErrorKind::LimitExceeded, "relative indices nested too deeply", at(*cur)));
     }
     let need = |cur: usize, n: usize, what: &str| -> Result<(), Error> {
         if cur + n > end {
-            Err(Error::new(format!("expected {what} inside the instruction"), at(cur)))
+            Err(Error::of(ErrorKind::SizeMismatch, format!("expected {what} inside the instruction"), at(cur)))
         } else {
             Ok(())
         }
@@ -629,7 +662,7 @@ fn read_operand_general(
         p.pool.push(e);
         op.n_ext += 1;
         if op.n_ext > 4 {
-            return Err(Error::new("more than 4 chained extended operand tokens", at(*cur)));
+            return Err(Error::of(ErrorKind::LimitExceeded, "more than 4 chained extended operand tokens", at(*cur)));
         }
         *cur += 1;
         more = e & 0x8000_0000 != 0;
