@@ -20,16 +20,17 @@ use crate::chunks::sfi0::{feature_name, Sfi0};
 use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
 use crate::reader::dword;
+use crate::spec::{self, opcode_token, Opcode, ProgramType};
 use crate::Shader;
 use std::fmt::Write;
 
 /// Creator fxc's stand-alone disassembler names for files without RDEF.
 pub const DISASSEMBLER_CREATOR: &str = "Microsoft (R) D3D Shader Disassembler";
 
-/// Program types as stored in the version token (bits 16–31).
-const PS: u32 = 0;
-const HS: u32 = 3;
-const DS: u32 = 4;
+/// Program types as stored in the version token.
+const PS: u32 = ProgramType::PixelShader as u32;
+const HS: u32 = ProgramType::HullShader as u32;
+const DS: u32 = ProgramType::DomainShader as u32;
 
 /// Which generation of fxc's printer to imitate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -77,11 +78,11 @@ struct ProgramInfo {
 }
 
 /// Opcode of `dcl_globalFlags`.
-const DCL_GLOBAL_FLAGS: u32 = 106;
+const DCL_GLOBAL_FLAGS: u32 = Opcode::DclGlobalFlags as u32;
 /// Opcode of `customdata` blocks (length in the next dword).
-const CUSTOMDATA: u32 = 53;
+const CUSTOMDATA: u32 = Opcode::Customdata as u32;
 /// `forceEarlyDepthStencil` in the `dcl_globalFlags` token.
-const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
+const FORCE_EARLY_DEPTH_STENCIL: u32 = spec::GLOBAL_FLAGS_CONTROLS[2].mask();
 
 fn program_info(shader: &Shader) -> ProgramInfo {
     let mut info = ProgramInfo { kind: None, major: None, global_flags: 0 };
@@ -90,13 +91,14 @@ fn program_info(shader: &Shader) -> ProgramInfo {
         let n = d.len() / 4;
         if n >= 2 {
             let v = dword(d, 0);
-            info.kind = Some(v >> 16);
-            info.major = Some((v >> 4) & 0xf);
+            let version = crate::program::VersionToken(v);
+            info.kind = Some(version.program_type());
+            info.major = Some(version.major());
             let end = (dword(d, 1) as usize).min(n);
             let mut i = 2;
             while i < end {
                 let t = dword(d, i);
-                let op = t & 0x7ff;
+                let op = opcode_token::OPCODE.get(t);
                 let len = if op == CUSTOMDATA {
                     if i + 1 < end {
                         dword(d, i + 1) as usize
@@ -104,7 +106,7 @@ fn program_info(shader: &Shader) -> ProgramInfo {
                         0
                     }
                 } else {
-                    ((t >> 24) & 0x7f) as usize
+                    opcode_token::LENGTH.get(t) as usize
                 };
                 if op == DCL_GLOBAL_FLAGS {
                     info.global_flags = t;

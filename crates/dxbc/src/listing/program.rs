@@ -13,7 +13,10 @@
 //! and a trailing space after `dcl_resource_structured`.
 
 use crate::program::{Instruction, Operand, Program, NO_OPERAND};
-use crate::spec::{self, opc, NumType, OpClass, Word};
+use crate::spec::{
+    self, opc, CustomdataClass, ExtendedOpcodeType, NumType, OpClass, OperandModifier, OperandType, ResourceDimension,
+    ReturnType, SelectionMode, Word,
+};
 use std::fmt::Write;
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -106,9 +109,10 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     }
     // Extended opcode tokens.
     let ext = ins.ext(p);
-    let sample = ext.iter().find(|e| *e & 0x3f == 1);
-    let dim = ext.iter().find(|e| *e & 0x3f == 2);
-    let ret = ext.iter().find(|e| *e & 0x3f == 3);
+    let kind = |k: ExtendedOpcodeType| ext.iter().find(move |&&e| spec::EXT_OTHER_FIELDS[0].get(e) == k as u32);
+    let sample = kind(ExtendedOpcodeType::SampleControls);
+    let dim = kind(ExtendedOpcodeType::ResourceDim);
+    let ret = kind(ExtendedOpcodeType::ResourceReturnType);
     if sample.is_some() {
         out.push_str("_aoffimmi");
     }
@@ -122,7 +126,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     if let Some(&d) = dim {
         let dv = (d >> 6) & 0x1f;
         let _ = write!(out, "({}", spec::RESOURCE_DIMENSION.asm(dv).unwrap_or("unknown"));
-        if dv == 12 {
+        if dv == ResourceDimension::StructuredBuffer as u32 {
             let _ = write!(out, ", stride={}", (d >> 11) & 0xfff);
         }
         out.push(')');
@@ -188,7 +192,7 @@ fn operand_num_type(code: u16, ty: NumType, i: usize) -> NumType {
         // Coordinates and offsets of loads are integers; lod/bias/reference are floats.
         LD | LD_MS | RESINFO | SAMPLE_POS | SAMPLE_INFO | BUFINFO => NumType::Int,
         // fxc types every source of the programmable-offset gathers as integers.
-        127 | 128 => NumType::Int,
+        GATHER4_PO | GATHER4_PO_C => NumType::Int,
         MOVC => {
             if i == 1 {
                 NumType::Uint
@@ -273,43 +277,48 @@ fn write_return_types(token: u32, out: &mut String) {
 }
 
 fn return_type_name(v: u32) -> &'static str {
-    match v {
-        8 => "<continued>",
-        9 => "<unused>",
+    match ReturnType::from_u32(v) {
+        Some(ReturnType::Continued) => "<continued>",
+        Some(ReturnType::Unused) => "<unused>",
         _ => spec::RETURN_TYPE.asm(v).filter(|s| !s.is_empty()).unwrap_or("<unknown>"),
     }
 }
 
 /// Writes one operand with modifiers, indices and component selection.
 pub fn write_operand(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut String) {
-    let m = op.modifier(p);
+    let m = OperandModifier::from_u32(op.modifier(p));
     match m {
-        1 => out.push('-'),
-        2 => out.push('|'),
-        3 => out.push_str("-|"),
+        Some(OperandModifier::Neg) => out.push('-'),
+        Some(OperandModifier::Abs) => out.push('|'),
+        Some(OperandModifier::Absneg) => out.push_str("-|"),
         _ => {}
     }
     write_register(p, op, ty, cx, out);
-    if m == 2 || m == 3 {
+    if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
         out.push('|');
     }
 }
 
 fn write_register(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut String) {
+    use OperandType as T;
     let t = op.ty();
-    if t == 4 || t == 5 {
+    let typed = op.operand_type();
+    if matches!(typed, Some(T::Immediate32 | T::Immediate64)) {
         write_immediate(p, op, ty, cx.legacy, out);
         return;
     }
     let name = spec::OPERAND_TYPE.asm(t).unwrap_or("?");
     // SM5.1 resource ranges are named in capitals (CB0[0][3], T1[2]).
-    if cx.sm51 && matches!(t, 6 | 7 | 8 | 30) {
+    if cx.sm51 && matches!(typed, Some(T::Sampler | T::Resource | T::ConstantBuffer | T::UnorderedAccessView)) {
         out.push_str(&name.to_ascii_uppercase());
     } else {
         out.push_str(name);
     }
     let dims = op.index_dim();
-    let bracket_all = matches!(t, 9 | 25 | 26 | 29) || (t == 1 && dims == 2);
+    let bracket_all = matches!(
+        typed,
+        Some(T::ImmediateConstantBuffer | T::InputControlPoint | T::OutputControlPoint | T::ThisPointer)
+    ) || (typed == Some(T::Input) && dims == 2);
     for d in 0..dims {
         let idx = &op.index[d];
         let pure_imm = idx.rel == NO_OPERAND;
@@ -339,8 +348,8 @@ fn write_components(op: &Operand, out: &mut String) {
     if op.num_components() != 2 {
         return;
     }
-    match op.selection_mode() {
-        0 => {
+    match op.selection() {
+        Some(SelectionMode::MaskMode) => {
             let m = op.mask();
             if m != 0 {
                 out.push('.');
@@ -351,13 +360,13 @@ fn write_components(op: &Operand, out: &mut String) {
                 }
             }
         }
-        1 => {
+        Some(SelectionMode::SwizzleMode) => {
             out.push('.');
             for s in op.swizzle() {
                 out.push(COMP[s as usize]);
             }
         }
-        2 => {
+        Some(SelectionMode::Select1Mode) => {
             out.push('.');
             out.push(COMP[op.select1() as usize]);
         }
@@ -367,7 +376,7 @@ fn write_components(op: &Operand, out: &mut String) {
 
 fn write_immediate(p: &Program, op: &Operand, ty: NumType, legacy: bool, out: &mut String) {
     let v = op.imm(p);
-    if op.ty() == 5 {
+    if op.operand_type() == Some(OperandType::Immediate64) {
         out.push_str("d(");
         for (i, pair) in v.chunks(2).enumerate() {
             if i > 0 {
@@ -515,7 +524,7 @@ fn write_double(f: f64, out: &mut String) {
 fn write_customdata(p: &Program, ins: &Instruction, legacy: bool, out: &mut String) {
     let class = ins.customdata_class();
     let data: Vec<u32> = ins.payload(p).iter().map(|x| x.value).collect();
-    if class == 3 {
+    if CustomdataClass::from_u32(class) == Some(CustomdataClass::DclImmediateConstantBuffer) {
         out.push_str("dcl_immediateConstantBuffer { ");
         let pad = "                              ";
         for (i, row) in data.chunks(4).enumerate() {
@@ -562,7 +571,10 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             let dim = (t >> 11) & 0x1f;
             let _ = write!(out, "dcl_resource_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
             let samples = (t >> 16) & 0x7f;
-            if dim == 4 || dim == 9 {
+            if matches!(
+                ResourceDimension::from_u32(dim),
+                Some(ResourceDimension::Texture2dms | ResourceDimension::Texture2dmsarray)
+            ) {
                 let _ = write!(out, "({samples})");
             }
             out.push(' ');

@@ -50,7 +50,7 @@ pub(super) fn encode_instruction(p: &Program, ins: &Instruction, w: &mut Vec<u32
     if ins.long_length.is_some() {
         w[start + 1] = len;
     } else {
-        w[start] = (ins.token & !0x7f00_0000) | ((len & 0x7f) << 24);
+        w[start] = spec::opcode_token::LENGTH.put(ins.token, len);
     }
 }
 
@@ -60,17 +60,17 @@ fn encode_operand(p: &Program, id: u32, w: &mut Vec<u32>) {
     w.extend_from_slice(op.ext(p));
     w.extend_from_slice(op.imm(p));
     for d in 0..op.index_dim() {
-        let rep = op.index_rep(d);
+        let Some(rep) = op.index_representation(d) else { continue };
         let idx = &op.index[d];
-        match rep {
-            0 | 3 => w.push(idx.imm as u32),
-            1 | 4 => {
+        match rep.immediate_dwords() {
+            1 => w.push(idx.imm as u32),
+            2 => {
                 w.push((idx.imm >> 32) as u32);
                 w.push(idx.imm as u32);
             }
             _ => {}
         }
-        if rep >= 2 && idx.rel != NO_OPERAND {
+        if rep.is_relative() && idx.rel != NO_OPERAND {
             encode_operand(p, idx.rel, w);
         }
     }
