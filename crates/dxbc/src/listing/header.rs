@@ -20,7 +20,10 @@ use crate::chunks::sfi0::{feature_name, Sfi0};
 use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
 use crate::reader::dword;
-use crate::spec::{self, opcode_token, Opcode, ProgramType};
+use crate::spec::{
+    self, opcode_token, MinPrecision, Opcode, ProgramType, ReturnType, TessDomain, TessOutputPrimitive,
+    TessPartitioning,
+};
 use crate::Shader;
 use std::fmt::Write;
 
@@ -390,17 +393,13 @@ fn binding_type(b: &ResourceBinding) -> &'static str {
     }
 }
 
+/// RDEF stores return types with the program's numbering; fxc spells them
+/// as the program listing does except for the second half of a double.
 fn return_type_name(v: u32) -> &'static str {
-    match v {
-        1 => "unorm",
-        2 => "snorm",
-        3 => "sint",
-        4 => "uint",
-        5 => "float",
-        6 => "mixed",
-        7 => "double",
-        8 => "cont",
-        _ => "",
+    match ReturnType::from_u32(v) {
+        Some(ReturnType::Continued) => "cont",
+        Some(ReturnType::Undefined | ReturnType::Unused) | None => "",
+        Some(t) => t.row().asm,
     }
 }
 
@@ -538,14 +537,15 @@ fn special_register(sv: &str) -> Option<&'static str> {
 }
 
 fn format_name(e: &SignatureElement) -> &'static str {
+    // Signatures add two values of their own (any 16-bit, any 10-bit) to
+    // the program's minimum precisions.
     match e.min_precision.unwrap_or(0) {
-        1 => "min16f",
-        2 => "min2_8f",
-        4 => "min16i",
-        5 => "min16u",
         0xf0 => "min16",
         0xf1 => "min10",
-        _ => e.component_type_name(),
+        v => match MinPrecision::from_u32(v) {
+            Some(MinPrecision::Default) | None => e.component_type_name(),
+            Some(p) => p.row().asm,
+        },
     }
 }
 
@@ -602,10 +602,10 @@ fn write_signature(
 }
 
 fn write_tessellation(stat: &Stat, hull: bool, out: &mut String) {
-    let domain = match stat.domain() {
-        1 => "Isoline",
-        2 => "Triangle",
-        3 => "Quadrilateral",
+    let domain = match TessDomain::from_u32(stat.domain()) {
+        Some(TessDomain::Isoline) => "Isoline",
+        Some(TessDomain::Tri) => "Triangle",
+        Some(TessDomain::Quad) => "Quadrilateral",
         _ => return,
     };
     let cp = stat.control_points.map_or(0, |f| f.value);
@@ -614,18 +614,18 @@ fn write_tessellation(stat: &Stat, hull: bool, out: &mut String) {
     let _ = writeln!(out, "// {domain:<20} {cp:>20}");
     out.push_str("//\n");
     if hull {
-        let prim = match stat.hs_output_primitive.map_or(0, |f| f.value) {
-            1 => "Point",
-            2 => "Line",
-            3 => "Clockwise Triangles",
-            4 => "Counter-Clockwise Triangles",
+        let prim = match TessOutputPrimitive::from_u32(stat.hs_output_primitive.map_or(0, |f| f.value)) {
+            Some(TessOutputPrimitive::Point) => "Point",
+            Some(TessOutputPrimitive::Line) => "Line",
+            Some(TessOutputPrimitive::TriangleCw) => "Clockwise Triangles",
+            Some(TessOutputPrimitive::TriangleCcw) => "Counter-Clockwise Triangles",
             _ => "Undefined",
         };
-        let part = match stat.hs_partitioning.map_or(0, |f| f.value) {
-            1 => "Integer",
-            2 => "Integer Power of 2",
-            3 => "Odd Fractional",
-            4 => "Even Fractional",
+        let part = match TessPartitioning::from_u32(stat.hs_partitioning.map_or(0, |f| f.value)) {
+            Some(TessPartitioning::Integer) => "Integer",
+            Some(TessPartitioning::Pow2) => "Integer Power of 2",
+            Some(TessPartitioning::FractionalOdd) => "Odd Fractional",
+            Some(TessPartitioning::FractionalEven) => "Even Fractional",
             _ => "Undefined",
         };
         out.push_str("// Tessellation Output Primitive  Partitioning Type \n");

@@ -697,18 +697,14 @@ fn read_operand_general(
             let rep = op.index_rep(d);
             return Err(Error::new(format!("index {d} has undefined representation {rep}"), op.offset as usize));
         };
-        match rep.immediate_dwords() {
-            1 => {
-                need(*cur, 1, "a 32-bit index")?;
-                idx.imm = dword(words, *cur) as u64;
-                *cur += 1;
+        // A 32-bit immediate, or a 64-bit one stored high dword first.
+        let n = rep.immediate_dwords();
+        if n > 0 {
+            need(*cur, n, if n == 1 { "a 32-bit index" } else { "a 64-bit index" })?;
+            for k in 0..n {
+                idx.imm = (idx.imm << 32) | dword(words, *cur + k) as u64;
             }
-            2 => {
-                need(*cur, 2, "a 64-bit index")?;
-                idx.imm = ((dword(words, *cur) as u64) << 32) | dword(words, *cur + 1) as u64;
-                *cur += 2;
-            }
-            _ => {}
+            *cur += n;
         }
         if rep.is_relative() {
             let id = read_operand(p, words, base, cur, end, depth + 1)?;

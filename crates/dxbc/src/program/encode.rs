@@ -62,13 +62,9 @@ fn encode_operand(p: &Program, id: u32, w: &mut Vec<u32>) {
     for d in 0..op.index_dim() {
         let Some(rep) = op.index_representation(d) else { continue };
         let idx = &op.index[d];
-        match rep.immediate_dwords() {
-            1 => w.push(idx.imm as u32),
-            2 => {
-                w.push((idx.imm >> 32) as u32);
-                w.push(idx.imm as u32);
-            }
-            _ => {}
+        // High dword first for 64-bit immediates.
+        for k in (0..rep.immediate_dwords()).rev() {
+            w.push((idx.imm >> (32 * k)) as u32);
         }
         if rep.is_relative() && idx.rel != NO_OPERAND {
             encode_operand(p, idx.rel, w);

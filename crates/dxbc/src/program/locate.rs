@@ -179,13 +179,9 @@ impl Program {
         for d in 0..op.index_dim() {
             let Some(rep) = op.index_representation(d) else { continue };
             let idx = op.index[d];
-            match rep.immediate_dwords() {
-                1 => push(out, at, idx.imm as u32, TokenRole::Index { operand: id, dim: d as u8 }),
-                2 => {
-                    push(out, at, (idx.imm >> 32) as u32, TokenRole::Index { operand: id, dim: d as u8 });
-                    push(out, at, idx.imm as u32, TokenRole::Index { operand: id, dim: d as u8 });
-                }
-                _ => {}
+            // High dword first for 64-bit immediates.
+            for k in (0..rep.immediate_dwords()).rev() {
+                push(out, at, (idx.imm >> (32 * k)) as u32, TokenRole::Index { operand: id, dim: d as u8 });
             }
             if rep.is_relative() && idx.rel != NO_OPERAND {
                 self.operand_tokens(i, idx.rel, at, out);
