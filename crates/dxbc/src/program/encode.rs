@@ -1,13 +1,15 @@
-//! Encoding the program model back to tokens.
+//! Writing a decoded program back from its stored tokens: the fallback of
+//! [`Program::encode`] for programs the field model ([`super::ir`]) cannot
+//! hold (undefined opcodes or enumeration values).
 //!
-//! The model keeps every stored field, so a program that decoded without a
+//! The model keeps every stored token, so a program that decoded without a
 //! fault encodes to the same bytes. Lengths are recomputed from what is
 //! written (instruction length, custom-data length, program length), so an
 //! edited model still produces a consistent stream.
 
 use super::*;
 
-pub(super) fn encode(p: &Program) -> Vec<u8> {
+pub(super) fn encode_stored(p: &Program) -> Vec<u8> {
     let mut w: Vec<u32> = Vec::with_capacity(p.decoded_words());
     w.push(p.version.0);
     w.push(0); // length, patched below

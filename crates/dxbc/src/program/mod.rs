@@ -13,6 +13,7 @@
 
 mod decode;
 mod encode;
+pub mod ir;
 mod locate;
 
 pub use decode::read_operand;
@@ -310,9 +311,16 @@ impl Program {
         2 + self.instructions.iter().map(|i| i.length as usize).sum::<usize>()
     }
 
-    /// Encodes the program back to chunk payload bytes.
+    /// Encodes the program back to chunk payload bytes, through the field
+    /// model ([`ir`]): every token is packed from named fields. A program
+    /// the field model cannot hold (an opcode or enumeration value the
+    /// format does not define, which the tolerant decoder keeps) is written
+    /// back from its stored tokens instead.
     pub fn encode(&self) -> Vec<u8> {
-        encode::encode(self)
+        match ir::Program::from_decoded(self).and_then(|p| p.encode()) {
+            Ok(bytes) => bytes,
+            Err(_) => encode::encode_stored(self),
+        }
     }
 }
 
