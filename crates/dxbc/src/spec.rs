@@ -1045,6 +1045,18 @@ pub static DCL_INTERFACE_CONTROLS: &[FieldDef] =
 /// Custom-data descriptor token.
 pub static CUSTOMDATA_FIELDS: &[FieldDef] = &[opcode_token::OPCODE, opcode_token::CUSTOMDATA_CLASS];
 
+/// The value of the field called `name` in `token`, read through the first
+/// definition of that name in `fields` (0 when there is none).
+pub fn field_value(fields: &[FieldDef], name: &str, token: u32) -> u32 {
+    fields.iter().find(|f| f.name == name).map_or(0, |f| f.get(token))
+}
+
+/// The value of the opcode-specific control `name` of opcode `code` in its
+/// opcode token (0 when the opcode has no such control).
+pub fn control(code: u16, name: &str, token: u32) -> u32 {
+    field_value(opcode_controls(code), name, token)
+}
+
 /// The opcode-specific control fields (bits 23:11) for `code`.
 pub fn opcode_controls(code: u16) -> &'static [FieldDef] {
     use opc::*;

@@ -21,6 +21,9 @@ use std::fmt::Write;
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
 
+/// Names of the per-component return-type fields in the format table.
+const RETURN_TYPE_NAMES: [&str; 4] = ["return type x", "return type y", "return type z", "return type w"];
+
 /// Printing context: shader model 5.1 naming and the fxc dialect.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ctx {
@@ -65,6 +68,8 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
         return;
     };
     let t = ins.token;
+    let ctl = |name: &str| spec::control(code, name, t);
+    let alu = |name: &str| spec::field_value(spec::ALU_CONTROLS, name, t);
     match info.class {
         OpClass::Decl => return write_declaration(p, ins, info, cx, out),
         OpClass::Phase => {
@@ -80,21 +85,21 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     let out_main = out;
     let out = &mut suffix;
     match code {
-        opc::RESINFO => out.push_str(spec::RESINFO_RETURN_TYPE.asm((t >> 11) & 3).unwrap_or("")),
+        opc::RESINFO => out.push_str(spec::RESINFO_RETURN_TYPE.asm(ctl("return type")).unwrap_or("")),
         opc::SAMPLE_INFO | opc::SAMPLE_POS => {
-            out.push_str(spec::INSTRUCTION_RETURN_TYPE.asm((t >> 11) & 3).unwrap_or(""))
+            out.push_str(spec::INSTRUCTION_RETURN_TYPE.asm(ctl("return type")).unwrap_or(""))
         }
         opc::SYNC => {
-            if t & (1 << 14) != 0 {
+            if ctl("uav memory global") != 0 {
                 out.push_str("_uglobal");
             }
-            if t & (1 << 13) != 0 {
+            if ctl("uav memory group") != 0 {
                 out.push_str("_ugroup");
             }
-            if t & (1 << 12) != 0 {
+            if ctl("group shared memory") != 0 {
                 out.push_str("_g");
             }
-            if t & (1 << 11) != 0 {
+            if ctl("threads in group") != 0 {
                 out.push_str("_t");
             }
         }
@@ -102,9 +107,9 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     }
     let out = out_main;
     if spec::opcode_controls(code).as_ptr() == spec::TEST_CONTROLS.as_ptr() {
-        out.push_str(if t & (1 << 18) != 0 { "_nz" } else { "_z" });
+        out.push_str(if ctl("test") != 0 { "_nz" } else { "_z" });
     }
-    if matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && t & (1 << 13) != 0 {
+    if matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && alu("saturate") != 0 {
         out.push_str("_sat");
     }
     // Extended opcode tokens.
@@ -120,29 +125,30 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
         out.push_str("_indexable");
     }
     if let Some(&s) = sample {
-        let sx = |sh: u32| (((s >> sh) & 0xf) as i32) << 28 >> 28;
-        let _ = write!(out, "({},{},{})", sx(9), sx(13), sx(17));
+        // 4-bit two's complement offsets.
+        let sx = |name: &str| ((spec::field_value(spec::EXT_SAMPLE_CONTROLS_FIELDS, name, s) << 28) as i32) >> 28;
+        let _ = write!(out, "({},{},{})", sx("u offset"), sx("v offset"), sx("w offset"));
     }
     if let Some(&d) = dim {
-        let dv = (d >> 6) & 0x1f;
+        let dv = spec::field_value(spec::EXT_RESOURCE_DIM_FIELDS, "resource dimension", d);
         let _ = write!(out, "({}", spec::RESOURCE_DIMENSION.asm(dv).unwrap_or("unknown"));
         if dv == ResourceDimension::StructuredBuffer as u32 {
-            let _ = write!(out, ", stride={}", (d >> 11) & 0xfff);
+            let _ = write!(out, ", stride={}", spec::field_value(spec::EXT_RESOURCE_DIM_FIELDS, "structure stride", d));
         }
         out.push(')');
     }
     if let Some(&r) = ret {
         out.push('(');
-        for c in 0..4 {
+        for (c, name) in RETURN_TYPE_NAMES.iter().enumerate() {
             if c > 0 {
                 out.push(',');
             }
-            out.push_str(return_type_name((r >> (6 + 4 * c)) & 0xf));
+            out.push_str(return_type_name(spec::field_value(spec::EXT_RETURN_TYPE_FIELDS, name, r)));
         }
         out.push(')');
     }
     out.push_str(&suffix);
-    let precise = (t >> 19) & 0xf;
+    let precise = alu("precise mask");
     if precise != 0 && matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) {
         if precise == 0xf {
             out.push_str(" [precise]");
@@ -271,7 +277,7 @@ fn write_return_types(token: u32, out: &mut String) {
         if c > 0 {
             out.push(',');
         }
-        out.push_str(return_type_name((token >> (4 * c)) & 0xf));
+        out.push_str(return_type_name(spec::field_value(spec::RETURN_TYPE_TOKEN_FIELDS, RETURN_TYPE_NAMES[c], token)));
     }
     out.push(')');
 }
@@ -551,6 +557,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
     use spec::opc::*;
     let code = ins.opcode();
     let t = ins.token;
+    let ctl = |name: &str| spec::control(code, name, t);
     let payload = ins.payload(p);
     let op0 = ins.operand(p, 0);
     let w = |i: usize| payload.get(i).map_or(0, |x| x.value);
@@ -568,9 +575,9 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
     };
     match code {
         DCL_RESOURCE => {
-            let dim = (t >> 11) & 0x1f;
+            let dim = ctl("resource dimension");
             let _ = write!(out, "dcl_resource_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
-            let samples = (t >> 16) & 0x7f;
+            let samples = ctl("sample count");
             if matches!(
                 ResourceDimension::from_u32(dim),
                 Some(ResourceDimension::Texture2dms | ResourceDimension::Texture2dmsarray)
@@ -597,7 +604,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
                     }
                 }
             }
-            let _ = write!(out, ", {}", spec::CB_ACCESS_PATTERN.asm((t >> 11) & 1).unwrap_or(""));
+            let _ = write!(out, ", {}", spec::CB_ACCESS_PATTERN.asm(ctl("access pattern")).unwrap_or(""));
             if sm51 {
                 if let Some(s) = payload.get(1) {
                     let _ = write!(out, ", space={}", s.value);
@@ -607,7 +614,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         DCL_SAMPLER => {
             out.push_str("dcl_sampler ");
             decl_op(out);
-            let _ = write!(out, ", {}", spec::SAMPLER_MODE.asm((t >> 11) & 0xf).unwrap_or("mode_unknown"));
+            let _ = write!(out, ", {}", spec::SAMPLER_MODE.asm(ctl("sampler mode")).unwrap_or("mode_unknown"));
             space(out);
         }
         DCL_INDEX_RANGE => {
@@ -619,11 +626,11 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             let _ = write!(
                 out,
                 "dcl_outputtopology {} ",
-                spec::PRIMITIVE_TOPOLOGY.asm((t >> 11) & 0x7f).unwrap_or("undefined")
+                spec::PRIMITIVE_TOPOLOGY.asm(ctl("topology")).unwrap_or("undefined")
             );
         }
         DCL_GS_INPUT_PRIMITIVE => {
-            let _ = write!(out, "dcl_inputprimitive {} ", spec::PRIMITIVE.asm((t >> 11) & 0x3f).unwrap_or("undefined"));
+            let _ = write!(out, "dcl_inputprimitive {} ", spec::PRIMITIVE.asm(ctl("primitive")).unwrap_or("undefined"));
         }
         DCL_MAX_OUTPUT_VERTEX_COUNT => {
             let _ = write!(out, "dcl_maxout {}", w(0));
@@ -639,12 +646,18 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             out.push(' ');
             decl_op(out);
             prec_suffix(p, op0, out);
-            let _ = write!(out, ", {}", spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined"));
+            let _ = write!(
+                out,
+                ", {}",
+                spec::SYSTEM_NAME
+                    .asm(spec::field_value(spec::NAME_TOKEN_FIELDS, "system value", w(0)))
+                    .unwrap_or("undefined")
+            );
         }
         DCL_INPUT_PS | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV => {
             out.push_str(info.asm);
             out.push(' ');
-            let interp = spec::INTERPOLATION_MODE.asm((t >> 11) & 0xf).unwrap_or("");
+            let interp = spec::INTERPOLATION_MODE.asm(ctl("interpolation")).unwrap_or("");
             // Releases before 10.0 do not print the mode of system-generated inputs.
             if !interp.is_empty() && !(legacy && code == DCL_INPUT_PS_SGV) {
                 out.push_str(interp);
@@ -653,7 +666,13 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             decl_op(out);
             prec_suffix(p, op0, out);
             if code != DCL_INPUT_PS {
-                let _ = write!(out, ", {}", spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined"));
+                let _ = write!(
+                    out,
+                    ", {}",
+                    spec::SYSTEM_NAME
+                        .asm(spec::field_value(spec::NAME_TOKEN_FIELDS, "system value", w(0)))
+                        .unwrap_or("undefined")
+                );
             }
         }
         DCL_TEMPS => {
@@ -690,11 +709,17 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         }
         DCL_INTERFACE => {
             out.push_str("dcl_interface");
-            if t & (1 << 11) != 0 {
+            if ctl("dynamically indexed") != 0 {
                 out.push_str("_dynamicindexed");
             }
             let lens = w(2);
-            let _ = write!(out, " fp{}[{}][{}] = {{", w(0), lens >> 16, w(1));
+            let _ = write!(
+                out,
+                " fp{}[{}][{}] = {{",
+                w(0),
+                spec::field_value(spec::INTERFACE_LENGTHS_FIELDS, "array length", lens),
+                w(1)
+            );
             for (i, x) in payload.iter().skip(3).enumerate() {
                 if i > 0 {
                     out.push_str(", ");
@@ -704,17 +729,17 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             out.push('}');
         }
         DCL_INPUT_CONTROL_POINT_COUNT | DCL_OUTPUT_CONTROL_POINT_COUNT => {
-            let _ = write!(out, "{} {}", info.asm, (t >> 11) & 0x3f);
+            let _ = write!(out, "{} {}", info.asm, ctl("control points"));
         }
         DCL_TESS_DOMAIN => {
-            let _ = write!(out, "{} {}", info.asm, spec::TESS_DOMAIN.asm((t >> 11) & 3).unwrap_or(""));
+            let _ = write!(out, "{} {}", info.asm, spec::TESS_DOMAIN.asm(ctl("domain")).unwrap_or(""));
         }
         DCL_TESS_PARTITIONING => {
             let _ = write!(
                 out,
                 "{} {}",
                 info.asm,
-                spec::TESS_PARTITIONING.asm((t >> 11) & 7).unwrap_or("partitioning_undefined")
+                spec::TESS_PARTITIONING.asm(ctl("partitioning")).unwrap_or("partitioning_undefined")
             );
         }
         DCL_TESS_OUTPUT_PRIMITIVE => {
@@ -722,7 +747,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
                 out,
                 "{} {}",
                 info.asm,
-                spec::TESS_OUTPUT_PRIMITIVE.asm((t >> 11) & 7).unwrap_or("output_undefined")
+                spec::TESS_OUTPUT_PRIMITIVE.asm(ctl("output primitive")).unwrap_or("output_undefined")
             );
         }
         DCL_HS_MAX_TESSFACTOR => {
@@ -739,16 +764,16 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
             out.push_str(info.asm);
             if code == DCL_UAV_TYPED {
-                let dim = (t >> 11) & 0x1f;
+                let dim = ctl("resource dimension");
                 let _ = write!(out, "_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
             }
-            if t & (1 << 16) != 0 {
+            if ctl("globally coherent") != 0 {
                 out.push_str("_glc");
             }
-            if t & (1 << 17) != 0 {
+            if ctl("rasterizer ordered") != 0 {
                 out.push_str("_rov");
             }
-            if t & (1 << 23) != 0 {
+            if ctl("has counter") != 0 {
                 out.push_str("_opc");
             }
             out.push(' ');
@@ -819,7 +844,7 @@ fn write_decl_operand(p: &Program, op: &Operand, cx: Ctx, out: &mut String) {
     } else if op.num_components() == 2 && op.selection_mode() != 0 {
         // Declarations show write masks only, never swizzles.
         let mut plain = *op;
-        plain.token &= !0x0000_0ff3;
+        plain.token &= !(spec::operand_token::COMPONENTS.mask() | spec::operand_token::SELECTION.mask());
         write_operand(p, &plain, NumType::Int, cx, out);
     } else {
         write_operand(p, op, NumType::Int, cx, out);
