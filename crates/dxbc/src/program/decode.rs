@@ -544,7 +544,7 @@ fn fast_operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end
         && ty != IMMEDIATE64
         && at + 1 + dims <= end;
     if !plain {
-        if ty != IMMEDIATE32 || !literal || token & NOT_PLAIN != 0 || comps == N_COMPONENT || dims != 0 {
+        if ty != IMMEDIATE32 || !literal || token & EXTENDED_BIT != 0 || comps == N_COMPONENT || dims != 0 {
             return false;
         }
         // A 32-bit literal of 0, 1 or 4 components: its dwords go to the pool.
@@ -699,12 +699,14 @@ fn read_operand_general(
         };
         // A 32-bit immediate, or a 64-bit one stored high dword first.
         let n = rep.immediate_dwords();
-        if n > 0 {
-            need(*cur, n, if n == 1 { "a 32-bit index" } else { "a 64-bit index" })?;
-            for k in 0..n {
-                idx.imm = (idx.imm << 32) | dword(words, *cur + k) as u64;
-            }
-            *cur += n;
+        if n == 1 {
+            need(*cur, 1, "a 32-bit index")?;
+            idx.imm = dword(words, *cur) as u64;
+            *cur += 1;
+        } else if n == 2 {
+            need(*cur, 2, "a 64-bit index")?;
+            idx.imm = ((dword(words, *cur) as u64) << 32) | dword(words, *cur + 1) as u64;
+            *cur += 2;
         }
         if rep.is_relative() {
             let id = read_operand(p, words, base, cur, end, depth + 1)?;
