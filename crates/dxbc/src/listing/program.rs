@@ -273,11 +273,11 @@ fn same_type_op(code: u16) -> bool {
 /// `(float,float,float,float)` from a resource return-type token.
 fn write_return_types(token: u32, out: &mut String) {
     out.push('(');
-    for c in 0..4 {
+    for (c, name) in RETURN_TYPE_NAMES.iter().enumerate() {
         if c > 0 {
             out.push(',');
         }
-        out.push_str(return_type_name(spec::field_value(spec::RETURN_TYPE_TOKEN_FIELDS, RETURN_TYPE_NAMES[c], token)));
+        out.push_str(return_type_name(spec::field_value(spec::RETURN_TYPE_TOKEN_FIELDS, name, token)));
     }
     out.push(')');
 }

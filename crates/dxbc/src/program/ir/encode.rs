@@ -31,7 +31,7 @@ pub fn encode(p: &Program) -> crate::Result<Vec<u8>> {
     for ins in &p.instructions {
         w.instruction(ins)?;
     }
-    if p.undecoded.len() % 4 != 0 {
+    if !p.undecoded.len().is_multiple_of(4) {
         return Err(Error::new("undecoded bytes are not whole dwords", w.at()));
     }
     w.words[1] = (w.words.len() + p.undecoded.len() / 4) as u32;
@@ -132,7 +132,8 @@ impl Enc {
     fn controls(&self, ins: &Instruction, token: u32, at: usize) -> crate::Result<u32> {
         let (table, values) = control_values(&ins.controls);
         let fields = spec::opcode_controls(ins.opcode as u16);
-        if !std::ptr::eq(table, fields) && !(table.is_empty() && fields.is_empty()) {
+        let same = std::ptr::eq(table, fields) || (table.is_empty() && fields.is_empty());
+        if !same {
             return Err(Error::new(format!("these controls do not belong to {:?}", ins.opcode), at));
         }
         let free = opcode_token::CONTROLS.mask() & !covered(fields);
