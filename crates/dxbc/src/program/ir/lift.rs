@@ -227,10 +227,11 @@ fn operand(p: &decoded::Program, op: &decoded::Operand, depth: u32) -> crate::Re
         let idx = op.index[d];
         let rep = typed(spec::IndexRepresentation::from_u32, "index representation", op.index_rep(d))
             .map_err(|u| u.at(at))?;
-        let imm = match rep.immediate_dwords() {
-            0 => None,
-            1 => Some(Imm::U32(idx.imm as u32)),
-            _ => Some(Imm::U64(idx.imm)),
+        use spec::IndexRepresentation as R;
+        let imm = match rep {
+            R::Relative => None,
+            R::Immediate32 | R::Immediate32PlusRelative => Some(Imm::U32(idx.imm as u32)),
+            R::Immediate64 | R::Immediate64PlusRelative => Some(Imm::U64(idx.imm)),
         };
         let rel = if rep.is_relative() {
             if idx.rel == NO_OPERAND || depth > 4 {
