@@ -320,6 +320,18 @@ impl Instruction {
     ) -> Instruction {
         Instruction { payload: payload.into_iter().collect(), ..Instruction::new(opcode, operands) }
     }
+    /// A custom-data block of class `class` holding `words`.
+    pub fn custom_data(class: CustomdataClass, words: impl IntoIterator<Item = u32>) -> Instruction {
+        Instruction {
+            controls: Controls::CustomData { class },
+            payload: words.into_iter().map(Payload::Count).collect(),
+            ..Instruction::new(Opcode::Customdata, [])
+        }
+    }
+    /// The immediate constant buffer (`icb[n]`), one vec4 per row.
+    pub fn immediate_constant_buffer(rows: &[[u32; 4]]) -> Instruction {
+        Instruction::custom_data(CustomdataClass::DclImmediateConstantBuffer, rows.iter().flatten().copied())
+    }
     /// The same instruction with `controls`.
     pub fn with_controls(mut self, controls: Controls) -> Instruction {
         self.controls = controls;

@@ -160,3 +160,23 @@ fn values_that_do_not_fit_are_errors_with_offsets() {
     p.instructions[1].operands[0].components = Components::Select1(4);
     assert!(p.encode().is_err());
 }
+
+#[test]
+fn immediate_constant_buffer_block_counts_its_own_length() {
+    let mut p = sample();
+    let rows = [[1.0f32.to_bits(), 2, 3, 4], [0, 0, 0, 0x8000_0000]];
+    p.instructions.insert(0, Instruction::immediate_constant_buffer(&rows));
+    let w = words(&p);
+    // Opcode token (class in bits 31:11), then the block length including both.
+    assert_eq!(spec::opcode_token::OPCODE.get(w[2]), Opcode::Customdata as u32);
+    assert_eq!(
+        spec::opcode_token::CUSTOMDATA_CLASS.get(w[2]),
+        spec::CustomdataClass::DclImmediateConstantBuffer as u32
+    );
+    assert_eq!(w[3], 2 + 8);
+    assert_eq!(w[4..12], [1.0f32.to_bits(), 2, 3, 4, 0, 0, 0, 0x8000_0000]);
+    assert_eq!(
+        listing(&p)[0],
+        "dcl_immediateConstantBuffer { { 1.000000, 2, 3, 4},\n                              { 0, 0, 0, -0.000000} }"
+    );
+}
