@@ -82,6 +82,9 @@ macro_rules! opcode_table {
 
         /// An opcode (bits 10:0 of the opcode token), one variant per row of
         /// [`OPCODES`]; the discriminant is the opcode number.
+        // Variant docs are the table's explanations, written for the explorer,
+        // where brackets such as `cb#[element]` are text, not links.
+        #[allow(rustdoc::broken_intra_doc_links)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
         #[repr(u16)]
         pub enum Opcode {
@@ -124,6 +127,8 @@ macro_rules! spec_enum {
         ///
         /// Generated from the same rows as the table of the same meaning;
         /// the discriminant is the value stored in the token.
+        // Variant docs are the table's explanations (brackets are text).
+        #[allow(rustdoc::broken_intra_doc_links)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
         #[repr(u32)]
         pub enum $ty {
