@@ -180,3 +180,16 @@ fn immediate_constant_buffer_block_counts_its_own_length() {
         "dcl_immediateConstantBuffer { { 1.000000, 2, 3, 4},\n                              { 0, 0, 0, -0.000000} }"
     );
 }
+
+#[test]
+fn undefined_values_are_named_and_such_programs_still_rebuild() {
+    // ps_5_0, then an instruction of opcode 250 (undefined) and length 1.
+    let words = [0x50u32, 3, (1 << 24) | 250];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let (d, errors) = super::super::Program::decode(&bytes, 0);
+    assert!(errors.is_empty(), "{errors:?}");
+    let e = Program::from_decoded(&d).unwrap_err();
+    assert_eq!(e.to_string(), "opcode 250 is not defined (at offset 0x8)");
+    // Program::encode writes such a program back from its stored tokens.
+    assert_eq!(d.encode(), bytes);
+}
