@@ -3,7 +3,29 @@
 use super::*;
 use crate::error::ErrorKind;
 use crate::reader::dword;
-use crate::spec::{has_long_length, layout, opc, Item, OPCODES};
+use crate::spec::{
+    ext_operand_token, has_long_length, layout, opcode_token, operand_token, IndexRepresentation, Item, NumComponents,
+    Opcode, OperandType, OPCODES,
+};
+
+/// The custom-data opcode, as the number the walk compares with.
+const CUSTOMDATA: u16 = Opcode::Customdata as u16;
+/// Operand types whose value is stored in the instruction.
+const IMMEDIATE32: u32 = OperandType::Immediate32 as u32;
+const IMMEDIATE64: u32 = OperandType::Immediate64 as u32;
+/// The component-count value that no shader model defines.
+const N_COMPONENT: u32 = NumComponents::NComponent as u32;
+/// Operand token bits that must be clear for the inline reader: every index
+/// representation other than a plain 32-bit immediate, and the extension bit.
+const NOT_PLAIN: u32 = operand_token::INDEX_REPRESENTATION[0].mask()
+    | operand_token::INDEX_REPRESENTATION[1].mask()
+    | operand_token::INDEX_REPRESENTATION[2].mask()
+    | operand_token::EXTENDED.mask();
+const _: () = assert!(IndexRepresentation::Immediate32 as u32 == 0);
+
+/// The extension bit of opcode and operand tokens (bit 31 in both).
+const EXTENDED_BIT: u32 = ext_operand_token::EXTENDED.mask();
+const _: () = assert!(EXTENDED_BIT == opcode_token::EXTENDED.mask());
 
 /// Deepest nesting of relative-index operands accepted (fxc emits 1).
 const MAX_REL_DEPTH: u32 = 4;
@@ -161,8 +183,8 @@ impl Sizes {
         let mut pos = 2usize;
         while pos < len {
             let token = dword(words, pos);
-            let code = (token & 0x7ff) as u16;
-            let n = if code == opc::CUSTOMDATA {
+            let code = opcode_token::OPCODE.get(token) as u16;
+            let n = if code == CUSTOMDATA {
                 if pos + 1 >= len {
                     break;
                 }
@@ -174,8 +196,8 @@ impl Sizes {
                 count
             } else {
                 let d = desc(code);
-                let mut n = ((token >> 24) & 0x7f) as usize;
-                if token & 0x8000_0000 != 0 && d.long {
+                let mut n = opcode_token::LENGTH.get(token) as usize;
+                if opcode_token::EXTENDED.get(token) != 0 && d.long {
                     if pos + 1 >= len {
                         break;
                     }
@@ -213,13 +235,13 @@ impl Sizes {
 fn fast_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> Option<usize> {
     let n_words = words.len() / 4;
     let token = dword(words, pos);
-    let code = (token & 0x7ff) as u16;
+    let code = opcode_token::OPCODE.get(token) as u16;
     let d = desc(code);
-    let len = ((token >> 24) & 0x7f) as usize;
+    let len = opcode_token::LENGTH.get(token) as usize;
     let expected = d.expected;
     if d.decl
-        || code == opc::CUSTOMDATA
-        || token & 0x8000_0000 != 0
+        || code == CUSTOMDATA
+        || opcode_token::EXTENDED.get(token) != 0
         || !(0..=OpIds::CAPACITY as i8).contains(&expected)
         || len == 0
         || len > n_words - pos
@@ -318,7 +340,7 @@ fn instruction_body(
 ) -> Result<usize, Error> {
     let n_words = words.len() / 4;
     let at = |i: usize| base + i * 4;
-    let code = (token & 0x7ff) as u16;
+    let code = opcode_token::OPCODE.get(token) as u16;
     let mut n_ext = 0u8;
     let mut n_payload = 0u32;
     let mut n_payload_before = 0u8;
@@ -339,7 +361,7 @@ fn instruction_body(
         true
     };
 
-    if code == opc::CUSTOMDATA {
+    if code == CUSTOMDATA {
         if pos + 1 >= n_words {
             return Err(Error::of(ErrorKind::Truncated, "expected the custom-data block's length dword", at(pos + 1)));
         }
@@ -364,9 +386,9 @@ fn instruction_body(
     }
 
     let d = desc(code);
-    let mut len = ((token >> 24) & 0x7f) as usize;
+    let mut len = opcode_token::LENGTH.get(token) as usize;
     let mut cur = pos + 1;
-    let long = d.long && token & 0x8000_0000 != 0;
+    let long = d.long && opcode_token::EXTENDED.get(token) != 0;
     if long {
         if cur >= n_words {
             return Err(Error::of(ErrorKind::Truncated, "expected the declaration's length dword", at(cur)));
@@ -397,7 +419,7 @@ fn instruction_body(
     // Extended opcode tokens (not for the long-length declarations, whose
     // extended bit means "length dword follows").
     if !long {
-        let mut more = token & 0x8000_0000 != 0;
+        let mut more = opcode_token::EXTENDED.get(token) != 0;
         while more {
             if cur >= end {
                 return Err(Error::of(
@@ -414,7 +436,7 @@ fn instruction_body(
                 return Err(Error::of(ErrorKind::LimitExceeded, "more than 8 chained extended opcode tokens", at(cur)));
             }
             cur += 1;
-            more = e & 0x8000_0000 != 0;
+            more = EXTENDED_BIT & e != 0;
         }
     }
 
@@ -543,18 +565,23 @@ fn fast_operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end
         return false;
     }
     let token = dword(words, at);
-    let dims = ((token >> 20) & 3) as usize;
-    let ty = (token >> 12) & 0xff;
+    let dims = operand_token::INDEX_DIMENSION.get(token) as usize;
+    let ty = operand_token::TYPE.get(token);
+    let comps = operand_token::COMPONENTS.get(token);
     let none = Index { offset: 0, imm: 0, rel: NO_OPERAND };
-    // Bit 31 (extension) and bits 22..31 (index representations) clear,
-    // the component count not 3, not a literal, all inside the instruction.
-    let plain = token & 0xffc0_0000 == 0 && token & 3 != 3 && ty != 4 && ty != 5 && at + 1 + dims <= end;
+    // No extension and every index a plain 32-bit immediate, a defined
+    // component count, not a literal, all inside the instruction.
+    let plain = token & NOT_PLAIN == 0
+        && comps != N_COMPONENT
+        && ty != IMMEDIATE32
+        && ty != IMMEDIATE64
+        && at + 1 + dims <= end;
     if !plain {
-        if ty != 4 || !literal || token & 0x8000_0000 != 0 || token & 3 == 3 || dims != 0 {
+        if ty != IMMEDIATE32 || !literal || token & EXTENDED_BIT != 0 || comps == N_COMPONENT || dims != 0 {
             return false;
         }
         // A 32-bit literal of 0, 1 or 4 components: its dwords go to the pool.
-        let n = [0, 1, 4][(token & 3) as usize];
+        let n = [0, 1, 4][comps as usize];
         if at + 1 + n > end {
             return false;
         }
@@ -654,7 +681,7 @@ fn read_operand_general(
         index: [Index { offset: 0, imm: 0, rel: NO_OPERAND }; 3],
     };
     *cur += 1;
-    let mut more = token & 0x8000_0000 != 0;
+    let mut more = opcode_token::EXTENDED.get(token) != 0;
     while more {
         need(*cur, 1, "an extended operand token")?;
         let e = dword(words, *cur);
@@ -665,13 +692,12 @@ fn read_operand_general(
             return Err(Error::of(ErrorKind::LimitExceeded, "more than 4 chained extended operand tokens", at(*cur)));
         }
         *cur += 1;
-        more = e & 0x8000_0000 != 0;
+        more = EXTENDED_BIT & e != 0;
     }
-    let ty = op.ty();
-    let ncomp = match token & 3 {
-        0 => 0,
-        1 => 1,
-        2 => 4,
+    let ncomp = match NumComponents::from_u32(op.num_components()) {
+        Some(NumComponents::Component0) => 0,
+        Some(NumComponents::Component1) => 1,
+        Some(NumComponents::Component4) => 4,
         _ => {
             return Err(Error::new(
                 "operand uses the N-component form, which no shader model defines",
@@ -679,11 +705,11 @@ fn read_operand_general(
             ))
         }
     };
-    let imm_words = match ty {
-        4 => ncomp,
+    let imm_words = match op.operand_type() {
+        Some(OperandType::Immediate32) => ncomp,
         // A double takes two 32-bit components, so a 4-component 64-bit
         // immediate holds two doubles (4 dwords) and a scalar one double.
-        5 => ncomp.max(2),
+        Some(OperandType::Immediate64) => ncomp.max(2),
         _ => 0,
     };
     if imm_words > 0 {
@@ -697,26 +723,25 @@ fn read_operand_general(
     }
     let dims = op.index_dim();
     for d in 0..dims {
-        let rep = op.index_rep(d);
+        let rep = op.index_representation(d);
         let idx = &mut op.index[d];
         idx.offset = at(*cur) as u32;
-        match rep {
-            0 | 3 => {
-                need(*cur, 1, "a 32-bit index")?;
-                idx.imm = dword(words, *cur) as u64;
-                *cur += 1;
-            }
-            1 | 4 => {
-                need(*cur, 2, "a 64-bit index")?;
-                idx.imm = ((dword(words, *cur) as u64) << 32) | dword(words, *cur + 1) as u64;
-                *cur += 2;
-            }
-            2 => {}
-            _ => {
-                return Err(Error::new(format!("index {d} has undefined representation {rep}"), op.offset as usize));
-            }
+        let Some(rep) = rep else {
+            let rep = op.index_rep(d);
+            return Err(Error::new(format!("index {d} has undefined representation {rep}"), op.offset as usize));
+        };
+        // A 32-bit immediate, or a 64-bit one stored high dword first.
+        let n = rep.immediate_dwords();
+        if n == 1 {
+            need(*cur, 1, "a 32-bit index")?;
+            idx.imm = dword(words, *cur) as u64;
+            *cur += 1;
+        } else if n == 2 {
+            need(*cur, 2, "a 64-bit index")?;
+            idx.imm = ((dword(words, *cur) as u64) << 32) | dword(words, *cur + 1) as u64;
+            *cur += 2;
         }
-        if rep >= 2 {
+        if rep.is_relative() {
             let id = read_operand(p, words, base, cur, end, depth + 1)?;
             op.index[d].rel = id;
         }
