@@ -1134,6 +1134,7 @@ impl Lower<'_> {
         if self.stage != naga::ShaderStage::Compute {
             return unsupported("barriers and memory fences outside compute shaders", ins.offset as usize);
         }
+        // The table lists sync's four flags in this order.
         let [threads, group_memory, uav_group, uav_global] = SYNC_CONTROLS else {
             return malformed("sync controls", ins.offset as usize);
         };

@@ -279,7 +279,7 @@ pub fn covering_groups(workgroup_size: [u32; 3], textures: &[StorageTextureSlot]
 pub fn dispatch(shader: &dxbc::Shader) -> Dispatch {
     let mut workgroup_size = [1, 1, 1];
     if let Some(p) = &shader.program {
-        if let Some(ins) = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::DCL_THREAD_GROUP) {
+        if let Some(ins) = p.instructions.iter().find(|i| i.op() == Some(dxbc::spec::Opcode::DclThreadGroup)) {
             for (i, w) in ins.payload(p).iter().take(3).enumerate() {
                 workgroup_size[i] = w.value.max(1);
             }
