@@ -129,7 +129,7 @@ macro_rules! spec_enum {
         /// the discriminant is the value stored in the token.
         // Variant docs are the table's explanations (brackets are text).
         #[allow(rustdoc::broken_intra_doc_links)]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
         #[repr(u32)]
         pub enum $ty {
             $( #[doc = $doc] $v = $val ),*
@@ -906,7 +906,199 @@ spec_enum! {
     (W, 3, "W", "w", "w (alpha)"),
 }
 
+// ------------------------------------------- container enumerations
+//
+// Values stored in the container's other chunks (signatures, RDEF) rather
+// than in program tokens. The numbers are those of `d3dcommon.h` and of the
+// register component type in `D3D12TokenizedProgramFormat.hpp`; fxc's
+// spellings are those its listing header prints; the explanations are ours.
+
+spec_enum! {
+    /// Component type of a signature element (`D3D_REGISTER_COMPONENT_TYPE`).
+    REGISTER_COMPONENT_TYPE, RegisterComponentType, "register component type",
+    (Unknown, 0, "UNKNOWN", "unknown", "Not specified."),
+    (Uint32, 1, "UINT32", "uint", "32-bit unsigned integer."),
+    (Sint32, 2, "SINT32", "int", "32-bit signed integer."),
+    (Float32, 3, "FLOAT32", "float", "32-bit float."),
+    (Uint16, 4, "UINT16", "", "16-bit unsigned integer (DXIL signatures only)."),
+    (Sint16, 5, "SINT16", "", "16-bit signed integer (DXIL signatures only)."),
+    (Float16, 6, "FLOAT16", "", "16-bit float (DXIL signatures only)."),
+    (Uint64, 7, "UINT64", "", "64-bit unsigned integer (DXIL signatures only)."),
+    (Sint64, 8, "SINT64", "", "64-bit signed integer (DXIL signatures only)."),
+    (Float64, 9, "FLOAT64", "", "64-bit float (DXIL signatures only)."),
+}
+
+spec_enum! {
+    /// System value of a signature element (`D3D_NAME`). Below 11 the values
+    /// equal the program's [`SystemName`]; the tessellation factors are
+    /// grouped differently, and pixel outputs start at 64.
+    SIGNATURE_NAME, SignatureName, "signature system value",
+    (Undefined, 0, "UNDEFINED", "NONE", "An ordinary (user) value."),
+    (Position, 1, "POSITION", "POS", "Clip-space (or screen) position."),
+    (ClipDistance, 2, "CLIP_DISTANCE", "CLIPDST", "Distance to a user clip plane."),
+    (CullDistance, 3, "CULL_DISTANCE", "CULLDST", "Distance to a user cull plane."),
+    (RenderTargetArrayIndex, 4, "RENDER_TARGET_ARRAY_INDEX", "RTINDEX", "Which render-target array slice to draw to."),
+    (ViewportArrayIndex, 5, "VIEWPORT_ARRAY_INDEX", "VPINDEX", "Which viewport to use."),
+    (VertexId, 6, "VERTEX_ID", "VERTID", "Index of the vertex."),
+    (PrimitiveId, 7, "PRIMITIVE_ID", "PRIMID", "Index of the primitive."),
+    (InstanceId, 8, "INSTANCE_ID", "INSTID", "Index of the instance."),
+    (IsFrontFace, 9, "IS_FRONT_FACE", "FFACE", "Whether the primitive faces the viewer."),
+    (SampleIndex, 10, "SAMPLE_INDEX", "SAMPLE", "Which MSAA sample is being shaded."),
+    (FinalQuadEdgeTessfactor, 11, "FINAL_QUAD_EDGE_TESSFACTOR", "QUADEDGE", "Quad patch: an edge tessellation factor."),
+    (FinalQuadInsideTessfactor, 12, "FINAL_QUAD_INSIDE_TESSFACTOR", "QUADINT", "Quad patch: an inside tessellation factor."),
+    (FinalTriEdgeTessfactor, 13, "FINAL_TRI_EDGE_TESSFACTOR", "TRIEDGE", "Triangle patch: an edge tessellation factor."),
+    (FinalTriInsideTessfactor, 14, "FINAL_TRI_INSIDE_TESSFACTOR", "TRIINT", "Triangle patch: the inside tessellation factor."),
+    (FinalLineDetailTessfactor, 15, "FINAL_LINE_DETAIL_TESSFACTOR", "LINEDET", "Isoline: detail factor."),
+    (FinalLineDensityTessfactor, 16, "FINAL_LINE_DENSITY_TESSFACTOR", "LINEDEN", "Isoline: density factor."),
+    (Barycentrics, 23, "BARYCENTRICS", "", "Barycentric coordinates (D3D12)."),
+    (Shadingrate, 24, "SHADINGRATE", "", "Variable shading rate (D3D12)."),
+    (Cullprimitive, 25, "CULLPRIMITIVE", "", "Primitive culling output (D3D12)."),
+    (Target, 64, "TARGET", "TARGET", "Pixel shader colour output to the render target of the semantic index."),
+    (Depth, 65, "DEPTH", "DEPTH", "Pixel shader depth output."),
+    (Coverage, 66, "COVERAGE", "COVERAGE", "Pixel shader coverage mask (input or output)."),
+    (DepthGreaterEqual, 67, "DEPTH_GREATER_EQUAL", "DEPTHGE", "Depth output that may only grow (conservative depth)."),
+    (DepthLessEqual, 68, "DEPTH_LESS_EQUAL", "DEPTHLE", "Depth output that may only shrink (conservative depth)."),
+    (StencilRef, 69, "STENCIL_REF", "STENCILREF", "Pixel stencil reference output."),
+    (InnerCoverage, 70, "INNER_COVERAGE", "INNERCOV", "Whether the pixel is fully covered (conservative rasterization)."),
+}
+
+spec_enum! {
+    /// Kind of an RDEF constant buffer (`D3D_CBUFFER_TYPE`).
+    CBUFFER_TYPE, CbufferType, "constant buffer type",
+    (Cbuffer, 0, "CBUFFER", "cbuffer", "An ordinary constant buffer."),
+    (Tbuffer, 1, "TBUFFER", "tbuffer", "A texture buffer (constants read through the texture path)."),
+    (InterfacePointers, 2, "INTERFACE_POINTERS", "interfaces", "The interface pointers of dynamic linkage."),
+    (ResourceBindInfo, 3, "RESOURCE_BIND_INFO", "resource bind info", "A structured buffer's element type."),
+}
+
+spec_enum! {
+    /// Class of an RDEF variable type (`D3D_SHADER_VARIABLE_CLASS`).
+    SHADER_VARIABLE_CLASS, ShaderVariableClass, "variable class",
+    (Scalar, 0, "SCALAR", "scalar", "One value."),
+    (Vector, 1, "VECTOR", "vector", "A vector of 1 to 4 values."),
+    (MatrixRows, 2, "MATRIX_ROWS", "matrix_rows", "A row-major matrix (each row one register)."),
+    (MatrixColumns, 3, "MATRIX_COLUMNS", "matrix_columns", "A column-major matrix (each column one register)."),
+    (Object, 4, "OBJECT", "object", "A texture, sampler, buffer or shader object."),
+    (Struct, 5, "STRUCT", "struct", "A structure with members."),
+    (InterfaceClass, 6, "INTERFACE_CLASS", "interface_class", "A class implementing an interface."),
+    (InterfacePointer, 7, "INTERFACE_POINTER", "interface_pointer", "A pointer to an interface."),
+}
+
+spec_enum! {
+    /// Base type of an RDEF variable type (`D3D_SHADER_VARIABLE_TYPE`).
+    SHADER_VARIABLE_TYPE, ShaderVariableType, "variable type",
+    (Void, 0, "VOID", "void", "No type."),
+    (Bool, 1, "BOOL", "bool", "Boolean (32 bits per value in a constant buffer)."),
+    (Int, 2, "INT", "int", "32-bit signed integer."),
+    (Float, 3, "FLOAT", "float", "32-bit float."),
+    (String, 4, "STRING", "string", "String (effects only)."),
+    (Texture, 5, "TEXTURE", "texture", "Texture of unspecified shape."),
+    (Texture1d, 6, "TEXTURE1D", "Texture1D", "1D texture."),
+    (Texture2d, 7, "TEXTURE2D", "Texture2D", "2D texture."),
+    (Texture3d, 8, "TEXTURE3D", "Texture3D", "Volume texture."),
+    (Texturecube, 9, "TEXTURECUBE", "TextureCube", "Cube map."),
+    (Sampler, 10, "SAMPLER", "SamplerState", "Sampler state."),
+    (Sampler1d, 11, "SAMPLER1D", "sampler1D", "Legacy 1D sampler."),
+    (Sampler2d, 12, "SAMPLER2D", "sampler2D", "Legacy 2D sampler."),
+    (Sampler3d, 13, "SAMPLER3D", "sampler3D", "Legacy 3D sampler."),
+    (Samplercube, 14, "SAMPLERCUBE", "samplerCUBE", "Legacy cube sampler."),
+    (Pixelshader, 15, "PIXELSHADER", "PixelShader", "Pixel shader object (effects)."),
+    (Vertexshader, 16, "VERTEXSHADER", "VertexShader", "Vertex shader object (effects)."),
+    (Pixelfragment, 17, "PIXELFRAGMENT", "pixelfragment", "Pixel fragment (legacy effects)."),
+    (Vertexfragment, 18, "VERTEXFRAGMENT", "vertexfragment", "Vertex fragment (legacy effects)."),
+    (Uint, 19, "UINT", "uint", "32-bit unsigned integer."),
+    (Uint8, 20, "UINT8", "uint8", "8-bit unsigned integer."),
+    (Geometryshader, 21, "GEOMETRYSHADER", "GeometryShader", "Geometry shader object (effects)."),
+    (Rasterizer, 22, "RASTERIZER", "RasterizerState", "Rasterizer state (effects)."),
+    (Depthstencil, 23, "DEPTHSTENCIL", "DepthStencilState", "Depth-stencil state (effects)."),
+    (Blend, 24, "BLEND", "BlendState", "Blend state (effects)."),
+    (Buffer, 25, "BUFFER", "Buffer", "Typed buffer."),
+    (Cbuffer, 26, "CBUFFER", "cbuffer", "Constant buffer."),
+    (Tbuffer, 27, "TBUFFER", "tbuffer", "Texture buffer."),
+    (Texture1darray, 28, "TEXTURE1DARRAY", "Texture1DArray", "Array of 1D textures."),
+    (Texture2darray, 29, "TEXTURE2DARRAY", "Texture2DArray", "Array of 2D textures."),
+    (Rendertargetview, 30, "RENDERTARGETVIEW", "RenderTargetView", "Render-target view (effects)."),
+    (Depthstencilview, 31, "DEPTHSTENCILVIEW", "DepthStencilView", "Depth-stencil view (effects)."),
+    (Texture2dms, 32, "TEXTURE2DMS", "Texture2DMS", "Multisampled 2D texture."),
+    (Texture2dmsarray, 33, "TEXTURE2DMSARRAY", "Texture2DMSArray", "Array of multisampled 2D textures."),
+    (Texturecubearray, 34, "TEXTURECUBEARRAY", "TextureCubeArray", "Array of cube maps."),
+    (Hullshader, 35, "HULLSHADER", "HullShader", "Hull shader object (effects)."),
+    (Domainshader, 36, "DOMAINSHADER", "DomainShader", "Domain shader object (effects)."),
+    (InterfacePointer, 37, "INTERFACE_POINTER", "interface", "Interface pointer (dynamic linkage)."),
+    (Computeshader, 38, "COMPUTESHADER", "ComputeShader", "Compute shader object (effects)."),
+    (Double, 39, "DOUBLE", "double", "64-bit float."),
+    (Rwtexture1d, 40, "RWTEXTURE1D", "RWTexture1D", "Writable 1D texture."),
+    (Rwtexture1darray, 41, "RWTEXTURE1DARRAY", "RWTexture1DArray", "Writable array of 1D textures."),
+    (Rwtexture2d, 42, "RWTEXTURE2D", "RWTexture2D", "Writable 2D texture."),
+    (Rwtexture2darray, 43, "RWTEXTURE2DARRAY", "RWTexture2DArray", "Writable array of 2D textures."),
+    (Rwtexture3d, 44, "RWTEXTURE3D", "RWTexture3D", "Writable volume texture."),
+    (Rwbuffer, 45, "RWBUFFER", "RWBuffer", "Writable typed buffer."),
+    (ByteaddressBuffer, 46, "BYTEADDRESS_BUFFER", "ByteAddressBuffer", "Raw buffer addressed in bytes."),
+    (RwbyteaddressBuffer, 47, "RWBYTEADDRESS_BUFFER", "RWByteAddressBuffer", "Writable raw buffer."),
+    (StructuredBuffer, 48, "STRUCTURED_BUFFER", "StructuredBuffer", "Buffer of structures."),
+    (RwstructuredBuffer, 49, "RWSTRUCTURED_BUFFER", "RWStructuredBuffer", "Writable buffer of structures."),
+    (AppendStructuredBuffer, 50, "APPEND_STRUCTURED_BUFFER", "AppendStructuredBuffer", "Structured buffer written by appending."),
+    (ConsumeStructuredBuffer, 51, "CONSUME_STRUCTURED_BUFFER", "ConsumeStructuredBuffer", "Structured buffer read by consuming."),
+    (Min8float, 52, "MIN8FLOAT", "min8float", "Float of at least 8 bits (stored as 32)."),
+    (Min10float, 53, "MIN10FLOAT", "min10float", "Float of at least 10 bits (stored as 32)."),
+    (Min16float, 54, "MIN16FLOAT", "min16float", "Float of at least 16 bits (stored as 32)."),
+    (Min12int, 55, "MIN12INT", "min12int", "Signed integer of at least 12 bits (stored as 32)."),
+    (Min16int, 56, "MIN16INT", "min16int", "Signed integer of at least 16 bits (stored as 32)."),
+    (Min16uint, 57, "MIN16UINT", "min16uint", "Unsigned integer of at least 16 bits (stored as 32)."),
+    (Int16, 58, "INT16", "int16_t", "16-bit signed integer."),
+    (Uint16, 59, "UINT16", "uint16_t", "16-bit unsigned integer."),
+    (Float16, 60, "FLOAT16", "float16_t", "16-bit float."),
+    (Int64, 61, "INT64", "int64_t", "64-bit signed integer."),
+    (Uint64, 62, "UINT64", "uint64_t", "64-bit unsigned integer."),
+}
+
+spec_enum! {
+    /// Kind of an RDEF resource binding (`D3D_SHADER_INPUT_TYPE`).
+    SHADER_INPUT_TYPE, ShaderInputType, "shader input type",
+    (Cbuffer, 0, "CBUFFER", "cbuffer", "A constant buffer (b#)."),
+    (Tbuffer, 1, "TBUFFER", "tbuffer", "A texture buffer (t#)."),
+    (Texture, 2, "TEXTURE", "texture", "A texture or typed buffer (t#)."),
+    (Sampler, 3, "SAMPLER", "sampler", "A sampler (s#)."),
+    (UavRwtyped, 4, "UAV_RWTYPED", "UAV", "A typed read-write texture or buffer (u#)."),
+    (Structured, 5, "STRUCTURED", "texture", "A structured buffer (t#)."),
+    (UavRwstructured, 6, "UAV_RWSTRUCTURED", "UAV", "A read-write structured buffer (u#)."),
+    (Byteaddress, 7, "BYTEADDRESS", "texture", "A raw buffer (t#)."),
+    (UavRwbyteaddress, 8, "UAV_RWBYTEADDRESS", "UAV", "A read-write raw buffer (u#)."),
+    (UavAppendStructured, 9, "UAV_APPEND_STRUCTURED", "UAV", "An append structured buffer (u#)."),
+    (UavConsumeStructured, 10, "UAV_CONSUME_STRUCTURED", "UAV", "A consume structured buffer (u#)."),
+    (UavRwstructuredWithCounter, 11, "UAV_RWSTRUCTURED_WITH_COUNTER", "UAV", "A read-write structured buffer with a hidden counter (u#)."),
+    (Rtaccelerationstructure, 12, "RTACCELERATIONSTRUCTURE", "", "A ray-tracing acceleration structure (D3D12)."),
+    (UavFeedbacktexture, 13, "UAV_FEEDBACKTEXTURE", "", "A sampler-feedback texture (D3D12)."),
+}
+
+spec_enum! {
+    /// Dimension of an RDEF resource binding (`D3D_SRV_DIMENSION`). Not the
+    /// program's [`ResourceDimension`]: the order differs (arrays follow
+    /// their element shape).
+    SRV_DIMENSION, SrvDimension, "view dimension",
+    (Unknown, 0, "UNKNOWN", "NA", "Not a texture or buffer view."),
+    (Buffer, 1, "BUFFER", "buf", "Typed buffer."),
+    (Texture1d, 2, "TEXTURE1D", "1d", "1D texture."),
+    (Texture1darray, 3, "TEXTURE1DARRAY", "1darray", "Array of 1D textures."),
+    (Texture2d, 4, "TEXTURE2D", "2d", "2D texture."),
+    (Texture2darray, 5, "TEXTURE2DARRAY", "2darray", "Array of 2D textures."),
+    (Texture2dms, 6, "TEXTURE2DMS", "2dMS", "Multisampled 2D texture."),
+    (Texture2dmsarray, 7, "TEXTURE2DMSARRAY", "2darrayMS", "Array of multisampled 2D textures."),
+    (Texture3d, 8, "TEXTURE3D", "3d", "Volume texture."),
+    (Texturecube, 9, "TEXTURECUBE", "cube", "Cube map."),
+    (Texturecubearray, 10, "TEXTURECUBEARRAY", "cubearray", "Array of cube maps."),
+    (Bufferex, 11, "BUFFEREX", "buf", "Raw or structured buffer view."),
+}
+
 // ------------------------------------------------------------- bitfields
+
+/// Flags of an RDEF resource binding (`D3D_SHADER_INPUT_FLAGS`).
+pub static SHADER_INPUT_FLAGS_FIELDS: &[FieldDef] = &[
+    f("user packed", 0, 0, Some(&FLAG), "The register was assigned in the source (register(...))."),
+    f("comparison sampler", 1, 1, Some(&FLAG), "A sampler declared SamplerComparisonState."),
+    f("texture components", 3, 2, None, "Components the texture returns, minus one (with the return type)."),
+    f("unused", 4, 4, Some(&FLAG), "Declared but never read."),
+];
 
 /// Version token.
 pub static VERSION_FIELDS: &[FieldDef] = &[
@@ -1425,6 +1617,18 @@ mod generated_enum_tests {
     }
 
     #[test]
+    fn container_enums_spell_as_the_chunk_decoders_do() {
+        // The chunk decoders' name functions are checked against fxc's
+        // listings; the table must agree with them value for value.
+        for v in SIGNATURE_NAME.values.iter().filter(|v| !v.asm.is_empty()) {
+            assert_eq!(crate::chunks::signature::system_value_name(v.value), v.asm, "{}", v.spec_name);
+        }
+        for v in SHADER_VARIABLE_TYPE.values {
+            assert_eq!(crate::chunks::rdef::variable_type_name(v.value as u16), v.asm, "{}", v.spec_name);
+        }
+    }
+
+    #[test]
     fn enum_variants_follow_their_tables() {
         fn check<T: std::fmt::Debug + Copy>(from: fn(u32) -> Option<T>, row: fn(T) -> &'static EnumValue, t: &EnumDef) {
             for v in t.values {
@@ -1448,6 +1652,13 @@ mod generated_enum_tests {
         check(IndexRepresentation::from_u32, IndexRepresentation::row, &INDEX_REPRESENTATION);
         check(CustomdataClass::from_u32, CustomdataClass::row, &CUSTOMDATA_CLASS);
         check(ProgramType::from_u32, ProgramType::row, &PROGRAM_TYPE);
+        check(RegisterComponentType::from_u32, RegisterComponentType::row, &REGISTER_COMPONENT_TYPE);
+        check(SignatureName::from_u32, SignatureName::row, &SIGNATURE_NAME);
+        check(CbufferType::from_u32, CbufferType::row, &CBUFFER_TYPE);
+        check(ShaderVariableClass::from_u32, ShaderVariableClass::row, &SHADER_VARIABLE_CLASS);
+        check(ShaderVariableType::from_u32, ShaderVariableType::row, &SHADER_VARIABLE_TYPE);
+        check(ShaderInputType::from_u32, ShaderInputType::row, &SHADER_INPUT_TYPE);
+        check(SrvDimension::from_u32, SrvDimension::row, &SRV_DIMENSION);
         assert!(std::ptr::eq(OperandType::table(), &OPERAND_TYPE));
     }
 }

@@ -72,20 +72,22 @@ pub enum Stage {
 impl Stage {
     /// The stage of `shader`, from its program (or RDEF when the program is missing).
     pub fn of(shader: &dxbc::Shader) -> Stage {
+        use dxbc::spec::ProgramType as P;
         let t = match (&shader.program, &shader.rdef) {
-            (Some(p), _) => p.version.program_type(),
+            (Some(p), _) => P::from_u32(p.version.program_type()),
+            // RDEF's own program type: the high half of a shader version token.
             (None, Some(r)) => match r.program_type {
-                0xFFFF => 0,
-                0xFFFE => 1,
-                0x4353 => 5,
-                _ => 2,
+                0xFFFF => Some(P::PixelShader),
+                0xFFFE => Some(P::VertexShader),
+                0x4353 => Some(P::ComputeShader),
+                _ => None,
             },
-            (None, None) => 2,
+            (None, None) => None,
         };
         match t {
-            0 => Stage::Pixel,
-            1 => Stage::Vertex,
-            5 => Stage::Compute,
+            Some(P::PixelShader) => Stage::Pixel,
+            Some(P::VertexShader) => Stage::Vertex,
+            Some(P::ComputeShader) => Stage::Compute,
             _ => Stage::Other,
         }
     }
