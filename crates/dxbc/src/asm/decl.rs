@@ -3,9 +3,9 @@
 //! order [`crate::spec::layout`] gives.
 
 use super::instruction::{finish_length, return_types};
-use super::operand::{self, parse_number, set, Comps};
+use super::operand::{self, parse_number, set, Comps, Role};
 use super::text::{Cursor, Res};
-use crate::spec::{self, opc::*, EnumDef, FieldDef, OpClass, OpcodeInfo, OPCODE_COMMON_FIELDS};
+use crate::spec::{self, opc::*, EnumDef, FieldDef, NumType, OpClass, OpcodeInfo, OPCODE_COMMON_FIELDS};
 
 /// Parses a declaration line (cursor at `dcl_`) and appends its tokens.
 pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
@@ -20,7 +20,8 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
     let bad_suffix = || c.err_at(at + info.asm.len(), format!("unexpected `{rest}` after `{}`", info.asm));
     match code {
         DCL_RESOURCE => {
-            let dim = rest.strip_prefix('_').and_then(|d| spec::RESOURCE_DIMENSION.from_asm(d)).ok_or_else(bad_suffix)?;
+            let dim =
+                rest.strip_prefix('_').and_then(|d| spec::RESOURCE_DIMENSION.from_asm(d)).ok_or_else(bad_suffix)?;
             set(&mut t, f, "resource dimension", dim);
             if c.eat("(") {
                 set(&mut t, f, "sample count", c.uint()?);
@@ -38,7 +39,11 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
                 let (dim, len) = spec::RESOURCE_DIMENSION
                     .values
                     .iter()
-                    .filter(|v| !v.asm.is_empty() && name.starts_with(v.asm) && name[v.asm.len()..].chars().next().is_none_or(|ch| ch == '_'))
+                    .filter(|v| {
+                        !v.asm.is_empty()
+                            && name.starts_with(v.asm)
+                            && name[v.asm.len()..].chars().next().is_none_or(|ch| ch == '_')
+                    })
                     .map(|v| (v.value, v.asm.len()))
                     .max_by_key(|x| x.1)
                     .ok_or_else(bad_suffix)?;
@@ -73,7 +78,7 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
         _ if !rest.is_empty() => return Err(bad_suffix()),
         DCL_CONSTANT_BUFFER => {
             c.skip_ws();
-            let mut op = operand::parse_unchecked(c, true)?;
+            let mut op = operand::parse_unchecked(c, Role::Decl, NumType::Int)?;
             let size = if op.index.len() == 4 { op.index.pop().map(|i| i.imm) } else { None };
             if op.comps == Comps::Mask(0) {
                 op.comps = IDENTITY_SWIZZLE;
@@ -112,7 +117,12 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
         }
         DCL_INPUT_PS | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV => {
             c.skip_ws();
-            if let Some(mode) = interpolation(c) {
+            // fxc before 10.0 leaves out the mode of system-generated
+            // inputs, which are always constant.
+            let mode = interpolation(c).or_else(|| {
+                (code == DCL_INPUT_PS_SGV).then(|| spec::INTERPOLATION_MODE.from_spec_name("CONSTANT")).flatten()
+            });
+            if let Some(mode) = mode {
                 set(&mut t, f, "interpolation", mode);
             }
             decl_operand(c, &mut body)?;
@@ -156,7 +166,7 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
             c.expect("l(")?;
             let at = c.pos;
             let text = c.take_while(|ch| ch != ')');
-            body.push(parse_number(text).ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?);
+            body.push(parse_number(text, NumType::Float).ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?);
             c.expect(")")?;
         }
         DCL_THREAD_GROUP => {
@@ -175,7 +185,7 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
             space(c, &mut body)?;
         }
         _ => loop {
-            let op = operand::parse(c, false)?;
+            let op = operand::parse(c, Role::Src, NumType::Int)?;
             operand::encode(&op, &mut body);
             c.skip_ws();
             if !c.eat(",") {
@@ -207,8 +217,13 @@ fn split(word: &str) -> Option<(&'static OpcodeInfo, &str)> {
     }
 }
 
+/// A declared register. SM5.1 range declarations (`T0[0:3]`) store the
+/// identity swizzle, which the printer leaves out.
 fn decl_operand(c: &mut Cursor, body: &mut Vec<u32>) -> Res<()> {
-    let op = operand::parse(c, true)?;
+    let mut op = operand::parse(c, Role::Decl, NumType::Int)?;
+    if op.index.len() == 3 && op.comps == operand::default_components(op.ty, true) {
+        op.comps = IDENTITY_SWIZZLE;
+    }
     operand::encode(&op, body);
     Ok(())
 }

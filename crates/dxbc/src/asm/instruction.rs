@@ -7,9 +7,10 @@
 //! `sync_uglobal_g_t`, `if_nz`, `mad_sat`. The base mnemonic is the longest
 //! table mnemonic whose remainder is made of suffixes the opcode allows.
 
-use super::operand::{self, set, val};
+use super::operand::{self, set, val, Role};
 use super::text::{Cursor, Res};
-use crate::spec::{self, opc, OpClass, OpcodeInfo, FieldDef, OPCODE_COMMON_FIELDS};
+use crate::listing::program::operand_num_type;
+use crate::spec::{self, opc, FieldDef, NumType, OpClass, OpcodeInfo, OPCODE_COMMON_FIELDS};
 
 /// What the suffixes and groups of a mnemonic set.
 #[derive(Default)]
@@ -51,7 +52,8 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
             tail.push_str(c.word());
         }
     }
-    let (info, mut m) = split_mnemonic(word, &tail).ok_or_else(|| c.err_at(at, format!("unknown instruction `{word}{tail}`")))?;
+    let (info, mut m) =
+        split_mnemonic(word, &tail).ok_or_else(|| c.err_at(at, format!("unknown instruction `{word}{tail}`")))?;
     for &(g_at, g) in &groups {
         group(c, g_at, g, &mut m)?;
     }
@@ -78,8 +80,30 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
         operands(c, info, w)?;
     }
     c.end()?;
+    if fxc_pads(info, &m) {
+        w.push(0);
+    }
     finish_length(w, start);
     Ok(())
+}
+
+/// fxc appends one zero dword (not shown in its listing) to `samplepos` and
+/// to the residency-feedback samples (`sample*_s`) on textures that could
+/// take texel offsets but have none: observed on every such instruction in
+/// the corpus, and on none with offsets or on cube textures.
+fn fxc_pads(info: &OpcodeInfo, m: &Mods) -> bool {
+    if info.code == opc::SAMPLE_POS {
+        return true;
+    }
+    let offsettable = m.dim.is_some_and(|(d, _)| {
+        let name = spec::RESOURCE_DIMENSION.get(d).map_or("", |e| e.spec_name);
+        matches!(name, "TEXTURE1D" | "TEXTURE1DARRAY" | "TEXTURE2D" | "TEXTURE2DARRAY" | "TEXTURE3D")
+    });
+    info.class == OpClass::Resource
+        && info.asm.starts_with("sample")
+        && info.asm.ends_with("_s")
+        && offsettable
+        && m.offsets.is_none()
 }
 
 /// Writes the instruction length into the opcode token at `start`.
@@ -95,7 +119,8 @@ fn split_mnemonic(word: &str, tail: &str) -> Option<(&'static OpcodeInfo, Mods)>
     loop {
         let base = &full[..cut];
         if let Some(info) = spec::opcode_by_asm(base) {
-            if matches!(info.class, OpClass::Alu | OpClass::Flow | OpClass::Resource | OpClass::Atomic | OpClass::Phase) {
+            if matches!(info.class, OpClass::Alu | OpClass::Flow | OpClass::Resource | OpClass::Atomic | OpClass::Phase)
+            {
                 if let Some(m) = suffixes(info, &full[cut..]) {
                     return Some((info, m));
                 }
@@ -128,7 +153,9 @@ fn suffixes(info: &OpcodeInfo, mut rest: &str) -> Option<Mods> {
             m.indexable = true;
         } else if let Some(v) = has("return type").then(|| return_type_suffix(info, &mut eat)).flatten() {
             m.return_type = Some(v);
-        } else if let Some(i) = (info.code == opc::SYNC).then(|| SYNC_SUFFIXES.iter().position(|(s, _)| eat(s))).flatten() {
+        } else if let Some(i) =
+            (info.code == opc::SYNC).then(|| SYNC_SUFFIXES.iter().position(|(s, _)| eat(s))).flatten()
+        {
             m.sync |= 1 << i;
         } else {
             return None;
@@ -151,7 +178,11 @@ fn group(c: &Cursor, at: usize, g: &str, m: &mut Mods) -> Res<()> {
         }
         let mut o = [0i32; 3];
         for (k, p) in parts.iter().enumerate() {
-            o[k] = p.parse().ok().filter(|v| (-8..=7).contains(v)).ok_or_else(|| c.err_at(at, format!("bad texel offset `{p}`")))?;
+            o[k] = p
+                .parse()
+                .ok()
+                .filter(|v| (-8..=7).contains(v))
+                .ok_or_else(|| c.err_at(at, format!("bad texel offset `{p}`")))?;
         }
         m.offsets = Some(o);
         return Ok(());
@@ -214,7 +245,10 @@ fn opcode_token(info: &OpcodeInfo, m: &Mods) -> u32 {
 
 /// The extended opcode tokens, in fxc's order: offsets, dimension, types.
 fn push_extended(m: &Mods, w: &mut Vec<u32>) {
-    use spec::{EXTENDED_OPCODE_TYPE as K, EXT_RESOURCE_DIM_FIELDS as D, EXT_RETURN_TYPE_FIELDS as R, EXT_SAMPLE_CONTROLS_FIELDS as S};
+    use spec::{
+        EXTENDED_OPCODE_TYPE as K, EXT_RESOURCE_DIM_FIELDS as D, EXT_RETURN_TYPE_FIELDS as R,
+        EXT_SAMPLE_CONTROLS_FIELDS as S,
+    };
     let mut toks: Vec<u32> = Vec::new();
     if let Some(o) = m.offsets {
         let mut t = 0;
@@ -254,7 +288,8 @@ fn operands(c: &mut Cursor, info: &OpcodeInfo, w: &mut Vec<u32>) -> Res<()> {
     c.skip_ws();
     if !c.at_end() {
         loop {
-            let op = operand::parse(c, n < dsts)?;
+            let role = if n < dsts { Role::Dst } else { Role::Src };
+            let op = operand::parse(c, role, operand_num_type(info.code, info.imm, n))?;
             operand::encode(&op, w);
             n += 1;
             c.skip_ws();
@@ -273,8 +308,9 @@ fn operands(c: &mut Cursor, info: &OpcodeInfo, w: &mut Vec<u32>) -> Res<()> {
 /// stored before the interface operand.
 fn fcall(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
     let at = c.pos;
-    let mut op = operand::parse(c, false)?;
-    let call = op.index.pop().filter(|i| i.rel.is_none()).ok_or_else(|| c.err_at(at, "expected `fpN[..][..][call]`"))?;
+    let mut op = operand::parse(c, Role::Src, NumType::Uint)?;
+    let call =
+        op.index.pop().filter(|i| i.rel.is_none()).ok_or_else(|| c.err_at(at, "expected `fpN[..][..][call]`"))?;
     w.push(call.imm);
     operand::encode(&op, w);
     Ok(())

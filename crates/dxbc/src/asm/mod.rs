@@ -171,7 +171,12 @@ fn immediate_constant_buffer<'a>(mut c: Cursor<'a>, lines: &mut Lines<'a>, w: &m
     let start = w.len();
     let mut t = 0;
     set(&mut t, spec::CUSTOMDATA_FIELDS, "opcode", opc::CUSTOMDATA as u32);
-    set(&mut t, spec::CUSTOMDATA_FIELDS, "class", operand::val(&spec::CUSTOMDATA_CLASS, "DCL_IMMEDIATE_CONSTANT_BUFFER"));
+    set(
+        &mut t,
+        spec::CUSTOMDATA_FIELDS,
+        "class",
+        operand::val(&spec::CUSTOMDATA_CLASS, "DCL_IMMEDIATE_CONSTANT_BUFFER"),
+    );
     w.push(t);
     w.push(0);
     c.eat("dcl_immediateConstantBuffer");
@@ -195,12 +200,17 @@ fn immediate_constant_buffer<'a>(mut c: Cursor<'a>, lines: &mut Lines<'a>, w: &m
                 _ => {
                     let at = c.pos;
                     let v = c.take_while(|ch| !matches!(ch, ',' | '}' | ' '));
-                    w.push(operand::parse_number(v).ok_or_else(|| c.err_at(at, format!("bad number `{v}`")))?);
+                    w.push(
+                        operand::parse_number(v, spec::NumType::Untyped)
+                            .ok_or_else(|| c.err_at(at, format!("bad number `{v}`")))?,
+                    );
                     continue;
                 }
             }
             c.pos += 1;
         }
-        c = lines.next().ok_or_else(|| AsmError::new("unterminated dcl_immediateConstantBuffer", lines.line_no, 1, lines.text.len()))?;
+        c = lines.next().ok_or_else(|| {
+            AsmError::new("unterminated dcl_immediateConstantBuffer", lines.line_no, 1, lines.text.len())
+        })?;
     }
 }

@@ -10,7 +10,7 @@
 //! component count ([`default_components`]).
 
 use super::text::{Cursor, Res};
-use crate::spec::{self, EnumDef, FieldDef, OPERAND_FIELDS, OPERAND_TYPE};
+use crate::spec::{self, EnumDef, FieldDef, NumType, OPERAND_FIELDS, OPERAND_TYPE};
 
 /// Component selection of an operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,36 +61,62 @@ pub(crate) fn val(e: &EnumDef, spec_name: &str) -> u32 {
 
 /// How many components an operand printed without a suffix has: none for
 /// the register files that are not vectors (samplers, resources, UAVs,
-/// labels, streams, interfaces), one for the scalar system values, and
-/// otherwise four with an empty mask.
-pub(crate) fn default_components(ty: u32) -> Comps {
+/// labels, streams, interfaces); one for the scalar coverage, depth and
+/// stencil registers; for the other scalar system values (vPrim, oMask,
+/// instance and thread ids) none where they are declared and one where
+/// instructions use them; otherwise four with an empty mask.
+pub(crate) fn default_components(ty: u32, decl: bool) -> Comps {
     let name = OPERAND_TYPE.get(ty).map_or("", |e| e.spec_name);
     match name {
-        "SAMPLER" | "RESOURCE" | "LABEL" | "NULL" | "STREAM" | "FUNCTION_BODY" | "FUNCTION_TABLE" | "INTERFACE"
-        | "THIS_POINTER" | "UNORDERED_ACCESS_VIEW" | "THREAD_GROUP_SHARED_MEMORY" | "RASTERIZER" => Comps::Zero,
+        "SAMPLER"
+        | "RESOURCE"
+        | "LABEL"
+        | "NULL"
+        | "STREAM"
+        | "FUNCTION_BODY"
+        | "FUNCTION_TABLE"
+        | "INTERFACE"
+        | "THIS_POINTER"
+        | "UNORDERED_ACCESS_VIEW"
+        | "THREAD_GROUP_SHARED_MEMORY"
+        | "RASTERIZER" => Comps::Zero,
         "INPUT_PRIMITIVEID"
-        | "OUTPUT_DEPTH"
         | "OUTPUT_COVERAGE_MASK"
         | "OUTPUT_CONTROL_POINT_ID"
         | "INPUT_FORK_INSTANCE_ID"
         | "INPUT_JOIN_INSTANCE_ID"
-        | "INPUT_COVERAGE_MASK"
         | "INPUT_GS_INSTANCE_ID"
+        | "INPUT_THREAD_ID_IN_GROUP_FLATTENED" => {
+            if decl {
+                Comps::Zero
+            } else {
+                Comps::One
+            }
+        }
+        "INPUT_COVERAGE_MASK"
+        | "INNER_COVERAGE"
+        | "OUTPUT_DEPTH"
         | "OUTPUT_DEPTH_GREATER_EQUAL"
         | "OUTPUT_DEPTH_LESS_EQUAL"
-        | "INPUT_THREAD_ID_IN_GROUP_FLATTENED"
-        | "OUTPUT_STENCIL_REF"
-        | "INNER_COVERAGE" => Comps::One,
+        | "OUTPUT_STENCIL_REF" => Comps::One,
         _ => Comps::Mask(0),
     }
 }
 
-/// Parses one operand; `dst` says whether it is written (mask) or read
-/// (swizzle / select).
-pub(crate) fn parse(c: &mut Cursor, dst: bool) -> Res<Operand> {
+/// Where an operand stands: written (mask), read (swizzle / select), or
+/// declared (mask; scalar system values without components).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    Dst,
+    Src,
+    Decl,
+}
+
+/// Parses one operand whose immediates the printer typed as `ty`.
+pub(crate) fn parse(c: &mut Cursor, role: Role, ty: NumType) -> Res<Operand> {
     c.skip_ws();
     let start = c.pos;
-    let op = parse_unchecked(c, dst)?;
+    let op = parse_unchecked(c, role, ty)?;
     if op.index.len() > 3 {
         return Err(c.err_at(start, "an operand has at most three indices"));
     }
@@ -99,25 +125,45 @@ pub(crate) fn parse(c: &mut Cursor, dst: bool) -> Res<Operand> {
 
 /// [`parse`] allowing a fourth bracket (SM5.1 `dcl_constantbuffer
 /// CB0[0:0][size]` prints the buffer size as one).
-pub(crate) fn parse_unchecked(c: &mut Cursor, dst: bool) -> Res<Operand> {
+pub(crate) fn parse_unchecked(c: &mut Cursor, role: Role, ty: NumType) -> Res<Operand> {
     c.skip_ws();
     let neg = c.eat("-");
     let abs = c.eat("|");
-    let modifier = val(&spec::OPERAND_MODIFIER, if neg && abs { "ABSNEG" } else if neg { "NEG" } else if abs { "ABS" } else { "NONE" });
+    let modifier = val(
+        &spec::OPERAND_MODIFIER,
+        if neg && abs {
+            "ABSNEG"
+        } else if neg {
+            "NEG"
+        } else if abs {
+            "ABS"
+        } else {
+            "NONE"
+        },
+    );
     let name_at = c.pos;
     let name = c.take_while(|ch| ch.is_ascii_alphabetic());
     let mut op = if (name == "l" || name == "d") && c.peek() == Some('(') {
-        parse_immediate(c, name == "d")?
+        parse_immediate(c, name == "d", ty)?
     } else {
         let ty = register_type(name).ok_or_else(|| c.err_at(name_at, format!("unknown register `{name}`")))?;
-        let mut op = Operand { ty, comps: Comps::Zero, index: Vec::new(), modifier: 0, precision: 0, nonuniform: false, imm: Vec::new() };
+        let mut op = Operand {
+            ty,
+            comps: Comps::Zero,
+            index: Vec::new(),
+            modifier: 0,
+            precision: 0,
+            nonuniform: false,
+            imm: Vec::new(),
+        };
         if c.depth >= 4 {
             return Err(c.err_at(name_at, "relative indices nest too deeply"));
         }
         c.depth += 1;
         parse_indices(c, &mut op)?;
         c.depth -= 1;
-        op.comps = parse_components(c, dst)?.unwrap_or_else(|| default_components(ty));
+        op.comps =
+            parse_components(c, role != Role::Src)?.unwrap_or_else(|| default_components(ty, role == Role::Decl));
         op
     };
     op.modifier = modifier;
@@ -134,13 +180,18 @@ fn register_type(name: &str) -> Option<u32> {
         return OPERAND_TYPE.from_spec_name("LABEL");
     }
     let imm = OPERAND_TYPE.from_spec_name("IMMEDIATE32");
-    OPERAND_TYPE.values.iter().find(|e| Some(e.value) != imm && !e.asm.is_empty() && e.asm == name).map(|e| e.value).or_else(|| {
-        OPERAND_TYPE
-            .values
-            .iter()
-            .find(|e| Some(e.value) != imm && !e.asm.is_empty() && e.asm.eq_ignore_ascii_case(name))
-            .map(|e| e.value)
-    })
+    OPERAND_TYPE
+        .values
+        .iter()
+        .find(|e| Some(e.value) != imm && !e.asm.is_empty() && e.asm == name)
+        .map(|e| e.value)
+        .or_else(|| {
+            OPERAND_TYPE
+                .values
+                .iter()
+                .find(|e| Some(e.value) != imm && !e.asm.is_empty() && e.asm.eq_ignore_ascii_case(name))
+                .map(|e| e.value)
+        })
 }
 
 /// `N`, then any `[...]` groups: `[N]`, `[operand + N]`, or the SM5.1
@@ -164,7 +215,7 @@ fn parse_indices(c: &mut Cursor, op: &mut Operand) -> Res<()> {
                 op.index.push(Index { imm: hi, rel: None });
             }
         } else {
-            let rel = parse(c, false)?;
+            let rel = parse(c, Role::Src, NumType::Int)?;
             c.expect("+")?;
             let imm = c.uint()?;
             op.index.push(Index { imm, rel: Some(Box::new(rel)) });
@@ -182,12 +233,15 @@ fn parse_components(c: &mut Cursor, dst: bool) -> Res<Option<Comps>> {
     c.eat(".");
     let at = c.pos;
     let letters = c.take_while(|ch| matches!(ch, 'x' | 'y' | 'z' | 'w'));
-    let sel: Vec<u32> = letters.bytes().map(|b| match b {
-        b'x' => 0,
-        b'y' => 1,
-        b'z' => 2,
-        _ => 3,
-    }).collect();
+    let sel: Vec<u32> = letters
+        .bytes()
+        .map(|b| match b {
+            b'x' => 0,
+            b'y' => 1,
+            b'z' => 2,
+            _ => 3,
+        })
+        .collect();
     let mask = || {
         let mut m = 0u32;
         for w in sel.windows(2) {
@@ -240,7 +294,7 @@ pub(crate) fn precision(s: &str) -> Option<u32> {
 }
 
 /// `l(a, b, c, d)` or `d(a, b)`; the name has been read.
-fn parse_immediate(c: &mut Cursor, double: bool) -> Res<Operand> {
+fn parse_immediate(c: &mut Cursor, double: bool, ty: NumType) -> Res<Operand> {
     c.expect("(")?;
     let mut imm = Vec::new();
     let mut n = 0;
@@ -254,7 +308,7 @@ fn parse_immediate(c: &mut Cursor, double: bool) -> Res<Operand> {
             imm.push(bits as u32);
             imm.push((bits >> 32) as u32);
         } else {
-            imm.push(parse_number(text).ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?);
+            imm.push(parse_number(text, ty).ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?);
         }
         n += 1;
         if c.eat(")") {
@@ -274,9 +328,15 @@ fn parse_immediate(c: &mut Cursor, double: bool) -> Res<Operand> {
     Ok(Operand { ty, comps, index: Vec::new(), modifier: 0, precision: 0, nonuniform: false, imm })
 }
 
-/// One 32-bit value as fxc prints it: `%f` floats (and its spellings of
-/// infinities and NaNs), decimal or `0x` hexadecimal integers.
-pub(crate) fn parse_number(text: &str) -> Option<u32> {
+/// One 32-bit value as fxc prints it for type `ty`: `%f` floats (and its
+/// spellings of infinities and NaNs), decimal or `0x` hexadecimal integers.
+/// Where values are untyped the printer shows zero as `0`, so `0.000000`
+/// there stands for a float too small for six decimals; the smallest normal
+/// float is one, and prints the same.
+pub(crate) fn parse_number(text: &str, ty: NumType) -> Option<u32> {
+    if ty == NumType::Untyped && text == "0.000000" {
+        return Some(f32::MIN_POSITIVE.to_bits());
+    }
     if text.contains('.') || text.contains('#') {
         return parse_f64(text).map(|b| (f64::from_bits(b) as f32).to_bits()).map(|b| {
             // The NaN payloads fxc prints: 1.#QNAN0 is the positive quiet NaN,
@@ -292,7 +352,11 @@ pub(crate) fn parse_number(text: &str) -> Option<u32> {
         Some(b) => (true, b),
         None => (false, text),
     };
-    let v = if let Some(h) = body.strip_prefix("0x") { i64::from_str_radix(h, 16).ok()? } else { body.parse::<i64>().ok()? };
+    let v = if let Some(h) = body.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok()?
+    } else {
+        body.parse::<i64>().ok()?
+    };
     let v = if neg { -v } else { v };
     if !(i32::MIN as i64..=u32::MAX as i64).contains(&v) {
         return None;

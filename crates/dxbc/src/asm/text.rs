@@ -43,8 +43,11 @@ impl<'a> Cursor<'a> {
         self.rest().chars().next()
     }
 
+    /// True at the end of the line or at a trailing `//` comment (debug
+    /// listings annotate registers with variable names there).
     pub fn at_end(&self) -> bool {
-        self.rest().trim().is_empty()
+        let r = self.rest().trim_start();
+        r.is_empty() || r.starts_with("//")
     }
 
     pub fn skip_ws(&mut self) {
