@@ -7,8 +7,9 @@ use super::operand::{self, parse_number, set, Comps, Role};
 use super::text::{Cursor, Res};
 use crate::spec::{self, opc::*, EnumDef, FieldDef, NumType, OpClass, OpcodeInfo, OPCODE_COMMON_FIELDS};
 
-/// Parses a declaration line (cursor at `dcl_`) and appends its tokens.
-pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
+/// Parses a declaration line (cursor at `dcl_`) and appends its tokens;
+/// `legacy` when the listing comes from an fxc before 10.0.
+pub(crate) fn parse(c: &mut Cursor, legacy: bool, w: &mut Vec<u32>) -> Res<()> {
     let at = c.pos;
     let word = c.word();
     let (info, rest) = split(word).ok_or_else(|| c.err_at(at, format!("unknown declaration `{word}`")))?;
@@ -120,7 +121,9 @@ pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
             // fxc before 10.0 leaves out the mode of system-generated
             // inputs, which are always constant.
             let mode = interpolation(c).or_else(|| {
-                (code == DCL_INPUT_PS_SGV).then(|| spec::INTERPOLATION_MODE.from_spec_name("CONSTANT")).flatten()
+                (legacy && code == DCL_INPUT_PS_SGV)
+                    .then(|| spec::INTERPOLATION_MODE.from_spec_name("CONSTANT"))
+                    .flatten()
             });
             if let Some(mode) = mode {
                 set(&mut t, f, "interpolation", mode);

@@ -319,10 +319,13 @@ fn parse_immediate(c: &mut Cursor, double: bool, ty: NumType) -> Res<Operand> {
             return Err(c.err("an immediate has one or four values"));
         }
     }
-    let comps = match n {
-        1 => Comps::One,
-        4 => Comps::Mask(0),
-        _ => return Err(c.err("an immediate has one or four values")),
+    // A double fills two of the four 32-bit components: `d(a, b)` is a
+    // four-component immediate, `d(a)` a scalar one.
+    let comps = match (n, double) {
+        (1, _) => Comps::One,
+        (4, false) | (2, true) => Comps::Mask(0),
+        (_, false) => return Err(c.err("an immediate has one or four values")),
+        (_, true) => return Err(c.err("a double immediate has one or two values")),
     };
     let ty = val(&OPERAND_TYPE, if double { "IMMEDIATE64" } else { "IMMEDIATE32" });
     Ok(Operand { ty, comps, index: Vec::new(), modifier: 0, precision: 0, nonuniform: false, imm })
