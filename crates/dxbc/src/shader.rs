@@ -1,7 +1,7 @@
 //! The whole decoded file: container plus every chunk it could decode.
 
 use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat};
-use crate::container::{write_container, Container};
+use crate::container::{write_container, ChunkEntry, Container};
 use crate::error::{Error, Result};
 use crate::program::Program;
 use serde::Serialize;
@@ -100,20 +100,40 @@ impl Shader {
         }
     }
 
-    /// Re-serialises the container: the program chunk is re-encoded from the
-    /// decoded model, other chunks are carried over, and the checksum is
-    /// recomputed. An unmodified, well-formed file comes back byte-identical.
+    /// Re-serialises the container: every chunk that decoded is encoded
+    /// from its model (the program by [`Program::encode`], the others by
+    /// their own `encode`), so edits to the models show up in the bytes;
+    /// chunks with no model (unknown kinds, a second chunk of a kind, and
+    /// for now Aon9) are carried over as their payload bytes. Offsets and
+    /// the checksum are recomputed. An unmodified, well-formed file comes
+    /// back byte-identical.
     pub fn rebuild(&self) -> Vec<u8> {
-        let encoded_program = self.program.as_ref().map(|p| p.encode());
-        let mut parts: Vec<([u8; 4], &[u8])> = Vec::with_capacity(self.container.chunks.len());
-        for c in &self.container.chunks {
-            let data: &[u8] = match (&c.tag, &encoded_program) {
-                (b"SHDR" | b"SHEX", Some(p)) if self.program.as_ref().map(|q| q.offset) == Some(c.offset + 8) => p,
-                _ => &self.bytes[c.data_range()],
-            };
-            parts.push((c.tag, data));
-        }
+        let encoded: Vec<Option<Vec<u8>>> = self.container.chunks.iter().map(|c| self.encode_chunk(c)).collect();
+        let parts: Vec<([u8; 4], &[u8])> = self
+            .container
+            .chunks
+            .iter()
+            .zip(&encoded)
+            .map(|(c, e)| (c.tag, e.as_deref().unwrap_or(&self.bytes[c.data_range()])))
+            .collect();
         write_container(self.container.version, &parts)
+    }
+
+    /// The payload of chunk `c` encoded from its model, when it has one.
+    fn encode_chunk(&self, c: &ChunkEntry) -> Option<Vec<u8>> {
+        let at = c.offset + 8;
+        let sig = |s: &Option<Signature>| s.as_ref().filter(|s| s.offset == at).map(Signature::encode);
+        match &c.tag {
+            b"SHDR" | b"SHEX" => self.program.as_ref().filter(|p| p.offset == at).map(Program::encode),
+            b"RDEF" => self.rdef.as_ref().filter(|r| r.offset == at).map(Rdef::encode),
+            b"ISGN" | b"ISG1" => sig(&self.input_signature),
+            b"OSGN" | b"OSG5" | b"OSG1" => sig(&self.output_signature),
+            b"PCSG" | b"PSG1" => sig(&self.patch_constant_signature),
+            b"STAT" => self.stat.as_ref().filter(|s| s.offset == at).map(Stat::encode),
+            b"SFI0" => self.sfi0.as_ref().filter(|s| s.offset == at).map(Sfi0::encode),
+            b"IFCE" => self.ifce.as_ref().filter(|s| s.offset == at).map(Ifce::encode),
+            _ => None,
+        }
     }
 
     /// True when the stored checksum matches the file's bytes.

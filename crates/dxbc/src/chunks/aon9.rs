@@ -35,6 +35,8 @@
 //! information (`/Zi`) from which the listing takes `#line` directives and
 //! the `// scope::variable<components>` annotations.
 
+mod encode;
+
 use crate::error::{Error, Result};
 use crate::reader::Reader;
 use serde::Serialize;
@@ -203,6 +205,9 @@ pub struct Sm2Program {
     pub end_offset: usize,
     /// Bytes after the end token inside `size`.
     pub trailing_bytes: usize,
+    /// Those bytes.
+    #[serde(skip)]
+    pub trailing: Vec<u8>,
     /// Decoded `DBUG` comment, if any.
     pub debug_info: Option<DebugInfo>,
 }
@@ -218,6 +223,13 @@ pub struct Sm2Comment {
     pub dwords: u32,
     /// First four payload bytes when they are printable (e.g. `DBUG`, `CTAB`).
     pub fourcc: Option<String>,
+    /// Index of the instruction the comment comes before (the instruction
+    /// count when it follows the last one).
+    pub before_instruction: usize,
+    /// The payload dwords as bytes: comments carry opaque blobs (`CTAB`,
+    /// and `DBUG`, of which [`Sm2Program::debug_info`] is a read-only view).
+    #[serde(skip)]
+    pub data: Vec<u8>,
 }
 
 /// One instruction with its parameters.
@@ -832,7 +844,14 @@ impl Sm2Program {
                 if debug_info.is_none() && fourcc.as_deref() == Some("DBUG") {
                     debug_info = Some(DebugInfo::parse(&body[4..], at + 8)?);
                 }
-                comments.push(Sm2Comment { offset: at, token, dwords, fourcc });
+                comments.push(Sm2Comment {
+                    offset: at,
+                    token,
+                    dwords,
+                    fourcc,
+                    before_instruction: instructions.len(),
+                    data: body.to_vec(),
+                });
                 continue;
             }
             if token & 0x8000_0000 != 0 {
@@ -865,7 +884,8 @@ impl Sm2Program {
             ins.decode_params(params, pbase, &version)?;
             instructions.push(ins);
         };
-        let trailing_bytes = r.remaining();
+        let trailing = data.get(r.pos()..).unwrap_or_default().to_vec();
+        let trailing_bytes = trailing.len();
         Ok(Sm2Program {
             offset: base,
             size: data.len(),
@@ -874,6 +894,7 @@ impl Sm2Program {
             comments,
             end_offset,
             trailing_bytes,
+            trailing,
             debug_info,
         })
     }

@@ -249,6 +249,18 @@ impl Stat {
         FIELD_NAMES.iter().copied().zip(v).collect()
     }
 
+    /// Encodes the chunk payload: every field's value in chunk order (29
+    /// dwords, 37 with the SM5 fields), then the extra dwords. The stored
+    /// offsets are not read.
+    pub fn encode(&self) -> Vec<u8> {
+        let fields = self.fields();
+        let mut out = Vec::with_capacity((fields.len() + self.extra.len()) * 4);
+        for f in fields.iter().map(|(_, f)| f).chain(&self.extra) {
+            out.extend_from_slice(&f.value.to_le_bytes());
+        }
+        out
+    }
+
     /// Tessellator domain value (0 when absent).
     pub fn domain(&self) -> u32 {
         self.tessellator_domain.map_or(0, |f| f.value)
