@@ -8,6 +8,8 @@
 //!   assert, each differing dword that is an immediate or payload value and
 //!   prints as the same `%f` text is taken from the original; anything else
 //!   that differs fails.
+//! * fxc corpus, signatures: the header tables assembled into ISGN/OSGN/...
+//!   chunks, compared byte for byte with the original's.
 //! * listing fixpoint: the program part of `disasm(asm(L))` equals that of
 //!   `disasm(original)`.
 //! * vkd3d and blobs: `asm(disasm(x))` program bytes, and the fixpoint.
@@ -179,12 +181,37 @@ fn check_fixpoint(t: &mut Tally, name: &str, text: &str, shader: &Shader) {
     }
 }
 
+const SIGNATURE_TAGS: [&[u8; 4]; 7] = [b"ISGN", b"ISG1", b"OSGN", b"OSG5", b"OSG1", b"PCSG", b"PSG1"];
+
+/// Assembles `text` into a container and compares each signature chunk of
+/// the original with ours (same tag, same bytes).
+fn check_signatures(t: &mut Tally, name: &str, text: &str, shader: &Shader) {
+    let Ok(bytes) = dxbc::asm::assemble(text) else {
+        return t.fail("does not assemble", name.to_string());
+    };
+    let ours = Shader::parse(&bytes).expect("assembled container decodes");
+    for c in shader.container.chunks.iter().filter(|c| SIGNATURE_TAGS.contains(&&c.tag)) {
+        t.total += 1;
+        let tag = String::from_utf8_lossy(&c.tag).to_string();
+        match ours.container.find(&c.tag) {
+            None => t.fail("chunk missing", format!("{name}: {tag}")),
+            Some(o) if ours.bytes[o.data_range()] == shader.bytes[c.data_range()] => t.same += 1,
+            Some(o) => {
+                let (a, b) = (&shader.bytes[c.data_range()], &ours.bytes[o.data_range()]);
+                let k = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+                t.fail("chunk differs", format!("{name}: {tag} byte {k} of {} / {}", a.len(), b.len()));
+            }
+        }
+    }
+}
+
 #[test]
 fn fxc_corpus() {
     let dir = corpus("fxc");
     let names = files(&dir);
     assert_eq!(names.len(), 438, "expected 438 fxc corpus shaders");
     let (mut from_fxc, mut from_ours, mut fix) = (Tally::default(), Tally::default(), Tally::default());
+    let mut sigs = Tally::default();
     for path in &names {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let shader = Shader::parse(&std::fs::read(path).unwrap()).unwrap();
@@ -193,7 +220,9 @@ fn fxc_corpus() {
         let ours = dxbc::listing::disassemble(&shader);
         check_program(&mut from_ours, &name, &ours, &shader);
         check_fixpoint(&mut fix, &name, &golden, &shader);
+        check_signatures(&mut sigs, &name, &golden, &shader);
     }
+    sigs.report("fxc .asm -> signature chunks");
     from_fxc.report("fxc .asm -> program bytes");
     from_ours.report("dxbc disasm -> program bytes");
     fix.report("fxc .asm -> listing fixpoint");
@@ -204,6 +233,7 @@ fn fxc_corpus() {
         assert_eq!((t.same, t.same_as_printed, t.total), (365, 73, 438), "program bytes (see the report above)");
     }
     assert_eq!(fix.same, 438, "listing fixpoint (see the report above)");
+    assert_eq!((sigs.same, sigs.total), (919, 919), "signature chunks (see the report above)");
 }
 
 /// `asm(disasm(x))` for every decodable file of a corpus directory.
