@@ -19,7 +19,7 @@ use dxbc::listing::Dialect;
 use dxbc::program::{Program, TokenRole};
 use dxbc::Shader;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn corpus(sub: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(sub);
@@ -28,9 +28,9 @@ fn corpus(sub: &str) -> PathBuf {
 }
 
 /// The `.dxbc` files under `dir`, subdirectories included, sorted.
-fn files(dir: &PathBuf) -> Vec<PathBuf> {
+fn files(dir: &Path) -> Vec<PathBuf> {
     let mut v = Vec::new();
-    let mut todo = vec![dir.clone()];
+    let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
         for e in std::fs::read_dir(&d).unwrap().filter_map(|e| e.ok()) {
             let p = e.path();
@@ -237,8 +237,8 @@ fn fxc_corpus() {
 }
 
 /// `asm(disasm(x))` for every decodable file of a corpus directory.
-fn round_trip_dir(sub: &str) -> (Tally, Tally) {
-    let (mut bytes, mut fix) = (Tally::default(), Tally::default());
+fn round_trip_dir(sub: &str) -> (Tally, Tally, Tally) {
+    let (mut bytes, mut fix, mut sigs) = (Tally::default(), Tally::default(), Tally::default());
     for path in files(&corpus(sub)) {
         let name = path.strip_prefix(corpus(sub)).unwrap().to_string_lossy().to_string();
         let Ok(shader) = Shader::parse(&std::fs::read(&path).unwrap()) else {
@@ -250,27 +250,68 @@ fn round_trip_dir(sub: &str) -> (Tally, Tally) {
         let text = dxbc::listing::disassemble(&shader);
         check_program(&mut bytes, &name, &text, &shader);
         check_fixpoint(&mut fix, &name, &text, &shader);
+        check_signatures(&mut sigs, &name, &text, &shader);
     }
-    (bytes, fix)
+    (bytes, fix, sigs)
 }
 
 /// Property: for every decodable corpus file x, `asm(disasm(x))` decodes
 /// and disassembles to the same program text. The program bytes are
-/// compared too: blobs (fxc output) come back whole; vkd3d's compiler makes
+/// compared too, and the signature chunks: blobs (fxc output) come back whole; vkd3d's compiler makes
 /// encoding choices the listing cannot show (one-component `t0`/`u0`
 /// declarations, a flag bit on raw-buffer declarations, interpolation mode
 /// 0 on system-generated inputs), so there only the text is asserted, and
 /// the byte figure is reported.
 #[test]
 fn vkd3d_and_blobs_round_trip() {
-    let (bytes, fix) = round_trip_dir("blobs");
+    let (bytes, fix, sigs) = round_trip_dir("blobs");
     bytes.report("blobs: dxbc disasm -> program bytes");
     fix.report("blobs: dxbc disasm -> listing fixpoint");
+    sigs.report("blobs: dxbc disasm -> signature chunks");
     assert_eq!((bytes.same, bytes.same_as_printed, bytes.total), (700, 39, 739));
     assert_eq!((fix.same, fix.total), (739, 739));
-    let (bytes, fix) = round_trip_dir("vkd3d");
+    assert_eq!((sigs.same, sigs.total), (1514, 1514));
+    let (bytes, fix, sigs) = round_trip_dir("vkd3d");
     bytes.report("vkd3d: dxbc disasm -> program bytes");
     fix.report("vkd3d: dxbc disasm -> listing fixpoint");
+    sigs.report("vkd3d: dxbc disasm -> signature chunks");
     assert_eq!((fix.same, fix.total), (2239, 2239));
+    // vkd3d-shader stores each name once per element, dword-aligned; the
+    // listing cannot say so, and the assembler writes fxc's shared names.
+    assert_eq!((sigs.same, sigs.total), (4311, 4506));
     assert_eq!((bytes.same, bytes.same_as_printed, bytes.count("does not assemble")), (1919, 41, 0));
+}
+
+/// No panic on damaged text: every line of a spread of fxc listings cut
+/// short at several places, or with a bracket, parenthesis or digit pushed
+/// in, must assemble or fail with an error that points into the text.
+#[test]
+fn damaged_listings_fail_cleanly() {
+    let names = files(&corpus("fxc"));
+    let mut failures = 0usize;
+    for path in names.iter().step_by(150) {
+        let text = std::fs::read_to_string(path.with_extension("asm")).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let cuts = (0..line.len()).step_by(9).filter(|&k| line.is_char_boundary(k));
+            let mut variants: Vec<String> = cuts.map(|k| line[..k].to_string()).collect();
+            for ins in ["[", "(", "9", "{", "-|"] {
+                let k = line.len() / 2;
+                if line.is_char_boundary(k) {
+                    variants.push(format!("{}{ins}{}", &line[..k], &line[k..]));
+                }
+            }
+            for v in variants {
+                let mut damaged = lines.clone();
+                damaged[i] = &v;
+                let damaged = damaged.join("\n");
+                if let Err(e) = dxbc::asm::assemble(&damaged) {
+                    failures += 1;
+                    assert!(e.offset <= damaged.len() && e.line >= 1 && e.column >= 1, "{e}");
+                    assert!(e.to_string().ends_with(&format!("(at offset {:#x})", e.offset)));
+                }
+            }
+        }
+    }
+    assert!(failures > 300, "the damage was expected to be caught ({failures} errors)");
 }

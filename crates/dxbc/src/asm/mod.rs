@@ -266,3 +266,6 @@ fn immediate_constant_buffer<'a>(mut c: Cursor<'a>, lines: &mut Lines<'a>, w: &m
         })?;
     }
 }
+
+#[cfg(test)]
+mod tests;
