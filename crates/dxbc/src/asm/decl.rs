@@ -213,7 +213,7 @@ const IDENTITY_SWIZZLE: Comps = Comps::Swizzle(0b11_10_01_00);
 fn split(word: &str) -> Option<(&'static OpcodeInfo, &str)> {
     let mut cut = word.len();
     loop {
-        if let Some(info) = spec::opcode_by_asm(&word[..cut]).filter(|i| i.class == OpClass::Decl) {
+        if let Some(info) = super::lookup::get().opcode(&word[..cut]).filter(|i| i.class == OpClass::Decl) {
             return Some((info, &word[cut..]));
         }
         cut = word[..cut].rfind('_')?;

@@ -118,7 +118,7 @@ fn split_mnemonic(word: &str, tail: &str) -> Option<(&'static OpcodeInfo, Mods)>
     let mut cut = full.len();
     loop {
         let base = &full[..cut];
-        if let Some(info) = spec::opcode_by_asm(base) {
+        if let Some(info) = super::lookup::get().opcode(base) {
             if matches!(info.class, OpClass::Alu | OpClass::Flow | OpClass::Resource | OpClass::Atomic | OpClass::Phase)
             {
                 if let Some(m) = suffixes(info, &full[cut..]) {

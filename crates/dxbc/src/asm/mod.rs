@@ -24,6 +24,7 @@
 
 mod decl;
 mod instruction;
+mod lookup;
 mod operand;
 mod signatures;
 mod text;

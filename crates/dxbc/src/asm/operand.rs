@@ -9,8 +9,9 @@
 //! operand printed without components takes its register file's usual
 //! component count ([`default_components`]).
 
+use super::lookup;
 use super::text::{Cursor, Res};
-use crate::spec::{self, EnumDef, FieldDef, NumType, OPERAND_FIELDS, OPERAND_TYPE};
+use crate::spec::{self, EnumDef, FieldDef, NumType, OPERAND_TYPE};
 
 /// Component selection of an operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,22 +177,7 @@ pub(crate) fn parse_unchecked(c: &mut Cursor, role: Role, ty: NumType) -> Res<Op
 
 /// The register file fxc names `name` (SM5.1 capitals accepted).
 fn register_type(name: &str) -> Option<u32> {
-    if name == "l" {
-        return OPERAND_TYPE.from_spec_name("LABEL");
-    }
-    let imm = OPERAND_TYPE.from_spec_name("IMMEDIATE32");
-    OPERAND_TYPE
-        .values
-        .iter()
-        .find(|e| Some(e.value) != imm && !e.asm.is_empty() && e.asm == name)
-        .map(|e| e.value)
-        .or_else(|| {
-            OPERAND_TYPE
-                .values
-                .iter()
-                .find(|e| Some(e.value) != imm && !e.asm.is_empty() && e.asm.eq_ignore_ascii_case(name))
-                .map(|e| e.value)
-        })
+    lookup::get().register(name)
 }
 
 /// `N`, then any `[...]` groups: `[N]`, `[operand + N]`, or the SM5.1
@@ -327,7 +313,8 @@ fn parse_immediate(c: &mut Cursor, double: bool, ty: NumType) -> Res<Operand> {
         (_, false) => return Err(c.err("an immediate has one or four values")),
         (_, true) => return Err(c.err("a double immediate has one or two values")),
     };
-    let ty = val(&OPERAND_TYPE, if double { "IMMEDIATE64" } else { "IMMEDIATE32" });
+    let l = lookup::get();
+    let ty = if double { l.imm64 } else { l.imm32 };
     Ok(Operand { ty, comps, index: Vec::new(), modifier: 0, precision: 0, nonuniform: false, imm })
 }
 
@@ -385,44 +372,36 @@ fn parse_f64(text: &str) -> Option<u64> {
 /// Appends the operand's tokens: token 0, the extended token when a
 /// modifier, precision or non-uniform flag is set, immediates, indices.
 pub(crate) fn encode(op: &Operand, w: &mut Vec<u32>) {
-    use spec::{INDEX_DIMENSION, INDEX_REPRESENTATION, NUM_COMPONENTS, SELECTION_MODE};
-    let mut t = 0u32;
-    let f = OPERAND_FIELDS;
+    let l = lookup::get();
+    let (f, v) = (&l.f, &l.v);
     let (count, mode, sel) = match op.comps {
-        Comps::Zero => ("0_COMPONENT", None, 0),
-        Comps::One => ("1_COMPONENT", None, 0),
-        Comps::Mask(m) => ("4_COMPONENT", Some("MASK_MODE"), m),
-        Comps::Swizzle(s) => ("4_COMPONENT", Some("SWIZZLE_MODE"), s),
-        Comps::Select(s) => ("4_COMPONENT", Some("SELECT_1_MODE"), s),
+        Comps::Zero => (v.count[0], None, 0),
+        Comps::One => (v.count[1], None, 0),
+        Comps::Mask(m) => (v.count[2], Some(v.mode[0]), m),
+        Comps::Swizzle(s) => (v.count[2], Some(v.mode[1]), s),
+        Comps::Select(s) => (v.count[2], Some(v.mode[2]), s),
     };
-    set(&mut t, f, "component count", val(&NUM_COMPONENTS, count));
+    let mut t = f.count.put(0, count);
     if let Some(mode) = mode {
-        set(&mut t, f, "selection mode", val(&SELECTION_MODE, mode));
-        set(&mut t, f, "component selection", sel);
+        t = f.select.put(f.mode.put(t, mode), sel);
     }
-    set(&mut t, f, "operand type", op.ty);
-    let dim = ["INDEX_0D", "INDEX_1D", "INDEX_2D", "INDEX_3D"][op.index.len().min(3)];
-    set(&mut t, f, "index dimension", val(&INDEX_DIMENSION, dim));
-    const REP: [&str; 3] = ["index 0 representation", "index 1 representation", "index 2 representation"];
+    t = f.ty.put(t, op.ty);
+    t = f.dim.put(t, v.dim[op.index.len().min(3)]);
     for (d, idx) in op.index.iter().enumerate().take(3) {
         let rep = match (&idx.rel, idx.imm) {
-            (None, _) => "IMMEDIATE32",
-            (Some(_), 0) => "RELATIVE",
-            (Some(_), _) => "IMMEDIATE32_PLUS_RELATIVE",
+            (None, _) => v.rep[0],
+            (Some(_), 0) => v.rep[1],
+            (Some(_), _) => v.rep[2],
         };
-        set(&mut t, f, REP[d], val(&INDEX_REPRESENTATION, rep));
+        t = f.rep[d].put(t, rep);
     }
     let ext = op.modifier != 0 || op.precision != 0 || op.nonuniform;
-    set(&mut t, f, "extended", ext as u32);
-    w.push(t);
+    w.push(f.extended.put(t, ext as u32));
     if ext {
-        let e = spec::EXTENDED_OPERAND_FIELDS;
-        let mut x = 0u32;
-        set(&mut x, e, "extended operand type", val(&spec::EXTENDED_OPERAND_TYPE, "MODIFIER"));
-        set(&mut x, e, "modifier", op.modifier);
-        set(&mut x, e, "minimum precision", op.precision);
-        set(&mut x, e, "non-uniform", op.nonuniform as u32);
-        w.push(x);
+        let x = f.ext_type.put(0, v.ext_modifier);
+        let x = f.modifier.put(x, op.modifier);
+        let x = f.precision.put(x, op.precision);
+        w.push(f.nonuniform.put(x, op.nonuniform as u32));
     }
     w.extend_from_slice(&op.imm);
     for idx in op.index.iter().take(3) {
