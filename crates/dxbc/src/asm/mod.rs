@@ -23,6 +23,7 @@
 //! same.
 
 mod decl;
+mod float;
 mod instruction;
 mod lookup;
 mod operand;

@@ -328,7 +328,7 @@ pub(crate) fn parse_number(text: &str, ty: NumType) -> Option<u32> {
         return Some(f32::MIN_POSITIVE.to_bits());
     }
     if text.contains('.') || text.contains('#') {
-        return parse_f64(text).map(|b| (f64::from_bits(b) as f32).to_bits()).map(|b| {
+        return super::float::from_text(text).map(f32::to_bits).map(|b| {
             // The NaN payloads fxc prints: 1.#QNAN0 is the positive quiet NaN,
             // -1.#IND00 the negative "indefinite".
             if f32::from_bits(b).is_nan() {
