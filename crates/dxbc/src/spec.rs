@@ -2212,12 +2212,6 @@ pub const fn has_long_length(code: u16) -> bool {
     matches!(code, DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL)
 }
 
-/// The opcode fxc spells `mnemonic` (declarations by their base name, e.g.
-/// `dcl_resource`; reserved numbers are never matched).
-pub fn opcode_by_asm(mnemonic: &str) -> Option<&'static OpcodeInfo> {
-    OPCODES.iter().find(|o| o.class != OpClass::Reserved && o.asm == mnemonic)
-}
-
 /// The field called `name` in a token's field list.
 pub fn field<'t>(fields: &'t [FieldDef], name: &str) -> Option<&'t FieldDef> {
     fields.iter().find(|f| f.name == name)
