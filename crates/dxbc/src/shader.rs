@@ -103,8 +103,8 @@ impl Shader {
     /// Re-serialises the container: every chunk that decoded is encoded
     /// from its model (the program by [`Program::encode`], the others by
     /// their own `encode`), so edits to the models show up in the bytes;
-    /// chunks with no model (unknown kinds, a second chunk of a kind, and
-    /// for now Aon9) are carried over as their payload bytes. Offsets and
+    /// chunks with no model (unknown kinds, a second chunk of a kind) are
+    /// carried over as their payload bytes, their only field. Offsets and
     /// the checksum are recomputed. An unmodified, well-formed file comes
     /// back byte-identical.
     pub fn rebuild(&self) -> Vec<u8> {
@@ -132,6 +132,7 @@ impl Shader {
             b"STAT" => self.stat.as_ref().filter(|s| s.offset == at).map(Stat::encode),
             b"SFI0" => self.sfi0.as_ref().filter(|s| s.offset == at).map(Sfi0::encode),
             b"IFCE" => self.ifce.as_ref().filter(|s| s.offset == at).map(Ifce::encode),
+            b"Aon9" => self.aon9.as_ref().filter(|s| s.offset == at).map(Aon9::encode),
             _ => None,
         }
     }
