@@ -20,54 +20,8 @@ pub(crate) fn parse(c: &mut Cursor, legacy: bool, w: &mut Vec<u32>) -> Res<()> {
     let mut body = Vec::new();
     let bad_suffix = || c.err_at(at + info.asm.len(), format!("unexpected `{rest}` after `{}`", info.asm));
     match code {
-        DCL_RESOURCE => {
-            let dim =
-                rest.strip_prefix('_').and_then(|d| spec::RESOURCE_DIMENSION.from_asm(d)).ok_or_else(bad_suffix)?;
-            set(&mut t, f, "resource dimension", dim);
-            if c.eat("(") {
-                set(&mut t, f, "sample count", c.uint()?);
-                c.expect(")")?;
-            }
-            let ret = return_type_token(c)?;
-            decl_operand(c, &mut body)?;
-            body.push(ret);
-            space(c, &mut body)?;
-        }
-        DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
-            let mut r = rest;
-            if code == DCL_UAV_TYPED {
-                let name = r.strip_prefix('_').unwrap_or("");
-                let (dim, len) = spec::RESOURCE_DIMENSION
-                    .values
-                    .iter()
-                    .filter(|v| {
-                        !v.asm.is_empty()
-                            && name.starts_with(v.asm)
-                            && name[v.asm.len()..].chars().next().is_none_or(|ch| ch == '_')
-                    })
-                    .map(|v| (v.value, v.asm.len()))
-                    .max_by_key(|x| x.1)
-                    .ok_or_else(bad_suffix)?;
-                set(&mut t, f, "resource dimension", dim);
-                r = &name[len..];
-            }
-            for (s, field) in [("_glc", "globally coherent"), ("_rov", "rasterizer ordered"), ("_opc", "has counter")] {
-                if let Some(x) = r.strip_prefix(s) {
-                    set(&mut t, f, field, 1);
-                    r = x;
-                }
-            }
-            if !r.is_empty() {
-                return Err(bad_suffix());
-            }
-            let ret = if code == DCL_UAV_TYPED { Some(return_type_token(c)?) } else { None };
-            decl_operand(c, &mut body)?;
-            body.extend(ret);
-            if code == DCL_UAV_STRUCTURED {
-                comma_uint(c, &mut body)?;
-            }
-            space(c, &mut body)?;
-        }
+        DCL_RESOURCE => resource(c, f, rest, &mut t, &mut body)?,
+        DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => uav(c, code, f, rest, &mut t, &mut body)?,
         DCL_INTERFACE => {
             match rest {
                 "" => {}
@@ -77,19 +31,7 @@ pub(crate) fn parse(c: &mut Cursor, legacy: bool, w: &mut Vec<u32>) -> Res<()> {
             interface(c, &mut body)?;
         }
         _ if !rest.is_empty() => return Err(bad_suffix()),
-        DCL_CONSTANT_BUFFER => {
-            c.skip_ws();
-            let mut op = operand::parse_unchecked(c, Role::Decl, NumType::Int)?;
-            let size = if op.index.len() == 4 { op.index.pop().map(|i| i.imm) } else { None };
-            if op.comps == Comps::Mask(0) {
-                op.comps = IDENTITY_SWIZZLE;
-            }
-            operand::encode(&op, &mut body);
-            c.expect(",")?;
-            set(&mut t, f, "access pattern", enum_word(c, &spec::CB_ACCESS_PATTERN)?);
-            body.extend(size);
-            space(c, &mut body)?;
-        }
+        DCL_CONSTANT_BUFFER => constant_buffer(c, f, &mut t, &mut body)?,
         DCL_SAMPLER => {
             decl_operand(c, &mut body)?;
             c.expect(",")?;
@@ -202,6 +144,77 @@ pub(crate) fn parse(c: &mut Cursor, legacy: bool, w: &mut Vec<u32>) -> Res<()> {
     w.extend(body);
     finish_length(w, start);
     Ok(())
+}
+
+/// `dcl_resource_texture2dms(4) (float,float,float,float) t0[, space=N]`.
+fn resource(c: &mut Cursor, f: &[FieldDef], rest: &str, t: &mut u32, body: &mut Vec<u32>) -> Res<()> {
+    let at = c.pos - rest.len();
+    let dim = rest
+        .strip_prefix('_')
+        .and_then(|d| spec::RESOURCE_DIMENSION.from_asm(d))
+        .ok_or_else(|| c.err_at(at, format!("unknown resource dimension in `{rest}`")))?;
+    set(t, f, "resource dimension", dim);
+    if c.eat("(") {
+        set(t, f, "sample count", c.uint()?);
+        c.expect(")")?;
+    }
+    let ret = return_type_token(c)?;
+    decl_operand(c, body)?;
+    body.push(ret);
+    space(c, body)
+}
+
+/// `dcl_uav_typed_texture2d_glc (float,float,float,float) u0`, `dcl_uav_raw
+/// u0`, `dcl_uav_structured_opc u0, 16` (with optional `, space=N`).
+fn uav(c: &mut Cursor, code: u16, f: &[FieldDef], rest: &str, t: &mut u32, body: &mut Vec<u32>) -> Res<()> {
+    let at = c.pos - rest.len();
+    let bad = || c.err_at(at, format!("unexpected `{rest}` in a UAV declaration"));
+    let mut r = rest;
+    if code == DCL_UAV_TYPED {
+        let name = r.strip_prefix('_').unwrap_or("");
+        let (dim, len) = spec::RESOURCE_DIMENSION
+            .values
+            .iter()
+            .filter(|v| !v.asm.is_empty() && name.starts_with(v.asm))
+            .filter(|v| name[v.asm.len()..].chars().next().is_none_or(|ch| ch == '_'))
+            .map(|v| (v.value, v.asm.len()))
+            .max_by_key(|x| x.1)
+            .ok_or_else(bad)?;
+        set(t, f, "resource dimension", dim);
+        r = &name[len..];
+    }
+    for (s, field) in [("_glc", "globally coherent"), ("_rov", "rasterizer ordered"), ("_opc", "has counter")] {
+        if let Some(x) = r.strip_prefix(s) {
+            set(t, f, field, 1);
+            r = x;
+        }
+    }
+    if !r.is_empty() {
+        return Err(bad());
+    }
+    let ret = if code == DCL_UAV_TYPED { Some(return_type_token(c)?) } else { None };
+    decl_operand(c, body)?;
+    body.extend(ret);
+    if code == DCL_UAV_STRUCTURED {
+        comma_uint(c, body)?;
+    }
+    space(c, body)
+}
+
+/// `dcl_constantbuffer CB0[4], immediateIndexed`, or in SM5.1
+/// `CB0[0:0][4], dynamicIndexed, space=0` (the size is a payload dword).
+fn constant_buffer(c: &mut Cursor, f: &[FieldDef], t: &mut u32, body: &mut Vec<u32>) -> Res<()> {
+    c.skip_ws();
+    let mut op = operand::parse_unchecked(c, Role::Decl, NumType::Int)?;
+    let size = if op.index.len() == 4 { op.index.pop().map(|i| i.imm) } else { None };
+    if op.comps == Comps::Mask(0) {
+        op.comps = IDENTITY_SWIZZLE;
+    }
+    operand::encode(&op, body);
+    c.expect(",")?;
+    set(t, f, "access pattern", enum_word(c, &spec::CB_ACCESS_PATTERN)?);
+    body.extend(size);
+    space(c, body)
 }
 
 /// The swizzle `.xyzw` (x=0, y=1, z=2, w=3 packed two bits each), which fxc
