@@ -62,6 +62,8 @@ enum Command {
         #[arg(long)]
         delete: bool,
     },
+    /// Assemble an fxc listing (`disasm` output, edited or not) into a container (binary, to stdout).
+    Asm { file: String },
     /// The explorer permalink fragment (`#v1/…`) that opens this file.
     Link {
         /// Panes to open (repeatable); default: map and reflection.
@@ -169,6 +171,13 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             .map_err(|e| e.to_string())?;
             out.write_all(&edited.bytes).map_err(io)?;
+        }
+        Command::Asm { file } => {
+            let bytes = read_input(&file)?;
+            let text = std::str::from_utf8(&bytes)
+                .map_err(|e| format!("the listing is not UTF-8 text (at offset {:#x})", e.valid_up_to()))?;
+            let dxbc = dxbc::asm::assemble(text).map_err(|e| e.to_string())?;
+            out.write_all(&dxbc).map_err(io)?;
         }
         Command::Link { pane, file } => {
             use dxbc::permalink::{self, panes};

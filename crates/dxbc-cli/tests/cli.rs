@@ -174,3 +174,22 @@ fn disasm_on_a_damaged_file_prints_what_decoded_and_fails() {
     let body = |t: &str| t.lines().skip_while(|l| !l.starts_with("vs_")).map(str::to_owned).collect::<Vec<_>>();
     assert_eq!(body(&text), body(&golden));
 }
+
+#[test]
+fn asm_assembles_the_fxc_listing_to_the_same_program() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let (code, out, err) = dxbc(&["asm", f.with_extension("asm").to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let ours = dxbc::Shader::parse(&out).unwrap();
+    let orig = dxbc::Shader::parse(&std::fs::read(&f).unwrap()).unwrap();
+    assert!(ours.checksum_ok());
+    assert_eq!(ours.program.unwrap().encode(), orig.program.unwrap().encode());
+}
+
+#[test]
+fn asm_error_names_line_column_and_offset() {
+    let (code, out, err) = dxbc(&["asm", "-"], Some(b"ps_5_0\nmov r0.x, q1.x\n"));
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert_eq!(err.trim_end(), "dxbc: unknown register `q` at line 2, column 11 (at offset 0x11)");
+}

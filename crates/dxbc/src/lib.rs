@@ -32,6 +32,7 @@
 //!   bytes that remain before anything is allocated for it.
 #![forbid(unsafe_code)]
 
+pub mod asm;
 pub mod checksum;
 pub mod chunks;
 pub mod container;

@@ -192,7 +192,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
 }
 
 /// The numeric type used for immediates in operand `i` of `code`.
-fn operand_num_type(code: u16, ty: NumType, i: usize) -> NumType {
+pub(crate) fn operand_num_type(code: u16, ty: NumType, i: usize) -> NumType {
     use spec::opc::*;
     match code {
         // Coordinates and offsets of loads are integers; lod/bias/reference are floats.

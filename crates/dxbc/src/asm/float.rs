@@ -1,0 +1,96 @@
+//! Floats from fxc's `%f` text.
+//!
+//! Six decimals do not identify a small float: `0.333333` is printed for
+//! every float within 5e-7 of it, and the one in the file was most likely
+//! 1/3, not the float nearest to 0.333333. Compiler constants are mostly
+//! simple fractions (1/3, 1/255, 2/3, 5/11) and literals with few decimals,
+//! so among the floats that print as the text, the value of the fraction
+//! with the smallest denominator (up to [`MAX_DENOMINATOR`]) is chosen; a
+//! literal like 0.25 or 0.299 is its own simplest fraction, and when no
+//! fraction qualifies the nearest float is taken. Either way the result
+//! prints as the same text.
+
+use crate::listing::program::write_float;
+
+/// Largest denominator tried: above it, a window of 1e-6 holds some
+/// fraction too often for the choice to mean anything.
+const MAX_DENOMINATOR: u64 = 1024;
+
+/// The float for `%f` text `text`, or `None` if it is not a number.
+pub(crate) fn from_text(text: &str) -> Option<f32> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text),
+    };
+    let v = match body {
+        "1.#INF00" => f64::INFINITY,
+        "1.#QNAN0" | "1.#IND00" => f64::NAN,
+        _ if body.starts_with(|ch: char| ch.is_ascii_digit()) => body.parse::<f64>().ok()?,
+        _ => return None,
+    };
+    let sign = if neg { -1.0 } else { 1.0 };
+    let nearest = (sign * v) as f32;
+    if !v.is_finite() || v >= 16.0 {
+        return Some(nearest);
+    }
+    let Some((p, q)) = simplest_between(v - 5e-7, v + 5e-7) else { return Some(nearest) };
+    let candidate = (sign * p as f64 / q as f64) as f32;
+    Some(if prints_as(candidate, text) { candidate } else { nearest })
+}
+
+fn prints_as(f: f32, text: &str) -> bool {
+    let mut s = String::with_capacity(text.len());
+    write_float(f, &mut s);
+    s == text
+}
+
+/// The fraction p/q with the smallest q (at most [`MAX_DENOMINATOR`])
+/// strictly between `lo` and `hi` (0 <= lo < hi), by descending the
+/// Stern–Brocot tree, runs of steps in one direction taken at once.
+fn simplest_between(lo: f64, hi: f64) -> Option<(u64, u64)> {
+    let lo = lo.max(0.0);
+    // left = a/b, right = c/d (1/0 stands for infinity).
+    let (mut a, mut b, mut c, mut d) = (0u64, 1u64, 1u64, 0u64);
+    for _ in 0..64 {
+        let (p, q) = (a + c, b + d);
+        if q > MAX_DENOMINATOR {
+            return None;
+        }
+        let x = p as f64 / q as f64;
+        if x <= lo {
+            // Move left bound right k times: largest k with (a+kc)/(b+kd) <= lo.
+            let den = c as f64 - lo * d as f64;
+            let k = if den > 0.0 { ((lo * b as f64 - a as f64) / den).floor().max(1.0) } else { 1.0 };
+            let k = k.min(MAX_DENOMINATOR as f64) as u64;
+            a += k * c;
+            b += k * d;
+        } else if x >= hi {
+            // Move right bound left k times: largest k with (ka+c)/(kb+d) >= hi.
+            let den = hi * b as f64 - a as f64;
+            let k = if den > 0.0 { ((c as f64 - hi * d as f64) / den).floor().max(1.0) } else { 1.0 };
+            let k = k.min(MAX_DENOMINATOR as f64) as u64;
+            c += k * a;
+            d += k * b;
+        } else {
+            return Some((p, q));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_fractions_are_preferred() {
+        assert_eq!(from_text("0.333333"), Some(1.0 / 3.0));
+        assert_eq!(from_text("-0.666667"), Some(-2.0 / 3.0));
+        assert_eq!(from_text("0.003922"), Some(1.0 / 255.0));
+        assert_eq!(from_text("0.003906"), Some(1.0 / 256.0));
+        assert_eq!(from_text("0.250000"), Some(0.25));
+        assert_eq!(from_text("0.299000"), Some(0.299));
+        assert_eq!(from_text("12.345678"), Some(12.345678));
+        assert_eq!(simplest_between(0.3333325, 0.3333335), Some((1, 3)));
+    }
+}

@@ -1,0 +1,286 @@
+//! The assembler: fxc's listing text back to a DXBC container.
+//!
+//! ## Design
+//! The printer in [`crate::listing::program`] is the grammar: every line it
+//! writes is read back by the module that mirrors the code that wrote it.
+//! * [`text`]: a cursor over one line that knows its line number and byte
+//!   offset, so every error says `line L, column C` and carries the offset.
+//! * [`operand`]: registers, indices, components, modifiers, immediates.
+//! * [`instruction`]: mnemonics with their glued suffixes and extended-token
+//!   groups; [`decl`]: the `dcl_*` spellings and their payloads.
+//! * this module: the line loop (header comments and level-9 text are
+//!   skipped up to the profile line, `dcl_immediateConstantBuffer` spans
+//!   several lines) and the container.
+//!
+//! Tokens are emitted straight into a dword vector, every field packed
+//! through the format table ([`crate::spec`]): opcode numbers come from the
+//! mnemonic column, bit ranges from the field lists, enum values from their
+//! spellings. Nothing here restates a bit position.
+//!
+//! What the listing does not print, the assembler restores as fxc always
+//! writes it (see [`operand`]); what it prints lossily (floats as `%f`
+//! with six decimals) comes back as the nearest value, which prints the
+//! same.
+
+mod decl;
+mod float;
+mod instruction;
+mod lookup;
+mod operand;
+mod signatures;
+mod text;
+
+use crate::container::write_container;
+use crate::spec::{self, opc, VERSION_FIELDS};
+use operand::set;
+use std::fmt;
+use text::{Cursor, Res};
+
+/// An assembly error: what was expected, where (line and column, 1-based),
+/// and the byte offset in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    /// What went wrong.
+    pub message: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// Byte offset in the whole text.
+    pub offset: usize,
+}
+
+impl AsmError {
+    pub(crate) fn new(message: impl Into<String>, line: usize, column: usize, offset: usize) -> Self {
+        AsmError { message: message.into(), line, column, offset }
+    }
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at line {}, column {} (at offset {:#x})", self.message, self.line, self.column, self.offset)
+    }
+}
+
+impl std::error::Error for AsmError {}
+
+impl From<AsmError> for crate::Error {
+    fn from(e: AsmError) -> Self {
+        crate::Error::new(format!("{} at line {}, column {}", e.message, e.line, e.column), e.offset)
+    }
+}
+
+/// Assembles a whole listing into a DXBC container: the signature chunks
+/// from the header tables, then the program chunk.
+pub fn assemble(text: &str) -> Result<Vec<u8>, AsmError> {
+    let listing = parse(text)?;
+    let major = VERSION_FIELDS.iter().find(|f| f.name == "major version").map_or(0, |f| f.get(dword(&listing.program)));
+    let ptype = VERSION_FIELDS.iter().find(|f| f.name == "program type").map_or(0, |f| f.get(dword(&listing.program)));
+    let gs5 = major >= 5 && spec::PROGRAM_TYPE.asm(ptype) == Some("gs");
+    let mut chunks: Vec<([u8; 4], Vec<u8>)> = Vec::new();
+    let precision = listing.tables.iter().any(|t| t.min_precision);
+    // fxc's order: inputs, outputs, patch constants.
+    for kind in [signatures::Kind::Input, signatures::Kind::Output, signatures::Kind::PatchConstant] {
+        for t in listing.tables.iter().filter(|t| t.kind == kind) {
+            let (tag, sig) = t.finish(ptype, gs5, precision);
+            chunks.push((tag, sig.encode()));
+        }
+    }
+    let tag = if major >= 5 { *b"SHEX" } else { *b"SHDR" };
+    chunks.push((tag, listing.program));
+    let parts: Vec<([u8; 4], &[u8])> = chunks.iter().map(|(t, d)| (*t, d.as_slice())).collect();
+    Ok(write_container(1, &parts))
+}
+
+fn dword(b: &[u8]) -> u32 {
+    b.get(..4).map_or(0, |x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+}
+
+/// Assembles the program part of a listing (from the profile line on) into
+/// the bytes of a SHDR/SHEX chunk.
+pub fn assemble_program(text: &str) -> Result<Vec<u8>, AsmError> {
+    parse(text).map(|l| l.program)
+}
+
+/// What a listing holds: the program chunk and the header's tables.
+struct Listing {
+    program: Vec<u8>,
+    tables: Vec<signatures::Table>,
+}
+
+fn parse(text: &str) -> Result<Listing, AsmError> {
+    let mut lines = Lines::new(text);
+    let mut w: Vec<u32> = Vec::with_capacity(text.len() / 8);
+    let header = read_header(&mut lines)?;
+    w.push(header.version);
+    w.push(0); // the length, set at the end
+    while let Some(mut c) = lines.next() {
+        c.skip_ws();
+        let rest = c.rest();
+        if rest.is_empty() || rest.starts_with("//") || rest.starts_with("#line") {
+            continue;
+        }
+        if rest.starts_with("dcl_immediateConstantBuffer") {
+            immediate_constant_buffer(c, &mut lines, &mut w)?;
+        } else if rest.starts_with("dcl_") {
+            decl::parse(&mut c, header.legacy, &mut w)?;
+        } else {
+            instruction::parse(&mut c, &mut w)?;
+        }
+    }
+    let len = w.len() as u32;
+    set(&mut w[1], spec::LENGTH_FIELDS, "program length", len);
+    let mut program = Vec::with_capacity(w.len() * 4);
+    for x in w {
+        program.extend_from_slice(&x.to_le_bytes());
+    }
+    Ok(Listing { program, tables: header.tables })
+}
+
+/// What the lines up to the profile line say.
+struct Header {
+    version: u32,
+    legacy: bool,
+    tables: Vec<signatures::Table>,
+}
+
+/// Reads up to and including the profile line: everything before it is
+/// header comment or level-9 text; the creator line and the signature
+/// tables are kept.
+fn read_header(lines: &mut Lines) -> Res<Header> {
+    let mut legacy = false;
+    let mut tables: Vec<signatures::Table> = Vec::new();
+    let mut open: Option<signatures::Table> = None;
+    loop {
+        let Some(mut c) = lines.next() else {
+            let at = lines.text.len();
+            return Err(AsmError::new("no profile line (such as `ps_5_0`) found", lines.line_no + 1, 1, at));
+        };
+        if let Some(version) = version_token(c.line) {
+            tables.extend(open);
+            return Ok(Header { version, legacy, tables });
+        }
+        if let Some(creator) = c.line.strip_prefix("// Generated by ") {
+            legacy = creator_is_legacy(creator);
+        }
+        if let Some(kind) = signatures::Kind::from_title(c.line) {
+            tables.extend(open.replace(signatures::Table::new(kind)));
+        } else if let Some(t) = open.as_mut() {
+            // A table ends at the first blank comment line after its rule.
+            if c.line == "//" && t.seen_rule {
+                tables.extend(open.take());
+            } else {
+                t.row(&mut c)?;
+            }
+        }
+    }
+}
+
+/// Whether the creator line names an fxc before 10.0, whose listings leave
+/// out some defaults (see [`decl`]).
+fn creator_is_legacy(creator: &str) -> bool {
+    let Some(ver) = creator.strip_prefix("Microsoft (R) HLSL Shader Compiler ") else {
+        return false;
+    };
+    ver.split('.').next().and_then(|m| m.trim().parse::<u32>().ok()).is_some_and(|m| m < 10)
+}
+
+/// The version token of a profile line (`cs_5_1`); shader models 4 and 5
+/// only, so that level-9 (`ps_2_x`) text before it is skipped.
+fn version_token(line: &str) -> Option<u32> {
+    let mut parts = line.trim_end().split('_');
+    let (stage, major, minor) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let ty = spec::PROGRAM_TYPE.from_asm(stage)?;
+    let major: u32 = major.parse().ok().filter(|m| (4..=5).contains(m))?;
+    let minor: u32 = minor.parse().ok().filter(|m| *m <= 1)?;
+    let mut t = 0;
+    set(&mut t, VERSION_FIELDS, "program type", ty);
+    set(&mut t, VERSION_FIELDS, "major version", major);
+    set(&mut t, VERSION_FIELDS, "minor version", minor);
+    Some(t)
+}
+
+/// Lines of the text with their numbers and byte offsets.
+struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+    line_no: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines { text, at: 0, line_no: 0 }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Cursor<'a>;
+    fn next(&mut self) -> Option<Cursor<'a>> {
+        if self.at >= self.text.len() {
+            return None;
+        }
+        let rest = &self.text[self.at..];
+        let n = rest.find('\n').unwrap_or(rest.len());
+        let line = rest[..n].strip_suffix('\r').unwrap_or(&rest[..n]);
+        let c = Cursor::new(line, self.line_no + 1, self.at);
+        self.at += n + 1;
+        self.line_no += 1;
+        Some(c)
+    }
+}
+
+/// `dcl_immediateConstantBuffer { { a, b, c, d},` … `{ … } }` over as many
+/// lines as it takes: a custom-data block of class immediate constant buffer.
+fn immediate_constant_buffer<'a>(mut c: Cursor<'a>, lines: &mut Lines<'a>, w: &mut Vec<u32>) -> Res<()> {
+    let start = w.len();
+    let mut t = 0;
+    set(&mut t, spec::CUSTOMDATA_FIELDS, "opcode", opc::CUSTOMDATA as u32);
+    set(
+        &mut t,
+        spec::CUSTOMDATA_FIELDS,
+        "class",
+        operand::val(&spec::CUSTOMDATA_CLASS, "DCL_IMMEDIATE_CONSTANT_BUFFER"),
+    );
+    w.push(t);
+    w.push(0);
+    c.eat("dcl_immediateConstantBuffer");
+    let mut depth = 0usize;
+    loop {
+        loop {
+            c.skip_ws();
+            let Some(ch) = c.peek() else { break };
+            match ch {
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.checked_sub(1).ok_or_else(|| c.err("unbalanced `}`"))?;
+                    if depth == 0 {
+                        c.eat("}");
+                        c.end()?;
+                        w[start + 1] = (w.len() - start) as u32;
+                        return Ok(());
+                    }
+                }
+                ',' => {}
+                _ => {
+                    let at = c.pos;
+                    let v = c.take_while(|ch| !matches!(ch, ',' | '}' | ' '));
+                    w.push(
+                        operand::parse_number(v, spec::NumType::Untyped)
+                            .ok_or_else(|| c.err_at(at, format!("bad number `{v}`")))?,
+                    );
+                    continue;
+                }
+            }
+            c.pos += 1;
+        }
+        c = lines.next().ok_or_else(|| {
+            AsmError::new("unterminated dcl_immediateConstantBuffer", lines.line_no, 1, lines.text.len())
+        })?;
+    }
+}
+
+#[cfg(test)]
+mod tests;
