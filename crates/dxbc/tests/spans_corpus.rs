@@ -1,0 +1,184 @@
+//! `dxbc::spans` over the whole corpus (fxc, blobs, vkd3d): the leaves tile
+//! every file, every leaf's value is what the bytes at its offset say, every
+//! leaf has an explanation, and no byte of a chunk that decoded cleanly is
+//! left `undecoded`. Then truncated and bit-flipped files still tile.
+//! Prints leaf counts per chunk kind and the time `leaves` takes on the
+//! largest file (`cargo test -p dxbc --release --test spans_corpus -- --nocapture`).
+
+use dxbc::spans::{leaves, Kind, Leaf, Spans, Value};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn corpus(sub: &str) -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(sub);
+    assert!(dir.is_dir(), "corpus directory {} is missing", dir.display());
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Asserts that `s` tiles `0..len`: sorted, contiguous, non-empty leaves.
+fn assert_tiles(s: &Spans, len: usize, what: &str) {
+    let mut end = 0;
+    for l in &s.leaves {
+        assert!(l.len > 0, "{what}: empty leaf {}", l.path);
+        assert_eq!(l.offset, end, "{what}: {} at {:#x}, expected {:#x} (gap or overlap)", l.path, l.offset, end);
+        end = l.offset + l.len;
+    }
+    assert_eq!(end, len, "{what}: leaves end at {end:#x}, the file at {len:#x}");
+}
+
+/// Re-reads the bytes a leaf covers and compares them with its value.
+fn check_value(l: &Leaf, bytes: &[u8], what: &str) {
+    let b = &bytes[l.range()];
+    match &l.value {
+        Value::Number(v) => {
+            assert!(matches!(l.len, 1 | 2 | 4 | 8), "{what}: number {} of {} bytes", l.path, l.len);
+            let mut w = [0u8; 8];
+            w[..l.len].copy_from_slice(b);
+            assert_eq!(u64::from_le_bytes(w), *v, "{what}: {} at {:#x}", l.path, l.offset);
+        }
+        Value::Text(t) if !b.contains(&0) => {
+            // A FourCC: four bytes, no terminator.
+            assert_eq!(l.len, 4, "{what}: {}", l.path);
+            assert_eq!(&dxbc::container::fourcc_text(&[b[0], b[1], b[2], b[3]]), t, "{what}: {}", l.path);
+        }
+        Value::Text(t) => {
+            let nul = b.iter().position(|&c| c == 0).unwrap();
+            assert_eq!(nul, l.len - 1, "{what}: string {} must end at its first NUL", l.path);
+            let text: String = b[..nul].iter().map(|&c| c as char).collect();
+            assert_eq!(&text, t, "{what}: {} at {:#x}", l.path, l.offset);
+        }
+        Value::Bytes => {}
+    }
+}
+
+/// Chunk kind of a leaf: the first path component without its `#k` repeat mark.
+fn kind_of(l: &Leaf) -> String {
+    let head = l.path.split('/').next().unwrap_or("");
+    let head = head.split('#').next().unwrap_or(head);
+    if head.starts_with("chunk_table") || head == "header" {
+        "container".into()
+    } else {
+        head.into()
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    leaves: usize,
+    unreferenced_bytes: usize,
+    padding_bytes: usize,
+}
+
+#[test]
+fn leaves_tile_and_match_the_bytes_on_the_whole_corpus() {
+    let mut per_kind: BTreeMap<String, Tally> = BTreeMap::new();
+    let (mut files, mut total, mut shared) = (0usize, 0usize, 0usize);
+    let mut largest: Option<(usize, PathBuf)> = None;
+    for sub in ["fxc", "blobs", "vkd3d"] {
+        for path in corpus(sub) {
+            let bytes = std::fs::read(&path).unwrap();
+            let what = path.display().to_string();
+            let s = dxbc::Shader::decode(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let sp = leaves(&s);
+            assert_tiles(&sp, bytes.len(), &what);
+            assert!(sp.overlaps.is_empty(), "{what}: overlapping claims {:?}", sp.overlaps);
+            for l in &sp.leaves {
+                check_value(l, &bytes, &what);
+                assert!(!l.explanation.is_empty(), "{what}: {} has no explanation", l.path);
+                // Only chunks with a fault may hold undecoded bytes.
+                if l.kind == Kind::Undecoded {
+                    assert!(
+                        s.errors.iter().any(|e| e.offset() + 1 >= l.offset && e.offset() <= l.offset + l.len),
+                        "{what}: {} is undecoded but no fault lies in its chunk",
+                        l.path
+                    );
+                }
+                let t = per_kind.entry(kind_of(l)).or_default();
+                t.leaves += 1;
+                match l.kind {
+                    Kind::Unreferenced => t.unreferenced_bytes += l.len,
+                    Kind::Padding => t.padding_bytes += l.len,
+                    _ => {}
+                }
+            }
+            if s.errors.is_empty() {
+                assert!(sp.leaves.iter().all(|l| l.kind != Kind::Undecoded), "{what}: undecoded bytes");
+            }
+            files += 1;
+            total += sp.leaves.len();
+            shared += sp.shared;
+            if largest.as_ref().is_none_or(|(n, _)| bytes.len() > *n) {
+                largest = Some((bytes.len(), path.clone()));
+            }
+        }
+    }
+    assert_eq!(files, 438 + 739 + 2239, "corpus file count");
+    println!("{:<12} {:>9} {:>12} {:>12}", "kind", "leaves", "unref bytes", "pad bytes");
+    for (k, t) in &per_kind {
+        println!("{k:<12} {:>9} {:>12} {:>12}", t.leaves, t.unreferenced_bytes, t.padding_bytes);
+    }
+    println!("{files} files, {total} leaves, {shared} shared claims");
+    let (n, path) = largest.unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let s = dxbc::Shader::decode(&bytes).unwrap();
+    let t = std::time::Instant::now();
+    let runs = 20;
+    let mut count = 0;
+    for _ in 0..runs {
+        count = leaves(&s).leaves.len();
+    }
+    println!("largest file {} ({n} bytes, {count} leaves): leaves() {:?} each", path.display(), t.elapsed() / runs);
+}
+
+#[test]
+fn truncated_and_bit_flipped_files_still_tile() {
+    let files = corpus("fxc");
+    let mut runs = 0;
+    for path in files.iter().step_by(40) {
+        let original = std::fs::read(path).unwrap();
+        let what = path.display().to_string();
+        let mut seed = 0x9e37_79b9u32;
+        let mut variants: Vec<Vec<u8>> = Vec::new();
+        // Truncations: the container's size field is patched so that the
+        // chunk decoders, not the container check, meet the cut.
+        for cut in (32..original.len()).step_by(original.len() / 24 + 1) {
+            let mut v = original[..cut].to_vec();
+            v[0x18..0x1c].copy_from_slice(&(cut as u32).to_le_bytes());
+            variants.push(v);
+        }
+        for _ in 0..48 {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let mut v = original.clone();
+            let bit = (seed >> 8) as usize % (v.len() * 8);
+            if (0x18 * 8..0x1c * 8).contains(&bit) {
+                continue;
+            }
+            v[bit / 8] ^= 1 << (bit % 8);
+            variants.push(v);
+        }
+        for v in variants {
+            let Ok(s) = dxbc::Shader::decode(&v) else { continue };
+            let sp = leaves(&s);
+            assert_tiles(&sp, v.len(), &what);
+            for l in &sp.leaves {
+                check_value(l, &v, &what);
+            }
+            runs += 1;
+        }
+    }
+    assert!(runs > 300, "only {runs} damaged variants decoded far enough to test");
+    println!("{runs} damaged variants tiled");
+}
