@@ -156,7 +156,15 @@ fn instruction(ins: &Sm2Instruction, q: &str, line: Option<Link>, b: &mut Builde
         None => (0, Vec::new()),
     };
     for (k, w) in words.into_iter().enumerate() {
-        b.field(TEXTS, "sm2_constant", format!("{q}/constant[{k}]"), at + 4 * k, 4, Value::Number(w.into()), String::new());
+        b.field(
+            TEXTS,
+            "sm2_constant",
+            format!("{q}/constant[{k}]"),
+            at + 4 * k,
+            4,
+            Value::Number(w.into()),
+            String::new(),
+        );
         if let Some(l) = line {
             b.link(l);
         }

@@ -65,7 +65,9 @@ fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
         b"ISGN" | b"ISG1" => sig(s.input_signature.as_ref(), base, prefix, b),
         b"OSGN" | b"OSG5" | b"OSG1" => sig(s.output_signature.as_ref(), base, prefix, b),
         b"PCSG" | b"PSG1" => sig(s.patch_constant_signature.as_ref(), base, prefix, b),
-        b"SHDR" | b"SHEX" => s.program.as_ref().filter(|m| m.offset == base).map(|m| super::program::claim(m, prefix, b)),
+        b"SHDR" | b"SHEX" => {
+            s.program.as_ref().filter(|m| m.offset == base).map(|m| super::program::claim(m, prefix, b))
+        }
         b"STAT" => s.stat.as_ref().filter(|m| m.offset == base).map(|m| super::small::stat(m, prefix, b)),
         b"SFI0" => s.sfi0.as_ref().filter(|m| m.offset == base).map(|m| super::small::sfi0(m, prefix, b)),
         b"IFCE" => s.ifce.as_ref().filter(|m| m.offset == base).map(|m| super::ifce::claim(m, prefix, b)),

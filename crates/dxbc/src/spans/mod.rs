@@ -129,6 +129,38 @@ impl Spans {
     }
 }
 
+impl Leaf {
+    /// The value as text: numbers in hex with two digits per byte, strings
+    /// with tab, newline and backslash escaped, raw bytes in hex (the first
+    /// 32, then `…`). `bytes` is the file the leaf was made from.
+    pub fn value_text(&self, bytes: &[u8]) -> String {
+        match &self.value {
+            Value::Number(v) => format!("0x{v:0w$x}", w = 2 * self.len),
+            Value::Text(t) => t.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r"),
+            Value::Bytes => {
+                let b = bytes.get(self.range()).unwrap_or(&[]);
+                let mut s: String = b.iter().take(32).map(|x| format!("{x:02x}")).collect();
+                if b.len() > 32 {
+                    s.push('…');
+                }
+                s
+            }
+        }
+    }
+}
+
+impl Spans {
+    /// One line per leaf: `offset<TAB>length<TAB>path<TAB>value`, offsets in
+    /// decimal (what `dxbc spans` prints).
+    pub fn to_tsv(&self, bytes: &[u8]) -> String {
+        let mut out = String::with_capacity(self.leaves.len() * 64);
+        for l in &self.leaves {
+            out.push_str(&format!("{}\t{}\t{}\t{}\n", l.offset, l.len, l.path, l.value_text(bytes)));
+        }
+        out
+    }
+}
+
 /// Every byte of the shader's file as a leaf field (see the module doc).
 pub fn leaves(shader: &Shader) -> Spans {
     let mut b = Builder { bytes: &shader.bytes, claims: Vec::new(), scopes: Vec::new() };

@@ -11,7 +11,10 @@ use crate::spec;
 const TEXTS: Texts = &[
     ("version", "Version token: program type (bits 16–31) and shader model (major bits 4–7, minor 0–3)."),
     ("length", "Length token: the program's size in dwords, version and length tokens included."),
-    ("opcode", "Opcode token: the opcode (bits 0–10), its controls, the instruction length (24–30) and the extended bit (31)."),
+    (
+        "opcode",
+        "Opcode token: the opcode (bits 0–10), its controls, the instruction length (24–30) and the extended bit (31).",
+    ),
     ("instruction_length", "Explicit length in dwords of a long declaration or custom-data block."),
     ("extended_opcode", "Extended opcode token: sample offsets, resource dimension or return type of the instruction."),
     ("operand", "Operand token: register file, component selection, index dimension and how each index is stored."),
@@ -25,6 +28,7 @@ const TEXTS: Texts = &[
 pub(super) fn claim(p: &Program, prefix: &str, b: &mut Builder) {
     let mut cur: Option<usize> = None;
     let mut paths: Vec<(u32, String)> = Vec::new();
+    let mut q = String::new();
     let (mut ext, mut payload, mut last_index) = (0usize, 0usize, None::<(u32, u8)>);
     for t in p.tokens() {
         let v = t.value as u64;
@@ -40,8 +44,8 @@ pub(super) fn claim(p: &Program, prefix: &str, b: &mut Builder) {
             cur = Some(i);
             paths = operand_paths(p, i);
             (ext, payload, last_index) = (0, 0, None);
+            q = format!("{prefix}/instructions[{i}]");
         }
-        let q = format!("{prefix}/instructions[{i}]");
         let path_of = |id: u32| paths.iter().find(|(x, _)| *x == id).map_or("operands[?]", |(_, s)| s.as_str());
         let (key, path, meaning) = match t.role {
             TokenRole::Opcode => ("opcode", format!("{q}/opcode"), opcode_meaning(t.value)),
@@ -75,7 +79,7 @@ pub(super) fn claim(p: &Program, prefix: &str, b: &mut Builder) {
                 payload += 1;
                 ("payload", format!("{q}/payload[{}]", payload - 1), w.name().to_string())
             }
-            TokenRole::Version | TokenRole::Length => ("length", q, String::new()),
+            TokenRole::Version | TokenRole::Length => ("length", q.clone(), String::new()),
         };
         b.num_m(TEXTS, key, path, t.offset, 4, v, meaning);
         b.link(Link::Instruction(i));

@@ -35,7 +35,10 @@ const TEXTS: Texts = &[
     ("cb_kind", "D3D_CBUFFER_TYPE: 0 cbuffer, 1 tbuffer, 2 interface pointers, 3 resource bind info."),
     ("start_offset", "Byte offset of the variable within its buffer."),
     ("var_size", "Size of the variable in bytes."),
-    ("var_flags", "D3D_SHADER_VARIABLE_FLAGS: 1 user packed, 2 used by the shader, 4 interface pointer, 8 interface parameter."),
+    (
+        "var_flags",
+        "D3D_SHADER_VARIABLE_FLAGS: 1 user packed, 2 used by the shader, 4 interface pointer, 8 interface parameter.",
+    ),
     ("type_offset", "Offset of the type record from the start of the payload."),
     ("default_value_offset", "Offset of the default value from the start of the payload, 0 when there is none."),
     ("default_value", "The variable's initial value as written in the source, in buffer layout."),
@@ -53,13 +56,22 @@ const TEXTS: Texts = &[
     ("interface_offset", "Offset of the table of interface type offsets (SM5)."),
     ("interface", "Offset of the type record of one interface the class implements."),
     ("member_start", "Byte offset of the member within its parent type."),
-    ("input_type", "D3D_SHADER_INPUT_TYPE: cbuffer, tbuffer, texture, sampler, UAV or structured/byte-address buffer kinds."),
+    (
+        "input_type",
+        "D3D_SHADER_INPUT_TYPE: cbuffer, tbuffer, texture, sampler, UAV or structured/byte-address buffer kinds.",
+    ),
     ("return_type", "D3D_RESOURCE_RETURN_TYPE of a texture's components (0 for non-textures)."),
     ("dimension", "D3D_SRV_DIMENSION: buffer, 1D, 2D, 3D, cube, arrays, multisampled."),
-    ("sample_count", "Samples of a multisampled texture, or stride of a structured buffer; 0xFFFFFFFF when not applicable."),
+    (
+        "sample_count",
+        "Samples of a multisampled texture, or stride of a structured buffer; 0xFFFFFFFF when not applicable.",
+    ),
     ("bind_point", "First register (t#, s#, u#, cb#) of the binding."),
     ("bind_count", "Number of registers, 0 for an unbounded array."),
-    ("bind_flags", "D3D_SHADER_INPUT_FLAGS: 1 user packed, 2 comparison sampler, bits 2–3 components − 1, 0x10 unused."),
+    (
+        "bind_flags",
+        "D3D_SHADER_INPUT_FLAGS: 1 user packed, 2 comparison sampler, bits 2–3 components − 1, 0x10 unused.",
+    ),
     ("space", "Register space of the binding (SM5.1)."),
     ("id", "Range ID: the binding's index in the program's declarations (SM5.1)."),
 ];
@@ -69,7 +81,14 @@ pub(super) fn claim(r: &Rdef, end: usize, prefix: &str, b: &mut Builder) {
     let o = r.offset;
     let p = prefix;
     b.num(TEXTS, "constant_buffer_count", format!("{p}/constant_buffer_count"), o, 4, r.constant_buffer_count.into());
-    b.num(TEXTS, "constant_buffer_offset", format!("{p}/constant_buffer_offset"), o + 4, 4, r.constant_buffer_offset.into());
+    b.num(
+        TEXTS,
+        "constant_buffer_offset",
+        format!("{p}/constant_buffer_offset"),
+        o + 4,
+        4,
+        r.constant_buffer_offset.into(),
+    );
     b.num(TEXTS, "binding_count", format!("{p}/binding_count"), o + 8, 4, r.binding_count.into());
     b.num(TEXTS, "binding_offset", format!("{p}/binding_offset"), o + 12, 4, r.binding_offset.into());
     b.num(TEXTS, "minor_version", format!("{p}/minor_version"), o + 16, 1, r.minor_version.into());
@@ -154,7 +173,14 @@ fn variable(v: &Variable, c: &mut Ctx, q: &str, b: &mut Builder) {
     b.num(TEXTS, "var_size", format!("{q}/size"), at + 8, 4, v.size.into());
     b.num(TEXTS, "var_flags", format!("{q}/flags"), at + 12, 4, v.flags.into());
     b.num_m(TEXTS, "type_offset", format!("{q}/type_offset"), at + 16, 4, v.type_offset.into(), type_name(&v.ty));
-    b.num(TEXTS, "default_value_offset", format!("{q}/default_value_offset"), at + 20, 4, v.default_value_offset.into());
+    b.num(
+        TEXTS,
+        "default_value_offset",
+        format!("{q}/default_value_offset"),
+        at + 20,
+        4,
+        v.default_value_offset.into(),
+    );
     let slots = [("texture_start", v.texture_start), ("texture_size", v.texture_size)];
     let slots = slots.into_iter().chain([("sampler_start", v.sampler_start), ("sampler_size", v.sampler_size)]);
     for (i, (n, s)) in slots.enumerate() {
@@ -206,7 +232,15 @@ fn ty(t: &Type, c: &mut Ctx, q: &str, b: &mut Builder) {
     for (i, m) in t.members.iter().enumerate() {
         let mq = format!("{q}/members[{i}]");
         name(b, &mq, m.offset, base, m.name_offset, &m.name);
-        b.num_m(TEXTS, "type_offset", format!("{mq}/type_offset"), m.offset + 4, 4, m.type_offset.into(), type_name(&m.ty));
+        b.num_m(
+            TEXTS,
+            "type_offset",
+            format!("{mq}/type_offset"),
+            m.offset + 4,
+            4,
+            m.type_offset.into(),
+            type_name(&m.ty),
+        );
         b.num(TEXTS, "member_start", format!("{mq}/offset"), m.offset + 8, 4, m.start_offset.into());
         ty(&m.ty, c, &format!("{mq}/type"), b);
     }

@@ -28,8 +28,15 @@ pub(super) fn stat(s: &Stat, prefix: &str, b: &mut Builder) {
 pub(super) fn sfi0(s: &Sfi0, prefix: &str, b: &mut Builder) {
     for (half, key) in [(0u32, "flags_low"), (1, "flags_high")] {
         let v = (s.flags >> (32 * half)) as u32;
-        let names: Vec<&str> =
-            s.features.iter().filter(|f| f.bit / 32 == half).map(|f| f.name.as_str()).collect();
-        b.num_m(SFI0_TEXTS, key, format!("{prefix}/{key}"), s.offset + 4 * half as usize, 4, v as u64, names.join(", "));
+        let names: Vec<&str> = s.features.iter().filter(|f| f.bit / 32 == half).map(|f| f.name.as_str()).collect();
+        b.num_m(
+            SFI0_TEXTS,
+            key,
+            format!("{prefix}/{key}"),
+            s.offset + 4 * half as usize,
+            4,
+            v as u64,
+            names.join(", "),
+        );
     }
 }
