@@ -66,7 +66,7 @@ fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
         b"OSGN" | b"OSG5" | b"OSG1" => sig(s.output_signature.as_ref(), base, prefix, b),
         b"PCSG" | b"PSG1" => sig(s.patch_constant_signature.as_ref(), base, prefix, b),
         b"SHDR" | b"SHEX" => {
-            s.program.as_ref().filter(|m| m.offset == base).map(|m| super::program::claim(m, prefix, b))
+            s.program.as_ref().filter(|m| m.offset == base).map(|m| super::program::claim(m, e.size, prefix, b))
         }
         b"STAT" => s.stat.as_ref().filter(|m| m.offset == base).map(|m| super::small::stat(m, prefix, b)),
         b"SFI0" => s.sfi0.as_ref().filter(|m| m.offset == base).map(|m| super::small::sfi0(m, prefix, b)),

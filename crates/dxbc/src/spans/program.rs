@@ -25,7 +25,7 @@ const TEXTS: Texts = &[
 ];
 
 /// Claims every decoded dword; the tiling names what follows a fault.
-pub(super) fn claim(p: &Program, prefix: &str, b: &mut Builder) {
+pub(super) fn claim(p: &Program, payload_len: usize, prefix: &str, b: &mut Builder) {
     let mut cur: Option<usize> = None;
     let mut paths: Vec<(u32, String)> = Vec::new();
     let mut q = String::new();
@@ -33,6 +33,11 @@ pub(super) fn claim(p: &Program, prefix: &str, b: &mut Builder) {
     for t in p.tokens() {
         let v = t.value as u64;
         let Some(i) = t.instruction else {
+            // The decoder reads the version and length only from a payload
+            // that holds both.
+            if payload_len < 8 {
+                continue;
+            }
             let (key, meaning) = match t.role {
                 TokenRole::Version => ("version", p.version.profile()),
                 _ => ("length", String::new()),
