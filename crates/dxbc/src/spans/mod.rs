@@ -191,7 +191,7 @@ fn explain(texts: Texts, key: &str) -> &'static str {
     texts.iter().find(|(k, _)| *k == key).map_or("", |(_, t)| t)
 }
 
-impl Builder<'_> {
+impl<'a> Builder<'a> {
     /// Claims a field; `key` picks its explanation in `texts`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn field(
@@ -246,6 +246,11 @@ impl Builder<'_> {
     pub(crate) fn dword(&self, at: usize) -> Option<u32> {
         let b = self.bytes.get(at..at.checked_add(4)?)?;
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// The file's bytes in `r` (empty where `r` leaves the file).
+    pub(crate) fn slice(&self, r: Range<usize>) -> &'a [u8] {
+        self.bytes.get(r).unwrap_or(&[])
     }
 
     /// Sets the listing link of the most recent claim.

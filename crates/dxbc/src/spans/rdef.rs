@@ -8,7 +8,7 @@
 //! the tiling keeps the first claimant's path.
 
 use super::{Builder, Texts};
-use crate::chunks::rdef::{ConstantBuffer, Rdef, Type, Variable};
+use crate::chunks::rdef::{ConstantBuffer, Rdef, Type, Variable, MAX_TYPE_DEPTH};
 use crate::listing::header::{binding_dimension, binding_format, binding_type, type_name};
 
 const TEXTS: Texts = &[
@@ -118,7 +118,7 @@ pub(super) fn claim(r: &Rdef, end: usize, prefix: &str, b: &mut Builder) {
     }
     // Interface tables are read from the bytes; their total is capped at
     // the payload's dwords so shared class types cannot multiply the work.
-    let mut c = Ctx { base: o, end, sm5: r.rd11.is_some(), budget: end.saturating_sub(o) / 4 };
+    let mut c = Ctx { base: o, end, sm5: r.rd11.is_some(), budget: end.saturating_sub(o) / 4, depth: 0 };
     for (i, cb) in r.constant_buffers.iter().enumerate() {
         constant_buffer(cb, &mut c, &format!("{p}/constant_buffers[{i}]"), b);
     }
@@ -150,7 +150,10 @@ struct Ctx {
     base: usize,
     end: usize,
     sm5: bool,
+    /// Interface dwords and linked type records still allowed.
     budget: usize,
+    /// Nesting of linked type records.
+    depth: usize,
 }
 
 fn constant_buffer(cb: &ConstantBuffer, c: &mut Ctx, q: &str, b: &mut Builder) {
@@ -228,6 +231,11 @@ fn ty(t: &Type, c: &mut Ctx, q: &str, b: &mut Builder) {
             }
         }
         interfaces(t, c, q, b);
+        for (n, off) in [("subtype", t.subtype_offset), ("base_class", t.base_class_offset)] {
+            if let Some(off) = off.filter(|&o| o != 0) {
+                linked(off, at + 16 + if n == "subtype" { 0 } else { 4 }, c, &format!("{q}/{n}"), b);
+            }
+        }
     }
     for (i, m) in t.members.iter().enumerate() {
         let mq = format!("{q}/members[{i}]");
@@ -257,6 +265,28 @@ fn interfaces(t: &Type, c: &mut Ctx, q: &str, b: &mut Builder) {
         }
         c.budget -= 1;
         let Some(v) = b.dword(at) else { return };
-        b.num(TEXTS, "interface", format!("{q}/interfaces[{i}]"), at, 4, v.into());
+        let iq = format!("{q}/interfaces[{i}]");
+        b.num(TEXTS, "interface", iq.clone(), at, 4, v.into());
+        linked(v, at, c, &format!("{iq}/type"), b);
     }
+}
+
+/// A type record reached through a sub-type, base-class or interface
+/// offset, decoded on demand. Each costs the records it holds out of the
+/// budget and the depth is capped, so cyclic links end.
+fn linked(off: u32, field_at: usize, c: &mut Ctx, q: &str, b: &mut Builder) {
+    if c.budget == 0 || c.depth >= MAX_TYPE_DEPTH {
+        return;
+    }
+    let data = b.slice(c.base..c.end);
+    let Ok(t) = Rdef::type_at(data, c.base, off, c.sm5, field_at) else { return };
+    c.budget = c.budget.saturating_sub(records(&t));
+    c.depth += 1;
+    ty(&t, c, q, b);
+    c.depth -= 1;
+}
+
+/// Type records in `t`, members included.
+fn records(t: &Type) -> usize {
+    1 + t.members.iter().map(|m| records(&m.ty)).sum::<usize>()
 }
