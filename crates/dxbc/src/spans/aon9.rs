@@ -5,7 +5,7 @@
 //! ([`crate::chunks::aon9::Sm2Program::listing_lines`]). Comment blocks
 //! (CTAB, DBUG) are one token leaf and one body leaf each.
 
-use super::{Builder, Link, Texts, Value};
+use super::{Builder, Link, Texts};
 use crate::chunks::aon9::{Aon9, Sm2Instruction, Sm2Program};
 
 const TEXTS: Texts = &[
@@ -116,13 +116,13 @@ fn program(s: &Sm2Program, q: &str, b: &mut Builder) {
         let fourcc = c.fourcc.clone().unwrap_or_default();
         b.num_m(TEXTS, "sm2_comment", format!("{cq}/token"), c.offset, 4, c.token.into(), fourcc);
         let body = c.offset + 4..c.offset + 4 + 4 * c.dwords as usize;
-        b.bytes(TEXTS, "sm2_comment_body", format!("{cq}/body"), body, String::new());
+        b.bytes(TEXTS, "sm2_comment_body", format!("{cq}/body"), body);
     }
     b.num(TEXTS, "sm2_end", format!("{q}/end"), s.end_offset, 4, 0xFFFF);
 }
 
 fn instruction(ins: &Sm2Instruction, q: &str, line: Option<Link>, b: &mut Builder) {
-    let put = |b: &mut Builder, key: &str, path: String, at: usize, v: u32, meaning: &str| {
+    let put = |b: &mut Builder, key: &str, path: String, at: usize, v: u32, meaning: &'static str| {
         b.num_m(TEXTS, key, path, at, 4, v.into(), meaning);
         if let Some(l) = line {
             b.link(l);
@@ -156,15 +156,7 @@ fn instruction(ins: &Sm2Instruction, q: &str, line: Option<Link>, b: &mut Builde
         None => (0, Vec::new()),
     };
     for (k, w) in words.into_iter().enumerate() {
-        b.field(
-            TEXTS,
-            "sm2_constant",
-            format!("{q}/constant[{k}]"),
-            at + 4 * k,
-            4,
-            Value::Number(w.into()),
-            String::new(),
-        );
+        b.num(TEXTS, "sm2_constant", format!("{q}/constant[{k}]"), at + 4 * k, 4, w.into());
         if let Some(l) = line {
             b.link(l);
         }

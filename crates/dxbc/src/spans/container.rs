@@ -26,7 +26,7 @@ const TEXTS: Texts = &[
 /// Claims the header and table, then every chunk.
 pub(super) fn claim(s: &Shader, b: &mut Builder) {
     let c = &s.container;
-    b.field(TEXTS, "magic", "header/magic".into(), 0, 4, Value::Text("DXBC".into()), String::new());
+    b.field(TEXTS, "magic", "header/magic".into(), 0, 4, Value::Text("DXBC".into()), "".into());
     let sum_meaning = if s.checksum_ok() { "matches the file" } else { "does not match the file" };
     b.field(TEXTS, "checksum", "header/checksum".into(), 4, 16, Value::Bytes, sum_meaning.into());
     b.num(TEXTS, "version", "header/version".into(), 0x14, 4, c.version as u64);
@@ -53,7 +53,7 @@ fn prefixes(chunks: &[ChunkEntry]) -> Vec<String> {
 }
 
 fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
-    let kind = chunk_kind_description(&e.tag).to_string();
+    let kind = chunk_kind_description(&e.tag).into();
     b.field(TEXTS, "fourcc", format!("{prefix}/fourcc"), e.offset, 4, Value::Text(fourcc_text(&e.tag)), kind);
     b.num(TEXTS, "size", format!("{prefix}/size"), e.offset + 4, 4, e.size as u64);
     let data = e.data_range();
@@ -75,7 +75,7 @@ fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
         _ => None,
     };
     if decoded.is_none() && !failed {
-        b.bytes(TEXTS, "payload", format!("{prefix}/payload"), data, String::new());
+        b.bytes(TEXTS, "payload", format!("{prefix}/payload"), data);
     }
 }
 

@@ -49,7 +49,7 @@ pub(super) fn claim(c: &Ifce, prefix: &str, b: &mut Builder) {
         b.num(TEXTS, key, format!("{prefix}/{n}"), o + 4 * i, 4, v.into());
     }
     let name = |b: &mut Builder, q: &str, at: usize, off: u32, s: &str| {
-        b.num_m(TEXTS, "name_offset", format!("{q}/name_offset"), at, 4, off.into(), s);
+        b.num_m(TEXTS, "name_offset", format!("{q}/name_offset"), at, 4, off.into(), s.to_string());
         b.text(TEXTS, "name", format!("{q}/name"), o + off as usize, s);
     };
     for (i, t) in c.class_types.iter().enumerate() {

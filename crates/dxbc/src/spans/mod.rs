@@ -43,6 +43,7 @@ mod tests;
 
 use crate::Shader;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// What a leaf holds.
@@ -93,7 +94,7 @@ pub struct Leaf {
     /// The raw value.
     pub value: Value,
     /// The decoded meaning (enum name, pointed-at string, type), or empty.
-    pub meaning: String,
+    pub meaning: Cow<'static, str>,
     /// What this kind of field is, in our words.
     pub explanation: &'static str,
     /// Field, padding, unreferenced or undecoded.
@@ -202,7 +203,7 @@ impl<'a> Builder<'a> {
         offset: usize,
         len: usize,
         value: Value,
-        meaning: String,
+        meaning: Cow<'static, str>,
     ) {
         let explanation = explain(texts, key);
         self.claims.push(Leaf { offset, len, path, value, meaning, explanation, kind: Kind::Field, link: None });
@@ -210,7 +211,7 @@ impl<'a> Builder<'a> {
 
     /// Claims a little-endian number field of `len` bytes.
     pub(crate) fn num(&mut self, texts: Texts, key: &str, path: String, offset: usize, len: usize, v: u64) {
-        self.field(texts, key, path, offset, len, Value::Number(v), String::new());
+        self.field(texts, key, path, offset, len, Value::Number(v), Cow::Borrowed(""));
     }
 
     /// Like [`Builder::num`] with a decoded meaning.
@@ -223,7 +224,7 @@ impl<'a> Builder<'a> {
         offset: usize,
         len: usize,
         v: u64,
-        meaning: impl Into<String>,
+        meaning: impl Into<Cow<'static, str>>,
     ) {
         self.field(texts, key, path, offset, len, Value::Number(v), meaning.into());
     }
@@ -231,13 +232,13 @@ impl<'a> Builder<'a> {
     /// Claims a NUL-terminated string at `offset` whose decoded text is `s`.
     pub(crate) fn text(&mut self, texts: Texts, key: &str, path: String, offset: usize, s: &str) {
         let len = s.chars().count() + 1;
-        self.field(texts, key, path, offset, len, Value::Text(s.to_string()), String::new());
+        self.field(texts, key, path, offset, len, Value::Text(s.to_string()), Cow::Borrowed(""));
     }
 
     /// Claims raw bytes.
-    pub(crate) fn bytes(&mut self, texts: Texts, key: &str, path: String, range: Range<usize>, meaning: String) {
+    pub(crate) fn bytes(&mut self, texts: Texts, key: &str, path: String, range: Range<usize>) {
         if !range.is_empty() {
-            self.field(texts, key, path, range.start, range.len(), Value::Bytes, meaning);
+            self.field(texts, key, path, range.start, range.len(), Value::Bytes, Cow::Borrowed(""));
         }
     }
 
@@ -350,7 +351,7 @@ fn filler(r: Range<usize>, prefix: &str, failed: bool) -> Leaf {
         len: r.len(),
         path: format!("{prefix}/{key}"),
         value: Value::Bytes,
-        meaning: String::new(),
+        meaning: Cow::Borrowed(""),
         explanation: explain(FILL_TEXTS, key),
         kind,
         link: None,

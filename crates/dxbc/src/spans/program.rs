@@ -52,39 +52,61 @@ pub(super) fn claim(p: &Program, payload_len: usize, prefix: &str, b: &mut Build
             q = format!("{prefix}/instructions[{i}]");
         }
         let path_of = |id: u32| paths.iter().find(|(x, _)| *x == id).map_or("operands[?]", |(_, s)| s.as_str());
-        let (key, path, meaning) = match t.role {
-            TokenRole::Opcode => ("opcode", format!("{q}/opcode"), opcode_meaning(t.value)),
-            TokenRole::InstructionLength => ("instruction_length", format!("{q}/length"), String::new()),
+        // Paths are built by pushing pieces into a sized string: this loop
+        // runs once per dword, and `format!` here cost most of its time.
+        let mut path = String::with_capacity(q.len() + 48);
+        path.push_str(&q);
+        path.push('/');
+        let (key, meaning): (&str, &'static str) = match t.role {
+            TokenRole::Opcode => {
+                path.push_str("opcode");
+                ("opcode", opcode_meaning(t.value))
+            }
+            TokenRole::InstructionLength => {
+                path.push_str("length");
+                ("instruction_length", "")
+            }
             TokenRole::ExtendedOpcode => {
+                push_indexed(&mut path, "extended", ext);
                 ext += 1;
-                ("extended_opcode", format!("{q}/extended[{}]", ext - 1), String::new())
+                ("extended_opcode", "")
             }
             TokenRole::Operand { operand } => {
-                let ty = spec::OPERAND_TYPE.get((t.value >> 12) & 0xff).map_or("", |e| e.spec_name);
-                ("operand", format!("{q}/{}/token", path_of(operand)), ty.to_string())
+                path.push_str(path_of(operand));
+                path.push_str("/token");
+                ("operand", spec::OPERAND_TYPE.get((t.value >> 12) & 0xff).map_or("", |e| e.spec_name))
             }
             TokenRole::ExtendedOperand { operand } => {
-                ("extended_operand", format!("{q}/{}/extended", path_of(operand)), String::new())
+                path.push_str(path_of(operand));
+                path.push_str("/extended");
+                ("extended_operand", "")
             }
             TokenRole::Immediate { operand, component } => {
-                ("immediate", format!("{q}/{}/immediate[{component}]", path_of(operand)), String::new())
+                path.push_str(path_of(operand));
+                path.push('/');
+                push_indexed(&mut path, "immediate", component as usize);
+                ("immediate", "")
             }
             TokenRole::Index { operand, dim } => {
                 let wide = p.operands.get(operand as usize).is_some_and(|o| matches!(o.index_rep(dim as usize), 1 | 4));
                 let second = last_index == Some((operand, dim));
                 last_index = Some((operand, dim));
-                let part = match (wide, second) {
+                path.push_str(path_of(operand));
+                path.push('/');
+                push_indexed(&mut path, "index", dim as usize);
+                path.push_str(match (wide, second) {
                     (false, _) => "",
                     (true, false) => "/high",
                     (true, true) => "/low",
-                };
-                ("index", format!("{q}/{}/index[{dim}]{part}", path_of(operand)), String::new())
+                });
+                ("index", "")
             }
             TokenRole::Payload(w) => {
+                push_indexed(&mut path, "payload", payload);
                 payload += 1;
-                ("payload", format!("{q}/payload[{}]", payload - 1), w.name().to_string())
+                ("payload", w.name())
             }
-            TokenRole::Version | TokenRole::Length => ("length", q.clone(), String::new()),
+            TokenRole::Version | TokenRole::Length => ("length", ""),
         };
         b.num_m(TEXTS, key, path, t.offset, 4, v, meaning);
         b.link(Link::Instruction(i));
@@ -92,12 +114,30 @@ pub(super) fn claim(p: &Program, payload_len: usize, prefix: &str, b: &mut Build
 }
 
 /// The mnemonic (or custom-data class) an opcode token stands for.
-fn opcode_meaning(token: u32) -> String {
+fn opcode_meaning(token: u32) -> &'static str {
     let code = token & 0x7ff;
     if code == spec::opc::CUSTOMDATA as u32 {
-        return spec::CUSTOMDATA_CLASS.get(token >> 11).map_or("customdata", |e| e.spec_name).to_string();
+        return spec::CUSTOMDATA_CLASS.get(token >> 11).map_or("customdata", |e| e.spec_name);
     }
-    spec::opcode(code).map_or(String::new(), |o| o.asm.to_string())
+    spec::opcode(code).map_or("", |o| o.asm)
+}
+
+/// Appends `name[i]`.
+fn push_indexed(s: &mut String, name: &str, i: usize) {
+    s.push_str(name);
+    s.push('[');
+    let mut digits = [0u8; 20];
+    let (mut n, mut k) = (i, digits.len());
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend(digits[k..].iter().map(|&d| d as char));
+    s.push(']');
 }
 
 /// Path of every operand of instruction `i` relative to the instruction:

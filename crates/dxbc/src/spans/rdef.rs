@@ -96,7 +96,15 @@ pub(super) fn claim(r: &Rdef, end: usize, prefix: &str, b: &mut Builder) {
     let pt = r.program_type_name();
     b.num_m(TEXTS, "program_type", format!("{p}/program_type"), o + 18, 2, r.program_type.into(), pt);
     b.num(TEXTS, "compile_flags", format!("{p}/compile_flags"), o + 20, 4, r.compile_flags.into());
-    b.num_m(TEXTS, "creator_offset", format!("{p}/creator_offset"), o + 24, 4, r.creator_offset.into(), &r.creator);
+    b.num_m(
+        TEXTS,
+        "creator_offset",
+        format!("{p}/creator_offset"),
+        o + 24,
+        4,
+        r.creator_offset.into(),
+        r.creator.clone(),
+    );
     b.text(TEXTS, "creator", format!("{p}/creator"), o + r.creator_offset as usize, &r.creator);
     if let Some(h) = &r.rd11 {
         let at = h.offset;
@@ -142,7 +150,7 @@ pub(super) fn claim(r: &Rdef, end: usize, prefix: &str, b: &mut Builder) {
 
 /// The `name_offset` dword at `at` and the string it points at.
 fn name(b: &mut Builder, q: &str, at: usize, base: usize, off: u32, s: &str) {
-    b.num_m(TEXTS, "name_offset", format!("{q}/name_offset"), at, 4, off.into(), s);
+    b.num_m(TEXTS, "name_offset", format!("{q}/name_offset"), at, 4, off.into(), s.to_string());
     b.text(TEXTS, "name", format!("{q}/name"), base + off as usize, s);
 }
 
@@ -192,7 +200,7 @@ fn variable(v: &Variable, c: &mut Ctx, q: &str, b: &mut Builder) {
         }
     }
     if let (Some(d), Some(bytes)) = (v.default_value_at, &v.default_value) {
-        b.bytes(TEXTS, "default_value", format!("{q}/default_value"), d..d + bytes.len(), String::new());
+        b.bytes(TEXTS, "default_value", format!("{q}/default_value"), d..d + bytes.len());
     }
     ty(&v.ty, c, &format!("{q}/type"), b);
 }
@@ -225,7 +233,7 @@ fn ty(t: &Type, c: &mut Ctx, q: &str, b: &mut Builder) {
         }
         if let Some(no) = t.name_offset {
             let s = t.name.as_deref().unwrap_or("");
-            b.num_m(TEXTS, "name_offset", format!("{q}/name_offset"), at + 32, 4, no.into(), s);
+            b.num_m(TEXTS, "name_offset", format!("{q}/name_offset"), at + 32, 4, no.into(), s.to_string());
             if let Some(s) = &t.name {
                 b.text(TEXTS, "name", format!("{q}/name"), base + no as usize, s);
             }
