@@ -341,7 +341,7 @@ impl Filler<'_> {
 fn filler(r: Range<usize>, prefix: &str, failed: bool) -> Leaf {
     let (kind, key) = if failed {
         (Kind::Undecoded, "undecoded")
-    } else if r.len() < 4 && r.end % 4 == 0 {
+    } else if r.len() < 4 && r.end.is_multiple_of(4) {
         (Kind::Padding, "padding")
     } else {
         (Kind::Unreferenced, "unreferenced")

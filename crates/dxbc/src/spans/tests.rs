@@ -92,7 +92,7 @@ fn isgn() -> Vec<u8> {
 fn signature_elements_shared_name_and_padding() {
     let bytes = write_container(1, &[(*b"ISGN", &isgn())]);
     let (_, sp) = spans_of(&bytes);
-    let mut want = vec![(0, 4, "element_count"), (4, 4, "element_offset")];
+    let mut want = own(&[(0, 4, "element_count"), (4, 4, "element_offset")]);
     let fields = [
         (0, 4, "name_offset"),
         (4, 4, "semantic_index"),
@@ -109,7 +109,6 @@ fn signature_elements_shared_name_and_padding() {
             names.push((8 + 24 * e + o, n, format!("elements[{e}]/{f}")));
         }
     }
-    let mut want = own(&want.drain(..).collect::<Vec<_>>());
     want.extend(names);
     want.push((56, 9, "elements[0]/semantic_name".into()));
     want.push((65, 3, "padding".into()));
@@ -162,7 +161,7 @@ fn rdef() -> Vec<u8> {
     for s in ["Creator", "tex", "CB", "s", "S", "a", "float4"] {
         p.extend(s.as_bytes());
         p.push(0);
-        while p.len() % 4 != 0 {
+        while !p.len().is_multiple_of(4) {
             p.push(0xab);
         }
     }
