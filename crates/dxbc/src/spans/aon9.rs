@@ -5,7 +5,7 @@
 //! ([`crate::chunks::aon9::Sm2Program::listing_lines`]). Comment blocks
 //! (CTAB, DBUG) are one token leaf and one body leaf each.
 
-use super::{Builder, Link, Texts};
+use super::{Builder, Link, Texts, Value};
 use crate::chunks::aon9::{Aon9, Sm2Instruction, Sm2Program};
 
 const TEXTS: Texts = &[
@@ -38,6 +38,7 @@ const TEXTS: Texts = &[
     ("sm2_comment", "SM2 comment token: 0xFFFE and the number of dwords that follow (bits 16–30)."),
     ("sm2_comment_body", "Comment payload: constant table (CTAB), debug information (DBUG) or other compiler notes."),
     ("sm2_end", "SM2 end token 0x0000FFFF."),
+    ("dbug_fourcc", "\"DBUG\": this comment holds the debug information of a /Zi compile."),
 ];
 
 /// Claims the whole chunk under `prefix`.
@@ -111,12 +112,28 @@ fn program(s: &Sm2Program, q: &str, b: &mut Builder) {
         let line = lines.get(i).map(|&l| Link::Level9Line(l));
         instruction(ins, &format!("{q}/instructions[{i}]"), line, b);
     }
+    // The decoder reads the first DBUG comment only.
+    let dbug = s.comments.iter().position(|c| c.fourcc.as_deref() == Some("DBUG"));
     for (i, c) in s.comments.iter().enumerate() {
         let cq = format!("{q}/comments[{i}]");
         let fourcc = c.fourcc.clone().unwrap_or_default();
         b.num_m(TEXTS, "sm2_comment", format!("{cq}/token"), c.offset, 4, c.token.into(), fourcc);
         let body = c.offset + 4..c.offset + 4 + 4 * c.dwords as usize;
-        b.bytes(TEXTS, "sm2_comment_body", format!("{cq}/body"), body);
+        match (&s.debug_info, dbug == Some(i)) {
+            (Some(d), true) => {
+                b.field(
+                    TEXTS,
+                    "dbug_fourcc",
+                    format!("{cq}/fourcc"),
+                    body.start,
+                    4,
+                    Value::Text("DBUG".into()),
+                    "".into(),
+                );
+                super::dbug::claim(d, body.end, &format!("{cq}/dbug"), b);
+            }
+            _ => b.bytes(TEXTS, "sm2_comment_body", format!("{cq}/body"), body),
+        }
     }
     b.num(TEXTS, "sm2_end", format!("{q}/end"), s.end_offset, 4, 0xFFFF);
 }

@@ -33,6 +33,7 @@
 
 mod aon9;
 mod container;
+mod dbug;
 mod ifce;
 mod program;
 mod rdef;
@@ -247,6 +248,14 @@ impl<'a> Builder<'a> {
     pub(crate) fn dword(&self, at: usize) -> Option<u32> {
         let b = self.bytes.get(at..at.checked_add(4)?)?;
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// The NUL-terminated string at absolute `at`, ending before `end`,
+    /// bytes taken as Latin-1 (as the decoders read names).
+    pub(crate) fn cstr(&self, at: usize, end: usize) -> Option<String> {
+        let s = self.bytes.get(at..end.min(self.bytes.len()))?;
+        let n = s.iter().position(|&c| c == 0)?;
+        Some(s[..n].iter().map(|&c| c as char).collect())
     }
 
     /// The file's bytes in `r` (empty where `r` leaves the file).
