@@ -16,6 +16,7 @@ fn spans_of(bytes: &[u8]) -> (Shader, Spans) {
     for l in &sp.leaves {
         assert_eq!(l.offset, end, "{}", l.path);
         assert!(l.len > 0);
+        assert!(!l.explanation.is_empty(), "{} has no explanation", l.path);
         end += l.len;
     }
     assert_eq!(end, bytes.len());
@@ -73,8 +74,13 @@ fn header_table_unknown_chunk_padding_and_trailing_bytes() {
     assert_eq!(leaf(&sp, "SFI0/fourcc").value, Value::Text("SFI0".into()));
     assert_eq!(leaf(&sp, "SFI0/flags_low").meaning, "Double-precision floating point, Raw and Structured buffers");
     assert_eq!(leaf(&sp, "header/checksum").meaning, "does not match the file");
-    assert!(sp.leaves.iter().all(|l| !l.explanation.is_empty()), "every leaf is explained");
     assert_eq!(sp.at(54).unwrap().path, "container/padding");
+    assert!(sp.at(bytes.len()).is_none());
+    let tsv = sp.to_tsv(&bytes);
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines[0], "0\t4\theader/magic\tDXBC");
+    assert_eq!(lines[9], "48\t5\tXXXX/payload\t0102030405");
+    assert_eq!(lines[13], "64\t4\tSFI0/flags_low\t0x00000003");
 }
 
 /// ISGN: two elements sharing one semantic name, then string padding.
