@@ -11,12 +11,16 @@
 //!   decoding, so decode speed is untouched. Every leaf takes its offset
 //!   and value from the decoded model (records know their absolute offsets;
 //!   field positions inside a record are fixed by the format), so a test can
-//!   re-read the bytes at each leaf and check the model against them.
+//!   re-read the bytes at each leaf and check the model against them. The
+//!   few structures decoding does not keep (RDEF type records reached
+//!   through sub-type, base-class and interface links; the offsets and
+//!   struct-member tables of the Aon9 `DBUG` comment) are read here on
+//!   demand, each under a budget proportional to its chunk.
 //! * **Claims, then one tiling pass.** Each chunk kind has its own module
-//!   that *claims* the byte ranges it can name ([`Builder`]). Claims may
+//!   that *claims* the byte ranges it can name (`Builder`). Claims may
 //!   repeat (fxc shares type records and strings between their users: the
 //!   first claimant names them) and, in hostile files, may overlap (a name
-//!   offset pointing into a record). The final pass in [`tile`] sorts the
+//!   offset pointing into a record). The final pass (`tile`) sorts the
 //!   claims, keeps the first of identical claims, drops (and counts) partial
 //!   overlaps, and fills every unclaimed byte with a leaf named after where
 //!   it lies: `…/padding` (fewer than four bytes up to a dword boundary),
@@ -27,7 +31,10 @@
 //! * **Bounded**: every leaf covers at least one byte of its own and the
 //!   sweep keeps no two leaves on the same byte, so the output has at most
 //!   one leaf per byte; claims are bounded by what the decoders kept, which
-//!   they bound by the input size.
+//!   they bound by the input size, plus the budgets above.
+//! * **Links**: program dwords carry their instruction index, Aon9 SM2
+//!   dwords their line in the level-9 listing, so a hover can light up the
+//!   listing line.
 //! * **Explanations** are static texts, one table per chunk kind (the
 //!   `TEXTS` constant of each module), looked up by field kind.
 
