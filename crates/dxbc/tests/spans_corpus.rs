@@ -217,3 +217,41 @@ fn truncated_and_bit_flipped_files_still_tile() {
         "{runs} damaged variants tiled, {faulty} with faults inside chunks, {overlaps} overlapping claims dropped"
     );
 }
+
+/// Every SM2 instruction dword of an Aon9 chunk links to the line fxc
+/// printed for that instruction: the line at that index after the level-9
+/// version line of the `.asm` starts with the instruction's mnemonic.
+#[test]
+fn level9_links_point_at_fxc_listing_lines() {
+    let (mut files, mut checked) = (0, 0);
+    for path in corpus("fxc") {
+        let bytes = std::fs::read(&path).unwrap();
+        let s = dxbc::Shader::decode(&bytes).unwrap();
+        if s.aon9.is_none() {
+            continue;
+        }
+        let asm = std::fs::read_to_string(path.with_extension("asm")).unwrap();
+        let lines: Vec<&str> = asm.lines().collect();
+        let start = lines.iter().position(|l| *l == "// Level9 shader bytecode:").unwrap() + 2;
+        for l in leaves(&s).leaves.iter().filter(|l| l.path.starts_with("Aon9/program/instructions[")) {
+            let Some(dxbc::spans::Link::Level9Line(n)) = l.link else {
+                panic!("{}: {} has no line", path.display(), l.path)
+            };
+            if l.path.ends_with("/token") {
+                let line = lines[start + n];
+                assert!(
+                    line.trim_start().starts_with(l.meaning.as_ref()),
+                    "{}: {} links to {line:?}, expected {}",
+                    path.display(),
+                    l.path,
+                    l.meaning
+                );
+                checked += 1;
+            }
+        }
+        assert!(lines[start].starts_with("    vs_") || lines[start].starts_with("    ps_"), "{}", path.display());
+        files += 1;
+    }
+    assert!(files > 20 && checked > 200, "{files} files, {checked} instructions");
+    println!("{files} level-9 listings, {checked} instruction links checked");
+}
