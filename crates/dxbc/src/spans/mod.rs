@@ -21,8 +21,8 @@
 //!   repeat (fxc shares type records and strings between their users: the
 //!   first claimant names them) and, in hostile files, may overlap (a name
 //!   offset pointing into a record). The final pass (`tile`) sorts the
-//!   claims, keeps the first of identical claims, drops (and counts) partial
-//!   overlaps, and fills every unclaimed byte with a leaf named after where
+//!   claims, keeps the first of identical claims (same bytes, same kind of
+//!   field), drops (and reports) every other overlapping claim, and fills every unclaimed byte with a leaf named after where
 //!   it lies: `…/padding` (fewer than four bytes up to a dword boundary),
 //!   `…/unreferenced` (bytes no structure points at), `…/undecoded` (inside a
 //!   chunk whose decoding failed). The tiling is therefore a structural
@@ -123,7 +123,8 @@ impl Leaf {
 pub struct Spans {
     /// Leaves sorted by offset, covering every byte exactly once.
     pub leaves: Vec<Leaf>,
-    /// Claims that repeated an earlier one exactly (shared records/strings).
+    /// Claims that repeated an earlier one exactly: same bytes, same kind of
+    /// field (shared records and strings).
     pub shared: usize,
     /// Paths of claims dropped because they partly overlapped an earlier
     /// claim or reached past the file (hostile files only; a bug otherwise).
@@ -304,7 +305,7 @@ fn tile(len: usize, mut claims: Vec<Leaf>, scopes: Vec<Scope>) -> Spans {
             fill.gap(end..l.offset, &mut leaves);
             end = l.offset + l.len;
             leaves.push(l);
-        } else if leaves.last().is_some_and(|p| p.offset == l.offset && p.len == l.len) {
+        } else if leaves.last().is_some_and(|p| p.range() == l.range() && p.explanation == l.explanation) {
             shared += 1;
         } else {
             overlaps.push(l.path);

@@ -370,3 +370,33 @@ fn failed_chunks_are_undecoded_and_hostile_offsets_still_tile() {
     assert!(s.errors.is_empty());
     assert_eq!(sp.overlaps, ["ISGN/elements[0]/semantic_name"]);
 }
+
+#[test]
+fn overlapping_and_repeated_chunks_still_tile() {
+    // Three table entries: STAT, the same STAT again, and one pointing into
+    // the middle of STAT's payload (whose "header" is two statistics).
+    let mut bytes = write_container(1, &[(*b"STAT", &le(&[8; 37])), (*b"XXXX", &[])]);
+    let stat_at = u32::from_le_bytes(bytes[0x20..0x24].try_into().unwrap());
+    bytes[0x24..0x28].copy_from_slice(&stat_at.to_le_bytes());
+    let mut three = bytes[..0x28].to_vec();
+    three.extend((stat_at + 16).to_le_bytes());
+    three.extend(&bytes[0x28..]);
+    three[0x1c] = 3;
+    let n = three.len() as u32;
+    three[0x18..0x1c].copy_from_slice(&n.to_le_bytes());
+    // Chunk offsets moved by the extra table slot.
+    for slot in [0x20, 0x24] {
+        three[slot..slot + 4].copy_from_slice(&(stat_at + 4).to_le_bytes());
+    }
+    three[0x28..0x2c].copy_from_slice(&(stat_at + 4 + 16).to_le_bytes());
+    let (s, sp) = spans_of(&three);
+    assert_eq!(s.container.chunks.len(), 3);
+    assert_eq!(leaf(&sp, "STAT/instruction_count").value, Value::Number(8));
+    // The repeat claims the same FourCC and size as the first: shared.
+    assert!(sp.shared >= 2);
+    // The chunk inside STAT's payload: its FourCC and size are two of
+    // STAT's fields, a different kind of field on the same bytes.
+    let third = r"\x08\x00\x00\x00";
+    let want = [format!("{third}/fourcc"), format!("{third}/size"), format!("{third}/payload")];
+    assert_eq!(sp.overlaps, want);
+}
