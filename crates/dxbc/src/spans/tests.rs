@@ -137,6 +137,9 @@ fn stat_fields_are_named_in_order() {
         assert_eq!((*o, *n, p.as_str()), (4 * i, 4, crate::chunks::stat::FIELD_NAMES[i]));
         assert_eq!(leaf(&sp, &format!("STAT/{p}")).value, Value::Number(100 + i as u64));
     }
+    let texts: std::collections::BTreeSet<&str> =
+        sp.leaves.iter().filter(|l| l.path.starts_with("STAT/") && l.offset >= 44).map(|l| l.explanation).collect();
+    assert_eq!(texts.len(), 37, "one explanation per statistic");
 }
 
 /// SM5.0 RDEF: one cbuffer `CB` with one variable `s` of struct type
