@@ -40,6 +40,8 @@ enum Command {
     },
     /// Every program token: offset, hex dword, role, and each bitfield.
     Dump { file: String },
+    /// Every byte as a named leaf: `offset<TAB>length<TAB>path<TAB>value` per line.
+    Spans { file: String },
     /// The whole decoded model as JSON.
     Json { file: String },
     /// The container re-serialised from the decoded model (binary, to stdout).
@@ -145,6 +147,13 @@ fn run(cli: Cli) -> Result<(), String> {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(dump(&s).as_bytes()).map_err(io)?;
             faults(&s)?;
+        }
+        Command::Spans { file } => {
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            out.write_all(dxbc::spans::leaves(&s).to_tsv(&s.bytes).as_bytes()).map_err(io)?;
+            if let Some(e) = s.errors.first() {
+                return Err(e.to_string());
+            }
         }
         Command::Json { file } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;

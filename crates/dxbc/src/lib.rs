@@ -44,6 +44,7 @@ pub mod permalink;
 pub mod program;
 pub mod reader;
 mod shader;
+pub mod spans;
 pub mod spec;
 
 pub use container::Container;

@@ -1378,6 +1378,21 @@ impl Sm2Program {
     /// and annotations from debug information), a blank line and the slot
     /// count line.
     pub fn write_listing(&self, out: &mut String) {
+        self.write_listing_lines(out, &mut Vec::new());
+    }
+
+    /// For each instruction, its line in [`Sm2Program::write_listing`]'s
+    /// output, counted from the version line (line 0). Lets a byte of the
+    /// token stream be linked to the listing line it prints as.
+    pub fn listing_lines(&self) -> Vec<usize> {
+        let mut lines = Vec::with_capacity(self.instructions.len());
+        self.write_listing_lines(&mut String::new(), &mut lines);
+        lines
+    }
+
+    /// [`Sm2Program::write_listing`], recording each instruction's line.
+    fn write_listing_lines(&self, out: &mut String, lines: &mut Vec<usize>) {
+        let (mut mark, mut line) = (out.len(), 0usize);
         out.push_str("    ");
         out.push_str(&self.version.name());
         out.push('\n');
@@ -1401,6 +1416,9 @@ impl Sm2Program {
                 cur_file = Some(l.file);
                 last_line = line;
             }
+            line += out[mark..].matches('\n').count();
+            mark = out.len();
+            lines.push(line);
             out.push_str("    ");
             out.push_str(&self.instruction_text(ins));
             if let Some(a) = notes.get(i).filter(|a| !a.is_empty()) {

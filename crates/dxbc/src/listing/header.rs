@@ -308,7 +308,7 @@ fn finish_decl(out: &mut String, mut line: String, offset: u32, size: Option<u32
     out.push('\n');
 }
 
-fn type_name(t: &Type) -> String {
+pub(crate) fn type_name(t: &Type) -> String {
     let base = t.base_type_name();
     match t.class {
         0 => base.to_string(),
@@ -381,7 +381,7 @@ fn write_default(out: &mut String, bytes: &[u8]) {
     }
 }
 
-fn binding_type(b: &ResourceBinding) -> &'static str {
+pub(crate) fn binding_type(b: &ResourceBinding) -> &'static str {
     match b.input_type {
         0 => "cbuffer",
         1 => "tbuffer",
@@ -403,7 +403,7 @@ fn return_type_name(v: u32) -> &'static str {
     }
 }
 
-fn binding_format(b: &ResourceBinding) -> String {
+pub(crate) fn binding_format(b: &ResourceBinding) -> String {
     match b.input_type {
         5 | 6 | 9 | 10 | 11 => "struct".into(),
         7 | 8 => "byte".into(),
@@ -420,7 +420,7 @@ fn binding_format(b: &ResourceBinding) -> String {
     }
 }
 
-fn binding_dimension(b: &ResourceBinding) -> String {
+pub(crate) fn binding_dimension(b: &ResourceBinding) -> String {
     match b.input_type {
         5 | 7 => "r/o".into(),
         6 | 8 => "r/w".into(),

@@ -1,0 +1,84 @@
+//! The container header, the chunk table, each chunk's FourCC and size, and
+//! the dispatch to the per-chunk modules.
+//!
+//! A chunk is handed to its module only when it is the chunk the shader
+//! decoded (the model's payload offset equals the chunk's); a second chunk
+//! of a kind, or a kind this crate does not decode, is one `payload` leaf. A
+//! chunk with a fault inside it is a failed scope: whatever its module could
+//! not claim is `undecoded`.
+
+use super::{Builder, Texts, Value};
+use crate::container::{chunk_kind_description, fourcc_text, ChunkEntry};
+use crate::Shader;
+
+const TEXTS: Texts = &[
+    ("magic", "Container magic: the four bytes \"DXBC\" that open every shader container."),
+    ("checksum", "Checksum: a modified MD5 over the bytes from offset 0x14 to the end, checked by the runtime."),
+    ("version", "Container format version (always 1)."),
+    ("total_size", "Total size of the container in bytes; must equal the file size."),
+    ("chunk_count", "Number of chunks, i.e. of entries in the chunk table that follows."),
+    ("chunk_table", "Absolute offset of one chunk's header, in chunk-table order."),
+    ("fourcc", "The chunk's four-character code, which says how to read its payload."),
+    ("size", "Payload size of the chunk in bytes, not counting this 8-byte chunk header."),
+    ("payload", "Chunk payload this tool does not decode (or a repeated chunk the runtime ignores)."),
+];
+
+/// Claims the header and table, then every chunk.
+pub(super) fn claim(s: &Shader, b: &mut Builder) {
+    let c = &s.container;
+    b.field(TEXTS, "magic", "header/magic".into(), 0, 4, Value::Text("DXBC".into()), "".into());
+    let sum_meaning = if s.checksum_ok() { "matches the file" } else { "does not match the file" };
+    b.field(TEXTS, "checksum", "header/checksum".into(), 4, 16, Value::Bytes, sum_meaning.into());
+    b.num(TEXTS, "version", "header/version".into(), 0x14, 4, c.version as u64);
+    b.num(TEXTS, "total_size", "header/total_size".into(), 0x18, 4, c.total_size as u64);
+    b.num(TEXTS, "chunk_count", "header/chunk_count".into(), 0x1c, 4, c.chunks.len() as u64);
+    let names = prefixes(&c.chunks);
+    for (i, (e, prefix)) in c.chunks.iter().zip(&names).enumerate() {
+        let path = format!("chunk_table[{i}]");
+        b.num_m(TEXTS, "chunk_table", path, e.table_offset, 4, e.offset as u64, prefix.clone());
+        chunk(s, e, prefix, b);
+    }
+}
+
+/// Path prefix of each chunk: its FourCC, with `#k` for the k-th repeat.
+fn prefixes(chunks: &[ChunkEntry]) -> Vec<String> {
+    let mut seen: Vec<[u8; 4]> = Vec::new();
+    let mut out = Vec::with_capacity(chunks.len());
+    for e in chunks {
+        let k = seen.iter().filter(|t| **t == e.tag).count();
+        out.push(if k == 0 { fourcc_text(&e.tag) } else { format!("{}#{k}", fourcc_text(&e.tag)) });
+        seen.push(e.tag);
+    }
+    out
+}
+
+fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
+    let kind = chunk_kind_description(&e.tag).into();
+    b.field(TEXTS, "fourcc", format!("{prefix}/fourcc"), e.offset, 4, Value::Text(fourcc_text(&e.tag)), kind);
+    b.num(TEXTS, "size", format!("{prefix}/size"), e.offset + 4, 4, e.size as u64);
+    let data = e.data_range();
+    let failed = s.errors.iter().any(|x| data.start <= x.offset() && x.offset() <= data.end);
+    b.scope(data.clone(), prefix.to_string(), failed);
+    let base = data.start;
+    let decoded = match &e.tag {
+        b"RDEF" => s.rdef.as_ref().filter(|m| m.offset == base).map(|m| super::rdef::claim(m, data.end, prefix, b)),
+        b"ISGN" | b"ISG1" => sig(s.input_signature.as_ref(), base, prefix, b),
+        b"OSGN" | b"OSG5" | b"OSG1" => sig(s.output_signature.as_ref(), base, prefix, b),
+        b"PCSG" | b"PSG1" => sig(s.patch_constant_signature.as_ref(), base, prefix, b),
+        b"SHDR" | b"SHEX" => {
+            s.program.as_ref().filter(|m| m.offset == base).map(|m| super::program::claim(m, e.size, prefix, b))
+        }
+        b"STAT" => s.stat.as_ref().filter(|m| m.offset == base).map(|m| super::small::stat(m, prefix, b)),
+        b"SFI0" => s.sfi0.as_ref().filter(|m| m.offset == base).map(|m| super::small::sfi0(m, prefix, b)),
+        b"IFCE" => s.ifce.as_ref().filter(|m| m.offset == base).map(|m| super::ifce::claim(m, prefix, b)),
+        b"Aon9" => s.aon9.as_ref().filter(|m| m.offset == base).map(|m| super::aon9::claim(m, prefix, b)),
+        _ => None,
+    };
+    if decoded.is_none() && !failed {
+        b.bytes(TEXTS, "payload", format!("{prefix}/payload"), data);
+    }
+}
+
+fn sig(m: Option<&crate::chunks::signature::Signature>, base: usize, prefix: &str, b: &mut Builder) -> Option<()> {
+    m.filter(|m| m.offset == base).map(|m| super::signature::claim(m, prefix, b))
+}
