@@ -566,6 +566,7 @@ impl Rdef {
             budget: data.len().max(4096),
             text_budget: data.len().saturating_mul(4).max(1 << 16),
             data_budget: 0,
+            seen_types: Default::default(),
         };
         ctx.ty(pos, field_at, 0)
     }
