@@ -246,7 +246,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
                     values
                 }
                 Err(e) => {
-                    s.refuse(e);
+                    s.refuse(e.to_string());
                     model.defaults()
                 }
             }
@@ -826,7 +826,7 @@ fn CompareControls() -> impl IntoView {
             };
             let (Some(p), m) = (pv.prepared.get_untracked(), s.model.get_untracked()) else { return };
             match reference::decode(&bytes) {
-                Err(e) => pv.compare_note.set(Some(e)),
+                Err(e) => pv.compare_note.set(Some(e.to_string())),
                 Ok(r) => {
                     let want = p.model.fingerprint(&m.bytes, &pv.values.get_untracked(), &pv.settings.get_untracked());
                     if r.fingerprint != want {

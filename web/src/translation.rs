@@ -110,7 +110,8 @@ pub fn emit(t: &dxbc_naga::Translation, target: Target) -> Result<Vec<String>, S
         Target::Glsl => dxbc_naga::to_glsl(t),
         Target::Msl => dxbc_naga::to_msl(t),
         Target::Hlsl => dxbc_naga::to_hlsl(t),
-    }?;
+    }
+    .map_err(|e| e.to_string())?;
     Ok(text.lines().map(str::to_string).collect())
 }
 

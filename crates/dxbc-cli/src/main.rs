@@ -46,6 +46,24 @@ enum Command {
     Json { file: String },
     /// The container re-serialised from the decoded model (binary, to stdout).
     Rebuild { file: String },
+    /// Edit the program and write the re-signed container (binary, to stdout):
+    /// set one field of the token at --at, or delete the instruction there.
+    Edit {
+        file: String,
+        /// Byte offset of the token or instruction (decimal or 0x…).
+        #[arg(long)]
+        at: String,
+        /// Field name as `dxbc dump` prints it (`saturate`, `opcode`,
+        /// `component selection`, …); `value` sets a whole immediate, index or payload dword.
+        #[arg(long, requires = "value", conflicts_with = "delete")]
+        field: Option<String>,
+        /// A number (decimal or 0x…) or a name of the field's values (`mul`, `nonzero`, …).
+        #[arg(long, requires = "field")]
+        value: Option<String>,
+        /// Delete the instruction that starts at --at.
+        #[arg(long)]
+        delete: bool,
+    },
     /// The explorer permalink fragment (`#v1/…`) that opens this file.
     Link {
         /// Panes to open (repeatable); default: map and reflection.
@@ -110,25 +128,23 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Info { file } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(info(&s).as_bytes()).map_err(io)?;
-            if let Some(e) = s.errors.first() {
-                return Err(e.to_string());
-            }
+            faults(&s)?;
         }
         Command::Disasm { file, dialect } => {
-            let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
+            // A damaged file prints what decoded, then fails.
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             let d = match dialect {
                 DialectArg::Auto => Dialect::Auto,
                 DialectArg::Modern => Dialect::Modern,
                 DialectArg::Legacy => Dialect::Legacy,
             };
             out.write_all(dxbc::listing::disassemble_with(&s, d).as_bytes()).map_err(io)?;
+            faults(&s)?;
         }
         Command::Dump { file } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(dump(&s).as_bytes()).map_err(io)?;
-            if let Some(e) = s.errors.first() {
-                return Err(e.to_string());
-            }
+            faults(&s)?;
         }
         Command::Spans { file } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
@@ -146,13 +162,22 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             serde_json::to_writer_pretty(&mut out, &v).map_err(|e| format!("cannot write JSON: {e}"))?;
             out.write_all(b"\n").map_err(io)?;
-            if let Some(e) = s.errors.first() {
-                return Err(e.to_string());
-            }
+            faults(&s)?;
         }
         Command::Rebuild { file } => {
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(&s.rebuild()).map_err(io)?;
+        }
+        Command::Edit { file, at, field, value, delete } => {
+            let bytes = read_input(&file)?;
+            let at = dxbc::edit::parse_number(&at).ok_or_else(|| format!("--at {at}: not a byte offset"))? as usize;
+            let edited = match (field, value) {
+                (Some(f), Some(v)) => dxbc::edit::set_field(&bytes, at, &f, &v),
+                _ if delete => dxbc::edit::delete_instruction(&bytes, at),
+                _ => return Err("edit: give --field NAME --value V, or --delete".into()),
+            }
+            .map_err(|e| e.to_string())?;
+            out.write_all(&edited.bytes).map_err(io)?;
         }
         Command::Link { pane, file } => {
             use dxbc::permalink::{self, panes};
@@ -185,19 +210,19 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let t = dxbc_naga::translate(&s, &options).map_err(|e| e.to_string())?;
             let text = match to {
-                Target::Wgsl => dxbc_naga::to_wgsl(&t),
-                Target::Glsl => dxbc_naga::to_glsl(&t),
-                Target::Msl => dxbc_naga::to_msl(&t),
-                Target::Hlsl => dxbc_naga::to_hlsl(&t),
+                Target::Wgsl => dxbc_naga::to_wgsl(&t).map_err(|e| e.to_string()),
+                Target::Glsl => dxbc_naga::to_glsl(&t).map_err(|e| e.to_string()),
+                Target::Msl => dxbc_naga::to_msl(&t).map_err(|e| e.to_string()),
+                Target::Hlsl => dxbc_naga::to_hlsl(&t).map_err(|e| e.to_string()),
                 Target::Spirv => {
-                    let words = dxbc_naga::to_spirv(&t)?;
+                    let words = dxbc_naga::to_spirv(&t).map_err(|e| e.to_string())?;
                     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                     out.write_all(&bytes).map_err(io)?;
                     return Ok(());
                 }
                 Target::SpirvAsm => {
                     use rspirv::binary::Disassemble;
-                    let words = dxbc_naga::to_spirv(&t)?;
+                    let words = dxbc_naga::to_spirv(&t).map_err(|e| e.to_string())?;
                     rspirv::dr::load_words(&words).map(|m| m.disassemble() + "\n").map_err(|e| e.to_string())
                 }
             }?;
@@ -227,6 +252,15 @@ fn run(cli: Cli) -> Result<(), String> {
     Ok(())
 }
 
+/// Fails with one line naming the first fault (and how many there were).
+fn faults(s: &Shader) -> Result<(), String> {
+    match s.errors.as_slice() {
+        [] => Ok(()),
+        [e] => Err(format!("{}: {e}", e.kind())),
+        [e, rest @ ..] => Err(format!("{}: {e} (and {} more)", e.kind(), rest.len())),
+    }
+}
+
 fn hex_sum(w: &[u32; 4]) -> String {
     w.iter().map(|x| format!("{x:08x}")).collect::<Vec<_>>().join(" ")
 }
@@ -235,7 +269,11 @@ fn info(s: &Shader) -> String {
     use std::fmt::Write;
     let mut o = String::new();
     let c = &s.container;
-    let _ = writeln!(o, "size      {} bytes", c.total_size);
+    if c.total_size as usize == s.bytes.len() {
+        let _ = writeln!(o, "size      {} bytes", c.total_size);
+    } else {
+        let _ = writeln!(o, "size      {} bytes (the input has {})", c.total_size, s.bytes.len());
+    }
     let _ = writeln!(o, "profile   {}", s.profile().unwrap_or_else(|| "(no program chunk)".into()));
     if s.checksum_ok() {
         let _ = writeln!(o, "checksum  valid ({})", hex_sum(&c.checksum));
@@ -257,6 +295,12 @@ fn info(s: &Shader) -> String {
             ch.size,
             dxbc::container::chunk_kind_description(&ch.tag)
         );
+    }
+    if !s.errors.is_empty() {
+        let _ = writeln!(o, "errors    {}", s.errors.len());
+        for e in &s.errors {
+            let _ = writeln!(o, "  [{}] {e}", e.kind());
+        }
     }
     o
 }

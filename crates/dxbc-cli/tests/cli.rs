@@ -157,3 +157,88 @@ fn spans_of_a_damaged_file_still_tile_and_exit_nonzero() {
     assert_eq!(lines.iter().map(|l| l.1).sum::<usize>(), bytes.len());
     assert!(lines.iter().any(|l| l.2.ends_with("/undecoded")), "no undecoded leaf");
 }
+
+/// The offset `dxbc dump` prints for the opcode token of the listing line `line`.
+fn offset_of(file: &str, line: &str) -> String {
+    let (_, dump, _) = dxbc(&["dump", file], None);
+    let dump = String::from_utf8(dump).unwrap();
+    let mut it = dump.lines().skip_while(|l| *l != format!("; {line}"));
+    assert!(it.next().is_some(), "`{line}` not in the dump");
+    it.next().unwrap().split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn edit_sets_a_field_by_name_and_re_signs() {
+    let f = corpus("fxc/angle63_passthrougha2d11ps.dxbc");
+    let f = f.to_str().unwrap();
+    let at = offset_of(f, "mov o0.w, r0.w");
+    let (code, edited, err) = dxbc(&["edit", f, "--at", &at, "--field", "saturate", "--value", "1"], None);
+    assert_eq!(code, 0, "{err}");
+    let (code, listing, _) = dxbc(&["disasm", "-"], Some(&edited));
+    assert_eq!(code, 0);
+    let expect = std::fs::read_to_string(PathBuf::from(f).with_extension("asm"))
+        .unwrap()
+        .replace("\nmov o0.w, r0.w\n", "\nmov_sat o0.w, r0.w\n");
+    assert_eq!(String::from_utf8(listing).unwrap(), expect);
+    let (_, info, _) = dxbc(&["info", "-"], Some(&edited));
+    assert!(String::from_utf8(info).unwrap().contains("checksum  valid"));
+    // An enum value by name, and a refusal that names the field and offset.
+    let (code, _, err) = dxbc(&["edit", f, "--at", &at, "--field", "opcode", "--value", "not_an_op"], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("field `opcode`")
+            && err.trim_end().ends_with(&format!("(at offset {:#x})", u32::from_str_radix(&at[2..], 16).unwrap())),
+        "{err}"
+    );
+    let (code, edited, _) = dxbc(&["edit", f, "--at", &at, "--delete"], None);
+    assert_eq!(code, 0);
+    let (_, listing, _) = dxbc(&["disasm", "-"], Some(&edited));
+    assert!(!String::from_utf8(listing).unwrap().contains("mov o0.w, r0.w"));
+}
+
+#[test]
+fn info_on_a_truncated_file_lists_what_decoded_and_each_error() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let bytes = std::fs::read(&f).unwrap();
+    let c = dxbc::Container::parse(&bytes).unwrap();
+    // Cut inside the last chunk: every chunk before it stays whole.
+    let last = c.chunks.iter().max_by_key(|ch| ch.offset).unwrap();
+    let cut = last.offset + 12;
+    let (code, out, err) = dxbc(&["info", "-"], Some(&bytes[..cut]));
+    let text = String::from_utf8(out).unwrap();
+    assert_ne!(code, 0);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("truncated: container size field"), "{err}");
+    for ch in c.chunks.iter().filter(|ch| ch.offset != last.offset) {
+        let line = format!("{:<6} offset 0x{:06x}  size {:>7}", ch.fourcc(), ch.offset, ch.size);
+        assert!(text.contains(&line), "{line} missing from\n{text}");
+    }
+    let slot = c.chunks.len() - 1;
+    let want = format!(
+        "  [truncated] chunk #{slot} {} at {:#x}: chunk declares {} payload bytes but only 4 remain; decoding those (at offset {:#x})",
+        last.fourcc(),
+        last.offset,
+        last.size,
+        last.offset + 4
+    );
+    assert!(text.lines().any(|l| l == want), "{want} missing from\n{text}");
+}
+
+#[test]
+fn disasm_on_a_damaged_file_prints_what_decoded_and_fails() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let mut bytes = std::fs::read(&f).unwrap();
+    let c = dxbc::Container::parse(&bytes).unwrap();
+    // Point the RDEF slot outside the file: the program still disassembles.
+    let slot = c.chunks.iter().position(|ch| &ch.tag == b"RDEF").unwrap();
+    let rdef = &c.chunks[slot];
+    let outside = (bytes.len() as u32 + 64).to_le_bytes();
+    bytes[rdef.table_offset..rdef.table_offset + 4].copy_from_slice(&outside);
+    let (code, out, err) = dxbc(&["disasm", "-"], Some(&bytes));
+    let text = String::from_utf8(out).unwrap();
+    assert_ne!(code, 0);
+    assert!(err.contains(&format!("out of bounds: chunk #{slot} at ")), "{err}");
+    let golden = std::fs::read_to_string(f.with_extension("asm")).unwrap();
+    let body = |t: &str| t.lines().skip_while(|l| !l.starts_with("vs_")).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(body(&text), body(&golden));
+}

@@ -150,6 +150,71 @@ impl std::fmt::Display for TranslateError {
 
 impl std::error::Error for TranslateError {}
 
+/// An output language of the `to_*` writers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Language {
+    /// WGSL text.
+    Wgsl,
+    /// SPIR-V words.
+    Spirv,
+    /// GLSL text.
+    Glsl,
+    /// Metal Shading Language text.
+    Msl,
+    /// HLSL text.
+    Hlsl,
+}
+
+impl Language {
+    /// The language's usual name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Wgsl => "WGSL",
+            Language::Spirv => "SPIR-V",
+            Language::Glsl => "GLSL",
+            Language::Msl => "MSL",
+            Language::Hlsl => "HLSL",
+        }
+    }
+}
+
+/// Why a validated module could not be written in an output language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum OutputError {
+    /// naga's writer for the language failed (its message).
+    Backend {
+        /// The output language.
+        language: Language,
+        /// naga's message.
+        message: String,
+    },
+    /// The output is withheld because a known naga defect would make it
+    /// invalid for the target (e.g. SPIR-V with SV_Coverage).
+    Withheld {
+        /// The output language.
+        language: Language,
+        /// Why, with the upstream issue.
+        reason: &'static str,
+    },
+}
+
+impl OutputError {
+    fn backend(language: Language, e: impl std::fmt::Display) -> OutputError {
+        OutputError::Backend { language, message: e.to_string() }
+    }
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutputError::Backend { language, message } => write!(f, "{} writer failed: {message}", language.name()),
+            OutputError::Withheld { language, reason } => write!(f, "{} output is withheld: {reason}", language.name()),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
 /// The documented reasons a vertex, pixel or compute shader may not
 /// translate: each [`TranslateError::Unsupported`] message starts with one
 /// of these prefixes. (Geometry, hull and domain shaders have no naga stage
@@ -210,9 +275,9 @@ pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation
 }
 
 /// WGSL text.
-pub fn to_wgsl(t: &Translation) -> Result<String, String> {
+pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     let mut s = naga::back::wgsl::write_string(&t.module, &t.info, naga::back::wgsl::WriterFlags::empty())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     if t.stage == naga::ShaderStage::Fragment {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.
@@ -238,18 +303,20 @@ fn uses_sample_mask(t: &Translation) -> bool {
 /// Withheld for shaders that use the sample mask (SV_Coverage): naga 30
 /// declares the SampleMask built-in as a scalar where Vulkan requires an
 /// array (gfx-rs/wgpu#7311), so the module would not pass `spirv-val`.
-pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, String> {
+pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
     if uses_sample_mask(t) {
-        return Err("SPIR-V output is withheld for shaders using SV_Coverage: naga 30 declares the SampleMask \
-                    built-in as a scalar, which Vulkan forbids (gfx-rs/wgpu#7311)"
-            .into());
+        return Err(OutputError::Withheld {
+            language: Language::Spirv,
+            reason: "the shader uses SV_Coverage: naga 30 declares the SampleMask built-in as a scalar, \
+                     which Vulkan forbids (gfx-rs/wgpu#7311)",
+        });
     }
     let options = naga::back::spv::Options::default();
-    naga::back::spv::write_vec(&t.module, &t.info, &options, None).map_err(|e| e.to_string())
+    naga::back::spv::write_vec(&t.module, &t.info, &options, None).map_err(|e| OutputError::backend(Language::Spirv, e))
 }
 
 /// GLSL text (desktop GLSL 4.50, Vulkan-style bindings).
-pub fn to_glsl(t: &Translation) -> Result<String, String> {
+pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
     use naga::back::glsl;
     let options = glsl::Options {
         version: glsl::Version::Desktop(450),
@@ -266,27 +333,29 @@ pub fn to_glsl(t: &Translation) -> Result<String, String> {
         &pipeline,
         naga::proc::BoundsCheckPolicies::default(),
     )
-    .map_err(|e| e.to_string())?;
-    w.write().map_err(|e| e.to_string())?;
+    .map_err(|e| OutputError::backend(Language::Glsl, e))?;
+    w.write().map_err(|e| OutputError::backend(Language::Glsl, e))?;
     Ok(out)
 }
 
 /// Metal Shading Language 2.4 text.
-pub fn to_msl(t: &Translation) -> Result<String, String> {
+pub fn to_msl(t: &Translation) -> Result<String, OutputError> {
     use naga::back::msl;
     let options = msl::Options { lang_version: (2, 4), fake_missing_bindings: true, ..Default::default() };
     let pipeline = msl::PipelineOptions { entry_point: Some((t.stage, "main".into())), ..Default::default() };
-    msl::write_string(&t.module, &t.info, &options, &pipeline).map(|(s, _)| s).map_err(|e| e.to_string())
+    msl::write_string(&t.module, &t.info, &options, &pipeline)
+        .map(|(s, _)| s)
+        .map_err(|e| OutputError::backend(Language::Msl, e))
 }
 
 /// HLSL text (shader model 5.1 syntax).
-pub fn to_hlsl(t: &Translation) -> Result<String, String> {
+pub fn to_hlsl(t: &Translation) -> Result<String, OutputError> {
     use naga::back::hlsl;
     let options =
         hlsl::Options { shader_model: hlsl::ShaderModel::V5_1, fake_missing_bindings: true, ..Default::default() };
     let pipeline = hlsl::PipelineOptions { entry_point: Some((t.stage, "main".into())) };
     let mut out = String::new();
     let mut w = hlsl::Writer::new(&mut out, &options, &pipeline);
-    w.write(&t.module, &t.info, None).map_err(|e| e.to_string())?;
+    w.write(&t.module, &t.info, None).map_err(|e| OutputError::backend(Language::Hlsl, e))?;
     Ok(out)
 }

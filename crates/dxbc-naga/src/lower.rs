@@ -26,7 +26,11 @@
 
 use crate::*;
 use dxbc::program::{Instruction, Operand, Program, NO_OPERAND};
-use dxbc::spec::opc;
+use dxbc::spec::{
+    CustomdataClass, InterpolationMode, NumComponents, Opcode as O, OperandModifier, OperandType as OT, ProgramType,
+    RegisterComponentType, SelectionMode, SignatureName as SN, TestBoolean, ALU_CONTROLS, DCL_INPUT_PS_CONTROLS,
+    TEST_CONTROLS,
+};
 use naga::{
     AddressSpace, ArraySize, BinaryOperator as B, Block, Expression as E, Function, FunctionArgument, FunctionResult,
     GlobalVariable, Handle, Literal, LocalVariable, MathFunction as M, Range, ResourceBinding, Scalar, ScalarKind,
@@ -56,6 +60,11 @@ impl K {
     pub(crate) fn kind(self) -> ScalarKind {
         self.scalar().kind
     }
+}
+
+/// The _sat control of an ALU or sample instruction.
+pub(crate) fn saturate(ins: &Instruction) -> bool {
+    ALU_CONTROLS[0].get(ins.token) != 0
 }
 
 pub(crate) fn unsupported<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
@@ -91,7 +100,7 @@ pub(crate) struct Lower<'a> {
     inputs: BTreeMap<u32, Handle<GlobalVariable>>,
     outputs: BTreeMap<u32, Handle<GlobalVariable>>,
     /// Special registers (oDepth, vThreadID, …) by operand type.
-    specials: BTreeMap<u32, Handle<GlobalVariable>>,
+    specials: BTreeMap<OT, Handle<GlobalVariable>>,
     cbuffers: BTreeMap<u32, Handle<GlobalVariable>>,
     icb: Option<Handle<GlobalVariable>>,
     pub(crate) bindings: Vec<BindingEntry>,
@@ -121,14 +130,14 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
     if let Some(e) = shader.errors.first() {
         return malformed(format!("the shader did not decode: {}", e.message()), e.offset());
     }
-    let stage = match p.version.program_type() {
-        0 => ShaderStage::Fragment,
-        1 => ShaderStage::Vertex,
-        5 => ShaderStage::Compute,
-        2 => return unsupported("geometry shaders have no naga stage", p.offset),
-        3 => return unsupported("hull shaders have no naga stage", p.offset),
-        4 => return unsupported("domain shaders have no naga stage", p.offset),
-        t => return unsupported(format!("program type {t}"), p.offset),
+    let stage = match ProgramType::from_u32(p.version.program_type()) {
+        Some(ProgramType::PixelShader) => ShaderStage::Fragment,
+        Some(ProgramType::VertexShader) => ShaderStage::Vertex,
+        Some(ProgramType::ComputeShader) => ShaderStage::Compute,
+        Some(ProgramType::GeometryShader) => return unsupported("geometry shaders have no naga stage", p.offset),
+        Some(ProgramType::HullShader) => return unsupported("hull shaders have no naga stage", p.offset),
+        Some(ProgramType::DomainShader) => return unsupported("domain shaders have no naga stage", p.offset),
+        _ => return unsupported(format!("program type {}", p.version.program_type()), p.offset),
     };
     let mut module = naga::Module::default();
     let mut ty = |inner: TypeInner| module.types.insert(Type { name: None, inner }, Span::UNDEFINED);
@@ -355,11 +364,11 @@ impl<'a> Lower<'a> {
         g
     }
 
-    fn special(&mut self, ty: u32) -> Handle<GlobalVariable> {
+    fn special(&mut self, ty: OT) -> Handle<GlobalVariable> {
         if let Some(&g) = self.specials.get(&ty) {
             return g;
         }
-        let name = dxbc::spec::OPERAND_TYPE.asm(ty).unwrap_or("special").to_string();
+        let name = ty.row().asm.to_string();
         let g = self.private_global(name);
         self.specials.insert(ty, g);
         g
@@ -392,28 +401,30 @@ impl<'a> Lower<'a> {
     /// writes), or None for immediates.
     fn pointer(&mut self, op: &Operand) -> Result<Option<H>, TranslateError> {
         let at = op.offset as usize;
-        let ty = op.ty();
+        let Some(ty) = op.operand_type() else {
+            return unsupported("operand type unknown", at);
+        };
         let reg0 = || u32::try_from(op.index[0].imm).unwrap_or(u32::MAX);
         Ok(Some(match ty {
-            0 => {
+            OT::Temp => {
                 if !Self::is_static(op, 0) {
                     return malformed("temp register with a relative index", at);
                 }
                 let h = self.temp(reg0())?;
                 self.e(E::LocalVariable(h))
             }
-            1 | 2 => {
+            OT::Input | OT::Output => {
                 if op.index_dim() != 1 {
                     return unsupported("multi-dimensional input/output registers", at);
                 }
                 if Self::is_static(op, 0) {
-                    let g = if ty == 1 { self.input(reg0()) } else { self.output(reg0()) };
+                    let g = if ty == OT::Input { self.input(reg0()) } else { self.output(reg0()) };
                     self.e(E::GlobalVariable(g))
                 } else {
                     return unsupported("dynamically indexed input/output registers", at);
                 }
             }
-            3 => {
+            OT::IndexableTemp => {
                 let n = reg0();
                 let Some(&h) = self.indexable.get(&n) else {
                     return malformed(format!("x{n} is used but not declared"), at);
@@ -422,7 +433,7 @@ impl<'a> Lower<'a> {
                 let i = self.index(op, 1)?;
                 self.e(E::Access { base, index: i })
             }
-            8 => {
+            OT::ConstantBuffer => {
                 let (id, row_dim) = if op.index_dim() == 3 { (op.index[0].imm as u32, 2) } else { (reg0(), 1) };
                 let Some(&g) = self.cbuffers.get(&id) else {
                     return malformed(format!("cb{id} is used but not declared"), at);
@@ -435,7 +446,7 @@ impl<'a> Lower<'a> {
                     self.e(E::Access { base, index: i })
                 }
             }
-            9 => {
+            OT::ImmediateConstantBuffer => {
                 let Some(g) = self.icb else {
                     return malformed("icb is used but not declared", at);
                 };
@@ -443,17 +454,30 @@ impl<'a> Lower<'a> {
                 let i = self.index(op, 0)?;
                 self.e(E::Access { base, index: i })
             }
-            4 | 5 => return Ok(None),
+            OT::Immediate32 | OT::Immediate64 => return Ok(None),
             // Special registers held in private globals filled by the wrapper.
-            11 | 12 | 15 | 22..=24 | 28 | 32..=39 | 41 | 42 => {
+            OT::InputPrimitiveid
+            | OT::OutputDepth
+            | OT::OutputCoverageMask
+            | OT::OutputControlPointId
+            | OT::InputForkInstanceId
+            | OT::InputJoinInstanceId
+            | OT::InputDomainPoint
+            | OT::InputThreadId
+            | OT::InputThreadGroupId
+            | OT::InputThreadIdInGroup
+            | OT::InputCoverageMask
+            | OT::InputThreadIdInGroupFlattened
+            | OT::InputGsInstanceId
+            | OT::OutputDepthGreaterEqual
+            | OT::OutputDepthLessEqual
+            | OT::OutputStencilRef
+            | OT::InnerCoverage => {
                 let g = self.special(ty);
                 self.e(E::GlobalVariable(g))
             }
-            13 => return malformed("null used as a source", at),
-            _ => {
-                let name = dxbc::spec::OPERAND_TYPE.get(ty).map_or("unknown", |e| e.spec_name);
-                return unsupported(format!("operand type {name}"), at);
-            }
+            OT::Null => return malformed("null used as a source", at),
+            _ => return unsupported(format!("operand type {}", ty.row().spec_name), at),
         }))
     }
 
@@ -471,8 +495,8 @@ impl<'a> Lower<'a> {
     /// a constant index. D3D reads zero there (and drops writes); naga would
     /// reject the constant out-of-bounds access.
     fn static_out_of_bounds(&self, op: &Operand) -> bool {
-        let (len, d) = match op.ty() {
-            8 => {
+        let (len, d) = match op.operand_type() {
+            Some(OT::ConstantBuffer) => {
                 let (id, d) =
                     if op.index_dim() == 3 { (op.index[0].imm as u32, 2) } else { (op.index[0].imm as u32, 1) };
                 match self.cbuffers.get(&id) {
@@ -480,11 +504,11 @@ impl<'a> Lower<'a> {
                     None => return false,
                 }
             }
-            9 => match self.icb {
+            Some(OT::ImmediateConstantBuffer) => match self.icb {
                 Some(g) => (self.array_len(g), 0),
                 None => return false,
             },
-            3 => match self.indexable.get(&(op.index[0].imm as u32)) {
+            Some(OT::IndexableTemp) => match self.indexable.get(&(op.index[0].imm as u32)) {
                 Some(&h) => match self.module.types[self.f.local_variables[h].ty].inner {
                     TypeInner::Array { size: ArraySize::Constant(n), .. } => (n.get(), 1),
                     _ => return false,
@@ -505,7 +529,7 @@ impl<'a> Lower<'a> {
             Some(ptr) => self.e(E::Load { pointer: ptr }),
             None => {
                 let v = op.imm(self.p);
-                if op.ty() == 5 {
+                if op.operand_type() == Some(OT::Immediate64) {
                     return unsupported("64-bit immediates (doubles)", op.offset as usize);
                 }
                 match v.len() {
@@ -524,13 +548,14 @@ impl<'a> Lower<'a> {
             }
         };
         // Scalar registers (one component) are replicated.
-        let v = if op.num_components() == 1 {
+        let components = NumComponents::from_u32(op.num_components());
+        let v = if components == Some(NumComponents::Component1) {
             let c = self.component(raw, 0);
             self.splat(c)
-        } else if op.num_components() == 2 {
-            let pattern = match op.selection_mode() {
-                1 => op.swizzle(),
-                2 => [op.select1(); 4],
+        } else if components == Some(NumComponents::Component4) {
+            let pattern = match op.selection() {
+                Some(SelectionMode::SwizzleMode) => op.swizzle(),
+                Some(SelectionMode::Select1Mode) => [op.select1(); 4],
                 _ => [0, 1, 2, 3],
             };
             if pattern == [0, 1, 2, 3] {
@@ -552,11 +577,11 @@ impl<'a> Lower<'a> {
     /// Bitcasts register bits to `k` and applies the operand's modifiers.
     fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
         let mut v = self.bitcast(v, K::U, k);
-        let m = op.modifier(self.p);
-        if m & 2 != 0 {
+        let m = OperandModifier::from_u32(op.modifier(self.p));
+        if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
             v = if k == K::U { v } else { self.math(M::Abs, v, None, None) };
         }
-        if m & 1 != 0 {
+        if matches!(m, Some(OperandModifier::Neg | OperandModifier::Absneg)) {
             v = match k {
                 K::U => {
                     let vi = self.bitcast(v, K::U, K::I);
@@ -571,11 +596,24 @@ impl<'a> Lower<'a> {
 
     /// Writes `value` (vec4 of kind `k`) to the components `dst` masks.
     pub(crate) fn write(&mut self, dst: &Operand, value: H, k: K, saturate: bool) -> Result<(), TranslateError> {
-        if dst.ty() == 13 || self.static_out_of_bounds(dst) {
+        let ty = dst.operand_type();
+        if ty == Some(OT::Null) || self.static_out_of_bounds(dst) {
             return Ok(());
         }
-        if !matches!(dst.ty(), 0 | 2 | 3 | 12 | 15 | 38 | 39 | 41) {
-            let name = dxbc::spec::OPERAND_TYPE.get(dst.ty()).map_or("unknown", |e| e.spec_name);
+        if !matches!(
+            ty,
+            Some(
+                OT::Temp
+                    | OT::Output
+                    | OT::IndexableTemp
+                    | OT::OutputDepth
+                    | OT::OutputCoverageMask
+                    | OT::OutputDepthGreaterEqual
+                    | OT::OutputDepthLessEqual
+                    | OT::OutputStencilRef
+            )
+        ) {
+            let name = ty.map_or("unknown", |t| t.row().spec_name);
             return malformed(format!("{name} register used as a destination"), dst.offset as usize);
         }
         let mut value = value;
@@ -586,10 +624,10 @@ impl<'a> Lower<'a> {
         let Some(ptr) = self.pointer(dst)? else {
             return malformed("an immediate used as a destination", dst.offset as usize);
         };
-        let mask = match (dst.num_components(), dst.selection_mode()) {
-            (2, 0) => dst.mask(),
-            (1, _) | (0, _) => 1,
-            (2, 2) => 1 << dst.select1(),
+        let mask = match (NumComponents::from_u32(dst.num_components()), dst.selection()) {
+            (Some(NumComponents::Component4), Some(SelectionMode::MaskMode)) => dst.mask(),
+            (Some(NumComponents::Component1 | NumComponents::Component0), _) => 1,
+            (Some(NumComponents::Component4), Some(SelectionMode::Select1Mode)) => 1 << dst.select1(),
             _ => 0xf,
         };
         if mask == 0xf {
@@ -624,13 +662,12 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    fn declare(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        use opc::*;
+    fn declare(&mut self, ins: &Instruction, op: O) -> Result<(), TranslateError> {
         let p = self.p;
         let at = ins.offset as usize;
         let payload = ins.payload(p);
-        match ins.opcode() {
-            DCL_TEMPS => {
+        match op {
+            O::DclTemps => {
                 let n = payload.first().map_or(0, |x| x.value);
                 if n > 4096 {
                     return unsupported(format!("{n} temp registers"), at);
@@ -645,7 +682,7 @@ impl<'a> Lower<'a> {
                     self.temps.push(h);
                 }
             }
-            DCL_INDEXABLE_TEMP => {
+            O::DclIndexableTemp => {
                 let (reg, len) = (payload[0].value, payload.get(1).map_or(0, |x| x.value));
                 if len == 0 || len > 65536 {
                     return unsupported(format!("indexable temp x{reg} of {len} registers"), at);
@@ -663,7 +700,7 @@ impl<'a> Lower<'a> {
                     .append(LocalVariable { name: Some(format!("x{reg}")), ty, init: Some(zero) }, self.span);
                 self.indexable.insert(reg, h);
             }
-            DCL_CONSTANT_BUFFER => {
+            O::DclConstantBuffer => {
                 let op = self.op(ins, 0)?;
                 let sm51 = op.index_dim() == 3;
                 let (id, register, rows, space) = if sm51 {
@@ -708,31 +745,36 @@ impl<'a> Lower<'a> {
                     kind: BindingKind::UniformBuffer { size_bytes: rows * 16 },
                 });
             }
-            DCL_GLOBAL_FLAGS | DCL_TEMPS_PLACEHOLDER => {}
-            DCL_INPUT | DCL_INPUT_PS | DCL_INPUT_SGV | DCL_INPUT_SIV | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV
-            | DCL_OUTPUT | DCL_OUTPUT_SGV | DCL_OUTPUT_SIV | DCL_THREAD_GROUP => {}
-            DCL_INDEX_RANGE => return unsupported("dcl_indexrange (indexed input/output registers)", at),
-            DCL_RESOURCE
-            | DCL_RESOURCE_RAW
-            | DCL_RESOURCE_STRUCTURED
-            | DCL_SAMPLER
-            | DCL_UAV_TYPED
-            | DCL_UAV_RAW
-            | DCL_UAV_STRUCTURED
-            | DCL_TGSM_RAW
-            | DCL_TGSM_STRUCTURED => return self.declare_resource(ins),
-            DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE => {
+            O::DclGlobalFlags => {}
+            O::DclInput
+            | O::DclInputPs
+            | O::DclInputSgv
+            | O::DclInputSiv
+            | O::DclInputPsSgv
+            | O::DclInputPsSiv
+            | O::DclOutput
+            | O::DclOutputSgv
+            | O::DclOutputSiv
+            | O::DclThreadGroup => {}
+            O::DclIndexRange => return unsupported("dcl_indexrange (indexed input/output registers)", at),
+            O::DclResource
+            | O::DclResourceRaw
+            | O::DclResourceStructured
+            | O::DclSampler
+            | O::DclUnorderedAccessViewTyped
+            | O::DclUnorderedAccessViewRaw
+            | O::DclUnorderedAccessViewStructured
+            | O::DclThreadGroupSharedMemoryRaw
+            | O::DclThreadGroupSharedMemoryStructured => return self.declare_resource(ins, op),
+            O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {
                 return unsupported("dynamic linkage (interfaces)", at)
             }
-            DCL_STREAM
-            | DCL_GS_INSTANCE_COUNT
-            | DCL_MAX_OUTPUT_VERTEX_COUNT
-            | DCL_GS_INPUT_PRIMITIVE
-            | DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => return unsupported("geometry shader declarations", at),
-            c => {
-                let name = dxbc::spec::opcode(c as u32).map_or("?", |o| o.asm);
-                return unsupported(name.to_string(), at);
-            }
+            O::DclStream
+            | O::DclGsInstanceCount
+            | O::DclMaxOutputVertexCount
+            | O::DclGsInputPrimitive
+            | O::DclGsOutputPrimitiveTopology => return unsupported("geometry shader declarations", at),
+            o => return unsupported(o.info().asm.to_string(), at),
         }
         Ok(())
     }
@@ -776,40 +818,38 @@ impl<'a> Lower<'a> {
         let v = self.read(op, K::U)?;
         let c = self.component(v, 0);
         let z = self.lit_u(0);
-        let nz = ins.token & (1 << 18) != 0;
+        let nz = TestBoolean::from_u32(TEST_CONTROLS[0].get(ins.token)) == Some(TestBoolean::Nonzero);
         Ok(self.bin(if nz { B::NotEqual } else { B::Equal }, c, z))
     }
 
     fn instruction(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        use opc::*;
-        let code = ins.opcode();
         let at = ins.offset as usize;
         if ins.is_customdata() {
-            return match ins.customdata_class() {
-                3 => self.icb(ins),
+            return match CustomdataClass::from_u32(ins.customdata_class()) {
+                Some(CustomdataClass::DclImmediateConstantBuffer) => self.icb(ins),
                 _ => Ok(()),
             };
         }
-        let Some(info) = ins.info() else {
-            return malformed(format!("unknown opcode {code}"), at);
+        let Some(code) = ins.op() else {
+            return malformed(format!("unknown opcode {}", ins.opcode()), at);
         };
-        if info.class == dxbc::spec::OpClass::Decl {
-            return self.declare(ins);
+        if code.info().class == dxbc::spec::OpClass::Decl {
+            return self.declare(ins, code);
         }
         match code {
-            IF => {
+            O::If => {
                 let c = self.cond(ins)?;
                 self.flush();
                 self.frames.push(Frame::If { cond: c, accept: Block::new(), reject: None, span: self.span });
             }
-            ELSE => {
+            O::Else => {
                 self.flush();
                 match self.frames.last_mut() {
                     Some(Frame::If { reject: r @ None, .. }) => *r = Some(Block::new()),
                     _ => return malformed("else without if", at),
                 }
             }
-            ENDIF => {
+            O::Endif => {
                 self.flush();
                 match self.frames.pop() {
                     Some(Frame::If { cond, accept, reject, span }) => {
@@ -818,11 +858,11 @@ impl<'a> Lower<'a> {
                     _ => return malformed("endif without if", at),
                 }
             }
-            LOOP => {
+            O::Loop => {
                 self.flush();
                 self.frames.push(Frame::Loop { body: Block::new(), span: self.span });
             }
-            ENDLOOP => {
+            O::Endloop => {
                 self.flush();
                 match self.frames.pop() {
                     Some(Frame::Loop { body, span }) => {
@@ -831,7 +871,7 @@ impl<'a> Lower<'a> {
                     _ => return malformed("endloop without loop", at),
                 }
             }
-            2 => {
+            O::Break => {
                 // D3D lets `break` end the program when no loop or switch is open.
                 if self.frames.iter().any(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. })) {
                     self.stmt(S::Break)
@@ -839,30 +879,30 @@ impl<'a> Lower<'a> {
                     self.stmt(S::Return { value: None })
                 }
             }
-            7 | CONTINUEC if !self.frames.iter().any(|f| matches!(f, Frame::Loop { .. })) => {
+            O::Continue | O::Continuec if !self.frames.iter().any(|f| matches!(f, Frame::Loop { .. })) => {
                 return malformed("continue outside a loop", at);
             }
-            7 => self.stmt(S::Continue),
-            BREAKC | CONTINUEC | RETC | DISCARD => {
+            O::Continue => self.stmt(S::Continue),
+            O::Breakc | O::Continuec | O::Retc | O::Discard => {
                 let c = self.cond(ins)?;
                 let in_breakable = self.frames.iter().any(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }));
-                if code == DISCARD && self.stage != ShaderStage::Fragment {
+                if code == O::Discard && self.stage != ShaderStage::Fragment {
                     return unsupported("discard outside a pixel shader", at);
                 }
                 let inner = match code {
                     // As for `break`: with no loop or switch open it ends the program.
-                    BREAKC if !in_breakable => S::Return { value: None },
-                    BREAKC => S::Break,
-                    CONTINUEC => S::Continue,
-                    RETC => S::Return { value: None },
+                    O::Breakc if !in_breakable => S::Return { value: None },
+                    O::Breakc => S::Break,
+                    O::Continuec => S::Continue,
+                    O::Retc => S::Return { value: None },
                     _ => S::Kill,
                 };
                 let mut accept = Block::new();
                 accept.push(inner, self.span);
                 self.stmt(S::If { condition: c, accept, reject: Block::new() });
             }
-            62 => self.stmt(S::Return { value: None }),
-            SWITCH => {
+            O::Ret => self.stmt(S::Return { value: None }),
+            O::Switch => {
                 let op = self.op(ins, 0)?;
                 let v = self.read(op, K::U)?;
                 let s = self.component(v, 0);
@@ -875,8 +915,8 @@ impl<'a> Lower<'a> {
                     span: self.span,
                 });
             }
-            CASE | DEFAULT => {
-                let label = if code == CASE {
+            O::Case | O::Default => {
+                let label = if code == O::Case {
                     let op = self.op(ins, 0)?;
                     match op.imm(self.p).first() {
                         Some(&v) => SwitchValue::U32(v),
@@ -900,7 +940,7 @@ impl<'a> Lower<'a> {
                 }
                 labels.push(label);
             }
-            ENDSWITCH => {
+            O::Endswitch => {
                 self.flush();
                 match self.frames.pop() {
                     Some(Frame::Switch { selector, mut cases, mut labels, body, span }) => {
@@ -919,8 +959,8 @@ impl<'a> Lower<'a> {
                     _ => return malformed("endswitch without switch", at),
                 }
             }
-            58 => {}
-            _ => self.alu(ins)?,
+            O::Nop => {}
+            _ => self.alu(ins, code)?,
         }
         Ok(())
     }
@@ -934,11 +974,10 @@ impl<'a> Lower<'a> {
         self.write(d1, second, k, sat)
     }
 
-    fn alu(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let code = ins.opcode();
+    fn alu(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
-        let sat = ins.token & (1 << 13) != 0;
-        let name = ins.info().map_or("?", |o| o.asm);
+        let sat = saturate(ins);
+        let name = code.info().asm;
         let src = |l: &mut Self, i: usize, k: K| -> Result<H, TranslateError> {
             let op = l.op(ins, i)?;
             l.read(op, k)
@@ -972,17 +1011,17 @@ impl<'a> Lower<'a> {
             }};
         }
         match code {
-            0 => binary!(K::F, B::Add),
-            56 => binary!(K::F, B::Multiply),
-            14 => binary!(K::F, B::Divide),
-            51 | 52 => {
+            O::Add => binary!(K::F, B::Add),
+            O::Mul => binary!(K::F, B::Multiply),
+            O::Div => binary!(K::F, B::Divide),
+            O::Min | O::Max => {
                 let a = src(self, 1, K::F)?;
                 let b = src(self, 2, K::F)?;
-                let r = self.math(if code == 51 { M::Min } else { M::Max }, a, Some(b), None);
+                let r = self.math(if code == O::Min { M::Min } else { M::Max }, a, Some(b), None);
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            50 => {
+            O::Mad => {
                 let a = src(self, 1, K::F)?;
                 let b = src(self, 2, K::F)?;
                 let c = src(self, 3, K::F)?;
@@ -991,8 +1030,12 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            15..=17 => {
-                let n = (code - 13) as u32; // dp2 → 2
+            O::Dp2 | O::Dp3 | O::Dp4 => {
+                let n = match code {
+                    O::Dp2 => 2,
+                    O::Dp3 => 3,
+                    _ => 4,
+                };
                 let a = src(self, 1, K::F)?;
                 let b = src(self, 2, K::F)?;
                 let (a, b) = if n == 4 {
@@ -1009,56 +1052,56 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            24 => compare!(K::F, B::Equal),
-            57 => compare!(K::F, B::NotEqual),
-            49 => compare!(K::F, B::Less),
-            29 => compare!(K::F, B::GreaterEqual),
-            32 => compare!(K::I, B::Equal),
-            39 => compare!(K::I, B::NotEqual),
-            34 => compare!(K::I, B::Less),
-            33 => compare!(K::I, B::GreaterEqual),
-            79 => compare!(K::U, B::Less),
-            80 => compare!(K::U, B::GreaterEqual),
-            26 => unary_math!(K::F, M::Fract),
-            64 => unary_math!(K::F, M::Round),
-            65 => unary_math!(K::F, M::Floor),
-            66 => unary_math!(K::F, M::Ceil),
-            67 => unary_math!(K::F, M::Trunc),
-            75 => unary_math!(K::F, M::Sqrt),
-            68 => unary_math!(K::F, M::InverseSqrt),
-            25 => unary_math!(K::F, M::Exp2),
-            47 => unary_math!(K::F, M::Log2),
-            129 => {
+            O::Eq => compare!(K::F, B::Equal),
+            O::Ne => compare!(K::F, B::NotEqual),
+            O::Lt => compare!(K::F, B::Less),
+            O::Ge => compare!(K::F, B::GreaterEqual),
+            O::Ieq => compare!(K::I, B::Equal),
+            O::Ine => compare!(K::I, B::NotEqual),
+            O::Ilt => compare!(K::I, B::Less),
+            O::Ige => compare!(K::I, B::GreaterEqual),
+            O::Ult => compare!(K::U, B::Less),
+            O::Uge => compare!(K::U, B::GreaterEqual),
+            O::Frc => unary_math!(K::F, M::Fract),
+            O::RoundNe => unary_math!(K::F, M::Round),
+            O::RoundNi => unary_math!(K::F, M::Floor),
+            O::RoundPi => unary_math!(K::F, M::Ceil),
+            O::RoundZ => unary_math!(K::F, M::Trunc),
+            O::Sqrt => unary_math!(K::F, M::Sqrt),
+            O::Rsq => unary_math!(K::F, M::InverseSqrt),
+            O::Exp => unary_math!(K::F, M::Exp2),
+            O::Log => unary_math!(K::F, M::Log2),
+            O::Rcp => {
                 let a = src(self, 1, K::F)?;
                 let one = self.splat_f(1.0);
                 let r = self.bin(B::Divide, one, a);
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            77 => {
+            O::Sincos => {
                 let a = src(self, 2, K::F)?;
                 let s = self.math(M::Sin, a, None, None);
                 let c = self.math(M::Cos, a, None, None);
                 self.write_pair(ins, s, c, K::F, sat)?;
             }
-            11 | 12 | 122..=125 => {
+            O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine => {
                 if self.stage != ShaderStage::Fragment {
                     return unsupported(format!("derivatives outside a pixel shader ({name})"), at);
                 }
                 let a = src(self, 1, K::F)?;
                 let (axis, ctrl) = match code {
-                    11 => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
-                    12 => (naga::DerivativeAxis::Y, naga::DerivativeControl::None),
-                    122 => (naga::DerivativeAxis::X, naga::DerivativeControl::Coarse),
-                    123 => (naga::DerivativeAxis::X, naga::DerivativeControl::Fine),
-                    124 => (naga::DerivativeAxis::Y, naga::DerivativeControl::Coarse),
+                    O::DerivRtx => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
+                    O::DerivRty => (naga::DerivativeAxis::Y, naga::DerivativeControl::None),
+                    O::DerivRtxCoarse => (naga::DerivativeAxis::X, naga::DerivativeControl::Coarse),
+                    O::DerivRtxFine => (naga::DerivativeAxis::X, naga::DerivativeControl::Fine),
+                    O::DerivRtyCoarse => (naga::DerivativeAxis::Y, naga::DerivativeControl::Coarse),
                     _ => (naga::DerivativeAxis::Y, naga::DerivativeControl::Fine),
                 };
                 let r = self.e(E::Derivative { axis, ctrl, expr: a });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            54 => {
+            O::Mov => {
                 let s = self.op(ins, 1)?;
                 // mov copies bits, unless a float modifier or _sat asks for a float.
                 let k = if s.modifier(self.p) != 0 || sat { K::F } else { K::U };
@@ -1066,7 +1109,7 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, a, k, sat)?;
             }
-            55 => {
+            O::Movc => {
                 let c = src(self, 1, K::U)?;
                 let s1 = self.op(ins, 2)?;
                 let s2 = self.op(ins, 3)?;
@@ -1079,7 +1122,7 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, k, sat)?;
             }
-            142 => {
+            O::Swapc => {
                 // swapc d0, d1, cond, a, b: d0 = cond ? b : a; d1 = cond ? a : b
                 let c = src(self, 2, K::U)?;
                 let a = src(self, 3, K::U)?;
@@ -1090,11 +1133,11 @@ impl<'a> Lower<'a> {
                 let r1 = self.select(cb, a, b);
                 self.write_pair(ins, r0, r1, K::U, false)?;
             }
-            27 | 28 => {
+            O::Ftoi | O::Ftou => {
                 // D3D: NaN → 0, out-of-range values clamp.
                 let a = src(self, 1, K::F)?;
                 let (lo, hi, k) =
-                    if code == 27 { (-2147483648.0f32, 2147483520.0f32, K::I) } else { (0.0, 4294967040.0, K::U) };
+                    if code == O::Ftoi { (-2147483648.0f32, 2147483520.0f32, K::I) } else { (0.0, 4294967040.0, K::U) };
                 let lo = self.splat_f(lo);
                 let hi = self.splat_f(hi);
                 let c = self.math(M::Clamp, a, Some(lo), Some(hi));
@@ -1108,49 +1151,49 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
-            43 | 86 => {
-                let k = if code == 43 { K::I } else { K::U };
+            O::Itof | O::Utof => {
+                let k = if code == O::Itof { K::I } else { K::U };
                 let a = src(self, 1, k)?;
                 let r = self.e(E::As { expr: a, kind: ScalarKind::Float, convert: Some(4) });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            30 => binary!(K::I, B::Add),
-            1 => binary!(K::U, B::And),
-            60 => binary!(K::U, B::InclusiveOr),
-            87 => binary!(K::U, B::ExclusiveOr),
-            59 => {
+            O::Iadd => binary!(K::I, B::Add),
+            O::And => binary!(K::U, B::And),
+            O::Or => binary!(K::U, B::InclusiveOr),
+            O::Xor => binary!(K::U, B::ExclusiveOr),
+            O::Not => {
                 let a = src(self, 1, K::U)?;
                 let r = self.e(E::Unary { op: UnaryOperator::BitwiseNot, expr: a });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::U, false)?;
             }
-            40 => {
+            O::Ineg => {
                 let a = src(self, 1, K::I)?;
                 let r = self.e(E::Unary { op: UnaryOperator::Negate, expr: a });
                 let d = dst(self, 0)?;
                 self.write(d, r, K::I, false)?;
             }
-            36 | 37 | 83 | 84 => {
-                let k = if code < 40 { K::I } else { K::U };
+            O::Imax | O::Imin | O::Umax | O::Umin => {
+                let k = if matches!(code, O::Imax | O::Imin) { K::I } else { K::U };
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, k)?;
-                let r = self.math(if code == 36 || code == 83 { M::Max } else { M::Min }, a, Some(b), None);
+                let r = self.math(if matches!(code, O::Imax | O::Umax) { M::Max } else { M::Min }, a, Some(b), None);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
-            41 | 42 | 85 => {
-                let k = if code == 42 { K::I } else { K::U };
+            O::Ishl | O::Ishr | O::Ushr => {
+                let k = if code == O::Ishr { K::I } else { K::U };
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, K::U)?;
                 let m = self.splat_u(31);
                 let sh = self.bin(B::And, b, m);
-                let r = self.bin(if code == 41 { B::ShiftLeft } else { B::ShiftRight }, a, sh);
+                let r = self.bin(if code == O::Ishl { B::ShiftLeft } else { B::ShiftRight }, a, sh);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
-            35 | 82 => {
-                let k = if code == 35 { K::I } else { K::U };
+            O::Imad | O::Umad => {
+                let k = if code == O::Imad { K::I } else { K::U };
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, k)?;
                 let c = src(self, 3, k)?;
@@ -1159,19 +1202,19 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
-            38 | 81 => {
+            O::Imul | O::Umul => {
                 // imul/umul hi, lo, a, b: only the low half is expressible directly.
-                if self.op(ins, 0)?.ty() != 13 {
+                if self.op(ins, 0)?.operand_type() != Some(OT::Null) {
                     return unsupported(format!("{name} with the high 32 bits of the product used"), at);
                 }
-                let k = if code == 38 { K::I } else { K::U };
+                let k = if code == O::Imul { K::I } else { K::U };
                 let a = src(self, 2, k)?;
                 let b = src(self, 3, k)?;
                 let r = self.bin(B::Multiply, a, b);
                 let d = dst(self, 1)?;
                 self.write(d, r, k, false)?;
             }
-            78 => {
+            O::Udiv => {
                 // udiv q, r, a, b — division by zero gives 0xffffffff for both.
                 let a = src(self, 2, K::U)?;
                 let b = src(self, 3, K::U)?;
@@ -1186,11 +1229,11 @@ impl<'a> Lower<'a> {
                 let r = self.select(is0, all, r);
                 self.write_pair(ins, q, r, K::U, false)?;
             }
-            132 | 133 => {
+            O::Uaddc | O::Usubb => {
                 // uaddc / usubb dst, carry, a, b
                 let a = src(self, 2, K::U)?;
                 let b = src(self, 3, K::U)?;
-                let (r, carry) = if code == 132 {
+                let (r, carry) = if code == O::Uaddc {
                     let s = self.bin(B::Add, a, b);
                     let c = self.bin(B::Less, s, a);
                     (s, c)
@@ -1204,12 +1247,12 @@ impl<'a> Lower<'a> {
                 let c = self.select(carry, one, z);
                 self.write_pair(ins, r, c, K::U, false)?;
             }
-            134 => unary_math!(K::U, M::CountOneBits),
-            141 => unary_math!(K::U, M::ReverseBits),
-            136 => unary_math!(K::U, M::FirstTrailingBit),
-            135 | 137 => {
+            O::Countbits => unary_math!(K::U, M::CountOneBits),
+            O::Bfrev => unary_math!(K::U, M::ReverseBits),
+            O::FirstbitLo => unary_math!(K::U, M::FirstTrailingBit),
+            O::FirstbitHi | O::FirstbitShi => {
                 // Counted from the most significant bit; 0xffffffff when none.
-                let k = if code == 135 { K::U } else { K::I };
+                let k = if code == O::FirstbitHi { K::U } else { K::I };
                 let a = src(self, 1, k)?;
                 let f = self.math(M::FirstLeadingBit, a, None, None);
                 let fu = self.bitcast(f, k, K::U);
@@ -1221,9 +1264,9 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::U, false)?;
             }
-            138 | 139 => {
+            O::Ubfe | O::Ibfe => {
                 // ubfe/ibfe width, offset, value with D3D's masking rules.
-                let k = if code == 138 { K::U } else { K::I };
+                let k = if code == O::Ubfe { K::U } else { K::I };
                 let w = src(self, 1, K::U)?;
                 let o = src(self, 2, K::U)?;
                 let v = src(self, 3, k)?;
@@ -1246,7 +1289,7 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
-            140 => {
+            O::Bfi => {
                 // bfi width, offset, src, dst
                 let w = src(self, 1, K::U)?;
                 let o = src(self, 2, K::U)?;
@@ -1267,7 +1310,7 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::U, false)?;
             }
-            130 => {
+            O::F32tof16 => {
                 // f32tof16: the half's bits in the low 16 bits of each component.
                 let a = src(self, 1, K::F)?;
                 let zero = self.e(E::Literal(Literal::F32(0.0)));
@@ -1283,7 +1326,7 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::U, false)?;
             }
-            131 => {
+            O::F16tof32 => {
                 let a = src(self, 1, K::U)?;
                 let mask = self.lit_u(0xffff);
                 let mut comps = Vec::new();
@@ -1298,18 +1341,40 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            69..=74 => return self.sample(ins),
-            109 | 126..=128 => return self.gather(ins),
-            45 | 46 => return self.load_texture(ins),
-            61 => return self.resinfo(ins),
-            165 | 167 => return self.load_words(ins),
-            166 | 168 => return self.store_words(ins),
-            169..=189 => return self.atomic(ins),
-            121 => return self.bufinfo(ins),
-            111 => return self.sampleinfo(ins),
-            163 => return self.load_typed_uav(ins),
-            164 => return self.store_typed_uav(ins),
-            190 => return self.sync(ins),
+            O::Sample | O::SampleC | O::SampleCLz | O::SampleL | O::SampleD | O::SampleB => {
+                return self.sample(ins, code)
+            }
+            O::Gather4 | O::Gather4C | O::Gather4Po | O::Gather4PoC => return self.gather(ins, code),
+            O::Ld | O::LdMs => return self.load_texture(ins),
+            O::Resinfo => return self.resinfo(ins),
+            O::LdRaw | O::LdStructured => return self.load_words(ins, code),
+            O::StoreRaw | O::StoreStructured => return self.store_words(ins, code),
+            O::AtomicAnd
+            | O::AtomicOr
+            | O::AtomicXor
+            | O::AtomicCmpStore
+            | O::AtomicIadd
+            | O::AtomicImax
+            | O::AtomicImin
+            | O::AtomicUmax
+            | O::AtomicUmin
+            | O::ImmAtomicAlloc
+            | O::ImmAtomicConsume
+            | O::ImmAtomicIadd
+            | O::ImmAtomicAnd
+            | O::ImmAtomicOr
+            | O::ImmAtomicXor
+            | O::ImmAtomicExch
+            | O::ImmAtomicCmpExch
+            | O::ImmAtomicImax
+            | O::ImmAtomicImin
+            | O::ImmAtomicUmax
+            | O::ImmAtomicUmin => return self.atomic(ins, code),
+            O::Bufinfo => return self.bufinfo(ins),
+            O::SampleInfo => return self.sampleinfo(ins),
+            O::LdUavTyped => return self.load_typed_uav(ins),
+            O::StoreUavTyped => return self.store_typed_uav(ins),
+            O::Sync => return self.sync(ins),
             _ => return unsupported(format!("instruction {name}"), at),
         }
         Ok(())
@@ -1318,7 +1383,6 @@ impl<'a> Lower<'a> {
     // --------------------------------------------------------- entry point
 
     fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<(Vec<IoEntry>, Vec<IoEntry>, [u32; 3]), TranslateError> {
-        use opc::*;
         let p = self.p;
         // Finish the body function.
         let body_fn = std::mem::take(&mut self.f);
@@ -1332,18 +1396,19 @@ impl<'a> Lower<'a> {
         let stage = self.stage;
 
         // Interpolation per input register from dcl_input_ps.
-        let mut interp: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut interp: BTreeMap<u32, InterpolationMode> = BTreeMap::new();
         let mut declared_specials: BTreeSet<u32> = BTreeSet::new();
         for ins in &p.instructions {
-            match ins.opcode() {
-                DCL_INPUT_PS | DCL_INPUT_PS_SIV | DCL_INPUT_PS_SGV => {
+            match ins.op() {
+                Some(O::DclInputPs | O::DclInputPsSiv | O::DclInputPsSgv) => {
                     if let Some(op) = ins.operand(p, 0) {
-                        if op.ty() == 1 && op.index_dim() == 1 {
-                            interp.insert(op.index[0].imm as u32, (ins.token >> 11) & 0xf);
+                        let mode = InterpolationMode::from_u32(DCL_INPUT_PS_CONTROLS[0].get(ins.token));
+                        if let (Some(OT::Input), 1, Some(mode)) = (op.operand_type(), op.index_dim(), mode) {
+                            interp.insert(op.index[0].imm as u32, mode);
                         }
                     }
                 }
-                DCL_THREAD_GROUP => {
+                Some(O::DclThreadGroup) => {
                     let w = ins.payload(p);
                     for (i, x) in w.iter().take(3).enumerate() {
                         workgroup_size[i] = x.value.max(1);
@@ -1357,16 +1422,16 @@ impl<'a> Lower<'a> {
                         );
                     }
                 }
-                DCL_INPUT => {
+                Some(O::DclInput) => {
                     if let Some(op) = ins.operand(p, 0) {
-                        if op.ty() != 1 {
+                        if op.operand_type() != Some(OT::Input) {
                             declared_specials.insert(op.ty());
                         }
                     }
                 }
-                DCL_OUTPUT => {
+                Some(O::DclOutput) => {
                     if let Some(op) = ins.operand(p, 0) {
-                        if op.ty() != 2 {
+                        if op.operand_type() != Some(OT::Output) {
                             declared_specials.insert(op.ty());
                         }
                     }
@@ -1403,15 +1468,11 @@ impl<'a> Lower<'a> {
             // into the components its mask names.
             let mut user_done = false;
             for e in elems {
-                let k = match e.component_type {
-                    1 => K::U,
-                    2 => K::I,
-                    _ => K::F,
-                };
+                let k = register_kind(e.component_type);
                 let c0 = (e.mask as u32 & 0xf).trailing_zeros().min(3);
                 let scalar = scalar_builtin_input(stage, e.system_value);
-                let (binding, ty, comps, builtin, c0, how) = match (stage, e.system_value, scalar) {
-                    (ShaderStage::Fragment, 1, _) => (
+                let (binding, ty, comps, builtin, c0, how) = match (stage, SN::from_u32(e.system_value), scalar) {
+                    (ShaderStage::Fragment, Some(SN::Position), _) => (
                         naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
                         self.t.vec4f,
                         4,
@@ -1423,7 +1484,7 @@ impl<'a> Lower<'a> {
                         let ty = if how == ArgKind::Bool { self.t.bool } else { self.t.u32 };
                         (naga::Binding::BuiltIn(builtin), ty, 1, Some(name), c0, how)
                     }
-                    (_, 0, None) => {
+                    (_, Some(SN::Undefined), None) => {
                         if user_done {
                             continue;
                         }
@@ -1433,14 +1494,16 @@ impl<'a> Lower<'a> {
                         } else if k != K::F {
                             (Some(naga::Interpolation::Flat), None)
                         } else {
-                            match interp.get(reg).copied().unwrap_or(2) {
-                                1 => (Some(naga::Interpolation::Flat), None),
-                                3 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Centroid)),
-                                4 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Center)),
-                                5 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Centroid)),
-                                6 => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Sample)),
-                                7 => (Some(naga::Interpolation::Linear), Some(naga::Sampling::Sample)),
-                                _ => (Some(naga::Interpolation::Perspective), Some(naga::Sampling::Center)),
+                            use naga::{Interpolation as I, Sampling as Sa};
+                            use InterpolationMode as IM;
+                            match interp.get(reg).copied().unwrap_or(IM::Linear) {
+                                IM::Constant => (Some(I::Flat), None),
+                                IM::LinearCentroid => (Some(I::Perspective), Some(Sa::Centroid)),
+                                IM::LinearNoperspective => (Some(I::Linear), Some(Sa::Center)),
+                                IM::LinearNoperspectiveCentroid => (Some(I::Linear), Some(Sa::Centroid)),
+                                IM::LinearSample => (Some(I::Perspective), Some(Sa::Sample)),
+                                IM::LinearNoperspectiveSample => (Some(I::Linear), Some(Sa::Sample)),
+                                IM::Linear | IM::Undefined => (Some(I::Perspective), Some(Sa::Center)),
                             }
                         };
                         let ty = self.vec_ty(k);
@@ -1499,15 +1562,25 @@ impl<'a> Lower<'a> {
             let compute = stage == ShaderStage::Compute;
             let fragment = stage == ShaderStage::Fragment;
             let (builtin, name, comps) = match ty {
-                32 if compute => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
-                33 if compute => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
-                34 if compute => (naga::BuiltIn::LocalInvocationId, "local_invocation_id", 3),
-                36 if compute => (naga::BuiltIn::LocalInvocationIndex, "local_invocation_index", 1),
-                11 if fragment => (naga::BuiltIn::PrimitiveIndex, "primitive_index", 1),
-                12 | 15 | 38 | 39 | 41 if fragment => continue, // outputs
-                35 if fragment => (naga::BuiltIn::SampleMask, "sample_mask", 1),
+                OT::InputThreadId if compute => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
+                OT::InputThreadGroupId if compute => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
+                OT::InputThreadIdInGroup if compute => (naga::BuiltIn::LocalInvocationId, "local_invocation_id", 3),
+                OT::InputThreadIdInGroupFlattened if compute => {
+                    (naga::BuiltIn::LocalInvocationIndex, "local_invocation_index", 1)
+                }
+                OT::InputPrimitiveid if fragment => (naga::BuiltIn::PrimitiveIndex, "primitive_index", 1),
+                OT::OutputDepth
+                | OT::OutputCoverageMask
+                | OT::OutputDepthGreaterEqual
+                | OT::OutputDepthLessEqual
+                | OT::OutputStencilRef
+                    if fragment =>
+                {
+                    continue; // outputs
+                }
+                OT::InputCoverageMask if fragment => (naga::BuiltIn::SampleMask, "sample_mask", 1),
                 _ => {
-                    let n = dxbc::spec::OPERAND_TYPE.asm(ty).unwrap_or("?");
+                    let n = ty.row().asm;
                     return unsupported(format!("special register {n} (in this stage)"), p.offset);
                 }
             };
@@ -1623,19 +1696,15 @@ impl<'a> Lower<'a> {
             let Some(e) = out_regs.get(&reg) else {
                 return malformed(format!("o{reg} is written but not in the output signature"), p.offset);
             };
-            let k = match e.component_type {
-                1 => K::U,
-                2 => K::I,
-                _ => K::F,
-            };
-            let (binding, ty, builtin, location) = match (stage, e.system_value) {
-                (ShaderStage::Vertex, 1) => (
+            let k = register_kind(e.component_type);
+            let (binding, ty, builtin, location) = match (stage, SN::from_u32(e.system_value)) {
+                (ShaderStage::Vertex, Some(SN::Position)) => (
                     naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
                     self.t.vec4f,
                     Some("position"),
                     None,
                 ),
-                (ShaderStage::Fragment, 0) | (ShaderStage::Fragment, 64) => {
+                (ShaderStage::Fragment, Some(SN::Undefined | SN::Target)) => {
                     // SV_Target n: the semantic index is the colour attachment.
                     let ty = self.vec_ty(k);
                     (
@@ -1651,7 +1720,7 @@ impl<'a> Lower<'a> {
                         Some(e.semantic_index),
                     )
                 }
-                (ShaderStage::Vertex, 0) => {
+                (ShaderStage::Vertex, Some(SN::Undefined)) => {
                     let ty = self.vec_ty(k);
                     let interpolation = if k == K::F {
                         Some(naga::Interpolation::Perspective)
@@ -1714,9 +1783,13 @@ impl<'a> Lower<'a> {
         }
         for (&ty, &g) in &self.specials.clone() {
             let (builtin, name, t, conv) = match ty {
-                12 | 38 | 39 => (naga::BuiltIn::FragDepth, "frag_depth", self.t.f32, Some(K::F)),
-                15 => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, None),
-                41 => return unsupported("stencil reference output (oStencilRef) has no WebGPU form", p.offset),
+                OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual => {
+                    (naga::BuiltIn::FragDepth, "frag_depth", self.t.f32, Some(K::F))
+                }
+                OT::OutputCoverageMask => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, None),
+                OT::OutputStencilRef => {
+                    return unsupported("stencil reference output (oStencilRef) has no WebGPU form", p.offset)
+                }
                 _ => continue,
             };
             let first = ep.expressions.len();
@@ -1781,14 +1854,24 @@ impl<'a> Lower<'a> {
 /// (built-in, name, how it lands in the register).
 fn scalar_builtin_input(stage: ShaderStage, system_value: u32) -> Option<(naga::BuiltIn, &'static str, ArgKind)> {
     use naga::BuiltIn::*;
-    Some(match (stage, system_value) {
-        (ShaderStage::Fragment, 9) => (FrontFacing, "front_facing", ArgKind::Bool),
-        (ShaderStage::Fragment, 10) => (SampleIndex, "sample_index", ArgKind::Plain),
-        (ShaderStage::Fragment, 7) => (PrimitiveIndex, "primitive_index", ArgKind::Plain),
-        (ShaderStage::Vertex, 6) => (VertexIndex, "vertex_index", ArgKind::Plain),
-        (ShaderStage::Vertex, 8) => (InstanceIndex, "instance_index", ArgKind::Plain),
+    Some(match (stage, SN::from_u32(system_value)?) {
+        (ShaderStage::Fragment, SN::IsFrontFace) => (FrontFacing, "front_facing", ArgKind::Bool),
+        (ShaderStage::Fragment, SN::SampleIndex) => (SampleIndex, "sample_index", ArgKind::Plain),
+        (ShaderStage::Fragment, SN::PrimitiveId) => (PrimitiveIndex, "primitive_index", ArgKind::Plain),
+        (ShaderStage::Vertex, SN::VertexId) => (VertexIndex, "vertex_index", ArgKind::Plain),
+        (ShaderStage::Vertex, SN::InstanceId) => (InstanceIndex, "instance_index", ArgKind::Plain),
         _ => return None,
     })
+}
+
+/// The register view of a signature element's component type (floats for
+/// anything but 32-bit integers).
+fn register_kind(component_type: u32) -> K {
+    match RegisterComponentType::from_u32(component_type) {
+        Some(RegisterComponentType::Uint32) => K::U,
+        Some(RegisterComponentType::Sint32) => K::I,
+        _ => K::F,
+    }
 }
 
 /// How an entry-point argument lands in its register.
@@ -1811,8 +1894,8 @@ fn synthetic_element(register: u32, name: &str, semantic_index: u32) -> dxbc::ch
         name_offset: 0,
         name: name.to_string(),
         semantic_index,
-        system_value: 0,
-        component_type: 3,
+        system_value: SN::Undefined as u32,
+        component_type: RegisterComponentType::Float32 as u32,
         register,
         mask: 0xf,
         rw_mask: 0xf,
@@ -1854,5 +1937,3 @@ fn close_case(cases: &mut Vec<SwitchCase>, labels: &mut Vec<SwitchValue>, body: 
         last.body = body;
     }
 }
-
-const DCL_TEMPS_PLACEHOLDER: u16 = u16::MAX;

@@ -10,9 +10,15 @@
 //!   go through atomic loads and stores.
 //! * A resource operand's swizzle applies to the value the access returns.
 
-use crate::lower::{malformed, unsupported, Lower, H, K};
+use crate::lower::{malformed, saturate, unsupported, Lower, H, K};
 use crate::*;
 use dxbc::program::{Instruction, Operand};
+use dxbc::spec::{
+    ExtendedOpcodeType, FieldDef, InstructionReturnType, NumComponents, Opcode as O, OperandType as OT,
+    ResinfoReturnType, ResourceDimension as RD, ReturnType, SamplerMode, SelectionMode, DCL_RESOURCE_CONTROLS,
+    DCL_SAMPLER_CONTROLS, DCL_UAV_CONTROLS, EXT_SAMPLE_CONTROLS_FIELDS, RESINFO_CONTROLS, RETURN_TYPE_TOKEN_FIELDS,
+    SAMPLEINFO_CONTROLS, SYNC_CONTROLS,
+};
 use naga::{
     AddressSpace, ArraySize, AtomicFunction, BinaryOperator as B, Expression as E, GlobalVariable, Handle, ImageClass,
     ImageDimension, ImageQuery, Literal, ResourceBinding, SampleLevel, Scalar, ScalarKind, Span, Statement as S,
@@ -23,7 +29,7 @@ use naga::{
 #[derive(Clone, Copy)]
 pub(crate) struct Tex {
     pub g: Handle<GlobalVariable>,
-    pub dim: u32,
+    pub dim: RD,
     pub k: K,
     pub depth: bool,
 }
@@ -46,20 +52,22 @@ pub(crate) struct Words {
 #[derive(Clone, Copy)]
 pub(crate) struct StorageTex {
     pub g: Handle<GlobalVariable>,
-    pub dim: u32,
+    pub dim: RD,
     pub k: K,
 }
 
-/// Register file of a word region.
-pub(crate) const T: u32 = 7;
-pub(crate) const U: u32 = 30;
-pub(crate) const G: u32 = 31;
+/// Register file of a word region (the operand type, as stored).
+pub(crate) const T: u32 = OT::Resource as u32;
+pub(crate) const U: u32 = OT::UnorderedAccessView as u32;
+pub(crate) const G: u32 = OT::ThreadGroupSharedMemory as u32;
 
+/// The register view of a declaration's return type token (its x
+/// component); doubles and mixed types have none.
 fn return_kind(rt: u32) -> Option<K> {
-    match rt & 0xf {
-        1 | 2 | 5 => Some(K::F),
-        3 => Some(K::I),
-        4 => Some(K::U),
+    match ReturnType::from_u32(RETURN_TYPE_TOKEN_FIELDS[0].get(rt))? {
+        ReturnType::Unorm | ReturnType::Snorm | ReturnType::Float => Some(K::F),
+        ReturnType::Sint => Some(K::I),
+        ReturnType::Uint => Some(K::U),
         _ => None,
     }
 }
@@ -111,8 +119,7 @@ impl Lower<'_> {
         )
     }
 
-    pub(crate) fn declare_resource(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        use dxbc::spec::opc::*;
+    pub(crate) fn declare_resource(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let p = self.p;
         let at = ins.offset as usize;
         let op = self.op(ins, 0)?;
@@ -120,23 +127,26 @@ impl Lower<'_> {
         let register = self.decl_register(op, at)?;
         let space = Self::space_of(ins, p);
         let payload = ins.payload(p);
-        match ins.opcode() {
-            DCL_RESOURCE => {
-                let dim = (ins.token >> 11) & 0x1f;
+        match code {
+            O::DclResource => {
+                let raw_dim = DCL_RESOURCE_CONTROLS[0].get(ins.token);
                 let rt = payload.first().map_or(0, |x| x.value);
                 let Some(k) = return_kind(rt) else {
                     return unsupported("textures returning doubles or mixed types", at);
                 };
+                let Some(dim) = RD::from_u32(raw_dim) else {
+                    return malformed(format!("resource dimension {raw_dim}"), at);
+                };
                 let (idim, arrayed, multi) = match dim {
-                    2 => (ImageDimension::D1, false, false),
-                    3 => (ImageDimension::D2, false, false),
-                    4 => (ImageDimension::D2, false, true),
-                    5 => (ImageDimension::D3, false, false),
-                    6 => (ImageDimension::Cube, false, false),
-                    8 => (ImageDimension::D2, true, false),
-                    9 => (ImageDimension::D2, true, true),
-                    10 => (ImageDimension::Cube, true, false),
-                    1 => {
+                    RD::Texture1d => (ImageDimension::D1, false, false),
+                    RD::Texture2d => (ImageDimension::D2, false, false),
+                    RD::Texture2dms => (ImageDimension::D2, false, true),
+                    RD::Texture3d => (ImageDimension::D3, false, false),
+                    RD::Texturecube => (ImageDimension::Cube, false, false),
+                    RD::Texture2darray => (ImageDimension::D2, true, false),
+                    RD::Texture2dmsarray => (ImageDimension::D2, true, true),
+                    RD::Texturecubearray => (ImageDimension::Cube, true, false),
+                    RD::Buffer => {
                         // Buffer<T>: WebGPU has no texel buffers; like typed UAVs the
                         // view is taken to hold one 32-bit channel per element and is
                         // bound as a read-only buffer of words.
@@ -155,8 +165,10 @@ impl Lower<'_> {
                             .insert((T, id), Words { g, stride: 4 * channels, atomic: None, typed: true, channels, k });
                         return Ok(());
                     }
-                    7 => return unsupported("1D texture arrays have no WebGPU form", at),
-                    _ => return malformed(format!("resource dimension {dim}"), at),
+                    RD::Texture1darray => return unsupported("1D texture arrays have no WebGPU form", at),
+                    RD::Unknown | RD::RawBuffer | RD::StructuredBuffer => {
+                        return malformed(format!("resource dimension {raw_dim}"), at)
+                    }
                 };
                 let depth = self.depth_textures.contains(&id);
                 if depth && (k != K::F || multi) {
@@ -165,7 +177,7 @@ impl Lower<'_> {
                 let class =
                     if depth { ImageClass::Depth { multi } } else { ImageClass::Sampled { kind: k.kind(), multi } };
                 let ty = self.ty(TypeInner::Image { dim: idim, arrayed, class });
-                let dim_name = dxbc::spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("?").to_string();
+                let dim_name = dim.row().asm.to_string();
                 let kind = BindingKind::SampledTexture {
                     dimension: dim_name,
                     sample_type: if depth { "depth".into() } else { format!("{k:?}").to_lowercase() },
@@ -182,8 +194,9 @@ impl Lower<'_> {
                 );
                 self.textures.insert(id, Tex { g, dim, k, depth });
             }
-            DCL_SAMPLER => {
-                let comparison = (ins.token >> 11) & 0xf == 1;
+            O::DclSampler => {
+                let mode = SamplerMode::from_u32(DCL_SAMPLER_CONTROLS[0].get(ins.token));
+                let comparison = mode == Some(SamplerMode::Comparison);
                 let ty = self.ty(TypeInner::Sampler { comparison });
                 let g = self.resource_global(
                     format!("s{id}"),
@@ -196,13 +209,18 @@ impl Lower<'_> {
                 );
                 self.samplers.insert(id, g);
             }
-            DCL_UAV_RAW | DCL_UAV_STRUCTURED | DCL_UAV_TYPED if self.stage == naga::ShaderStage::Vertex => {
+            O::DclUnorderedAccessViewRaw | O::DclUnorderedAccessViewStructured | O::DclUnorderedAccessViewTyped
+                if self.stage == naga::ShaderStage::Vertex =>
+            {
                 return unsupported("UAVs in a vertex shader (WebGPU forbids writable storage there)", at);
             }
-            DCL_RESOURCE_RAW | DCL_RESOURCE_STRUCTURED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
-                let uav = matches!(ins.opcode(), DCL_UAV_RAW | DCL_UAV_STRUCTURED);
+            O::DclResourceRaw
+            | O::DclResourceStructured
+            | O::DclUnorderedAccessViewRaw
+            | O::DclUnorderedAccessViewStructured => {
+                let uav = matches!(code, O::DclUnorderedAccessViewRaw | O::DclUnorderedAccessViewStructured);
                 let file = if uav { U } else { T };
-                let stride = if matches!(ins.opcode(), DCL_RESOURCE_STRUCTURED | DCL_UAV_STRUCTURED) {
+                let stride = if matches!(code, O::DclResourceStructured | O::DclUnorderedAccessViewStructured) {
                     payload.first().map_or(4, |x| x.value)
                 } else {
                     0
@@ -210,7 +228,8 @@ impl Lower<'_> {
                 if stride % 4 != 0 {
                     return unsupported(format!("structure stride {stride} is not a multiple of 4"), at);
                 }
-                if ins.token & (1 << 23) != 0 {
+                // The UAV "has counter" bit; fxc leaves it clear on SRVs.
+                if DCL_UAV_CONTROLS[3].get(ins.token) != 0 {
                     return unsupported("append/consume buffers (UAV counters)", at);
                 }
                 let atomic = self.atomic_targets.get(&(file, id)).copied();
@@ -232,8 +251,8 @@ impl Lower<'_> {
                 let g = self.resource_global(name, ty, class, register, space, kind, space_kind);
                 self.words.insert((file, id), Words { g, stride, atomic, typed: false, channels: 1, k: K::U });
             }
-            DCL_TGSM_RAW | DCL_TGSM_STRUCTURED => {
-                let (stride, bytes) = if ins.opcode() == DCL_TGSM_RAW {
+            O::DclThreadGroupSharedMemoryRaw | O::DclThreadGroupSharedMemoryStructured => {
+                let (stride, bytes) = if code == O::DclThreadGroupSharedMemoryRaw {
                     (0, payload.first().map_or(0, |x| x.value))
                 } else {
                     let s = payload.first().map_or(0, |x| x.value);
@@ -257,17 +276,18 @@ impl Lower<'_> {
                 );
                 self.words.insert((G, id), Words { g, stride, atomic, typed: false, channels: 1, k: K::U });
             }
-            DCL_UAV_TYPED => {
+            O::DclUnorderedAccessViewTyped => {
                 // The bytecode does not carry the view's format: typed UAVs are
                 // taken to hold one 32-bit channel of the declared type
                 // (r32uint / r32sint / r32float), the common case and the only
                 // one WebGPU can read and write in place.
-                let dim = (ins.token >> 11) & 0x1f;
+                let raw_dim = DCL_UAV_CONTROLS[0].get(ins.token);
                 let rt = payload.first().map_or(0, |x| x.value);
                 let Some(k) = return_kind(rt) else {
                     return unsupported("typed UAVs of doubles or mixed types", at);
                 };
-                if dim == 1 {
+                let dim = RD::from_u32(raw_dim);
+                if dim == Some(RD::Buffer) {
                     let atomic = self.atomic_targets.get(&(U, id)).copied();
                     let channels = if atomic.is_some() {
                         1
@@ -289,13 +309,15 @@ impl Lower<'_> {
                     if self.atomic_targets.contains_key(&(U, id)) {
                         return unsupported("typed UAVs: atomics on textures", at);
                     }
-                    let (idim, arrayed) = match dim {
-                        2 => (ImageDimension::D1, false),
-                        3 => (ImageDimension::D2, false),
-                        5 => (ImageDimension::D3, false),
-                        8 => (ImageDimension::D2, true),
-                        7 => return unsupported("typed UAVs: 1D texture arrays have no WebGPU form", at),
-                        _ => return unsupported(format!("typed UAVs of dimension {dim}"), at),
+                    let (dim, idim, arrayed) = match dim {
+                        Some(d @ RD::Texture1d) => (d, ImageDimension::D1, false),
+                        Some(d @ RD::Texture2d) => (d, ImageDimension::D2, false),
+                        Some(d @ RD::Texture3d) => (d, ImageDimension::D3, false),
+                        Some(d @ RD::Texture2darray) => (d, ImageDimension::D2, true),
+                        Some(RD::Texture1darray) => {
+                            return unsupported("typed UAVs: 1D texture arrays have no WebGPU form", at)
+                        }
+                        _ => return unsupported(format!("typed UAVs of dimension {raw_dim}"), at),
                     };
                     let format = match k {
                         K::F => naga::StorageFormat::R32Float,
@@ -306,7 +328,7 @@ impl Lower<'_> {
                         ImageClass::Storage { format, access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE };
                     let ty = self.ty(TypeInner::Image { dim: idim, arrayed, class });
                     let kind = BindingKind::StorageTexture {
-                        dimension: dxbc::spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("?").to_string(),
+                        dimension: dim.row().asm.to_string(),
                         sample_type: format!("{format:?}").to_lowercase(),
                     };
                     let g = self.resource_global(
@@ -381,14 +403,14 @@ impl Lower<'_> {
 
     /// Number of coordinate components for a D3D dimension, and whether an
     /// array index follows them.
-    fn coord_shape(dim: u32) -> (u32, bool) {
+    fn coord_shape(dim: RD) -> (u32, bool) {
         match dim {
-            2 => (1, false),
-            3 | 4 => (2, false),
-            5 | 6 => (3, false),
-            7 => (1, true),
-            8 | 9 => (2, true),
-            10 => (3, true),
+            RD::Texture1d => (1, false),
+            RD::Texture2d | RD::Texture2dms => (2, false),
+            RD::Texture3d | RD::Texturecube => (3, false),
+            RD::Texture1darray => (1, true),
+            RD::Texture2darray | RD::Texture2dmsarray => (2, true),
+            RD::Texturecubearray => (3, true),
             _ => (2, false),
         }
     }
@@ -407,9 +429,12 @@ impl Lower<'_> {
     /// Immediate texel offset from the sample-controls extended token, as a
     /// constant vector of `n` i32s.
     fn aoffimmi(&mut self, ins: &Instruction, n: u32) -> Option<H> {
-        let e = ins.ext(self.p).iter().find(|e| *e & 0x3f == 1).copied()?;
-        let sx = |sh: u32| ((((e >> sh) & 0xf) as i32) << 28) >> 28;
-        let vals = [sx(9), sx(13), sx(17)];
+        let [kind, _, u, v, w, ..] = EXT_SAMPLE_CONTROLS_FIELDS else { return None };
+        let sample_controls = ExtendedOpcodeType::SampleControls as u32;
+        let e = ins.ext(self.p).iter().find(|e| kind.get(**e) == sample_controls).copied()?;
+        // Each offset is a 4-bit two's complement number.
+        let sx = |f: &FieldDef| ((f.get(e) as i32) << 28) >> 28;
+        let vals = [sx(u), sx(v), sx(w)];
         if vals.iter().all(|&v| v == 0) {
             return None;
         }
@@ -424,12 +449,12 @@ impl Lower<'_> {
 
     /// Applies the resource operand's swizzle to a fetched vec4 (of any kind).
     fn resource_swizzle(&mut self, res: &Operand, v: H) -> H {
-        if res.num_components() != 2 {
+        if !four_components(res) {
             return v;
         }
-        let s = match res.selection_mode() {
-            1 => res.swizzle(),
-            2 => [res.select1(); 4],
+        let s = match res.selection() {
+            Some(SelectionMode::SwizzleMode) => res.swizzle(),
+            Some(SelectionMode::Select1Mode) => [res.select1(); 4],
             _ => return v,
         };
         if s == [0, 1, 2, 3] {
@@ -470,10 +495,9 @@ impl Lower<'_> {
         Ok((n, coordinate, array_index))
     }
 
-    pub(crate) fn sample(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let code = ins.opcode();
+    pub(crate) fn sample(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
-        if self.stage != naga::ShaderStage::Fragment && matches!(code, 69 | 70 | 74) {
+        if self.stage != naga::ShaderStage::Fragment && matches!(code, O::Sample | O::SampleC | O::SampleB) {
             return unsupported("implicit-derivative sampling outside a pixel shader", at);
         }
         let (res_i, samp_i) = (2, 3);
@@ -481,19 +505,20 @@ impl Lower<'_> {
         let tex = self.texture(res)?;
         let (n, coordinate, array_index) = self.float_coords(ins, tex)?;
         let samp_op = self.op(ins, samp_i)?;
-        let sampler = self.sampler(samp_op, matches!(code, 70 | 71))?;
+        let sampler = self.sampler(samp_op, matches!(code, O::SampleC | O::SampleCLz))?;
         let image = self.e(E::GlobalVariable(tex.g));
-        let offset = if tex.dim == 6 || tex.dim == 10 { None } else { self.aoffimmi(ins, n) };
+        let offset =
+            if matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
         let scalar_arg = |l: &mut Self, i: usize| -> Result<H, TranslateError> {
             let o = l.op(ins, i)?;
             let v = l.read(o, K::F)?;
             Ok(l.component(v, 0))
         };
         let (level, depth_ref) = match code {
-            69 => (SampleLevel::Auto, None),
-            72 => (SampleLevel::Exact(scalar_arg(self, 4)?), None),
-            74 => (SampleLevel::Bias(scalar_arg(self, 4)?), None),
-            73 => {
+            O::Sample => (SampleLevel::Auto, None),
+            O::SampleL => (SampleLevel::Exact(scalar_arg(self, 4)?), None),
+            O::SampleB => (SampleLevel::Bias(scalar_arg(self, 4)?), None),
+            O::SampleD => {
                 let dx = {
                     let o = self.op(ins, 4)?;
                     let v = self.read(o, K::F)?;
@@ -506,8 +531,8 @@ impl Lower<'_> {
                 };
                 (SampleLevel::Gradient { x: dx, y: dy }, None)
             }
-            70 => (SampleLevel::Auto, Some(scalar_arg(self, 4)?)),
-            71 => (SampleLevel::Zero, Some(scalar_arg(self, 4)?)),
+            O::SampleC => (SampleLevel::Auto, Some(scalar_arg(self, 4)?)),
+            O::SampleCLz => (SampleLevel::Zero, Some(scalar_arg(self, 4)?)),
             _ => return unsupported("sampling variant", at),
         };
         if depth_ref.is_some() != tex.depth && depth_ref.is_some() {
@@ -535,16 +560,15 @@ impl Lower<'_> {
         });
         let v = self.widen(v, tex.depth);
         let v = self.resource_swizzle(res, v);
-        let sat = ins.token & (1 << 13) != 0;
+        let sat = saturate(ins);
         let d = self.op(ins, 0)?;
         self.write(d, v, K::F, sat)
     }
 
-    pub(crate) fn gather(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let code = ins.opcode();
+    pub(crate) fn gather(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
         // gather4 dst, addr, t, s ; gather4_c dst, addr, t, s, ref ; _po adds an offset operand after addr.
-        let po = matches!(code, 127 | 128);
+        let po = matches!(code, O::Gather4Po | O::Gather4PoC);
         let base = if po { 3 } else { 2 };
         if po {
             return unsupported("gather4_po with a register offset (naga offsets must be constant)", at);
@@ -553,18 +577,23 @@ impl Lower<'_> {
         let tex = self.texture(res)?;
         let (n, coordinate, array_index) = self.float_coords(ins, tex)?;
         let samp_op = self.op(ins, base + 1)?;
-        let channel =
-            if samp_op.num_components() == 2 && samp_op.selection_mode() == 2 { samp_op.select1() } else { 0 };
-        let sampler = self.sampler(samp_op, matches!(code, 126 | 128))?;
+        let channel = if samp_op.selection() == Some(SelectionMode::Select1Mode) && four_components(samp_op) {
+            samp_op.select1()
+        } else {
+            0
+        };
+        let comparison = matches!(code, O::Gather4C | O::Gather4PoC);
+        let sampler = self.sampler(samp_op, comparison)?;
         let image = self.e(E::GlobalVariable(tex.g));
-        let depth_ref = if matches!(code, 126 | 128) {
+        let depth_ref = if comparison {
             let o = self.op(ins, base + 2)?;
             let v = self.read(o, K::F)?;
             Some(self.component(v, 0))
         } else {
             None
         };
-        let offset = if tex.dim == 6 || tex.dim == 10 { None } else { self.aoffimmi(ins, n) };
+        let offset =
+            if matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
         // Depth images have one channel: comparison gathers always read it.
         let channel = if tex.depth { 0 } else { channel };
         let v = self.e(E::ImageSample {
@@ -584,7 +613,6 @@ impl Lower<'_> {
     }
 
     pub(crate) fn load_texture(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let code = ins.opcode();
         let res = self.op(ins, 2)?;
         if let Some(w) = self.words.get(&(T, res_id(res))).copied() {
             if !w.typed {
@@ -608,7 +636,7 @@ impl Lower<'_> {
         };
         let coordinate = self.sub_vector(addr, n);
         let array_index = if arrayed { Some(self.component(addr, n)) } else { None };
-        let multi = tex.dim == 4 || tex.dim == 9;
+        let multi = matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray);
         let (sample, level) = if multi {
             let o = self.op(ins, 3)?;
             let v = self.read(o, K::I)?;
@@ -626,7 +654,6 @@ impl Lower<'_> {
         let v = self.widen(v, tex.depth);
         let v = self.resource_swizzle(res, v);
         let d = self.op(ins, 0)?;
-        let _ = code;
         self.write(d, v, tex.k, false)
     }
 
@@ -642,7 +669,7 @@ impl Lower<'_> {
             self.texture(res)?
         };
         let storage = res.ty() == U;
-        if tex.dim == 9 {
+        if tex.dim == RD::Texture2dmsarray {
             return unsupported(
                 "resinfo on a multisampled array texture (naga's SPIR-V layer query is invalid there)",
                 ins.offset as usize,
@@ -659,8 +686,8 @@ impl Lower<'_> {
         let (_, arrayed) = Self::coord_shape(tex.dim);
         // Size components: cubes report a 2-D face size.
         let n = match tex.dim {
-            2 | 7 => 1,
-            5 => 3,
+            RD::Texture1d | RD::Texture1darray => 1,
+            RD::Texture3d => 3,
             _ => 2,
         };
         let mip = {
@@ -669,7 +696,7 @@ impl Lower<'_> {
             self.component(v, 0)
         };
         let image = self.e(E::GlobalVariable(tex.g));
-        let multi = tex.dim == 4 || tex.dim == 9;
+        let multi = matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray);
         let size = self.e(E::ImageQuery {
             image,
             query: ImageQuery::Size { level: if multi || storage { None } else { Some(mip) } },
@@ -691,12 +718,12 @@ impl Lower<'_> {
         };
         let ty = self.t.vec4u;
         let v = self.e(E::Compose { ty, components: vec![comps[0], comps[1], comps[2], levels] });
-        let rt = (ins.token >> 11) & 3;
+        let rt = ResinfoReturnType::from_u32(RESINFO_CONTROLS[0].get(ins.token));
         let (v, k) = match rt {
-            2 => (v, K::U),
+            Some(ResinfoReturnType::Uint) => (v, K::U),
             _ => {
                 let f = self.e(E::As { expr: v, kind: ScalarKind::Float, convert: Some(4) });
-                if rt == 1 {
+                if rt == Some(ResinfoReturnType::Rcpfloat) {
                     // rcpFloat: reciprocals of the sizes, the level count as is.
                     let one = self.splat_f(1.0);
                     let r = self.bin(B::Divide, one, f);
@@ -854,8 +881,8 @@ impl Lower<'_> {
         Ok(self.e(E::Compose { ty, components: vec![ix, bx, z, z] }))
     }
 
-    pub(crate) fn load_words(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let structured = ins.opcode() == 167;
+    pub(crate) fn load_words(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
+        let structured = code == O::LdStructured;
         let res_i = if structured { 3 } else { 2 };
         let res = self.op(ins, res_i)?;
         let w = self.words_of(res)?;
@@ -878,8 +905,8 @@ impl Lower<'_> {
         self.write(d, v, K::U, false)
     }
 
-    pub(crate) fn store_words(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let structured = ins.opcode() == 168;
+    pub(crate) fn store_words(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
+        let structured = code == O::StoreStructured;
         let dst = self.op(ins, 0)?;
         if dst.ty() == T {
             return malformed("a store to a read-only resource (t#)", dst.offset as usize);
@@ -891,7 +918,8 @@ impl Lower<'_> {
             self.read(o, K::U)?
         };
         let first = self.word_index(&w, addr);
-        let mask = if dst.num_components() == 2 && dst.selection_mode() == 0 { dst.mask() } else { 1 };
+        let mask =
+            if four_components(dst) && dst.selection() == Some(SelectionMode::MaskMode) { dst.mask() } else { 1 };
         // Consecutive words take the value's components in mask order.
         let mut k = 0;
         for c in 0..4 {
@@ -912,11 +940,10 @@ impl Lower<'_> {
         Ok(())
     }
 
-    pub(crate) fn atomic(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
-        let code = ins.opcode();
+    pub(crate) fn atomic(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
-        let imm = code >= 178;
-        if matches!(code, 178 | 179) {
+        let imm = returns_old_value(code);
+        if matches!(code, O::ImmAtomicAlloc | O::ImmAtomicConsume) {
             return unsupported("append/consume counters (imm_atomic_alloc/consume)", at);
         }
         // atomic_op u, addr, value[, value2] ; imm_atomic_op dst, u, addr, value[, value2]
@@ -939,14 +966,14 @@ impl Lower<'_> {
             self.component(v, 0)
         };
         let (fun, value) = match code {
-            169 | 181 => (AtomicFunction::And, v1),
-            170 | 182 => (AtomicFunction::InclusiveOr, v1),
-            171 | 183 => (AtomicFunction::ExclusiveOr, v1),
-            173 | 180 => (AtomicFunction::Add, v1),
-            174 | 176 | 186 | 188 => (AtomicFunction::Max, v1),
-            175 | 177 | 187 | 189 => (AtomicFunction::Min, v1),
-            184 => (AtomicFunction::Exchange { compare: None }, v1),
-            172 | 185 => {
+            O::AtomicAnd | O::ImmAtomicAnd => (AtomicFunction::And, v1),
+            O::AtomicOr | O::ImmAtomicOr => (AtomicFunction::InclusiveOr, v1),
+            O::AtomicXor | O::ImmAtomicXor => (AtomicFunction::ExclusiveOr, v1),
+            O::AtomicIadd | O::ImmAtomicIadd => (AtomicFunction::Add, v1),
+            O::AtomicImax | O::AtomicUmax | O::ImmAtomicImax | O::ImmAtomicUmax => (AtomicFunction::Max, v1),
+            O::AtomicImin | O::AtomicUmin | O::ImmAtomicImin | O::ImmAtomicUmin => (AtomicFunction::Min, v1),
+            O::ImmAtomicExch => (AtomicFunction::Exchange { compare: None }, v1),
+            O::AtomicCmpStore | O::ImmAtomicCmpExch => {
                 // cmp_store / cmp_exch: compare value first, then the new value.
                 let v2 = {
                     let o = self.op(ins, base + 3)?;
@@ -1063,7 +1090,7 @@ impl Lower<'_> {
             return unsupported("sampleinfo of the rasterizer (no WGSL equivalent)", ins.offset as usize);
         }
         let tex = self.texture(res)?;
-        if !(tex.dim == 4 || tex.dim == 9) {
+        if !matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray) {
             // D3D reports 0 samples for a resource that is not multisampled.
             let z = self.splat_u(0);
             let d = self.op(ins, 0)?;
@@ -1074,7 +1101,8 @@ impl Lower<'_> {
         let zero = self.lit_u(0);
         let ty = self.t.vec4u;
         let v = self.e(E::Compose { ty, components: vec![n, zero, zero, zero] });
-        let (v, k) = if (ins.token >> 11) & 3 == 1 {
+        let rt = InstructionReturnType::from_u32(SAMPLEINFO_CONTROLS[0].get(ins.token));
+        let (v, k) = if rt == Some(InstructionReturnType::Uint) {
             (v, K::U)
         } else {
             (self.e(E::As { expr: v, kind: ScalarKind::Float, convert: Some(4) }), K::F)
@@ -1106,14 +1134,18 @@ impl Lower<'_> {
         if self.stage != naga::ShaderStage::Compute {
             return unsupported("barriers and memory fences outside compute shaders", ins.offset as usize);
         }
+        // The table lists sync's four flags in this order.
+        let [threads, group_memory, uav_group, uav_global] = SYNC_CONTROLS else {
+            return malformed("sync controls", ins.offset as usize);
+        };
         let mut b = naga::Barrier::empty();
-        if t & (1 << 12) != 0 {
+        if group_memory.get(t) != 0 {
             b |= naga::Barrier::WORK_GROUP;
         }
-        if t & (3 << 13) != 0 {
+        if uav_group.get(t) != 0 || uav_global.get(t) != 0 {
             b |= naga::Barrier::STORAGE;
         }
-        if t & (1 << 11) != 0 {
+        if threads.get(t) != 0 {
             self.stmt(S::ControlBarrier(b));
         } else if !b.is_empty() {
             self.stmt(S::MemoryBarrier(b));
@@ -1121,6 +1153,31 @@ impl Lower<'_> {
         let _ = Span::UNDEFINED;
         Ok(())
     }
+}
+
+/// True for an operand of four components (mask, swizzle or select-1).
+fn four_components(op: &Operand) -> bool {
+    NumComponents::from_u32(op.num_components()) == Some(NumComponents::Component4)
+}
+
+/// True for the imm_atomic_* forms, which return the old value in an extra
+/// first operand.
+fn returns_old_value(code: O) -> bool {
+    matches!(
+        code,
+        O::ImmAtomicAlloc
+            | O::ImmAtomicConsume
+            | O::ImmAtomicIadd
+            | O::ImmAtomicAnd
+            | O::ImmAtomicOr
+            | O::ImmAtomicXor
+            | O::ImmAtomicExch
+            | O::ImmAtomicCmpExch
+            | O::ImmAtomicImax
+            | O::ImmAtomicImin
+            | O::ImmAtomicUmax
+            | O::ImmAtomicUmin
+    )
 }
 
 /// Pre-scan: which texture ids are read with comparison, and which word
@@ -1131,19 +1188,38 @@ pub(crate) fn prescan(
     let mut depth = std::collections::BTreeSet::new();
     let mut atomics: std::collections::BTreeMap<(u32, u32), K> = std::collections::BTreeMap::new();
     for ins in &p.instructions {
-        let code = ins.opcode();
+        let Some(code) = ins.op() else { continue };
         match code {
-            70 | 71 | 126 | 128 => {
-                let i = if code == 128 { 3 } else { 2 };
+            O::SampleC | O::SampleCLz | O::Gather4C | O::Gather4PoC => {
+                let i = if code == O::Gather4PoC { 3 } else { 2 };
                 if let Some(op) = ins.operand(p, i) {
                     depth.insert(res_id(op));
                 }
             }
-            169..=177 | 180..=189 => {
-                let i = if code >= 178 { 1 } else { 0 };
+            O::AtomicAnd
+            | O::AtomicOr
+            | O::AtomicXor
+            | O::AtomicCmpStore
+            | O::AtomicIadd
+            | O::AtomicImax
+            | O::AtomicImin
+            | O::AtomicUmax
+            | O::AtomicUmin
+            | O::ImmAtomicIadd
+            | O::ImmAtomicAnd
+            | O::ImmAtomicOr
+            | O::ImmAtomicXor
+            | O::ImmAtomicExch
+            | O::ImmAtomicCmpExch
+            | O::ImmAtomicImax
+            | O::ImmAtomicImin
+            | O::ImmAtomicUmax
+            | O::ImmAtomicUmin => {
+                let i = if returns_old_value(code) { 1 } else { 0 };
                 if let Some(op) = ins.operand(p, i) {
-                    let signed = matches!(code, 174 | 175 | 186 | 187);
-                    let unsigned_minmax = matches!(code, 176 | 177 | 188 | 189);
+                    let signed = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
+                    let unsigned_minmax =
+                        matches!(code, O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin);
                     let key = (op.ty(), res_id(op));
                     let want = if signed { K::I } else { K::U };
                     match atomics.get(&key) {

@@ -43,7 +43,7 @@ fn corpus_translates_or_fails_documented() {
                     [("glsl", dxbc_naga::to_glsl(&t)), ("msl", dxbc_naga::to_msl(&t)), ("hlsl", dxbc_naga::to_hlsl(&t))]
                 {
                     if let Err(e) = r {
-                        let key = format!("{name}: {}", e.chars().take(80).collect::<String>());
+                        let key = format!("{name}: {}", e.to_string().chars().take(80).collect::<String>());
                         *backend_fail.entry(key).or_default() += 1;
                     }
                 }
@@ -101,7 +101,7 @@ fn spirv_output_passes_spirv_val() {
         let Ok(t) = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()) else { continue };
         let words = match dxbc_naga::to_spirv(&t) {
             Ok(w) => w,
-            Err(e) if e.contains("SV_Coverage") => continue,
+            Err(dxbc_naga::OutputError::Withheld { .. }) => continue,
             Err(e) => panic!("{}: SPIR-V writer: {e}", f.display()),
         };
         let out = dir.join(format!("{}.spv", modules.len()));

@@ -33,7 +33,7 @@ fn compress(state: &mut [u32; 4], block: &[u8]) {
         *w = u32::from_le_bytes([block[i * 4], block[i * 4 + 1], block[i * 4 + 2], block[i * 4 + 3]]);
     }
     let [mut a, mut b, mut c, mut d] = *state;
-    for i in 0..64 {
+    for (i, &shift) in S.iter().enumerate() {
         let (f, g) = match i / 16 {
             0 => ((b & c) | (!b & d), i),
             1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
@@ -43,7 +43,7 @@ fn compress(state: &mut [u32; 4], block: &[u8]) {
         let t = d;
         d = c;
         c = b;
-        b = b.wrapping_add(a.wrapping_add(f).wrapping_add(k(i)).wrapping_add(m[g]).rotate_left(S[i]));
+        b = b.wrapping_add(a.wrapping_add(f).wrapping_add(k(i)).wrapping_add(m[g]).rotate_left(shift));
         a = t;
     }
     state[0] = state[0].wrapping_add(a);

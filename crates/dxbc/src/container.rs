@@ -12,7 +12,7 @@
 //! ```
 
 use crate::checksum::dxbc_checksum;
-use crate::error::{Error, Result};
+use crate::error::{ChunkRef, Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 use std::ops::Range;
@@ -20,6 +20,9 @@ use std::ops::Range;
 /// Largest container we accept: sizes come from the file, so anything read
 /// is bounded by this (real shaders are far smaller).
 pub const MAX_CONTAINER_SIZE: usize = 64 << 20;
+
+/// Bytes before the chunk table (magic, checksum, version, size, count).
+pub const HEADER_SIZE: usize = 32;
 
 /// One entry of the chunk table.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -31,7 +34,9 @@ pub struct ChunkEntry {
     pub offset: usize,
     /// Absolute offset of the table slot that points at this chunk.
     pub table_offset: usize,
-    /// Payload size in bytes (excluding the 8-byte chunk header).
+    /// Payload size in bytes (excluding the 8-byte chunk header): the size
+    /// field, or the bytes that are there when the payload runs past the
+    /// end of the input (an error in [`Container::errors`] gives the field).
     pub size: usize,
 }
 
@@ -65,8 +70,13 @@ pub struct Container {
     pub version: u32,
     /// Total size field.
     pub total_size: u32,
-    /// The chunks in table order.
+    /// The readable chunks in table order (a table slot whose chunk header
+    /// is outside the input or misaligned has no entry; see `errors`).
     pub chunks: Vec<ChunkEntry>,
+    /// Faults in the header and chunk table, each naming its table slot or
+    /// field. Empty for a well-formed file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<Error>,
 }
 
 /// Tells whether `fourcc` is a chunk whose payload this crate decodes fully.
@@ -97,11 +107,19 @@ pub fn chunk_kind_description(tag: &[u8; 4]) -> &'static str {
 }
 
 impl Container {
-    /// Parses the header and chunk table. Chunk payloads are bounds-checked
+    /// Parses the header and chunk table; chunk payloads are bounds-checked
     /// but not decoded here.
+    ///
+    /// Only input that is not a container at all fails: too large, no
+    /// `DXBC` magic, or shorter than the 32-byte header. Any other fault (a
+    /// total size that disagrees with the input, a chunk table or chunk cut
+    /// short, an offset outside the file or misaligned) is recorded in
+    /// [`Container::errors`] and parsing goes on, so every readable chunk is
+    /// listed. A chunk cut short is listed with the bytes that are there.
     pub fn parse(data: &[u8]) -> Result<Container> {
         if data.len() > MAX_CONTAINER_SIZE {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::LimitExceeded,
                 format!(
                     "input is {} bytes; the largest accepted container is {} bytes",
                     data.len(),
@@ -111,15 +129,19 @@ impl Container {
             ));
         }
         let mut r = Reader::new(data, 0);
-        let magic = r.bytes(4, "container magic \"DXBC\"")?;
-        if magic != b"DXBC" {
-            return Err(Error::new(
-                format!(
+        match data.get(..4) {
+            Some(m) if m == b"DXBC" => r.seek(4, "container magic")?,
+            Some(m) => {
+                let e = format!(
                     "expected container magic \"DXBC\", found {:02x} {:02x} {:02x} {:02x}",
-                    magic[0], magic[1], magic[2], magic[3]
-                ),
-                0,
-            ));
+                    m[0], m[1], m[2], m[3]
+                );
+                return Err(Error::of(ErrorKind::NotDxbc, e, 0));
+            }
+            None => {
+                let e = format!("expected container magic \"DXBC\", the input has {} bytes", data.len());
+                return Err(Error::of(ErrorKind::NotDxbc, e, 0));
+            }
         }
         let mut checksum = [0u32; 4];
         for c in &mut checksum {
@@ -127,19 +149,18 @@ impl Container {
         }
         let version = r.u32("container version")?;
         let total_size = r.u32("container total size")?;
-        if total_size as usize != data.len() {
-            return Err(Error::new(
-                format!("container size field says {total_size} bytes but the input has {}", data.len()),
-                0x18,
-            ));
-        }
         let count_at = r.offset();
         let count = r.u32("chunk count")? as usize;
-        if count > r.remaining() / 4 {
-            return Err(Error::new(format!("chunk count {count} does not fit in the file"), count_at));
+        let mut errors = Vec::new();
+        if total_size as usize != data.len() {
+            errors.push(total_size_error(total_size as usize, data.len()));
         }
-        let mut chunks = Vec::with_capacity(count);
-        for _ in 0..count {
+        let fit = r.remaining() / 4;
+        if count > fit {
+            errors.push(count_error(count, fit, total_size as usize, data.len(), count_at));
+        }
+        let mut chunks = Vec::with_capacity(count.min(fit));
+        for slot in 0..count.min(fit) {
             let table_offset = r.offset();
             let offset = r.u32("chunk offset")? as usize;
             // Well-formed entry: aligned, header and payload inside the file.
@@ -151,26 +172,11 @@ impl Container {
                     continue;
                 }
             }
-            // Otherwise the step-by-step reading below names the fault.
-            let mut c = Reader::new(data, 0);
-            c.seek(offset, "chunk offset")
-                .map_err(|_| Error::new(format!("chunk offset {offset:#x} lies outside the file"), table_offset))?;
-            if offset % 4 != 0 {
-                return Err(Error::new(format!("chunk offset {offset:#x} is not dword-aligned"), table_offset));
-            }
-            let tagb = c.bytes(4, "chunk FourCC")?;
-            let tag = [tagb[0], tagb[1], tagb[2], tagb[3]];
-            let size_at = c.offset();
-            let size = c.u32("chunk size")? as usize;
-            if size > c.remaining() {
-                return Err(Error::new(
-                    format!("chunk {} declares {size} bytes but only {} remain", fourcc_text(&tag), c.remaining()),
-                    size_at,
-                ));
-            }
-            chunks.push(ChunkEntry { tag, offset, table_offset, size });
+            let (entry, e) = damaged_entry(data, total_size as usize, slot, table_offset, offset);
+            chunks.extend(entry);
+            errors.push(e);
         }
-        Ok(Container { checksum, version, total_size, chunks })
+        Ok(Container { checksum, version, total_size, chunks, errors })
     }
 
     /// The checksum computed over `data` (the bytes this container was
@@ -188,6 +194,66 @@ impl Container {
     pub fn find(&self, tag: &[u8; 4]) -> Option<&ChunkEntry> {
         self.chunks.iter().find(|c| &c.tag == tag)
     }
+}
+
+/// Whether bytes up to `end` are missing only because the input stops
+/// short of the size the container declares (a truncated file).
+fn cut_short(end: usize, total: usize, len: usize) -> bool {
+    total > len && end <= total
+}
+
+#[cold]
+fn total_size_error(total: usize, len: usize) -> Error {
+    if total > len {
+        let e = format!("container size field says {total} bytes but the input ends after {len} (truncated)");
+        Error::of(ErrorKind::Truncated, e, 0x18)
+    } else {
+        let e = format!(
+            "container size field says {total} bytes but the input has {len} ({} bytes after the end)",
+            len - total
+        );
+        Error::of(ErrorKind::SizeMismatch, e, 0x18)
+    }
+}
+
+#[cold]
+fn count_error(count: usize, fit: usize, total: usize, len: usize, at: usize) -> Error {
+    let kind =
+        if cut_short(HEADER_SIZE + 4 * count, total, len) { ErrorKind::Truncated } else { ErrorKind::OutOfBounds };
+    Error::of(kind, format!("chunk count {count} does not fit in the file; reading the {fit} table slots that do"), at)
+}
+
+/// Names the fault of a chunk-table entry that fails the quick check, and
+/// returns the entry when its header is readable and aligned (a payload
+/// that runs past the end is cut to the bytes that are there).
+#[cold]
+#[inline(never)]
+fn damaged_entry(
+    data: &[u8],
+    total: usize,
+    slot: usize,
+    table_offset: usize,
+    offset: usize,
+) -> (Option<ChunkEntry>, Error) {
+    let len = data.len();
+    let tag = data.get(offset..offset.saturating_add(4)).map(|t| [t[0], t[1], t[2], t[3]]);
+    let chunk = ChunkRef { slot, tag, offset };
+    let fail = |kind, msg: String, at| (None, Error::of(kind, msg, at).in_chunk(chunk));
+    if offset.saturating_add(8) > len {
+        let kind =
+            if cut_short(offset.saturating_add(8), total, len) { ErrorKind::Truncated } else { ErrorKind::OutOfBounds };
+        return fail(kind, format!("chunk header at {offset:#x} lies outside the {len}-byte input"), table_offset);
+    }
+    if offset % 4 != 0 {
+        return fail(ErrorKind::Misaligned, format!("chunk offset {offset:#x} is not dword-aligned"), table_offset);
+    }
+    let tag = tag.unwrap_or_default();
+    let declared = crate::reader::dword(data, offset / 4 + 1) as usize;
+    let size = len - offset - 8;
+    let end = offset.saturating_add(8).saturating_add(declared);
+    let kind = if cut_short(end, total, len) { ErrorKind::Truncated } else { ErrorKind::OutOfBounds };
+    let e = format!("chunk declares {declared} payload bytes but only {size} remain; decoding those");
+    (Some(ChunkEntry { tag, offset, table_offset, size }), Error::of(kind, e, offset + 4).in_chunk(chunk))
 }
 
 /// Printable FourCC: ASCII shown as is, other bytes as `\xNN`.

@@ -213,21 +213,34 @@ fn sysname(n: &str) -> u32 {
 struct El(&'static str, u32, u32, u32, u8, u8);
 
 fn signature(els: &[El]) -> Vec<u8> {
-    let mut strings: Vec<u8> = Vec::new();
-    let strings_at = 8 + 24 * els.len();
-    let mut w = vec![els.len() as u32, 8];
-    for e in els {
-        let at = strings_at + strings.len();
-        strings.extend_from_slice(e.0.as_bytes());
-        strings.push(0);
-        w.extend([at as u32, e.1, e.2, 3, e.3, u32::from(e.4) | u32::from(e.5) << 8]);
+    use crate::chunks::signature::{Signature, SignatureElement, SignatureLayout, StringPlacement};
+    let elements = els
+        .iter()
+        .map(|e| SignatureElement {
+            offset: 0,
+            stream: None,
+            name_offset: 0,
+            name: e.0.into(),
+            semantic_index: e.1,
+            system_value: e.2,
+            component_type: 3, // float
+            register: e.3,
+            mask: e.4,
+            rw_mask: e.5,
+            reserved: 0,
+            min_precision: None,
+        })
+        .collect();
+    Signature {
+        offset: 0,
+        fourcc: *b"ISGN",
+        layout: SignatureLayout::Basic,
+        element_count: 0,
+        element_offset: 0,
+        elements,
+        strings: StringPlacement::Shared,
     }
-    while strings.len() % 4 != 0 {
-        strings.push(0xab);
-    }
-    let mut out: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
-    out.extend(strings);
-    out
+    .encode()
 }
 
 /// A constant-buffer variable: name, byte offset, size, (class, rows, columns), type name.
@@ -235,78 +248,112 @@ struct Var(&'static str, u32, u32, (u16, u16, u16), &'static str);
 /// A resource binding: name, input type, return type, dimension, bind point, flags.
 struct Bind(&'static str, u32, u32, u32, u32, u32);
 
-/// An SM5 RDEF chunk with one constant buffer (when `vars` is not empty).
+/// An SM5 RDEF chunk with one constant buffer (when `vars` is not empty),
+/// built as a model and laid out by the RDEF encoder.
 fn rdef(stage_code: u16, cb_name: &str, vars: &[Var], binds: &[Bind]) -> Vec<u8> {
-    let n_cb = u32::from(!vars.is_empty());
-    let bind_at = 60;
-    let cb_at = bind_at + 32 * binds.len();
-    let var_at = cb_at + 24 * n_cb as usize;
-    let type_at = var_at + 40 * vars.len();
-    let str_at = type_at + 36 * vars.len();
-    let mut strings: Vec<u8> = Vec::new();
-    let mut string = |s: &str| {
-        let at = (str_at + strings.len()) as u32;
-        strings.extend_from_slice(s.as_bytes());
-        strings.push(0);
-        at
-    };
-    let creator = string("DXBC Explorer example assembler");
-    let mut w: Vec<u32> = vec![
-        n_cb,
-        cb_at as u32,
-        binds.len() as u32,
-        bind_at as u32,
-        5 << 8 | u32::from(stage_code) << 16, // minor 0, major 5, program type
-        0x100,                                // compile flags: no preshader
-        creator,
-        u32::from_le_bytes(*b"RD11"),
-        60,
-        24,
-        32,
-        40,
-        36,
-        12,
-        0,
-    ];
-    for b in binds {
-        let name = string(b.0);
-        let samples = if b.1 == 2 || b.1 == 4 { u32::MAX } else { 0 };
-        w.extend([name, b.1, b.2, b.3, samples, b.4, 1, b.5]);
-    }
-    if n_cb == 1 {
-        let name = string(cb_name);
+    use crate::chunks::rdef::{ConstantBuffer, Rd11Header, Rdef, RdefLayout, ResourceBinding, Type, Variable};
+    let bindings = binds
+        .iter()
+        .map(|b| ResourceBinding {
+            offset: 0,
+            name_offset: 0,
+            name: b.0.into(),
+            input_type: b.1,
+            return_type: b.2,
+            dimension: b.3,
+            sample_count: if b.1 == 2 || b.1 == 4 { u32::MAX } else { 0 },
+            bind_point: b.4,
+            bind_count: 1,
+            flags: b.5,
+            space: None,
+            id: None,
+        })
+        .collect();
+    let variables: Vec<Variable> = vars
+        .iter()
+        .map(|v| Variable {
+            offset: 0,
+            name_offset: 0,
+            name: v.0.into(),
+            start_offset: v.1,
+            size: v.2,
+            flags: 2, // used
+            type_offset: 0,
+            default_value_offset: 0,
+            default_value_at: None,
+            default_value: None,
+            texture_start: Some(u32::MAX),
+            texture_size: Some(0),
+            sampler_start: Some(u32::MAX),
+            sampler_size: Some(0),
+            ty: Type {
+                offset: 0,
+                class: v.3 .0,
+                base_type: 3, // float
+                rows: v.3 .1,
+                columns: v.3 .2,
+                elements: 0,
+                member_count: 0,
+                member_offset: 0,
+                subtype_offset: Some(0),
+                base_class_offset: Some(0),
+                interface_count: Some(0),
+                interface_offset: Some(0),
+                name_offset: Some(0),
+                name: Some(v.4.into()),
+                members: Vec::new(),
+                subtype: None,
+                base_class: None,
+                interfaces: Vec::new(),
+                shares: None,
+            },
+        })
+        .collect();
+    let constant_buffers = if vars.is_empty() {
+        Vec::new()
+    } else {
         let size = vars.iter().map(|v| v.1 + v.2).max().unwrap_or(0).div_ceil(16) * 16;
-        w.extend([name, vars.len() as u32, var_at as u32, size, 0, 0]);
+        vec![ConstantBuffer {
+            offset: 0,
+            name_offset: 0,
+            name: cb_name.into(),
+            variable_count: 0,
+            variable_offset: 0,
+            size,
+            flags: 0,
+            kind: 0,
+            variables,
+        }]
+    };
+    Rdef {
+        layout: RdefLayout::Fxc,
+        offset: 0,
+        constant_buffer_count: 0,
+        constant_buffer_offset: 0,
+        binding_count: 0,
+        binding_offset: 0,
+        minor_version: 0,
+        major_version: 5,
+        program_type: stage_code,
+        compile_flags: 0x100, // no preshader
+        creator_offset: 0,
+        creator: "DXBC Explorer example assembler".into(),
+        rd11: Some(Rd11Header {
+            offset: 0,
+            magic: crate::chunks::rdef::MAGIC_RD11,
+            sm51: false,
+            header_size: 60,
+            constant_buffer_record_size: 24,
+            binding_record_size: 32,
+            variable_record_size: 40,
+            type_record_size: 36,
+            member_record_size: 12,
+            interface_slot_count: 0,
+        }),
+        constant_buffers,
+        bindings,
     }
-    for (i, v) in vars.iter().enumerate() {
-        let name = string(v.0);
-        let t = (type_at + 36 * i) as u32;
-        w.extend([name, v.1, v.2, 2 /* used */, t, 0, u32::MAX, 0, u32::MAX, 0]);
-    }
-    let mut types = Vec::new();
-    for v in vars {
-        let name = string(v.4);
-        let (class, rows, cols) = v.3;
-        types.extend([
-            u32::from(class) | 3 << 16, // base type float
-            u32::from(rows) | u32::from(cols) << 16,
-            0, // elements, members
-            0,
-            0,
-            0,
-            0,
-            0,
-            name,
-        ]);
-    }
-    w.extend(types);
-    let mut out: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
-    debug_assert_eq!(out.len(), str_at);
-    out.extend(strings);
-    while out.len() % 4 != 0 {
-        out.push(0xab);
-    }
-    out
+    .encode()
 }
 
 fn container(chunks: &[([u8; 4], &[u8])]) -> Vec<u8> {

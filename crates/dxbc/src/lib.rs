@@ -13,6 +13,12 @@
 //!   explanation). The decoder reads fields through it, the printer takes
 //!   mnemonics from it, the encoder packs through it, and the web explorer
 //!   shows its explanations.
+//! * **Typed enums from the same rows**: one macro call per table emits
+//!   both the table and a Rust enum ([`spec::Opcode`], [`spec::OperandType`],
+//!   …), so code matches on names, never on numbers.
+//! * **A field model for editing** ([`program::ir`]): every bit of every
+//!   token as a named, typed field, with no stored token words; the encoder
+//!   packs it through the table's bitfields and computes every length.
 //! * **Two layers for the program**: a grammar-free token walk (lengths,
 //!   extended-token chains, operand index chains) under a grammar-aware
 //!   reader that knows each declaration's payload.
@@ -29,6 +35,7 @@
 pub mod checksum;
 pub mod chunks;
 pub mod container;
+pub mod edit;
 pub mod error;
 pub mod examples;
 pub mod listing;
@@ -40,5 +47,5 @@ pub mod spans;
 pub mod spec;
 
 pub use container::Container;
-pub use error::{Error, Result};
+pub use error::{ChunkRef, Error, ErrorKind, Result};
 pub use shader::Shader;

@@ -1,7 +1,7 @@
 //! A bounds-checked little-endian reader that knows the absolute offset of
 //! every byte it hands out.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Reads little-endian values from a slice whose first byte sits at absolute
 /// offset `base` in the original input.
@@ -53,7 +53,8 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn seek(&mut self, pos: usize, what: &str) -> Result<()> {
         if pos > self.data.len() {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::OutOfBounds,
                 format!("{what} points past the end of its {}-byte block", self.data.len()),
                 self.base + self.data.len(),
             ));
@@ -77,7 +78,11 @@ impl<'a> Reader<'a> {
     #[cold]
     #[inline(never)]
     fn short(&self, n: usize, what: &str) -> Error {
-        Error::new(format!("expected {n} bytes of {what}, found {}", self.remaining()), self.offset())
+        Error::of(
+            ErrorKind::Truncated,
+            format!("expected {n} bytes of {what}, found {}", self.remaining()),
+            self.offset(),
+        )
     }
 
     /// Reads `N` bytes as an array; the fixed size lets the check and the
@@ -121,7 +126,8 @@ impl<'a> Reader<'a> {
     pub fn cstr_at(&self, pos: usize, what: &str) -> Result<String> {
         let start = pos;
         if start >= self.data.len() {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::OutOfBounds,
                 format!("{what} string offset {pos:#x} lies outside its {}-byte block", self.data.len()),
                 self.base + start.min(self.data.len()),
             ));
@@ -129,7 +135,13 @@ impl<'a> Reader<'a> {
         let rest = &self.data[start..];
         let (end, ascii) = match nul_and_ascii(rest) {
             Some(found) => found,
-            None => return Err(Error::new(format!("{what} string is not NUL-terminated"), self.base + start)),
+            None => {
+                return Err(Error::of(
+                    ErrorKind::Truncated,
+                    format!("{what} string is not NUL-terminated"),
+                    self.base + start,
+                ))
+            }
         };
         let bytes = &rest[..end];
         if ascii {

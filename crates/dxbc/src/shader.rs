@@ -1,8 +1,8 @@
 //! The whole decoded file: container plus every chunk it could decode.
 
 use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat};
-use crate::container::{write_container, Container};
-use crate::error::{Error, Result};
+use crate::container::{write_container, ChunkEntry, Container, HEADER_SIZE};
+use crate::error::{ChunkRef, Error, Result};
 use crate::program::Program;
 use serde::Serialize;
 
@@ -32,15 +32,17 @@ pub struct Shader {
     pub ifce: Option<Ifce>,
     /// Aon9.
     pub aon9: Option<Aon9>,
-    /// Faults met while decoding chunks; each names its offset. Empty for a
-    /// well-formed file.
+    /// Faults met in the container (the same as `container.errors`, first)
+    /// and while decoding chunks (each naming its chunk); each names its
+    /// offset. Empty for a well-formed file.
     pub errors: Vec<Error>,
 }
 
 impl Shader {
-    /// Decodes as much as possible: the container must parse, chunk faults
-    /// are collected in [`Shader::errors`] and the parts before each fault
-    /// are kept.
+    /// Decodes as much as possible: only input that is not a container at
+    /// all fails (see [`Container::parse`]); container and chunk faults are
+    /// collected in [`Shader::errors`], every readable chunk is decoded, and
+    /// the parts before each fault are kept.
     pub fn decode(bytes: &[u8]) -> Result<Shader> {
         let container = Container::parse(bytes)?;
         let mut s = Shader {
@@ -57,6 +59,7 @@ impl Shader {
             aon9: None,
             errors: Vec::new(),
         };
+        s.errors.extend(s.container.errors.iter().cloned());
         for i in 0..s.container.chunks.len() {
             let (tag, range, offset) = {
                 let c = &s.container.chunks[i];
@@ -65,6 +68,7 @@ impl Shader {
             let data = &bytes[range];
             let base = offset + 8;
             let c = (tag,);
+            let first_error = s.errors.len();
             match &tag {
                 b"RDEF" if s.rdef.is_none() => keep(&mut s.errors, Rdef::parse(data, base), &mut s.rdef),
                 b"ISGN" | b"ISG1" if s.input_signature.is_none() => {
@@ -87,6 +91,13 @@ impl Shader {
                 b"Aon9" if s.aon9.is_none() => keep(&mut s.errors, Aon9::parse(data, base), &mut s.aon9),
                 _ => {}
             }
+            if s.errors.len() > first_error {
+                let slot = s.container.chunks[i].table_offset.saturating_sub(HEADER_SIZE) / 4;
+                let chunk = ChunkRef { slot, tag: Some(tag), offset };
+                for e in &mut s.errors[first_error..] {
+                    *e = e.clone().in_chunk(chunk);
+                }
+            }
         }
         Ok(s)
     }
@@ -100,20 +111,41 @@ impl Shader {
         }
     }
 
-    /// Re-serialises the container: the program chunk is re-encoded from the
-    /// decoded model, other chunks are carried over, and the checksum is
-    /// recomputed. An unmodified, well-formed file comes back byte-identical.
+    /// Re-serialises the container: every chunk that decoded is encoded
+    /// from its model (the program by [`Program::encode`], the others by
+    /// their own `encode`), so edits to the models show up in the bytes;
+    /// chunks with no model (unknown kinds, a second chunk of a kind) are
+    /// carried over as their payload bytes, their only field. Offsets and
+    /// the checksum are recomputed. An unmodified, well-formed file comes
+    /// back byte-identical.
     pub fn rebuild(&self) -> Vec<u8> {
-        let encoded_program = self.program.as_ref().map(|p| p.encode());
-        let mut parts: Vec<([u8; 4], &[u8])> = Vec::with_capacity(self.container.chunks.len());
-        for c in &self.container.chunks {
-            let data: &[u8] = match (&c.tag, &encoded_program) {
-                (b"SHDR" | b"SHEX", Some(p)) if self.program.as_ref().map(|q| q.offset) == Some(c.offset + 8) => p,
-                _ => &self.bytes[c.data_range()],
-            };
-            parts.push((c.tag, data));
-        }
+        let encoded: Vec<Option<Vec<u8>>> = self.container.chunks.iter().map(|c| self.encode_chunk(c)).collect();
+        let parts: Vec<([u8; 4], &[u8])> = self
+            .container
+            .chunks
+            .iter()
+            .zip(&encoded)
+            .map(|(c, e)| (c.tag, e.as_deref().unwrap_or(&self.bytes[c.data_range()])))
+            .collect();
         write_container(self.container.version, &parts)
+    }
+
+    /// The payload of chunk `c` encoded from its model, when it has one.
+    fn encode_chunk(&self, c: &ChunkEntry) -> Option<Vec<u8>> {
+        let at = c.offset + 8;
+        let sig = |s: &Option<Signature>| s.as_ref().filter(|s| s.offset == at).map(Signature::encode);
+        match &c.tag {
+            b"SHDR" | b"SHEX" => self.program.as_ref().filter(|p| p.offset == at).map(Program::encode),
+            b"RDEF" => self.rdef.as_ref().filter(|r| r.offset == at).map(Rdef::encode),
+            b"ISGN" | b"ISG1" => sig(&self.input_signature),
+            b"OSGN" | b"OSG5" | b"OSG1" => sig(&self.output_signature),
+            b"PCSG" | b"PSG1" => sig(&self.patch_constant_signature),
+            b"STAT" => self.stat.as_ref().filter(|s| s.offset == at).map(Stat::encode),
+            b"SFI0" => self.sfi0.as_ref().filter(|s| s.offset == at).map(Sfi0::encode),
+            b"IFCE" => self.ifce.as_ref().filter(|s| s.offset == at).map(Ifce::encode),
+            b"Aon9" => self.aon9.as_ref().filter(|s| s.offset == at).map(Aon9::encode),
+            _ => None,
+        }
     }
 
     /// True when the stored checksum matches the file's bytes.

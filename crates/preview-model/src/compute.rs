@@ -15,8 +15,10 @@
 //! `r32sint`), also per the translator; they are shown as pictures through
 //! [`crate::textures::Image::to_display_rgba8`].
 
+use crate::controls::{class_of, Scalar};
 use crate::textures::{Image, TextureDimension, TextureFormat};
 use dxbc::chunks::rdef::{Rdef, ResourceBinding, Type};
+use dxbc::spec::{CbufferType, ReturnType, ShaderInputType, ShaderVariableClass as C, SrvDimension};
 use serde::Serialize;
 
 /// Elements a buffer gets by default.
@@ -55,20 +57,21 @@ impl CellFormat {
     }
 
     fn from_base_type(base: u16) -> CellFormat {
-        match base {
-            2 | 55 | 56 | 58 => CellFormat::I32,
-            3 | 52 | 53 | 54 | 60 => CellFormat::F32,
-            1 | 19 | 57 | 59 => CellFormat::U32,
-            _ => CellFormat::Hex,
+        // Bools are shown as the words they are stored as.
+        match Scalar::from_base_type(base) {
+            Some(Scalar::I32) => CellFormat::I32,
+            Some(Scalar::F32) => CellFormat::F32,
+            Some(Scalar::U32 | Scalar::Bool) => CellFormat::U32,
+            None => CellFormat::Hex,
         }
     }
 
-    /// The format of a `D3D_RESOURCE_RETURN_TYPE` (3 sint, 4 uint, 1/2/5 float).
+    /// The format of a `D3D_RESOURCE_RETURN_TYPE` (the program's return type numbers).
     pub fn from_return_type(rt: u32) -> CellFormat {
-        match rt {
-            3 => CellFormat::I32,
-            4 => CellFormat::U32,
-            1 | 2 | 5 => CellFormat::F32,
+        match ReturnType::from_u32(rt) {
+            Some(ReturnType::Sint) => CellFormat::I32,
+            Some(ReturnType::Uint) => CellFormat::U32,
+            Some(ReturnType::Unorm | ReturnType::Snorm | ReturnType::Float) => CellFormat::F32,
             _ => CellFormat::Hex,
         }
     }
@@ -276,7 +279,7 @@ pub fn covering_groups(workgroup_size: [u32; 3], textures: &[StorageTextureSlot]
 pub fn dispatch(shader: &dxbc::Shader) -> Dispatch {
     let mut workgroup_size = [1, 1, 1];
     if let Some(p) = &shader.program {
-        if let Some(ins) = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::DCL_THREAD_GROUP) {
+        if let Some(ins) = p.instructions.iter().find(|i| i.op() == Some(dxbc::spec::Opcode::DclThreadGroup)) {
             for (i, w) in ins.payload(p).iter().take(3).enumerate() {
                 workgroup_size[i] = w.value.max(1);
             }
@@ -291,13 +294,19 @@ pub fn buffer_slots(rdef: &Rdef) -> Vec<BufferSlot> {
 }
 
 fn buffer_slot(rdef: &Rdef, b: &ResourceBinding) -> Option<BufferSlot> {
-    let (kind, writable) = match b.input_type {
-        2 if matches!(b.dimension, 1 | 11) => (BufferKind::Typed, false),
-        4 if b.dimension == 1 => (BufferKind::Typed, true),
-        5 => (BufferKind::Structured, false),
-        6 | 9 | 10 | 11 => (BufferKind::Structured, true),
-        7 => (BufferKind::Raw, false),
-        8 => (BufferKind::Raw, true),
+    use ShaderInputType as I;
+    let dimension = SrvDimension::from_u32(b.dimension);
+    let (kind, writable) = match I::from_u32(b.input_type)? {
+        I::Texture if matches!(dimension, Some(SrvDimension::Buffer | SrvDimension::Bufferex)) => {
+            (BufferKind::Typed, false)
+        }
+        I::UavRwtyped if dimension == Some(SrvDimension::Buffer) => (BufferKind::Typed, true),
+        I::Structured => (BufferKind::Structured, false),
+        I::UavRwstructured | I::UavAppendStructured | I::UavConsumeStructured | I::UavRwstructuredWithCounter => {
+            (BufferKind::Structured, true)
+        }
+        I::Byteaddress => (BufferKind::Raw, false),
+        I::UavRwbyteaddress => (BufferKind::Raw, true),
         _ => return None,
     };
     let (stride, columns) = match kind {
@@ -315,7 +324,7 @@ fn buffer_slot(rdef: &Rdef, b: &ResourceBinding) -> Option<BufferSlot> {
             let layout = rdef
                 .constant_buffers
                 .iter()
-                .find(|c| c.kind == 3 && c.name == b.name)
+                .find(|c| c.kind == CbufferType::ResourceBindInfo as u32 && c.name == b.name)
                 .and_then(|c| c.variables.first());
             let mut cols = Vec::new();
             if let Some(v) = layout {
@@ -364,7 +373,8 @@ fn tight_columns(ty: &Type, base: u32, path: &str, out: &mut Vec<Column>, depth:
         }
         let p = if ty.elements > 0 { format!("{path}[{i}]") } else { path.to_string() };
         let at = base.saturating_add(elem.saturating_mul(i));
-        if ty.class == 5 {
+        let class = class_of(ty);
+        if class == Some(C::Struct) {
             for m in &ty.members {
                 let mp = if p.is_empty() { m.name.clone() } else { format!("{p}.{}", m.name) };
                 tight_columns(&m.ty, at.saturating_add(m.start_offset), &mp, out, depth + 1);
@@ -373,20 +383,20 @@ fn tight_columns(ty: &Type, base: u32, path: &str, out: &mut Vec<Column>, depth:
         }
         let format = CellFormat::from_base_type(ty.base_type);
         let (rows, cols) = (ty.rows.clamp(1, 4) as u32, ty.columns.clamp(1, 4) as u32);
-        let words = match ty.class {
-            0 => 1,
-            1 => cols,
-            2 | 3 => rows * cols,
+        let words = match class {
+            Some(C::Scalar) => 1,
+            Some(C::Vector) => cols,
+            Some(C::MatrixRows | C::MatrixColumns) => rows * cols,
             _ => 0,
         };
         const XYZW: [&str; 4] = ["x", "y", "z", "w"];
         for k in 0..words {
-            let name = match ty.class {
-                0 => p.clone(),
-                1 => format!("{p}.{}", XYZW[k as usize]),
+            let name = match class {
+                Some(C::Scalar) => p.clone(),
+                Some(C::Vector) => format!("{p}.{}", XYZW[k as usize]),
                 // Matrices: `_mRC`, HLSL's zero-based element names; the
                 // storage order follows the matrix class.
-                2 => format!("{p}._m{}{}", k / cols, k % cols),
+                Some(C::MatrixRows) => format!("{p}._m{}{}", k / cols, k % cols),
                 _ => format!("{p}._m{}{}", k % rows, k / rows),
             };
             out.push(Column { name, offset: at.saturating_add(4 * k), format });
@@ -396,11 +406,11 @@ fn tight_columns(ty: &Type, base: u32, path: &str, out: &mut Vec<Column>, depth:
 
 fn tight_size(ty: &Type, depth: usize) -> u32 {
     let (rows, cols) = (ty.rows.clamp(1, 4) as u32, ty.columns.clamp(1, 4) as u32);
-    match ty.class {
-        0 => 4,
-        1 => 4 * cols,
-        2 | 3 => 4 * rows * cols,
-        5 if depth < dxbc::chunks::rdef::MAX_TYPE_DEPTH => ty
+    match class_of(ty) {
+        Some(C::Scalar) => 4,
+        Some(C::Vector) => 4 * cols,
+        Some(C::MatrixRows | C::MatrixColumns) => 4 * rows * cols,
+        Some(C::Struct) if depth < dxbc::chunks::rdef::MAX_TYPE_DEPTH => ty
             .members
             .iter()
             .map(|m| {
@@ -416,7 +426,7 @@ fn tight_size(ty: &Type, depth: usize) -> u32 {
 pub fn storage_texture_slots(rdef: &Rdef) -> Vec<StorageTextureSlot> {
     rdef.bindings
         .iter()
-        .filter(|b| b.input_type == 4)
+        .filter(|b| b.input_type == ShaderInputType::UavRwtyped as u32)
         .filter_map(|b| {
             let dimension = TextureDimension::from_uav(b.dimension)?;
             let extent = match dimension {

@@ -27,6 +27,7 @@
 
 use crate::math;
 use dxbc::chunks::rdef::{ConstantBuffer, Rdef, Type};
+use dxbc::spec::{CbufferType, ShaderInputType, ShaderVariableClass as C, ShaderVariableType};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -57,11 +58,12 @@ impl Scalar {
     /// The RDEF base type as a control scalar; `None` for types with no
     /// 32-bit control (double, objects, strings …).
     pub fn from_base_type(base: u16) -> Option<Scalar> {
-        match base {
-            1 => Some(Scalar::Bool),
-            2 | 55 | 56 | 58 => Some(Scalar::I32),
-            3 | 52 | 53 | 54 | 60 => Some(Scalar::F32),
-            19 | 57 | 59 => Some(Scalar::U32),
+        use ShaderVariableType as T;
+        match T::from_u32(base as u32)? {
+            T::Bool => Some(Scalar::Bool),
+            T::Int | T::Min12int | T::Min16int | T::Int16 => Some(Scalar::I32),
+            T::Float | T::Min8float | T::Min10float | T::Min16float | T::Float16 => Some(Scalar::F32),
+            T::Uint | T::Min16uint | T::Uint16 => Some(Scalar::U32),
             _ => None,
         }
     }
@@ -335,9 +337,13 @@ impl CbufferModel {
 /// are not edited here), in RDEF order.
 pub fn cbuffers(rdef: &Rdef) -> Vec<CbufferModel> {
     let mut out: Vec<CbufferModel> = Vec::new();
-    for cb in rdef.constant_buffers.iter().filter(|c| c.kind <= 1) {
-        let class = if cb.kind == 0 { BufferClass::Constant } else { BufferClass::Texture };
-        let binding = rdef.bindings.iter().find(|b| b.input_type == cb.kind && b.name == cb.name);
+    for cb in rdef.constant_buffers.iter() {
+        let (class, input_type) = match CbufferType::from_u32(cb.kind) {
+            Some(CbufferType::Cbuffer) => (BufferClass::Constant, ShaderInputType::Cbuffer),
+            Some(CbufferType::Tbuffer) => (BufferClass::Texture, ShaderInputType::Tbuffer),
+            _ => continue,
+        };
+        let binding = rdef.bindings.iter().find(|b| b.input_type == input_type as u32 && b.name == cb.name);
         let mut id = cb.name.clone();
         let mut n = 1;
         while out.iter().any(|m| m.id == id) {
@@ -372,6 +378,12 @@ fn round16(n: u32) -> u32 {
     n.div_ceil(16).saturating_mul(16).min(MAX_CBUFFER_BYTES)
 }
 
+/// The RDEF class of a variable type (`None` for a value the format does
+/// not define).
+pub fn class_of(ty: &Type) -> Option<C> {
+    C::from_u32(ty.class as u32)
+}
+
 /// Bytes one element of `ty` (ignoring its array count) spans in a
 /// constant buffer, up to the end of its last component.
 pub fn element_size(ty: &Type) -> u64 {
@@ -381,11 +393,11 @@ pub fn element_size(ty: &Type) -> u64 {
 fn element_size_at(ty: &Type, depth: usize) -> u64 {
     let rows = ty.rows.max(1) as u64;
     let cols = ty.columns.max(1) as u64;
-    match ty.class {
-        0 | 1 => 4 * cols,
-        2 => 16 * (rows - 1) + 4 * cols,
-        3 => 16 * (cols - 1) + 4 * rows,
-        5 if depth < dxbc::chunks::rdef::MAX_TYPE_DEPTH => {
+    match class_of(ty) {
+        Some(C::Scalar | C::Vector) => 4 * cols,
+        Some(C::MatrixRows) => 16 * (rows - 1) + 4 * cols,
+        Some(C::MatrixColumns) => 16 * (cols - 1) + 4 * rows,
+        Some(C::Struct) if depth < dxbc::chunks::rdef::MAX_TYPE_DEPTH => {
             ty.members.iter().map(|m| m.start_offset as u64 + total_size_at(&m.ty, depth + 1)).max().unwrap_or(0)
         }
         _ => 0,
@@ -440,7 +452,7 @@ impl Walker<'_> {
     }
 
     fn element(&mut self, ty: &Type, offset: u64, path: &str, used: bool, default: Option<(u32, &[u8])>, depth: usize) {
-        if ty.class == 5 {
+        if class_of(ty) == Some(C::Struct) {
             for m in &ty.members {
                 let p = format!("{path}.{}", m.name);
                 self.walk(&m.ty, offset + m.start_offset as u64, &p, used, default, depth + 1);
@@ -459,15 +471,16 @@ impl Walker<'_> {
 
     fn leaf(&self, ty: &Type, offset: u64, path: &str, used: bool, default: Option<(u32, &[u8])>) -> Option<Control> {
         let scalar = Scalar::from_base_type(ty.base_type)?;
-        let (rows, columns) = match ty.class {
-            0 => (1u8, 1u8),
-            1 => (1, ty.columns.clamp(1, 4) as u8),
-            2 | 3 => (ty.rows.clamp(1, 4) as u8, ty.columns.clamp(1, 4) as u8),
+        let class = class_of(ty)?;
+        let (rows, columns) = match class {
+            C::Scalar => (1u8, 1u8),
+            C::Vector => (1, ty.columns.clamp(1, 4) as u8),
+            C::MatrixRows | C::MatrixColumns => (ty.rows.clamp(1, 4) as u8, ty.columns.clamp(1, 4) as u8),
             _ => return None,
         };
-        let matrix_order = match ty.class {
-            2 => Some(MatrixOrder::RowMajor),
-            3 => Some(MatrixOrder::ColumnMajor),
+        let matrix_order = match class {
+            C::MatrixRows => Some(MatrixOrder::RowMajor),
+            C::MatrixColumns => Some(MatrixOrder::ColumnMajor),
             _ => None,
         };
         let mut component_offsets = Vec::with_capacity(rows as usize * columns as usize);

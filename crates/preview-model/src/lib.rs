@@ -72,20 +72,22 @@ pub enum Stage {
 impl Stage {
     /// The stage of `shader`, from its program (or RDEF when the program is missing).
     pub fn of(shader: &dxbc::Shader) -> Stage {
+        use dxbc::spec::ProgramType as P;
         let t = match (&shader.program, &shader.rdef) {
-            (Some(p), _) => p.version.program_type(),
+            (Some(p), _) => P::from_u32(p.version.program_type()),
+            // RDEF's own program type: the high half of a shader version token.
             (None, Some(r)) => match r.program_type {
-                0xFFFF => 0,
-                0xFFFE => 1,
-                0x4353 => 5,
-                _ => 2,
+                0xFFFF => Some(P::PixelShader),
+                0xFFFE => Some(P::VertexShader),
+                0x4353 => Some(P::ComputeShader),
+                _ => None,
             },
-            (None, None) => 2,
+            (None, None) => None,
         };
         match t {
-            0 => Stage::Pixel,
-            1 => Stage::Vertex,
-            5 => Stage::Compute,
+            Some(P::PixelShader) => Stage::Pixel,
+            Some(P::VertexShader) => Stage::Vertex,
+            Some(P::ComputeShader) => Stage::Compute,
             _ => Stage::Other,
         }
     }
@@ -111,6 +113,26 @@ pub struct PreviewModel {
     /// The dispatch, for compute shaders.
     pub dispatch: Option<compute::Dispatch>,
 }
+
+/// Why a permalink's preview records did not restore.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestoreError {
+    /// The values record (link record 6).
+    Values(payload::PayloadError),
+    /// The settings record (link record 7).
+    Settings(payload::PayloadError),
+}
+
+impl std::fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RestoreError::Values(e) => write!(f, "the link's preview values: {e}"),
+            RestoreError::Settings(e) => write!(f, "the link's preview settings: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RestoreError {}
 
 impl PreviewModel {
     /// Builds the model of `shader`. (Vertex shaders get their mesh layout
@@ -157,10 +179,10 @@ impl PreviewModel {
         &self,
         values: Option<&[u8]>,
         settings_bytes: Option<&[u8]>,
-    ) -> Result<(Values, settings::Settings), String> {
+    ) -> Result<(Values, settings::Settings), RestoreError> {
         let mut all = self.defaults();
         if let Some(v) = values {
-            let given = payload::decode(v).map_err(|e| format!("the link's preview values: {e}"))?;
+            let given = payload::decode(v).map_err(RestoreError::Values)?;
             for (k, v) in given {
                 if all.get(&k).is_some_and(|d| d.scalar() == v.scalar() && d.len() == v.len()) {
                     all.insert(k, v);
@@ -168,7 +190,7 @@ impl PreviewModel {
             }
         }
         let s = match settings_bytes {
-            Some(b) => settings::decode(b).map_err(|e| format!("the link's preview settings: {e}"))?,
+            Some(b) => settings::decode(b).map_err(RestoreError::Settings)?,
             None => settings::Settings::default(),
         };
         Ok((all, s))

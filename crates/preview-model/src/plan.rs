@@ -357,7 +357,7 @@ impl Translated {
     /// The parts of `t` a plan uses, writing its WGSL.
     pub fn from_translation(t: &Translation) -> Result<Translated, PlanError> {
         Ok(Translated {
-            wgsl: dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation { message: e, offset: None })?,
+            wgsl: dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation { message: e.to_string(), offset: None })?,
             bindings: t.bindings.clone(),
             inputs: t.inputs.clone(),
             outputs: t.outputs.clone(),

@@ -71,26 +71,85 @@ pub fn encode(r: &Reference) -> Vec<u8> {
     out
 }
 
+/// Why a reference file did not decode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReferenceError {
+    /// Larger than [`MAX_FILE`].
+    TooLarge {
+        /// The file's size.
+        size: usize,
+    },
+    /// It does not start with `DXPR`.
+    NotAReference,
+    /// The file ends inside a field.
+    Truncated {
+        /// The field.
+        what: &'static str,
+        /// Where the field starts.
+        offset: usize,
+    },
+    /// A version this build does not read.
+    Version {
+        /// The version found.
+        found: u32,
+    },
+    /// Bytes after the last read-back.
+    TrailingBytes {
+        /// How many.
+        count: usize,
+        /// Where they start.
+        offset: usize,
+    },
+}
+
+impl ReferenceError {
+    /// The byte offset the error names.
+    pub fn offset(&self) -> usize {
+        match self {
+            ReferenceError::TooLarge { .. } | ReferenceError::NotAReference => 0,
+            ReferenceError::Version { .. } => 4,
+            ReferenceError::Truncated { offset, .. } | ReferenceError::TrailingBytes { offset, .. } => *offset,
+        }
+    }
+}
+
+impl std::fmt::Display for ReferenceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReferenceError::TooLarge { size } => write!(f, "reference file of {size} bytes is larger than {MAX_FILE}"),
+            ReferenceError::NotAReference => {
+                write!(f, "not a DXBC Explorer reference file: it does not start with DXPR")
+            }
+            ReferenceError::Truncated { what, .. } => write!(f, "reference file ends inside the {what}"),
+            ReferenceError::Version { found } => write!(f, "reference file version {found}, expected {VERSION}"),
+            ReferenceError::TrailingBytes { count, .. } => write!(f, "{count} bytes after the last read-back"),
+        }?;
+        write!(f, " (at offset {:#x})", self.offset())
+    }
+}
+
+impl std::error::Error for ReferenceError {}
+
 /// Reads a reference file; the error names the byte offset.
-pub fn decode(data: &[u8]) -> Result<Reference, String> {
+pub fn decode(data: &[u8]) -> Result<Reference, ReferenceError> {
     if data.len() > MAX_FILE {
-        return Err(format!("reference file of {} bytes is larger than {MAX_FILE} (at offset 0x0)", data.len()));
+        return Err(ReferenceError::TooLarge { size: data.len() });
     }
     let mut at = 0usize;
-    let mut take = |n: usize, what: &str| -> Result<&[u8], String> {
+    let mut take = |n: usize, what: &'static str| -> Result<&[u8], ReferenceError> {
         if data.len() - at < n {
-            return Err(format!("reference file ends inside the {what} (at offset {at:#x})"));
+            return Err(ReferenceError::Truncated { what, offset: at });
         }
         at += n;
         Ok(&data[at - n..at])
     };
     if take(4, "magic")? != MAGIC {
-        return Err("not a DXBC Explorer reference file: it does not start with DXPR (at offset 0x0)".into());
+        return Err(ReferenceError::NotAReference);
     }
     let u32le = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     let v = u32le(take(4, "version")?);
     if v != VERSION {
-        return Err(format!("reference file version {v}, expected {VERSION} (at offset 0x4)"));
+        return Err(ReferenceError::Version { found: v });
     }
     let f = take(8, "fingerprint")?;
     let fingerprint = u64::from_le_bytes([f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]]);
@@ -103,7 +162,7 @@ pub fn decode(data: &[u8]) -> Result<Reference, String> {
         readbacks.push(take(n, "read-back bytes")?.to_vec());
     }
     if at != data.len() {
-        return Err(format!("{} bytes after the last read-back (at offset {at:#x})", data.len() - at));
+        return Err(ReferenceError::TrailingBytes { count: data.len() - at, offset: at });
     }
     Ok(Reference { fingerprint, adapter, readbacks })
 }
@@ -247,14 +306,15 @@ mod tests {
         let b = encode(&r);
         assert_eq!(&b[..8], b"DXPR\x01\0\0\0");
         assert_eq!(decode(&b).unwrap(), r);
-        assert_eq!(
-            decode(&b[..b.len() - 1]).unwrap_err(),
-            "reference file ends inside the read-back length (at offset 0x28)"
-        );
-        assert!(decode(b"DXBC").unwrap_err().contains("DXPR"));
+        let cut = decode(&b[..b.len() - 1]).unwrap_err();
+        assert_eq!(cut, ReferenceError::Truncated { what: "read-back length", offset: 0x28 });
+        assert_eq!(cut.to_string(), "reference file ends inside the read-back length (at offset 0x28)");
+        assert_eq!(decode(b"DXBC").unwrap_err(), ReferenceError::NotAReference);
         let mut extra = b.clone();
         extra.push(0);
-        assert_eq!(decode(&extra).unwrap_err(), format!("1 bytes after the last read-back (at offset {:#x})", b.len()));
+        let e = decode(&extra).unwrap_err();
+        assert_eq!(e, ReferenceError::TrailingBytes { count: 1, offset: b.len() });
+        assert_eq!(e.to_string(), format!("1 bytes after the last read-back (at offset {:#x})", b.len()));
         for n in 0..b.len() {
             assert!(decode(&b[..n]).is_err());
         }

@@ -15,6 +15,7 @@
 //! slot's format.
 
 use dxbc::chunks::rdef::{Rdef, ResourceBinding};
+use dxbc::spec::{ReturnType, ShaderInputType, SrvDimension, SHADER_INPUT_FLAGS_FIELDS};
 use serde::Serialize;
 
 /// Largest width, height or layer count [`generate`] accepts; larger requests are clamped.
@@ -69,20 +70,20 @@ impl TextureFormat {
         }
     }
 
-    /// The sampled format for a `D3D_RESOURCE_RETURN_TYPE` (3 sint, 4 uint, others float).
+    /// The sampled format for a `D3D_RESOURCE_RETURN_TYPE` (sint, uint, others float).
     pub fn for_return_type(return_type: u32) -> TextureFormat {
-        match return_type {
-            3 => TextureFormat::Rgba32Sint,
-            4 => TextureFormat::Rgba32Uint,
+        match ReturnType::from_u32(return_type) {
+            Some(ReturnType::Sint) => TextureFormat::Rgba32Sint,
+            Some(ReturnType::Uint) => TextureFormat::Rgba32Uint,
             _ => TextureFormat::Rgba8Unorm,
         }
     }
 
     /// The one-channel storage format for a typed UAV's return type.
     pub fn storage_for_return_type(return_type: u32) -> TextureFormat {
-        match return_type {
-            3 => TextureFormat::R32Sint,
-            4 => TextureFormat::R32Uint,
+        match ReturnType::from_u32(return_type) {
+            Some(ReturnType::Sint) => TextureFormat::R32Sint,
+            Some(ReturnType::Uint) => TextureFormat::R32Uint,
             _ => TextureFormat::R32Float,
         }
     }
@@ -356,28 +357,29 @@ pub enum TextureDimension {
 impl TextureDimension {
     /// From an SRV binding's `D3D_SRV_DIMENSION`; `None` for buffers.
     pub fn from_srv(d: u32) -> Option<TextureDimension> {
-        Some(match d {
-            2 => TextureDimension::D1,
-            3 => TextureDimension::D1Array,
-            4 => TextureDimension::D2,
-            5 => TextureDimension::D2Array,
-            6 => TextureDimension::D2Ms,
-            7 => TextureDimension::D2MsArray,
-            8 => TextureDimension::D3,
-            9 => TextureDimension::Cube,
-            10 => TextureDimension::CubeArray,
+        Some(match SrvDimension::from_u32(d)? {
+            SrvDimension::Texture1d => TextureDimension::D1,
+            SrvDimension::Texture1darray => TextureDimension::D1Array,
+            SrvDimension::Texture2d => TextureDimension::D2,
+            SrvDimension::Texture2darray => TextureDimension::D2Array,
+            SrvDimension::Texture2dms => TextureDimension::D2Ms,
+            SrvDimension::Texture2dmsarray => TextureDimension::D2MsArray,
+            SrvDimension::Texture3d => TextureDimension::D3,
+            SrvDimension::Texturecube => TextureDimension::Cube,
+            SrvDimension::Texturecubearray => TextureDimension::CubeArray,
             _ => return None,
         })
     }
 
-    /// From a UAV binding's `D3D_UAV_DIMENSION`; `None` for buffers.
+    /// From a UAV binding's dimension; `None` for buffers. RDEF stores it
+    /// as a `D3D_SRV_DIMENSION` too; UAVs have no multisampled or cube shapes.
     pub fn from_uav(d: u32) -> Option<TextureDimension> {
-        Some(match d {
-            2 => TextureDimension::D1,
-            3 => TextureDimension::D1Array,
-            4 => TextureDimension::D2,
-            5 => TextureDimension::D2Array,
-            8 => TextureDimension::D3,
+        Some(match SrvDimension::from_u32(d)? {
+            SrvDimension::Texture1d => TextureDimension::D1,
+            SrvDimension::Texture1darray => TextureDimension::D1Array,
+            SrvDimension::Texture2d => TextureDimension::D2,
+            SrvDimension::Texture2darray => TextureDimension::D2Array,
+            SrvDimension::Texture3d => TextureDimension::D3,
             _ => return None,
         })
     }
@@ -488,7 +490,7 @@ fn space(b: &ResourceBinding) -> u32 {
 pub fn texture_slots(rdef: &Rdef) -> Vec<TextureSlot> {
     rdef.bindings
         .iter()
-        .filter(|b| b.input_type == 2)
+        .filter(|b| b.input_type == ShaderInputType::Texture as u32)
         .filter_map(|b| {
             let dimension = TextureDimension::from_srv(b.dimension)?;
             Some(TextureSlot {
@@ -510,14 +512,14 @@ pub fn texture_slots(rdef: &Rdef) -> Vec<TextureSlot> {
 pub fn sampler_slots(rdef: &Rdef) -> Vec<SamplerSlot> {
     rdef.bindings
         .iter()
-        .filter(|b| b.input_type == 3)
+        .filter(|b| b.input_type == ShaderInputType::Sampler as u32)
         .map(|b| {
             let n = b.name.to_ascii_lowercase();
             SamplerSlot {
                 name: b.name.clone(),
                 register: b.bind_point,
                 space: space(b),
-                comparison: b.flags & 2 != 0,
+                comparison: SHADER_INPUT_FLAGS_FIELDS[1].get(b.flags) != 0,
                 filter: if n.contains("point") || n.contains("nearest") { Filter::Nearest } else { Filter::Linear },
                 address: if n.contains("clamp") {
                     AddressMode::Clamp

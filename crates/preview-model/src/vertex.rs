@@ -24,6 +24,7 @@
 use crate::math;
 use crate::mesh::Mesh;
 use dxbc::chunks::signature::{Signature, SignatureElement};
+use dxbc::spec::{InterpolationMode, OperandType, RegisterComponentType, SignatureName, DCL_INPUT_PS_CONTROLS};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -44,9 +45,9 @@ pub enum ComponentType {
 impl ComponentType {
     /// From a signature's `D3D_REGISTER_COMPONENT_TYPE` (unknown counts as float).
     pub fn from_signature(t: u32) -> ComponentType {
-        match t {
-            1 => ComponentType::Uint,
-            2 => ComponentType::Sint,
+        match RegisterComponentType::from_u32(t) {
+            Some(RegisterComponentType::Uint32) => ComponentType::Uint,
+            Some(RegisterComponentType::Sint32) => ComponentType::Sint,
             _ => ComponentType::Float,
         }
     }
@@ -198,17 +199,17 @@ pub enum Interpolation {
 }
 
 impl Interpolation {
-    /// From a `dcl_input_ps` interpolation mode (1 constant, 2 linear, 3
-    /// linear centroid, 4 noperspective, 5 noperspective centroid, 6 linear
-    /// sample, 7 noperspective sample).
+    /// From a `dcl_input_ps` interpolation mode (D3D's "linear" is
+    /// perspective-correct, its "noperspective" is WGSL's linear).
     pub fn from_d3d(mode: u32) -> Interpolation {
-        match mode {
-            1 => Interpolation::Flat,
-            3 => Interpolation::PerspectiveCentroid,
-            4 => Interpolation::Linear,
-            5 => Interpolation::LinearCentroid,
-            6 => Interpolation::PerspectiveSample,
-            7 => Interpolation::LinearSample,
+        use InterpolationMode as M;
+        match M::from_u32(mode) {
+            Some(M::Constant) => Interpolation::Flat,
+            Some(M::LinearCentroid) => Interpolation::PerspectiveCentroid,
+            Some(M::LinearNoperspective) => Interpolation::Linear,
+            Some(M::LinearNoperspectiveCentroid) => Interpolation::LinearCentroid,
+            Some(M::LinearSample) => Interpolation::PerspectiveSample,
+            Some(M::LinearNoperspectiveSample) => Interpolation::LinearSample,
             _ => Interpolation::Perspective,
         }
     }
@@ -235,7 +236,7 @@ fn user_registers(sig: Option<&Signature>) -> BTreeMap<u32, Vec<&SignatureElemen
         // System values (a pixel shader's SV_Position, SV_VertexID …) are
         // built-ins; a vertex shader's `SV_Position` input has none and is
         // a plain attribute.
-        if e.system_value == 0 && e.register != u32::MAX {
+        if e.system_value == SignatureName::Undefined as u32 && e.register != u32::MAX {
             regs.entry(e.register).or_default().push(e);
         }
     }
@@ -339,15 +340,15 @@ fn quad_value(source: Source, semantic_index: u32, corner: usize) -> [f32; 4] {
 
 /// Reads the `dcl_input_ps` interpolation mode of every input register.
 fn interpolation_modes(shader: &dxbc::Shader) -> BTreeMap<u32, u32> {
-    use dxbc::spec::opc::{DCL_INPUT_PS, DCL_INPUT_PS_SGV, DCL_INPUT_PS_SIV};
+    use dxbc::spec::Opcode as O;
     let mut modes = BTreeMap::new();
     if let Some(p) = &shader.program {
         for ins in &p.instructions {
-            if matches!(ins.opcode(), DCL_INPUT_PS | DCL_INPUT_PS_SIV | DCL_INPUT_PS_SGV) {
+            if matches!(ins.op(), Some(O::DclInputPs | O::DclInputPsSiv | O::DclInputPsSgv)) {
                 if let Some(op) = ins.operand(p, 0) {
-                    // Operand type 1 = input register, one index.
-                    if op.ty() == 1 && op.index_dim() == 1 {
-                        modes.insert(op.index[0].imm as u32, (ins.token >> 11) & 0xf);
+                    // An input register with one index.
+                    if op.operand_type() == Some(OperandType::Input) && op.index_dim() == 1 {
+                        modes.insert(op.index[0].imm as u32, DCL_INPUT_PS_CONTROLS[0].get(ins.token));
                     }
                 }
             }
@@ -369,7 +370,7 @@ pub fn quad_inputs(shader: &dxbc::Shader) -> QuadInputs {
             let i = if a.format.ty != ComponentType::Float {
                 Interpolation::Flat
             } else {
-                Interpolation::from_d3d(modes.get(&a.register).copied().unwrap_or(2))
+                Interpolation::from_d3d(modes.get(&a.register).copied().unwrap_or(InterpolationMode::Linear as u32))
             };
             (a.register, i)
         })

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
-use crate::gpu::{self, Gpu, ModuleBinding};
+use crate::gpu::{self, Gpu, GpuError, ModuleBinding};
 use crate::manifest::Row;
 use crate::parse::{
     self, Command, Dim, Format, InputElement, ProbeTarget, QualEnv, Require, ResourceDesc, SamplerDesc, SectionKind,
@@ -36,6 +36,9 @@ pub struct SecAcc {
 #[derive(Clone, Debug)]
 pub enum Avail {
     Skip(String),
+    /// Skipped because the test file says so: an unmet `[require]` or an
+    /// expected compile failure (these sections do not count as probed).
+    NotExpected(String),
     Fail(String),
 }
 
@@ -65,7 +68,7 @@ enum GpuRes {
 
 struct Resource {
     desc: ResourceDesc,
-    gpu: Result<GpuRes, String>,
+    gpu: Result<GpuRes, GpuError>,
 }
 
 enum OpErr {
@@ -75,7 +78,8 @@ enum OpErr {
 
 struct LastOp {
     sections: Vec<usize>,
-    status: Result<(), String>,
+    /// Why the operation did not run (its probes are skipped with this reason).
+    refused: Option<String>,
 }
 
 /// Capabilities this runner provides (`[require]` words).
@@ -271,9 +275,9 @@ impl<'a> Pass<'a> {
         }
         self.current.insert(stage, index);
         let avail = if let Some(r) = &self.require_unmet {
-            Err(Avail::Skip(r.clone()))
+            Err(Avail::NotExpected(r.clone()))
         } else if let Some(f) = expected_fail {
-            Err(Avail::Skip(format!("expected to fail compilation: {f}")))
+            Err(Avail::NotExpected(format!("expected to fail compilation: {f}")))
         } else {
             match self.manifest_row(index, stage, a.tpf_hex) {
                 None => Err(Avail::Skip("no DXBC for this shader model in the corpus".into())),
@@ -336,7 +340,7 @@ impl<'a> Pass<'a> {
         self.resources.insert((kind, slot), Resource { desc, gpu });
     }
 
-    fn create_resource(&self, kind: ResKind, d: &ResourceDesc) -> Result<GpuRes, String> {
+    fn create_resource(&self, kind: ResKind, d: &ResourceDesc) -> Result<GpuRes, GpuError> {
         let dev = &self.gpu.device;
         let is_buffer = kind == ResKind::Vb
             || matches!(d.dim, None | Some(Dim::Buffer) | Some(Dim::RawBuffer) | Some(Dim::CounterBuffer));
@@ -357,13 +361,15 @@ impl<'a> Pass<'a> {
             self.gpu.queue.write_buffer(&buf, 0, &bytes);
             return Ok(GpuRes::Buffer(buf, size));
         }
-        let format =
-            wgpu_format(d.format).ok_or_else(|| format!("runner: texture format {:?} not supported", d.format))?;
+        let format = wgpu_format(d.format)
+            .ok_or_else(|| GpuError::Unsupported(format!("runner: texture format {:?} not supported", d.format)))?;
         let (dimension, layers) = match d.dim {
             Some(Dim::Tex2d) => (wgpu::TextureDimension::D2, 1),
             Some(Dim::Tex2dArray) | Some(Dim::Cube) => (wgpu::TextureDimension::D2, d.depth),
             Some(Dim::Tex3d) => (wgpu::TextureDimension::D3, d.depth),
-            Some(Dim::Tex2dMs(_)) => return Err("runner: multisampled textures not supported".into()),
+            Some(Dim::Tex2dMs(_)) => {
+                return Err(GpuError::Unsupported("runner: multisampled textures not supported".into()))
+            }
             _ => unreachable!(),
         };
         let mut usage =
@@ -388,7 +394,7 @@ impl<'a> Pass<'a> {
                     view_formats: &[],
                 })
             })
-            .map_err(|e| format!("runner: texture creation failed: {e}"))?;
+            .map_err(|e| GpuError::Rejected(format!("runner: texture creation failed: {e}")))?;
         // Data is level by level (each level all layers/slices), tightly packed.
         let ts = d.format.texel_size() as usize;
         let mut off = 0usize;
@@ -512,7 +518,7 @@ impl<'a> Pass<'a> {
             Command::Probe(p) => {
                 let Some(op) = &self.last_op else { return };
                 let sections = op.sections.clone();
-                if let Err(reason) = &op.status {
+                if let Some(reason) = &op.refused {
                     let reason = reason.clone();
                     self.credit(&sections, |a| {
                         a.probes_total += 1;
@@ -523,7 +529,8 @@ impl<'a> Pass<'a> {
                     return;
                 }
                 let rb = self.readback(p.target, p.layer);
-                let outcome: Result<(), String> = match rb {
+                // The probe's failure, if it failed.
+                let failure: Option<String> = match rb {
                     Err(OpErr::Skip(s)) => {
                         self.credit(&sections, |a| {
                             a.probes_total += 1;
@@ -533,8 +540,8 @@ impl<'a> Pass<'a> {
                         });
                         return;
                     }
-                    Err(OpErr::Fail(s)) => Err(format!("line {line}: {s}")),
-                    Ok(rb) => probe::check(p, &rb).map_err(|m| {
+                    Err(OpErr::Fail(s)) => Some(format!("line {line}: {s}")),
+                    Ok(rb) => probe::check(p, &rb).err().map(|m| {
                         format!(
                             "line {line}: probe {} ({}, {}): expected {}, got {}",
                             p.target, m.x, m.y, m.expected, m.got
@@ -546,14 +553,14 @@ impl<'a> Pass<'a> {
                 // so its failure is reported as a skip, not as a translator failure.
                 self.credit(&sections, |a| {
                     a.probes_total += 1;
-                    match &outcome {
-                        Ok(()) => a.probes_passed += 1,
-                        Err(e) if todo => {
+                    match &failure {
+                        None => a.probes_passed += 1,
+                        Some(e) if todo => {
                             if a.skip.is_none() {
                                 a.skip = Some(format!("vkd3d marks this probe todo: {e}"));
                             }
                         }
-                        Err(e) => {
+                        Some(e) => {
                             if a.fail.is_none() {
                                 a.fail = Some(e.clone());
                             }
@@ -583,16 +590,16 @@ impl<'a> Pass<'a> {
         };
         let texel = res.desc.element_size();
         let out = match &res.gpu {
-            Err(e) => return Err(OpErr::Skip(e.clone())),
+            Err(e) => return Err(OpErr::Skip(e.to_string())),
             Ok(GpuRes::Buffer(b, size)) => {
                 let (b, size) = (b.clone(), *size);
-                let data = self.gpu.read_buffer(&b, size).map_err(OpErr::Fail)?;
+                let data = self.gpu.read_buffer(&b, size).map_err(|e| OpErr::Fail(e.to_string()))?;
                 let width = (size / texel as u64) as u32;
                 Readback { width, height: 1, texel_size: texel, data }
             }
             Ok(GpuRes::Texture(t, _)) => {
                 let t = t.clone();
-                self.gpu.read_texture(&t, texel, layer).map_err(OpErr::Fail)?
+                self.gpu.read_texture(&t, texel, layer).map_err(|e| OpErr::Fail(e.to_string()))?
             }
         };
         Ok(out)
@@ -608,7 +615,7 @@ impl<'a> Pass<'a> {
                 if let Some(e) = self.shaders.get(&i) {
                     if let Err(a) = &e.avail {
                         let msg = match a {
-                            Avail::Skip(m) | Avail::Fail(m) => m.clone(),
+                            Avail::Skip(m) | Avail::NotExpected(m) | Avail::Fail(m) => m.clone(),
                         };
                         err.get_or_insert(OpErr::Skip(format!(
                             "{} shader (section {i:03}) not available: {msg}",
@@ -622,23 +629,23 @@ impl<'a> Pass<'a> {
     }
 
     fn finish_op(&mut self, sections: Vec<usize>, r: Result<(), OpErr>, uniform_only: bool) {
-        let status = match r {
-            Ok(()) => Ok(()),
-            Err(OpErr::Skip(s)) => Err(s),
+        let refused = match r {
+            Ok(()) => None,
+            Err(OpErr::Skip(s)) => Some(s),
             Err(OpErr::Fail(s)) => {
                 self.credit(&sections, |a| {
                     if a.fail.is_none() {
                         a.fail = Some(s.clone());
                     }
                 });
-                Err(s)
+                Some(s)
             }
         };
         self.credit(&sections, |a| {
             a.ops += 1;
             a.uniform_only &= uniform_only;
         });
-        self.last_op = Some(LastOp { sections, status });
+        self.last_op = Some(LastOp { sections, refused });
     }
 
     fn draw(&mut self, topology: Topology, vertices: u32, instances: u32, quad: bool) {
@@ -778,7 +785,7 @@ impl<'a> Pass<'a> {
                             ))
                         })?;
                         match (&res.gpu, ty) {
-                            (Err(e), _) => return Err(OpErr::Skip(e.clone())),
+                            (Err(e), _) => return Err(OpErr::Skip(e.to_string())),
                             (Ok(GpuRes::Buffer(b, _)), wgpu::BindingType::Buffer { .. }) => Held::Buf(b.clone()),
                             (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::Texture { view_dimension, .. })
                             | (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::StorageTexture { view_dimension, .. }) => {
@@ -1184,7 +1191,7 @@ impl<'a> Pass<'a> {
                         extent = (t.width(), t.height());
                     }
                 }
-                Some(Resource { gpu: Err(e), .. }) => return Err(OpErr::Skip(e.clone())),
+                Some(Resource { gpu: Err(e), .. }) => return Err(OpErr::Skip(e.to_string())),
                 _ => {
                     if out_locs.contains(&slot) {
                         // D3D discards writes to unbound targets.
@@ -1294,7 +1301,7 @@ impl<'a> Pass<'a> {
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("draw: {e}")))?;
-        self.gpu.wait().map_err(OpErr::Fail)?;
+        self.gpu.wait().map_err(|e| OpErr::Fail(e.to_string()))?;
         let errs = self.gpu.take_errors();
         if let Some(e) = errs.first() {
             return Err(OpErr::Fail(format!("wgpu: {}", gpu::first_line(e))));
@@ -1342,7 +1349,7 @@ impl<'a> Pass<'a> {
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("dispatch: {e}")))?;
-        self.gpu.wait().map_err(OpErr::Fail)?;
+        self.gpu.wait().map_err(|e| OpErr::Fail(e.to_string()))?;
         let errs = self.gpu.take_errors();
         if let Some(e) = errs.first() {
             return Err(OpErr::Fail(format!("wgpu: {}", gpu::first_line(e))));

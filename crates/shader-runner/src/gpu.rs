@@ -9,6 +9,40 @@ use crate::probe::Readback;
 /// How long one GPU wait may take before the section is abandoned.
 pub const GPU_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Why GPU work did not produce its result; callers decide by variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GpuError {
+    /// No adapter, or the device request failed.
+    NoDevice(String),
+    /// wgpu rejected the work (validation error scope), first lines of its message.
+    Rejected(String),
+    /// The GPU did not finish within [`GPU_TIMEOUT`]; the device is poisoned.
+    TimedOut,
+    /// Waiting for the GPU failed otherwise.
+    Wait(String),
+    /// Mapping a read-back buffer failed.
+    Readback(String),
+    /// The work asks for something this runner does not handle (a binding
+    /// type, a format name, a resource of the wrong kind).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for GpuError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GpuError::NoDevice(m) => write!(f, "no GPU device: {m}"),
+            GpuError::Rejected(m) => write!(f, "{m}"),
+            // wgpu's own words, as before the variant existed (known-failure lists quote them).
+            GpuError::TimedOut => write!(f, "GPU wait failed: {}", wgpu::PollError::Timeout),
+            GpuError::Wait(m) => write!(f, "GPU wait failed: {m}"),
+            GpuError::Readback(m) => write!(f, "read-back failed: {m}"),
+            GpuError::Unsupported(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for GpuError {}
+
 /// A device plus the things the runner learnt about it.
 pub struct Gpu {
     pub device: wgpu::Device,
@@ -24,10 +58,10 @@ pub struct Gpu {
 
 impl Gpu {
     /// Opens the first adapter wgpu picks from the environment (`WGPU_BACKEND=vulkan`).
-    pub fn new() -> Result<Gpu, String> {
+    pub fn new() -> Result<Gpu, GpuError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
-            .map_err(|e| format!("no GPU adapter: {e}"))?;
+            .map_err(|e| GpuError::NoDevice(format!("no GPU adapter: {e}")))?;
         let info = adapter.get_info();
         let wanted = wgpu::Features::FLOAT32_FILTERABLE
             | wgpu::Features::SHADER_F64
@@ -45,7 +79,7 @@ impl Gpu {
             required_limits: limits,
             ..Default::default()
         }))
-        .map_err(|e| format!("request_device failed: {e}"))?;
+        .map_err(|e| GpuError::NoDevice(format!("request_device failed: {e}")))?;
         let errors: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -89,28 +123,31 @@ impl Gpu {
     }
 
     /// Runs `f` inside a validation error scope; returns its value or the first error.
-    pub fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T, String> {
+    pub fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T, GpuError> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let v = f();
         match pollster::block_on(scope.pop()) {
-            Some(e) => Err(first_line(&e.to_string())),
+            Some(e) => Err(GpuError::Rejected(first_line(&e.to_string()))),
             None => Ok(v),
         }
     }
 
     /// Waits for all submitted work, at most [`GPU_TIMEOUT`].
-    pub fn wait(&mut self) -> Result<(), String> {
+    pub fn wait(&mut self) -> Result<(), GpuError> {
         match self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(GPU_TIMEOUT) }) {
             Ok(_) => Ok(()),
             Err(e) => {
                 self.poisoned = true;
-                Err(format!("GPU wait failed: {e}"))
+                Err(match e {
+                    wgpu::PollError::Timeout => GpuError::TimedOut,
+                    e => GpuError::Wait(e.to_string()),
+                })
             }
         }
     }
 
     /// Copies `size` bytes of `src` to the CPU.
-    pub fn read_buffer(&mut self, src: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, String> {
+    pub fn read_buffer(&mut self, src: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
         let size = size.div_ceil(4) * 4;
         let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("readback"),
@@ -124,7 +161,7 @@ impl Gpu {
         self.map_and_read(&staging, size)
     }
 
-    fn map_and_read(&mut self, staging: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, String> {
+    fn map_and_read(&mut self, staging: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
         let slice = staging.slice(..size);
         let (tx, rx) = std::sync::mpsc::channel();
         slice.map_async(wgpu::MapMode::Read, move |r| {
@@ -133,16 +170,17 @@ impl Gpu {
         self.wait()?;
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(format!("map failed: {e}")),
-            Err(_) => return Err("map did not complete".into()),
+            Ok(Err(e)) => return Err(GpuError::Readback(format!("map failed: {e}"))),
+            Err(_) => return Err(GpuError::Readback("map did not complete".into())),
         }
-        let data = slice.get_mapped_range().map_err(|e| format!("get_mapped_range: {e:?}"))?.to_vec();
+        let data =
+            slice.get_mapped_range().map_err(|e| GpuError::Readback(format!("get_mapped_range: {e:?}")))?.to_vec();
         staging.unmap();
         Ok(data)
     }
 
     /// Reads layer `layer`, level 0 of a 2D texture into tightly packed rows.
-    pub fn read_texture(&mut self, tex: &wgpu::Texture, texel_size: u32, layer: u32) -> Result<Readback, String> {
+    pub fn read_texture(&mut self, tex: &wgpu::Texture, texel_size: u32, layer: u32) -> Result<Readback, GpuError> {
         let (w, h) = (tex.width(), tex.height());
         let row = w * texel_size;
         let padded = row.div_ceil(256) * 256;
@@ -232,7 +270,7 @@ pub struct ModuleBinding {
 }
 
 /// Reads every bound global of `module` and turns its type into a wgpu binding type.
-pub fn module_bindings(module: &naga::Module, filterable: bool) -> Result<Vec<ModuleBinding>, String> {
+pub fn module_bindings(module: &naga::Module, filterable: bool) -> Result<Vec<ModuleBinding>, GpuError> {
     let mut out = Vec::new();
     for (_, gv) in module.global_variables.iter() {
         let Some(rb) = &gv.binding else { continue };
@@ -278,7 +316,7 @@ pub fn module_bindings(module: &naga::Module, filterable: bool) -> Result<Vec<Mo
                                 }
                                 naga::ScalarKind::Uint => wgpu::TextureSampleType::Uint,
                                 naga::ScalarKind::Sint => wgpu::TextureSampleType::Sint,
-                                k => return Err(format!("sampled image of kind {k:?}")),
+                                k => return Err(GpuError::Unsupported(format!("sampled image of kind {k:?}"))),
                             };
                             (
                                 wgpu::BindingType::Texture {
@@ -298,7 +336,8 @@ pub fn module_bindings(module: &naga::Module, filterable: bool) -> Result<Vec<Mo
                             false,
                         ),
                         naga::ImageClass::Storage { format, access } => {
-                            let f = storage_format(*format).ok_or_else(|| format!("storage format {format:?}"))?;
+                            let f = storage_format(*format)
+                                .ok_or_else(|| GpuError::Unsupported(format!("storage format {format:?}")))?;
                             let acc = if access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE) {
                                 wgpu::StorageTextureAccess::ReadWrite
                             } else if access.contains(naga::StorageAccess::STORE) {
@@ -308,12 +347,12 @@ pub fn module_bindings(module: &naga::Module, filterable: bool) -> Result<Vec<Mo
                             };
                             (wgpu::BindingType::StorageTexture { access: acc, format: f, view_dimension: vd }, true)
                         }
-                        other => return Err(format!("image class {other:?}")),
+                        other => return Err(GpuError::Unsupported(format!("image class {other:?}"))),
                     }
                 }
-                other => return Err(format!("handle type {other:?}")),
+                other => return Err(GpuError::Unsupported(format!("handle type {other:?}"))),
             },
-            other => return Err(format!("bound global in address space {other:?}")),
+            other => return Err(GpuError::Unsupported(format!("bound global in address space {other:?}"))),
         };
         out.push(ModuleBinding { group: rb.group, binding: rb.binding, ty, writable });
     }

@@ -174,11 +174,11 @@ pub fn run_test(
         rr.probes = acc.probes_total;
         rr.probes_passed = acc.probes_passed;
         let runnable_stage = matches!(r.stage.as_str(), "ps" | "vs" | "cs");
-        let requirement_skip = matches!(&acc.unavailable, Some(exec::Avail::Skip(m)) if m.starts_with("requires") || m.starts_with("expected to fail"));
+        let requirement_skip = matches!(&acc.unavailable, Some(exec::Avail::NotExpected(_)));
         rr.probed = runnable_stage && acc.probes_total > 0 && !requirement_skip;
         rr.uniform_only = r.stage == "ps" && acc.uniform_only && acc.ops > 0;
         match (&acc.unavailable, &acc.fail, &acc.skip) {
-            (Some(exec::Avail::Skip(m)), _, _) => rr.reason = m.clone(),
+            (Some(exec::Avail::Skip(m) | exec::Avail::NotExpected(m)), _, _) => rr.reason = m.clone(),
             (Some(exec::Avail::Fail(m)), _, _) => {
                 rr.status = Status::Fail;
                 rr.reason = m.clone();

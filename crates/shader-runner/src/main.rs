@@ -165,7 +165,7 @@ fn main() -> ExitCode {
 mod preview_cli {
     use preview_model::plan::{Plan, PlanError, Readback};
     use preview_model::{reference, PreviewModel};
-    use shader_runner::gpu::Gpu;
+    use shader_runner::gpu::{Gpu, GpuError};
     use std::io::Write;
     use std::path::Path;
     use std::process::ExitCode;
@@ -186,15 +186,31 @@ mod preview_cli {
         Ok(Inputs { shader, values: None, settings: None })
     }
 
+    /// Why a file has no plan; the sweep counts by variant.
+    pub enum PlanFailure {
+        Decode(dxbc::Error),
+        Restore(preview_model::RestoreError),
+        Plan(PlanError),
+    }
+
+    impl std::fmt::Display for PlanFailure {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                PlanFailure::Decode(e) => write!(f, "{e}"),
+                PlanFailure::Restore(e) => write!(f, "{e}"),
+                PlanFailure::Plan(e @ PlanError::Translation { .. }) => write!(f, "not previewable: translation: {e}"),
+                PlanFailure::Plan(e) => write!(f, "not previewable: {e}"),
+            }
+        }
+    }
+
     /// Plan for `inp` plus its fingerprint.
-    pub fn plan(inp: &Inputs) -> Result<(Plan, u64), String> {
-        let shader = dxbc::Shader::decode(&inp.shader).map_err(|e| e.to_string())?;
+    pub fn plan(inp: &Inputs) -> Result<(Plan, u64), PlanFailure> {
+        let shader = dxbc::Shader::decode(&inp.shader).map_err(PlanFailure::Decode)?;
         let model = PreviewModel::new(&shader);
-        let (values, settings) = model.restore_state(inp.values.as_deref(), inp.settings.as_deref())?;
-        let plan = preview_model::plan::build(&shader, &model, &values, &settings).map_err(|e| match e {
-            PlanError::Translation { .. } => format!("not previewable: translation: {e}"),
-            e => format!("not previewable: {e}"),
-        })?;
+        let (values, settings) =
+            model.restore_state(inp.values.as_deref(), inp.settings.as_deref()).map_err(PlanFailure::Restore)?;
+        let plan = preview_model::plan::build(&shader, &model, &values, &settings).map_err(PlanFailure::Plan)?;
         let fp = model.fingerprint(&inp.shader, &values, &settings);
         Ok((plan, fp))
     }
@@ -343,8 +359,8 @@ mod preview_cli {
         for f in &files {
             let inp = Inputs { shader: std::fs::read(f).unwrap_or_default(), values: None, settings: None };
             match plan(&inp) {
-                Err(e) if e.contains("only pixel, vertex and compute") => other_stage += 1,
-                Err(e) if e.contains("translation") => not_translated += 1,
+                Err(PlanFailure::Plan(PlanError::StageNotPreviewable(_))) => other_stage += 1,
+                Err(PlanFailure::Plan(PlanError::Translation { .. })) => not_translated += 1,
                 Err(e) => {
                     not_planned += 1;
                     println!("NOT PLANNED {}: {e}", f.display());
@@ -358,7 +374,7 @@ mod preview_cli {
                     }
                     match shader_runner::preview::run(&mut gpu, &p) {
                         Ok(_) => ran += 1,
-                        Err(e) if e.contains("timed out") => {
+                        Err(e @ GpuError::TimedOut) => {
                             timed_out += 1;
                             println!("TIMED OUT {}: {e}", f.display());
                         }

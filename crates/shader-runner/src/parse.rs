@@ -9,6 +9,38 @@
 
 use std::fmt;
 
+/// A test-file line or section this runner cannot read; the message quotes
+/// the text. The runner skips the section with it and never inspects it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What is wrong, quoting the text.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl From<&str> for ParseError {
+    fn from(m: &str) -> Self {
+        ParseError { message: m.to_string() }
+    }
+}
+
+impl From<String> for ParseError {
+    fn from(message: String) -> Self {
+        ParseError { message }
+    }
+}
+
+fn bad<T>(message: String) -> Result<T, ParseError> {
+    Err(ParseError { message })
+}
+
 /// Shader model as `major * 10 + minor` (4.0 → 40, 5.1 → 51, 6.2 → 62).
 pub type Sm = u32;
 
@@ -202,14 +234,14 @@ pub struct QualEnv {
 }
 
 /// Evaluates the inside of a qualifier's parentheses: `a & b | c`.
-pub fn eval_qualifier(expr: &str, env: &QualEnv) -> Result<bool, String> {
+pub fn eval_qualifier(expr: &str, env: &QualEnv) -> Result<bool, ParseError> {
     let mut any = false;
     for conj in expr.split('|') {
         let mut all = true;
         for term in conj.split('&') {
             let t = term.trim();
             if t.is_empty() {
-                return Err(format!("empty qualifier term in '{expr}'"));
+                return bad(format!("empty qualifier term in '{expr}'"));
             }
             let v = if let Some(m) = t.strip_prefix("sm>=") {
                 env.sm >= parse_sm(m).ok_or_else(|| format!("bad shader model '{m}'"))?
@@ -468,31 +500,32 @@ pub fn parse_c_float(s: &str) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-fn to_u32_word(v: i128) -> Result<u32, String> {
+fn to_u32_word(v: i128) -> Result<u32, ParseError> {
     if v < i32::MIN as i128 || v > u32::MAX as i128 {
-        return Err(format!("integer {v} out of 32-bit range"));
+        return bad(format!("integer {v} out of 32-bit range"));
     }
     Ok(v as i64 as u32)
 }
 
-fn parse_uniform(rest: &str) -> Result<Command, String> {
+fn parse_uniform(rest: &str) -> Result<Command, ParseError> {
     let rest = rest.trim();
     let (off, rest) = rest.split_once(char::is_whitespace).ok_or("malformed uniform")?;
     let offset: u32 = off.parse().map_err(|_| format!("bad uniform offset '{off}'"))?;
     let rest = rest.trim();
     let (ty, vals) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let vals: Vec<&str> = vals.split_whitespace().collect();
-    let need = |n: usize| -> Result<(), String> {
+    let need = |n: usize| -> Result<(), ParseError> {
         if vals.len() < n {
-            Err(format!("uniform {ty} needs {n} values"))
+            bad(format!("uniform {ty} needs {n} values"))
         } else {
             Ok(())
         }
     };
-    let f32w = |s: &str| -> Result<u32, String> {
-        parse_c_float(s).map(|f| (f as f32).to_bits()).ok_or_else(|| format!("bad float '{s}'"))
+    let f32w = |s: &str| -> Result<u32, ParseError> {
+        parse_c_float(s).map(|f| (f as f32).to_bits()).ok_or_else(|| format!("bad float '{s}'").into())
     };
-    let iw = |s: &str| -> Result<u32, String> { to_u32_word(parse_c_int(s).ok_or_else(|| format!("bad int '{s}'"))?) };
+    let iw =
+        |s: &str| -> Result<u32, ParseError> { to_u32_word(parse_c_int(s).ok_or_else(|| format!("bad int '{s}'"))?) };
     let words: Vec<u32> = match ty {
         "float4" => {
             need(4)?;
@@ -531,15 +564,15 @@ fn parse_uniform(rest: &str) -> Result<Command, String> {
             }
             w
         }
-        _ => return Err(format!("unknown uniform type '{ty}'")),
+        _ => return bad(format!("unknown uniform type '{ty}'")),
     };
     Ok(Command::Uniform { offset, words })
 }
 
-fn parse_probe(rest: &str) -> Result<Command, String> {
+fn parse_probe(rest: &str) -> Result<Command, ParseError> {
     let mut s = rest.trim_start();
     let mut target = ProbeTarget::Rtv(0);
-    let take_num = |s: &str| -> Result<(u32, String), String> {
+    let take_num = |s: &str| -> Result<(u32, String), ParseError> {
         let s = s.trim_start();
         let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
         let n = s[..end].parse().map_err(|_| format!("missing index in '{s}'"))?;
@@ -570,7 +603,7 @@ fn parse_probe(rest: &str) -> Result<Command, String> {
         [x, y] => ((*x, *y, x + 1, y + 1), 0),
         [x, y, l] => ((*x, *y, x + 1, y + 1), *l),
         [l, t, r, b] => ((*l, *t, *r, *b), 0),
-        _ => return Err(format!("bad probe coordinates '({coords})'")),
+        _ => return bad(format!("bad probe coordinates '({coords})'")),
     };
     let after = after.trim_start();
     let kind_end = after.find(|c: char| c == '(' || c.is_whitespace()).unwrap_or(after.len());
@@ -578,48 +611,48 @@ fn parse_probe(rest: &str) -> Result<Command, String> {
     let (vals, tail) = paren(&after[kind_end..]).ok_or_else(|| format!("malformed probe values '{after}'"))?;
     let ulps: u32 = tail.split_whitespace().next().and_then(|t| t.parse().ok()).unwrap_or(0);
     let items: Vec<&str> = vals.split(',').map(str::trim).collect();
-    let floats = || -> Result<Vec<f64>, String> {
-        items.iter().map(|v| parse_c_float(v).ok_or_else(|| format!("bad float '{v}'"))).collect()
+    let floats = || -> Result<Vec<f64>, ParseError> {
+        items.iter().map(|v| parse_c_float(v).ok_or_else(|| format!("bad float '{v}'").into())).collect()
     };
-    let ints = || -> Result<Vec<i128>, String> {
-        items.iter().map(|v| parse_c_int(v).ok_or_else(|| format!("bad integer '{v}'"))).collect()
+    let ints = || -> Result<Vec<i128>, ParseError> {
+        items.iter().map(|v| parse_c_int(v).ok_or_else(|| format!("bad integer '{v}'").into())).collect()
     };
     let expect = match kind {
         "rgba" | "f32" => {
             let f = floats()?;
             if kind == "rgba" && f.len() != 4 || ![1, 2, 4].contains(&f.len()) {
-                return Err(format!("bad component count in '{after}'"));
+                return bad(format!("bad component count in '{after}'"));
             }
             Expect::F32(f.into_iter().map(|x| x as f32).collect(), ulps)
         }
         "u32" | "i32" => {
             let v = ints()?;
             if ![1, 4].contains(&v.len()) {
-                return Err(format!("bad component count in '{after}'"));
+                return bad(format!("bad component count in '{after}'"));
             }
             Expect::U32(v.into_iter().map(to_u32_word).collect::<Result<_, _>>()?, kind == "i32")
         }
         "u64" | "i64" => {
             let v = ints()?;
             if ![1, 2].contains(&v.len()) {
-                return Err(format!("bad component count in '{after}'"));
+                return bad(format!("bad component count in '{after}'"));
             }
             Expect::U64(v.into_iter().map(|x| x as u64).collect(), kind == "i64")
         }
         "f64" => {
             let f = floats()?;
             if ![1, 2].contains(&f.len()) {
-                return Err(format!("bad component count in '{after}'"));
+                return bad(format!("bad component count in '{after}'"));
             }
             Expect::F64(f, ulps)
         }
-        _ => return Err(format!("unknown probe type '{kind}'")),
+        _ => return bad(format!("unknown probe type '{kind}'")),
     };
     Ok(Command::Probe(Probe { target, rect, layer, expect }))
 }
 
 /// Parses one `[test]` line; returns None when an `if(...)` prefix rules it out.
-pub fn parse_test_line(line: usize, text: &str, env: &QualEnv) -> Result<Option<TestLine>, String> {
+pub fn parse_test_line(line: usize, text: &str, env: &QualEnv) -> Result<Option<TestLine>, ParseError> {
     let mut s = text.trim();
     let mut todo = false;
     let mut skip = false;
@@ -665,7 +698,7 @@ pub fn parse_test_line(line: usize, text: &str, env: &QualEnv) -> Result<Option<
         } else if let Some((n, x)) = r.split_once(" control point patch list") {
             (Topology::Patch(n.trim().parse().map_err(|_| "bad patch size")?), x)
         } else {
-            return Err(format!("unknown topology in '{s}'"));
+            return bad(format!("unknown topology in '{s}'"));
         };
         let mut it = r.split_whitespace();
         let vertices = it.next().and_then(|v| v.parse().ok()).ok_or("bad vertex count")?;
@@ -674,13 +707,13 @@ pub fn parse_test_line(line: usize, text: &str, env: &QualEnv) -> Result<Option<
     } else if let Some(r) = strip_word(s, "dispatch") {
         let v: Vec<u32> = r.split_whitespace().filter_map(|x| x.parse().ok()).collect();
         if v.len() < 3 {
-            return Err(format!("malformed dispatch '{s}'"));
+            return bad(format!("malformed dispatch '{s}'"));
         }
         Command::Dispatch(v[0], v[1], v[2])
     } else if let Some(r) = s.strip_prefix("clear rtv") {
         let v: Vec<&str> = r.split_whitespace().collect();
         if v.len() < 5 {
-            return Err(format!("malformed clear '{s}'"));
+            return bad(format!("malformed clear '{s}'"));
         }
         let slot = v[0].parse().map_err(|_| "bad rtv slot")?;
         let mut c = [0f32; 4];
@@ -804,7 +837,7 @@ pub struct ResourceDesc {
 }
 
 impl ResourceDesc {
-    pub fn parse(lines: &[(usize, String)], default_format: Format) -> Result<ResourceDesc, String> {
+    pub fn parse(lines: &[(usize, String)], default_format: Format) -> Result<ResourceDesc, ParseError> {
         let mut r = ResourceDesc {
             format: default_format,
             explicit_format: false,
@@ -828,8 +861,8 @@ impl ResourceDesc {
             } else if let Some(s) = strip_word(l, "size") {
                 let (inner, _) = paren(s).ok_or_else(|| format!("bad size '{s}'"))?;
                 let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
-                let n = |i: usize| -> Result<u32, String> {
-                    parts.get(i).and_then(|p| p.parse().ok()).ok_or_else(|| format!("bad size '({inner})'"))
+                let n = |i: usize| -> Result<u32, ParseError> {
+                    parts.get(i).and_then(|p| p.parse().ok()).ok_or_else(|| format!("bad size '({inner})'").into())
                 };
                 match parts[0] {
                     "buffer" => (r.dim, r.width) = (Some(Dim::Buffer), n(1)?),
@@ -844,7 +877,7 @@ impl ResourceDesc {
                     "2darray" => (r.dim, r.width, r.height, r.depth) = (Some(Dim::Tex2dArray), n(1)?, n(2)?, n(3)?),
                     "3d" => (r.dim, r.width, r.height, r.depth) = (Some(Dim::Tex3d), n(1)?, n(2)?, n(3)?),
                     "cube" => (r.dim, r.width, r.height, r.depth) = (Some(Dim::Cube), n(1)?, n(1)?, 6),
-                    other => return Err(format!("unknown resource dimension '{other}'")),
+                    other => return bad(format!("unknown resource dimension '{other}'")),
                 }
             } else if let Some(s) = strip_word(l, "levels") {
                 r.levels = s.trim().parse().map_err(|_| format!("bad levels '{s}'"))?;
@@ -889,7 +922,7 @@ pub struct InputElement {
     pub index: u32,
 }
 
-pub fn parse_input_layout(lines: &[(usize, String)]) -> Result<Vec<InputElement>, String> {
+pub fn parse_input_layout(lines: &[(usize, String)]) -> Result<Vec<InputElement>, ParseError> {
     let mut out = Vec::new();
     for (_, l) in lines {
         let l = l.trim();
@@ -915,7 +948,7 @@ pub struct SamplerDesc {
 }
 
 impl SamplerDesc {
-    pub fn parse(lines: &[(usize, String)]) -> Result<SamplerDesc, String> {
+    pub fn parse(lines: &[(usize, String)]) -> Result<SamplerDesc, ParseError> {
         let mut s = SamplerDesc {
             filter: [false; 3],
             address: ["clamp".into(), "clamp".into(), "clamp".into()],
@@ -936,7 +969,7 @@ impl SamplerDesc {
             } else if let Some(r) = strip_word(l, "comparison") {
                 s.comparison = Some(r.trim().to_string());
             } else {
-                return Err(format!("unknown sampler directive '{l}'"));
+                return bad(format!("unknown sampler directive '{l}'"));
             }
         }
         Ok(s)

@@ -4,11 +4,11 @@
 //! returns the read-backs in plan order. Comparing the two tells a
 //! translation problem (both wrong) from a browser or driver one (they differ).
 
-use crate::gpu::{first_line, Gpu};
+use crate::gpu::{first_line, Gpu, GpuError};
 use preview_model::plan::{Plan, Readback, Resource};
 use wgpu::util::DeviceExt;
 
-fn texture_format(name: &str) -> Result<wgpu::TextureFormat, String> {
+fn texture_format(name: &str) -> Result<wgpu::TextureFormat, GpuError> {
     use wgpu::TextureFormat as F;
     Ok(match name {
         "rgba8unorm" => F::Rgba8Unorm,
@@ -22,11 +22,11 @@ fn texture_format(name: &str) -> Result<wgpu::TextureFormat, String> {
         "depth32float" => F::Depth32Float,
         "rgba16uint" => F::Rgba16Uint,
         "rgba16sint" => F::Rgba16Sint,
-        other => return Err(format!("plan names an unknown texture format {other}")),
+        other => return Err(GpuError::Unsupported(format!("plan names an unknown texture format {other}"))),
     })
 }
 
-fn vertex_format(name: &str) -> Result<wgpu::VertexFormat, String> {
+fn vertex_format(name: &str) -> Result<wgpu::VertexFormat, GpuError> {
     use wgpu::VertexFormat as V;
     Ok(match name {
         "float32" => V::Float32,
@@ -41,7 +41,7 @@ fn vertex_format(name: &str) -> Result<wgpu::VertexFormat, String> {
         "sint32x2" => V::Sint32x2,
         "sint32x3" => V::Sint32x3,
         "sint32x4" => V::Sint32x4,
-        other => return Err(format!("plan names an unknown vertex format {other}")),
+        other => return Err(GpuError::Unsupported(format!("plan names an unknown vertex format {other}"))),
     })
 }
 
@@ -193,14 +193,14 @@ enum Held {
 }
 
 /// Runs `plan` once and returns every read-back of [`Plan::readbacks`], in order.
-pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
+pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
     let dev = gpu.device.clone();
     let stage_vis = match plan.stage {
         preview_model::Stage::Vertex => wgpu::ShaderStages::VERTEX,
         preview_model::Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
         _ => wgpu::ShaderStages::COMPUTE,
     };
-    let built = gpu.scoped(|| -> Result<_, String> {
+    let built = gpu.scoped(|| -> Result<_, GpuError> {
         let modules: Vec<wgpu::ShaderModule> = plan
             .modules
             .iter()
@@ -412,7 +412,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
     let (modules, held, groups, layout) = built.and_then(|r| r)?;
 
     let mut targets: Vec<wgpu::Texture> = Vec::new();
-    let submitted = gpu.scoped(|| -> Result<(), String> {
+    let submitted = gpu.scoped(|| -> Result<(), GpuError> {
         let mut enc = dev.create_command_encoder(&Default::default());
         if let Some(draw) = &plan.draw {
             let attrs: Vec<wgpu::VertexAttribute> = draw
@@ -425,7 +425,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                         shader_location: a.location,
                     })
                 })
-                .collect::<Result<_, String>>()?;
+                .collect::<Result<_, GpuError>>()?;
             let formats: Vec<wgpu::TextureFormat> =
                 draw.targets.iter().map(|t| texture_format(t.format)).collect::<Result<_, _>>()?;
             let max_loc = draw.targets.iter().map(|t| t.location + 1).max().unwrap_or(0);
@@ -592,19 +592,21 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
     gpu.wait()?;
     let errs = gpu.take_errors();
     if let Some(e) = errs.first() {
-        return Err(first_line(e));
+        return Err(GpuError::Rejected(first_line(e)));
     }
 
     let mut out = Vec::with_capacity(plan.readbacks.len());
     for r in &plan.readbacks {
         match r {
             Readback::Target { index, .. } => {
-                let t = targets.get(*index).ok_or("plan reads a target it does not draw")?;
+                let t = targets
+                    .get(*index)
+                    .ok_or_else(|| GpuError::Unsupported("plan reads a target it does not draw".into()))?;
                 out.push(gpu.read_texture(t, 16, 0)?.data);
             }
             Readback::Buffer { entry, .. } => match &held[*entry] {
                 Held::Buffer(b) => out.push(gpu.read_buffer(b, b.size())?),
-                _ => return Err("plan reads back a non-buffer as a buffer".into()),
+                _ => return Err(GpuError::Unsupported("plan reads back a non-buffer as a buffer".into())),
             },
             Readback::StorageTexture { entry } => match &held[*entry] {
                 Held::Texture(t, _) => {
@@ -615,7 +617,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, String> {
                     }
                     out.push(all);
                 }
-                _ => return Err("plan reads back a non-texture as a storage texture".into()),
+                _ => return Err(GpuError::Unsupported("plan reads back a non-texture as a storage texture".into())),
             },
         }
     }

@@ -35,7 +35,9 @@
 //! information (`/Zi`) from which the listing takes `#line` directives and
 //! the `// scope::variable<components>` annotations.
 
-use crate::error::{Error, Result};
+mod encode;
+
+use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -203,6 +205,9 @@ pub struct Sm2Program {
     pub end_offset: usize,
     /// Bytes after the end token inside `size`.
     pub trailing_bytes: usize,
+    /// Those bytes.
+    #[serde(skip)]
+    pub trailing: Vec<u8>,
     /// Decoded `DBUG` comment, if any.
     pub debug_info: Option<DebugInfo>,
 }
@@ -218,6 +223,13 @@ pub struct Sm2Comment {
     pub dwords: u32,
     /// First four payload bytes when they are printable (e.g. `DBUG`, `CTAB`).
     pub fourcc: Option<String>,
+    /// Index of the instruction the comment comes before (the instruction
+    /// count when it follows the last one).
+    pub before_instruction: usize,
+    /// The payload dwords as bytes: comments carry opaque blobs (`CTAB`,
+    /// and `DBUG`, of which [`Sm2Program::debug_info`] is a read-only view).
+    #[serde(skip)]
+    pub data: Vec<u8>,
 }
 
 /// One instruction with its parameters.
@@ -524,7 +536,7 @@ impl Aon9 {
         let start = shader_offset as usize;
         let end = start.checked_add(shader_size as usize).filter(|&e| start >= HEADER_SIZE && e <= data.len());
         let Some(end) = end else {
-            return Err(Error::new(
+            return Err(Error::of(ErrorKind::OutOfBounds,
                 format!(
                     "Aon9 shader bytes {start:#x}..+{shader_size:#x} do not lie inside the {}-byte payload after its header",
                     data.len()
@@ -688,7 +700,7 @@ fn table_slice<'a>(data: &'a [u8], t: &TableRef, entry: usize) -> Result<&'a [u8
         return Ok(&[]);
     }
     if start < HEADER_SIZE || start + len > data.len() {
-        return Err(Error::new(
+        return Err(Error::of(ErrorKind::OutOfBounds,
             format!(
                 "Aon9 {}: {} entries of {entry} bytes at payload offset {start:#x} do not fit in the {}-byte payload after its header",
                 t.name,
@@ -805,7 +817,8 @@ impl Sm2Program {
         let mut r = Reader::new(data, base);
         let version = Sm2Version::parse(r.u32("SM2 version token")?, base)?;
         if version.major < 2 {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::Unsupported,
                 format!("{} token streams (no instruction length field) are not decoded", version.name()),
                 base,
             ));
@@ -817,7 +830,11 @@ impl Sm2Program {
         let end_offset = loop {
             let at = r.offset();
             if r.remaining() < 4 {
-                return Err(Error::new("SM2 token stream ends without the end token 0x0000ffff", at));
+                return Err(Error::of(
+                    ErrorKind::Truncated,
+                    "SM2 token stream ends without the end token 0x0000ffff",
+                    at,
+                ));
             }
             let token = r.u32("SM2 instruction token")?;
             if token == END_TOKEN {
@@ -832,7 +849,14 @@ impl Sm2Program {
                 if debug_info.is_none() && fourcc.as_deref() == Some("DBUG") {
                     debug_info = Some(DebugInfo::parse(&body[4..], at + 8)?);
                 }
-                comments.push(Sm2Comment { offset: at, token, dwords, fourcc });
+                comments.push(Sm2Comment {
+                    offset: at,
+                    token,
+                    dwords,
+                    fourcc,
+                    before_instruction: instructions.len(),
+                    data: body.to_vec(),
+                });
                 continue;
             }
             if token & 0x8000_0000 != 0 {
@@ -865,7 +889,8 @@ impl Sm2Program {
             ins.decode_params(params, pbase, &version)?;
             instructions.push(ins);
         };
-        let trailing_bytes = r.remaining();
+        let trailing = data.get(r.pos()..).unwrap_or_default().to_vec();
+        let trailing_bytes = trailing.len();
         Ok(Sm2Program {
             offset: base,
             size: data.len(),
@@ -874,6 +899,7 @@ impl Sm2Program {
             comments,
             end_offset,
             trailing_bytes,
+            trailing,
             debug_info,
         })
     }
@@ -893,7 +919,8 @@ impl ParamCursor<'_> {
     }
     fn next(&mut self, what: &str) -> Result<(u32, usize)> {
         if self.data.len() - self.pos < 4 {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::SizeMismatch,
                 format!("SM2 `{}` needs a {what}, but its length field leaves no dword for it", self.mnemonic),
                 self.base + self.pos,
             ));
@@ -1005,7 +1032,8 @@ impl Sm2Instruction {
             }
         }
         if c.left() > 0 {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::SizeMismatch,
                 format!("SM2 `{}` has {} parameter dwords more than it uses", self.mnemonic, c.left()),
                 c.base + c.pos,
             ));
@@ -1032,7 +1060,8 @@ impl DebugInfo {
         let table = |count: u32, off: u32, entry: usize, what: &str| -> Result<usize> {
             let need = (count as u64) * entry as u64;
             if count > 0 && (off as u64 + need) > data.len() as u64 {
-                return Err(Error::new(
+                return Err(Error::of(
+                    ErrorKind::OutOfBounds,
                     format!(
                         "DBUG {what}: {count} entries of {entry} bytes at {off:#x} do not fit in the {}-byte block",
                         data.len()
@@ -1812,6 +1841,7 @@ mod tests {
         let prog = [0xFFFE_0200, ins(1, 2), dst(0, 0, 0xF), src(1, 0, 0xE4, 0)];
         let e = Aon9::parse(&Builder::new().build(&prog), 0).unwrap_err();
         assert!(e.message().contains("end token"));
+        assert_eq!(e.kind(), ErrorKind::Truncated);
         // Length field larger than what remains.
         let prog = [0xFFFE_0200, ins(1, 9), dst(0, 0, 0xF), END_TOKEN];
         assert!(Aon9::parse(&Builder::new().build(&prog), 0).is_err());

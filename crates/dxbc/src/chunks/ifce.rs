@@ -13,7 +13,8 @@
 //!                            u32 table ID table (u32 each)
 //! ```
 
-use crate::error::{Error, Result};
+use crate::chunks::write::Writer;
+use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -114,7 +115,8 @@ pub struct InterfaceSlot {
 fn check_fits(len: usize, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
     match (count as usize).checked_mul(record) {
         Some(n) if (at as usize) <= len && n <= len - at as usize => Ok(()),
-        _ => Err(Error::new(
+        _ => Err(Error::of(
+            ErrorKind::OutOfBounds,
             format!("{count} {what} of {record} bytes at chunk offset {at:#x} do not fit in the {len}-byte IFCE chunk"),
             field_at,
         )),
@@ -138,9 +140,13 @@ impl Ifce {
         // Records may share a name string; cap the text copied out.
         let mut text_budget = len.saturating_mul(4).max(1 << 16);
         let mut name = |at: u32, field_at: usize, what: &str| -> Result<String> {
-            let s = r.cstr_at(at as usize, what).map_err(|e| Error::new(e.message().to_string(), field_at))?;
+            let s = r.cstr_at(at as usize, what).map_err(|e| e.at(field_at))?;
             text_budget = text_budget.checked_sub(s.len()).ok_or_else(|| {
-                Error::new(format!("{what}: names add up to more text than the chunk can hold"), field_at)
+                Error::of(
+                    ErrorKind::LimitExceeded,
+                    format!("{what}: names add up to more text than the chunk can hold"),
+                    field_at,
+                )
             })?;
             Ok(s)
         };
@@ -231,6 +237,72 @@ impl Ifce {
             class_instances,
             interface_slots,
         })
+    }
+}
+
+impl Ifce {
+    /// Encodes the chunk payload from the records, in fxc's layout: header,
+    /// interface slot records, class types, class instances, each slot's
+    /// type-ID table (padded) and table-ID table, then the names (instances
+    /// first, each padded to a dword, identical names shared). Counts,
+    /// offsets and `start_slot` are computed; the stored ones are not read.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.u32(self.class_instances.len() as u32);
+        w.u32(self.class_types.len() as u32);
+        w.u32(self.interface_slots.len() as u32);
+        w.u32(self.interface_slots.iter().fold(0u32, |n, s| n.wrapping_add(s.slot_span)));
+        let instances_at = w.u32(0);
+        let types_at = w.u32(0);
+        let slots_at = w.u32(0);
+        w.u32(self.unknown7);
+        w.u32(self.unknown8);
+        let p = w.pos();
+        w.patch(slots_at, p);
+        let mut tables_at = Vec::with_capacity(self.interface_slots.len());
+        for s in &self.interface_slots {
+            w.u32(s.slot_span);
+            w.u32(s.type_ids.len().min(s.table_ids.len()) as u32);
+            tables_at.push((w.u32(0), w.u32(0)));
+        }
+        let p = w.pos();
+        w.patch(types_at, p);
+        let mut names_at = Vec::new();
+        for t in &self.class_types {
+            names_at.push((w.u32(0), t.name.as_str()));
+            for v in [t.id, t.cb_stride, t.texture, t.sampler] {
+                w.u16(v);
+            }
+        }
+        let p = w.pos();
+        w.patch(instances_at, p);
+        let mut instance_names = Vec::new();
+        for c in &self.class_instances {
+            instance_names.push((w.u32(0), c.name.as_str()));
+            for v in [c.type_id, c.unknown, c.constant_buffer, c.cb_offset, c.texture, c.sampler] {
+                w.u16(v);
+            }
+        }
+        for (s, (type_at, table_at)) in self.interface_slots.iter().zip(tables_at) {
+            let n = s.type_ids.len().min(s.table_ids.len());
+            let p = w.pos();
+            w.patch(type_at, p);
+            for &t in &s.type_ids[..n] {
+                w.u16(t);
+            }
+            w.align();
+            let p = w.pos();
+            w.patch(table_at, p);
+            for &t in &s.table_ids[..n] {
+                w.u32(t);
+            }
+        }
+        for (at, name) in instance_names.into_iter().chain(names_at) {
+            let s = w.string(name);
+            w.patch(at, s);
+            w.align();
+        }
+        w.out
     }
 }
 

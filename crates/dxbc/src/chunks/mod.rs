@@ -6,3 +6,4 @@ pub mod rdef;
 pub mod sfi0;
 pub mod signature;
 pub mod stat;
+pub mod write;

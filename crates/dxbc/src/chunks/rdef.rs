@@ -23,7 +23,9 @@
 //!
 //! All offsets inside the chunk are relative to the start of the payload.
 
-use crate::error::{Error, Result};
+mod encode;
+
+use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -67,6 +69,32 @@ pub struct Rdef {
     pub constant_buffers: Vec<ConstantBuffer>,
     /// Resource bindings.
     pub bindings: Vec<ResourceBinding>,
+    /// Which compiler's layout the encoder follows.
+    pub layout: RdefLayout,
+}
+
+/// The compiler whose layout an RDEF follows: where strings and type
+/// records go is not determined by the fields, and fxc and vkd3d-shader
+/// place them differently (see `rdef::encode`). Decoding takes it from the
+/// creator string, which names the compiler.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, Default)]
+pub enum RdefLayout {
+    /// Microsoft's fxc / d3dcompiler.
+    #[default]
+    Fxc,
+    /// vkd3d-shader.
+    Vkd3d,
+}
+
+impl RdefLayout {
+    /// The layout of the compiler a creator string names.
+    pub fn from_creator(creator: &str) -> RdefLayout {
+        if creator.starts_with("vkd3d-shader") {
+            RdefLayout::Vkd3d
+        } else {
+            RdefLayout::Fxc
+        }
+    }
 }
 
 /// SM5 extension of the RDEF header.
@@ -206,6 +234,20 @@ pub struct Type {
     pub name: Option<String>,
     /// Members (structs and classes).
     pub members: Vec<Member>,
+    /// SM5: the type `subtype_offset` points at (interface pointers name
+    /// their interface here).
+    pub subtype: Option<Box<Type>>,
+    /// SM5: the type `base_class_offset` points at.
+    pub base_class: Option<Box<Type>>,
+    /// SM5: the interfaces a class implements (the table at `interface_offset`).
+    pub interfaces: Vec<Type>,
+    /// `Some(k)` when this reference points at a type record an earlier
+    /// variable or member already uses: the k-th distinct record met in
+    /// reading order (variables in order, members depth-first). Compilers
+    /// write some identical types once and others again, and point at one
+    /// copy among several, by rules the fields do not settle (vkd3d keeps
+    /// `const float4` and `float4` apart), so the encoder follows this.
+    pub shares: Option<u32>,
 }
 
 impl Type {
@@ -369,6 +411,9 @@ struct Ctx<'a> {
     text_budget: usize,
     /// Bytes of default values still allowed (legitimate values do not overlap).
     data_budget: usize,
+    /// Type record offset → index among the distinct records read so far
+    /// (for [`Type::shares`]).
+    seen_types: std::collections::HashMap<u32, u32>,
 }
 
 fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
@@ -376,7 +421,7 @@ fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_
     let need = (count as usize).checked_mul(record);
     match need {
         Some(n) if (at as usize) <= len && n <= len - at as usize => Ok(()),
-        _ => Err(Error::new(
+        _ => Err(Error::of(ErrorKind::OutOfBounds,
             format!(
                 "{count} {what} records of {record} bytes at chunk offset {at:#x} do not fit in the {len}-byte RDEF chunk"
             ),
@@ -401,9 +446,7 @@ impl Rdef {
         let compile_flags = r.u32("RDEF compile flags")?;
         let creator_at = r.offset();
         let creator_offset = r.u32("RDEF creator string offset")?;
-        let creator = r
-            .cstr_at(creator_offset as usize, "RDEF creator")
-            .map_err(|e| Error::new(e.message().to_string(), creator_at))?;
+        let creator = r.cstr_at(creator_offset as usize, "RDEF creator").map_err(|e| e.at(creator_at))?;
 
         let mut rd11 = None;
         if major_version >= 5 {
@@ -446,6 +489,7 @@ impl Rdef {
             budget: data.len().max(4096),
             text_budget: data.len().saturating_mul(4).max(1 << 16),
             data_budget: data.len().saturating_mul(2),
+            seen_types: Default::default(),
         };
         let mut constant_buffers = Vec::with_capacity(constant_buffer_count as usize);
         for i in 0..constant_buffer_count as usize {
@@ -492,6 +536,7 @@ impl Rdef {
         }
 
         Ok(Rdef {
+            layout: RdefLayout::from_creator(&creator),
             offset: base,
             constant_buffer_count,
             constant_buffer_offset,
@@ -521,6 +566,7 @@ impl Rdef {
             budget: data.len().max(4096),
             text_budget: data.len().saturating_mul(4).max(1 << 16),
             data_budget: 0,
+            seen_types: Default::default(),
         };
         ctx.ty(pos, field_at, 0)
     }
@@ -546,8 +592,10 @@ impl Rdef {
 
 /// Reads a name at chunk offset `at`, blaming `field_at` (the record) on failure.
 fn name_at(r: &Reader, at: u32, what: &str, field_at: usize) -> Result<String> {
-    r.cstr_at(at as usize, what)
-        .map_err(|e| Error::new(format!("{} (record at {field_at:#x})", e.message()), e.offset()))
+    r.cstr_at(at as usize, what).map_err(|e| {
+        let m = format!("{} (record at {field_at:#x})", e.message());
+        e.with_message(m)
+    })
 }
 
 impl Ctx<'_> {
@@ -555,7 +603,8 @@ impl Ctx<'_> {
     fn name(&mut self, at: u32, what: &str, field_at: usize) -> Result<String> {
         let s = name_at(&self.r, at, what, field_at)?;
         if s.len() > self.text_budget {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::LimitExceeded,
                 format!("{what}: names add up to more text than the RDEF chunk can hold"),
                 field_at,
             ));
@@ -610,19 +659,19 @@ impl Ctx<'_> {
         };
         let (default_value_at, default_value) = if default_value_offset != 0 {
             let mut d = self.r;
-            d.seek(default_value_offset as usize, "variable default value offset")
-                .map_err(|e| Error::new(e.message().to_string(), default_at))?;
+            d.seek(default_value_offset as usize, "variable default value offset").map_err(|e| e.at(default_at))?;
             let at = d.offset();
             if size as usize > self.data_budget {
-                return Err(Error::new(
+                return Err(Error::of(ErrorKind::LimitExceeded,
                     format!("default value of variable {name} ({size} bytes): default values add up to more than twice the chunk size"),
                     default_at,
                 ));
             }
             self.data_budget -= size as usize;
-            let bytes = d
-                .bytes(size as usize, "variable default value")
-                .map_err(|e| Error::new(format!("{} (variable {name})", e.message()), at))?;
+            let bytes = d.bytes(size as usize, "variable default value").map_err(|e| {
+                let m = format!("{} (variable {name})", e.message());
+                e.with_message(m).at(at)
+            })?;
             (Some(at), Some(bytes.to_vec()))
         } else {
             (None, None)
@@ -649,18 +698,31 @@ impl Ctx<'_> {
 
     fn ty(&mut self, pos: u32, field_at: usize, depth: usize) -> Result<Type> {
         if depth >= MAX_TYPE_DEPTH {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::LimitExceeded,
                 format!("type nesting deeper than {MAX_TYPE_DEPTH} levels (cyclic member types?)"),
                 field_at,
             ));
         }
         if self.budget == 0 {
-            return Err(Error::new("too many type records for the size of the RDEF chunk", field_at));
+            return Err(Error::of(
+                ErrorKind::LimitExceeded,
+                "too many type records for the size of the RDEF chunk",
+                field_at,
+            ));
         }
         self.budget -= 1;
         let mut t = self.r;
-        t.seek(pos as usize, "type offset").map_err(|e| Error::new(e.message().to_string(), field_at))?;
+        t.seek(pos as usize, "type offset").map_err(|e| e.at(field_at))?;
         let offset = t.offset();
+        let next = self.seen_types.len() as u32;
+        let shares = match self.seen_types.entry(pos) {
+            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(next);
+                None
+            }
+        };
         let class = t.u16("type class")?;
         let base_type = t.u16("type base type")?;
         let rows = t.u16("type rows")?;
@@ -681,6 +743,8 @@ impl Ctx<'_> {
         } else {
             (None, None, None, None, None, None)
         };
+        let (subtype, base_class, interfaces) =
+            self.linked_types((subtype_offset, base_class_offset, interface_count, interface_offset), offset, depth)?;
         let mut members = Vec::new();
         if member_count > 0 {
             count_fits(&self.r, member_offset, member_count as u32, 12, "member", count_at)?;
@@ -714,7 +778,41 @@ impl Ctx<'_> {
             name_offset,
             name,
             members,
+            subtype,
+            base_class,
+            interfaces,
+            shares,
         })
+    }
+
+    /// SM5 class types: the sub-type, the base class and the interfaces a
+    /// type record points at (offset 0 = none), read as types of their own.
+    #[allow(clippy::type_complexity)]
+    fn linked_types(
+        &mut self,
+        (sub, base, count, table): (Option<u32>, Option<u32>, Option<u32>, Option<u32>),
+        record_at: usize,
+        depth: usize,
+    ) -> Result<(Option<Box<Type>>, Option<Box<Type>>, Vec<Type>)> {
+        let one = |ctx: &mut Self, at: Option<u32>, field: usize| -> Result<Option<Box<Type>>> {
+            match at {
+                Some(at) if at != 0 => Ok(Some(Box::new(ctx.ty(at, record_at + field, depth + 1)?))),
+                _ => Ok(None),
+            }
+        };
+        let subtype = one(self, sub, 16)?;
+        let base_class = one(self, base, 20)?;
+        let mut interfaces = Vec::new();
+        let count = count.unwrap_or(0);
+        if count > 0 {
+            let table = table.unwrap_or(0);
+            count_fits(&self.r, table, count, 4, "interface type offset", record_at + 24)?;
+            for i in 0..count as usize {
+                let at = self.r.u32_at(table as usize + i * 4, "interface type offset")?;
+                interfaces.push(self.ty(at, self.r.base() + table as usize + i * 4, depth + 1)?);
+            }
+        }
+        Ok((subtype, base_class, interfaces))
     }
 }
 
@@ -925,6 +1023,7 @@ mod tests {
         let e = Rdef::parse(&data, 0).unwrap_err();
         assert_eq!(e.offset(), 0);
         assert!(e.message().contains("do not fit"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::OutOfBounds);
     }
 
     #[test]
@@ -938,6 +1037,7 @@ mod tests {
         data[member_a + 4..member_a + 8].copy_from_slice(&st_off.to_le_bytes());
         let e = Rdef::parse(&data, 0).unwrap_err();
         assert!(e.message().contains("nesting"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
     }
 
     #[test]
@@ -947,5 +1047,6 @@ mod tests {
         let e = Rdef::parse(&data, 8).unwrap_err();
         assert_eq!(e.offset(), 8 + 0x1c);
         assert!(e.message().contains("RD11"));
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
     }
 }

@@ -1,7 +1,7 @@
 //! SFI0: shader feature info, a 64-bit set of optional hardware features the
 //! shader needs (`D3D_SHADER_REQUIRES_*`).
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -62,8 +62,10 @@ pub struct Sfi0 {
     pub flags: u64,
     /// The set bits, lowest first.
     pub features: Vec<Feature>,
-    /// Bytes after the 8 flag bytes (none in practice).
+    /// Number of bytes after the 8 flag bytes (none in practice).
     pub trailing_bytes: usize,
+    /// Those bytes, kept so that the chunk encodes back whole.
+    pub trailing: Vec<u8>,
 }
 
 /// Name of feature bit `bit`.
@@ -78,16 +80,25 @@ impl Sfi0 {
     /// Parses the chunk payload; `base` is its absolute offset.
     pub fn parse(data: &[u8], base: usize) -> Result<Sfi0> {
         let mut r = Reader::new(data, base);
-        let lo = r
-            .u32("SFI0 feature flags (low dword)")
-            .map_err(|_| Error::new(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len()), base))?;
-        let hi = r
-            .u32("SFI0 feature flags (high dword)")
-            .map_err(|_| Error::new(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len()), base))?;
+        let lo = r.u32("SFI0 feature flags (low dword)").map_err(|e| {
+            e.with_message(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len())).at(base)
+        })?;
+        let hi = r.u32("SFI0 feature flags (high dword)").map_err(|e| {
+            e.with_message(format!("expected 8 bytes of SFI0 feature flags, found {}", data.len())).at(base)
+        })?;
         let flags = (hi as u64) << 32 | lo as u64;
         let features =
             (0..64).filter(|b| flags >> b & 1 != 0).map(|bit| Feature { bit, name: feature_name(bit) }).collect();
-        Ok(Sfi0 { offset: base, flags, features, trailing_bytes: r.remaining() })
+        let trailing = data.get(8..).unwrap_or_default().to_vec();
+        Ok(Sfi0 { offset: base, flags, features, trailing_bytes: trailing.len(), trailing })
+    }
+
+    /// Encodes the chunk payload: the 64 flag bits, then the trailing bytes.
+    /// `features` is a view of `flags` and is not read.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = self.flags.to_le_bytes().to_vec();
+        out.extend_from_slice(&self.trailing);
+        out
     }
 
     /// True when bit `bit` is set.

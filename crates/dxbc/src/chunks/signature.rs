@@ -11,7 +11,8 @@
 //! For inputs the read/write mask lists the components the shader reads; for
 //! outputs it lists the components the shader *never* writes.
 
-use crate::error::{Error, Result};
+use crate::chunks::write::Writer;
+use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
@@ -24,6 +25,19 @@ pub enum SignatureLayout {
     Stream,
     /// ISG1 / OSG1 / PSG1: stream, 6 dwords, minimum precision.
     Precision,
+}
+
+/// Where the element names go after the records: the one layout choice of
+/// the chunk that its fields do not determine. Detected when decoding from
+/// the name offsets; identical bytes come out whichever is chosen when the
+/// two layouts coincide.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, Default)]
+pub enum StringPlacement {
+    /// fxc: each distinct name once, packed, the block padded to a dword.
+    #[default]
+    Shared,
+    /// vkd3d-shader: one copy per element, each padded to a dword.
+    EachAligned,
 }
 
 /// Decoded signature chunk.
@@ -42,6 +56,8 @@ pub struct Signature {
     pub element_offset: u32,
     /// The elements.
     pub elements: Vec<SignatureElement>,
+    /// How the encoder places the names.
+    pub strings: StringPlacement,
 }
 
 /// One element of a signature.
@@ -145,7 +161,7 @@ impl Signature {
             .and_then(|n| n.checked_add(element_offset as usize))
             .is_some_and(|end| end <= data.len());
         if !fits {
-            return Err(Error::new(
+            return Err(Error::of(ErrorKind::OutOfBounds,
                 format!(
                     "{element_count} {} elements of {record} bytes at offset {element_offset:#x} do not fit in the {}-byte chunk",
                     crate::container::fourcc_text(&tag),
@@ -157,6 +173,9 @@ impl Signature {
         let mut elements = Vec::with_capacity(element_count as usize);
         // Elements may share a name string; cap the text copied out.
         let mut text_budget = data.len().saturating_mul(4).max(1 << 16);
+        // vkd3d's placement shows as aligned, strictly increasing name offsets.
+        let mut each_aligned = true;
+        let mut last_name = None;
         for i in 0..element_count as usize {
             let mut e = r;
             e.seek(element_offset as usize + i * record, "signature element")?;
@@ -167,11 +186,15 @@ impl Signature {
             };
             let name_at = e.offset();
             let name_offset = e.u32("signature element name offset")?;
-            let name = r
-                .cstr_at(name_offset as usize, "signature element name")
-                .map_err(|err| Error::new(err.message().to_string(), name_at))?;
+            each_aligned &= name_offset % 4 == 0 && last_name < Some(name_offset);
+            last_name = Some(name_offset);
+            let name = r.cstr_at(name_offset as usize, "signature element name").map_err(|err| err.at(name_at))?;
             text_budget = text_budget.checked_sub(name.len()).ok_or_else(|| {
-                Error::new("signature element names add up to more text than the chunk can hold", name_at)
+                Error::of(
+                    ErrorKind::LimitExceeded,
+                    "signature element names add up to more text than the chunk can hold",
+                    name_at,
+                )
             })?;
             let semantic_index = e.u32("signature element semantic index")?;
             let system_value = e.u32("signature element system value")?;
@@ -199,7 +222,49 @@ impl Signature {
                 min_precision,
             });
         }
-        Ok(Signature { offset: base, fourcc, layout, element_count, element_offset, elements })
+        let strings = if each_aligned { StringPlacement::EachAligned } else { StringPlacement::Shared };
+        Ok(Signature { offset: base, fourcc, layout, element_count, element_offset, elements, strings })
+    }
+}
+
+impl Signature {
+    /// Encodes the chunk payload from the elements: count and element
+    /// offset are computed, names follow the records as [`Signature::strings`]
+    /// says, and the payload is padded to a dword with `0xAB`. The stored `element_count`, `element_offset` and
+    /// `name_offset` fields are not read.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.u32(self.elements.len() as u32);
+        w.u32(8);
+        let mut name_at = Vec::with_capacity(self.elements.len());
+        for e in &self.elements {
+            if self.layout != SignatureLayout::Basic {
+                w.u32(e.stream.unwrap_or(0));
+            }
+            name_at.push(w.u32(0));
+            w.u32(e.semantic_index);
+            w.u32(e.system_value);
+            w.u32(e.component_type);
+            w.u32(e.register);
+            w.bytes(&[e.mask, e.rw_mask]);
+            w.u16(e.reserved);
+            if self.layout == SignatureLayout::Precision {
+                w.u32(e.min_precision.unwrap_or(0));
+            }
+        }
+        for (e, at) in self.elements.iter().zip(name_at) {
+            let s = match self.strings {
+                StringPlacement::Shared => w.string(&e.name),
+                StringPlacement::EachAligned => {
+                    let s = w.string_unshared(&e.name);
+                    w.align();
+                    s
+                }
+            };
+            w.patch(at, s);
+        }
+        w.align();
+        w.out
     }
 }
 

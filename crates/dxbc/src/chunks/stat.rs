@@ -2,7 +2,7 @@
 //! `ID3D11ShaderReflection::GetDesc` reports). 29 dwords for SM4, 37 for SM5;
 //! a longer chunk keeps its extra dwords in [`Stat::extra`].
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use serde::Serialize;
 
 /// Names of the dwords in order, as used by [`Stat::fields`].
@@ -143,7 +143,8 @@ impl Stat {
     /// 29 SM4 dwords must be present.
     pub fn parse(data: &[u8], base: usize) -> Result<Stat> {
         if data.len() < 29 * 4 {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::Truncated,
                 format!("expected at least 116 bytes of STAT (29 dwords), found {}", data.len()),
                 base,
             ));
@@ -249,6 +250,18 @@ impl Stat {
         FIELD_NAMES.iter().copied().zip(v).collect()
     }
 
+    /// Encodes the chunk payload: every field's value in chunk order (29
+    /// dwords, 37 with the SM5 fields), then the extra dwords. The stored
+    /// offsets are not read.
+    pub fn encode(&self) -> Vec<u8> {
+        let fields = self.fields();
+        let mut out = Vec::with_capacity((fields.len() + self.extra.len()) * 4);
+        for f in fields.iter().map(|(_, f)| f).chain(&self.extra) {
+            out.extend_from_slice(&f.value.to_le_bytes());
+        }
+        out
+    }
+
     /// Tessellator domain value (0 when absent).
     pub fn domain(&self) -> u32 {
         self.tessellator_domain.map_or(0, |f| f.value)
@@ -292,5 +305,6 @@ mod tests {
         let e = Stat::parse(&bytes(28), 0x10).unwrap_err();
         assert_eq!(e.offset(), 0x10);
         assert!(e.message().contains("116"));
+        assert_eq!(e.kind(), ErrorKind::Truncated);
     }
 }

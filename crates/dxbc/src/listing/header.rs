@@ -20,16 +20,20 @@ use crate::chunks::sfi0::{feature_name, Sfi0};
 use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
 use crate::reader::dword;
+use crate::spec::{
+    self, opcode_token, MinPrecision, Opcode, ProgramType, ReturnType, TessDomain, TessOutputPrimitive,
+    TessPartitioning,
+};
 use crate::Shader;
 use std::fmt::Write;
 
 /// Creator fxc's stand-alone disassembler names for files without RDEF.
 pub const DISASSEMBLER_CREATOR: &str = "Microsoft (R) D3D Shader Disassembler";
 
-/// Program types as stored in the version token (bits 16–31).
-const PS: u32 = 0;
-const HS: u32 = 3;
-const DS: u32 = 4;
+/// Program types as stored in the version token.
+const PS: u32 = ProgramType::PixelShader as u32;
+const HS: u32 = ProgramType::HullShader as u32;
+const DS: u32 = ProgramType::DomainShader as u32;
 
 /// Which generation of fxc's printer to imitate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -77,11 +81,11 @@ struct ProgramInfo {
 }
 
 /// Opcode of `dcl_globalFlags`.
-const DCL_GLOBAL_FLAGS: u32 = 106;
+const DCL_GLOBAL_FLAGS: u32 = Opcode::DclGlobalFlags as u32;
 /// Opcode of `customdata` blocks (length in the next dword).
-const CUSTOMDATA: u32 = 53;
+const CUSTOMDATA: u32 = Opcode::Customdata as u32;
 /// `forceEarlyDepthStencil` in the `dcl_globalFlags` token.
-const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
+const FORCE_EARLY_DEPTH_STENCIL: u32 = spec::GLOBAL_FLAGS_CONTROLS[2].mask();
 
 fn program_info(shader: &Shader) -> ProgramInfo {
     let mut info = ProgramInfo { kind: None, major: None, global_flags: 0 };
@@ -90,13 +94,14 @@ fn program_info(shader: &Shader) -> ProgramInfo {
         let n = d.len() / 4;
         if n >= 2 {
             let v = dword(d, 0);
-            info.kind = Some(v >> 16);
-            info.major = Some((v >> 4) & 0xf);
+            let version = crate::program::VersionToken(v);
+            info.kind = Some(version.program_type());
+            info.major = Some(version.major());
             let end = (dword(d, 1) as usize).min(n);
             let mut i = 2;
             while i < end {
                 let t = dword(d, i);
-                let op = t & 0x7ff;
+                let op = opcode_token::OPCODE.get(t);
                 let len = if op == CUSTOMDATA {
                     if i + 1 < end {
                         dword(d, i + 1) as usize
@@ -104,7 +109,7 @@ fn program_info(shader: &Shader) -> ProgramInfo {
                         0
                     }
                 } else {
-                    ((t >> 24) & 0x7f) as usize
+                    opcode_token::LENGTH.get(t) as usize
                 };
                 if op == DCL_GLOBAL_FLAGS {
                     info.global_flags = t;
@@ -388,17 +393,13 @@ pub(crate) fn binding_type(b: &ResourceBinding) -> &'static str {
     }
 }
 
+/// RDEF stores return types with the program's numbering; fxc spells them
+/// as the program listing does except for the second half of a double.
 fn return_type_name(v: u32) -> &'static str {
-    match v {
-        1 => "unorm",
-        2 => "snorm",
-        3 => "sint",
-        4 => "uint",
-        5 => "float",
-        6 => "mixed",
-        7 => "double",
-        8 => "cont",
-        _ => "",
+    match ReturnType::from_u32(v) {
+        Some(ReturnType::Continued) => "cont",
+        Some(ReturnType::Undefined | ReturnType::Unused) | None => "",
+        Some(t) => t.row().asm,
     }
 }
 
@@ -536,14 +537,15 @@ fn special_register(sv: &str) -> Option<&'static str> {
 }
 
 fn format_name(e: &SignatureElement) -> &'static str {
+    // Signatures add two values of their own (any 16-bit, any 10-bit) to
+    // the program's minimum precisions.
     match e.min_precision.unwrap_or(0) {
-        1 => "min16f",
-        2 => "min2_8f",
-        4 => "min16i",
-        5 => "min16u",
         0xf0 => "min16",
         0xf1 => "min10",
-        _ => e.component_type_name(),
+        v => match MinPrecision::from_u32(v) {
+            Some(MinPrecision::Default) | None => e.component_type_name(),
+            Some(p) => p.row().asm,
+        },
     }
 }
 
@@ -600,10 +602,10 @@ fn write_signature(
 }
 
 fn write_tessellation(stat: &Stat, hull: bool, out: &mut String) {
-    let domain = match stat.domain() {
-        1 => "Isoline",
-        2 => "Triangle",
-        3 => "Quadrilateral",
+    let domain = match TessDomain::from_u32(stat.domain()) {
+        Some(TessDomain::Isoline) => "Isoline",
+        Some(TessDomain::Tri) => "Triangle",
+        Some(TessDomain::Quad) => "Quadrilateral",
         _ => return,
     };
     let cp = stat.control_points.map_or(0, |f| f.value);
@@ -612,18 +614,18 @@ fn write_tessellation(stat: &Stat, hull: bool, out: &mut String) {
     let _ = writeln!(out, "// {domain:<20} {cp:>20}");
     out.push_str("//\n");
     if hull {
-        let prim = match stat.hs_output_primitive.map_or(0, |f| f.value) {
-            1 => "Point",
-            2 => "Line",
-            3 => "Clockwise Triangles",
-            4 => "Counter-Clockwise Triangles",
+        let prim = match TessOutputPrimitive::from_u32(stat.hs_output_primitive.map_or(0, |f| f.value)) {
+            Some(TessOutputPrimitive::Point) => "Point",
+            Some(TessOutputPrimitive::Line) => "Line",
+            Some(TessOutputPrimitive::TriangleCw) => "Clockwise Triangles",
+            Some(TessOutputPrimitive::TriangleCcw) => "Counter-Clockwise Triangles",
             _ => "Undefined",
         };
-        let part = match stat.hs_partitioning.map_or(0, |f| f.value) {
-            1 => "Integer",
-            2 => "Integer Power of 2",
-            3 => "Odd Fractional",
-            4 => "Even Fractional",
+        let part = match TessPartitioning::from_u32(stat.hs_partitioning.map_or(0, |f| f.value)) {
+            Some(TessPartitioning::Integer) => "Integer",
+            Some(TessPartitioning::Pow2) => "Integer Power of 2",
+            Some(TessPartitioning::FractionalOdd) => "Odd Fractional",
+            Some(TessPartitioning::FractionalEven) => "Even Fractional",
             _ => "Undefined",
         };
         out.push_str("// Tessellation Output Primitive  Partitioning Type \n");

@@ -13,10 +13,16 @@
 //! and a trailing space after `dcl_resource_structured`.
 
 use crate::program::{Instruction, Operand, Program, NO_OPERAND};
-use crate::spec::{self, opc, NumType, OpClass, Word};
+use crate::spec::{
+    self, opc, CustomdataClass, ExtendedOpcodeType, NumType, OpClass, OperandModifier, OperandType, ResourceDimension,
+    ReturnType, SelectionMode, Word,
+};
 use std::fmt::Write;
 
 const COMP: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// Names of the per-component return-type fields in the format table.
+const RETURN_TYPE_NAMES: [&str; 4] = ["return type x", "return type y", "return type z", "return type w"];
 
 /// Printing context: shader model 5.1 naming and the fxc dialect.
 #[derive(Clone, Copy, Debug, Default)]
@@ -62,6 +68,8 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
         return;
     };
     let t = ins.token;
+    let ctl = |name: &str| spec::control(code, name, t);
+    let alu = |name: &str| spec::field_value(spec::ALU_CONTROLS, name, t);
     match info.class {
         OpClass::Decl => return write_declaration(p, ins, info, cx, out),
         OpClass::Phase => {
@@ -77,21 +85,21 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     let out_main = out;
     let out = &mut suffix;
     match code {
-        opc::RESINFO => out.push_str(spec::RESINFO_RETURN_TYPE.asm((t >> 11) & 3).unwrap_or("")),
+        opc::RESINFO => out.push_str(spec::RESINFO_RETURN_TYPE.asm(ctl("return type")).unwrap_or("")),
         opc::SAMPLE_INFO | opc::SAMPLE_POS => {
-            out.push_str(spec::INSTRUCTION_RETURN_TYPE.asm((t >> 11) & 3).unwrap_or(""))
+            out.push_str(spec::INSTRUCTION_RETURN_TYPE.asm(ctl("return type")).unwrap_or(""))
         }
         opc::SYNC => {
-            if t & (1 << 14) != 0 {
+            if ctl("uav memory global") != 0 {
                 out.push_str("_uglobal");
             }
-            if t & (1 << 13) != 0 {
+            if ctl("uav memory group") != 0 {
                 out.push_str("_ugroup");
             }
-            if t & (1 << 12) != 0 {
+            if ctl("group shared memory") != 0 {
                 out.push_str("_g");
             }
-            if t & (1 << 11) != 0 {
+            if ctl("threads in group") != 0 {
                 out.push_str("_t");
             }
         }
@@ -99,16 +107,17 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     }
     let out = out_main;
     if spec::opcode_controls(code).as_ptr() == spec::TEST_CONTROLS.as_ptr() {
-        out.push_str(if t & (1 << 18) != 0 { "_nz" } else { "_z" });
+        out.push_str(if ctl("test") != 0 { "_nz" } else { "_z" });
     }
-    if matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && t & (1 << 13) != 0 {
+    if matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && alu("saturate") != 0 {
         out.push_str("_sat");
     }
     // Extended opcode tokens.
     let ext = ins.ext(p);
-    let sample = ext.iter().find(|e| *e & 0x3f == 1);
-    let dim = ext.iter().find(|e| *e & 0x3f == 2);
-    let ret = ext.iter().find(|e| *e & 0x3f == 3);
+    let kind = |k: ExtendedOpcodeType| ext.iter().find(move |&&e| spec::EXT_OTHER_FIELDS[0].get(e) == k as u32);
+    let sample = kind(ExtendedOpcodeType::SampleControls);
+    let dim = kind(ExtendedOpcodeType::ResourceDim);
+    let ret = kind(ExtendedOpcodeType::ResourceReturnType);
     if sample.is_some() {
         out.push_str("_aoffimmi");
     }
@@ -116,29 +125,30 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
         out.push_str("_indexable");
     }
     if let Some(&s) = sample {
-        let sx = |sh: u32| (((s >> sh) & 0xf) as i32) << 28 >> 28;
-        let _ = write!(out, "({},{},{})", sx(9), sx(13), sx(17));
+        // 4-bit two's complement offsets.
+        let sx = |name: &str| ((spec::field_value(spec::EXT_SAMPLE_CONTROLS_FIELDS, name, s) << 28) as i32) >> 28;
+        let _ = write!(out, "({},{},{})", sx("u offset"), sx("v offset"), sx("w offset"));
     }
     if let Some(&d) = dim {
-        let dv = (d >> 6) & 0x1f;
+        let dv = spec::field_value(spec::EXT_RESOURCE_DIM_FIELDS, "resource dimension", d);
         let _ = write!(out, "({}", spec::RESOURCE_DIMENSION.asm(dv).unwrap_or("unknown"));
-        if dv == 12 {
-            let _ = write!(out, ", stride={}", (d >> 11) & 0xfff);
+        if dv == ResourceDimension::StructuredBuffer as u32 {
+            let _ = write!(out, ", stride={}", spec::field_value(spec::EXT_RESOURCE_DIM_FIELDS, "structure stride", d));
         }
         out.push(')');
     }
     if let Some(&r) = ret {
         out.push('(');
-        for c in 0..4 {
+        for (c, name) in RETURN_TYPE_NAMES.iter().enumerate() {
             if c > 0 {
                 out.push(',');
             }
-            out.push_str(return_type_name((r >> (6 + 4 * c)) & 0xf));
+            out.push_str(return_type_name(spec::field_value(spec::EXT_RETURN_TYPE_FIELDS, name, r)));
         }
         out.push(')');
     }
     out.push_str(&suffix);
-    let precise = (t >> 19) & 0xf;
+    let precise = alu("precise mask");
     if precise != 0 && matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) {
         if precise == 0xf {
             out.push_str(" [precise]");
@@ -188,7 +198,7 @@ fn operand_num_type(code: u16, ty: NumType, i: usize) -> NumType {
         // Coordinates and offsets of loads are integers; lod/bias/reference are floats.
         LD | LD_MS | RESINFO | SAMPLE_POS | SAMPLE_INFO | BUFINFO => NumType::Int,
         // fxc types every source of the programmable-offset gathers as integers.
-        127 | 128 => NumType::Int,
+        GATHER4_PO | GATHER4_PO_C => NumType::Int,
         MOVC => {
             if i == 1 {
                 NumType::Uint
@@ -263,53 +273,58 @@ fn same_type_op(code: u16) -> bool {
 /// `(float,float,float,float)` from a resource return-type token.
 fn write_return_types(token: u32, out: &mut String) {
     out.push('(');
-    for c in 0..4 {
+    for (c, name) in RETURN_TYPE_NAMES.iter().enumerate() {
         if c > 0 {
             out.push(',');
         }
-        out.push_str(return_type_name((token >> (4 * c)) & 0xf));
+        out.push_str(return_type_name(spec::field_value(spec::RETURN_TYPE_TOKEN_FIELDS, name, token)));
     }
     out.push(')');
 }
 
 fn return_type_name(v: u32) -> &'static str {
-    match v {
-        8 => "<continued>",
-        9 => "<unused>",
+    match ReturnType::from_u32(v) {
+        Some(ReturnType::Continued) => "<continued>",
+        Some(ReturnType::Unused) => "<unused>",
         _ => spec::RETURN_TYPE.asm(v).filter(|s| !s.is_empty()).unwrap_or("<unknown>"),
     }
 }
 
 /// Writes one operand with modifiers, indices and component selection.
 pub fn write_operand(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut String) {
-    let m = op.modifier(p);
+    let m = OperandModifier::from_u32(op.modifier(p));
     match m {
-        1 => out.push('-'),
-        2 => out.push('|'),
-        3 => out.push_str("-|"),
+        Some(OperandModifier::Neg) => out.push('-'),
+        Some(OperandModifier::Abs) => out.push('|'),
+        Some(OperandModifier::Absneg) => out.push_str("-|"),
         _ => {}
     }
     write_register(p, op, ty, cx, out);
-    if m == 2 || m == 3 {
+    if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
         out.push('|');
     }
 }
 
 fn write_register(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut String) {
+    use OperandType as T;
     let t = op.ty();
-    if t == 4 || t == 5 {
+    let typed = op.operand_type();
+    if matches!(typed, Some(T::Immediate32 | T::Immediate64)) {
         write_immediate(p, op, ty, cx.legacy, out);
         return;
     }
     let name = spec::OPERAND_TYPE.asm(t).unwrap_or("?");
     // SM5.1 resource ranges are named in capitals (CB0[0][3], T1[2]).
-    if cx.sm51 && matches!(t, 6 | 7 | 8 | 30) {
+    if cx.sm51 && matches!(typed, Some(T::Sampler | T::Resource | T::ConstantBuffer | T::UnorderedAccessView)) {
         out.push_str(&name.to_ascii_uppercase());
     } else {
         out.push_str(name);
     }
     let dims = op.index_dim();
-    let bracket_all = matches!(t, 9 | 25 | 26 | 29) || (t == 1 && dims == 2);
+    let bracket_all = matches!(
+        typed,
+        Some(T::ImmediateConstantBuffer | T::InputControlPoint | T::OutputControlPoint | T::ThisPointer)
+    ) || (typed == Some(T::Input) && dims == 2);
     for d in 0..dims {
         let idx = &op.index[d];
         let pure_imm = idx.rel == NO_OPERAND;
@@ -339,8 +354,8 @@ fn write_components(op: &Operand, out: &mut String) {
     if op.num_components() != 2 {
         return;
     }
-    match op.selection_mode() {
-        0 => {
+    match op.selection() {
+        Some(SelectionMode::MaskMode) => {
             let m = op.mask();
             if m != 0 {
                 out.push('.');
@@ -351,13 +366,13 @@ fn write_components(op: &Operand, out: &mut String) {
                 }
             }
         }
-        1 => {
+        Some(SelectionMode::SwizzleMode) => {
             out.push('.');
             for s in op.swizzle() {
                 out.push(COMP[s as usize]);
             }
         }
-        2 => {
+        Some(SelectionMode::Select1Mode) => {
             out.push('.');
             out.push(COMP[op.select1() as usize]);
         }
@@ -367,7 +382,7 @@ fn write_components(op: &Operand, out: &mut String) {
 
 fn write_immediate(p: &Program, op: &Operand, ty: NumType, legacy: bool, out: &mut String) {
     let v = op.imm(p);
-    if op.ty() == 5 {
+    if op.operand_type() == Some(OperandType::Immediate64) {
         out.push_str("d(");
         for (i, pair) in v.chunks(2).enumerate() {
             if i > 0 {
@@ -515,7 +530,7 @@ fn write_double(f: f64, out: &mut String) {
 fn write_customdata(p: &Program, ins: &Instruction, legacy: bool, out: &mut String) {
     let class = ins.customdata_class();
     let data: Vec<u32> = ins.payload(p).iter().map(|x| x.value).collect();
-    if class == 3 {
+    if CustomdataClass::from_u32(class) == Some(CustomdataClass::DclImmediateConstantBuffer) {
         out.push_str("dcl_immediateConstantBuffer { ");
         let pad = "                              ";
         for (i, row) in data.chunks(4).enumerate() {
@@ -542,6 +557,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
     use spec::opc::*;
     let code = ins.opcode();
     let t = ins.token;
+    let ctl = |name: &str| spec::control(code, name, t);
     let payload = ins.payload(p);
     let op0 = ins.operand(p, 0);
     let w = |i: usize| payload.get(i).map_or(0, |x| x.value);
@@ -559,10 +575,13 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
     };
     match code {
         DCL_RESOURCE => {
-            let dim = (t >> 11) & 0x1f;
+            let dim = ctl("resource dimension");
             let _ = write!(out, "dcl_resource_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
-            let samples = (t >> 16) & 0x7f;
-            if dim == 4 || dim == 9 {
+            let samples = ctl("sample count");
+            if matches!(
+                ResourceDimension::from_u32(dim),
+                Some(ResourceDimension::Texture2dms | ResourceDimension::Texture2dmsarray)
+            ) {
                 let _ = write!(out, "({samples})");
             }
             out.push(' ');
@@ -585,7 +604,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
                     }
                 }
             }
-            let _ = write!(out, ", {}", spec::CB_ACCESS_PATTERN.asm((t >> 11) & 1).unwrap_or(""));
+            let _ = write!(out, ", {}", spec::CB_ACCESS_PATTERN.asm(ctl("access pattern")).unwrap_or(""));
             if sm51 {
                 if let Some(s) = payload.get(1) {
                     let _ = write!(out, ", space={}", s.value);
@@ -595,7 +614,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         DCL_SAMPLER => {
             out.push_str("dcl_sampler ");
             decl_op(out);
-            let _ = write!(out, ", {}", spec::SAMPLER_MODE.asm((t >> 11) & 0xf).unwrap_or("mode_unknown"));
+            let _ = write!(out, ", {}", spec::SAMPLER_MODE.asm(ctl("sampler mode")).unwrap_or("mode_unknown"));
             space(out);
         }
         DCL_INDEX_RANGE => {
@@ -607,11 +626,11 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             let _ = write!(
                 out,
                 "dcl_outputtopology {} ",
-                spec::PRIMITIVE_TOPOLOGY.asm((t >> 11) & 0x7f).unwrap_or("undefined")
+                spec::PRIMITIVE_TOPOLOGY.asm(ctl("topology")).unwrap_or("undefined")
             );
         }
         DCL_GS_INPUT_PRIMITIVE => {
-            let _ = write!(out, "dcl_inputprimitive {} ", spec::PRIMITIVE.asm((t >> 11) & 0x3f).unwrap_or("undefined"));
+            let _ = write!(out, "dcl_inputprimitive {} ", spec::PRIMITIVE.asm(ctl("primitive")).unwrap_or("undefined"));
         }
         DCL_MAX_OUTPUT_VERTEX_COUNT => {
             let _ = write!(out, "dcl_maxout {}", w(0));
@@ -627,12 +646,18 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             out.push(' ');
             decl_op(out);
             prec_suffix(p, op0, out);
-            let _ = write!(out, ", {}", spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined"));
+            let _ = write!(
+                out,
+                ", {}",
+                spec::SYSTEM_NAME
+                    .asm(spec::field_value(spec::NAME_TOKEN_FIELDS, "system value", w(0)))
+                    .unwrap_or("undefined")
+            );
         }
         DCL_INPUT_PS | DCL_INPUT_PS_SGV | DCL_INPUT_PS_SIV => {
             out.push_str(info.asm);
             out.push(' ');
-            let interp = spec::INTERPOLATION_MODE.asm((t >> 11) & 0xf).unwrap_or("");
+            let interp = spec::INTERPOLATION_MODE.asm(ctl("interpolation")).unwrap_or("");
             // Releases before 10.0 do not print the mode of system-generated inputs.
             if !interp.is_empty() && !(legacy && code == DCL_INPUT_PS_SGV) {
                 out.push_str(interp);
@@ -641,7 +666,13 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             decl_op(out);
             prec_suffix(p, op0, out);
             if code != DCL_INPUT_PS {
-                let _ = write!(out, ", {}", spec::SYSTEM_NAME.asm(w(0) & 0xffff).unwrap_or("undefined"));
+                let _ = write!(
+                    out,
+                    ", {}",
+                    spec::SYSTEM_NAME
+                        .asm(spec::field_value(spec::NAME_TOKEN_FIELDS, "system value", w(0)))
+                        .unwrap_or("undefined")
+                );
             }
         }
         DCL_TEMPS => {
@@ -678,11 +709,17 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         }
         DCL_INTERFACE => {
             out.push_str("dcl_interface");
-            if t & (1 << 11) != 0 {
+            if ctl("dynamically indexed") != 0 {
                 out.push_str("_dynamicindexed");
             }
             let lens = w(2);
-            let _ = write!(out, " fp{}[{}][{}] = {{", w(0), lens >> 16, w(1));
+            let _ = write!(
+                out,
+                " fp{}[{}][{}] = {{",
+                w(0),
+                spec::field_value(spec::INTERFACE_LENGTHS_FIELDS, "array length", lens),
+                w(1)
+            );
             for (i, x) in payload.iter().skip(3).enumerate() {
                 if i > 0 {
                     out.push_str(", ");
@@ -692,17 +729,17 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             out.push('}');
         }
         DCL_INPUT_CONTROL_POINT_COUNT | DCL_OUTPUT_CONTROL_POINT_COUNT => {
-            let _ = write!(out, "{} {}", info.asm, (t >> 11) & 0x3f);
+            let _ = write!(out, "{} {}", info.asm, ctl("control points"));
         }
         DCL_TESS_DOMAIN => {
-            let _ = write!(out, "{} {}", info.asm, spec::TESS_DOMAIN.asm((t >> 11) & 3).unwrap_or(""));
+            let _ = write!(out, "{} {}", info.asm, spec::TESS_DOMAIN.asm(ctl("domain")).unwrap_or(""));
         }
         DCL_TESS_PARTITIONING => {
             let _ = write!(
                 out,
                 "{} {}",
                 info.asm,
-                spec::TESS_PARTITIONING.asm((t >> 11) & 7).unwrap_or("partitioning_undefined")
+                spec::TESS_PARTITIONING.asm(ctl("partitioning")).unwrap_or("partitioning_undefined")
             );
         }
         DCL_TESS_OUTPUT_PRIMITIVE => {
@@ -710,7 +747,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
                 out,
                 "{} {}",
                 info.asm,
-                spec::TESS_OUTPUT_PRIMITIVE.asm((t >> 11) & 7).unwrap_or("output_undefined")
+                spec::TESS_OUTPUT_PRIMITIVE.asm(ctl("output primitive")).unwrap_or("output_undefined")
             );
         }
         DCL_HS_MAX_TESSFACTOR => {
@@ -727,16 +764,16 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
             out.push_str(info.asm);
             if code == DCL_UAV_TYPED {
-                let dim = (t >> 11) & 0x1f;
+                let dim = ctl("resource dimension");
                 let _ = write!(out, "_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
             }
-            if t & (1 << 16) != 0 {
+            if ctl("globally coherent") != 0 {
                 out.push_str("_glc");
             }
-            if t & (1 << 17) != 0 {
+            if ctl("rasterizer ordered") != 0 {
                 out.push_str("_rov");
             }
-            if t & (1 << 23) != 0 {
+            if ctl("has counter") != 0 {
                 out.push_str("_opc");
             }
             out.push(' ');
@@ -807,7 +844,7 @@ fn write_decl_operand(p: &Program, op: &Operand, cx: Ctx, out: &mut String) {
     } else if op.num_components() == 2 && op.selection_mode() != 0 {
         // Declarations show write masks only, never swizzles.
         let mut plain = *op;
-        plain.token &= !0x0000_0ff3;
+        plain.token &= !(spec::operand_token::COMPONENTS.mask() | spec::operand_token::SELECTION.mask());
         write_operand(p, &plain, NumType::Int, cx, out);
     } else {
         write_operand(p, op, NumType::Int, cx, out);

@@ -1,8 +1,31 @@
 //! Token-stream decoding.
 
 use super::*;
+use crate::error::ErrorKind;
 use crate::reader::dword;
-use crate::spec::{has_long_length, layout, opc, Item, OPCODES};
+use crate::spec::{
+    ext_operand_token, has_long_length, layout, opcode_token, operand_token, IndexRepresentation, Item, NumComponents,
+    Opcode, OperandType, OPCODES,
+};
+
+/// The custom-data opcode, as the number the walk compares with.
+const CUSTOMDATA: u16 = Opcode::Customdata as u16;
+/// Operand types whose value is stored in the instruction.
+const IMMEDIATE32: u32 = OperandType::Immediate32 as u32;
+const IMMEDIATE64: u32 = OperandType::Immediate64 as u32;
+/// The component-count value that no shader model defines.
+const N_COMPONENT: u32 = NumComponents::NComponent as u32;
+/// Operand token bits that must be clear for the inline reader: every index
+/// representation other than a plain 32-bit immediate, and the extension bit.
+const NOT_PLAIN: u32 = operand_token::INDEX_REPRESENTATION[0].mask()
+    | operand_token::INDEX_REPRESENTATION[1].mask()
+    | operand_token::INDEX_REPRESENTATION[2].mask()
+    | operand_token::EXTENDED.mask();
+const _: () = assert!(IndexRepresentation::Immediate32 as u32 == 0);
+
+/// The extension bit of opcode and operand tokens (bit 31 in both).
+const EXTENDED_BIT: u32 = ext_operand_token::EXTENDED.mask();
+const _: () = assert!(EXTENDED_BIT == opcode_token::EXTENDED.mask());
 
 /// Deepest nesting of relative-index operands accepted (fxc emits 1).
 const MAX_REL_DEPTH: u32 = 4;
@@ -97,17 +120,21 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
     let n_words = data.len() / 4;
     if n_words < 2 {
         p.undecoded = data.to_vec();
-        return (p, vec![Error::new("expected a version token and a length token", base)]);
+        return (p, vec![Error::of(ErrorKind::Truncated, "expected a version token and a length token", base)]);
     }
     p.version = VersionToken(dword(data, 0));
     p.length = dword(data, 1);
-    let len = p.length as usize;
+    let mut len = p.length as usize;
+    let mut errors = Vec::new();
     if len < 2 || len > n_words {
-        p.undecoded = data[8..].to_vec();
-        return (
-            p,
-            vec![Error::new(format!("program length token says {len} dwords but the chunk holds {n_words}"), base + 4)],
-        );
+        let e = format!("program length token says {len} dwords but the chunk holds {n_words}");
+        errors.push(Error::of(ErrorKind::SizeMismatch, e, base + 4));
+        if len < 2 {
+            p.undecoded = data[8..].to_vec();
+            return (p, errors);
+        }
+        // A cut chunk (truncated file): decode the dwords that are there.
+        len = n_words;
     }
     p.trailing = data[len * 4..].to_vec();
     let words = &data[..len * 4];
@@ -128,11 +155,12 @@ pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
             Ok(n) => pos += n,
             Err(e) => {
                 p.undecoded = data[pos * 4..len * 4].to_vec();
-                return (p, vec![e]);
+                errors.push(e);
+                return (p, errors);
             }
         }
     }
-    (p, Vec::new())
+    (p, errors)
 }
 
 /// Vector capacities for one program: exact for instructions, upper
@@ -155,8 +183,8 @@ impl Sizes {
         let mut pos = 2usize;
         while pos < len {
             let token = dword(words, pos);
-            let code = (token & 0x7ff) as u16;
-            let n = if code == opc::CUSTOMDATA {
+            let code = opcode_token::OPCODE.get(token) as u16;
+            let n = if code == CUSTOMDATA {
                 if pos + 1 >= len {
                     break;
                 }
@@ -168,8 +196,8 @@ impl Sizes {
                 count
             } else {
                 let d = desc(code);
-                let mut n = ((token >> 24) & 0x7f) as usize;
-                if token & 0x8000_0000 != 0 && d.long {
+                let mut n = opcode_token::LENGTH.get(token) as usize;
+                if opcode_token::EXTENDED.get(token) != 0 && d.long {
                     if pos + 1 >= len {
                         break;
                     }
@@ -207,13 +235,13 @@ impl Sizes {
 fn fast_instruction(p: &mut Program, words: &[u8], base: usize, pos: usize) -> Option<usize> {
     let n_words = words.len() / 4;
     let token = dword(words, pos);
-    let code = (token & 0x7ff) as u16;
+    let code = opcode_token::OPCODE.get(token) as u16;
     let d = desc(code);
-    let len = ((token >> 24) & 0x7f) as usize;
+    let len = opcode_token::LENGTH.get(token) as usize;
     let expected = d.expected;
     if d.decl
-        || code == opc::CUSTOMDATA
-        || token & 0x8000_0000 != 0
+        || code == CUSTOMDATA
+        || opcode_token::EXTENDED.get(token) != 0
         || !(0..=OpIds::CAPACITY as i8).contains(&expected)
         || len == 0
         || len > n_words - pos
@@ -312,7 +340,7 @@ fn instruction_body(
 ) -> Result<usize, Error> {
     let n_words = words.len() / 4;
     let at = |i: usize| base + i * 4;
-    let code = (token & 0x7ff) as u16;
+    let code = opcode_token::OPCODE.get(token) as u16;
     let mut n_ext = 0u8;
     let mut n_payload = 0u32;
     let mut n_payload_before = 0u8;
@@ -333,13 +361,14 @@ fn instruction_body(
         true
     };
 
-    if code == opc::CUSTOMDATA {
+    if code == CUSTOMDATA {
         if pos + 1 >= n_words {
-            return Err(Error::new("expected the custom-data block's length dword", at(pos + 1)));
+            return Err(Error::of(ErrorKind::Truncated, "expected the custom-data block's length dword", at(pos + 1)));
         }
         let count = dword(words, pos + 1) as usize;
         if count < 2 || count > n_words - pos {
-            return Err(Error::new(
+            return Err(Error::of(
+                ErrorKind::OutOfBounds,
                 format!("custom-data block length {count} dwords does not fit in the {} dwords left", n_words - pos),
                 at(pos + 1),
             ));
@@ -357,12 +386,12 @@ fn instruction_body(
     }
 
     let d = desc(code);
-    let mut len = ((token >> 24) & 0x7f) as usize;
+    let mut len = opcode_token::LENGTH.get(token) as usize;
     let mut cur = pos + 1;
-    let long = d.long && token & 0x8000_0000 != 0;
+    let long = d.long && opcode_token::EXTENDED.get(token) != 0;
     if long {
         if cur >= n_words {
-            return Err(Error::new("expected the declaration's length dword", at(cur)));
+            return Err(Error::of(ErrorKind::Truncated, "expected the declaration's length dword", at(cur)));
         }
         len = dword(words, cur) as usize;
         long_length = Some(len as u32);
@@ -372,33 +401,42 @@ fn instruction_body(
         return Err(Error::new(format!("instruction length is 0 for opcode {code}"), at(pos)));
     }
     if len > n_words - pos {
-        return Err(Error::new(
+        return Err(Error::of(
+            ErrorKind::OutOfBounds,
             format!("instruction length {len} dwords runs past the program end ({} dwords left)", n_words - pos),
             at(pos),
         ));
     }
     let end = pos + len;
     if long && len < 2 {
-        return Err(Error::new("declaration length is shorter than its own header", at(pos + 1)));
+        return Err(Error::of(
+            ErrorKind::SizeMismatch,
+            "declaration length is shorter than its own header",
+            at(pos + 1),
+        ));
     }
 
     // Extended opcode tokens (not for the long-length declarations, whose
     // extended bit means "length dword follows").
     if !long {
-        let mut more = token & 0x8000_0000 != 0;
+        let mut more = opcode_token::EXTENDED.get(token) != 0;
         while more {
             if cur >= end {
-                return Err(Error::new("expected an extended opcode token inside the instruction", at(cur)));
+                return Err(Error::of(
+                    ErrorKind::SizeMismatch,
+                    "expected an extended opcode token inside the instruction",
+                    at(cur),
+                ));
             }
             let e = dword(words, cur);
             first_use(&mut p.pool, n_words - cur);
             p.pool.push(e);
             n_ext += 1;
             if n_ext > 8 {
-                return Err(Error::new("more than 8 chained extended opcode tokens", at(cur)));
+                return Err(Error::of(ErrorKind::LimitExceeded, "more than 8 chained extended opcode tokens", at(cur)));
             }
             cur += 1;
-            more = e & 0x8000_0000 != 0;
+            more = EXTENDED_BIT & e != 0;
         }
     }
 
@@ -409,12 +447,20 @@ fn instruction_body(
             while cur < end && (expected < 0 || n < expected) {
                 let id = operand(p, words, base, &mut cur, end)?;
                 if !push_op(p, &mut n_ops, id) {
-                    return Err(Error::new("more than 8 operands in one instruction", at(cur)));
+                    return Err(Error::of(
+                        ErrorKind::LimitExceeded,
+                        "more than 8 operands in one instruction",
+                        at(cur),
+                    ));
                 }
                 n += 1;
             }
             if expected >= 0 && n < expected {
-                return Err(Error::new(format!("expected {expected} operands, the instruction holds {n}"), at(cur)));
+                return Err(Error::of(
+                    ErrorKind::SizeMismatch,
+                    format!("expected {expected} operands, the instruction holds {n}"),
+                    at(cur),
+                ));
             }
             // Some compilers pad an instruction with dwords after its
             // operands; they are kept (so the bytes rebuild) but mean nothing.
@@ -435,7 +481,11 @@ fn instruction_body(
                 match *item {
                     Item::Operand => {
                         if cur >= end {
-                            return Err(Error::new("expected an operand inside the declaration", at(cur)));
+                            return Err(Error::of(
+                                ErrorKind::SizeMismatch,
+                                "expected an operand inside the declaration",
+                                at(cur),
+                            ));
                         }
                         let id = operand(p, words, base, &mut cur, end)?;
                         push_op(p, &mut n_ops, id);
@@ -443,7 +493,11 @@ fn instruction_body(
                     }
                     Item::Word(w) => {
                         if cur >= end {
-                            return Err(Error::new(format!("expected the declaration's {}", w.name()), at(cur)));
+                            return Err(Error::of(
+                                ErrorKind::SizeMismatch,
+                                format!("expected the declaration's {}", w.name()),
+                                at(cur),
+                            ));
                         }
                         first_use(&mut p.payload, payload_bound);
                         p.payload.push(Payload { offset: at(cur) as u32, value: dword(words, cur), word: w });
@@ -464,7 +518,8 @@ fn instruction_body(
                 }
             }
             if cur != end {
-                return Err(Error::new(
+                return Err(Error::of(
+                    ErrorKind::SizeMismatch,
                     format!("declaration has {} dwords its layout does not account for", end - cur),
                     at(cur),
                 ));
@@ -472,7 +527,7 @@ fn instruction_body(
         }
     }
     if cur != end {
-        return Err(Error::new("operands run past the instruction's length", at(end)));
+        return Err(Error::of(ErrorKind::SizeMismatch, "operands run past the instruction's length", at(end)));
     }
     if let Some(ins) = p.instructions.get_mut(idx) {
         ins.length = len as u32;
@@ -510,18 +565,23 @@ fn fast_operand(p: &mut Program, words: &[u8], base: usize, cur: &mut usize, end
         return false;
     }
     let token = dword(words, at);
-    let dims = ((token >> 20) & 3) as usize;
-    let ty = (token >> 12) & 0xff;
+    let dims = operand_token::INDEX_DIMENSION.get(token) as usize;
+    let ty = operand_token::TYPE.get(token);
+    let comps = operand_token::COMPONENTS.get(token);
     let none = Index { offset: 0, imm: 0, rel: NO_OPERAND };
-    // Bit 31 (extension) and bits 22..31 (index representations) clear,
-    // the component count not 3, not a literal, all inside the instruction.
-    let plain = token & 0xffc0_0000 == 0 && token & 3 != 3 && ty != 4 && ty != 5 && at + 1 + dims <= end;
+    // No extension and every index a plain 32-bit immediate, a defined
+    // component count, not a literal, all inside the instruction.
+    let plain = token & NOT_PLAIN == 0
+        && comps != N_COMPONENT
+        && ty != IMMEDIATE32
+        && ty != IMMEDIATE64
+        && at + 1 + dims <= end;
     if !plain {
-        if ty != 4 || !literal || token & 0x8000_0000 != 0 || token & 3 == 3 || dims != 0 {
+        if ty != IMMEDIATE32 || !literal || token & EXTENDED_BIT != 0 || comps == N_COMPONENT || dims != 0 {
             return false;
         }
         // A 32-bit literal of 0, 1 or 4 components: its dwords go to the pool.
-        let n = [0, 1, 4][(token & 3) as usize];
+        let n = [0, 1, 4][comps as usize];
         if at + 1 + n > end {
             return false;
         }
@@ -601,11 +661,11 @@ fn read_operand_general(
 ) -> Result<u32, Error> {
     let at = |i: usize| base + i * 4;
     if depth > MAX_REL_DEPTH {
-        return Err(Error::new("relative indices nested too deeply", at(*cur)));
+        return Err(Error::of(ErrorKind::LimitExceeded, "relative indices nested too deeply", at(*cur)));
     }
     let need = |cur: usize, n: usize, what: &str| -> Result<(), Error> {
         if cur + n > end {
-            Err(Error::new(format!("expected {what} inside the instruction"), at(cur)))
+            Err(Error::of(ErrorKind::SizeMismatch, format!("expected {what} inside the instruction"), at(cur)))
         } else {
             Ok(())
         }
@@ -621,7 +681,7 @@ fn read_operand_general(
         index: [Index { offset: 0, imm: 0, rel: NO_OPERAND }; 3],
     };
     *cur += 1;
-    let mut more = token & 0x8000_0000 != 0;
+    let mut more = opcode_token::EXTENDED.get(token) != 0;
     while more {
         need(*cur, 1, "an extended operand token")?;
         let e = dword(words, *cur);
@@ -629,16 +689,15 @@ fn read_operand_general(
         p.pool.push(e);
         op.n_ext += 1;
         if op.n_ext > 4 {
-            return Err(Error::new("more than 4 chained extended operand tokens", at(*cur)));
+            return Err(Error::of(ErrorKind::LimitExceeded, "more than 4 chained extended operand tokens", at(*cur)));
         }
         *cur += 1;
-        more = e & 0x8000_0000 != 0;
+        more = EXTENDED_BIT & e != 0;
     }
-    let ty = op.ty();
-    let ncomp = match token & 3 {
-        0 => 0,
-        1 => 1,
-        2 => 4,
+    let ncomp = match NumComponents::from_u32(op.num_components()) {
+        Some(NumComponents::Component0) => 0,
+        Some(NumComponents::Component1) => 1,
+        Some(NumComponents::Component4) => 4,
         _ => {
             return Err(Error::new(
                 "operand uses the N-component form, which no shader model defines",
@@ -646,11 +705,11 @@ fn read_operand_general(
             ))
         }
     };
-    let imm_words = match ty {
-        4 => ncomp,
+    let imm_words = match op.operand_type() {
+        Some(OperandType::Immediate32) => ncomp,
         // A double takes two 32-bit components, so a 4-component 64-bit
         // immediate holds two doubles (4 dwords) and a scalar one double.
-        5 => ncomp.max(2),
+        Some(OperandType::Immediate64) => ncomp.max(2),
         _ => 0,
     };
     if imm_words > 0 {
@@ -664,26 +723,25 @@ fn read_operand_general(
     }
     let dims = op.index_dim();
     for d in 0..dims {
-        let rep = op.index_rep(d);
+        let rep = op.index_representation(d);
         let idx = &mut op.index[d];
         idx.offset = at(*cur) as u32;
-        match rep {
-            0 | 3 => {
-                need(*cur, 1, "a 32-bit index")?;
-                idx.imm = dword(words, *cur) as u64;
-                *cur += 1;
-            }
-            1 | 4 => {
-                need(*cur, 2, "a 64-bit index")?;
-                idx.imm = ((dword(words, *cur) as u64) << 32) | dword(words, *cur + 1) as u64;
-                *cur += 2;
-            }
-            2 => {}
-            _ => {
-                return Err(Error::new(format!("index {d} has undefined representation {rep}"), op.offset as usize));
-            }
+        let Some(rep) = rep else {
+            let rep = op.index_rep(d);
+            return Err(Error::new(format!("index {d} has undefined representation {rep}"), op.offset as usize));
+        };
+        // A 32-bit immediate, or a 64-bit one stored high dword first.
+        let n = rep.immediate_dwords();
+        if n == 1 {
+            need(*cur, 1, "a 32-bit index")?;
+            idx.imm = dword(words, *cur) as u64;
+            *cur += 1;
+        } else if n == 2 {
+            need(*cur, 2, "a 64-bit index")?;
+            idx.imm = ((dword(words, *cur) as u64) << 32) | dword(words, *cur + 1) as u64;
+            *cur += 2;
         }
-        if rep >= 2 {
+        if rep.is_relative() {
             let id = read_operand(p, words, base, cur, end, depth + 1)?;
             op.index[d].rel = id;
         }

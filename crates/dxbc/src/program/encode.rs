@@ -1,13 +1,15 @@
-//! Encoding the program model back to tokens.
+//! Writing a decoded program back from its stored tokens: the fallback of
+//! [`Program::encode`] for programs the field model ([`super::ir`]) cannot
+//! hold (undefined opcodes or enumeration values).
 //!
-//! The model keeps every stored field, so a program that decoded without a
+//! The model keeps every stored token, so a program that decoded without a
 //! fault encodes to the same bytes. Lengths are recomputed from what is
 //! written (instruction length, custom-data length, program length), so an
 //! edited model still produces a consistent stream.
 
 use super::*;
 
-pub(super) fn encode(p: &Program) -> Vec<u8> {
+pub(super) fn encode_stored(p: &Program) -> Vec<u8> {
     let mut w: Vec<u32> = Vec::with_capacity(p.decoded_words());
     w.push(p.version.0);
     w.push(0); // length, patched below
@@ -50,7 +52,7 @@ pub(super) fn encode_instruction(p: &Program, ins: &Instruction, w: &mut Vec<u32
     if ins.long_length.is_some() {
         w[start + 1] = len;
     } else {
-        w[start] = (ins.token & !0x7f00_0000) | ((len & 0x7f) << 24);
+        w[start] = spec::opcode_token::LENGTH.put(ins.token, len);
     }
 }
 
@@ -60,17 +62,13 @@ fn encode_operand(p: &Program, id: u32, w: &mut Vec<u32>) {
     w.extend_from_slice(op.ext(p));
     w.extend_from_slice(op.imm(p));
     for d in 0..op.index_dim() {
-        let rep = op.index_rep(d);
+        let Some(rep) = op.index_representation(d) else { continue };
         let idx = &op.index[d];
-        match rep {
-            0 | 3 => w.push(idx.imm as u32),
-            1 | 4 => {
-                w.push((idx.imm >> 32) as u32);
-                w.push(idx.imm as u32);
-            }
-            _ => {}
+        // High dword first for 64-bit immediates.
+        for k in (0..rep.immediate_dwords()).rev() {
+            w.push((idx.imm >> (32 * k)) as u32);
         }
-        if rep >= 2 && idx.rel != NO_OPERAND {
+        if rep.is_relative() && idx.rel != NO_OPERAND {
             encode_operand(p, idx.rel, w);
         }
     }

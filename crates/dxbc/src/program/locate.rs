@@ -84,8 +84,8 @@ impl Located {
             TokenRole::Version => spec::VERSION_FIELDS.iter().collect(),
             TokenRole::Length => spec::LENGTH_FIELDS.iter().collect(),
             TokenRole::Opcode => {
-                let code = (self.value & 0x7ff) as u16;
-                if code == spec::opc::CUSTOMDATA {
+                let code = spec::opcode_token::OPCODE.get(self.value) as u16;
+                if code == spec::Opcode::Customdata as u16 {
                     spec::CUSTOMDATA_FIELDS.iter().collect()
                 } else {
                     let mut v: Vec<&'static FieldDef> = spec::OPCODE_COMMON_FIELDS.iter().collect();
@@ -177,17 +177,13 @@ impl Program {
             push(out, at, v, TokenRole::Immediate { operand: id, component: c as u8 });
         }
         for d in 0..op.index_dim() {
-            let rep = op.index_rep(d);
+            let Some(rep) = op.index_representation(d) else { continue };
             let idx = op.index[d];
-            match rep {
-                0 | 3 => push(out, at, idx.imm as u32, TokenRole::Index { operand: id, dim: d as u8 }),
-                1 | 4 => {
-                    push(out, at, (idx.imm >> 32) as u32, TokenRole::Index { operand: id, dim: d as u8 });
-                    push(out, at, idx.imm as u32, TokenRole::Index { operand: id, dim: d as u8 });
-                }
-                _ => {}
+            // High dword first for 64-bit immediates.
+            for k in (0..rep.immediate_dwords()).rev() {
+                push(out, at, (idx.imm >> (32 * k)) as u32, TokenRole::Index { operand: id, dim: d as u8 });
             }
-            if rep >= 2 && idx.rel != NO_OPERAND {
+            if rep.is_relative() && idx.rel != NO_OPERAND {
                 self.operand_tokens(i, idx.rel, at, out);
             }
         }

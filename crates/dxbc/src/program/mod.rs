@@ -13,13 +13,14 @@
 
 mod decode;
 mod encode;
+pub mod ir;
 mod locate;
 
 pub use decode::read_operand;
 pub use locate::{FieldValue, Located, TokenRole};
 
 use crate::error::Error;
-use crate::spec::{self, Word};
+use crate::spec::{self, ext_operand_token, opcode_token, operand_token, Word};
 use serde::Serialize;
 
 /// No operand (used in [`Index::rel`]).
@@ -32,15 +33,15 @@ pub struct VersionToken(pub u32);
 impl VersionToken {
     /// Program type (0 pixel, 1 vertex, 2 geometry, 3 hull, 4 domain, 5 compute).
     pub fn program_type(&self) -> u32 {
-        self.0 >> 16
+        spec::VERSION_FIELDS[3].get(self.0)
     }
     /// Major shader model.
     pub fn major(&self) -> u32 {
-        (self.0 >> 4) & 0xf
+        spec::VERSION_FIELDS[1].get(self.0)
     }
     /// Minor shader model.
     pub fn minor(&self) -> u32 {
-        self.0 & 0xf
+        spec::VERSION_FIELDS[0].get(self.0)
     }
     /// Two-letter stage prefix (`ps`, `vs`, …).
     pub fn stage_prefix(&self) -> &'static str {
@@ -87,36 +88,48 @@ pub struct Operand {
 impl Operand {
     /// Register file (operand type field).
     pub fn ty(&self) -> u32 {
-        (self.token >> 12) & 0xff
+        operand_token::TYPE.get(self.token)
+    }
+    /// Register file as the typed enum (`None` for a number the table does not define).
+    pub fn operand_type(&self) -> Option<spec::OperandType> {
+        spec::OperandType::from_u32(self.ty())
     }
     /// Number-of-components field (0: none, 1: scalar, 2: four, 3: N).
     pub fn num_components(&self) -> u32 {
-        self.token & 3
+        operand_token::COMPONENTS.get(self.token)
     }
     /// Selection mode field (0 mask, 1 swizzle, 2 select-1).
     pub fn selection_mode(&self) -> u32 {
-        (self.token >> 2) & 3
+        operand_token::SELECTION_MODE.get(self.token)
+    }
+    /// Selection mode as the typed enum.
+    pub fn selection(&self) -> Option<spec::SelectionMode> {
+        spec::SelectionMode::from_u32(self.selection_mode())
     }
     /// Index dimension field (0..=3).
     pub fn index_dim(&self) -> usize {
-        ((self.token >> 20) & 3) as usize
+        operand_token::INDEX_DIMENSION.get(self.token) as usize
     }
     /// Representation of index `d`.
     pub fn index_rep(&self, d: usize) -> u32 {
-        (self.token >> (22 + 3 * d)) & 7
+        operand_token::INDEX_REPRESENTATION.get(d).map_or(0, |f| f.get(self.token))
+    }
+    /// Representation of index `d` as the typed enum.
+    pub fn index_representation(&self, d: usize) -> Option<spec::IndexRepresentation> {
+        spec::IndexRepresentation::from_u32(self.index_rep(d))
     }
     /// Write mask (mask mode), 4 bits.
     pub fn mask(&self) -> u32 {
-        (self.token >> 4) & 0xf
+        operand_token::SELECTION.get(self.token) & 0xf
     }
     /// Swizzle selectors (swizzle mode).
     pub fn swizzle(&self) -> [u32; 4] {
-        let s = self.token >> 4;
+        let s = operand_token::SELECTION.get(self.token);
         [s & 3, (s >> 2) & 3, (s >> 4) & 3, (s >> 6) & 3]
     }
     /// Selected component (select-1 mode).
     pub fn select1(&self) -> u32 {
-        (self.token >> 4) & 3
+        operand_token::SELECTION.get(self.token) & 3
     }
     /// Extended operand tokens.
     pub fn ext<'p>(&self, p: &'p Program) -> &'p [u32] {
@@ -130,15 +143,23 @@ impl Operand {
     /// Source modifier (0 none, 1 neg, 2 abs, 3 abs+neg) from the first
     /// extended token of the modifier kind.
     pub fn modifier(&self, p: &Program) -> u32 {
-        self.ext(p).iter().find(|e| *e & 0x3f == 1).map_or(0, |e| (e >> 6) & 0xff)
+        self.modifier_token(p).map_or(0, |e| ext_operand_token::MODIFIER.get(e))
+    }
+    /// The first extended operand token of the modifier kind.
+    fn modifier_token(&self, p: &Program) -> Option<u32> {
+        let modifier = spec::ExtendedOperandType::Modifier as u32;
+        self.ext(p).iter().copied().find(|&e| ext_operand_token::TYPE.get(e) == modifier)
     }
     /// Minimum precision (0 default).
     pub fn min_precision(&self, p: &Program) -> u32 {
-        self.ext(p).iter().find(|e| *e & 0x3f == 1).map_or(0, |e| (e >> 14) & 7)
+        self.modifier_token(p).map_or(0, |e| ext_operand_token::MIN_PRECISION.get(e))
     }
     /// Non-uniform flag.
     pub fn non_uniform(&self, p: &Program) -> bool {
-        self.ext(p).iter().any(|e| *e & 0x3f == 1 && (e >> 17) & 1 == 1)
+        let modifier = spec::ExtendedOperandType::Modifier as u32;
+        self.ext(p)
+            .iter()
+            .any(|&e| ext_operand_token::TYPE.get(e) == modifier && ext_operand_token::NON_UNIFORM.get(e) == 1)
     }
 }
 
@@ -216,7 +237,11 @@ impl OpIds {
 impl Instruction {
     /// Opcode number.
     pub fn opcode(&self) -> u16 {
-        (self.token & 0x7ff) as u16
+        opcode_token::OPCODE.get(self.token) as u16
+    }
+    /// Opcode as the typed enum (`None` for a number the table does not define).
+    pub fn op(&self) -> Option<spec::Opcode> {
+        spec::Opcode::from_u32(self.opcode() as u32)
     }
     /// Table entry for the opcode.
     pub fn info(&self) -> Option<&'static spec::OpcodeInfo> {
@@ -241,11 +266,11 @@ impl Instruction {
     }
     /// Custom-data class (only meaningful for custom-data blocks).
     pub fn customdata_class(&self) -> u32 {
-        self.token >> 11
+        opcode_token::CUSTOMDATA_CLASS.get(self.token)
     }
     /// True for a custom-data block.
     pub fn is_customdata(&self) -> bool {
-        self.opcode() == spec::opc::CUSTOMDATA
+        self.opcode() == spec::Opcode::Customdata as u16
     }
 }
 
@@ -286,9 +311,16 @@ impl Program {
         2 + self.instructions.iter().map(|i| i.length as usize).sum::<usize>()
     }
 
-    /// Encodes the program back to chunk payload bytes.
+    /// Encodes the program back to chunk payload bytes, through the field
+    /// model ([`ir`]): every token is packed from named fields. A program
+    /// the field model cannot hold (an opcode or enumeration value the
+    /// format does not define, which the tolerant decoder keeps) is written
+    /// back from its stored tokens instead.
     pub fn encode(&self) -> Vec<u8> {
-        encode::encode(self)
+        match ir::Program::from_decoded(self).and_then(|p| p.encode()) {
+            Ok(bytes) => bytes,
+            Err(_) => encode::encode_stored(self),
+        }
     }
 }
 

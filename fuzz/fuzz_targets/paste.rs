@@ -5,7 +5,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../../../web/src/input.rs"]
+#[path = "../../web/src/input.rs"]
 #[allow(dead_code)]
 mod input;
 

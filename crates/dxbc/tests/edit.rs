@@ -1,0 +1,203 @@
+//! `dxbc::edit` over every fxc corpus shader: each edit must change exactly
+//! the listing line fxc's format predicts (derived from the original line by
+//! a textual rule), leave every other line as it was, and re-sign the file.
+
+use dxbc::edit::{self, EditErrorKind};
+use dxbc::listing::{self, program::Ctx};
+use dxbc::program::{Instruction, Program};
+use dxbc::spec::OpClass;
+use dxbc::Shader;
+use std::path::PathBuf;
+
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("corpus missing at {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 400, "expected the fxc corpus, found {} files", files.len());
+    files
+        .into_iter()
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
+fn line(p: &Program, ins: &Instruction) -> String {
+    let mut s = String::new();
+    listing::program::write_instruction(p, ins, Ctx { sm51: p.version.is_sm51(), legacy: false }, &mut s);
+    s.lines().next().unwrap_or("").to_string()
+}
+
+/// Splits an operand list at the commas that are not inside `l(…)` or `[…]`.
+fn top_level_operands(rest: &str) -> Vec<String> {
+    let (mut parts, mut cur, mut depth) = (Vec::new(), String::new(), 0i32);
+    for c in rest.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur.trim().to_string());
+    parts
+}
+
+fn is_alu(i: &Instruction) -> bool {
+    i.info().is_some_and(|o| o.class == OpClass::Alu)
+}
+
+fn lines(s: &Shader) -> Vec<String> {
+    listing::disassemble(s).lines().map(str::to_string).collect()
+}
+
+/// The listing of `after` equals the listing of `before` with line `old`
+/// replaced by `new` (None: removed) — and nothing else changed.
+fn assert_one_line_changed(name: &str, before: &Shader, after: &Shader, old: &str, new: Option<&str>) {
+    assert!(after.checksum_ok(), "{name}: edited file must carry a valid checksum");
+    let a = lines(before);
+    let b = lines(after);
+    // Lines inside blocks are indented; the instruction text follows the indent.
+    let at = a.iter().position(|l| l.trim_start() == old).unwrap_or_else(|| panic!("{name}: `{old}` not in listing"));
+    let indent = a[at].len() - old.len();
+    let mut expect = a.clone();
+    match new {
+        Some(n) => expect[at] = format!("{}{n}", &a[at][..indent]),
+        None => {
+            expect.remove(at);
+        }
+    }
+    assert_eq!(b, expect, "{name}: listing after the edit");
+}
+
+fn first<'a>(p: &'a Program, pred: impl Fn(&Instruction, &str) -> bool) -> Option<(&'a Instruction, String)> {
+    p.instructions.iter().map(|i| (i, line(p, i))).find(|(i, l)| pred(i, l))
+}
+
+#[test]
+fn flip_saturate_on_every_corpus_shader() {
+    let mut edited = 0;
+    for (name, bytes) in corpus() {
+        let Ok(s) = Shader::parse(&bytes) else { continue };
+        let p = s.program.as_ref().unwrap();
+        let Some((ins, old)) = first(p, |i, l| {
+            is_alu(i) && l.split(' ').next().is_some_and(|m| !m.ends_with("_sat") && Some(m) == i.info().map(|o| o.asm))
+        }) else {
+            continue;
+        };
+        let e = edit::set_field(&bytes, ins.offset as usize, "saturate", "1").unwrap();
+        let mnemonic = ins.info().unwrap().asm;
+        let new = format!("{mnemonic}_sat{}", &old[mnemonic.len()..]);
+        assert_one_line_changed(&name, &s, &e.shader, &old, Some(&new));
+        edited += 1;
+    }
+    eprintln!("saturate flipped on {edited} shaders");
+    assert!(edited >= 300, "saturate flipped on {edited} shaders");
+}
+
+#[test]
+fn change_a_swizzle_on_every_corpus_shader() {
+    let mut edited = 0;
+    for (name, bytes) in corpus() {
+        let Ok(s) = Shader::parse(&bytes) else { continue };
+        let p = s.program.as_ref().unwrap();
+        // First ALU instruction with a plain temp source in swizzle mode that is not .xxxx.
+        let found = p.instructions.iter().filter(|i| is_alu(i)).find_map(|i| {
+            i.ops.as_slice().iter().enumerate().skip(1).find_map(|(k, &id)| {
+                let op = &p.operands[id as usize];
+                let plain = op.n_ext == 0 && op.ty() == 0 && op.selection_mode() == 1 && op.index_dim() == 1;
+                (plain && op.swizzle() != [0; 4]).then_some((i, k, op.offset))
+            })
+        });
+        let Some((ins, k, at)) = found else { continue };
+        let old = line(p, ins);
+        let e = edit::set_field(&bytes, at as usize, "component selection", "0").unwrap();
+        // Operand k of the line: split at top-level ", " and replace its swizzle by xxxx.
+        let (mnemonic, rest) = old.split_once(' ').unwrap();
+        let mut parts = top_level_operands(rest);
+        let reg = parts[k].rsplit_once('.').unwrap_or_else(|| panic!("{name}: operand {k} of `{old}`")).0.to_string();
+        parts[k] = format!("{reg}.xxxx");
+        let new = format!("{mnemonic} {}", parts.join(", "));
+        assert_one_line_changed(&name, &s, &e.shader, &old, Some(&new));
+        edited += 1;
+    }
+    eprintln!("swizzle changed on {edited} shaders");
+    assert!(edited >= 300, "swizzle changed on {edited} shaders");
+}
+
+#[test]
+fn change_add_to_mul_on_every_corpus_shader() {
+    let mut edited = 0;
+    for (name, bytes) in corpus() {
+        let Ok(s) = Shader::parse(&bytes) else { continue };
+        let p = s.program.as_ref().unwrap();
+        let Some((ins, old)) = first(p, |_, l| l.starts_with("add ")) else { continue };
+        let e = edit::set_field(&bytes, ins.offset as usize, "opcode", "mul").unwrap();
+        let new = format!("mul {}", &old[4..]);
+        assert_one_line_changed(&name, &s, &e.shader, &old, Some(&new));
+        edited += 1;
+    }
+    eprintln!("add turned into mul on {edited} shaders");
+    assert!(edited >= 150, "add turned into mul on {edited} shaders");
+}
+
+#[test]
+fn delete_and_insert_an_instruction_on_every_corpus_shader() {
+    let mut edited = 0;
+    for (name, bytes) in corpus() {
+        let Ok(s) = Shader::parse(&bytes) else { continue };
+        let p = s.program.as_ref().unwrap();
+        let Some((ins, old)) = first(p, |i, l| is_alu(i) && l.starts_with("mov ")) else {
+            continue;
+        };
+        let at = ins.offset as usize;
+        let words: Vec<u32> = bytes[at..at + ins.length as usize * 4]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let d = edit::delete_instruction(&bytes, at).unwrap();
+        assert_one_line_changed(&name, &s, &d.shader, &old, None);
+        assert_eq!(d.bytes.len(), bytes.len() - words.len() * 4, "{name}: size follows the deletion");
+        // Putting it back gives the original file, byte for byte.
+        let back = edit::insert_instruction(&d.bytes, at, &words).unwrap();
+        assert_eq!(back.bytes, bytes, "{name}: delete then insert restores the file");
+        // Inserting a second copy duplicates exactly that line.
+        let twice = edit::insert_instruction(&bytes, at, &words).unwrap();
+        let mut expect = lines(&s);
+        let k = expect.iter().position(|l| l.trim_start() == old).unwrap();
+        expect.insert(k, expect[k].clone());
+        assert_eq!(lines(&twice.shader), expect, "{name}: inserted copy");
+        assert!(twice.shader.checksum_ok());
+        edited += 1;
+    }
+    eprintln!("deleted and inserted on {edited} shaders");
+    assert!(edited >= 300, "deleted and inserted on {edited} shaders");
+}
+
+#[test]
+fn refusals_name_the_field() {
+    let (_, bytes) = corpus().into_iter().find(|(_, b)| Shader::parse(b).is_ok()).unwrap();
+    let s = Shader::parse(&bytes).unwrap();
+    let p = s.program.as_ref().unwrap();
+    let ins = &p.instructions[0];
+    let at = ins.offset as usize;
+    let e = edit::set_field(&bytes, at, "no such field", "1").unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::NoSuchField);
+    assert!(e.to_string().ends_with(&format!("(at offset {at:#x})")));
+    let e = edit::set_field(&bytes, at, "opcode", "99999").unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::OutOfRange);
+    let e = edit::set_field(&bytes, at, "opcode", "not_an_opcode").unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::UnknownValue);
+    // A length that runs past the program makes a container the decoder rejects.
+    let e = edit::set_field(&bytes, at, "instruction length", "127").unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::WouldBeInvalid, "{e}");
+    let e = edit::delete_instruction(&bytes, at + 4).unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::NotAnInstruction);
+}
