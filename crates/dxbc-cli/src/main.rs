@@ -287,7 +287,7 @@ fn faults(s: &Shader) -> Result<(), String> {
     match s.errors.as_slice() {
         [] => Ok(()),
         [e] => Err(format!("{}: {e}", e.kind())),
-        [e, rest @ ..] => Err(format!("{}: {e} (and {} more)", e.kind(), rest.len())),
+        [e, rest @ ..] => Err(format!("{} errors; first: {}: {e}", rest.len() + 1, e.kind())),
     }
 }
 
