@@ -92,7 +92,7 @@ pub(crate) fn hostile_names_shader() -> Vec<u8> {
         let off = chunk.len() as u32;
         chunk.extend_from_slice(name.as_bytes());
         chunk.push(0);
-        while chunk.len() % 4 != 0 {
+        while !chunk.len().is_multiple_of(4) {
             chunk.push(0);
         }
         chunk[at..at + 4].copy_from_slice(&off.to_le_bytes());

@@ -227,7 +227,7 @@ fn hex_digits(t: &str) -> Option<(Vec<u8>, InputKind)> {
         return None;
     }
     let all: String = groups.concat();
-    if all.len() % 2 != 0 {
+    if !all.len().is_multiple_of(2) {
         return None;
     }
     let bytes: Vec<u8> =

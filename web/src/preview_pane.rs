@@ -122,7 +122,7 @@ pub struct PreviewSignals {
     /// Output, mesh, groups, patterns.
     pub settings: RwSignal<Settings>,
     /// Values and settings from a link, applied at the next preparation.
-    pub pending: RwSignal<Option<(Option<Vec<u8>>, Option<Vec<u8>>)>>,
+    pub pending: RwSignal<Option<PendingPictures>>,
     status: RwSignal<Status>,
     /// The prepared shader (None while preparing or when not previewable).
     pub prepared: RwSignal<Option<Arc<Prepared>>>,
@@ -900,3 +900,6 @@ fn BufferTables() -> impl IntoView {
         (!tables.is_empty()).then(|| view! { <div class="ptables">{tables}</div> })
     }
 }
+
+/// Two optional picture payloads waiting to be applied.
+pub type PendingPictures = (Option<Vec<u8>>, Option<Vec<u8>>);

@@ -781,7 +781,7 @@ impl<'a> Lower<'a> {
 
     fn icb(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let words: Vec<u32> = ins.payload(self.p).iter().map(|x| x.value).collect();
-        if words.is_empty() || words.len() % 4 != 0 {
+        if words.is_empty() || !words.len().is_multiple_of(4) {
             return malformed("immediate constant buffer is not a whole number of vec4s", ins.offset as usize);
         }
         let rows = (words.len() / 4) as u32;
@@ -1382,7 +1382,7 @@ impl<'a> Lower<'a> {
 
     // --------------------------------------------------------- entry point
 
-    fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<(Vec<IoEntry>, Vec<IoEntry>, [u32; 3]), TranslateError> {
+    fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<EntryIo, TranslateError> {
         let p = self.p;
         // Finish the body function.
         let body_fn = std::mem::take(&mut self.f);
@@ -1937,3 +1937,6 @@ fn close_case(cases: &mut Vec<SwitchCase>, labels: &mut Vec<SwitchValue>, body: 
         last.body = body;
     }
 }
+
+/// An entry point's inputs, outputs and workgroup size.
+type EntryIo = (Vec<IoEntry>, Vec<IoEntry>, [u32; 3]);

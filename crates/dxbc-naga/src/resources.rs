@@ -94,6 +94,7 @@ impl Lower<'_> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)] // one per binding property; a struct would only rename them
     fn resource_global(
         &mut self,
         name: String,
@@ -1182,9 +1183,7 @@ fn returns_old_value(code: O) -> bool {
 
 /// Pre-scan: which texture ids are read with comparison, and which word
 /// regions atomics touch (with the signedness of their min/max).
-pub(crate) fn prescan(
-    p: &dxbc::program::Program,
-) -> Result<(std::collections::BTreeSet<u32>, std::collections::BTreeMap<(u32, u32), K>), TranslateError> {
+pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K>, TranslateError> {
     let mut depth = std::collections::BTreeSet::new();
     let mut atomics: std::collections::BTreeMap<(u32, u32), K> = std::collections::BTreeMap::new();
     for ins in &p.instructions {
@@ -1238,3 +1237,6 @@ pub(crate) fn prescan(
     }
     Ok((depth, atomics))
 }
+
+/// Registers in use, and the declared ranges keyed by (space, first register).
+type RegistersAndRanges<K> = (std::collections::BTreeSet<u32>, std::collections::BTreeMap<(u32, u32), K>);

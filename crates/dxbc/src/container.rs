@@ -154,7 +154,7 @@ impl Container {
             let table_offset = r.offset();
             let offset = r.u32("chunk offset")? as usize;
             // Well-formed entry: aligned, header and payload inside the file.
-            if offset % 4 == 0 && data.len() >= 8 && offset <= data.len() - 8 {
+            if offset.is_multiple_of(4) && data.len() >= 8 && offset <= data.len() - 8 {
                 let size = crate::reader::dword(data, offset / 4 + 1) as usize;
                 if size <= data.len() - offset - 8 {
                     let t = &data[offset..offset + 4];
@@ -248,7 +248,7 @@ fn damaged_entry(
             if cut_short(offset.saturating_add(8), total, len) { ErrorKind::Truncated } else { ErrorKind::OutOfBounds };
         return fail(kind, format!("chunk header at {offset:#x} lies outside the {len}-byte input"), table_offset);
     }
-    if offset % 4 != 0 {
+    if !offset.is_multiple_of(4) {
         return fail(ErrorKind::Misaligned, format!("chunk offset {offset:#x} is not dword-aligned"), table_offset);
     }
     let tag = tag.unwrap_or_default();

@@ -610,9 +610,12 @@ mod tests {
         assert_eq!(s.rebuild(), bytes);
     }
 
+    /// A gallery builder and its name.
+    type Example = (fn() -> Vec<u8>, &'static str);
+
     #[test]
     fn gallery_examples_decode_cleanly() {
-        let all: [(fn() -> Vec<u8>, &str); 6] = [
+        let all: [Example; 6] = [
             (transform_vertex_shader, "vs_5_0"),
             (textured_pixel_shader, "ps_5_0"),
             (point_to_triangle_geometry_shader, "gs_4_0"),

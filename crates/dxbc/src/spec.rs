@@ -1585,6 +1585,30 @@ pub const fn has_long_length(code: u16) -> bool {
     matches!(code, DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL)
 }
 
+/// The field called `name` in a token's field list.
+pub fn field<'t>(fields: &'t [FieldDef], name: &str) -> Option<&'t FieldDef> {
+    fields.iter().find(|f| f.name == name)
+}
+
+/// How many leading operands of an ordinary instruction are destinations
+/// (written through a mask): two for the instructions with a second result
+/// (high/low halves, quotient/remainder, carry, sin/cos, swap, the old value
+/// of an immediate atomic, the residency feedback of the `_s` loads and
+/// samples), none for control flow, one otherwise.
+pub fn destination_count(info: &OpcodeInfo) -> usize {
+    match info.class {
+        OpClass::Alu => match info.asm {
+            "imul" | "umul" | "udiv" | "uaddc" | "usubb" | "swapc" | "sincos" => 2,
+            _ => 1,
+        },
+        OpClass::Resource if info.asm.ends_with("_s") => 2,
+        OpClass::Resource => 1,
+        OpClass::Atomic if info.asm.starts_with("imm_") => 2,
+        OpClass::Atomic => 1,
+        _ => 0,
+    }
+}
+
 #[cfg(test)]
 mod generated_enum_tests {
     use super::*;
@@ -1668,29 +1692,5 @@ mod generated_enum_tests {
         check(ShaderInputType::from_u32, ShaderInputType::row, &SHADER_INPUT_TYPE);
         check(SrvDimension::from_u32, SrvDimension::row, &SRV_DIMENSION);
         assert!(std::ptr::eq(OperandType::table(), &OPERAND_TYPE));
-    }
-}
-
-/// The field called `name` in a token's field list.
-pub fn field<'t>(fields: &'t [FieldDef], name: &str) -> Option<&'t FieldDef> {
-    fields.iter().find(|f| f.name == name)
-}
-
-/// How many leading operands of an ordinary instruction are destinations
-/// (written through a mask): two for the instructions with a second result
-/// (high/low halves, quotient/remainder, carry, sin/cos, swap, the old value
-/// of an immediate atomic, the residency feedback of the `_s` loads and
-/// samples), none for control flow, one otherwise.
-pub fn destination_count(info: &OpcodeInfo) -> usize {
-    match info.class {
-        OpClass::Alu => match info.asm {
-            "imul" | "umul" | "udiv" | "uaddc" | "usubb" | "swapc" | "sincos" => 2,
-            _ => 1,
-        },
-        OpClass::Resource if info.asm.ends_with("_s") => 2,
-        OpClass::Resource => 1,
-        OpClass::Atomic if info.asm.starts_with("imm_") => 2,
-        OpClass::Atomic => 1,
-        _ => 0,
     }
 }

@@ -77,7 +77,7 @@ fn assert_one_line_changed(name: &str, before: &Shader, after: &Shader, old: &st
     assert_eq!(b, expect, "{name}: listing after the edit");
 }
 
-fn first<'a>(p: &'a Program, pred: impl Fn(&Instruction, &str) -> bool) -> Option<(&'a Instruction, String)> {
+fn first(p: &Program, pred: impl Fn(&Instruction, &str) -> bool) -> Option<(&Instruction, String)> {
     p.instructions.iter().map(|i| (i, line(p, i))).find(|(i, l)| pred(i, l))
 }
 

@@ -56,7 +56,8 @@ fn sweep(files: &[(String, Vec<u8>)]) -> (usize, usize) {
     for (name, original) in files {
         let c = dxbc::Container::parse(original).expect("corpus file parses");
         // Regions to flip: the header and chunk table, then up to 1 KiB of each chunk.
-        let mut regions = vec![0..32 + 4 * c.chunks.len()];
+        let mut regions = Vec::with_capacity(1 + c.chunks.len());
+        regions.push(0..32 + 4 * c.chunks.len());
         for ch in &c.chunks {
             regions.push(ch.offset..(ch.offset + 8 + ch.size).min(ch.offset + 8 + 1024));
         }

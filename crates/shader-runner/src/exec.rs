@@ -695,8 +695,7 @@ impl<'a> Pass<'a> {
     ) -> Result<Vec<Option<(wgpu::BindGroupLayout, wgpu::BindGroup)>>, OpErr> {
         let filterable = self.gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE);
         // (group, binding) → (binding, visibility, register class & number, uniform size)
-        let mut merged: BTreeMap<(u32, u32), (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32)> =
-            BTreeMap::new();
+        let mut merged: BTreeMap<(u32, u32), MergedBinding> = BTreeMap::new();
         for (module, bindings, vis) in stages {
             let mb = gpu::module_bindings(module, filterable).map_err(|e| OpErr::Skip(format!("runner: {e}")))?;
             for b in mb {
@@ -856,19 +855,16 @@ impl<'a> Pass<'a> {
         };
         let fm = |l: bool| if l { wgpu::FilterMode::Linear } else { wgpu::FilterMode::Nearest };
         let mfm = |l: bool| if l { wgpu::MipmapFilterMode::Linear } else { wgpu::MipmapFilterMode::Nearest };
-        let compare = match s.comparison.as_deref() {
-            None => None,
-            Some(c) => Some(match c {
-                "never" => wgpu::CompareFunction::Never,
-                "less" => wgpu::CompareFunction::Less,
-                "equal" => wgpu::CompareFunction::Equal,
-                "less equal" => wgpu::CompareFunction::LessEqual,
-                "greater" => wgpu::CompareFunction::Greater,
-                "not equal" => wgpu::CompareFunction::NotEqual,
-                "greater equal" => wgpu::CompareFunction::GreaterEqual,
-                _ => wgpu::CompareFunction::Always,
-            }),
-        };
+        let compare = s.comparison.as_deref().map(|c| match c {
+            "never" => wgpu::CompareFunction::Never,
+            "less" => wgpu::CompareFunction::Less,
+            "equal" => wgpu::CompareFunction::Equal,
+            "less equal" => wgpu::CompareFunction::LessEqual,
+            "greater" => wgpu::CompareFunction::Greater,
+            "not equal" => wgpu::CompareFunction::NotEqual,
+            "greater equal" => wgpu::CompareFunction::GreaterEqual,
+            _ => wgpu::CompareFunction::Always,
+        });
         let border = if s.address.iter().any(|a| a == "border") {
             Some(wgpu::SamplerBorderColor::TransparentBlack)
         } else {
@@ -940,11 +936,7 @@ impl<'a> Pass<'a> {
     /// stages: typed-UAV storage formats follow the bound resources (DXBC
     /// declares only the component type), and vertex outputs take the pixel
     /// shader's interpolation (D3D decides it in the pixel shader alone).
-    fn link(
-        &self,
-        c: &Compiled,
-        ps_inputs: Option<&HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)>>,
-    ) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
+    fn link(&self, c: &Compiled, ps_inputs: Option<&PsInputs>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
         // Typed buffers: the bytecode does not say how many channels an
         // element has; the bound view's format does. Re-translate when it
         // differs from the default single channel.
@@ -1097,7 +1089,7 @@ impl<'a> Pass<'a> {
         }
         // Vertex stage.
         let builtin_module;
-        let (vs_module, vb_layouts): (&wgpu::ShaderModule, Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>) = match vs {
+        let (vs_module, vb_layouts): (&wgpu::ShaderModule, VertexBufferLayouts) = match vs {
             Some(v) => {
                 let mut per_slot: BTreeMap<u32, (u64, Vec<wgpu::VertexAttribute>)> = BTreeMap::new();
                 let mut offsets: HashMap<u32, u64> = HashMap::new();
@@ -1503,3 +1495,10 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
     }
     out
 }
+
+/// A binding as both stages declare it: binding, stages, register class, register, count.
+type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32);
+/// Pixel-shader inputs by location: interpolation and sampling.
+type PsInputs = HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)>;
+/// Vertex buffers: slot, stride and attributes.
+type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;

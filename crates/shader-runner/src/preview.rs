@@ -169,7 +169,7 @@ fn fill_multisampled(
         let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("fill"),
             color_attachments: if depth { &[] } else { &color_att },
-            depth_stencil_attachment: depth.then(|| wgpu::RenderPassDepthStencilAttachment {
+            depth_stencil_attachment: depth.then_some(wgpu::RenderPassDepthStencilAttachment {
                 view: &view,
                 depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
                 stencil_ops: None,

@@ -29,7 +29,9 @@ pub(crate) fn from_text(text: &str) -> Option<f32> {
         _ => return None,
     };
     let sign = if neg { -1.0 } else { 1.0 };
-    let nearest = (sign * v) as f32;
+    // Negation, not a multiplication by -1: the sign of a NaN product is
+    // unspecified, and `-1.#IND00` must keep its sign bit.
+    let nearest = if neg { -(v as f32) } else { v as f32 };
     if !v.is_finite() || v >= 16.0 {
         return Some(nearest);
     }
@@ -92,5 +94,20 @@ mod tests {
         assert_eq!(from_text("0.299000"), Some(0.299));
         assert_eq!(from_text("12.345678"), Some(12.345678));
         assert_eq!(simplest_between(0.3333325, 0.3333335), Some((1, 3)));
+    }
+}
+
+#[cfg(test)]
+mod nan_tests {
+    /// fxc prints the negative quiet NaN as `-1.#IND00` and the positive one
+    /// as `1.#QNAN0`; both must come back with their sign (a fuzz finding:
+    /// `-1.0 * NaN` had dropped it).
+    #[test]
+    fn nan_spellings_keep_their_sign() {
+        let ind = super::from_text("-1.#IND00").unwrap();
+        let qnan = super::from_text("1.#QNAN0").unwrap();
+        assert!(ind.is_nan() && ind.is_sign_negative());
+        assert!(qnan.is_nan() && qnan.is_sign_positive());
+        assert_eq!(super::from_text("-1.#INF00"), Some(f32::NEG_INFINITY));
     }
 }

@@ -840,7 +840,7 @@ mod tests {
             let at = self.0.len() as u32;
             self.0.extend_from_slice(s.as_bytes());
             self.0.push(0);
-            while self.0.len() % 4 != 0 {
+            while !self.0.len().is_multiple_of(4) {
                 self.0.push(0xab);
             }
             at

@@ -272,7 +272,10 @@ impl Signature {
 mod tests {
     use super::*;
 
-    fn build(layout: SignatureLayout, elems: &[(&str, u32, u32, u32, u32, u8, u8, u32, u32)]) -> Vec<u8> {
+    /// Name, stream, semantic index, system value, component type, register, mask, rw mask, precision.
+    type El<'a> = (&'a str, u32, u32, u32, u32, u8, u8, u32, u32);
+
+    fn build(layout: SignatureLayout, elems: &[El]) -> Vec<u8> {
         let per = match layout {
             SignatureLayout::Basic => 24,
             SignatureLayout::Stream => 28,

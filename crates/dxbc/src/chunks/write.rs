@@ -51,7 +51,7 @@ impl Writer {
 
     /// Pads with [`FILL`] to a multiple of four.
     pub fn align(&mut self) {
-        while self.out.len() % 4 != 0 {
+        while !self.out.len().is_multiple_of(4) {
             self.out.push(FILL);
         }
     }

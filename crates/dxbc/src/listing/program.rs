@@ -659,7 +659,8 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             out.push(' ');
             let interp = spec::INTERPOLATION_MODE.asm(ctl("interpolation")).unwrap_or("");
             // Releases before 10.0 do not print the mode of system-generated inputs.
-            if !interp.is_empty() && !(legacy && code == DCL_INPUT_PS_SGV) {
+            let pre10_sgv = legacy && code == DCL_INPUT_PS_SGV;
+            if !interp.is_empty() && !pre10_sgv {
                 out.push_str(interp);
                 out.push(' ');
             }

@@ -67,7 +67,7 @@ fn alu_with_saturate_precise_and_modifiers() {
         reg(0, 0x55 << 4 | 1 << 2 | 2, 1) | 1 << 31,
         neg,
         1,
-        reg(1, 0 << 4 | 2 << 2 | 2, 1) | 1 << 31,
+        reg(1, (2 << 2) | 2, 1) | 1 << 31,
         abs,
         2,
     ];

@@ -299,10 +299,8 @@ fn key_into(t: &Type, k: &mut Vec<u8>) {
     if t.members.is_empty() {
         k.extend_from_slice(&t.member_offset.to_le_bytes());
     }
-    for s in [t.name.as_deref().unwrap_or("\u{1}")] {
-        k.extend_from_slice(s.as_bytes());
-        k.push(0);
-    }
+    k.extend_from_slice(t.name.as_deref().unwrap_or("\u{1}").as_bytes());
+    k.push(0);
     for m in &t.members {
         k.extend_from_slice(m.name.as_bytes());
         k.push(0);
