@@ -1098,6 +1098,20 @@ spec_enum! {
     (Bufferex, 11, "BUFFEREX", "buf", "Raw or structured buffer view."),
 }
 
+spec_enum! {
+    /// Program kind in the high half of RDEF's target version dword. Pixel
+    /// and vertex use the Direct3D 9 version-token prefixes (`D3DPS_VERSION`,
+    /// `D3DVS_VERSION` of `d3d9types.h`); the later stages use two ASCII
+    /// letters (`'GS'` is 0x4753). The names are ours: no header names them.
+    RDEF_PROGRAM_TYPE, RdefProgramType, "RDEF program type",
+    (GeometryShader, 0x4753, "GEOMETRY_SHADER", "gs", "Geometry shader."),
+    (DomainShader, 0x4453, "DOMAIN_SHADER", "ds", "Domain shader."),
+    (ComputeShader, 0x4353, "COMPUTE_SHADER", "cs", "Compute shader."),
+    (HullShader, 0x4853, "HULL_SHADER", "hs", "Hull shader."),
+    (VertexShader, 0xFFFE, "VERTEX_SHADER", "vs", "Vertex shader."),
+    (PixelShader, 0xFFFF, "PIXEL_SHADER", "ps", "Pixel shader."),
+}
+
 // ------------------------------------------------------------- bitfields
 
 /// Flags of an RDEF resource binding (`D3D_SHADER_INPUT_FLAGS`).
@@ -1585,6 +1599,9 @@ pub const fn has_long_length(code: u16) -> bool {
     matches!(code, DCL_FUNCTION_BODY | DCL_FUNCTION_TABLE | DCL_INTERFACE | INTERFACE_CALL)
 }
 
+/// The Direct3D 9 (SM2.x) format of the `Aon9` chunk's embedded program.
+pub mod sm2;
+
 #[cfg(test)]
 mod generated_enum_tests {
     use super::*;
@@ -1667,6 +1684,7 @@ mod generated_enum_tests {
         check(ShaderVariableType::from_u32, ShaderVariableType::row, &SHADER_VARIABLE_TYPE);
         check(ShaderInputType::from_u32, ShaderInputType::row, &SHADER_INPUT_TYPE);
         check(SrvDimension::from_u32, SrvDimension::row, &SRV_DIMENSION);
+        check(RdefProgramType::from_u32, RdefProgramType::row, &RDEF_PROGRAM_TYPE);
         assert!(std::ptr::eq(OperandType::table(), &OPERAND_TYPE));
     }
 }

@@ -21,8 +21,8 @@ use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
 use crate::reader::dword;
 use crate::spec::{
-    self, opcode_token, MinPrecision, Opcode, ProgramType, ReturnType, TessDomain, TessOutputPrimitive,
-    TessPartitioning,
+    self, opcode_token, CbufferType, MinPrecision, Opcode, ProgramType, ReturnType, ShaderInputType,
+    ShaderVariableClass, SrvDimension, TessDomain, TessOutputPrimitive, TessPartitioning, SHADER_INPUT_FLAGS_FIELDS,
 };
 use crate::Shader;
 use std::fmt::Write;
@@ -267,20 +267,13 @@ fn write_rdef(r: &Rdef, d: Dialect, out: &mut String) {
 }
 
 fn write_buffer(cb: &ConstantBuffer, out: &mut String) {
-    match cb.kind {
-        1 => {
-            let _ = writeln!(out, "// tbuffer {}", cb.name);
-        }
-        2 => {
-            let _ = writeln!(out, "// interfaces {}", cb.name);
-        }
-        3 => {
-            let _ = writeln!(out, "// Resource bind info for {}", cb.name);
-        }
-        _ => {
-            let _ = writeln!(out, "// cbuffer {}", cb.name);
-        }
-    }
+    let name = &cb.name;
+    let _ = match CbufferType::from_u32(cb.kind) {
+        Some(CbufferType::Tbuffer) => writeln!(out, "// tbuffer {name}"),
+        Some(CbufferType::InterfacePointers) => writeln!(out, "// interfaces {name}"),
+        Some(CbufferType::ResourceBindInfo) => writeln!(out, "// Resource bind info for {name}"),
+        _ => writeln!(out, "// cbuffer {name}"),
+    };
     out.push_str("// {\n//\n");
     for (i, v) in cb.variables.iter().enumerate() {
         let size = Some(v.size);
@@ -310,12 +303,12 @@ fn finish_decl(out: &mut String, mut line: String, offset: u32, size: Option<u32
 
 pub(crate) fn type_name(t: &Type) -> String {
     let base = t.base_type_name();
-    match t.class {
-        0 => base.to_string(),
-        1 => format!("{base}{}", t.columns),
-        2 => format!("row_major {base}{}x{}", t.rows, t.columns),
-        3 => format!("{base}{}x{}", t.rows, t.columns),
-        7 => format!("interface {}", t.name.as_deref().unwrap_or("")),
+    match ShaderVariableClass::from_u32(u32::from(t.class)) {
+        Some(ShaderVariableClass::Scalar) => base.to_string(),
+        Some(ShaderVariableClass::Vector) => format!("{base}{}", t.columns),
+        Some(ShaderVariableClass::MatrixRows) => format!("row_major {base}{}x{}", t.rows, t.columns),
+        Some(ShaderVariableClass::MatrixColumns) => format!("{base}{}x{}", t.rows, t.columns),
+        Some(ShaderVariableClass::InterfacePointer) => format!("interface {}", t.name.as_deref().unwrap_or("")),
         _ => t.name.clone().unwrap_or_else(|| base.to_string()),
     }
 }
@@ -334,7 +327,7 @@ fn write_variable(
 ) {
     let pad = " ".repeat(indent);
     let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
-    if ty.class == 5 && depth < crate::chunks::rdef::MAX_TYPE_DEPTH {
+    if ty.class == ShaderVariableClass::Struct as u16 && depth < crate::chunks::rdef::MAX_TYPE_DEPTH {
         if !first {
             let _ = writeln!(out, "//{pad}");
         }
@@ -382,13 +375,14 @@ fn write_default(out: &mut String, bytes: &[u8]) {
 }
 
 pub(crate) fn binding_type(b: &ResourceBinding) -> &'static str {
-    match b.input_type {
-        0 => "cbuffer",
-        1 => "tbuffer",
-        2 | 5 | 7 => "texture",
-        3 if b.flags & 2 != 0 => "sampler_c",
-        3 => "sampler",
-        4 | 6 | 8 | 9 | 10 | 11 => "UAV",
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(ShaderInputType::Sampler)
+            if spec::field_value(SHADER_INPUT_FLAGS_FIELDS, "comparison sampler", b.flags) != 0 =>
+        {
+            "sampler_c"
+        }
+        // Types fxc has no word for (the D3D12-only ones) print as unknown.
+        Some(t) if !t.row().asm.is_empty() => t.row().asm,
         _ => "unknown",
     }
 }
@@ -404,10 +398,13 @@ fn return_type_name(v: u32) -> &'static str {
 }
 
 pub(crate) fn binding_format(b: &ResourceBinding) -> String {
-    match b.input_type {
-        5 | 6 | 9 | 10 | 11 => "struct".into(),
-        7 | 8 => "byte".into(),
-        2 | 4 => {
+    use ShaderInputType::*;
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(
+            Structured | UavRwstructured | UavAppendStructured | UavConsumeStructured | UavRwstructuredWithCounter,
+        ) => "struct".into(),
+        Some(Byteaddress | UavRwbyteaddress) => "byte".into(),
+        Some(Texture | UavRwtyped) => {
             let n = b.components();
             let base = return_type_name(b.return_type);
             if n > 1 {
@@ -421,13 +418,14 @@ pub(crate) fn binding_format(b: &ResourceBinding) -> String {
 }
 
 pub(crate) fn binding_dimension(b: &ResourceBinding) -> String {
-    match b.input_type {
-        5 | 7 => "r/o".into(),
-        6 | 8 => "r/w".into(),
-        9 => "append".into(),
-        10 => "consume".into(),
-        11 => "r/w+cnt".into(),
-        2 | 4 => {
+    use ShaderInputType::*;
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(Structured | Byteaddress) => "r/o".into(),
+        Some(UavRwstructured | UavRwbyteaddress) => "r/w".into(),
+        Some(UavAppendStructured) => "append".into(),
+        Some(UavConsumeStructured) => "consume".into(),
+        Some(UavRwstructuredWithCounter) => "r/w+cnt".into(),
+        Some(Texture | UavRwtyped) => {
             let ms = |s: &str| {
                 if b.sample_count != 0 && b.sample_count != u32::MAX {
                     format!("{s}{}", b.sample_count)
@@ -435,18 +433,11 @@ pub(crate) fn binding_dimension(b: &ResourceBinding) -> String {
                     s.to_string()
                 }
             };
-            match b.dimension {
-                1 | 11 => "buf".into(),
-                2 => "1d".into(),
-                3 => "1darray".into(),
-                4 => "2d".into(),
-                5 => "2darray".into(),
-                6 => ms("2dMS"),
-                7 => ms("2darrayMS"),
-                8 => "3d".into(),
-                9 => "cube".into(),
-                10 => "cubearray".into(),
-                _ => "NA".into(),
+            match SrvDimension::from_u32(b.dimension) {
+                Some(d @ (SrvDimension::Texture2dms | SrvDimension::Texture2dmsarray)) => ms(d.row().asm),
+                // Unknown's spelling is "NA", as for undefined values.
+                Some(d) => d.row().asm.into(),
+                None => "NA".into(),
             }
         }
         _ => "NA".into(),
@@ -454,10 +445,11 @@ pub(crate) fn binding_dimension(b: &ResourceBinding) -> String {
 }
 
 fn register_prefix(b: &ResourceBinding) -> &'static str {
-    match b.input_type {
-        0 => "cb",
-        1 | 2 | 5 | 7 => "t",
-        3 => "s",
+    use ShaderInputType::*;
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(Cbuffer) => "cb",
+        Some(Tbuffer | Texture | Structured | Byteaddress) => "t",
+        Some(Sampler) => "s",
         _ => "u",
     }
 }
@@ -483,7 +475,7 @@ fn write_binding(b: &ResourceBinding, d: Dialect, sm51: bool, out: &mut String) 
     // arrays, whose count it prints as a plain number (4294967295).
     let count = match b.bind_count {
         0 => "unbounded".to_string(),
-        u32::MAX if b.input_type != 0 => "unbounded".to_string(),
+        u32::MAX if b.input_type != ShaderInputType::Cbuffer as u32 => "unbounded".to_string(),
         n => n.to_string(),
     };
     if sm51 {
