@@ -1112,6 +1112,35 @@ spec_enum! {
     (PixelShader, 0xFFFF, "PIXEL_SHADER", "ps", "Pixel shader."),
 }
 
+impl RdefProgramType {
+    /// The same stage as the program's version token numbers it.
+    pub const fn program_type(self) -> ProgramType {
+        match self {
+            RdefProgramType::PixelShader => ProgramType::PixelShader,
+            RdefProgramType::VertexShader => ProgramType::VertexShader,
+            RdefProgramType::GeometryShader => ProgramType::GeometryShader,
+            RdefProgramType::HullShader => ProgramType::HullShader,
+            RdefProgramType::DomainShader => ProgramType::DomainShader,
+            RdefProgramType::ComputeShader => ProgramType::ComputeShader,
+        }
+    }
+}
+
+spec_enum! {
+    /// Minimum precision of a signature element (`D3D_MIN_PRECISION`): the
+    /// program's [`MinPrecision`] values plus two of the signature's own.
+    /// The spelling is the format column of fxc's signature listing.
+    SIGNATURE_MIN_PRECISION, SignatureMinPrecision, "signature minimum precision",
+    (Default, 0, "DEFAULT", "", "Full 32-bit precision (the listing shows the component type)."),
+    (Float16, 1, "FLOAT_16", "min16f", "At least 16-bit float."),
+    (Float28, 2, "FLOAT_2_8", "min2_8f", "At least 10-bit (2.8 fixed point) float."),
+    (Reserved, 3, "RESERVED", "", "Unused value."),
+    (Sint16, 4, "SINT_16", "min16i", "At least 16-bit signed integer."),
+    (Uint16, 5, "UINT_16", "min16u", "At least 16-bit unsigned integer."),
+    (Any16, 0xf0, "ANY_16", "min16", "Any type of at least 16 bits."),
+    (Any10, 0xf1, "ANY_10", "min10", "Any type of at least 10 bits."),
+}
+
 // ------------------------------------------------------------- bitfields
 
 /// Flags of an RDEF resource binding (`D3D_SHADER_INPUT_FLAGS`).
@@ -1685,6 +1714,12 @@ mod generated_enum_tests {
         check(ShaderInputType::from_u32, ShaderInputType::row, &SHADER_INPUT_TYPE);
         check(SrvDimension::from_u32, SrvDimension::row, &SRV_DIMENSION);
         check(RdefProgramType::from_u32, RdefProgramType::row, &RDEF_PROGRAM_TYPE);
+        check(SignatureMinPrecision::from_u32, SignatureMinPrecision::row, &SIGNATURE_MIN_PRECISION);
+        // The signature's enumeration extends the program's, value for value.
+        for v in MIN_PRECISION.values {
+            let s = SIGNATURE_MIN_PRECISION.get(v.value).expect("every program precision");
+            assert_eq!((s.spec_name, s.asm), (v.spec_name, v.asm));
+        }
         assert!(std::ptr::eq(OperandType::table(), &OPERAND_TYPE));
     }
 }

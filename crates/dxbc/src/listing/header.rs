@@ -21,8 +21,9 @@ use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
 use crate::reader::dword;
 use crate::spec::{
-    self, opcode_token, CbufferType, MinPrecision, Opcode, ProgramType, ReturnType, ShaderInputType,
-    ShaderVariableClass, SrvDimension, TessDomain, TessOutputPrimitive, TessPartitioning, SHADER_INPUT_FLAGS_FIELDS,
+    self, opcode_token, CbufferType, Opcode, ProgramType, RdefProgramType, ReturnType, ShaderInputType,
+    ShaderVariableClass, SignatureMinPrecision, SignatureName, SrvDimension, TessDomain, TessOutputPrimitive,
+    TessPartitioning, SHADER_INPUT_FLAGS_FIELDS,
 };
 use crate::Shader;
 use std::fmt::Write;
@@ -123,15 +124,10 @@ fn program_info(shader: &Shader) -> ProgramInfo {
         }
     }
     if info.kind.is_none() {
-        info.kind = shader.rdef.as_ref().and_then(|r| match r.program_type {
-            0xFFFF => Some(0),
-            0xFFFE => Some(1),
-            0x4753 => Some(2),
-            0x4853 => Some(3),
-            0x4453 => Some(4),
-            0x4353 => Some(5),
-            _ => None,
-        });
+        info.kind = shader
+            .rdef
+            .as_ref()
+            .and_then(|r| RdefProgramType::from_u32(u32::from(r.program_type)).map(|t| t.program_type() as u32));
         info.major = shader.rdef.as_ref().map(|r| r.major_version as u32);
     }
     info
@@ -498,7 +494,7 @@ fn mask_text(m: u8) -> String {
 /// System value as fxc shows it: the stored value, or for pixel-shader
 /// outputs (stored as 0) the value implied by the semantic name.
 fn shown_system_value(e: &SignatureElement, output: bool, ptype: Option<u32>) -> &'static str {
-    if e.system_value != 0 || !output || ptype != Some(PS) {
+    if e.system_value != SignatureName::Undefined as u32 || !output || ptype != Some(PS) {
         return system_value_name(e.system_value);
     }
     let n = e.name.to_ascii_lowercase();
@@ -529,15 +525,9 @@ fn special_register(sv: &str) -> Option<&'static str> {
 }
 
 fn format_name(e: &SignatureElement) -> &'static str {
-    // Signatures add two values of their own (any 16-bit, any 10-bit) to
-    // the program's minimum precisions.
-    match e.min_precision.unwrap_or(0) {
-        0xf0 => "min16",
-        0xf1 => "min10",
-        v => match MinPrecision::from_u32(v) {
-            Some(MinPrecision::Default) | None => e.component_type_name(),
-            Some(p) => p.row().asm,
-        },
+    match SignatureMinPrecision::from_u32(e.min_precision.unwrap_or(0)) {
+        Some(p) if !p.row().asm.is_empty() => p.row().asm,
+        _ => e.component_type_name(),
     }
 }
 
