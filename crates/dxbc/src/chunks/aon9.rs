@@ -1036,8 +1036,6 @@ impl DebugInfo {
 // ---------------------------------------------------------------------------
 // Listing
 
-/// Instruction slots an instruction takes in the count fxc prints.
-
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Sm2Program {
