@@ -46,23 +46,33 @@ enum Command {
     Json { file: String },
     /// The container re-serialised from the decoded model (binary, to stdout).
     Rebuild { file: String },
-    /// Edit the program and write the re-signed container (binary, to stdout):
-    /// set one field of the token at --at, or delete the instruction there.
+    /// Edit and write the re-signed container (binary, to stdout): set one
+    /// field of the token at --at, or the field at --path; delete, insert
+    /// or replace the instruction at --at.
     Edit {
         file: String,
         /// Byte offset of the token or instruction (decimal or 0x…).
-        #[arg(long)]
-        at: String,
+        #[arg(long, required_unless_present = "path")]
+        at: Option<String>,
         /// Field name as `dxbc dump` prints it (`saturate`, `opcode`,
         /// `component selection`, …); `value` sets a whole immediate, index or payload dword.
-        #[arg(long, requires = "value", conflicts_with = "delete")]
+        #[arg(long, requires_all = ["value", "at"])]
         field: Option<String>,
+        /// A field's path as `dxbc spans` prints it (`ISGN/elements[0]/register`).
+        #[arg(long, requires = "value", conflicts_with_all = ["at", "field"])]
+        path: Option<String>,
         /// A number (decimal or 0x…) or a name of the field's values (`mul`, `nonzero`, …).
-        #[arg(long, requires = "field")]
+        #[arg(long)]
         value: Option<String>,
         /// Delete the instruction that starts at --at.
-        #[arg(long)]
+        #[arg(long, requires = "at", conflicts_with_all = ["field", "insert", "replace"])]
         delete: bool,
+        /// Insert these listing lines before the instruction at --at (or at the program's end).
+        #[arg(long, requires = "at", conflicts_with_all = ["field", "replace"])]
+        insert: Option<String>,
+        /// Replace the instruction at --at by these listing lines.
+        #[arg(long, requires = "at", conflicts_with = "field")]
+        replace: Option<String>,
     },
     /// Assemble an fxc listing (`disasm` output, edited or not) into a container (binary, to stdout).
     Asm { file: String },
@@ -170,15 +180,26 @@ fn run(cli: Cli) -> Result<(), String> {
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(&s.rebuild()).map_err(io)?;
         }
-        Command::Edit { file, at, field, value, delete } => {
+        Command::Edit { file, at, field, path, value, delete, insert, replace } => {
+            use dxbc::edit;
             let bytes = read_input(&file)?;
-            let at = dxbc::edit::parse_number(&at).ok_or_else(|| format!("--at {at}: not a byte offset"))? as usize;
-            let edited = match (field, value) {
-                (Some(f), Some(v)) => dxbc::edit::set_field(&bytes, at, &f, &v),
-                _ if delete => dxbc::edit::delete_instruction(&bytes, at),
-                _ => return Err("edit: give --field NAME --value V, or --delete".into()),
-            }
-            .map_err(|e| e.to_string())?;
+            let at = match at {
+                Some(a) => Some(edit::parse_number(&a).ok_or_else(|| format!("--at {a}: not a byte offset"))? as usize),
+                None => None,
+            };
+            let edited =
+                match (at, field, path, value, insert, replace) {
+                    (Some(at), Some(f), _, Some(v), _, _) => edit::set_field(&bytes, at, &f, &v),
+                    (_, _, Some(p), Some(v), _, _) => edit::set_path(&bytes, &p, &v),
+                    (Some(at), _, _, _, Some(text), _) => edit::insert_text(&bytes, at, &text),
+                    (Some(at), _, _, _, _, Some(text)) => edit::replace_text(&bytes, at, &text),
+                    (Some(at), ..) if delete => edit::delete_instruction(&bytes, at),
+                    _ => return Err(
+                        "edit: give --at with --field/--value, --delete, --insert or --replace; or --path with --value"
+                            .into(),
+                    ),
+                }
+                .map_err(|e| e.to_string())?;
             out.write_all(&edited.bytes).map_err(io)?;
         }
         Command::Asm { file } => {
@@ -266,7 +287,7 @@ fn faults(s: &Shader) -> Result<(), String> {
     match s.errors.as_slice() {
         [] => Ok(()),
         [e] => Err(format!("{}: {e}", e.kind())),
-        [e, rest @ ..] => Err(format!("{}: {e} (and {} more)", e.kind(), rest.len())),
+        [e, rest @ ..] => Err(format!("{} errors; first: {}: {e}", rest.len() + 1, e.kind())),
     }
 }
 

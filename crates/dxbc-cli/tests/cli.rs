@@ -261,3 +261,28 @@ fn spans_of_a_damaged_file_still_tile_and_exit_nonzero() {
     assert_eq!(lines.iter().map(|l| l.1).sum::<usize>(), bytes.len());
     assert!(lines.iter().any(|l| l.2.ends_with("/undecoded")), "no undecoded leaf");
 }
+
+#[test]
+fn edit_by_path_and_by_listing_text() {
+    let f = corpus("fxc/angle63_passthrougha2d11ps.dxbc");
+    let f = f.to_str().unwrap();
+    let golden = std::fs::read_to_string(PathBuf::from(f).with_extension("asm")).unwrap();
+    let at = offset_of(f, "mov o0.w, r0.w");
+    let (code, edited, err) = dxbc(&["edit", f, "--at", &at, "--replace", "mov_sat o0.w, r0.w"], None);
+    assert_eq!(code, 0, "{err}");
+    let (_, listing, _) = dxbc(&["disasm", "-"], Some(&edited));
+    assert_eq!(String::from_utf8(listing).unwrap(), golden.replace("\nmov o0.w, r0.w\n", "\nmov_sat o0.w, r0.w\n"));
+    let (code, edited, err) = dxbc(&["edit", f, "--at", &at, "--insert", "add r0.x, r0.x, l(1.000000)"], None);
+    assert_eq!(code, 0, "{err}");
+    let (_, listing, _) = dxbc(&["disasm", "-"], Some(&edited));
+    let want = golden.replace("\nmov o0.w, r0.w\n", "\nadd r0.x, r0.x, l(1.000000)\nmov o0.w, r0.w\n");
+    // The slot count in the trailer comes from STAT, which the edit leaves alone.
+    assert_eq!(String::from_utf8(listing).unwrap(), want);
+    let (code, edited, err) = dxbc(&["edit", f, "--path", "OSGN/elements[0]/register", "--value", "3"], None);
+    assert_eq!(code, 0, "{err}");
+    let (_, spans, _) = dxbc(&["spans", "-"], Some(&edited));
+    assert!(spans_lines(&spans).iter().any(|l| l.2 == "OSGN/elements[0]/register" && l.3 == "0x00000003"));
+    let (code, _, err) = dxbc(&["edit", f, "--at", &at, "--insert", "mov r0.x, q1.x"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot assemble"), "{err}");
+}

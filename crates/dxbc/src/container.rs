@@ -129,19 +129,9 @@ impl Container {
             ));
         }
         let mut r = Reader::new(data, 0);
-        match data.get(..4) {
-            Some(m) if m == b"DXBC" => r.seek(4, "container magic")?,
-            Some(m) => {
-                let e = format!(
-                    "expected container magic \"DXBC\", found {:02x} {:02x} {:02x} {:02x}",
-                    m[0], m[1], m[2], m[3]
-                );
-                return Err(Error::of(ErrorKind::NotDxbc, e, 0));
-            }
-            None => {
-                let e = format!("expected container magic \"DXBC\", the input has {} bytes", data.len());
-                return Err(Error::of(ErrorKind::NotDxbc, e, 0));
-            }
+        match r.bytes(4, "container magic") {
+            Ok(m) if m == b"DXBC" => {}
+            _ => return Err(not_dxbc(data)),
         }
         let mut checksum = [0u32; 4];
         for c in &mut checksum {
@@ -196,6 +186,18 @@ impl Container {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn not_dxbc(data: &[u8]) -> Error {
+    let e = match data.get(..4) {
+        Some(m) => {
+            format!("expected container magic \"DXBC\", found {:02x} {:02x} {:02x} {:02x}", m[0], m[1], m[2], m[3])
+        }
+        None => format!("expected container magic \"DXBC\", the input has {} bytes", data.len()),
+    };
+    Error::of(ErrorKind::NotDxbc, e, 0)
+}
+
 /// Whether bytes up to `end` are missing only because the input stops
 /// short of the size the container declares (a truncated file).
 fn cut_short(end: usize, total: usize, len: usize) -> bool {
@@ -203,9 +205,10 @@ fn cut_short(end: usize, total: usize, len: usize) -> bool {
 }
 
 #[cold]
+#[inline(never)]
 fn total_size_error(total: usize, len: usize) -> Error {
     if total > len {
-        let e = format!("container size field says {total} bytes but the input ends after {len} (truncated)");
+        let e = format!("container size field says {total} bytes but the input ends after {len}");
         Error::of(ErrorKind::Truncated, e, 0x18)
     } else {
         let e = format!(
@@ -217,6 +220,7 @@ fn total_size_error(total: usize, len: usize) -> Error {
 }
 
 #[cold]
+#[inline(never)]
 fn count_error(count: usize, fit: usize, total: usize, len: usize, at: usize) -> Error {
     let kind =
         if cut_short(HEADER_SIZE + 4 * count, total, len) { ErrorKind::Truncated } else { ErrorKind::OutOfBounds };

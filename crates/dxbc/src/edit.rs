@@ -6,7 +6,10 @@
 //! * a **field** edit rewrites the bits of one token through the format
 //!   table's field definition ([`crate::spec::FieldDef::put`]), so the table
 //!   stays the only place that knows where a field lives;
-//! * an **instruction** edit splices whole instructions into the program
+//! * a **path** edit writes the leaf that [`crate::spans`] names (any
+//!   chunk: `ISGN/elements[0]/register`, `STAT/temp_registers`, …);
+//! * an **instruction** edit (tokens, or listing text assembled by
+//!   [`crate::asm`] in the program's profile) splices whole instructions into the program
 //!   chunk; the program's length token, the chunk size, the chunk table and
 //!   the checksum follow (SM4/5 flow control is structured and refers to no
 //!   byte offsets, so nothing else moves).
@@ -151,6 +154,84 @@ fn write_bits(bytes: &[u8], t: Located, name: &str, lo: u8, hi: u8, v: u32) -> R
     out[t.offset..t.offset + 4].copy_from_slice(&word.to_le_bytes());
     resign(&mut out);
     finish(out, name, t.offset)
+}
+
+/// Sets the leaf field at `path` (as `dxbc spans` names it, e.g.
+/// `ISGN/elements[0]/register` or `STAT/temp_registers`) to `value`: a
+/// number for numeric fields; for a string, text no longer than the string
+/// already is (the rest of its bytes become NULs, so no offset moves —
+/// longer names go through the chunk models and their encoders).
+pub fn set_path(bytes: &[u8], path: &str, value: &str) -> Result<Edited, EditError> {
+    let s = decode_input(bytes)?;
+    let spans = crate::spans::leaves(&s);
+    let leaf = spans.leaves.iter().find(|l| l.path == path).ok_or_else(|| {
+        refuse(EditErrorKind::NoSuchField, format!("no field has the path `{path}` (see `dxbc spans`)"), 0)
+    })?;
+    let mut out = bytes.to_vec();
+    let at = leaf.offset;
+    match &leaf.value {
+        crate::spans::Value::Number(_) => {
+            let v = parse_number(value.trim()).ok_or_else(|| {
+                refuse(EditErrorKind::UnknownValue, format!("`{value}` is not a number for `{path}`"), at)
+            })? as u64;
+            if leaf.len < 8 && v >> (8 * leaf.len) != 0 {
+                return Err(refuse(
+                    EditErrorKind::OutOfRange,
+                    format!("{v} does not fit in `{path}` ({} bytes)", leaf.len),
+                    at,
+                ));
+            }
+            out[at..at + leaf.len].copy_from_slice(&v.to_le_bytes()[..leaf.len.min(8)]);
+        }
+        crate::spans::Value::Text(_) => {
+            // FourCCs have no NUL; strings keep at least one.
+            let room = if leaf.path.ends_with("fourcc") { leaf.len } else { leaf.len - 1 };
+            if value.len() > room || !value.is_ascii() {
+                return Err(refuse(
+                    EditErrorKind::OutOfRange,
+                    format!("`{path}` holds at most {room} ASCII characters here"),
+                    at,
+                ));
+            }
+            out[at..at + leaf.len].fill(0);
+            out[at..at + value.len()].copy_from_slice(value.as_bytes());
+        }
+        crate::spans::Value::Bytes => {
+            return Err(refuse(EditErrorKind::NoSuchField, format!("`{path}` is raw bytes, not a field"), at))
+        }
+    }
+    resign(&mut out);
+    finish(out, &format!("`{path}`"), at)
+}
+
+/// Inserts the instructions of listing text `text` (one or more lines as
+/// `dxbc disasm` prints them) before the instruction at byte `offset`, or
+/// at the end of the program when `offset` is the program's end.
+pub fn insert_text(bytes: &[u8], offset: usize, text: &str) -> Result<Edited, EditError> {
+    let words = assemble_lines(bytes, offset, text)?;
+    insert_instruction(bytes, offset, &words)
+}
+
+/// Replaces the instruction at byte `offset` by the instructions of `text`.
+pub fn replace_text(bytes: &[u8], offset: usize, text: &str) -> Result<Edited, EditError> {
+    let words = assemble_lines(bytes, offset, text)?;
+    replace_instruction(bytes, offset, &words)
+}
+
+/// Assembles listing lines in the program's own profile into token words.
+fn assemble_lines(bytes: &[u8], offset: usize, text: &str) -> Result<Vec<u32>, EditError> {
+    let s = decode_input(bytes)?;
+    let p = program_of(&s, offset)?;
+    let listing = format!("{}\n{text}\n", p.version.profile());
+    let program = crate::asm::assemble_program(&listing).map_err(|e| {
+        refuse(
+            EditErrorKind::UnknownValue,
+            format!("cannot assemble `{}`: {} (column {})", text.trim(), e.message, e.column),
+            offset,
+        )
+    })?;
+    // Skip the version and length tokens the assembler wrote.
+    Ok(program[8..].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
 }
 
 /// Deletes the instruction that starts at byte `offset`.

@@ -27,7 +27,9 @@
 //!   0x1a3, bit 12?" is a lookup ([`program::Program::locate`]).
 //! * **Errors keep what decoded**: decoding stops at the first fault and
 //!   keeps everything before it; the error names what was expected and the
-//!   byte offset (`… (at offset 0x…)`).
+//!   byte offset (`… (at offset 0x…)`), has an [`ErrorKind`] to decide by,
+//!   and names its chunk. A damaged container (truncated, bad size, bad
+//!   chunk offsets) still lists and decodes every readable chunk.
 //! * **Bounded work**: every count read from the file is checked against the
 //!   bytes that remain before anything is allocated for it.
 #![forbid(unsafe_code)]

@@ -59,44 +59,42 @@ impl Shader {
             aon9: None,
             errors: Vec::new(),
         };
-        s.errors.extend(s.container.errors.iter().cloned());
+        if !s.container.errors.is_empty() {
+            s.errors = s.container.errors.clone();
+        }
         for i in 0..s.container.chunks.len() {
-            let (tag, range, offset) = {
+            let (tag, range, offset, table_offset) = {
                 let c = &s.container.chunks[i];
-                (c.tag, c.data_range(), c.offset)
+                (c.tag, c.data_range(), c.offset, c.table_offset)
             };
             let data = &bytes[range];
             let base = offset + 8;
-            let c = (tag,);
-            let first_error = s.errors.len();
+            // Names the chunk in its errors (only built on the error path).
+            let at = Site { tag, offset, table_offset };
+            let errors = &mut s.errors;
             match &tag {
-                b"RDEF" if s.rdef.is_none() => keep(&mut s.errors, Rdef::parse(data, base), &mut s.rdef),
+                b"RDEF" if s.rdef.is_none() => keep(errors, at, Rdef::parse(data, base), &mut s.rdef),
                 b"ISGN" | b"ISG1" if s.input_signature.is_none() => {
-                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.input_signature)
+                    keep(errors, at, Signature::parse(tag, data, base), &mut s.input_signature)
                 }
                 b"OSGN" | b"OSG5" | b"OSG1" if s.output_signature.is_none() => {
-                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.output_signature)
+                    keep(errors, at, Signature::parse(tag, data, base), &mut s.output_signature)
                 }
                 b"PCSG" | b"PSG1" if s.patch_constant_signature.is_none() => {
-                    keep(&mut s.errors, Signature::parse(c.0, data, base), &mut s.patch_constant_signature)
+                    keep(errors, at, Signature::parse(tag, data, base), &mut s.patch_constant_signature)
                 }
                 b"SHDR" | b"SHEX" if s.program.is_none() => {
                     let (p, e) = Program::decode(data, base);
                     s.program = Some(p);
-                    s.errors.extend(e);
+                    if !e.is_empty() {
+                        errors.extend(e.into_iter().map(|e| at.name(e)));
+                    }
                 }
-                b"STAT" if s.stat.is_none() => keep(&mut s.errors, Stat::parse(data, base), &mut s.stat),
-                b"SFI0" if s.sfi0.is_none() => keep(&mut s.errors, Sfi0::parse(data, base), &mut s.sfi0),
-                b"IFCE" if s.ifce.is_none() => keep(&mut s.errors, Ifce::parse(data, base), &mut s.ifce),
-                b"Aon9" if s.aon9.is_none() => keep(&mut s.errors, Aon9::parse(data, base), &mut s.aon9),
+                b"STAT" if s.stat.is_none() => keep(errors, at, Stat::parse(data, base), &mut s.stat),
+                b"SFI0" if s.sfi0.is_none() => keep(errors, at, Sfi0::parse(data, base), &mut s.sfi0),
+                b"IFCE" if s.ifce.is_none() => keep(errors, at, Ifce::parse(data, base), &mut s.ifce),
+                b"Aon9" if s.aon9.is_none() => keep(errors, at, Aon9::parse(data, base), &mut s.aon9),
                 _ => {}
-            }
-            if s.errors.len() > first_error {
-                let slot = s.container.chunks[i].table_offset.saturating_sub(HEADER_SIZE) / 4;
-                let chunk = ChunkRef { slot, tag: Some(tag), offset };
-                for e in &mut s.errors[first_error..] {
-                    *e = e.clone().in_chunk(chunk);
-                }
             }
         }
         Ok(s)
@@ -171,10 +169,26 @@ impl Shader {
     }
 }
 
+/// Where a chunk sits, to name it in its errors.
+#[derive(Clone, Copy)]
+struct Site {
+    tag: [u8; 4],
+    offset: usize,
+    table_offset: usize,
+}
+
+impl Site {
+    #[cold]
+    fn name(self, e: Error) -> Error {
+        let slot = self.table_offset.saturating_sub(HEADER_SIZE) / 4;
+        e.in_chunk(ChunkRef { slot, tag: Some(self.tag), offset: self.offset })
+    }
+}
+
 #[inline(always)]
-fn keep<T>(errors: &mut Vec<Error>, r: Result<T>, slot: &mut Option<T>) {
+fn keep<T>(errors: &mut Vec<Error>, at: Site, r: Result<T>, slot: &mut Option<T>) {
     match r {
         Ok(v) => *slot = Some(v),
-        Err(e) => errors.push(e),
+        Err(e) => errors.push(at.name(e)),
     }
 }

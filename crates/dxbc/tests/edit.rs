@@ -201,3 +201,61 @@ fn refusals_name_the_field() {
     let e = edit::delete_instruction(&bytes, at + 4).unwrap_err();
     assert_eq!(e.kind, EditErrorKind::NotAnInstruction);
 }
+
+#[test]
+fn listing_text_inserts_and_replaces_instructions_on_every_corpus_shader() {
+    let mut edited = 0;
+    for (name, bytes) in corpus() {
+        let Ok(s) = Shader::parse(&bytes) else { continue };
+        let p = s.program.as_ref().unwrap();
+        let Some((ins, old)) = first(p, |i, l| is_alu(i) && l.starts_with("mov ")) else { continue };
+        let at = ins.offset as usize;
+        // Replacing `mov …` by the text `mov_sat …` gives exactly the bytes of
+        // setting the saturate field.
+        let by_text = edit::replace_text(&bytes, at, &format!("mov_sat {}", &old[4..])).unwrap();
+        let by_field = edit::set_field(&bytes, at, "saturate", "1").unwrap();
+        assert_eq!(by_text.bytes, by_field.bytes, "{name}: `mov_sat` by text and by field");
+        // Inserting the line's own text duplicates the line.
+        let twice = edit::insert_text(&bytes, at, &old).unwrap();
+        let mut expect = lines(&s);
+        let k = expect.iter().position(|l| l.trim_start() == old).unwrap();
+        expect.insert(k, expect[k].clone());
+        assert_eq!(lines(&twice.shader), expect, "{name}: inserted text");
+        edited += 1;
+    }
+    eprintln!("listing text inserted and replaced on {edited} shaders");
+    assert!(edited >= 300, "text edits on {edited} shaders");
+}
+
+#[test]
+fn leaf_paths_set_signature_and_stat_fields_on_every_corpus_shader() {
+    let mut edited = 0;
+    for (name, bytes) in corpus() {
+        let Ok(s) = Shader::parse(&bytes) else { continue };
+        let Some(sig) = s.input_signature.as_ref().filter(|g| !g.elements.is_empty()) else { continue };
+        let tag = String::from_utf8_lossy(&sig.fourcc).into_owned();
+        let before = sig.elements[0].clone();
+        let reg = before.register + 7;
+        let e = edit::set_path(&bytes, &format!("{tag}/elements[0]/register"), &reg.to_string()).unwrap();
+        assert!(e.shader.checksum_ok());
+        let after = e.shader.input_signature.as_ref().unwrap();
+        assert_eq!(after.elements[0].register, reg, "{name}");
+        assert_eq!(after.elements[0].name, before.name, "{name}");
+        assert_eq!(
+            format!("{:?}", &after.elements[1..]),
+            format!("{:?}", &sig.elements[1..]),
+            "{name}: others unchanged"
+        );
+        // A shorter semantic name fits in place.
+        let e = edit::set_path(&bytes, &format!("{tag}/elements[0]/semantic_name"), "AB").unwrap();
+        assert_eq!(e.shader.input_signature.as_ref().unwrap().elements[0].name, "AB", "{name}");
+        edited += 1;
+    }
+    eprintln!("signature fields set by path on {edited} shaders");
+    assert!(edited >= 300, "paths set on {edited} shaders");
+    let (_, bytes) = corpus().into_iter().find(|(_, b)| Shader::parse(b).is_ok_and(|s| s.stat.is_some())).unwrap();
+    let e = edit::set_path(&bytes, "no/such/path", "1").unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::NoSuchField);
+    let e = edit::set_path(&bytes, "header/chunk_count", "0x10000").unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::WouldBeInvalid, "{e}");
+}
