@@ -995,19 +995,20 @@ fn CodeView(t: Arc<translation::Translated>) -> impl IntoView {
 }
 
 fn input_type(t: u32) -> &'static str {
-    match t {
-        0 => "cbuffer",
-        1 => "tbuffer",
-        2 => "texture",
-        3 => "sampler",
-        4 => "RW typed (UAV)",
-        5 => "structured",
-        6 => "RW structured",
-        7 => "byte address",
-        8 => "RW byte address",
-        9 => "append structured",
-        10 => "consume structured",
-        11 => "RW structured + counter",
+    use dxbc::spec::ShaderInputType as T;
+    match T::from_u32(t) {
+        Some(T::Cbuffer) => "cbuffer",
+        Some(T::Tbuffer) => "tbuffer",
+        Some(T::Texture) => "texture",
+        Some(T::Sampler) => "sampler",
+        Some(T::UavRwtyped) => "RW typed (UAV)",
+        Some(T::Structured) => "structured",
+        Some(T::UavRwstructured) => "RW structured",
+        Some(T::Byteaddress) => "byte address",
+        Some(T::UavRwbyteaddress) => "RW byte address",
+        Some(T::UavAppendStructured) => "append structured",
+        Some(T::UavConsumeStructured) => "consume structured",
+        Some(T::UavRwstructuredWithCounter) => "RW structured + counter",
         _ => "unknown",
     }
 }

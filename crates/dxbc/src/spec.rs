@@ -1098,6 +1098,49 @@ spec_enum! {
     (Bufferex, 11, "BUFFEREX", "buf", "Raw or structured buffer view."),
 }
 
+spec_enum! {
+    /// Program kind in the high half of RDEF's target version dword. Pixel
+    /// and vertex use the Direct3D 9 version-token prefixes (`D3DPS_VERSION`,
+    /// `D3DVS_VERSION` of `d3d9types.h`); the later stages use two ASCII
+    /// letters (`'GS'` is 0x4753). The names are ours: no header names them.
+    RDEF_PROGRAM_TYPE, RdefProgramType, "RDEF program type",
+    (GeometryShader, 0x4753, "GEOMETRY_SHADER", "gs", "Geometry shader."),
+    (DomainShader, 0x4453, "DOMAIN_SHADER", "ds", "Domain shader."),
+    (ComputeShader, 0x4353, "COMPUTE_SHADER", "cs", "Compute shader."),
+    (HullShader, 0x4853, "HULL_SHADER", "hs", "Hull shader."),
+    (VertexShader, 0xFFFE, "VERTEX_SHADER", "vs", "Vertex shader."),
+    (PixelShader, 0xFFFF, "PIXEL_SHADER", "ps", "Pixel shader."),
+}
+
+impl RdefProgramType {
+    /// The same stage as the program's version token numbers it.
+    pub const fn program_type(self) -> ProgramType {
+        match self {
+            RdefProgramType::PixelShader => ProgramType::PixelShader,
+            RdefProgramType::VertexShader => ProgramType::VertexShader,
+            RdefProgramType::GeometryShader => ProgramType::GeometryShader,
+            RdefProgramType::HullShader => ProgramType::HullShader,
+            RdefProgramType::DomainShader => ProgramType::DomainShader,
+            RdefProgramType::ComputeShader => ProgramType::ComputeShader,
+        }
+    }
+}
+
+spec_enum! {
+    /// Minimum precision of a signature element (`D3D_MIN_PRECISION`): the
+    /// program's [`MinPrecision`] values plus two of the signature's own.
+    /// The spelling is the format column of fxc's signature listing.
+    SIGNATURE_MIN_PRECISION, SignatureMinPrecision, "signature minimum precision",
+    (Default, 0, "DEFAULT", "", "Full 32-bit precision (the listing shows the component type)."),
+    (Float16, 1, "FLOAT_16", "min16f", "At least 16-bit float."),
+    (Float28, 2, "FLOAT_2_8", "min2_8f", "At least 10-bit (2.8 fixed point) float."),
+    (Reserved, 3, "RESERVED", "", "Unused value."),
+    (Sint16, 4, "SINT_16", "min16i", "At least 16-bit signed integer."),
+    (Uint16, 5, "UINT_16", "min16u", "At least 16-bit unsigned integer."),
+    (Any16, 0xf0, "ANY_16", "min16", "Any type of at least 16 bits."),
+    (Any10, 0xf1, "ANY_10", "min10", "Any type of at least 10 bits."),
+}
+
 // ------------------------------------------------------------- bitfields
 
 /// Flags of an RDEF resource binding (`D3D_SHADER_INPUT_FLAGS`).
@@ -1609,6 +1652,9 @@ pub fn destination_count(info: &OpcodeInfo) -> usize {
     }
 }
 
+/// The Direct3D 9 (SM2.x) format of the `Aon9` chunk's embedded program.
+pub mod sm2;
+
 #[cfg(test)]
 mod generated_enum_tests {
     use super::*;
@@ -1649,15 +1695,22 @@ mod generated_enum_tests {
     }
 
     #[test]
-    fn container_enums_spell_as_the_chunk_decoders_do() {
-        // The chunk decoders' name functions are checked against fxc's
-        // listings; the table must agree with them value for value.
-        for v in SIGNATURE_NAME.values.iter().filter(|v| !v.asm.is_empty()) {
-            assert_eq!(crate::chunks::signature::system_value_name(v.value), v.asm, "{}", v.spec_name);
-        }
-        for v in SHADER_VARIABLE_TYPE.values {
-            assert_eq!(crate::chunks::rdef::variable_type_name(v.value as u16), v.asm, "{}", v.spec_name);
-        }
+    fn container_enums_hold_the_header_numbers() {
+        // The chunk decoders print these tables' spellings (checked against
+        // fxc's listings by the corpus tests); here the numbers are checked
+        // against d3dcommon.h, spot by spot.
+        assert_eq!(SignatureName::Target as u32, 64);
+        assert_eq!(SignatureName::InnerCoverage as u32, 70);
+        assert_eq!(SignatureName::FinalLineDensityTessfactor as u32, 16);
+        assert_eq!(ShaderVariableType::Uint64 as u32, 62);
+        assert_eq!(ShaderVariableType::RwstructuredBuffer as u32, 49);
+        assert_eq!(ShaderInputType::UavRwstructuredWithCounter as u32, 11);
+        assert_eq!(SrvDimension::Bufferex as u32, 11);
+        assert_eq!(SignatureMinPrecision::Any10 as u32, 0xf1);
+        assert_eq!(
+            RdefProgramType::from_u32(0x4353).map(RdefProgramType::program_type),
+            Some(ProgramType::ComputeShader)
+        );
     }
 
     #[test]
@@ -1691,6 +1744,13 @@ mod generated_enum_tests {
         check(ShaderVariableType::from_u32, ShaderVariableType::row, &SHADER_VARIABLE_TYPE);
         check(ShaderInputType::from_u32, ShaderInputType::row, &SHADER_INPUT_TYPE);
         check(SrvDimension::from_u32, SrvDimension::row, &SRV_DIMENSION);
+        check(RdefProgramType::from_u32, RdefProgramType::row, &RDEF_PROGRAM_TYPE);
+        check(SignatureMinPrecision::from_u32, SignatureMinPrecision::row, &SIGNATURE_MIN_PRECISION);
+        // The signature's enumeration extends the program's, value for value.
+        for v in MIN_PRECISION.values {
+            let s = SIGNATURE_MIN_PRECISION.get(v.value).expect("every program precision");
+            assert_eq!((s.spec_name, s.asm), (v.spec_name, v.asm));
+        }
         assert!(std::ptr::eq(OperandType::table(), &OPERAND_TYPE));
     }
 }

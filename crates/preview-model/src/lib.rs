@@ -76,12 +76,9 @@ impl Stage {
         let t = match (&shader.program, &shader.rdef) {
             (Some(p), _) => P::from_u32(p.version.program_type()),
             // RDEF's own program type: the high half of a shader version token.
-            (None, Some(r)) => match r.program_type {
-                0xFFFF => Some(P::PixelShader),
-                0xFFFE => Some(P::VertexShader),
-                0x4353 => Some(P::ComputeShader),
-                _ => None,
-            },
+            (None, Some(r)) => {
+                dxbc::spec::RdefProgramType::from_u32(u32::from(r.program_type)).map(|t| t.program_type())
+            }
             (None, None) => None,
         };
         match t {

@@ -5,6 +5,7 @@
 
 mod common;
 
+use dxbc::spec::{CbufferType, ShaderVariableClass, ShaderVariableType};
 use preview_model::controls::{
     self, BufferClass, ControlKind, MatrixConvention, MatrixOrder, MatrixPreset, Scalar, Value, Values,
 };
@@ -113,7 +114,7 @@ fn packing_rules_reproduce_every_rdef_variable_size() {
         let bytes = std::fs::read(&path).unwrap();
         let Ok(s) = dxbc::Shader::decode(&bytes) else { continue };
         let Some(rdef) = &s.rdef else { continue };
-        for cb in rdef.constant_buffers.iter().filter(|c| c.kind <= 1) {
+        for cb in rdef.constant_buffers.iter().filter(|c| c.kind <= CbufferType::Tbuffer as u32) {
             for v in &cb.variables {
                 if !representable(&v.ty) {
                     continue;
@@ -140,9 +141,12 @@ fn packing_rules_reproduce_every_rdef_variable_size() {
 }
 
 fn representable(ty: &dxbc::chunks::rdef::Type) -> bool {
-    match ty.class {
-        0..=3 => Scalar::from_base_type(ty.base_type).is_some(),
-        5 => !ty.members.is_empty() && ty.members.iter().all(|m| representable(&m.ty)),
+    type C = ShaderVariableClass;
+    match C::from_u32(u32::from(ty.class)) {
+        Some(C::Scalar | C::Vector | C::MatrixRows | C::MatrixColumns) => {
+            Scalar::from_base_type(ty.base_type).is_some()
+        }
+        Some(C::Struct) => !ty.members.is_empty() && ty.members.iter().all(|m| representable(&m.ty)),
         _ => false,
     }
 }
@@ -263,13 +267,13 @@ fn rdef_defaults_are_used() {
         let Some((cb, var)) = rdef
             .constant_buffers
             .iter()
-            .filter(|c| c.kind == 0)
+            .filter(|c| c.kind == CbufferType::Cbuffer as u32)
             .flat_map(|c| c.variables.iter().map(move |v| (c, v)))
             .find(|(_, v)| {
                 v.default_value.as_ref().is_some_and(|d| d.iter().any(|&b| b != 0))
-                    && v.ty.class <= 1
+                    && v.ty.class <= ShaderVariableClass::Vector as u16
                     && v.ty.elements == 0
-                    && v.ty.base_type == 3
+                    && v.ty.base_type == ShaderVariableType::Float as u16
             })
         else {
             continue;

@@ -39,6 +39,11 @@ mod encode;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
+use crate::spec::sm2::{
+    self, comment_token, decl_token, instruction_token, param_token, version_token, Sm2MinorVersion, Sm2Misctype,
+    Sm2Opcode, Sm2ProgramType, Sm2Rastout, Sm2RegisterType, AON9_CONVERSION, AON9_RUNTIME_CONSTANT, CONST_FILE_SIZE,
+    SM2_COMPARISON, SM2_DECL_USAGE, SM2_RESULT_SHIFT, SM2_SOURCE_MODIFIER, SM2_TEXLD_CONTROL, SM2_TEXTURE_TYPE,
+};
 use serde::Serialize;
 
 /// Byte size of the fixed payload header.
@@ -164,25 +169,25 @@ pub struct Sm2Version {
 
 impl Sm2Version {
     fn parse(token: u32, offset: usize) -> Result<Sm2Version> {
-        let pixel = match token >> 16 {
-            0xFFFF => true,
-            0xFFFE => false,
-            _ => {
+        let pixel = match Sm2ProgramType::from_u32(version_token::PROGRAM_TYPE.get(token)) {
+            Some(Sm2ProgramType::Pixel) => true,
+            Some(Sm2ProgramType::Vertex) => false,
+            None => {
                 return Err(Error::new(
                     format!("expected a D3D9 version token (0xFFFE.... or 0xFFFF....), found {token:#010x}"),
                     offset,
                 ))
             }
         };
-        Ok(Sm2Version { offset, token, pixel, major: (token >> 8) as u8, minor: token as u8 })
+        let major = version_token::MAJOR.get(token) as u8;
+        Ok(Sm2Version { offset, token, pixel, major, minor: version_token::MINOR.get(token) as u8 })
     }
 
     /// The version as the disassembler prints it, e.g. `vs_2_0`, `ps_2_x`.
     pub fn name(&self) -> String {
-        let minor = match self.minor {
-            1 => "x".to_string(),
-            0xFF => "sw".to_string(),
-            m => m.to_string(),
+        let minor = match Sm2MinorVersion::from_u32(u32::from(self.minor)) {
+            Some(m) => m.row().asm.to_string(),
+            None => self.minor.to_string(),
         };
         format!("{}_{}_{}", if self.pixel { "ps" } else { "vs" }, self.major, minor)
     }
@@ -661,9 +666,9 @@ impl Aon9 {
             out.push_str("// Target Reg                               Constant Description\n");
             out.push_str("// ---------- --------------------------------------------------\n");
             for m in &self.runtime_constant_mappings {
-                let what = match m.kind {
-                    0 => "Vertex Shader position offset".to_string(),
-                    k => format!("Unknown runtime constant {k}"),
+                let what = match AON9_RUNTIME_CONSTANT.asm(u32::from(m.kind)) {
+                    Some(w) => w.to_string(),
+                    None => format!("Unknown runtime constant {}", m.kind),
                 };
                 out.push_str(&format!("// {:<10} {:>50}\n", format!("c{}", m.target_register), what));
             }
@@ -675,12 +680,9 @@ impl Aon9 {
 }
 
 fn conversion_name(c: u8) -> String {
-    match c {
-        0 => "FLT".to_string(),
-        1 => "BOOL".to_string(),
-        2 => "INT".to_string(),
-        3 => "UINT".to_string(),
-        n => format!("?{n}"),
+    match AON9_CONVERSION.asm(u32::from(c)) {
+        Some(n) => n.to_string(),
+        None => format!("?{c}"),
     }
 }
 
@@ -713,103 +715,6 @@ fn table_slice<'a>(data: &'a [u8], t: &TableRef, entry: usize) -> Result<&'a [u8
     Ok(&data[start..start + len])
 }
 
-/// What an opcode looks like: mnemonic and whether its first parameter is a
-/// destination.
-fn opcode_info(op: u16) -> Option<(&'static str, bool)> {
-    Some(match op {
-        0 => ("nop", false),
-        1 => ("mov", true),
-        2 => ("add", true),
-        3 => ("sub", true),
-        4 => ("mad", true),
-        5 => ("mul", true),
-        6 => ("rcp", true),
-        7 => ("rsq", true),
-        8 => ("dp3", true),
-        9 => ("dp4", true),
-        10 => ("min", true),
-        11 => ("max", true),
-        12 => ("slt", true),
-        13 => ("sge", true),
-        14 => ("exp", true),
-        15 => ("log", true),
-        16 => ("lit", true),
-        17 => ("dst", true),
-        18 => ("lrp", true),
-        19 => ("frc", true),
-        20 => ("m4x4", true),
-        21 => ("m4x3", true),
-        22 => ("m3x4", true),
-        23 => ("m3x3", true),
-        24 => ("m3x2", true),
-        25 => ("call", false),
-        26 => ("callnz", false),
-        27 => ("loop", false),
-        28 => ("ret", false),
-        29 => ("endloop", false),
-        30 => ("label", false),
-        31 => ("dcl", true),
-        32 => ("pow", true),
-        33 => ("crs", true),
-        34 => ("sgn", true),
-        35 => ("abs", true),
-        36 => ("nrm", true),
-        37 => ("sincos", true),
-        38 => ("rep", false),
-        39 => ("endrep", false),
-        40 => ("if", false),
-        41 => ("if", false),
-        42 => ("else", false),
-        43 => ("endif", false),
-        44 => ("break", false),
-        45 => ("break", false),
-        46 => ("mova", true),
-        47 => ("defb", true),
-        48 => ("defi", true),
-        64 => ("texcoord", true),
-        65 => ("texkill", true),
-        66 => ("texld", true),
-        67 => ("texbem", true),
-        68 => ("texbeml", true),
-        69 => ("texreg2ar", true),
-        70 => ("texreg2gb", true),
-        71 => ("texm3x2pad", true),
-        72 => ("texm3x2tex", true),
-        73 => ("texm3x3pad", true),
-        74 => ("texm3x3tex", true),
-        76 => ("texm3x3spec", true),
-        77 => ("texm3x3vspec", true),
-        78 => ("expp", true),
-        79 => ("logp", true),
-        80 => ("cnd", true),
-        81 => ("def", true),
-        82 => ("texreg2rgb", true),
-        83 => ("texdp3tex", true),
-        84 => ("texm3x2depth", true),
-        85 => ("texdp3", true),
-        86 => ("texm3x3", true),
-        87 => ("texdepth", true),
-        88 => ("cmp", true),
-        89 => ("bem", true),
-        90 => ("dp2add", true),
-        91 => ("dsx", true),
-        92 => ("dsy", true),
-        93 => ("texldd", true),
-        94 => ("setp", true),
-        95 => ("texldl", true),
-        96 => ("break", false),
-        _ => return None,
-    })
-}
-
-const OP_DCL: u16 = 31;
-const OP_DEFB: u16 = 47;
-const OP_DEFI: u16 = 48;
-const OP_DEF: u16 = 81;
-const OP_TEX: u16 = 66;
-const OP_COMMENT: u16 = 0xFFFE;
-const END_TOKEN: u32 = 0x0000_FFFF;
-
 impl Sm2Program {
     /// Decodes an SM2.x token stream; `base` is the absolute offset of its
     /// version token.
@@ -837,12 +742,12 @@ impl Sm2Program {
                 ));
             }
             let token = r.u32("SM2 instruction token")?;
-            if token == END_TOKEN {
+            if token == sm2::END_TOKEN {
                 break at;
             }
-            let opcode = token as u16;
-            if opcode == OP_COMMENT {
-                let dwords = (token >> 16) & 0x7FFF;
+            let opcode = instruction_token::OPCODE.get(token) as u16;
+            if opcode == sm2::COMMENT {
+                let dwords = comment_token::LENGTH.get(token);
                 let body = r.bytes(dwords as usize * 4, "SM2 comment block")?;
                 let fourcc = (body.len() >= 4 && body[..4].iter().all(|b| b.is_ascii_graphic()))
                     .then(|| body[..4].iter().map(|&b| b as char).collect::<String>());
@@ -859,27 +764,27 @@ impl Sm2Program {
                 });
                 continue;
             }
-            if token & 0x8000_0000 != 0 {
+            if param_token::PARAM.get(token) != 0 {
                 return Err(Error::new(
                     format!("expected an SM2 instruction token, found a parameter token {token:#010x}"),
                     at,
                 ));
             }
-            let Some((mnemonic, _)) = opcode_info(opcode) else {
+            let Some(op) = Sm2Opcode::from_u32(u32::from(opcode)) else {
                 return Err(Error::new(format!("unknown SM2 opcode {opcode} in token {token:#010x}"), at));
             };
-            let length = ((token >> 24) & 0xF) as u8;
+            let length = instruction_token::LENGTH.get(token) as u8;
             let params = r.bytes(length as usize * 4, "SM2 instruction parameters")?;
             let pbase = at + 4;
             let mut ins = Sm2Instruction {
                 offset: at,
                 token,
                 opcode,
-                mnemonic,
-                controls: (token >> 16) as u8,
+                mnemonic: op.row().asm,
+                controls: instruction_token::CONTROLS.get(token) as u8,
                 length,
-                predicated: token & (1 << 28) != 0,
-                coissue: token & (1 << 30) != 0,
+                predicated: instruction_token::PREDICATED.get(token) != 0,
+                coissue: instruction_token::COISSUE.get(token) != 0,
                 dst: None,
                 predicate: None,
                 src: Vec::new(),
@@ -932,23 +837,24 @@ impl ParamCursor<'_> {
     }
     fn param(&mut self, what: &str) -> Result<(u32, usize)> {
         let (t, at) = self.next(what)?;
-        if t & 0x8000_0000 == 0 {
+        if param_token::PARAM.get(t) == 0 {
             return Err(Error::new(format!("expected an SM2 {what} token (bit 31 set), found {t:#010x}"), at));
         }
         Ok((t, at))
     }
     fn relative(&mut self, token: u32, version: &Sm2Version) -> Result<Option<RelativeAddress>> {
-        // Bit 13; SM2+ vertex shaders and ps_3_0 follow it with an address token.
-        if token & (1 << 13) == 0 || (version.pixel && version.major < 3) {
+        // SM2+ vertex shaders and ps_3_0 follow the bit with an address token.
+        if param_token::RELATIVE.get(token) == 0 || (version.pixel && version.major < 3) {
             return Ok(None);
         }
         let (t, at) = self.param("relative-address")?;
         Ok(Some(RelativeAddress {
             offset: at,
             token: t,
-            register_type: register_type(t),
-            number: (t & 0x7FF) as u16,
-            component: ((t >> 16) & 3) as u8,
+            register_type: param_token::register_type(t) as u8,
+            number: param_token::NUMBER.get(t) as u16,
+            // The component is replicated over the swizzle; x holds it.
+            component: (param_token::SWIZZLE.get(t) & 3) as u8,
         }))
     }
     fn dst(&mut self, version: &Sm2Version) -> Result<DstParam> {
@@ -957,11 +863,12 @@ impl ParamCursor<'_> {
         Ok(DstParam {
             offset: at,
             token: t,
-            register_type: register_type(t),
-            number: (t & 0x7FF) as u16,
-            write_mask: ((t >> 16) & 0xF) as u8,
-            result_modifier: ((t >> 20) & 0xF) as u8,
-            shift: ((((t >> 24) & 0xF) as i8) << 4) >> 4,
+            register_type: param_token::register_type(t) as u8,
+            number: param_token::NUMBER.get(t) as u16,
+            write_mask: param_token::WRITE_MASK.get(t) as u8,
+            result_modifier: param_token::RESULT_MODIFIER.get(t) as u8,
+            // Sign-extend the 4-bit field.
+            shift: ((param_token::SHIFT.get(t) as i8) << 4) >> 4,
             relative,
         })
     }
@@ -971,54 +878,51 @@ impl ParamCursor<'_> {
         Ok(SrcParam {
             offset: at,
             token: t,
-            register_type: register_type(t),
-            number: (t & 0x7FF) as u16,
-            swizzle: (t >> 16) as u8,
-            modifier: ((t >> 24) & 0xF) as u8,
+            register_type: param_token::register_type(t) as u8,
+            number: param_token::NUMBER.get(t) as u16,
+            swizzle: param_token::SWIZZLE.get(t) as u8,
+            modifier: param_token::SOURCE_MODIFIER.get(t) as u8,
             relative,
         })
     }
 }
 
-fn register_type(t: u32) -> u8 {
-    (((t >> 28) & 7) | ((t >> 8) & 0x18)) as u8
-}
-
 impl Sm2Instruction {
     fn decode_params(&mut self, data: &[u8], base: usize, version: &Sm2Version) -> Result<()> {
         let mut c = ParamCursor { data, base, pos: 0, mnemonic: self.mnemonic };
-        match self.opcode {
-            OP_DCL => {
+        let op = Sm2Opcode::from_u32(u32::from(self.opcode));
+        match op {
+            Some(Sm2Opcode::Dcl) => {
                 let (t, at) = c.param("declaration usage")?;
                 self.decl = Some(DeclToken {
                     offset: at,
                     token: t,
-                    usage: (t & 0x1F) as u8,
-                    usage_index: ((t >> 16) & 0xF) as u8,
-                    texture_type: ((t >> 27) & 0xF) as u8,
+                    usage: decl_token::USAGE.get(t) as u8,
+                    usage_index: decl_token::USAGE_INDEX.get(t) as u8,
+                    texture_type: decl_token::TEXTURE_TYPE.get(t) as u8,
                 });
                 self.dst = Some(c.dst(version)?);
             }
-            OP_DEF | OP_DEFI => {
+            Some(Sm2Opcode::Def | Sm2Opcode::Defi) => {
                 self.dst = Some(c.dst(version)?);
                 let at = c.base + c.pos;
                 let mut bits = [0u32; 4];
                 for b in &mut bits {
                     *b = c.next("constant value")?.0;
                 }
-                self.constant = Some(if self.opcode == OP_DEF {
+                self.constant = Some(if op == Some(Sm2Opcode::Def) {
                     ConstValue::Float { offset: at, values: bits.map(f32::from_bits), bits }
                 } else {
                     ConstValue::Int { offset: at, values: bits.map(|b| b as i32) }
                 });
             }
-            OP_DEFB => {
+            Some(Sm2Opcode::Defb) => {
                 self.dst = Some(c.dst(version)?);
                 let (value, at) = c.next("boolean value")?;
                 self.constant = Some(ConstValue::Bool { offset: at, value });
             }
             _ => {
-                let has_dst = opcode_info(self.opcode).is_some_and(|i| i.1);
+                let has_dst = op.is_some_and(Sm2Opcode::has_dst);
                 if has_dst {
                     self.dst = Some(c.dst(version)?);
                 }
@@ -1132,72 +1036,38 @@ impl DebugInfo {
 // ---------------------------------------------------------------------------
 // Listing
 
-/// Instruction slots an instruction takes in the count fxc prints.
-/// Verified on the corpus: 0 for declarations, 3 for `nrm` and `pow`, 1 for
-/// the other arithmetic and texture instructions seen (including `exp`,
-/// `log`, `frc`, `texkill`). The other macro costs follow the D3D9
-/// documentation.
-fn slot_cost(op: u16) -> u32 {
-    match op {
-        OP_DCL | OP_DEF | OP_DEFI | OP_DEFB | 30 /* label */ => 0,
-        36 | 32 => 3,                       // nrm, pow
-        33 | 18 | 24 | 90 => 2,             // crs, lrp, m3x2, dp2add
-        21 | 23 | 34 | 16 => 3,             // m4x3, m3x3, sgn, lit
-        20 | 22 => 4,                       // m4x4, m3x4
-        37 => 8,                            // sincos
-        _ => 1,
-    }
-}
-
-/// Texture-load instructions (counted as "texture" in pixel shaders).
-fn is_texture_op(op: u16) -> bool {
-    matches!(op, OP_TEX | 93 | 95)
-}
-
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Sm2Program {
     fn register_name(&self, ty: u8, number: u16) -> String {
+        use Sm2RegisterType as R;
         let n = number as u32;
-        match ty {
-            0 => format!("r{n}"),
-            1 => format!("v{n}"),
-            2 => format!("c{n}"),
-            3 if self.version.pixel => format!("t{n}"),
-            3 => format!("a{n}"),
-            4 => match n {
-                0 => "oPos".to_string(),
-                1 => "oFog".to_string(),
-                2 => "oPts".to_string(),
-                _ => format!("oRast{n}"),
+        let Some(t) = R::from_u32(u32::from(ty)) else {
+            return format!("?{ty}_{n}");
+        };
+        let prefix = t.row().asm;
+        match t {
+            R::Addr if self.version.pixel => format!("t{n}"),
+            R::Rastout => match Sm2Rastout::from_u32(n) {
+                Some(r) => r.row().asm.to_string(),
+                None => format!("{prefix}{n}"),
             },
-            5 => format!("oD{n}"),
-            6 if self.version.major >= 3 => format!("o{n}"),
-            6 => format!("oT{n}"),
-            7 => format!("i{n}"),
-            8 => format!("oC{n}"),
-            9 => "oDepth".to_string(),
-            10 => format!("s{n}"),
-            11 => format!("c{}", n + 2048),
-            12 => format!("c{}", n + 4096),
-            13 => format!("c{}", n + 6144),
-            14 => format!("b{n}"),
-            15 => "aL".to_string(),
-            16 => format!("half{n}"),
-            17 => match n {
-                0 => "vPos".to_string(),
-                1 => "vFace".to_string(),
-                _ => format!("misc{n}"),
+            R::Output if self.version.major >= 3 => format!("o{n}"),
+            R::Depthout | R::Loop => prefix.to_string(),
+            R::Const2 => format!("c{}", n + CONST_FILE_SIZE),
+            R::Const3 => format!("c{}", n + 2 * CONST_FILE_SIZE),
+            R::Const4 => format!("c{}", n + 3 * CONST_FILE_SIZE),
+            R::Misctype => match Sm2Misctype::from_u32(n) {
+                Some(m) => m.row().asm.to_string(),
+                None => format!("{prefix}{n}"),
             },
-            18 => format!("l{n}"),
-            19 => format!("p{n}"),
-            t => format!("?{t}_{n}"),
+            _ => format!("{prefix}{n}"),
         }
     }
 
     fn relative_text(&self, rel: &RelativeAddress) -> String {
         let name = self.register_name(rel.register_type, rel.number);
-        if rel.register_type == 15 {
+        if rel.register_type == Sm2RegisterType::Loop as u8 {
             name
         } else {
             format!("{name}.{}", COMPONENTS[rel.component as usize & 3])
@@ -1225,40 +1095,20 @@ impl Sm2Program {
         if let Some(rel) = &p.relative {
             reg.push_str(&format!("[{}]", self.relative_text(rel)));
         }
-        let (prefix, suffix) = match p.modifier {
-            0 => ("", ""),
-            1 => ("-", ""),
-            2 => ("", "_bias"),
-            3 => ("-", "_bias"),
-            4 => ("", "_bx2"),
-            5 => ("-", "_bx2"),
-            6 => ("1 - ", ""),
-            7 => ("", "_x2"),
-            8 => ("-", "_x2"),
-            9 => ("", "_dz"),
-            10 => ("", "_dw"),
-            11 => ("", "_abs"),
-            12 => ("-", "_abs"),
-            13 => ("!", ""),
-            _ => ("", "_?"),
-        };
+        // The table spells each modifier as a template around the register.
+        let template = SM2_SOURCE_MODIFIER.asm(u32::from(p.modifier)).unwrap_or("#_?");
+        let (prefix, suffix) = template.split_once('#').unwrap_or(("", template));
         format!("{prefix}{reg}{suffix}{}", swizzle_text(p.swizzle))
     }
 
     /// The text of one instruction, without indentation or annotation.
     fn instruction_text(&self, ins: &Sm2Instruction) -> String {
         let mut m = ins.mnemonic.to_string();
-        match ins.opcode {
-            OP_DCL => {
+        match Sm2Opcode::from_u32(u32::from(ins.opcode)) {
+            Some(Sm2Opcode::Dcl) => {
                 if let (Some(d), Some(dst)) = (&ins.decl, &ins.dst) {
-                    if dst.register_type == 10 {
-                        m.push_str(match d.texture_type {
-                            1 => "_1d",
-                            2 => "_2d",
-                            3 => "_cube",
-                            4 => "_volume",
-                            _ => "",
-                        });
+                    if dst.register_type == Sm2RegisterType::Sampler as u8 {
+                        m.push_str(SM2_TEXTURE_TYPE.asm(u32::from(d.texture_type)).unwrap_or(""));
                     } else if !self.version.pixel || self.version.major >= 3 {
                         m.push('_');
                         m.push_str(usage_name(d.usage));
@@ -1268,32 +1118,16 @@ impl Sm2Program {
                     }
                 }
             }
-            OP_TEX => match ins.controls {
-                1 => m.push('p'),
-                2 => m.push('b'),
-                _ => {}
-            },
-            41 | 45 | 94 => m.push_str(match ins.controls {
-                1 => "_gt",
-                2 => "_eq",
-                3 => "_ge",
-                4 => "_lt",
-                5 => "_ne",
-                6 => "_le",
-                _ => "_?",
-            }),
+            Some(Sm2Opcode::Tex) => m.push_str(SM2_TEXLD_CONTROL.asm(u32::from(ins.controls)).unwrap_or("")),
+            Some(Sm2Opcode::Ifc | Sm2Opcode::Breakc | Sm2Opcode::Setp) => {
+                m.push_str(SM2_COMPARISON.asm(u32::from(ins.controls)).unwrap_or("_?"))
+            }
             _ => {}
         }
         if let Some(d) = &ins.dst {
-            m.push_str(match d.shift {
-                1 => "_x2",
-                2 => "_x4",
-                3 => "_x8",
-                -1 => "_d2",
-                -2 => "_d4",
-                -3 => "_d8",
-                _ => "",
-            });
+            // The table is keyed by the raw 4-bit field; `shift` holds it sign-extended.
+            let raw = param_token::SHIFT.get(d.shift as u8 as u32);
+            m.push_str(SM2_RESULT_SHIFT.asm(raw).unwrap_or(""));
             if d.result_modifier & 1 != 0 {
                 m.push_str("_sat");
             }
@@ -1363,8 +1197,9 @@ impl Sm2Program {
         let mut tex = 0u32;
         let mut arith = 0u32;
         for ins in &self.instructions {
-            let c = slot_cost(ins.opcode);
-            if is_texture_op(ins.opcode) {
+            let op = Sm2Opcode::from_u32(u32::from(ins.opcode));
+            let c = op.map_or(1, Sm2Opcode::slots);
+            if op.is_some_and(Sm2Opcode::is_texture_load) {
                 tex = tex.saturating_add(c);
             } else {
                 arith = arith.saturating_add(c);
@@ -1437,23 +1272,7 @@ impl Sm2Program {
 }
 
 fn usage_name(u: u8) -> &'static str {
-    match u {
-        0 => "position",
-        1 => "blendweight",
-        2 => "blendindices",
-        3 => "normal",
-        4 => "psize",
-        5 => "texcoord",
-        6 => "tangent",
-        7 => "binormal",
-        8 => "tessfactor",
-        9 => "positiont",
-        10 => "color",
-        11 => "fog",
-        12 => "depth",
-        13 => "sample",
-        _ => "unknown",
-    }
+    SM2_DECL_USAGE.asm(u32::from(u)).unwrap_or("unknown")
 }
 
 /// `.xyzw` suffix: nothing for the identity, one letter when all four are
@@ -1504,6 +1323,7 @@ fn strip_fraction_zeros(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::sm2::END_TOKEN;
 
     /// Builds an Aon9 payload around an SM2 token stream.
     struct Builder {

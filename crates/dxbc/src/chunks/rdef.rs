@@ -27,6 +27,7 @@ mod encode;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
+use crate::spec::{CBUFFER_TYPE, RDEF_PROGRAM_TYPE, SHADER_VARIABLE_CLASS, SHADER_VARIABLE_TYPE};
 use serde::Serialize;
 
 /// Deepest type nesting followed; deeper (or cyclic) member chains are an error.
@@ -148,13 +149,7 @@ pub struct ConstantBuffer {
 impl ConstantBuffer {
     /// The buffer's kind as fxc names it.
     pub fn kind_name(&self) -> &'static str {
-        match self.kind {
-            0 => "cbuffer",
-            1 => "tbuffer",
-            2 => "interfaces",
-            3 => "resource bind info",
-            _ => "unknown",
-        }
+        CBUFFER_TYPE.asm(self.kind).unwrap_or("unknown")
     }
 }
 
@@ -253,17 +248,7 @@ pub struct Type {
 impl Type {
     /// Name of the class field.
     pub fn class_name(&self) -> &'static str {
-        match self.class {
-            0 => "scalar",
-            1 => "vector",
-            2 => "matrix_rows",
-            3 => "matrix_columns",
-            4 => "object",
-            5 => "struct",
-            6 => "interface_class",
-            7 => "interface_pointer",
-            _ => "unknown",
-        }
+        SHADER_VARIABLE_CLASS.asm(u32::from(self.class)).unwrap_or("unknown")
     }
 
     /// HLSL spelling of the base type (`float`, `uint`, …) as fxc prints it.
@@ -274,72 +259,7 @@ impl Type {
 
 /// HLSL name of a `D3D_SHADER_VARIABLE_TYPE`.
 pub fn variable_type_name(t: u16) -> &'static str {
-    match t {
-        0 => "void",
-        1 => "bool",
-        2 => "int",
-        3 => "float",
-        4 => "string",
-        5 => "texture",
-        6 => "Texture1D",
-        7 => "Texture2D",
-        8 => "Texture3D",
-        9 => "TextureCube",
-        10 => "SamplerState",
-        11 => "sampler1D",
-        12 => "sampler2D",
-        13 => "sampler3D",
-        14 => "samplerCUBE",
-        15 => "PixelShader",
-        16 => "VertexShader",
-        17 => "pixelfragment",
-        18 => "vertexfragment",
-        19 => "uint",
-        20 => "uint8",
-        21 => "GeometryShader",
-        22 => "RasterizerState",
-        23 => "DepthStencilState",
-        24 => "BlendState",
-        25 => "Buffer",
-        26 => "cbuffer",
-        27 => "tbuffer",
-        28 => "Texture1DArray",
-        29 => "Texture2DArray",
-        30 => "RenderTargetView",
-        31 => "DepthStencilView",
-        32 => "Texture2DMS",
-        33 => "Texture2DMSArray",
-        34 => "TextureCubeArray",
-        35 => "HullShader",
-        36 => "DomainShader",
-        37 => "interface",
-        38 => "ComputeShader",
-        39 => "double",
-        40 => "RWTexture1D",
-        41 => "RWTexture1DArray",
-        42 => "RWTexture2D",
-        43 => "RWTexture2DArray",
-        44 => "RWTexture3D",
-        45 => "RWBuffer",
-        46 => "ByteAddressBuffer",
-        47 => "RWByteAddressBuffer",
-        48 => "StructuredBuffer",
-        49 => "RWStructuredBuffer",
-        50 => "AppendStructuredBuffer",
-        51 => "ConsumeStructuredBuffer",
-        52 => "min8float",
-        53 => "min10float",
-        54 => "min16float",
-        55 => "min12int",
-        56 => "min16int",
-        57 => "min16uint",
-        58 => "int16_t",
-        59 => "uint16_t",
-        60 => "float16_t",
-        61 => "int64_t",
-        62 => "uint64_t",
-        _ => "<unknown>",
-    }
+    SHADER_VARIABLE_TYPE.asm(u32::from(t)).unwrap_or("<unknown>")
 }
 
 /// A member of a struct or class type.
@@ -397,7 +317,7 @@ pub struct ResourceBinding {
 impl ResourceBinding {
     /// Number of components of a texture's return type (1–4), from the flags.
     pub fn components(&self) -> u32 {
-        ((self.flags >> 2) & 3) + 1
+        crate::spec::field_value(crate::spec::SHADER_INPUT_FLAGS_FIELDS, "texture components", self.flags) + 1
     }
 }
 
@@ -578,15 +498,7 @@ impl Rdef {
 
     /// Program type as the two-letter prefix fxc uses (`ps`, `vs`, …).
     pub fn program_type_name(&self) -> &'static str {
-        match self.program_type {
-            0xFFFF => "ps",
-            0xFFFE => "vs",
-            0x4753 => "gs",
-            0x4853 => "hs",
-            0x4453 => "ds",
-            0x4353 => "cs",
-            _ => "unknown",
-        }
+        RDEF_PROGRAM_TYPE.asm(u32::from(self.program_type)).unwrap_or("unknown")
     }
 }
 

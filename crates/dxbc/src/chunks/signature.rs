@@ -14,6 +14,7 @@
 use crate::chunks::write::Writer;
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
+use crate::spec::{EnumDef, REGISTER_COMPONENT_TYPE, SIGNATURE_NAME};
 use serde::Serialize;
 
 /// Which layout the chunk uses.
@@ -98,44 +99,19 @@ impl SignatureElement {
 
     /// `uint`, `int`, `float` or `unknown`.
     pub fn component_type_name(&self) -> &'static str {
-        match self.component_type {
-            1 => "uint",
-            2 => "int",
-            3 => "float",
-            _ => "unknown",
-        }
+        // Types without an fxc spelling (the DXIL-only ones) print as unknown.
+        spelled(&REGISTER_COMPONENT_TYPE, self.component_type, "unknown")
     }
 }
 
 /// fxc's abbreviation of a `D3D_NAME` value.
 pub fn system_value_name(v: u32) -> &'static str {
-    match v {
-        0 => "NONE",
-        1 => "POS",
-        2 => "CLIPDST",
-        3 => "CULLDST",
-        4 => "RTINDEX",
-        5 => "VPINDEX",
-        6 => "VERTID",
-        7 => "PRIMID",
-        8 => "INSTID",
-        9 => "FFACE",
-        10 => "SAMPLE",
-        11 => "QUADEDGE",
-        12 => "QUADINT",
-        13 => "TRIEDGE",
-        14 => "TRIINT",
-        15 => "LINEDET",
-        16 => "LINEDEN",
-        64 => "TARGET",
-        65 => "DEPTH",
-        66 => "COVERAGE",
-        67 => "DEPTHGE",
-        68 => "DEPTHLE",
-        69 => "STENCILREF",
-        70 => "INNERCOV",
-        _ => "UNKNOWN",
-    }
+    spelled(&SIGNATURE_NAME, v, "UNKNOWN")
+}
+
+/// fxc's spelling of `v` in `table`, `unknown` where it has none.
+fn spelled(table: &EnumDef, v: u32, unknown: &'static str) -> &'static str {
+    table.asm(v).filter(|s| !s.is_empty()).unwrap_or(unknown)
 }
 
 impl Signature {

@@ -21,8 +21,9 @@ use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
 use crate::reader::dword;
 use crate::spec::{
-    self, opcode_token, MinPrecision, Opcode, ProgramType, ReturnType, TessDomain, TessOutputPrimitive,
-    TessPartitioning,
+    self, opcode_token, CbufferType, Opcode, ProgramType, RdefProgramType, ReturnType, ShaderInputType,
+    ShaderVariableClass, SignatureMinPrecision, SignatureName, SrvDimension, TessDomain, TessOutputPrimitive,
+    TessPartitioning, SHADER_INPUT_FLAGS_FIELDS,
 };
 use crate::Shader;
 use std::fmt::Write;
@@ -123,15 +124,10 @@ fn program_info(shader: &Shader) -> ProgramInfo {
         }
     }
     if info.kind.is_none() {
-        info.kind = shader.rdef.as_ref().and_then(|r| match r.program_type {
-            0xFFFF => Some(0),
-            0xFFFE => Some(1),
-            0x4753 => Some(2),
-            0x4853 => Some(3),
-            0x4453 => Some(4),
-            0x4353 => Some(5),
-            _ => None,
-        });
+        info.kind = shader
+            .rdef
+            .as_ref()
+            .and_then(|r| RdefProgramType::from_u32(u32::from(r.program_type)).map(|t| t.program_type() as u32));
         info.major = shader.rdef.as_ref().map(|r| r.major_version as u32);
     }
     info
@@ -267,20 +263,13 @@ fn write_rdef(r: &Rdef, d: Dialect, out: &mut String) {
 }
 
 fn write_buffer(cb: &ConstantBuffer, out: &mut String) {
-    match cb.kind {
-        1 => {
-            let _ = writeln!(out, "// tbuffer {}", cb.name);
-        }
-        2 => {
-            let _ = writeln!(out, "// interfaces {}", cb.name);
-        }
-        3 => {
-            let _ = writeln!(out, "// Resource bind info for {}", cb.name);
-        }
-        _ => {
-            let _ = writeln!(out, "// cbuffer {}", cb.name);
-        }
-    }
+    let name = &cb.name;
+    let _ = match CbufferType::from_u32(cb.kind) {
+        Some(CbufferType::Tbuffer) => writeln!(out, "// tbuffer {name}"),
+        Some(CbufferType::InterfacePointers) => writeln!(out, "// interfaces {name}"),
+        Some(CbufferType::ResourceBindInfo) => writeln!(out, "// Resource bind info for {name}"),
+        _ => writeln!(out, "// cbuffer {name}"),
+    };
     out.push_str("// {\n//\n");
     for (i, v) in cb.variables.iter().enumerate() {
         let size = Some(v.size);
@@ -310,12 +299,12 @@ fn finish_decl(out: &mut String, mut line: String, offset: u32, size: Option<u32
 
 pub(crate) fn type_name(t: &Type) -> String {
     let base = t.base_type_name();
-    match t.class {
-        0 => base.to_string(),
-        1 => format!("{base}{}", t.columns),
-        2 => format!("row_major {base}{}x{}", t.rows, t.columns),
-        3 => format!("{base}{}x{}", t.rows, t.columns),
-        7 => format!("interface {}", t.name.as_deref().unwrap_or("")),
+    match ShaderVariableClass::from_u32(u32::from(t.class)) {
+        Some(ShaderVariableClass::Scalar) => base.to_string(),
+        Some(ShaderVariableClass::Vector) => format!("{base}{}", t.columns),
+        Some(ShaderVariableClass::MatrixRows) => format!("row_major {base}{}x{}", t.rows, t.columns),
+        Some(ShaderVariableClass::MatrixColumns) => format!("{base}{}x{}", t.rows, t.columns),
+        Some(ShaderVariableClass::InterfacePointer) => format!("interface {}", t.name.as_deref().unwrap_or("")),
         _ => t.name.clone().unwrap_or_else(|| base.to_string()),
     }
 }
@@ -334,7 +323,7 @@ fn write_variable(
 ) {
     let pad = " ".repeat(indent);
     let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
-    if ty.class == 5 && depth < crate::chunks::rdef::MAX_TYPE_DEPTH {
+    if ty.class == ShaderVariableClass::Struct as u16 && depth < crate::chunks::rdef::MAX_TYPE_DEPTH {
         if !first {
             let _ = writeln!(out, "//{pad}");
         }
@@ -382,13 +371,14 @@ fn write_default(out: &mut String, bytes: &[u8]) {
 }
 
 pub(crate) fn binding_type(b: &ResourceBinding) -> &'static str {
-    match b.input_type {
-        0 => "cbuffer",
-        1 => "tbuffer",
-        2 | 5 | 7 => "texture",
-        3 if b.flags & 2 != 0 => "sampler_c",
-        3 => "sampler",
-        4 | 6 | 8 | 9 | 10 | 11 => "UAV",
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(ShaderInputType::Sampler)
+            if spec::field_value(SHADER_INPUT_FLAGS_FIELDS, "comparison sampler", b.flags) != 0 =>
+        {
+            "sampler_c"
+        }
+        // Types fxc has no word for (the D3D12-only ones) print as unknown.
+        Some(t) if !t.row().asm.is_empty() => t.row().asm,
         _ => "unknown",
     }
 }
@@ -404,10 +394,13 @@ fn return_type_name(v: u32) -> &'static str {
 }
 
 pub(crate) fn binding_format(b: &ResourceBinding) -> String {
-    match b.input_type {
-        5 | 6 | 9 | 10 | 11 => "struct".into(),
-        7 | 8 => "byte".into(),
-        2 | 4 => {
+    use ShaderInputType::*;
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(
+            Structured | UavRwstructured | UavAppendStructured | UavConsumeStructured | UavRwstructuredWithCounter,
+        ) => "struct".into(),
+        Some(Byteaddress | UavRwbyteaddress) => "byte".into(),
+        Some(Texture | UavRwtyped) => {
             let n = b.components();
             let base = return_type_name(b.return_type);
             if n > 1 {
@@ -421,13 +414,14 @@ pub(crate) fn binding_format(b: &ResourceBinding) -> String {
 }
 
 pub(crate) fn binding_dimension(b: &ResourceBinding) -> String {
-    match b.input_type {
-        5 | 7 => "r/o".into(),
-        6 | 8 => "r/w".into(),
-        9 => "append".into(),
-        10 => "consume".into(),
-        11 => "r/w+cnt".into(),
-        2 | 4 => {
+    use ShaderInputType::*;
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(Structured | Byteaddress) => "r/o".into(),
+        Some(UavRwstructured | UavRwbyteaddress) => "r/w".into(),
+        Some(UavAppendStructured) => "append".into(),
+        Some(UavConsumeStructured) => "consume".into(),
+        Some(UavRwstructuredWithCounter) => "r/w+cnt".into(),
+        Some(Texture | UavRwtyped) => {
             let ms = |s: &str| {
                 if b.sample_count != 0 && b.sample_count != u32::MAX {
                     format!("{s}{}", b.sample_count)
@@ -435,18 +429,11 @@ pub(crate) fn binding_dimension(b: &ResourceBinding) -> String {
                     s.to_string()
                 }
             };
-            match b.dimension {
-                1 | 11 => "buf".into(),
-                2 => "1d".into(),
-                3 => "1darray".into(),
-                4 => "2d".into(),
-                5 => "2darray".into(),
-                6 => ms("2dMS"),
-                7 => ms("2darrayMS"),
-                8 => "3d".into(),
-                9 => "cube".into(),
-                10 => "cubearray".into(),
-                _ => "NA".into(),
+            match SrvDimension::from_u32(b.dimension) {
+                Some(d @ (SrvDimension::Texture2dms | SrvDimension::Texture2dmsarray)) => ms(d.row().asm),
+                // Unknown's spelling is "NA", as for undefined values.
+                Some(d) => d.row().asm.into(),
+                None => "NA".into(),
             }
         }
         _ => "NA".into(),
@@ -454,10 +441,11 @@ pub(crate) fn binding_dimension(b: &ResourceBinding) -> String {
 }
 
 fn register_prefix(b: &ResourceBinding) -> &'static str {
-    match b.input_type {
-        0 => "cb",
-        1 | 2 | 5 | 7 => "t",
-        3 => "s",
+    use ShaderInputType::*;
+    match ShaderInputType::from_u32(b.input_type) {
+        Some(Cbuffer) => "cb",
+        Some(Tbuffer | Texture | Structured | Byteaddress) => "t",
+        Some(Sampler) => "s",
         _ => "u",
     }
 }
@@ -483,7 +471,7 @@ fn write_binding(b: &ResourceBinding, d: Dialect, sm51: bool, out: &mut String) 
     // arrays, whose count it prints as a plain number (4294967295).
     let count = match b.bind_count {
         0 => "unbounded".to_string(),
-        u32::MAX if b.input_type != 0 => "unbounded".to_string(),
+        u32::MAX if b.input_type != ShaderInputType::Cbuffer as u32 => "unbounded".to_string(),
         n => n.to_string(),
     };
     if sm51 {
@@ -506,7 +494,7 @@ fn mask_text(m: u8) -> String {
 /// System value as fxc shows it: the stored value, or for pixel-shader
 /// outputs (stored as 0) the value implied by the semantic name.
 fn shown_system_value(e: &SignatureElement, output: bool, ptype: Option<u32>) -> &'static str {
-    if e.system_value != 0 || !output || ptype != Some(PS) {
+    if e.system_value != SignatureName::Undefined as u32 || !output || ptype != Some(PS) {
         return system_value_name(e.system_value);
     }
     let n = e.name.to_ascii_lowercase();
@@ -537,15 +525,9 @@ fn special_register(sv: &str) -> Option<&'static str> {
 }
 
 fn format_name(e: &SignatureElement) -> &'static str {
-    // Signatures add two values of their own (any 16-bit, any 10-bit) to
-    // the program's minimum precisions.
-    match e.min_precision.unwrap_or(0) {
-        0xf0 => "min16",
-        0xf1 => "min10",
-        v => match MinPrecision::from_u32(v) {
-            Some(MinPrecision::Default) | None => e.component_type_name(),
-            Some(p) => p.row().asm,
-        },
+    match SignatureMinPrecision::from_u32(e.min_precision.unwrap_or(0)) {
+        Some(p) if !p.row().asm.is_empty() => p.row().asm,
+        _ => e.component_type_name(),
     }
 }
 

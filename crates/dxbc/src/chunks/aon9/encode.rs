@@ -7,21 +7,25 @@
 //! stream size and offset, every table's count and offset and each
 //! instruction's length field are computed.
 //!
-//! The SM2 tokens are packed from their decoded fields with the same bit
-//! positions the decoder reads (see the module doc of `aon9`). Comment
+//! The SM2 tokens are packed from their decoded fields through the same
+//! bitfield definitions the decoder reads (`spec::sm2`). Comment
 //! blocks are carried as their payload bytes, placed before the instruction
 //! [`Sm2Comment::before_instruction`] names.
 
 use super::{
     Aon9, ConstValue, DstParam, RelativeAddress, Sm2Comment, Sm2Instruction, Sm2Program, Sm2Version, SrcParam,
-    END_TOKEN, HEADER_SIZE, OP_COMMENT,
+    HEADER_SIZE,
 };
 use crate::chunks::write::Writer;
+use crate::spec::sm2::{
+    comment_token, decl_token, instruction_token as it, param_token as pt, version_token, Sm2ProgramType, COMMENT,
+    END_TOKEN,
+};
 
 /// Bit 31: set on every parameter token.
-const PARAM: u32 = 1 << 31;
+const PARAM: u32 = pt::PARAM.mask();
 /// Bit 13: relative addressing.
-const RELATIVE: u32 = 1 << 13;
+const RELATIVE: u32 = pt::RELATIVE.mask();
 
 impl Aon9 {
     /// Encodes the chunk payload from the model (see `aon9::encode`).
@@ -103,22 +107,24 @@ impl Sm2Program {
 }
 
 fn version_token(v: &Sm2Version) -> u32 {
-    let kind: u32 = if v.pixel { 0xFFFF } else { 0xFFFE };
-    kind << 16 | (v.major as u32) << 8 | v.minor as u32
+    let kind = if v.pixel { Sm2ProgramType::Pixel } else { Sm2ProgramType::Vertex };
+    let t = version_token::PROGRAM_TYPE.put(0, kind as u32);
+    version_token::MINOR.put(version_token::MAJOR.put(t, v.major.into()), v.minor.into())
 }
 
 fn comment(w: &mut Writer, c: &Sm2Comment) {
-    let dwords = (c.data.len() / 4) as u32 & 0x7FFF;
-    w.u32(OP_COMMENT as u32 | dwords << 16);
+    let token = comment_token::LENGTH.put(u32::from(COMMENT), (c.data.len() / 4) as u32);
+    let dwords = comment_token::LENGTH.get(token);
+    w.u32(token);
     w.bytes(&c.data[..dwords as usize * 4]);
 }
 
 fn instruction(w: &mut Writer, ins: &Sm2Instruction, version: &Sm2Version) {
     let mut params = Vec::new();
     if let Some(d) = &ins.decl {
-        params.push(
-            PARAM | d.usage as u32 & 0x1F | (d.usage_index as u32 & 0xF) << 16 | (d.texture_type as u32 & 0xF) << 27,
-        );
+        let t = decl_token::USAGE.put(PARAM, d.usage.into());
+        let t = decl_token::USAGE_INDEX.put(t, d.usage_index.into());
+        params.push(decl_token::TEXTURE_TYPE.put(t, d.texture_type.into()));
     }
     if let Some(d) = &ins.dst {
         dst(&mut params, d, version);
@@ -135,14 +141,11 @@ fn instruction(w: &mut Writer, ins: &Sm2Instruction, version: &Sm2Version) {
     for s in &ins.src {
         src(&mut params, s, version);
     }
-    let length = params.len() as u32 & 0xF;
-    w.u32(
-        ins.opcode as u32
-            | (ins.controls as u32) << 16
-            | length << 24
-            | (ins.predicated as u32) << 28
-            | (ins.coissue as u32) << 30,
-    );
+    let t = it::OPCODE.put(0, ins.opcode.into());
+    let t = it::CONTROLS.put(t, ins.controls.into());
+    let t = it::LENGTH.put(t, params.len() as u32);
+    let t = it::PREDICATED.put(t, ins.predicated.into());
+    w.u32(it::COISSUE.put(t, ins.coissue.into()));
     for p in params {
         w.u32(p);
     }
@@ -150,25 +153,21 @@ fn instruction(w: &mut Writer, ins: &Sm2Instruction, version: &Sm2Version) {
 
 /// Register type and number bits shared by every parameter token.
 fn register(ty: u8, number: u16) -> u32 {
-    PARAM | (ty as u32 & 7) << 28 | (ty as u32 & 0x18) << 8 | number as u32 & 0x7FF
+    pt::NUMBER.put(pt::put_register_type(PARAM, ty.into()), number.into())
 }
 
 fn dst(out: &mut Vec<u32>, d: &DstParam, version: &Sm2Version) {
-    let t = register(d.register_type, d.number)
-        | relative_bit(&d.relative, d.token, version)
-        | (d.write_mask as u32 & 0xF) << 16
-        | (d.result_modifier as u32 & 0xF) << 20
-        | (d.shift as u32 & 0xF) << 24;
-    out.push(t);
+    let t = register(d.register_type, d.number) | relative_bit(&d.relative, d.token, version);
+    let t = pt::WRITE_MASK.put(t, d.write_mask.into());
+    let t = pt::RESULT_MODIFIER.put(t, d.result_modifier.into());
+    out.push(pt::SHIFT.put(t, d.shift as u32));
     relative(out, &d.relative);
 }
 
 fn src(out: &mut Vec<u32>, s: &SrcParam, version: &Sm2Version) {
-    let t = register(s.register_type, s.number)
-        | relative_bit(&s.relative, s.token, version)
-        | (s.swizzle as u32) << 16
-        | (s.modifier as u32 & 0xF) << 24;
-    out.push(t);
+    let t = register(s.register_type, s.number) | relative_bit(&s.relative, s.token, version);
+    let t = pt::SWIZZLE.put(t, s.swizzle.into());
+    out.push(pt::SOURCE_MODIFIER.put(t, s.modifier.into()));
     relative(out, &s.relative);
 }
 
@@ -186,6 +185,7 @@ fn relative(out: &mut Vec<u32>, rel: &Option<RelativeAddress>) {
     if let Some(r) = rel {
         let c = r.component as u32 & 3;
         // The component is replicated over the four swizzle fields.
-        out.push(register(r.register_type, r.number) | (c | c << 2 | c << 4 | c << 6) << 16);
+        let swizzle = c | c << 2 | c << 4 | c << 6;
+        out.push(pt::SWIZZLE.put(register(r.register_type, r.number), swizzle));
     }
 }
