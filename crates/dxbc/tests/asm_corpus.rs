@@ -181,6 +181,112 @@ fn check_fixpoint(t: &mut Tally, name: &str, text: &str, shader: &Shader) {
     }
 }
 
+/// Compares the RDEF chunk of the original with ours, byte for byte.
+fn check_rdef(t: &mut Tally, name: &str, ours: &Shader, shader: &Shader) {
+    let Some(c) = shader.container.find(b"RDEF") else { return };
+    t.total += 1;
+    let a = &shader.bytes[c.data_range()];
+    match ours.container.find(b"RDEF") {
+        None => t.fail("chunk missing", name.to_string()),
+        Some(o) if ours.bytes[o.data_range()] == *a => t.same += 1,
+        Some(o) => {
+            let b = &ours.bytes[o.data_range()];
+            let k = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+            t.fail("chunk differs", format!("{name}: byte {k} of {} / {}", a.len(), b.len()));
+        }
+    }
+}
+
+/// A header section the assembler does not build yet: its lines are taken
+/// out of both listings before they are compared.
+struct Allowance {
+    what: &'static str,
+    /// Removes the section from a listing (unchanged when absent).
+    strip: fn(&str) -> String,
+}
+
+/// Drops each line for which `f` says so.
+fn drop_lines(text: &str, f: impl Fn(&str) -> bool) -> String {
+    text.lines().filter(|l| !f(l)).map(|l| format!("{l}\n")).collect()
+}
+
+/// Drops the block that starts at the line `start` up to (not including)
+/// the first line for which `end` holds.
+fn drop_block(text: &str, start: &str, end: impl Fn(&str) -> bool) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for l in text.lines() {
+        if l == start {
+            inside = true;
+        } else if inside && end(l) {
+            inside = false;
+        }
+        if !inside {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+const ALLOWANCES: &[Allowance] = &[
+    Allowance {
+        what: "STAT: instruction slot count",
+        strip: |t| drop_lines(t, |l| l.starts_with("// Approximately ")),
+    },
+    Allowance {
+        what: "SFI0: required features note",
+        strip: |t| drop_block(t, "// Note: shader requires additional functionality:", |l| !l.starts_with("//  ")),
+    },
+    Allowance {
+        what: "STAT: tessellation and sample-frequency lines",
+        strip: |t| {
+            drop_lines(t, |l| {
+                l.starts_with("// Tessellation ")
+                    || l.starts_with("// -------------------- ----------")
+                    || l.starts_with("// ------------------------------ ------------------")
+                    || l == "// Pixel Shader runs at sample frequency"
+                    || ["Isoline", "Triangle", "Quadrilateral"].iter().any(|d| l.starts_with(&format!("// {d} ")))
+                    || l.contains("Triangles  ")
+                    || ["// Point ", "// Line ", "// Undefined "].iter().any(|p| l.starts_with(p))
+            })
+        },
+    },
+    Allowance {
+        what: "IFCE: class linkage",
+        strip: |t| drop_block(t, "// Available Class Types:", |l| !l.starts_with("//")),
+    },
+    Allowance {
+        what: "Aon9: level-9 section",
+        strip: |t| drop_block(t, "// Level9 shader bytecode:", |l| !l.starts_with("//")),
+    },
+];
+
+/// Whole-listing fixpoint: `disasm(asm(L)) == disasm(original)`, header
+/// included, after the [`ALLOWANCES`] (each counted in `touched` when it
+/// changes the original's listing).
+fn check_full(t: &mut Tally, touched: &mut [usize], name: &str, ours: &Shader, shader: &Shader) {
+    t.total += 1;
+    let (mut a, mut b) = (dxbc::listing::disassemble(shader), dxbc::listing::disassemble(ours));
+    if a == b {
+        t.same += 1;
+        return;
+    }
+    for (n, al) in ALLOWANCES.iter().enumerate() {
+        let a2 = (al.strip)(&a);
+        if a2 != a {
+            touched[n] += 1;
+        }
+        (a, b) = (a2, (al.strip)(&b));
+    }
+    if a == b {
+        t.same_as_printed += 1;
+    } else {
+        let line = a.lines().zip(b.lines()).find(|(x, y)| x != y).map(|(x, y)| format!("`{x}` vs `{y}`"));
+        t.fail("listing differs", format!("{name}: {}", line.unwrap_or_default()));
+    }
+}
+
 const SIGNATURE_TAGS: [&[u8; 4]; 7] = [b"ISGN", b"ISG1", b"OSGN", b"OSG5", b"OSG1", b"PCSG", b"PSG1"];
 
 /// Assembles `text` into a container and compares each signature chunk of
@@ -212,6 +318,7 @@ fn fxc_corpus() {
     assert_eq!(names.len(), 438, "expected 438 fxc corpus shaders");
     let (mut from_fxc, mut from_ours, mut fix) = (Tally::default(), Tally::default(), Tally::default());
     let mut sigs = Tally::default();
+    let (mut rdef, mut full, mut touched) = (Tally::default(), Tally::default(), vec![0usize; ALLOWANCES.len()]);
     for path in &names {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let shader = Shader::parse(&std::fs::read(path).unwrap()).unwrap();
@@ -221,6 +328,20 @@ fn fxc_corpus() {
         check_program(&mut from_ours, &name, &ours, &shader);
         check_fixpoint(&mut fix, &name, &golden, &shader);
         check_signatures(&mut sigs, &name, &golden, &shader);
+        let ours = match dxbc::asm::assemble(&golden) {
+            Ok(b) => Shader::parse(&b).expect("assembled container decodes"),
+            Err(e) => {
+                full.fail("does not assemble", format!("{name}: {e}"));
+                continue;
+            }
+        };
+        check_rdef(&mut rdef, &name, &ours, &shader);
+        check_full(&mut full, &mut touched, &name, &ours, &shader);
+    }
+    rdef.report("fxc .asm -> RDEF chunk");
+    full.report("fxc .asm -> whole listing (+N: equal after the allowances)");
+    for (a, n) in ALLOWANCES.iter().zip(&touched) {
+        println!("  allowance `{}`: touches {n} listings", a.what);
     }
     sigs.report("fxc .asm -> signature chunks");
     from_fxc.report("fxc .asm -> program bytes");
