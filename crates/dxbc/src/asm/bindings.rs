@@ -103,7 +103,7 @@ pub(crate) fn row(c: &Cursor, cols: Columns) -> Res<ResourceBinding> {
         sample_count: 0,
         bind_point,
         bind_count,
-        flags: USER_PACKED,
+        flags: user_packed(words[0].1, ty, sm51),
         space: sm51.then_some(space.unwrap_or(0)),
         id,
     };
@@ -123,6 +123,18 @@ pub(crate) fn row(c: &Cursor, cols: Columns) -> Res<ResourceBinding> {
         b.dimension = DIM_BUFFER;
     }
     Ok(b)
+}
+
+/// Whether fxc marks the register as chosen in the source. The buffers
+/// the compiler makes (`$Globals`, `$Params`) never are; in SM5.1 the
+/// corpus has it on constant buffers only; otherwise most bindings are.
+fn user_packed(name: &str, ty: &str, sm51: bool) -> u32 {
+    let generated = name == "$Globals" || name == "$Params";
+    if generated || (sm51 && ty != "cbuffer") {
+        0
+    } else {
+        USER_PACKED
+    }
 }
 
 /// Blank-separated words with their byte positions.

@@ -264,7 +264,9 @@ impl RdefText {
 }
 
 /// Points a variable's type at the record of an earlier variable with the
-/// same type, as fxc does (member types are written again each time).
+/// same type, as fxc does most often (member types are written again
+/// each time; the rules fxc follows exactly are not settled, see the
+/// corpus test).
 /// `records` counts the type records written so far, in the encoder's
 /// order (pre-order, shared ones not counted).
 fn share(t: &mut Type, seen: &mut Vec<(Vec<u8>, u32)>, records: &mut u32) {
@@ -417,11 +419,12 @@ fn trailing_dims(s: &str) -> &str {
     }
 }
 
-/// The type name fxc stores: `uint` is written `dword`.
+/// The type name fxc stores: scalar `uint` is written `dword`.
 fn fxc_name(s: &str) -> String {
-    match s.strip_prefix("uint") {
-        Some(rest) if rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit()) => format!("dword{rest}"),
-        _ => s.to_string(),
+    if s == "uint" {
+        "dword".to_string()
+    } else {
+        s.to_string()
     }
 }
 
