@@ -200,7 +200,8 @@ fn check_rdef(t: &mut Tally, name: &str, ours: &Shader, shader: &Shader) {
     }
 }
 
-/// The decoded RDEF as JSON without its offsets (which follow from the rest).
+/// The decoded RDEF as JSON without its offsets and stored counts (which
+/// follow from the rest).
 fn model(r: Option<&dxbc::chunks::rdef::Rdef>) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {

@@ -144,6 +144,7 @@ fn parse(text: &str) -> Result<Listing, AsmError> {
         if rest.is_empty() || rest.starts_with("#line") {
             continue;
         }
+        header.rdef.program_line(rest.trim_end());
         if rest.starts_with("dcl_immediateConstantBuffer") {
             immediate_constant_buffer(c, &mut lines, &mut w)?;
         } else if rest.starts_with("dcl_") {

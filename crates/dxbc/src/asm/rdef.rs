@@ -54,6 +54,9 @@ pub(crate) struct RdefText {
     structs: Vec<Frame>,
     bindings: Vec<ResourceBinding>,
     interface_slots: u32,
+    /// Structured-buffer strides the program declares: register file
+    /// (`t`/`u`), register (or range ID in SM5.1), stride.
+    strides: Vec<(char, u32, u32)>,
 }
 
 impl RdefText {
@@ -66,6 +69,7 @@ impl RdefText {
             structs: Vec::new(),
             bindings: Vec::new(),
             interface_slots: 0,
+            strides: Vec::new(),
         }
     }
 
@@ -194,6 +198,24 @@ impl RdefText {
         Ok(())
     }
 
+    /// Reads a program line (blanks trimmed): structured-buffer
+    /// declarations give the strides, which the bindings table does not
+    /// show (`dcl_resource_structured t0, 16`, `dcl_uav_structured_opc u1,
+    /// 4`, `dcl_uav_structured U0[0:0], 4, space=0`).
+    pub fn program_line(&mut self, line: &str) {
+        let Some((op, rest)) = line.split_once(' ') else { return };
+        if !(op.starts_with("dcl_resource_structured") || op.starts_with("dcl_uav_structured")) {
+            return;
+        }
+        let mut parts = rest.split(',').map(str::trim);
+        let (Some(reg), Some(stride)) = (parts.next(), parts.next()) else { return };
+        let reg = reg.split('[').next().unwrap_or("");
+        let Some(file) = reg.chars().next().map(|c| c.to_ascii_lowercase()) else { return };
+        if let (Ok(n), Ok(stride)) = (reg[1..].parse(), stride.parse()) {
+            self.strides.push((file, n, stride));
+        }
+    }
+
     /// The chunk for a program with version token `version`, or `None` when
     /// the listing names no creator or the stand-alone disassembler (whose
     /// input had no RDEF).
@@ -214,9 +236,13 @@ impl RdefText {
         };
         for b in &mut self.bindings {
             if matches!(b.input_type, 5 | 6 | 9 | 10 | 11) {
-                // The stride is the size of the buffer's layout block.
+                // The stride the program declares, else the size of the
+                // buffer's layout block.
+                let file = if b.input_type == 5 { 't' } else { 'u' };
+                let reg = if sm51 { b.id.unwrap_or(0) } else { b.bind_point };
+                let declared = self.strides.iter().find(|s| s.0 == file && s.1 == reg).map(|s| s.2);
                 let layout = self.buffers.iter().find(|c| c.kind == 3 && c.name == b.name);
-                b.sample_count = layout.map_or(0, |c| c.size);
+                b.sample_count = declared.or(layout.map(|c| c.size)).unwrap_or(0);
             }
         }
         let mut seen = Vec::new();
