@@ -210,8 +210,10 @@ impl RdefText {
         let mut parts = rest.split(',').map(str::trim);
         let (Some(reg), Some(stride)) = (parts.next(), parts.next()) else { return };
         let reg = reg.split('[').next().unwrap_or("");
-        let Some(file) = reg.chars().next().map(|c| c.to_ascii_lowercase()) else { return };
-        if let (Ok(n), Ok(stride)) = (reg[1..].parse(), stride.parse()) {
+        let Some(first) = reg.chars().next() else { return };
+        let number = reg.get(first.len_utf8()..).unwrap_or("");
+        if let (Ok(n), Ok(stride)) = (number.parse(), stride.parse()) {
+            let file = first.to_ascii_lowercase();
             self.strides.push((file, n, stride));
         }
     }
@@ -231,7 +233,7 @@ impl RdefText {
         let program_type = match spec::PROGRAM_TYPE.asm(field("program type")) {
             Some("ps") => 0xffff,
             Some("vs") => 0xfffe,
-            Some(s) => u16::from_be_bytes([s.as_bytes()[0].to_ascii_uppercase(), b'S']),
+            Some(s) => u16::from_be_bytes([s.bytes().next().unwrap_or(0).to_ascii_uppercase(), b'S']),
             None => 0,
         };
         for b in &mut self.bindings {

@@ -57,6 +57,11 @@ fn nesting_and_odd_text_do_not_panic() {
         "ps_5_0\nl(",
         "ps_5_0\ndcl_interface fp0[1][1] = {ft",
         "ps_5_0\nsample_aoffimmi(9,9,9) r0",
+        "ps_5_0\ndcl_resource_structured \u{e9}1, 4\n",
+        "// Resource Bindings:\n// Name  HLSL Bind\n// ---\n// \u{e9} a b c d e\nps_5_0\n",
+        "// Buffer Definitions: \n// cbuffer c\n// {\n//   float \u{e9}; // Offset:\n// }\nps_5_0\n",
+        "// Buffer Definitions: \n// cbuffer c\n// {\n//   float a[\u{e9}]; // Offset: 0 Size: 4\n//      = 0x1 0x2\nps_5_0\n",
+        "// Tessellation Domain   # of control points\n// ---\n// \u{e9}\nhs_5_0\n",
     ] {
         let _ = assemble(text);
     }
