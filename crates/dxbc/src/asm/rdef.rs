@@ -13,8 +13,9 @@
 //! What the text does not show is chosen as fxc writes it (counted by the
 //! corpus test): compile flags 0x100 (0x500 in SM5.1), buffer sizes rounded
 //! up to 16 bytes (a structured buffer's layout: its element size), SM5
-//! texture/sampler slots "none", type names as fxc spells them, and a
-//! variable's type record shared with an earlier variable of the same type.
+//! texture/sampler slots "none", type names as fxc spells them, structured
+//! strides from the program's `dcl_*_structured` lines, and a non-array
+//! type record shared with an earlier one of the same type.
 
 use super::bindings::{self, Columns};
 use super::text::{Cursor, Res};
@@ -291,25 +292,22 @@ impl RdefText {
     }
 }
 
-/// Points a variable's type at the record of an earlier variable with the
-/// same type, as fxc does most often (member types are written again
-/// each time; the rules fxc follows exactly are not settled, see the
-/// corpus test).
-/// `records` counts the type records written so far, in the encoder's
-/// order (pre-order, shared ones not counted).
+/// Points a type (and, depth-first, its members') at an earlier record of
+/// the same type anywhere in the chunk, as fxc does most often; arrays are
+/// written again each time. `records` counts the type records written so
+/// far, in the encoder's order (pre-order, shared ones not counted). fxc's
+/// exact rule is not settled: the corpus test counts where it differs.
 fn share(t: &mut Type, seen: &mut Vec<(Vec<u8>, u32)>, records: &mut u32) {
     let key = crate::chunks::rdef::type_key(t);
-    if let Some((_, k)) = seen.iter().find(|(s, _)| *s == key) {
+    if let Some((_, k)) = seen.iter().find(|(s, _)| *s == key).filter(|_| t.elements == 0) {
         t.shares = Some(*k);
         return;
     }
     seen.push((key, *records));
-    *records = records.saturating_add(nodes(t));
-}
-
-/// Type records a type writes: itself and its members, depth-first.
-fn nodes(t: &Type) -> u32 {
-    t.members.iter().fold(1u32, |n, m| n.saturating_add(nodes(&m.ty)))
+    *records = records.saturating_add(1);
+    for m in &mut t.members {
+        share(&mut m.ty, seen, records);
+    }
 }
 
 /// SM4 records carry no slots, type names or class links.
