@@ -12,6 +12,12 @@
 //!   chunks, compared byte for byte with the original's.
 //! * listing fixpoint: the program part of `disasm(asm(L))` equals that of
 //!   `disasm(original)`.
+//! * whole-listing fixpoint: all of `disasm(asm(L))`, header included,
+//!   equals `disasm(original)`; where not, the original is compared again
+//!   without the chunks the assembler does not build (IFCE, Aon9, XPDP),
+//!   and each such allowance counts the listings it changes.
+//! * RDEF: the chunk assembled from the header, byte for byte; a
+//!   difference is named by the first model field that differs.
 //! * vkd3d and blobs: `asm(disasm(x))` program bytes, and the fixpoint.
 
 use dxbc::listing::program::write_float;
@@ -181,6 +187,122 @@ fn check_fixpoint(t: &mut Tally, name: &str, text: &str, shader: &Shader) {
     }
 }
 
+/// Compares the RDEF chunk of the original with ours, byte for byte.
+fn check_rdef(t: &mut Tally, name: &str, ours: &Shader, shader: &Shader) {
+    let Some(c) = shader.container.find(b"RDEF") else { return };
+    t.total += 1;
+    let a = &shader.bytes[c.data_range()];
+    match ours.container.find(b"RDEF") {
+        None => t.fail("chunk missing", name.to_string()),
+        Some(o) if ours.bytes[o.data_range()] == *a => t.same += 1,
+        Some(o) => {
+            let b = &ours.bytes[o.data_range()];
+            let k = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+            let (x, y) = (model(shader.rdef.as_ref()), model(ours.rdef.as_ref()));
+            let field = first_difference(&x, &y, String::new()).unwrap_or_else(|| "layout only".into());
+            let reason = field.chars().filter(|c| !c.is_ascii_digit()).collect::<String>();
+            t.fail(&format!("differs in {reason}"), format!("{name}: byte {k} of {} / {}: {field}", a.len(), b.len()));
+        }
+    }
+}
+
+/// The decoded RDEF as JSON without its offsets and stored counts (which
+/// follow from the rest).
+fn model(r: Option<&dxbc::chunks::rdef::Rdef>) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.retain(|k, _| {
+                    !(k == "offset" || k.ends_with("_offset") || k.ends_with("_at") || k.ends_with("_count"))
+                });
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::to_value(r).unwrap();
+    strip(&mut v);
+    v
+}
+
+/// The path of the first field that differs (array indices as `[n]`).
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, path: String) -> Option<String> {
+    use serde_json::Value::{Array, Object};
+    match (a, b) {
+        (Object(x), Object(y)) => x.iter().find_map(|(k, v)| {
+            let p = format!("{path}.{k}");
+            match y.get(k) {
+                Some(w) => first_difference(v, w, p),
+                None => Some(p),
+            }
+        }),
+        (Array(x), Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (v, w))| first_difference(v, w, format!("{path}[{i}]")))
+        }
+        _ if a == b => None,
+        _ => Some(format!("{path} ({a} vs {b})")),
+    }
+}
+
+/// A chunk the assembler does not build: the original is compared with it
+/// removed from the container, so its header section (and whatever the
+/// printer derives from it) is left out of both listings.
+struct Allowance {
+    tag: &'static [u8; 4],
+    what: &'static str,
+}
+
+const ALLOWANCES: &[Allowance] = &[
+    Allowance { tag: b"IFCE", what: "class linkage tables" },
+    Allowance { tag: b"Aon9", what: "level-9 section" },
+    Allowance { tag: b"XPDP", what: "`for Durango` in the stripped files' creator line" },
+];
+
+/// `shader`'s container without the chunks tagged `drop`.
+fn without(shader: &Shader, drop: &[u8; 4]) -> Shader {
+    let parts: Vec<([u8; 4], &[u8])> = shader
+        .container
+        .chunks
+        .iter()
+        .filter(|c| &c.tag != drop)
+        .map(|c| (c.tag, &shader.bytes[c.data_range()]))
+        .collect();
+    Shader::parse(&dxbc::container::write_container(1, &parts)).expect("the rebuilt container decodes")
+}
+
+/// Whole-listing fixpoint: `disasm(asm(L)) == disasm(original)`, header
+/// included. Where they differ, each allowance whose chunk the original has
+/// and ours lacks drops it from the original (counted in `touched` when the
+/// listing changes), and the listings are compared again.
+fn check_full(t: &mut Tally, touched: &mut [usize], name: &str, ours: &Shader, shader: &Shader) {
+    t.total += 1;
+    let b = dxbc::listing::disassemble(ours);
+    let mut a = dxbc::listing::disassemble(shader);
+    if a == b {
+        t.same += 1;
+        return;
+    }
+    let mut orig = without(shader, b"\0\0\0\0");
+    for (n, al) in ALLOWANCES.iter().enumerate() {
+        if ours.container.find(al.tag).is_some() || orig.container.find(al.tag).is_none() {
+            continue;
+        }
+        orig = without(&orig, al.tag);
+        let a2 = dxbc::listing::disassemble(&orig);
+        if a2 != a {
+            touched[n] += 1;
+        }
+        a = a2;
+    }
+    if a == b {
+        t.same_as_printed += 1;
+    } else {
+        let line = a.lines().zip(b.lines()).find(|(x, y)| x != y).map(|(x, y)| format!("`{x}` vs `{y}`"));
+        t.fail("listing differs", format!("{name}: {}", line.unwrap_or_default()));
+    }
+}
+
 const SIGNATURE_TAGS: [&[u8; 4]; 7] = [b"ISGN", b"ISG1", b"OSGN", b"OSG5", b"OSG1", b"PCSG", b"PSG1"];
 
 /// Assembles `text` into a container and compares each signature chunk of
@@ -212,6 +334,7 @@ fn fxc_corpus() {
     assert_eq!(names.len(), 438, "expected 438 fxc corpus shaders");
     let (mut from_fxc, mut from_ours, mut fix) = (Tally::default(), Tally::default(), Tally::default());
     let mut sigs = Tally::default();
+    let (mut rdef, mut full, mut touched) = (Tally::default(), Tally::default(), vec![0usize; ALLOWANCES.len()]);
     for path in &names {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let shader = Shader::parse(&std::fs::read(path).unwrap()).unwrap();
@@ -221,6 +344,21 @@ fn fxc_corpus() {
         check_program(&mut from_ours, &name, &ours, &shader);
         check_fixpoint(&mut fix, &name, &golden, &shader);
         check_signatures(&mut sigs, &name, &golden, &shader);
+        let ours = match dxbc::asm::assemble(&golden) {
+            Ok(b) => Shader::parse(&b).expect("assembled container decodes"),
+            Err(e) => {
+                full.fail("does not assemble", format!("{name}: {e}"));
+                continue;
+            }
+        };
+        check_rdef(&mut rdef, &name, &ours, &shader);
+        check_full(&mut full, &mut touched, &name, &ours, &shader);
+    }
+    rdef.report("fxc .asm -> RDEF chunk");
+    full.report("fxc .asm -> whole listing");
+    println!("  (the +N: equal once the original drops chunks the assembler does not build)");
+    for (a, n) in ALLOWANCES.iter().zip(&touched) {
+        println!("  allowance: no {} ({}): touches {n} listings", String::from_utf8_lossy(a.tag), a.what);
     }
     sigs.report("fxc .asm -> signature chunks");
     from_fxc.report("fxc .asm -> program bytes");
@@ -234,12 +372,22 @@ fn fxc_corpus() {
         assert_eq!((t.same, t.same_as_printed, t.total), (399, 39, 438), "program bytes (see the report above)");
     }
     assert_eq!(fix.same, 438, "listing fixpoint (see the report above)");
+    // RDEF: what the listing does not show is chosen as fxc writes it most
+    // often; the rest differ in those choices (user-packed flags, compile
+    // flags, typedef names, which type records fxc shares).
+    assert_eq!((rdef.same, rdef.total), (277, 365), "RDEF chunks (see the report above)");
+    // Whole listings: 390 identical; the other 48 once the original drops
+    // IFCE (5 listings change), Aon9 (36) or XPDP (7).
+    assert_eq!((full.same, full.same_as_printed, full.total), (390, 48, 438), "whole listings (see the report above)");
+    assert_eq!(touched, [5, 36, 7], "listings each allowance changes");
     assert_eq!((sigs.same, sigs.total), (919, 919), "signature chunks (see the report above)");
 }
 
 /// `asm(disasm(x))` for every decodable file of a corpus directory.
-fn round_trip_dir(sub: &str) -> (Tally, Tally, Tally) {
+fn round_trip_dir(sub: &str) -> (Tally, Tally, Tally, Tally, Tally) {
     let (mut bytes, mut fix, mut sigs) = (Tally::default(), Tally::default(), Tally::default());
+    let (mut full, mut touched) = (Tally::default(), vec![0usize; ALLOWANCES.len()]);
+    let mut rdef = Tally::default();
     for path in files(&corpus(sub)) {
         let name = path.strip_prefix(corpus(sub)).unwrap().to_string_lossy().to_string();
         let Ok(shader) = Shader::parse(&std::fs::read(&path).unwrap()) else {
@@ -252,8 +400,14 @@ fn round_trip_dir(sub: &str) -> (Tally, Tally, Tally) {
         check_program(&mut bytes, &name, &text, &shader);
         check_fixpoint(&mut fix, &name, &text, &shader);
         check_signatures(&mut sigs, &name, &text, &shader);
+        if let Ok(b) = dxbc::asm::assemble(&text) {
+            let ours = Shader::parse(&b).expect("assembled container decodes");
+            check_full(&mut full, &mut touched, &name, &ours, &shader);
+            check_rdef(&mut rdef, &name, &ours, &shader);
+        }
     }
-    (bytes, fix, sigs)
+    println!("{sub}: allowances touch {touched:?} listings");
+    (bytes, fix, sigs, full, rdef)
 }
 
 /// Property: for every decodable corpus file x, `asm(disasm(x))` decodes
@@ -265,18 +419,29 @@ fn round_trip_dir(sub: &str) -> (Tally, Tally, Tally) {
 /// the byte figure is reported.
 #[test]
 fn vkd3d_and_blobs_round_trip() {
-    let (bytes, fix, sigs) = round_trip_dir("blobs");
+    let (bytes, fix, sigs, full, rdef) = round_trip_dir("blobs");
+    full.report("blobs: dxbc disasm -> whole listing");
+    rdef.report("blobs: dxbc disasm -> RDEF chunk");
     bytes.report("blobs: dxbc disasm -> program bytes");
     fix.report("blobs: dxbc disasm -> listing fixpoint");
     sigs.report("blobs: dxbc disasm -> signature chunks");
     assert_eq!((bytes.same, bytes.same_as_printed, bytes.total), (732, 7, 739));
     assert_eq!((fix.same, fix.total), (739, 739));
     assert_eq!((sigs.same, sigs.total), (1514, 1514));
-    let (bytes, fix, sigs) = round_trip_dir("vkd3d");
+    // Whole listings: one blob keeps a level-9 section (Aon9 dropped).
+    assert_eq!((full.same, full.same_as_printed, full.total), (738, 1, 739));
+    assert_eq!((rdef.same, rdef.total), (1, 1));
+    let (bytes, fix, sigs, full, rdef) = round_trip_dir("vkd3d");
+    full.report("vkd3d: dxbc disasm -> whole listing");
+    rdef.report("vkd3d: dxbc disasm -> RDEF chunk");
     bytes.report("vkd3d: dxbc disasm -> program bytes");
     fix.report("vkd3d: dxbc disasm -> listing fixpoint");
     sigs.report("vkd3d: dxbc disasm -> signature chunks");
     assert_eq!((fix.same, fix.total), (2239, 2239));
+    assert_eq!((full.same, full.same_as_printed, full.total), (2239, 0, 2239));
+    // vkd3d-shader's RDEF: the assembler writes fxc's compile flags and
+    // user-packed flags, which vkd3d sets otherwise; none is identical.
+    assert_eq!((rdef.same, rdef.total), (0, 2235));
     // vkd3d-shader stores each name once per element, dword-aligned; the
     // listing cannot say so, and the assembler writes fxc's shared names.
     assert_eq!((sigs.same, sigs.total), (4311, 4506));

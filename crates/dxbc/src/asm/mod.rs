@@ -8,6 +8,9 @@
 //! * [`operand`]: registers, indices, components, modifiers, immediates.
 //! * [`instruction`]: mnemonics with their glued suffixes and extended-token
 //!   groups; [`decl`]: the `dcl_*` spellings and their payloads.
+//! * [`signatures`] and [`rdef`] (with [`bindings`]): the header's tables
+//!   back to signature chunks and RDEF; [`stat`]: the few STAT fields the
+//!   listing prints; [`features`]: SFI0 from the feature note.
 //! * this module: the line loop (header comments and level-9 text are
 //!   skipped up to the profile line, `dcl_immediateConstantBuffer` spans
 //!   several lines) and the container.
@@ -22,12 +25,16 @@
 //! with six decimals) comes back as the nearest value, which prints the
 //! same.
 
+mod bindings;
 mod decl;
+mod features;
 mod float;
 mod instruction;
 mod lookup;
 mod operand;
+mod rdef;
 mod signatures;
+mod stat;
 mod text;
 
 use crate::container::write_container;
@@ -70,14 +77,18 @@ impl From<AsmError> for crate::Error {
     }
 }
 
-/// Assembles a whole listing into a DXBC container: the signature chunks
-/// from the header tables, then the program chunk.
+/// Assembles a whole listing into a DXBC container: RDEF (when the listing
+/// names a compiler), the signature chunks from the header tables, then the
+/// program chunk.
 pub fn assemble(text: &str) -> Result<Vec<u8>, AsmError> {
     let listing = parse(text)?;
     let major = VERSION_FIELDS.iter().find(|f| f.name == "major version").map_or(0, |f| f.get(dword(&listing.program)));
     let ptype = VERSION_FIELDS.iter().find(|f| f.name == "program type").map_or(0, |f| f.get(dword(&listing.program)));
     let gs5 = major >= 5 && spec::PROGRAM_TYPE.asm(ptype) == Some("gs");
     let mut chunks: Vec<([u8; 4], Vec<u8>)> = Vec::new();
+    if let Some(r) = listing.rdef {
+        chunks.push((*b"RDEF", r.encode()));
+    }
     let precision = listing.tables.iter().any(|t| t.min_precision);
     // fxc's order: inputs, outputs, patch constants.
     for kind in [signatures::Kind::Input, signatures::Kind::Output, signatures::Kind::PatchConstant] {
@@ -88,6 +99,12 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, AsmError> {
     }
     let tag = if major >= 5 { *b"SHEX" } else { *b"SHDR" };
     chunks.push((tag, listing.program));
+    if let Some(sfi0) = listing.sfi0 {
+        chunks.push((*b"SFI0", sfi0));
+    }
+    if let Some(stat) = listing.stat {
+        chunks.push((*b"STAT", stat));
+    }
     let parts: Vec<([u8; 4], &[u8])> = chunks.iter().map(|(t, d)| (*t, d.as_slice())).collect();
     Ok(write_container(1, &parts))
 }
@@ -106,20 +123,28 @@ pub fn assemble_program(text: &str) -> Result<Vec<u8>, AsmError> {
 struct Listing {
     program: Vec<u8>,
     tables: Vec<signatures::Table>,
+    rdef: Option<crate::chunks::rdef::Rdef>,
+    stat: Option<Vec<u8>>,
+    sfi0: Option<Vec<u8>>,
 }
 
 fn parse(text: &str) -> Result<Listing, AsmError> {
     let mut lines = Lines::new(text);
     let mut w: Vec<u32> = Vec::with_capacity(text.len() / 8);
-    let header = read_header(&mut lines)?;
+    let mut header = read_header(&mut lines)?;
     w.push(header.version);
     w.push(0); // the length, set at the end
     while let Some(mut c) = lines.next() {
         c.skip_ws();
         let rest = c.rest();
-        if rest.is_empty() || rest.starts_with("//") || rest.starts_with("#line") {
+        if rest.starts_with("//") {
+            header.stat.body_comment(&c)?;
             continue;
         }
+        if rest.is_empty() || rest.starts_with("#line") {
+            continue;
+        }
+        header.rdef.program_line(rest.trim_end());
         if rest.starts_with("dcl_immediateConstantBuffer") {
             immediate_constant_buffer(c, &mut lines, &mut w)?;
         } else if rest.starts_with("dcl_") {
@@ -134,7 +159,11 @@ fn parse(text: &str) -> Result<Listing, AsmError> {
     for x in w {
         program.extend_from_slice(&x.to_le_bytes());
     }
-    Ok(Listing { program, tables: header.tables })
+    let rdef = header.rdef.finish(header.version);
+    let major = VERSION_FIELDS.iter().find(|f| f.name == "major version").map_or(0, |f| f.get(header.version));
+    let stat = header.stat.finish(major);
+    let sfi0 = header.features.finish();
+    Ok(Listing { program, tables: header.tables, rdef, stat, sfi0 })
 }
 
 /// What the lines up to the profile line say.
@@ -142,6 +171,9 @@ struct Header {
     version: u32,
     legacy: bool,
     tables: Vec<signatures::Table>,
+    rdef: rdef::RdefText,
+    stat: stat::StatText,
+    features: features::FeaturesText,
 }
 
 /// Reads up to and including the profile line: everything before it is
@@ -151,6 +183,9 @@ fn read_header(lines: &mut Lines) -> Res<Header> {
     let mut legacy = false;
     let mut tables: Vec<signatures::Table> = Vec::new();
     let mut open: Option<signatures::Table> = None;
+    let mut rdef = rdef::RdefText::new();
+    let mut stat = stat::StatText::new();
+    let mut features = features::FeaturesText::new();
     loop {
         let Some(mut c) = lines.next() else {
             let at = lines.text.len();
@@ -158,8 +193,11 @@ fn read_header(lines: &mut Lines) -> Res<Header> {
         };
         if let Some(version) = version_token(c.line) {
             tables.extend(open);
-            return Ok(Header { version, legacy, tables });
+            return Ok(Header { version, legacy, tables, rdef, stat, features });
         }
+        rdef.line(&c)?;
+        stat.header_line(&c)?;
+        features.line(&c)?;
         if let Some(creator) = c.line.strip_prefix("// Generated by ") {
             legacy = creator_is_legacy(creator);
         }

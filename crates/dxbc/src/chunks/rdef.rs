@@ -24,6 +24,7 @@
 //! All offsets inside the chunk are relative to the start of the payload.
 
 mod encode;
+pub(crate) use encode::type_key;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;

@@ -286,7 +286,7 @@ impl Enc {
 
 /// The type's fields (members included, offsets excluded) as bytes, so
 /// that identical types compare equal.
-fn type_key(t: &Type) -> Vec<u8> {
+pub(crate) fn type_key(t: &Type) -> Vec<u8> {
     let mut k = Vec::new();
     key_into(t, &mut k);
     k
