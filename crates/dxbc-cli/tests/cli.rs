@@ -90,6 +90,74 @@ fn translate_writes_wgsl_with_the_binding_map() {
     assert!(err.contains("geometry shaders have no naga stage"), "{err}");
 }
 
+/// `dxbc spans` lines as (offset, length, path, value).
+fn spans_lines(out: &[u8]) -> Vec<(usize, usize, String, String)> {
+    String::from_utf8(out.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 4, "{l}");
+            (f[0].parse().unwrap(), f[1].parse().unwrap(), f[2].to_string(), f[3].to_string())
+        })
+        .collect()
+}
+
+/// Names in the first column of one signature table of an fxc listing.
+fn listed_names(asm: &str, title: &str) -> Vec<String> {
+    let table = asm.split(title).nth(1).unwrap();
+    table.lines().skip(4).take_while(|l| *l != "//").map(|l| l[3..].split(' ').next().unwrap().to_string()).collect()
+}
+
+#[test]
+fn spans_tile_the_file_and_name_the_listed_semantics() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let bytes = std::fs::read(&f).unwrap();
+    let (code, out, _) = dxbc(&["spans", f.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let lines = spans_lines(&out);
+    let mut end = 0;
+    for (o, n, p, _) in &lines {
+        assert_eq!(*o, end, "{p}");
+        end = o + n;
+    }
+    assert_eq!(end, bytes.len());
+    let value = |path: &str| lines.iter().find(|l| l.2 == path).map(|l| l.3.clone()).unwrap();
+    assert_eq!(value("header/total_size"), format!("0x{:08x}", bytes.len()));
+    let asm = std::fs::read_to_string(f.with_extension("asm")).unwrap();
+    for (chunk, title) in [("ISGN", "// Input signature:"), ("OSGN", "// Output signature:")] {
+        let names: Vec<String> = lines
+            .iter()
+            .filter(|l| l.2.starts_with(&format!("{chunk}/elements[")) && l.2.ends_with("/semantic_name"))
+            .map(|l| l.3.clone())
+            .collect();
+        assert_eq!(names, listed_names(&asm, title), "{chunk}");
+    }
+    let (code, from_stdin, _) = dxbc(&["spans", "-"], Some(&bytes));
+    assert_eq!((code, from_stdin), (0, out));
+}
+
+#[test]
+fn spans_of_a_damaged_file_still_tile_and_exit_nonzero() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let mut bytes = std::fs::read(&f).unwrap();
+    // Cut the last chunk short and make the container's and the chunk's
+    // size fields agree, so the container parses and the chunk decoder
+    // meets the cut.
+    let dword = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+    let last = dword(&bytes, 0x20 + 4 * (dword(&bytes, 0x1c) - 1));
+    bytes.truncate(bytes.len() - 10);
+    let (n, size) = (bytes.len() as u32, dword(&bytes, last + 4) as u32 - 10);
+    bytes[0x18..0x1c].copy_from_slice(&n.to_le_bytes());
+    bytes[last + 4..last + 8].copy_from_slice(&size.to_le_bytes());
+    let (code, out, err) = dxbc(&["spans", "-"], Some(&bytes));
+    assert_ne!(code, 0);
+    assert!(err.contains("(at offset 0x"), "{err}");
+    let lines = spans_lines(&out);
+    assert_eq!(lines.iter().map(|l| l.1).sum::<usize>(), bytes.len());
+    assert!(lines.iter().any(|l| l.2.ends_with("/undecoded")), "no undecoded leaf");
+}
+
 /// The offset `dxbc dump` prints for the opcode token of the listing line `line`.
 fn offset_of(file: &str, line: &str) -> String {
     let (_, dump, _) = dxbc(&["dump", file], None);
@@ -175,7 +243,6 @@ fn disasm_on_a_damaged_file_prints_what_decoded_and_fails() {
     assert_eq!(body(&text), body(&golden));
 }
 
-#[test]
 fn asm_assembles_the_fxc_listing_to_the_same_program() {
     let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
     let (code, out, err) = dxbc(&["asm", f.with_extension("asm").to_str().unwrap()], None);
@@ -186,78 +253,9 @@ fn asm_assembles_the_fxc_listing_to_the_same_program() {
     assert_eq!(ours.program.unwrap().encode(), orig.program.unwrap().encode());
 }
 
-#[test]
 fn asm_error_names_line_column_and_offset() {
     let (code, out, err) = dxbc(&["asm", "-"], Some(b"ps_5_0\nmov r0.x, q1.x\n"));
     assert_ne!(code, 0);
     assert!(out.is_empty());
     assert_eq!(err.trim_end(), "dxbc: unknown register `q` at line 2, column 11 (at offset 0x11)");
-}
-
-/// `dxbc spans` lines as (offset, length, path, value).
-fn spans_lines(out: &[u8]) -> Vec<(usize, usize, String, String)> {
-    String::from_utf8(out.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 4, "{l}");
-            (f[0].parse().unwrap(), f[1].parse().unwrap(), f[2].to_string(), f[3].to_string())
-        })
-        .collect()
-}
-
-/// Names in the first column of one signature table of an fxc listing.
-fn listed_names(asm: &str, title: &str) -> Vec<String> {
-    let table = asm.split(title).nth(1).unwrap();
-    table.lines().skip(4).take_while(|l| *l != "//").map(|l| l[3..].split(' ').next().unwrap().to_string()).collect()
-}
-
-#[test]
-fn spans_tile_the_file_and_name_the_listed_semantics() {
-    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
-    let bytes = std::fs::read(&f).unwrap();
-    let (code, out, _) = dxbc(&["spans", f.to_str().unwrap()], None);
-    assert_eq!(code, 0);
-    let lines = spans_lines(&out);
-    let mut end = 0;
-    for (o, n, p, _) in &lines {
-        assert_eq!(*o, end, "{p}");
-        end = o + n;
-    }
-    assert_eq!(end, bytes.len());
-    let value = |path: &str| lines.iter().find(|l| l.2 == path).map(|l| l.3.clone()).unwrap();
-    assert_eq!(value("header/total_size"), format!("0x{:08x}", bytes.len()));
-    let asm = std::fs::read_to_string(f.with_extension("asm")).unwrap();
-    for (chunk, title) in [("ISGN", "// Input signature:"), ("OSGN", "// Output signature:")] {
-        let names: Vec<String> = lines
-            .iter()
-            .filter(|l| l.2.starts_with(&format!("{chunk}/elements[")) && l.2.ends_with("/semantic_name"))
-            .map(|l| l.3.clone())
-            .collect();
-        assert_eq!(names, listed_names(&asm, title), "{chunk}");
-    }
-    let (code, from_stdin, _) = dxbc(&["spans", "-"], Some(&bytes));
-    assert_eq!((code, from_stdin), (0, out));
-}
-
-#[test]
-fn spans_of_a_damaged_file_still_tile_and_exit_nonzero() {
-    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
-    let mut bytes = std::fs::read(&f).unwrap();
-    // Cut the last chunk short and make the container's and the chunk's
-    // size fields agree, so the container parses and the chunk decoder
-    // meets the cut.
-    let dword = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
-    let last = dword(&bytes, 0x20 + 4 * (dword(&bytes, 0x1c) - 1));
-    bytes.truncate(bytes.len() - 10);
-    let (n, size) = (bytes.len() as u32, dword(&bytes, last + 4) as u32 - 10);
-    bytes[0x18..0x1c].copy_from_slice(&n.to_le_bytes());
-    bytes[last + 4..last + 8].copy_from_slice(&size.to_le_bytes());
-    let (code, out, err) = dxbc(&["spans", "-"], Some(&bytes));
-    assert_ne!(code, 0);
-    assert!(err.contains("(at offset 0x"), "{err}");
-    let lines = spans_lines(&out);
-    assert_eq!(lines.iter().map(|l| l.1).sum::<usize>(), bytes.len());
-    assert!(lines.iter().any(|l| l.2.ends_with("/undecoded")), "no undecoded leaf");
 }

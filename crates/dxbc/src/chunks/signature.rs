@@ -188,9 +188,7 @@ impl Signature {
             let name_offset = e.u32("signature element name offset")?;
             each_aligned &= name_offset % 4 == 0 && last_name < Some(name_offset);
             last_name = Some(name_offset);
-            let name = r
-                .cstr_at(name_offset as usize, "signature element name")
-                .map_err(|err| err.at(name_at))?;
+            let name = r.cstr_at(name_offset as usize, "signature element name").map_err(|err| err.at(name_at))?;
             text_budget = text_budget.checked_sub(name.len()).ok_or_else(|| {
                 Error::of(
                     ErrorKind::LimitExceeded,

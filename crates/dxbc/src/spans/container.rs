@@ -8,7 +8,7 @@
 //! not claim is `undecoded`.
 
 use super::{Builder, Texts, Value};
-use crate::container::{chunk_kind_description, fourcc_text, ChunkEntry};
+use crate::container::{chunk_kind_description, fourcc_text, ChunkEntry, HEADER_SIZE};
 use crate::Shader;
 
 const TEXTS: Texts = &[
@@ -31,12 +31,23 @@ pub(super) fn claim(s: &Shader, b: &mut Builder) {
     b.field(TEXTS, "checksum", "header/checksum".into(), 4, 16, Value::Bytes, sum_meaning.into());
     b.num(TEXTS, "version", "header/version".into(), 0x14, 4, c.version as u64);
     b.num(TEXTS, "total_size", "header/total_size".into(), 0x18, 4, c.total_size as u64);
-    b.num(TEXTS, "chunk_count", "header/chunk_count".into(), 0x1c, 4, c.chunks.len() as u64);
+    // The count and the slots of unreadable chunks are not in the model
+    // (the container lists readable chunks only), so they are read here.
+    let count = b.dword(0x1c).unwrap_or(0);
+    b.num(TEXTS, "chunk_count", "header/chunk_count".into(), 0x1c, 4, count.into());
     let names = prefixes(&c.chunks);
-    for (i, (e, prefix)) in c.chunks.iter().zip(&names).enumerate() {
-        let path = format!("chunk_table[{i}]");
-        b.num_m(TEXTS, "chunk_table", path, e.table_offset, 4, e.offset as u64, prefix.clone());
-        chunk(s, e, prefix, b);
+    let mut listed = c.chunks.iter().zip(&names).peekable();
+    for slot in 0..count as usize {
+        let at = HEADER_SIZE + 4 * slot;
+        let Some(v) = b.dword(at) else { break };
+        let path = format!("chunk_table[{slot}]");
+        match listed.next_if(|(e, _)| e.table_offset == at) {
+            Some((e, prefix)) => {
+                b.num_m(TEXTS, "chunk_table", path, at, 4, e.offset as u64, prefix.clone());
+                chunk(s, e, prefix, b);
+            }
+            None => b.num_m(TEXTS, "chunk_table", path, at, 4, v.into(), "no readable chunk there"),
+        }
     }
 }
 
@@ -55,7 +66,11 @@ fn prefixes(chunks: &[ChunkEntry]) -> Vec<String> {
 fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
     let kind = chunk_kind_description(&e.tag).into();
     b.field(TEXTS, "fourcc", format!("{prefix}/fourcc"), e.offset, 4, Value::Text(fourcc_text(&e.tag)), kind);
-    b.num(TEXTS, "size", format!("{prefix}/size"), e.offset + 4, 4, e.size as u64);
+    // A chunk cut short by the end of the input is listed with the bytes
+    // that are there; the field says more.
+    let field = b.dword(e.offset + 4).map_or(e.size as u64, u64::from);
+    let cut = if field == e.size as u64 { String::new() } else { format!("cut short: {} bytes present", e.size) };
+    b.num_m(TEXTS, "size", format!("{prefix}/size"), e.offset + 4, 4, field, cut);
     let data = e.data_range();
     let failed = s.errors.iter().any(|x| data.start <= x.offset() && x.offset() <= data.end);
     b.scope(data.clone(), prefix.to_string(), failed);

@@ -403,3 +403,22 @@ fn overlapping_and_repeated_chunks_still_tile() {
     let want = [format!("{third}/fourcc"), format!("{third}/size"), format!("{third}/payload")];
     assert_eq!(sp.overlaps, want);
 }
+
+#[test]
+fn unreadable_table_slots_and_cut_chunks_are_named() {
+    // Two chunks; the first slot is pointed outside the file, and the last
+    // chunk is cut short by 4 bytes (size field unchanged).
+    let mut bytes = write_container(1, &[(*b"XXXX", &[7; 8]), (*b"SFI0", &le(&[1, 0]))]);
+    bytes[0x20..0x24].copy_from_slice(&0x1000u32.to_le_bytes());
+    bytes.truncate(bytes.len() - 4);
+    let (s, sp) = spans_of(&bytes);
+    assert_eq!(s.container.chunks.len(), 1);
+    let slot = leaf(&sp, "chunk_table[0]");
+    assert_eq!((slot.value.clone(), slot.meaning.as_ref()), (Value::Number(0x1000), "no readable chunk there"));
+    assert_eq!(leaf(&sp, "chunk_table[1]").meaning, "SFI0");
+    let size = leaf(&sp, "SFI0/size");
+    assert_eq!((size.value.clone(), size.meaning.as_ref()), (Value::Number(8), "cut short: 4 bytes present"));
+    // The unlisted chunk's bytes belong to nothing; the cut chunk failed.
+    assert_eq!(sp.at(40).unwrap().path, "container/unreferenced");
+    assert_eq!(sp.leaves.last().unwrap().path, "SFI0/undecoded");
+}
