@@ -281,6 +281,13 @@ test('names from the shader are shown as text, never as markup', async () => {
       '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>', '<script>alert(5)</script>']) {
       assert.ok(refl.includes(s), `reflection shows ${s} literally`);
     }
+    // The inspector shows a leaf's string value as text too.
+    const fixture = fs.readFileSync(path.join(HERE, 'fixtures', 'hostile_names.dxbc'));
+    const creatorAt = fixture.indexOf('<img src=x onerror=alert(1)>\0');
+    assert.ok(creatorAt > 0);
+    await page.locator(`[data-testid=hex-view] [data-b="${creatorAt + 3}"]`).hover();
+    await page.waitForFunction(() => document.querySelector('[data-testid=inspector-path]')?.textContent === 'RDEF/creator');
+    assert.equal(await page.getByTestId('inspector-value').textContent(), '<img src=x onerror=alert(1)>');
     const dis = page.getByTestId('disassembly');
     await dis.evaluate((el) => { el.scrollTop = 0; });
     await page.waitForFunction(() => /cbuffer </.test(document.querySelector('[data-testid=disassembly]').textContent));
