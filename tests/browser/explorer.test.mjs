@@ -285,6 +285,7 @@ test('names from the shader are shown as text, never as markup', async () => {
     const fixture = fs.readFileSync(path.join(HERE, 'fixtures', 'hostile_names.dxbc'));
     const creatorAt = fixture.indexOf('<img src=x onerror=alert(1)>\0');
     assert.ok(creatorAt > 0);
+    await hexTop(page);
     await page.locator(`[data-testid=hex-view] [data-b="${creatorAt + 3}"]`).hover();
     await page.waitForFunction(() => document.querySelector('[data-testid=inspector-path]')?.textContent === 'RDEF/creator');
     assert.equal(await page.getByTestId('inspector-value').textContent(), '<img src=x onerror=alert(1)>');
@@ -398,6 +399,12 @@ test('files above 16 MiB are refused politely', async () => {
 const CORPUS = path.join(HERE, '..', '..', '..', 'shared', 'corpus');
 const L9_VS = fs.readFileSync(path.join(CORPUS, 'fxc', 'angle63_passthrough2d11vs.dxbc'));
 
+/** Scrolls the hex view to its first row (the page scrolls it to the selection). */
+async function hexTop(page) {
+  await page.getByTestId('hex-view').evaluate((el) => { el.scrollTop = 0; });
+  await page.locator('[data-testid=hex-view] [data-b="0"]').waitFor({ timeout: 5000 });
+}
+
 /** The bytes the hex view currently draws, by offset. */
 async function drawnBytes(page) {
   return page.$$eval('[data-testid=hex-view] .b[data-b]', (els) => els.map((e) => [Number(e.dataset.b), parseInt(e.textContent, 16)]));
@@ -406,6 +413,7 @@ async function drawnBytes(page) {
 test('hovering an RDEF byte shows its leaf field in the inspector', async () => {
   await withPage(async (page, errors) => {
     await open(page);
+    await hexTop(page);
     // Find the cbuffer name "Material\0" among the drawn bytes (RDEF is the first chunk).
     const drawn = new Map(await drawnBytes(page));
     const want = [...Buffer.from('Material\0')];

@@ -450,7 +450,7 @@ fn ErrorBanner() -> impl IntoView {
                     }).collect_view();
                     let first = m.faults[0].offset;
                     view! {
-                        <strong>{format!("Decoding stopped at offset {first:#x}")}</strong>
+                        <strong>{format!("Decoding stopped at offset {first:#x}.")}</strong>" "
                         <p class="small">{summary}</p><ul class="faults">{rows}</ul>
                     }
                 }}
