@@ -243,6 +243,7 @@ fn disasm_on_a_damaged_file_prints_what_decoded_and_fails() {
     assert_eq!(body(&text), body(&golden));
 }
 
+#[test]
 fn asm_assembles_the_fxc_listing_to_the_same_program() {
     let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
     let (code, out, err) = dxbc(&["asm", f.with_extension("asm").to_str().unwrap()], None);
@@ -253,6 +254,7 @@ fn asm_assembles_the_fxc_listing_to_the_same_program() {
     assert_eq!(ours.program.unwrap().encode(), orig.program.unwrap().encode());
 }
 
+#[test]
 fn asm_error_names_line_column_and_offset() {
     let (code, out, err) = dxbc(&["asm", "-"], Some(b"ps_5_0\nmov r0.x, q1.x\n"));
     assert_ne!(code, 0);
