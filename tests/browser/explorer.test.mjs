@@ -281,6 +281,14 @@ test('names from the shader are shown as text, never as markup', async () => {
       '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>', '<script>alert(5)</script>']) {
       assert.ok(refl.includes(s), `reflection shows ${s} literally`);
     }
+    // The inspector shows a leaf's string value as text too.
+    const fixture = fs.readFileSync(path.join(HERE, 'fixtures', 'hostile_names.dxbc'));
+    const creatorAt = fixture.indexOf('<img src=x onerror=alert(1)>\0');
+    assert.ok(creatorAt > 0);
+    await hexTop(page);
+    await page.locator(`[data-testid=hex-view] [data-b="${creatorAt + 3}"]`).hover();
+    await page.waitForFunction(() => document.querySelector('[data-testid=inspector-path]')?.textContent === 'RDEF/creator');
+    assert.equal(await page.getByTestId('inspector-value').textContent(), '<img src=x onerror=alert(1)>');
     const dis = page.getByTestId('disassembly');
     await dis.evaluate((el) => { el.scrollTop = 0; });
     await page.waitForFunction(() => /cbuffer </.test(document.querySelector('[data-testid=disassembly]').textContent));
@@ -383,6 +391,87 @@ test('files above 16 MiB are refused politely', async () => {
     });
     await page.waitForFunction(() => /limit\.bin: 16777216 bytes/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 20000 });
     assert.equal(await page.getByTestId('notice').count(), 0);
+    assert.deepEqual(errors, []);
+  });
+});
+
+// The corpus, read in place (a missing corpus fails loudly here).
+const CORPUS = path.join(HERE, '..', '..', '..', 'shared', 'corpus');
+const L9_VS = fs.readFileSync(path.join(CORPUS, 'fxc', 'angle63_passthrough2d11vs.dxbc'));
+
+/** Scrolls the hex view to its first row (the page scrolls it to the selection). */
+async function hexTop(page) {
+  await page.getByTestId('hex-view').evaluate((el) => { el.scrollTop = 0; });
+  await page.locator('[data-testid=hex-view] [data-b="0"]').waitFor({ timeout: 5000 });
+}
+
+/** The bytes the hex view currently draws, by offset. */
+async function drawnBytes(page) {
+  return page.$$eval('[data-testid=hex-view] .b[data-b]', (els) => els.map((e) => [Number(e.dataset.b), parseInt(e.textContent, 16)]));
+}
+
+test('hovering an RDEF byte shows its leaf field in the inspector', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    await hexTop(page);
+    // Find the cbuffer name "Material\0" among the drawn bytes (RDEF is the first chunk).
+    const drawn = new Map(await drawnBytes(page));
+    const want = [...Buffer.from('Material\0')];
+    let at = -1;
+    for (const [o] of drawn) if (want.every((c, k) => drawn.get(o + k) === c)) { at = o; break; }
+    assert.ok(at > 0, 'Material is drawn');
+    await page.locator(`[data-testid=hex-view] [data-b="${at + 2}"]`).hover();
+    await page.waitForFunction(() => document.querySelector('[data-testid=inspector-path]')?.textContent === 'RDEF/constant_buffers[0]/name');
+    assert.equal(await page.getByTestId('inspector-value').textContent(), 'Material');
+    // The whole leaf lights up: the name and its NUL.
+    const hov = await page.$$eval('[data-testid=hex-view] .b.hov', (els) => els.map((e) => Number(e.dataset.b)).sort((a, b) => a - b));
+    assert.deepEqual(hov, Array.from({ length: 9 }, (_, k) => at + k));
+    assert.ok(await page.locator(`[data-testid=hex-view] [data-b="${at}"].k-rdef`).count() === 1, 'RDEF colour');
+    await shot(page, 'rdef-leaf');
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('a level-9 listing line selects its SM2 bytes, and its bytes light the line', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    await dropFile(page, 'l9.dxbc', L9_VS);
+    await page.waitForFunction(() => /l9\.dxbc/.test(document.querySelector('[data-testid=status]').textContent));
+    await clickLine(page, 'add oPos.xy, v0, c0');
+    const sel = await selectedBytes(page);
+    // SM2 add: opcode token (D3DSIO_ADD = 2), a destination and two sources.
+    assert.equal(sel.length, 16, `selected ${sel}`);
+    assert.deepEqual(sel, Array.from({ length: 16 }, (_, k) => sel[0] + k));
+    assert.equal(L9_VS.readUInt32LE(sel[0]) & 0xffff, 2);
+    assert.match(await page.getByTestId('inspector-path').textContent(), /^Aon9\/program\/instructions\[3\]\//);
+    assert.equal(await page.locator('[data-testid=disassembly] .line.sel').textContent(), '    add oPos.xy, v0, c0');
+    // Hovering the last dword of the instruction lights the same line.
+    await page.locator(`[data-testid=hex-view] [data-b="${sel[15]}"]`).hover();
+    await page.waitForFunction(() => document.querySelector('[data-testid=disassembly] .line.hl')?.textContent === '    add oPos.xy, v0, c0');
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('a truncated file shows its chunks and one message per error', async () => {
+  await withPage(async (page, errors) => {
+    await open(page);
+    // Cut in the middle of the last chunk.
+    const n = L9_VS.readUInt32LE(28);
+    let last = 0;
+    for (let k = 0; k < n; k++) last = Math.max(last, L9_VS.readUInt32LE(32 + 4 * k));
+    const cut = last + 8 + (L9_VS.readUInt32LE(last + 4) >> 1);
+    await dropFile(page, 'cut.dxbc', L9_VS.subarray(0, cut));
+    const err = page.getByTestId('error');
+    await err.waitFor({ timeout: 5000 });
+    const faults = await page.getByTestId('fault').allTextContents();
+    assert.ok(faults.length >= 1);
+    for (const f of faults) assert.match(f, /\(at offset 0x[0-9a-f]+\)$/);
+    assert.ok(faults.some((f) => / in chunk #\d+ [A-Za-z0-9]{4} at 0x/.test(f)), faults.join('\n'));
+    const chunks = await page.getByTestId('chunks').textContent();
+    assert.match(chunks, /Aon9.*SHDR.*STAT.*RDEF.*ISGN.*OSGN/s);
+    assert.doesNotMatch(await page.getByTestId('checksum').textContent(), /not a container/);
+    assert.match(await page.getByTestId('disassembly').textContent(), /vs_2_x/);
+    await shot(page, 'truncated');
     assert.deepEqual(errors, []);
   });
 });

@@ -2,7 +2,7 @@
 //! bitfield with its bits, value, meaning and our explanation, and the
 //! instruction the token belongs to with its operands nested under it.
 
-use crate::model::{role_name, Model, SpanKind, HEADER_FIELDS};
+use crate::model::{role_name, Model, SpanKind};
 use dxbc::program::TokenRole;
 
 /// One bitfield row.
@@ -58,6 +58,32 @@ pub struct Inspection {
     pub instruction: Option<(String, String)>,
     /// Its tokens, operands nested.
     pub tree: Vec<TreeRow>,
+    /// The leaf field (spans outside the program's tokens).
+    pub leaf: Option<LeafRow>,
+}
+
+/// A leaf field of `dxbc::spans`, as the inspector shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafRow {
+    /// Where it sits, e.g. `RDEF/constant_buffers[0]/name`.
+    pub path: String,
+    /// The raw value as text.
+    pub value: String,
+    /// Its decoded meaning, or empty.
+    pub meaning: String,
+    /// What this kind of field is.
+    pub explanation: &'static str,
+}
+
+const LEVEL9_DOC: &str = "A token of the level-9 (shader model 2) program that the Aon9 chunk carries for feature level 9 hardware; the line is in the level-9 part of the listing.";
+
+fn leaf_kind_about(k: dxbc::spans::Kind) -> &'static str {
+    match k {
+        dxbc::spans::Kind::Field => "A field of the container.",
+        dxbc::spans::Kind::Padding => "Padding up to a dword boundary.",
+        dxbc::spans::Kind::Unreferenced => "Bytes no structure points at.",
+        dxbc::spans::Kind::Undecoded => "Bytes of a chunk whose decoding failed.",
+    }
 }
 
 fn dword_at(m: &Model, o: u32) -> Option<u32> {
@@ -78,51 +104,32 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
         fields: Vec::new(),
         instruction: None,
         tree: Vec::new(),
+        leaf: None,
     };
-    let chunk = |c: u16| m.shader.as_ref().and_then(|sh| sh.container.chunks.get(c as usize));
     match s.kind {
-        SpanKind::Header(Some(f)) => {
-            let (_, _, name, doc) = HEADER_FIELDS[f as usize];
-            r.title = format!("container header: {name}");
-            r.about = doc.to_string();
-            if f == 1 {
-                if let Some(sh) = &m.shader {
-                    r.about.push_str(if sh.checksum_ok() {
-                        " This one is valid."
-                    } else {
-                        " This one does not match the bytes."
-                    });
-                }
+        SpanKind::Leaf(l) => {
+            let l = m.leaves.get(l as usize)?;
+            r.value = None;
+            r.title = l.path.clone();
+            r.about =
+                if l.explanation.is_empty() { leaf_kind_about(l.kind).to_string() } else { l.explanation.to_string() };
+            r.leaf = Some(LeafRow {
+                path: l.path.clone(),
+                value: l.value_text(&m.bytes),
+                meaning: l.meaning.to_string(),
+                explanation: l.explanation,
+            });
+            if let Some(line) = m.line_of_span(i) {
+                r.instruction = Some((m.lines[line].trim().to_string(), LEVEL9_DOC.to_string()));
             }
-        }
-        SpanKind::Header(None) => {
-            r.title = "chunk offset table".into();
-            r.about = "One dword per chunk: the absolute offset of the chunk's header.".into();
-        }
-        SpanKind::ChunkHeader(c) => {
-            let c = chunk(c)?;
-            r.title = format!("{} chunk header", c.fourcc());
-            r.about = format!(
-                "FourCC \"{}\" then the payload size ({} bytes). {}.",
-                c.fourcc(),
-                c.size,
-                dxbc::container::chunk_kind_description(&c.tag)
-            );
-        }
-        SpanKind::ChunkData(c) => {
-            let c = chunk(c)?;
-            r.title = format!("{} chunk payload", c.fourcc());
-            r.about = format!(
-                "{}. Its decoded contents are in the reflection tables.",
-                dxbc::container::chunk_kind_description(&c.tag)
-            );
         }
         SpanKind::Undecoded => {
             r.title = "undecoded bytes".into();
-            r.about = match m.faults.first() {
-                Some(f) => format!("Decoding stopped at {:#x}: {}.", f.offset, f.message),
-                None => "Bytes the decoder could not read.".into(),
-            };
+            r.about =
+                match m.faults.iter().find(|f| (s.start..s.end()).contains(&(f.offset as u32))).or(m.faults.first()) {
+                    Some(f) => format!("Decoding stopped at {:#x}: {}.", f.offset, f.message),
+                    None => "Bytes the decoder could not read.".into(),
+                };
         }
         SpanKind::Gap => {
             r.title = "unclaimed bytes".into();

@@ -414,6 +414,8 @@ fn read_file(s: State, f: web_sys::File) {
     });
 }
 
+/// One line per decoding error: its kind, chunk, message and offset (a
+/// button that selects the bytes), then what is still shown.
 #[component]
 fn ErrorBanner() -> impl IntoView {
     let s = st();
@@ -422,17 +424,34 @@ fn ErrorBanner() -> impl IntoView {
             <div class="error" data-testid="error" role="alert">
                 {move || {
                     let m = s.model.get();
-                    let f = m.faults[0].clone();
-                    let decoded = m.n_instructions;
-                    let at = f.offset;
+                    let summary = match &m.shader {
+                        Some(sh) => format!(
+                            "{} decoding error{}. Every chunk that decoded is shown ({} chunks, {} instructions); undecoded bytes are marked red.",
+                            m.faults.len(),
+                            if m.faults.len() == 1 { "" } else { "s" },
+                            sh.container.chunks.len(),
+                            m.n_instructions
+                        ),
+                        None => "The container header could not be read.".to_string(),
+                    };
+                    let rows = m.faults.iter().map(|f| {
+                        let at = f.offset;
+                        view! {
+                            <li data-testid="fault">
+                                <strong>{f.kind}</strong>
+                                {f.chunk.as_ref().map(|c| format!(" in {c}"))}
+                                {format!(": {} ", f.message)}
+                                <button class="offlink" title="Select these bytes" on:click=move |_| {
+                                    let m = s.model.get_untracked();
+                                    s.sel.set(selection::select_byte(&m, at.min(m.bytes.len().saturating_sub(1))));
+                                }>{format!("(at offset {at:#x})")}</button>
+                            </li>
+                        }
+                    }).collect_view();
+                    let first = m.faults[0].offset;
                     view! {
-                        <strong>{format!("Decoding stopped at offset {at:#x}")}</strong>
-                        {format!(": {}. ", f.message)}
-                        {if m.shader.is_some() { format!("Everything before it is shown ({decoded} instructions decoded); the rest is marked red.") } else { "The container header could not be read.".to_string() }}
-                        <button class="btn" on:click=move |_| {
-                            let m = s.model.get_untracked();
-                            s.sel.set(selection::select_byte(&m, at.min(m.bytes.len().saturating_sub(1))));
-                        }>"Show in bytes"</button>
+                        <strong>{format!("Decoding stopped at offset {first:#x}.")}</strong>" "
+                        <p class="small">{summary}</p><ul class="faults">{rows}</ul>
                     }
                 }}
             </div>
@@ -611,6 +630,13 @@ fn Inspector() -> impl IntoView {
                         <span class="mono">{format!(" @ {:#x}, {} bytes ", r.offset, r.len)}</span>
                         <span class="mono val">{value}</span></div>
                     <p class="about">{r.about.clone()}</p>
+                    {r.leaf.clone().map(|l| view! {
+                        <table class="fields leaf" data-testid="inspector-leaf"><tbody>
+                            <tr><td class="fname">"path"</td><td class="mono" data-testid="inspector-path">{l.path}</td></tr>
+                            <tr><td class="fname">"value"</td><td class="mono" data-testid="inspector-value">{l.value}</td></tr>
+                            <tr><td class="fname">"meaning"</td><td data-testid="inspector-meaning"><span class="meaning">{l.meaning}</span></td></tr>
+                        </tbody></table>
+                    })}
                     {ribbon}
                     {(!r.fields.is_empty()).then(|| view! {
                         <table class="fields"><thead><tr><th>"field"</th><th>"bits"</th><th>"value"</th><th>"meaning"</th><th>"what it does"</th></tr></thead>

@@ -4,18 +4,16 @@
 //! file; everything the components ask is a lookup here.
 
 use dxbc::program::{Located, TokenRole};
+use dxbc::spans::{Kind as LeafKind, Leaf, Link};
 use dxbc::Shader;
 
 /// What a span of bytes is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpanKind {
-    /// A container header field (index into [`HEADER_FIELDS`], or the
-    /// chunk-offset table when `None`).
-    Header(Option<u8>),
-    /// A chunk's FourCC and size (chunk index).
-    ChunkHeader(u16),
-    /// A chunk payload this view does not split further (chunk index).
-    ChunkData(u16),
+    /// A leaf field of the container outside the program's tokens: header,
+    /// chunk table, chunk headers, reflection, statistics, Aon9 (index into
+    /// [`Model::leaves`]).
+    Leaf(u32),
     /// A program dword (index into [`Model::tokens`]).
     Token(u32),
     /// Bytes after the point where decoding stopped.
@@ -42,22 +40,28 @@ impl Span {
     }
 }
 
-/// Container header fields: (offset, size, name, explanation).
-pub const HEADER_FIELDS: &[(u32, u32, &str, &str)] = &[
-    (0, 4, "magic", "The four bytes \"DXBC\" that open every container."),
-    (4, 16, "checksum", "A 128-bit hash (a modified MD5) of the bytes from offset 0x14 to the end. The runtime refuses files whose checksum is wrong."),
-    (20, 4, "container version", "Always 1."),
-    (24, 4, "total size", "Size of the whole file in bytes."),
-    (28, 4, "chunk count", "How many chunks the table below points at."),
-];
-
 /// A decoding fault to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
+    /// Its kind, e.g. "truncated".
+    pub kind: &'static str,
+    /// The chunk it lies in, e.g. "chunk #1 RDEF at 0x2c".
+    pub chunk: Option<String>,
     /// What went wrong (without the offset).
     pub message: String,
     /// Where.
     pub offset: usize,
+}
+
+impl Fault {
+    fn of(e: &dxbc::Error) -> Fault {
+        Fault {
+            kind: e.kind().name(),
+            chunk: e.chunk().map(|c| c.to_string()),
+            message: e.message().to_string(),
+            offset: e.offset(),
+        }
+    }
 }
 
 /// Everything the page shows about one file.
@@ -66,12 +70,14 @@ pub struct Model {
     pub bytes: Vec<u8>,
     /// The decoded shader (None when even the container header failed).
     pub shader: Option<Shader>,
-    /// Faults, first first.
+    /// Faults, first first: one per decoding error.
     pub faults: Vec<Fault>,
     /// Sorted spans covering every byte exactly once.
     pub spans: Vec<Span>,
     /// Program dwords in order (decoded part only).
     pub tokens: Vec<Located>,
+    /// The leaves of `dxbc::spans` outside the program's tokens, in order.
+    pub leaves: Vec<Leaf>,
     /// Disassembly lines (fxc's listing).
     pub lines: Vec<String>,
     /// Line of the profile (`ps_5_0`).
@@ -82,62 +88,43 @@ pub struct Model {
     pub line_ins: Vec<Option<u32>>,
     /// Number of decoded instructions.
     pub n_instructions: usize,
+    /// Line of the level-9 program's version line (`ps_2_0`), when the
+    /// file has an Aon9 chunk.
+    pub l9_base: Option<usize>,
+    /// Level-9 lines and their bytes: (line counted from `l9_base`, start,
+    /// end), in line order.
+    pub l9_lines: Vec<(u32, u32, u32)>,
 }
 
 impl Model {
     /// Decodes `bytes` and lays out its spans.
     pub fn new(bytes: Vec<u8>) -> Model {
         let len = bytes.len() as u32;
-        let shader = match Shader::decode(&bytes) {
-            Ok(s) => Ok(s),
-            Err(e) => Err(Fault { message: e.message().to_string(), offset: e.offset() }),
-        };
         let mut spans = Vec::new();
         let mut tokens = Vec::new();
+        let mut leaves = Vec::new();
         let mut faults = Vec::new();
-        let shader = match shader {
-            Err(f) => {
-                let at = (f.offset as u32).min(len);
+        let shader = match Shader::decode(&bytes) {
+            Err(e) => {
+                let at = (e.offset() as u32).min(len);
                 if at > 0 {
                     spans.push(Span { start: 0, len: at, kind: SpanKind::Gap });
                 }
                 if at < len {
                     spans.push(Span { start: at, len: len - at, kind: SpanKind::Undecoded });
                 }
-                faults.push(f);
+                faults.push(Fault::of(&e));
                 None
             }
-            Ok(s) => {
-                faults.extend(s.errors.iter().map(|e| Fault { message: e.message().to_string(), offset: e.offset() }));
-                for (i, &(o, l, _, _)) in HEADER_FIELDS.iter().enumerate() {
-                    spans.push(Span { start: o, len: l, kind: SpanKind::Header(Some(i as u8)) });
-                }
-                let n = s.container.chunks.len() as u32;
-                if n > 0 {
-                    spans.push(Span { start: 32, len: 4 * n, kind: SpanKind::Header(None) });
-                }
-                let mut chunks: Vec<(usize, &dxbc::container::ChunkEntry)> =
-                    s.container.chunks.iter().enumerate().collect();
-                chunks.sort_by_key(|(_, c)| c.offset);
-                let prog_at = s.program.as_ref().map(|p| p.offset);
-                for (ci, c) in chunks {
-                    let ci = ci as u16;
-                    let start = c.offset as u32;
-                    if spans.last().is_some_and(|l: &Span| l.end() > start) {
-                        continue; // overlapping chunk (a malformed table): shown once
-                    }
-                    spans.push(Span { start, len: 8, kind: SpanKind::ChunkHeader(ci) });
-                    let data = c.data_range();
-                    match &s.program {
-                        Some(p) if prog_at == Some(data.start) => program_spans(p, data.end, &mut tokens, &mut spans),
-                        _ if !data.is_empty() => spans.push(Span {
-                            start: data.start as u32,
-                            len: data.len() as u32,
-                            kind: SpanKind::ChunkData(ci),
-                        }),
-                        _ => {}
-                    }
-                }
+            Ok(mut s) => {
+                faults.extend(s.errors.iter().map(Fault::of));
+                let program = program_spans(&s, &mut tokens, &mut spans);
+                // The program's tokens are shown as tokens, so its leaves
+                // (most of a big file's) are not wanted: without the program,
+                // `dxbc::spans` names its chunk as one payload leaf.
+                let p = s.program.take();
+                leaf_spans(&s, program, &mut leaves, &mut spans);
+                s.program = p;
                 Some(s)
             }
         };
@@ -153,24 +140,24 @@ impl Model {
             }
             None => (Vec::new(), None, 0),
         };
-        let mut ins_line = Vec::with_capacity(n_instructions);
-        let mut line_ins = vec![None; lines.len()];
-        if let (Some(pl), Some(p)) = (program_line, shader.as_ref().and_then(|s| s.program.as_ref())) {
-            let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
-            let mut at = pl + 1;
-            let mut buf = String::new();
-            for (k, ins) in p.instructions.iter().enumerate() {
-                buf.clear();
-                dxbc::listing::program::write_instruction(p, ins, cx, &mut buf);
-                let n = 1 + buf.matches('\n').count();
-                ins_line.push(at as u32);
-                for slot in line_ins.iter_mut().skip(at).take(n) {
-                    *slot = Some(k as u32);
-                }
-                at += n;
-            }
+        let (ins_line, line_ins) = instruction_lines(shader.as_ref(), program_line, lines.len());
+        let l9_base = shader.as_ref().and_then(level9_base);
+        let l9_lines = level9_lines(&leaves, &spans);
+        Model {
+            bytes,
+            shader,
+            faults,
+            spans,
+            tokens,
+            leaves,
+            lines,
+            program_line,
+            ins_line,
+            line_ins,
+            n_instructions,
+            l9_base,
+            l9_lines,
         }
-        Model { bytes, shader, faults, spans, tokens, lines, program_line, ins_line, line_ins, n_instructions }
     }
 
     /// The span holding byte `b`.
@@ -198,8 +185,19 @@ impl Model {
         self.shader.as_ref()?.program.as_ref()
     }
 
-    /// Disassembly line of span `i` (program tokens only).
+    /// Disassembly line of span `i`: a program token's instruction (or
+    /// profile) line, or a level-9 leaf's line.
     pub fn line_of_span(&self, i: usize) -> Option<usize> {
+        match self.spans.get(i)?.kind {
+            SpanKind::Token(_) => {}
+            SpanKind::Leaf(l) => {
+                return match self.leaves.get(l as usize)?.link? {
+                    Link::Level9Line(n) => Some(self.l9_base? + n),
+                    Link::Instruction(k) => self.ins_line.get(k).map(|&l| l as usize),
+                }
+            }
+            _ => return None,
+        }
         let t = self.token(i)?;
         match t.instruction {
             None => self.program_line,
@@ -213,15 +211,31 @@ impl Model {
         self.line_ins.get(line).copied().flatten().map(|k| k as usize)
     }
 
-    /// The bytes `line` stands for: an instruction's dwords, or the version
-    /// and length tokens for the profile line.
+    /// The bytes `line` stands for: an instruction's dwords, the version
+    /// and length tokens for the profile line, or a level-9 instruction's
+    /// (or version's) tokens.
     pub fn line_bytes(&self, line: usize) -> Option<(u32, u32)> {
+        if let Some(n) = self.l9_base.and_then(|b| line.checked_sub(b)) {
+            let k = self.l9_lines.partition_point(|x| (x.0 as usize) < n);
+            if let Some(&(l, start, end)) = self.l9_lines.get(k).filter(|x| x.0 as usize == n) {
+                debug_assert_eq!(l as usize, n);
+                return Some((start, end - start));
+            }
+        }
         let p = self.program()?;
         if Some(line) == self.program_line {
             return Some((p.offset as u32, 8));
         }
         let ins = &p.instructions[self.instruction_of_line(line)?];
         Some((ins.offset, ins.length * 4))
+    }
+
+    /// The leaf of span `i`, if it is one.
+    pub fn leaf(&self, i: usize) -> Option<&Leaf> {
+        match self.spans.get(i)?.kind {
+            SpanKind::Leaf(l) => self.leaves.get(l as usize),
+            _ => None,
+        }
     }
 
     /// Field definitions of span `i` (empty for non-token spans).
@@ -261,8 +275,12 @@ impl Model {
     }
 }
 
-fn program_spans(p: &dxbc::program::Program, chunk_end: usize, tokens: &mut Vec<Located>, spans: &mut Vec<Span>) {
-    let decoded_end = chunk_end - p.undecoded.len() - p.trailing.len();
+/// Pushes the program's token spans (and its undecoded tail); returns the
+/// bytes they cover, which the leaves leave to them.
+fn program_spans(s: &Shader, tokens: &mut Vec<Located>, spans: &mut Vec<Span>) -> Option<(u32, u32)> {
+    let p = s.program.as_ref()?;
+    let chunk_end = s.container.chunks.iter().map(|c| c.data_range()).find(|d| d.start == p.offset)?.end;
+    let decoded_end = chunk_end.saturating_sub(p.undecoded.len() + p.trailing.len());
     for t in p.tokens() {
         if t.offset + 4 > decoded_end {
             break;
@@ -270,10 +288,77 @@ fn program_spans(p: &dxbc::program::Program, chunk_end: usize, tokens: &mut Vec<
         spans.push(Span { start: t.offset as u32, len: 4, kind: SpanKind::Token(tokens.len() as u32) });
         tokens.push(t);
     }
+    let mut end = spans.last().map_or(p.offset as u32, Span::end);
     if !p.undecoded.is_empty() {
-        let start = spans.last().map_or(p.offset as u32, Span::end);
-        spans.push(Span { start, len: (chunk_end - p.trailing.len()) as u32 - start, kind: SpanKind::Undecoded });
+        let stop = (chunk_end - p.trailing.len()) as u32;
+        spans.push(Span { start: end, len: stop.saturating_sub(end), kind: SpanKind::Undecoded });
+        end = end.max(stop);
     }
+    Some((p.offset as u32, end))
+}
+
+/// Pushes a span for every leaf of `dxbc::spans` that does not touch the
+/// program's bytes (those keep their richer token spans).
+fn leaf_spans(s: &Shader, program: Option<(u32, u32)>, leaves: &mut Vec<Leaf>, spans: &mut Vec<Span>) {
+    let (ps, pe) = program.unwrap_or((0, 0));
+    for l in dxbc::spans::leaves(s).leaves {
+        let (start, end) = (l.offset as u32, (l.offset + l.len) as u32);
+        if start < pe && end > ps {
+            continue;
+        }
+        spans.push(Span { start, len: end - start, kind: SpanKind::Leaf(leaves.len() as u32) });
+        leaves.push(l);
+    }
+}
+
+/// Each instruction's first listing line, and each line's instruction.
+fn instruction_lines(s: Option<&Shader>, program_line: Option<usize>, n: usize) -> (Vec<u32>, Vec<Option<u32>>) {
+    let mut ins_line = Vec::new();
+    let mut line_ins = vec![None; n];
+    if let (Some(pl), Some(p)) = (program_line, s.and_then(|s| s.program.as_ref())) {
+        let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+        let mut at = pl + 1;
+        let mut buf = String::new();
+        ins_line.reserve(p.instructions.len());
+        for (k, ins) in p.instructions.iter().enumerate() {
+            buf.clear();
+            dxbc::listing::program::write_instruction(p, ins, cx, &mut buf);
+            let n = 1 + buf.matches('\n').count();
+            ins_line.push(at as u32);
+            for slot in line_ins.iter_mut().skip(at).take(n) {
+                *slot = Some(k as u32);
+            }
+            at += n;
+        }
+    }
+    (ins_line, line_ins)
+}
+
+/// The listing line of the level-9 version line: the level-9 program is
+/// the last thing the header prints, so it starts that many lines before
+/// the header's end.
+fn level9_base(s: &Shader) -> Option<usize> {
+    let a = s.aon9.as_ref()?;
+    let mut header = String::new();
+    dxbc::listing::header::write_header(s, &mut header);
+    let mut l9 = String::new();
+    a.program.write_listing(&mut l9);
+    header.lines().count().checked_sub(l9.lines().count())
+}
+
+/// Level-9 lines and the bytes of their leaves (an instruction's tokens
+/// are contiguous, so its leaves are consecutive spans).
+fn level9_lines(leaves: &[Leaf], spans: &[Span]) -> Vec<(u32, u32, u32)> {
+    let mut out: Vec<(u32, u32, u32)> = Vec::new();
+    for sp in spans {
+        let SpanKind::Leaf(i) = sp.kind else { continue };
+        let Some(Link::Level9Line(n)) = leaves[i as usize].link else { continue };
+        match out.last_mut() {
+            Some(last) if last.0 as usize == n && last.2 == sp.start => last.2 = sp.end(),
+            _ => out.push((n as u32, sp.start, sp.end())),
+        }
+    }
+    out
 }
 
 /// Sorts, drops overlaps, and fills holes with gap spans so every byte
@@ -318,12 +403,11 @@ pub fn role_name(r: &TokenRole) -> String {
     }
 }
 
-/// CSS class of a span (its kind of colour).
+/// CSS class of a span (its kind of colour). Leaves take their chunk's
+/// colour family, so the chunks stand out in the hex view.
 pub fn span_class(m: &Model, i: usize) -> &'static str {
     match m.spans[i].kind {
-        SpanKind::Header(_) => "k-hdr",
-        SpanKind::ChunkHeader(_) => "k-chunk",
-        SpanKind::ChunkData(_) => "k-data",
+        SpanKind::Leaf(l) => leaf_class(&m.leaves[l as usize]),
         SpanKind::Undecoded => "k-bad",
         SpanKind::Gap => "k-gap",
         SpanKind::Token(t) => match m.tokens[t as usize].role {
@@ -336,6 +420,30 @@ pub fn span_class(m: &Model, i: usize) -> &'static str {
             TokenRole::Index { .. } => "k-idx",
             TokenRole::Payload(_) => "k-pay",
         },
+    }
+}
+
+/// A leaf's colour: undecoded red, padding grey, else its chunk's family
+/// (the path's first component, without a `#k` repeat suffix).
+fn leaf_class(l: &Leaf) -> &'static str {
+    match l.kind {
+        LeafKind::Undecoded => return "k-bad",
+        LeafKind::Padding | LeafKind::Unreferenced => return "k-gap",
+        LeafKind::Field => {}
+    }
+    let root = l.path.split(['/', '#']).next().unwrap_or("");
+    if root == "header" || root.starts_with("chunk_table") {
+        return "k-hdr";
+    }
+    match root {
+        "RDEF" => "k-rdef",
+        "ISGN" | "ISG1" | "OSGN" | "OSG5" | "OSG1" | "PCSG" | "PSG1" => "k-sig",
+        "STAT" => "k-stat",
+        "SFI0" => "k-sfi0",
+        "IFCE" => "k-ifce",
+        "Aon9" => "k-aon9",
+        "SHDR" | "SHEX" => "k-chunk",
+        _ => "k-data",
     }
 }
 
@@ -359,9 +467,12 @@ mod tests {
         assert_eq!(at as usize, m.bytes.len());
         assert!(m.faults.is_empty());
         // magic, checksum, version, size, count, table, SHEX header, tokens
-        assert_eq!(m.spans[0].kind, SpanKind::Header(Some(0)));
-        assert_eq!(m.spans[6].kind, SpanKind::ChunkHeader(0));
-        assert_eq!(m.spans[7].kind, SpanKind::Token(0));
+        assert_eq!(m.leaf(0).unwrap().path, "header/magic");
+        let p = m.program().unwrap().offset as u32;
+        let fourcc = m.span_starting(p - 8).unwrap();
+        assert_eq!(m.leaf(fourcc).unwrap().path, "SHEX/fourcc");
+        assert_eq!(m.leaf(fourcc + 1).unwrap().path, "SHEX/size");
+        assert_eq!(m.spans[fourcc + 2].kind, SpanKind::Token(0));
         assert_eq!(m.tokens.len(), m.program().unwrap().length as usize);
     }
 
@@ -391,7 +502,7 @@ mod tests {
         let pl = m.program_line.unwrap();
         assert_eq!(m.lines[pl], "ps_5_0");
         assert_eq!(m.line_bytes(pl), Some((p.offset as u32, 8)));
-        assert_eq!(m.line_of_span(7), Some(pl));
+        assert_eq!(m.line_of_span(m.span_starting(p.offset as u32).unwrap()), Some(pl));
         // Field bytes: operand type (bits 12..19) lives in bytes 1 and 2.
         assert_eq!(m.field_bytes(i, 12, 19), (b as u32 + 1, 2));
     }
@@ -437,6 +548,146 @@ mod tests {
         assert!(m.lines.iter().any(|l| l == "dcl_output o0.xyzw"));
     }
 
+    /// Every byte belongs to exactly one span, in order.
+    pub(crate) fn assert_tiles(m: &Model) {
+        let mut at = 0;
+        for s in &m.spans {
+            assert_eq!(s.start, at, "{:?}", s);
+            assert!(s.len > 0);
+            at = s.end();
+        }
+        assert_eq!(at as usize, m.bytes.len());
+    }
+
+    #[test]
+    fn every_example_and_corpus_sample_tiles() {
+        for ex in crate::gallery::EXAMPLES {
+            assert_tiles(&Model::new((ex.build)()));
+        }
+        for f in [
+            "fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc",
+            "fxc/angle63_passthrough2d11vs.dxbc",
+            "fxc/angle_clear11_fl9vs.dxbc",
+        ] {
+            let b = super::timing::corpus(f);
+            let m = Model::new(b.clone());
+            assert_tiles(&m);
+            assert!(m.faults.is_empty(), "{f}: {:?}", m.faults);
+            // Every non-program byte is a leaf, not a gap.
+            assert!(m.spans.iter().all(|s| s.kind != SpanKind::Gap), "{f}");
+            // Each truncation still tiles (a damaged file is shown, never refused).
+            for cut in [b.len() / 3, b.len() / 2, b.len() - 5] {
+                assert_tiles(&Model::new(b[..cut].to_vec()));
+            }
+        }
+    }
+
+    #[test]
+    fn an_rdef_byte_is_its_leaf() {
+        // The page's first example's cbuffer is called "Material"; find the
+        // name in the raw bytes of its RDEF chunk and hover its third byte.
+        let m = Model::new(dxbc::examples::textured_pixel_shader());
+        let sh = m.shader.as_ref().unwrap();
+        let rdef = sh.container.chunks.iter().find(|c| &c.tag == b"RDEF").unwrap().data_range();
+        let at = rdef.start + m.bytes[rdef.clone()].windows(9).position(|w| w == b"Material\0").unwrap();
+        let i = m.span_at(at + 2).unwrap();
+        let l = m.leaf(i).unwrap();
+        assert_eq!(l.path, "RDEF/constant_buffers[0]/name");
+        assert_eq!((m.spans[i].start as usize, m.spans[i].len), (at, 9));
+        assert_eq!(l.value, dxbc::spans::Value::Text("Material".into()));
+        assert_eq!(span_class(&m, i), "k-rdef");
+        let r = crate::inspect::inspect(&m, i).unwrap();
+        assert_eq!(r.title, "RDEF/constant_buffers[0]/name");
+        let row = r.leaf.unwrap();
+        assert_eq!(row.value, "Material");
+        assert!(!row.explanation.is_empty());
+        // The creator string, found the same way, and the name offset that
+        // points at "Material" (relative to the payload).
+        let cr = rdef.start + m.bytes[rdef.clone()].windows(9).position(|w| w == b"DXBC Expl").unwrap();
+        assert_eq!(m.leaf(m.span_at(cr).unwrap()).unwrap().path, "RDEF/creator");
+        let off = (0..m.leaves.len())
+            .map(|k| &m.leaves[k])
+            .find(|l| l.path == "RDEF/constant_buffers[0]/name_offset")
+            .unwrap();
+        assert_eq!(off.value, dxbc::spans::Value::Number((at - rdef.start) as u64));
+        assert_eq!(off.meaning, "Material");
+    }
+
+    #[test]
+    fn level9_lines_map_to_their_sm2_bytes_and_back() {
+        let b = super::timing::corpus("fxc/angle63_passthrough2d11vs.dxbc");
+        let asm = String::from_utf8(super::timing::corpus("fxc/angle63_passthrough2d11vs.asm")).unwrap();
+        let asm: Vec<&str> = asm.lines().collect();
+        let m = Model::new(b);
+        // fxc's listing: "// Level9 shader bytecode:", "//", then the version line.
+        let k = asm.iter().position(|l| *l == "// Level9 shader bytecode:").unwrap();
+        assert_eq!(m.l9_base, Some(k + 2));
+        assert_eq!(m.lines[k + 2], asm[k + 2]);
+        assert_eq!(asm[k + 2], "    vs_2_x");
+        let (vs, vl) = m.line_bytes(k + 2).unwrap();
+        assert_eq!((m.leaf(m.span_at(vs as usize).unwrap()).unwrap().path.as_str(), vl), ("Aon9/program/version", 4));
+        // Then one instruction per line (no debug info here) until the blank line.
+        let n = asm[k + 3..].iter().position(|l| l.is_empty()).unwrap();
+        assert_eq!(n, 6);
+        let mut prev_end = vs + vl;
+        for i in 0..n {
+            let line = k + 3 + i;
+            assert_eq!(m.lines[line], asm[line]);
+            let (start, len) = m.line_bytes(line).unwrap_or_else(|| panic!("line {line}"));
+            assert!(start >= prev_end);
+            prev_end = start + len;
+            let want = format!("Aon9/program/instructions[{i}]/");
+            for b in start..start + len {
+                let sp = m.span_at(b as usize).unwrap();
+                assert!(m.leaf(sp).unwrap().path.starts_with(&want), "{}", m.leaf(sp).unwrap().path);
+                assert_eq!(m.line_of_span(sp), Some(line));
+            }
+            // The dword after the instruction is not part of it.
+            let after = m.leaf(m.span_at((start + len) as usize).unwrap()).unwrap();
+            assert!(!after.path.starts_with(&want));
+            // Selecting the line selects exactly those bytes, and the line lights up.
+            let sel = crate::selection::select_line(&m, line).unwrap();
+            assert_eq!((sel.start, sel.len), (start, len));
+            assert_eq!(crate::selection::line_of(&m, &sel), Some(line));
+        }
+        // The opcode of instruction 1 ("dcl_texcoord v0") is SM2 opcode 31 (D3DSIO_DCL).
+        let (s1, _) = m.line_bytes(k + 4).unwrap();
+        assert_eq!(m.bytes[s1 as usize], 31);
+    }
+
+    #[test]
+    fn a_truncated_corpus_file_lists_its_decoded_chunks() {
+        let b = super::timing::corpus("fxc/angle63_passthrough2d11vs.dxbc");
+        let full = Model::new(b.clone());
+        let sh = full.shader.as_ref().unwrap();
+        // Cut in the middle of the last chunk.
+        let last = sh.container.chunks.iter().max_by_key(|c| c.offset).unwrap();
+        let cut = last.offset + 8 + last.size / 2;
+        let m = Model::new(b[..cut].to_vec());
+        assert_tiles(&m);
+        let d = m.shader.as_ref().expect("a cut file is still a container");
+        assert_eq!(d.container.chunks.len(), sh.container.chunks.len());
+        assert!(!m.faults.is_empty());
+        // One fault per decoding error, each with its kind and offset.
+        assert_eq!(m.faults.len(), d.errors.len());
+        for (f, e) in m.faults.iter().zip(&d.errors) {
+            assert_eq!((f.kind, f.offset), (e.kind().name(), e.offset()));
+            assert!(f.offset <= b.len());
+        }
+        // The chunks before the cut decoded as in the whole file.
+        for c in &d.container.chunks {
+            if c.offset + 8 + c.size <= cut {
+                let f = format!("{}/fourcc", dxbc::container::fourcc_text(&c.tag));
+                let i = m.span_starting(c.offset as u32).unwrap();
+                assert_eq!(m.leaf(i).map(|l| l.path.as_str()), Some(f.as_str()));
+            }
+        }
+        assert_eq!(d.stat.is_some(), sh.stat.is_some() && last.tag != *b"STAT");
+        assert_eq!(m.n_instructions, full.n_instructions);
+        // The level-9 listing is still linked (the header above it is shorter).
+        assert_eq!(m.lines[m.l9_base.unwrap()], "    vs_2_x");
+    }
+
     #[test]
     fn not_a_container() {
         let m = Model::new(b"hello world!".to_vec());
@@ -447,5 +698,50 @@ mod tests {
         let m = Model::new(Vec::new());
         assert!(m.spans.is_empty());
         assert_eq!(m.span_at(0), None);
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// The corpus, read in place; a missing corpus fails loudly.
+    pub(crate) fn corpus(rel: &str) -> Vec<u8> {
+        let p = format!("{}/../../shared/corpus/{rel}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(&p).unwrap_or_else(|e| panic!("corpus file {p}: {e}"))
+    }
+
+    /// `cargo test -p dxbc-web model_time -- --ignored --nocapture`: the
+    /// time `Model::new` takes on the largest corpus shader.
+    #[test]
+    #[ignore]
+    fn model_time() {
+        let b = corpus("fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc");
+        let _ = Model::new(b.clone());
+        let t = std::time::Instant::now();
+        let n = 5;
+        for _ in 0..n {
+            std::hint::black_box(Model::new(b.clone()));
+        }
+        let model = t.elapsed() / n;
+        // The part this view's leaves add: dxbc::spans without the program
+        // (as Model::new calls it), and over the whole file.
+        let mut sh = Shader::decode(&b).unwrap();
+        let p = sh.program.take();
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(dxbc::spans::leaves(&sh));
+        }
+        let outside = t.elapsed() / n;
+        sh.program = p;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(dxbc::spans::leaves(&sh));
+        }
+        let leaves = t.elapsed() / n;
+        eprintln!(
+            "Model::new on {} bytes: {model:?} each; dxbc::spans::leaves without the program {outside:?}, whole file {leaves:?}",
+            b.len()
+        );
     }
 }

@@ -228,6 +228,28 @@ mod tests {
     }
 
     #[test]
+    fn arrows_and_tab_walk_the_leaves() {
+        let m = Model::new(dxbc::examples::textured_pixel_shader());
+        let isgn = m.shader.as_ref().unwrap().container.chunks.iter().find(|c| &c.tag == b"ISGN").unwrap();
+        let at = isgn.offset as u32;
+        let s = select_byte(&m, at as usize + 1).unwrap();
+        assert_eq!((s.start, s.len, s.field), (at, 4, None));
+        assert_eq!(m.leaf(s.span.unwrap()).unwrap().path, "ISGN/fourcc");
+        let r = step(&m, Some(s), Key::Right, 10).unwrap();
+        assert_eq!((r.start, m.leaf(r.span.unwrap()).unwrap().path.as_str()), (at + 4, "ISGN/size"));
+        // Tab: a leaf has no bitfields, so it moves to the next leaf.
+        let t = step(&m, Some(r), Key::NextField, 10).unwrap();
+        assert_eq!((t.start, m.leaf(t.span.unwrap()).unwrap().path.as_str()), (at + 8, "ISGN/element_count"));
+        assert_eq!(step(&m, Some(t), Key::Left, 10).unwrap(), r);
+        // Down: 16 bytes on. Element 0 starts 8 bytes into the payload (its
+        // element_offset), so that is element 0's second dword.
+        assert_eq!(&m.bytes[at as usize + 12..at as usize + 16], &8u32.to_le_bytes());
+        let d = step(&m, Some(r), Key::Down, 10).unwrap();
+        assert_eq!(d.start, at + 20);
+        assert_eq!(m.leaf(d.span.unwrap()).unwrap().path, "ISGN/elements[0]/semantic_index");
+    }
+
+    #[test]
     fn keyboard_moves() {
         let m = example();
         let s0 = step(&m, None, Key::Right, 10).unwrap();

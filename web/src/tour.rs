@@ -45,10 +45,12 @@ pub static STEPS: &[Step] = &[
         title: "Chunks",
         text: "Each entry of the offset table points at a chunk: a FourCC (RDEF, ISGN, OSGN, SHEX …) and a byte size, then the payload. The chunk map lists them. Signatures and RDEF are reflection data; the program itself is in SHDR (shader model 4) or SHEX (5).",
         target: |m| {
+            // The program chunk's FourCC: the leaf just before its size and first token.
             let i = (0..m.spans.len()).find(|&i| {
-                matches!(m.spans[i].kind, SpanKind::ChunkHeader(_)) && m.spans.get(i + 1).is_some_and(|s| matches!(s.kind, SpanKind::Token(_)))
+                m.leaf(i).is_some_and(|l| l.path.ends_with("/fourcc"))
+                    && m.spans.get(i + 2).is_some_and(|s| matches!(s.kind, SpanKind::Token(_)))
             })?;
-            select_span(m, i)
+            range(m.spans[i].start, 8, m)
         },
     },
     Step {
@@ -136,6 +138,15 @@ pub static STEPS: &[Step] = &[
             range(ins.offset, ins.length * 4, m)
         },
     },
+    Step {
+        title: "Beyond the program: reflection fields",
+        text: "The other chunks are tables of records. In an input signature (ISGN), each element is six dwords: where its semantic name lies, the semantic index, the system value, the component type, the register, and the masks. The selected field is an offset — the inspector shows its path, its value, and the name it points at, and the name's own bytes lie further on in the chunk. RDEF (constant buffers, variables, bindings) is built the same way; hover any of their bytes to see which field it is.",
+        target: |m| {
+            let i = (0..m.spans.len())
+                .find(|&i| m.leaf(i).is_some_and(|l| l.path.starts_with("ISGN/elements[0]/name_offset")))?;
+            select_span(m, i)
+        },
+    },
 ];
 
 #[cfg(test)]
@@ -154,5 +165,21 @@ mod tests {
         assert!(m.lines[line].starts_with("sample_indexable"), "{}", m.lines[line]);
         let ext = (STEPS[10].target)(&m).unwrap();
         assert!(m.lines[crate::selection::line_of(&m, &ext).unwrap()].starts_with("add"));
+        // The chunk step selects the program chunk's FourCC and size.
+        let c = (STEPS[2].target)(&m).unwrap();
+        assert_eq!(&m.bytes[c.start as usize..c.start as usize + 4], b"SHEX");
+        assert_eq!(c.len, 8);
+        // The last step (appended so that links to earlier steps keep
+        // their step) selects ISGN element 0's name offset, which
+        // points (from the payload start) at the element's semantic name.
+        let r = (STEPS[STEPS.len() - 1].target)(&m).unwrap();
+        let leaf = m.leaf(r.span.unwrap()).unwrap();
+        assert_eq!(leaf.path, "ISGN/elements[0]/name_offset");
+        let isgn = m.shader.as_ref().unwrap().container.chunks.iter().find(|c| &c.tag == b"ISGN").unwrap();
+        let off = u32::from_le_bytes(m.bytes[r.start as usize..r.start as usize + 4].try_into().unwrap());
+        let name_at = isgn.data_range().start + off as usize;
+        let name = &m.bytes[name_at..name_at + leaf.meaning.len()];
+        assert_eq!(name, leaf.meaning.as_bytes());
+        assert_eq!(leaf.meaning, m.shader.as_ref().unwrap().input_signature.as_ref().unwrap().elements[0].name);
     }
 }
