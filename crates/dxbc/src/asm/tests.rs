@@ -168,3 +168,12 @@ fn bad_header_rows_name_their_line() {
     let text = HEADER.replace("// Offset:   84", "// Offset:   8x");
     assert!(assemble(&text).is_err());
 }
+
+/// A fuzz finding: a resource-binding row cut to one character made the
+/// error point two bytes past the end of the text.
+#[test]
+fn an_error_on_a_short_table_row_points_inside_the_text() {
+    let text = "// Resource Bindings:\n//\n// Name                                 Type  Format         Dim      HLSL Bind  Count\n// ------------------------------ ---------- ------- ----------- -------------- ------\n/";
+    let e = super::assemble(text).unwrap_err();
+    assert!(e.offset <= text.len(), "{e}");
+}

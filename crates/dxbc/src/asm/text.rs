@@ -31,6 +31,11 @@ impl<'a> Cursor<'a> {
 
     /// An error at byte `pos` of the line.
     pub fn err_at(&self, pos: usize, message: impl Into<String>) -> AsmError {
+        // A position past a short line (a table row cut short) points at its end.
+        let mut pos = pos.min(self.line.len());
+        while !self.line.is_char_boundary(pos) {
+            pos -= 1;
+        }
         let column = self.line.get(..pos).map_or(pos, |s| s.chars().count()) + 1;
         AsmError::new(message, self.line_no, column, self.line_start + pos)
     }
