@@ -322,6 +322,43 @@ impl ResourceBinding {
     }
 }
 
+/// Type record offsets in the order first read, for [`Type::shares`].
+/// Real RDEFs hold a few dozen records, where a linear scan beats hashing;
+/// past [`SeenTypes::SMALL`] a map keeps hostile files linear.
+#[derive(Default)]
+struct SeenTypes {
+    order: Vec<u32>,
+    map: Option<std::collections::HashMap<u32, u32>>,
+}
+
+impl SeenTypes {
+    const SMALL: usize = 64;
+
+    /// The index of `pos` among the records read before, or `None` (and
+    /// `pos` is recorded) when it is new.
+    fn index_or_insert(&mut self, pos: u32) -> Option<u32> {
+        let next = self.order.len() as u32;
+        if let Some(map) = &mut self.map {
+            return match map.entry(pos) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(next);
+                    self.order.push(pos);
+                    None
+                }
+            };
+        }
+        if let Some(i) = self.order.iter().position(|&p| p == pos) {
+            return Some(i as u32);
+        }
+        self.order.push(pos);
+        if self.order.len() > Self::SMALL {
+            self.map = Some(self.order.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect());
+        }
+        None
+    }
+}
+
 struct Ctx<'a> {
     r: Reader<'a>,
     sm5: bool,
@@ -334,7 +371,7 @@ struct Ctx<'a> {
     data_budget: usize,
     /// Type record offset → index among the distinct records read so far
     /// (for [`Type::shares`]).
-    seen_types: std::collections::HashMap<u32, u32>,
+    seen_types: SeenTypes,
 }
 
 fn count_fits(r: &Reader, at: u32, count: u32, record: usize, what: &str, field_at: usize) -> Result<()> {
@@ -628,14 +665,7 @@ impl Ctx<'_> {
         let mut t = self.r;
         t.seek(pos as usize, "type offset").map_err(|e| e.at(field_at))?;
         let offset = t.offset();
-        let next = self.seen_types.len() as u32;
-        let shares = match self.seen_types.entry(pos) {
-            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(next);
-                None
-            }
-        };
+        let shares = self.seen_types.index_or_insert(pos);
         let class = t.u16("type class")?;
         let base_type = t.u16("type base type")?;
         let rows = t.u16("type rows")?;
