@@ -16,8 +16,9 @@ use crate::listing::program::write_float;
 /// fraction too often for the choice to mean anything.
 const MAX_DENOMINATOR: u64 = 1024;
 
-/// The float for `%f` text `text`, or `None` if it is not a number.
-pub(crate) fn from_text(text: &str) -> Option<f32> {
+/// `%f` text as its sign and magnitude, with fxc's spellings of infinity
+/// and NaN (`1.#INF00`, `1.#QNAN0`, `-1.#IND00`); `None` if not a number.
+pub(crate) fn split_text(text: &str) -> Option<(bool, f64)> {
     let (neg, body) = match text.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, text),
@@ -28,6 +29,12 @@ pub(crate) fn from_text(text: &str) -> Option<f32> {
         _ if body.starts_with(|ch: char| ch.is_ascii_digit()) => body.parse::<f64>().ok()?,
         _ => return None,
     };
+    Some((neg, v))
+}
+
+/// The float for `%f` text `text`, or `None` if it is not a number.
+pub(crate) fn from_text(text: &str) -> Option<f32> {
+    let (neg, v) = split_text(text)?;
     let sign = if neg { -1.0 } else { 1.0 };
     // Negation, not a multiplication by -1: the sign of a NaN product is
     // unspecified, and `-1.#IND00` must keep its sign bit.

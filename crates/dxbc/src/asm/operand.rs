@@ -356,16 +356,7 @@ pub(crate) fn parse_number(text: &str, ty: NumType) -> Option<u32> {
 
 /// A `%f` double, with fxc's `1.#INF00` / `1.#QNAN0` / `-1.#IND00`.
 fn parse_f64(text: &str) -> Option<u64> {
-    let (neg, body) = match text.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, text),
-    };
-    let v = match body {
-        "1.#INF00" => f64::INFINITY,
-        "1.#QNAN0" | "1.#IND00" => f64::NAN,
-        _ if body.starts_with(|ch: char| ch.is_ascii_digit()) => body.parse::<f64>().ok()?,
-        _ => return None,
-    };
+    let (neg, v) = super::float::split_text(text)?;
     Some(if neg { (-v).to_bits() } else { v.to_bits() })
 }
 
