@@ -686,8 +686,13 @@ impl Ctx<'_> {
         } else {
             (None, None, None, None, None, None)
         };
-        let (subtype, base_class, interfaces) =
-            self.linked_types((subtype_offset, base_class_offset, interface_count, interface_offset), offset, depth)?;
+        // Most types link to nothing: skip the call (decode speed).
+        let links = [subtype_offset, base_class_offset, interface_count];
+        let (subtype, base_class, interfaces) = if links.iter().all(|l| l.unwrap_or(0) == 0) {
+            (None, None, Vec::new())
+        } else {
+            self.linked_types((subtype_offset, base_class_offset, interface_count, interface_offset), offset, depth)?
+        };
         let mut members = Vec::new();
         if member_count > 0 {
             count_fits(&self.r, member_offset, member_count as u32, 12, "member", count_at)?;
