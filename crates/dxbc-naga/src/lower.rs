@@ -1349,27 +1349,7 @@ impl<'a> Lower<'a> {
             O::Resinfo => return self.resinfo(ins),
             O::LdRaw | O::LdStructured => return self.load_words(ins, code),
             O::StoreRaw | O::StoreStructured => return self.store_words(ins, code),
-            O::AtomicAnd
-            | O::AtomicOr
-            | O::AtomicXor
-            | O::AtomicCmpStore
-            | O::AtomicIadd
-            | O::AtomicImax
-            | O::AtomicImin
-            | O::AtomicUmax
-            | O::AtomicUmin
-            | O::ImmAtomicAlloc
-            | O::ImmAtomicConsume
-            | O::ImmAtomicIadd
-            | O::ImmAtomicAnd
-            | O::ImmAtomicOr
-            | O::ImmAtomicXor
-            | O::ImmAtomicExch
-            | O::ImmAtomicCmpExch
-            | O::ImmAtomicImax
-            | O::ImmAtomicImin
-            | O::ImmAtomicUmax
-            | O::ImmAtomicUmin => return self.atomic(ins, code),
+            c if c.info().class == dxbc::spec::OpClass::Atomic => return self.atomic(ins, code),
             O::Bufinfo => return self.bufinfo(ins),
             O::SampleInfo => return self.sampleinfo(ins),
             O::LdUavTyped => return self.load_typed_uav(ins),

@@ -1164,21 +1164,7 @@ fn four_components(op: &Operand) -> bool {
 /// True for the imm_atomic_* forms, which return the old value in an extra
 /// first operand.
 fn returns_old_value(code: O) -> bool {
-    matches!(
-        code,
-        O::ImmAtomicAlloc
-            | O::ImmAtomicConsume
-            | O::ImmAtomicIadd
-            | O::ImmAtomicAnd
-            | O::ImmAtomicOr
-            | O::ImmAtomicXor
-            | O::ImmAtomicExch
-            | O::ImmAtomicCmpExch
-            | O::ImmAtomicImax
-            | O::ImmAtomicImin
-            | O::ImmAtomicUmax
-            | O::ImmAtomicUmin
-    )
+    dxbc::spec::destination_count(code.info()) == 2
 }
 
 /// Pre-scan: which texture ids are read with comparison, and which word
@@ -1195,25 +1181,10 @@ pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K
                     depth.insert(res_id(op));
                 }
             }
-            O::AtomicAnd
-            | O::AtomicOr
-            | O::AtomicXor
-            | O::AtomicCmpStore
-            | O::AtomicIadd
-            | O::AtomicImax
-            | O::AtomicImin
-            | O::AtomicUmax
-            | O::AtomicUmin
-            | O::ImmAtomicIadd
-            | O::ImmAtomicAnd
-            | O::ImmAtomicOr
-            | O::ImmAtomicXor
-            | O::ImmAtomicExch
-            | O::ImmAtomicCmpExch
-            | O::ImmAtomicImax
-            | O::ImmAtomicImin
-            | O::ImmAtomicUmax
-            | O::ImmAtomicUmin => {
+            // Every atomic on memory; the counter ones (alloc/consume) touch no words.
+            c if c.info().class == dxbc::spec::OpClass::Atomic
+                && !matches!(c, O::ImmAtomicAlloc | O::ImmAtomicConsume) =>
+            {
                 let i = if returns_old_value(code) { 1 } else { 0 };
                 if let Some(op) = ins.operand(p, i) {
                     let signed = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
