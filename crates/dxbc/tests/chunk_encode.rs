@@ -5,18 +5,10 @@
 
 use dxbc::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display())) {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxbc") {
-            out.push(p);
-        }
-    }
-}
+mod common;
+use common::collect;
 
 /// The chunk's payload re-encoded from its decoded model; `None` for the
 /// program chunk (encoded elsewhere) and `Some(Err)` when it does not decode.

@@ -1,18 +1,10 @@
 //! Every .dxbc under ../shared/corpus decodes without error, rebuilds
 //! byte-identically, and carries a valid checksum.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display())) {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxbc") {
-            out.push(p);
-        }
-    }
-}
+mod common;
+use common::collect;
 
 fn check(sub: &str, expected: usize) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(sub);
