@@ -99,7 +99,7 @@ fn flip_saturate_on_every_corpus_shader() {
         edited += 1;
     }
     eprintln!("saturate flipped on {edited} shaders");
-    assert!(edited >= 300, "saturate flipped on {edited} shaders");
+    assert_eq!(edited, 426, "saturate flipped on {edited} shaders");
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn change_a_swizzle_on_every_corpus_shader() {
         edited += 1;
     }
     eprintln!("swizzle changed on {edited} shaders");
-    assert!(edited >= 300, "swizzle changed on {edited} shaders");
+    assert_eq!(edited, 311, "swizzle changed on {edited} shaders");
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn change_add_to_mul_on_every_corpus_shader() {
         edited += 1;
     }
     eprintln!("add turned into mul on {edited} shaders");
-    assert!(edited >= 150, "add turned into mul on {edited} shaders");
+    assert_eq!(edited, 177, "add turned into mul on {edited} shaders");
 }
 
 #[test]
@@ -178,7 +178,7 @@ fn delete_and_insert_an_instruction_on_every_corpus_shader() {
         edited += 1;
     }
     eprintln!("deleted and inserted on {edited} shaders");
-    assert!(edited >= 300, "deleted and inserted on {edited} shaders");
+    assert_eq!(edited, 382, "deleted and inserted on {edited} shaders");
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn listing_text_inserts_and_replaces_instructions_on_every_corpus_shader() {
         edited += 1;
     }
     eprintln!("listing text inserted and replaced on {edited} shaders");
-    assert!(edited >= 300, "text edits on {edited} shaders");
+    assert_eq!(edited, 382, "text edits on {edited} shaders");
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn leaf_paths_set_signature_and_stat_fields_on_every_corpus_shader() {
         edited += 1;
     }
     eprintln!("signature fields set by path on {edited} shaders");
-    assert!(edited >= 300, "paths set on {edited} shaders");
+    assert_eq!(edited, 347, "paths set on {edited} shaders");
     let (_, bytes) = corpus().into_iter().find(|(_, b)| Shader::parse(b).is_ok_and(|s| s.stat.is_some())).unwrap();
     let e = edit::set_path(&bytes, "no/such/path", "1").unwrap_err();
     assert_eq!(e.kind, EditErrorKind::NoSuchField);
