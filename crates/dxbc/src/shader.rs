@@ -31,7 +31,7 @@ pub struct Shader {
     /// IFCE.
     pub ifce: Option<Ifce>,
     /// Aon9.
-    pub aon9: Option<Aon9>,
+    pub aon9: Option<Box<Aon9>>,
     /// Faults met in the container (the same as `container.errors`, first)
     /// and while decoding chunks (each naming its chunk); each names its
     /// offset. Empty for a well-formed file.
@@ -141,7 +141,7 @@ impl Shader {
             b"STAT" => self.stat.as_ref().filter(|s| s.offset == at).map(Stat::encode),
             b"SFI0" => self.sfi0.as_ref().filter(|s| s.offset == at).map(Sfi0::encode),
             b"IFCE" => self.ifce.as_ref().filter(|s| s.offset == at).map(Ifce::encode),
-            b"Aon9" => self.aon9.as_ref().filter(|s| s.offset == at).map(Aon9::encode),
+            b"Aon9" => self.aon9.as_deref().filter(|s| s.offset == at).map(Aon9::encode),
             _ => None,
         }
     }
@@ -186,9 +186,9 @@ impl Site {
 }
 
 #[inline(always)]
-fn keep<T>(errors: &mut Vec<Error>, at: Site, r: Result<T>, slot: &mut Option<T>) {
+fn keep<T, S: From<T>>(errors: &mut Vec<Error>, at: Site, r: Result<T>, slot: &mut Option<S>) {
     match r {
-        Ok(v) => *slot = Some(v),
+        Ok(v) => *slot = Some(S::from(v)),
         Err(e) => errors.push(at.name(e)),
     }
 }

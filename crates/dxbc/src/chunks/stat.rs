@@ -49,8 +49,9 @@ pub const FIELD_NAMES: [&str; 37] = [
 /// One dword of the chunk.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct StatField {
-    /// Absolute offset.
-    pub offset: usize,
+    /// Absolute offset (u32 keeps [`Stat`] small: it is moved on every
+    /// decode, and containers are capped far below 4 GiB).
+    pub offset: u32,
     /// Value.
     pub value: u32,
 }
@@ -151,7 +152,7 @@ impl Stat {
         }
         // The length was checked above (29 dwords, 37 for the SM5 fields
         // read through `g`), so fields are read by index without re-checking.
-        let f = |i: usize| StatField { offset: base + i * 4, value: crate::reader::dword(data, i) };
+        let f = |i: usize| StatField { offset: (base + i * 4) as u32, value: crate::reader::dword(data, i) };
         let sm5 = data.len() >= 37 * 4;
         let g = |i: usize| if sm5 { Some(f(i)) } else { None };
         let used = if sm5 { 37 } else { 29 };

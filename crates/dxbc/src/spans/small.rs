@@ -54,10 +54,10 @@ const SFI0_TEXTS: Texts = &[
 /// Claims every STAT dword.
 pub(super) fn stat(s: &Stat, prefix: &str, b: &mut Builder) {
     for (name, f) in s.fields() {
-        b.num(STAT_TEXTS, name, format!("{prefix}/{name}"), f.offset, 4, f.value as u64);
+        b.num(STAT_TEXTS, name, format!("{prefix}/{name}"), f.offset as usize, 4, f.value as u64);
     }
     for (i, f) in s.extra.iter().enumerate() {
-        b.num(STAT_TEXTS, "extra", format!("{prefix}/extra[{i}]"), f.offset, 4, f.value as u64);
+        b.num(STAT_TEXTS, "extra", format!("{prefix}/extra[{i}]"), f.offset as usize, 4, f.value as u64);
     }
 }
 
