@@ -512,23 +512,6 @@ impl Rdef {
         })
     }
 
-    /// Decodes the type record at chunk offset `pos` of the payload `data`
-    /// (absolute offset `base`), members included. Decoding follows only
-    /// variable and member types; the records reachable through sub-type,
-    /// base-class and interface offsets (interface classes) are read with
-    /// this, on demand. `field_at` is blamed on failure.
-    pub fn type_at(data: &[u8], base: usize, pos: u32, sm5: bool, field_at: usize) -> Result<Type> {
-        let mut ctx = Ctx {
-            r: Reader::new(data, base),
-            sm5,
-            budget: data.len().max(4096),
-            text_budget: data.len().saturating_mul(4).max(1 << 16),
-            data_budget: 0,
-            seen_types: Default::default(),
-        };
-        ctx.ty(pos, field_at, 0)
-    }
-
     /// True for the SM5.1 layout (bindings with space and ID).
     pub fn is_sm51(&self) -> bool {
         self.rd11.as_ref().is_some_and(|h| h.sm51)

@@ -76,7 +76,7 @@ fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
     b.scope(data.clone(), prefix.to_string(), failed);
     let base = data.start;
     let decoded = match &e.tag {
-        b"RDEF" => s.rdef.as_ref().filter(|m| m.offset == base).map(|m| super::rdef::claim(m, data.end, prefix, b)),
+        b"RDEF" => s.rdef.as_ref().filter(|m| m.offset == base).map(|m| super::rdef::claim(m, prefix, b)),
         b"ISGN" | b"ISG1" => sig(s.input_signature.as_ref(), base, prefix, b),
         b"OSGN" | b"OSG5" | b"OSG1" => sig(s.output_signature.as_ref(), base, prefix, b),
         b"PCSG" | b"PSG1" => sig(s.patch_constant_signature.as_ref(), base, prefix, b),

@@ -266,11 +266,6 @@ impl<'a> Builder<'a> {
         Some(s[..n].iter().map(|&c| c as char).collect())
     }
 
-    /// The file's bytes in `r` (empty where `r` leaves the file).
-    pub(crate) fn slice(&self, r: Range<usize>) -> &'a [u8] {
-        self.bytes.get(r).unwrap_or(&[])
-    }
-
     /// Sets the listing link of the most recent claim.
     pub(crate) fn link(&mut self, link: Link) {
         if let Some(l) = self.claims.last_mut() {

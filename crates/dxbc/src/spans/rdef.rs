@@ -8,7 +8,7 @@
 //! the tiling keeps the first claimant's path.
 
 use super::{Builder, Texts};
-use crate::chunks::rdef::{ConstantBuffer, Rdef, Type, Variable, MAX_TYPE_DEPTH};
+use crate::chunks::rdef::{ConstantBuffer, Rdef, Type, Variable};
 use crate::listing::header::{binding_dimension, binding_format, binding_type, type_name};
 
 const TEXTS: Texts = &[
@@ -77,7 +77,7 @@ const TEXTS: Texts = &[
 ];
 
 /// Claims the whole chunk under `prefix`.
-pub(super) fn claim(r: &Rdef, end: usize, prefix: &str, b: &mut Builder) {
+pub(super) fn claim(r: &Rdef, prefix: &str, b: &mut Builder) {
     let o = r.offset;
     let p = prefix;
     b.num(TEXTS, "constant_buffer_count", format!("{p}/constant_buffer_count"), o, 4, r.constant_buffer_count.into());
@@ -124,9 +124,7 @@ pub(super) fn claim(r: &Rdef, end: usize, prefix: &str, b: &mut Builder) {
         let n = h.interface_slot_count.into();
         b.num(TEXTS, "interface_slot_count", format!("{p}/rd11/interface_slot_count"), at + 28, 4, n);
     }
-    // Interface tables are read from the bytes; their total is capped at
-    // the payload's dwords so shared class types cannot multiply the work.
-    let mut c = Ctx { base: o, end, sm5: r.rd11.is_some(), budget: end.saturating_sub(o) / 4, depth: 0 };
+    let mut c = Ctx { base: o, sm5: r.rd11.is_some() };
     for (i, cb) in r.constant_buffers.iter().enumerate() {
         constant_buffer(cb, &mut c, &format!("{p}/constant_buffers[{i}]"), b);
     }
@@ -156,12 +154,7 @@ fn name(b: &mut Builder, q: &str, at: usize, base: usize, off: u32, s: &str) {
 
 struct Ctx {
     base: usize,
-    end: usize,
     sm5: bool,
-    /// Interface dwords and linked type records still allowed.
-    budget: usize,
-    /// Nesting of linked type records.
-    depth: usize,
 }
 
 fn constant_buffer(cb: &ConstantBuffer, c: &mut Ctx, q: &str, b: &mut Builder) {
@@ -239,9 +232,9 @@ fn ty(t: &Type, c: &mut Ctx, q: &str, b: &mut Builder) {
             }
         }
         interfaces(t, c, q, b);
-        for (n, off) in [("subtype", t.subtype_offset), ("base_class", t.base_class_offset)] {
-            if let Some(off) = off.filter(|&o| o != 0) {
-                linked(off, at + 16 + if n == "subtype" { 0 } else { 4 }, c, &format!("{q}/{n}"), b);
+        for (n, linked) in [("subtype", &t.subtype), ("base_class", &t.base_class)] {
+            if let Some(l) = linked {
+                ty(l, c, &format!("{q}/{n}"), b);
             }
         }
     }
@@ -262,39 +255,15 @@ fn ty(t: &Type, c: &mut Ctx, q: &str, b: &mut Builder) {
     }
 }
 
-/// The table of interface type offsets of a class type. The decoder does
-/// not keep it, so its dwords are read here, bounded by the payload.
+/// The table of interface type offsets of a class type, and the types
+/// it points at (decoded with the record, like sub-types and base classes).
 fn interfaces(t: &Type, c: &mut Ctx, q: &str, b: &mut Builder) {
-    let (Some(n), Some(off)) = (t.interface_count, t.interface_offset) else { return };
-    for i in 0..n as usize {
+    let Some(off) = t.interface_offset else { return };
+    for (i, it) in t.interfaces.iter().enumerate() {
         let at = c.base + off as usize + 4 * i;
-        if c.budget == 0 || at + 4 > c.end {
-            return;
-        }
-        c.budget -= 1;
         let Some(v) = b.dword(at) else { return };
         let iq = format!("{q}/interfaces[{i}]");
         b.num(TEXTS, "interface", iq.clone(), at, 4, v.into());
-        linked(v, at, c, &format!("{iq}/type"), b);
+        ty(it, c, &format!("{iq}/type"), b);
     }
-}
-
-/// A type record reached through a sub-type, base-class or interface
-/// offset, decoded on demand. Each costs the records it holds out of the
-/// budget and the depth is capped, so cyclic links end.
-fn linked(off: u32, field_at: usize, c: &mut Ctx, q: &str, b: &mut Builder) {
-    if c.budget == 0 || c.depth >= MAX_TYPE_DEPTH {
-        return;
-    }
-    let data = b.slice(c.base..c.end);
-    let Ok(t) = Rdef::type_at(data, c.base, off, c.sm5, field_at) else { return };
-    c.budget = c.budget.saturating_sub(records(&t));
-    c.depth += 1;
-    ty(&t, c, q, b);
-    c.depth -= 1;
-}
-
-/// Type records in `t`, members included.
-fn records(t: &Type) -> usize {
-    1 + t.members.iter().map(|m| records(&m.ty)).sum::<usize>()
 }
