@@ -6,8 +6,10 @@
 //!   order, deterministic for instruction counting
 //!   (`valgrind --tool=callgrind --toggle-collect='*passes_run*'`; the count
 //!   covers decoding and dropping the result, not reading the files).
+//! * `decode_loop DIR --passes N --listing`: the same, each decode followed
+//!   by fxc's listing of the shader.
 //!
-//! Usage: cargo run --release -p dxbc --example decode_loop -- DIR [SECONDS | --passes N]
+//! Usage: cargo run --release -p dxbc --example decode_loop -- DIR [SECONDS | --passes N [--listing]]
 
 fn walk(d: &std::path::Path, out: &mut Vec<Vec<u8>>) {
     let mut entries: Vec<_> =
@@ -23,14 +25,18 @@ fn walk(d: &std::path::Path, out: &mut Vec<Vec<u8>>) {
     }
 }
 
-/// Decodes (and drops) every file `passes` times; returns the chunk errors met.
+/// Decodes (and drops) every file `passes` times, writing its listing too
+/// when `listing` is set; returns the chunk errors met.
 #[inline(never)]
-fn passes_run(files: &[Vec<u8>], passes: usize) -> usize {
+fn passes_run(files: &[Vec<u8>], passes: usize, listing: bool) -> usize {
     let mut errors = 0usize;
     for _ in 0..passes {
         for f in files {
             let s = dxbc::Shader::decode(std::hint::black_box(f)).unwrap();
             errors += s.errors.len();
+            if listing {
+                drop(std::hint::black_box(dxbc::listing::disassemble(&s)));
+            }
             drop(std::hint::black_box(s));
         }
     }
@@ -45,7 +51,8 @@ fn main() {
     let total: usize = files.iter().map(|f| f.len()).sum();
     if args.get(1).map(String::as_str) == Some("--passes") {
         let passes: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
-        let errors = passes_run(&files, passes);
+        let listing = args.get(3).map(String::as_str) == Some("--listing");
+        let errors = passes_run(&files, passes, listing);
         println!("{} files, {} bytes, {passes} passes, {errors} chunk errors", files.len(), total);
         return;
     }
@@ -53,7 +60,7 @@ fn main() {
     let t = std::time::Instant::now();
     let mut n = 0;
     while t.elapsed().as_secs_f64() < secs {
-        passes_run(&files, 1);
+        passes_run(&files, 1, false);
         n += 1;
     }
     println!(
