@@ -56,15 +56,8 @@ fn empty() -> Ifce {
 /// The row's name and its last `N` whitespace-separated fields, each with
 /// its byte position in the line.
 fn fields<'a, const N: usize>(c: &Cursor<'a>) -> Res<(&'a str, [(usize, &'a str); N])> {
-    let body = c.line.get(3..).unwrap_or("");
-    let mut words: Vec<(usize, &str)> = Vec::new();
-    let mut at = 0;
-    for w in body.split(' ') {
-        if !w.is_empty() {
-            words.push((3 + at, w));
-        }
-        at += w.len() + 1;
-    }
+    // Skip the leading `//`.
+    let words: Vec<(usize, &str)> = c.words().into_iter().skip(1).collect();
     if words.len() < N + 1 {
         return Err(c.err_at(c.line.len(), format!("expected a name and {N} columns")));
     }

@@ -241,3 +241,131 @@ fn class_linkage_tables_build_ifce() {
     let bad = CLASS_LINKAGE.replace("|   1-2   |", "|   2-1   |");
     assert_eq!(assemble(&bad).unwrap_err().message, "bad slot range `2-1`");
 }
+
+const LEVEL9: &str = "\
+//
+// Constant buffer to DX9 shader constant mappings:
+//
+// Target Reg Buffer  Source Reg Component
+// ---------- ------- ---------- ---------
+// i0         cb0              5         2
+//
+// Target Reg Buffer  Start Reg # of Regs        Data Conversion
+// ---------- ------- --------- --------- ----------------------
+// c1         cb0             0         4  ( FLT, INT,UINT,BOOL)
+//
+//
+// Sampler/Resource to DX9 shader sampler mappings:
+//
+// Target Sampler Source Sampler  Source Resource
+// -------------- --------------- ----------------
+// s0             s1              t2               
+//
+//
+// Runtime generated constant mappings:
+//
+// Target Reg                               Constant Description
+// ---------- --------------------------------------------------
+// c0                              Vertex Shader position offset
+//
+//
+// Level9 shader bytecode:
+//
+    ps_2_x
+    def c5, 0.5, -0, 1e+010, 1.#QNAN
+    dcl t0.xy  // pixel<4,5>
+    dcl_2d s0
+
+#line 12 \"a.hlsl\"
+    texldp_pp r0, t0, s0
+    mul_sat r1.xz, -r0_abs.x, c1  // f::x<0>, ::y<1,2>
+    if_gt r0.x, c1.y
+
+#line 20
+    (!p0.x) mov_x2 r1, r0.yzwx  // y<>
+    endif
+    mov oC0, r1
+
+// approximately 6 instruction slots used (1 texture, 5 arithmetic)
+ps_4_0
+ret 
+// Approximately 0 instruction slots used
+";
+
+#[test]
+fn level9_section_builds_aon9() {
+    let bytes = assemble(LEVEL9).unwrap();
+    let s = Shader::parse(&bytes).unwrap();
+    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    assert_eq!(&s.container.chunks[0].tag, b"Aon9", "fxc puts Aon9 first");
+    let a = s.aon9.as_ref().expect("an Aon9 chunk");
+    assert_eq!((a.min_version.pixel, a.min_version.major, a.min_version.minor), (true, 2, 0));
+    assert_eq!((a.loop_register_mappings[0].source_register, a.loop_register_mappings[0].component), (5, 2));
+    assert_eq!(a.constant_buffer_mappings[0].conversion, [0, 2, 3, 1]);
+    let m = &a.sampler_mappings[0];
+    assert_eq!((m.target_sampler, m.source_sampler, m.source_resource), (0, 1, 2));
+    assert_eq!(a.runtime_constant_mappings[0].target_register, 0);
+    let p = &a.program;
+    assert_eq!(p.instructions.len(), 9);
+    let dbg = p.debug_info.as_ref().expect("a DBUG comment");
+    assert_eq!(dbg.files[0].name, "a.hlsl");
+    assert_eq!((dbg.lines[3].line, dbg.lines[3].file), (12, 0));
+    assert_eq!(dbg.lines[0].file, 0xFFFF);
+    // The whole text comes back.
+    let text = crate::listing::disassemble(&s);
+    let at = text.find("// Constant buffer to DX9").unwrap();
+    assert_eq!(&text[at - 3..], LEVEL9);
+    // What the debug block cannot show is chosen: the printed line's
+    // directives reappear, and the code offsets point at the instructions.
+    let first = p.instructions[0].offset - p.offset;
+    assert_eq!(dbg.lines[0].code_offset as usize, first);
+}
+
+#[test]
+fn level9_vertex_shader_relative_addressing() {
+    let text = "// Level9 shader bytecode:\n//\n    vs_2_0\n    mova a0.xy, v1\n    \
+                mad r0, c26[a0.y], v4.x, r0\n    mov oPos, c[aL]\n\n// approximately 3 instruction slots used\nvs_4_0\nret \n";
+    let e = assemble(text).unwrap_err();
+    assert_eq!((e.line, e.message.as_str()), (6, "unknown level-9 register `c`"));
+    let text = text.replace("c[aL]", "c3[aL]");
+    let s = Shader::parse(&assemble(&text).unwrap()).unwrap();
+    let p = &s.aon9.as_ref().unwrap().program;
+    let rel = p.instructions[1].src[0].relative.as_ref().unwrap();
+    assert_eq!((rel.register_type, rel.component), (crate::spec::sm2::Sm2RegisterType::Addr as u8, 1));
+    assert!(crate::listing::disassemble(&s).contains("    mad r0, c26[a0.y], v4.x, r0\n    mov oPos, c3[aL]\n"));
+}
+
+#[test]
+fn level9_errors_point_into_the_section() {
+    let e = assemble(&LEVEL9.replace("texldp_pp", "texldq")).unwrap_err();
+    assert_eq!((e.line, e.column, e.message.as_str()), (35, 5, "unknown level-9 instruction `texldq`"));
+    let e = assemble(&LEVEL9.replace("-r0_abs.x, c1", "-r0_abs.x, c1[a0.x]")).unwrap_err();
+    assert_eq!((e.column, e.message.as_str()), (33, "no relative addressing below ps_3_0"));
+    let e = assemble(&LEVEL9.replace("mov oC0, r1", "mov oC0, q1")).unwrap_err();
+    assert_eq!((e.line, e.column), (42, 14));
+    let e = assemble(&LEVEL9.replace("( FLT, INT", "( FLT, XYZ")).unwrap_err();
+    assert_eq!(e.message, "unknown data conversion `XYZ`");
+    let e = assemble(&LEVEL9.replace("    ps_2_x\n", "    ps_9_x\n")).unwrap_err();
+    assert_eq!(e.line, 29);
+    let e = assemble(&LEVEL9.replace("mov oC0", "mov_gt oC0")).unwrap_err();
+    assert_eq!(e.message, "`mov` takes no comparison");
+    let e = assemble(&LEVEL9.replace("  // f::x<0>", "  // f::x<0")).unwrap_err();
+    assert!(e.message.starts_with("expected `scope::name<components>`"), "{e}");
+    let long = format!("    add r0, {}\n", vec!["r1"; 16].join(", "));
+    let e = assemble(&LEVEL9.replace("    endif\n", &long)).unwrap_err();
+    assert!(e.message.contains("do not fit"), "{e}");
+}
+
+#[test]
+fn level9_line_directives_close_together_still_print() {
+    // `#line 97` after `#line 98` prints only because the lines between
+    // drifted away in steps the printer skips: the assembler recreates a
+    // drift so that the same directives come back.
+    let text = "// Level9 shader bytecode:\n//\n    ps_2_0\n\n#line 98 \"f\"\n    mov r0, c0\n    mov r1, c1\n    \
+                mov r2, c2\n\n#line 97\n    mov r3, c3\n    mov oC0, r0\n\n// approximately 5 instruction slots used\nps_4_0\nret \n";
+    let s = Shader::parse(&assemble(text).unwrap()).unwrap();
+    let out = crate::listing::disassemble(&s);
+    assert!(out.contains(&text[..text.find("ps_4_0").unwrap()]), "{out}");
+    let lines: Vec<u16> = s.aon9.unwrap().program.debug_info.unwrap().lines.iter().map(|l| l.line).collect();
+    assert_eq!(lines, [98, 100, 102, 97, 97]);
+}
