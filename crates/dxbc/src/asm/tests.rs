@@ -369,3 +369,18 @@ fn level9_line_directives_close_together_still_print() {
     let lines: Vec<u16> = s.aon9.unwrap().program.debug_info.unwrap().lines.iter().map(|l| l.line).collect();
     assert_eq!(lines, [98, 100, 102, 97, 97]);
 }
+
+#[test]
+fn sm51_constant_buffer_space_without_size_keeps_a_size_word() {
+    // A declaration whose operand lost its indices prints no size but still
+    // a space; the space is the payload's second word, so a size word (0)
+    // goes before it and the text comes back the same (it used to lose the
+    // space on the next round, shrinking the program by a word).
+    let text = "vs_5_1\ndcl_constantbuffer CB, immediateIndexed, space=3\nret \n";
+    let w = words(text);
+    assert_eq!(w[4..6], [0, 3], "{w:x?}");
+    let s = Shader::parse(&assemble(text).unwrap()).unwrap();
+    assert!(crate::listing::disassemble(&s).contains("dcl_constantbuffer CB, immediateIndexed, space=3\n"));
+    let w = words("vs_5_1\ndcl_constantbuffer CB0[0:0][4], immediateIndexed, space=1\nret \n");
+    assert_eq!(w[w.len() - 3..w.len() - 1], [4, 1]);
+}
