@@ -13,9 +13,10 @@
 //! * listing fixpoint: the program part of `disasm(asm(L))` equals that of
 //!   `disasm(original)`.
 //! * whole-listing fixpoint: all of `disasm(asm(L))`, header included,
-//!   equals `disasm(original)`; where not, the original is compared again
-//!   without the chunks the assembler does not build (IFCE, Aon9, XPDP),
-//!   and each such allowance counts the listings it changes.
+//!   equals `disasm(original)` exactly.
+//! * IFCE and Aon9: the chunks assembled from the header, byte for byte
+//!   (Aon9 also without its `DBUG` comment, which the listing shows only
+//!   in part).
 //! * RDEF: the chunk assembled from the header, byte for byte; a
 //!   difference is named by the first model field that differs.
 //! * vkd3d and blobs: `asm(disasm(x))` program bytes, and the fixpoint.
@@ -245,61 +246,52 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value, path: String) 
     }
 }
 
-/// A chunk the assembler does not build: the original is compared with it
-/// removed from the container, so its header section (and whatever the
-/// printer derives from it) is left out of both listings.
-struct Allowance {
-    tag: &'static [u8; 4],
-    what: &'static str,
-}
-
-const ALLOWANCES: &[Allowance] = &[
-    Allowance { tag: b"IFCE", what: "class linkage tables" },
-    Allowance { tag: b"Aon9", what: "level-9 section" },
-    Allowance { tag: b"XPDP", what: "`for Durango` in the stripped files' creator line" },
-];
-
-/// `shader`'s container without the chunks tagged `drop`.
-fn without(shader: &Shader, drop: &[u8; 4]) -> Shader {
-    let parts: Vec<([u8; 4], &[u8])> = shader
-        .container
-        .chunks
-        .iter()
-        .filter(|c| &c.tag != drop)
-        .map(|c| (c.tag, &shader.bytes[c.data_range()]))
-        .collect();
-    Shader::parse(&dxbc::container::write_container(1, &parts)).expect("the rebuilt container decodes")
-}
-
 /// Whole-listing fixpoint: `disasm(asm(L)) == disasm(original)`, header
-/// included. Where they differ, each allowance whose chunk the original has
-/// and ours lacks drops it from the original (counted in `touched` when the
-/// listing changes), and the listings are compared again.
-fn check_full(t: &mut Tally, touched: &mut [usize], name: &str, ours: &Shader, shader: &Shader) {
+/// included, exactly.
+fn check_full(t: &mut Tally, name: &str, ours: &Shader, shader: &Shader) {
     t.total += 1;
-    let b = dxbc::listing::disassemble(ours);
-    let mut a = dxbc::listing::disassemble(shader);
+    let (a, b) = (dxbc::listing::disassemble(shader), dxbc::listing::disassemble(ours));
     if a == b {
         t.same += 1;
-        return;
-    }
-    let mut orig = without(shader, b"\0\0\0\0");
-    for (n, al) in ALLOWANCES.iter().enumerate() {
-        if ours.container.find(al.tag).is_some() || orig.container.find(al.tag).is_none() {
-            continue;
-        }
-        orig = without(&orig, al.tag);
-        let a2 = dxbc::listing::disassemble(&orig);
-        if a2 != a {
-            touched[n] += 1;
-        }
-        a = a2;
-    }
-    if a == b {
-        t.same_as_printed += 1;
     } else {
         let line = a.lines().zip(b.lines()).find(|(x, y)| x != y).map(|(x, y)| format!("`{x}` vs `{y}`"));
         t.fail("listing differs", format!("{name}: {}", line.unwrap_or_default()));
+    }
+}
+
+/// The Aon9 chunks compared again without their comment blocks (the
+/// `DBUG` debug information, of which the listing shows only line
+/// directives and annotations): counts those whose tables and SM2 tokens
+/// are byte-identical.
+fn check_aon9_code(t: &mut Tally, name: &str, ours: &Shader, shader: &Shader) {
+    let Some(a) = shader.aon9.as_ref() else { return };
+    t.total += 1;
+    let strip = |x: &dxbc::chunks::aon9::Aon9| {
+        let mut x = x.clone();
+        x.program.comments.clear();
+        x.encode()
+    };
+    match ours.aon9.as_ref() {
+        Some(b) if strip(a) == strip(b) => t.same += 1,
+        Some(_) => t.fail("differs", name.to_string()),
+        None => t.fail("chunk missing", name.to_string()),
+    }
+}
+
+/// Compares the chunk tagged `tag` of the original (when it has one) with
+/// ours, byte for byte.
+fn check_chunk(t: &mut Tally, tag: &[u8; 4], name: &str, ours: &Shader, shader: &Shader) {
+    let Some(c) = shader.container.find(tag) else { return };
+    t.total += 1;
+    let a = &shader.bytes[c.data_range()];
+    match ours.container.find(tag) {
+        None => t.fail("chunk missing", name.to_string()),
+        Some(o) if ours.bytes[o.data_range()] == *a => t.same += 1,
+        Some(o) => {
+            let b = &ours.bytes[o.data_range()];
+            let k = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+            t.fail("chunk differs", format!("{name}: byte {k} of {} / {}", a.len(), b.len()));
+        }
     }
 }
 
@@ -334,7 +326,8 @@ fn fxc_corpus() {
     assert_eq!(names.len(), 438, "expected 438 fxc corpus shaders");
     let (mut from_fxc, mut from_ours, mut fix) = (Tally::default(), Tally::default(), Tally::default());
     let mut sigs = Tally::default();
-    let (mut rdef, mut full, mut touched) = (Tally::default(), Tally::default(), vec![0usize; ALLOWANCES.len()]);
+    let (mut rdef, mut full) = (Tally::default(), Tally::default());
+    let (mut aon9, mut aon9_code, mut ifce) = (Tally::default(), Tally::default(), Tally::default());
     for path in &names {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let shader = Shader::parse(&std::fs::read(path).unwrap()).unwrap();
@@ -352,14 +345,16 @@ fn fxc_corpus() {
             }
         };
         check_rdef(&mut rdef, &name, &ours, &shader);
-        check_full(&mut full, &mut touched, &name, &ours, &shader);
+        check_chunk(&mut aon9, b"Aon9", &name, &ours, &shader);
+        check_aon9_code(&mut aon9_code, &name, &ours, &shader);
+        check_chunk(&mut ifce, b"IFCE", &name, &ours, &shader);
+        check_full(&mut full, &name, &ours, &shader);
     }
     rdef.report("fxc .asm -> RDEF chunk");
+    aon9.report("fxc .asm -> Aon9 chunk");
+    aon9_code.report("fxc .asm -> Aon9 chunk without its DBUG comment");
+    ifce.report("fxc .asm -> IFCE chunk");
     full.report("fxc .asm -> whole listing");
-    println!("  (the +N: equal once the original drops chunks the assembler does not build)");
-    for (a, n) in ALLOWANCES.iter().zip(&touched) {
-        println!("  allowance: no {} ({}): touches {n} listings", String::from_utf8_lossy(a.tag), a.what);
-    }
     sigs.report("fxc .asm -> signature chunks");
     from_fxc.report("fxc .asm -> program bytes");
     from_ours.report("dxbc disasm -> program bytes");
@@ -376,17 +371,22 @@ fn fxc_corpus() {
     // often; the rest differ in those choices (user-packed flags, compile
     // flags, typedef names, which type records fxc shares).
     assert_eq!((rdef.same, rdef.total), (277, 365), "RDEF chunks (see the report above)");
-    // Whole listings: 390 identical; the other 48 once the original drops
-    // IFCE (5 listings change), Aon9 (36) or XPDP (7).
-    assert_eq!((full.same, full.same_as_printed, full.total), (390, 48, 438), "whole listings (see the report above)");
-    assert_eq!(touched, [5, 36, 7], "listings each allowance changes");
+    // Whole listings, header included (IFCE, Aon9 and XPDP assembled).
+    assert_eq!((full.same, full.total), (438, 438), "whole listings (see the report above)");
+    // Aon9: the 15 chunks without debug information come back byte for
+    // byte; the 21 with a DBUG comment differ in it only (the listing shows
+    // its line directives and annotations, not its types, entry point or
+    // skipped lines).
+    assert_eq!((aon9.same, aon9.total), (15, 36), "Aon9 chunks (see the report above)");
+    assert_eq!((aon9_code.same, aon9_code.total), (36, 36), "Aon9 without DBUG (see the report above)");
+    assert_eq!((ifce.same, ifce.total), (5, 5), "IFCE chunks (see the report above)");
     assert_eq!((sigs.same, sigs.total), (919, 919), "signature chunks (see the report above)");
 }
 
 /// `asm(disasm(x))` for every decodable file of a corpus directory.
 fn round_trip_dir(sub: &str) -> (Tally, Tally, Tally, Tally, Tally) {
     let (mut bytes, mut fix, mut sigs) = (Tally::default(), Tally::default(), Tally::default());
-    let (mut full, mut touched) = (Tally::default(), vec![0usize; ALLOWANCES.len()]);
+    let mut full = Tally::default();
     let mut rdef = Tally::default();
     for path in files(&corpus(sub)) {
         let name = path.strip_prefix(corpus(sub)).unwrap().to_string_lossy().to_string();
@@ -402,11 +402,10 @@ fn round_trip_dir(sub: &str) -> (Tally, Tally, Tally, Tally, Tally) {
         check_signatures(&mut sigs, &name, &text, &shader);
         if let Ok(b) = dxbc::asm::assemble(&text) {
             let ours = Shader::parse(&b).expect("assembled container decodes");
-            check_full(&mut full, &mut touched, &name, &ours, &shader);
+            check_full(&mut full, &name, &ours, &shader);
             check_rdef(&mut rdef, &name, &ours, &shader);
         }
     }
-    println!("{sub}: allowances touch {touched:?} listings");
     (bytes, fix, sigs, full, rdef)
 }
 
@@ -428,8 +427,7 @@ fn vkd3d_and_blobs_round_trip() {
     assert_eq!((bytes.same, bytes.same_as_printed, bytes.total), (732, 7, 739));
     assert_eq!((fix.same, fix.total), (739, 739));
     assert_eq!((sigs.same, sigs.total), (1514, 1514));
-    // Whole listings: one blob keeps a level-9 section (Aon9 dropped).
-    assert_eq!((full.same, full.same_as_printed, full.total), (738, 1, 739));
+    assert_eq!((full.same, full.total), (739, 739));
     assert_eq!((rdef.same, rdef.total), (1, 1));
     let (bytes, fix, sigs, full, rdef) = round_trip_dir("vkd3d");
     full.report("vkd3d: dxbc disasm -> whole listing");
@@ -438,7 +436,7 @@ fn vkd3d_and_blobs_round_trip() {
     fix.report("vkd3d: dxbc disasm -> listing fixpoint");
     sigs.report("vkd3d: dxbc disasm -> signature chunks");
     assert_eq!((fix.same, fix.total), (2239, 2239));
-    assert_eq!((full.same, full.same_as_printed, full.total), (2239, 0, 2239));
+    assert_eq!((full.same, full.total), (2239, 2239));
     // vkd3d-shader's RDEF: the assembler writes fxc's compile flags and
     // user-packed flags, which vkd3d sets otherwise; none is identical.
     assert_eq!((rdef.same, rdef.total), (0, 2235));
@@ -455,7 +453,9 @@ fn vkd3d_and_blobs_round_trip() {
 fn damaged_listings_fail_cleanly() {
     let names = files(&corpus("fxc"));
     let mut failures = 0usize;
-    for path in names.iter().step_by(150) {
+    // A spread of listings, and one with a level-9 section and debug lines.
+    let level9 = corpus("fxc").join("directxtk_dgslphong_main.dxbc");
+    for path in names.iter().step_by(150).chain([&level9]) {
         let text = std::fs::read_to_string(path.with_extension("asm")).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {

@@ -213,8 +213,18 @@ fn constant_buffer(c: &mut Cursor, f: &[FieldDef], t: &mut u32, body: &mut Vec<u
     operand::encode(&op, body);
     c.expect(",")?;
     set(t, f, "access pattern", enum_word(c, &spec::CB_ACCESS_PATTERN)?);
-    body.extend(size);
-    space(c, body)
+    // The SM5.1 payload is [size, space]: the printer shows the size only
+    // on a three-index operand but takes the space from the second word,
+    // so a space without a printed size keeps a size word (0) before it.
+    let mut rest = Vec::new();
+    space(c, &mut rest)?;
+    if !rest.is_empty() {
+        body.push(size.unwrap_or(0));
+    } else {
+        body.extend(size);
+    }
+    body.extend(rest);
+    Ok(())
 }
 
 /// The swizzle `.xyzw` (x=0, y=1, z=2, w=3 packed two bits each), which fxc

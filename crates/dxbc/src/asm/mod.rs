@@ -10,10 +10,12 @@
 //!   groups; [`decl`]: the `dcl_*` spellings and their payloads.
 //! * [`signatures`] and [`rdef`] (with [`bindings`]): the header's tables
 //!   back to signature chunks and RDEF; [`stat`]: the few STAT fields the
-//!   listing prints; [`features`]: SFI0 from the feature note.
-//! * this module: the line loop (header comments and level-9 text are
-//!   skipped up to the profile line, `dcl_immediateConstantBuffer` spans
-//!   several lines) and the container.
+//!   listing prints; [`features`]: SFI0 from the feature note; [`ifce`]:
+//!   IFCE from the class linkage tables; [`aon9`]: the level-9 section
+//!   (mapping tables and the SM2 program) back to Aon9.
+//! * this module: the line loop (the header up to the profile line feeds
+//!   the readers above, `dcl_immediateConstantBuffer` spans several lines)
+//!   and the container (XPDP when the creator line says `for Durango`).
 //!
 //! Tokens are emitted straight into a dword vector, every field packed
 //! through the format table ([`crate::spec`]): opcode numbers come from the
@@ -25,10 +27,12 @@
 //! with six decimals) comes back as the nearest value, which prints the
 //! same.
 
+mod aon9;
 mod bindings;
 mod decl;
 mod features;
 mod float;
+mod ifce;
 mod instruction;
 mod lookup;
 mod operand;
@@ -86,6 +90,10 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, AsmError> {
     let ptype = VERSION_FIELDS.iter().find(|f| f.name == "program type").map_or(0, |f| f.get(dword(&listing.program)));
     let gs5 = major >= 5 && spec::PROGRAM_TYPE.asm(ptype) == Some("gs");
     let mut chunks: Vec<([u8; 4], Vec<u8>)> = Vec::new();
+    // fxc puts the level-9 program first.
+    if let Some(a) = listing.aon9 {
+        chunks.push((*b"Aon9", a.encode()));
+    }
     if let Some(r) = listing.rdef {
         chunks.push((*b"RDEF", r.encode()));
     }
@@ -97,6 +105,9 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, AsmError> {
             chunks.push((tag, sig.encode()));
         }
     }
+    if let Some(i) = listing.ifce {
+        chunks.push((*b"IFCE", i.encode()));
+    }
     let tag = if major >= 5 { *b"SHEX" } else { *b"SHDR" };
     chunks.push((tag, listing.program));
     if let Some(sfi0) = listing.sfi0 {
@@ -104,6 +115,13 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, AsmError> {
     }
     if let Some(stat) = listing.stat {
         chunks.push((*b"STAT", stat));
+    }
+    if listing.durango {
+        // fxc's Durango (Xbox One) builds carry XPDP, the path of the PDB
+        // the debug information went to; the listing only says that the
+        // chunk is there (`for Durango` in the creator line), so it is
+        // written empty.
+        chunks.push((*b"XPDP", Vec::new()));
     }
     let parts: Vec<([u8; 4], &[u8])> = chunks.iter().map(|(t, d)| (*t, d.as_slice())).collect();
     Ok(write_container(1, &parts))
@@ -126,6 +144,10 @@ struct Listing {
     rdef: Option<crate::chunks::rdef::Rdef>,
     stat: Option<Vec<u8>>,
     sfi0: Option<Vec<u8>>,
+    /// The creator line ends `for Durango` (an XPDP chunk is present).
+    durango: bool,
+    ifce: Option<crate::chunks::ifce::Ifce>,
+    aon9: Option<crate::chunks::aon9::Aon9>,
 }
 
 fn parse(text: &str) -> Result<Listing, AsmError> {
@@ -163,29 +185,44 @@ fn parse(text: &str) -> Result<Listing, AsmError> {
     let major = VERSION_FIELDS.iter().find(|f| f.name == "major version").map_or(0, |f| f.get(header.version));
     let stat = header.stat.finish(major);
     let sfi0 = header.features.finish();
-    Ok(Listing { program, tables: header.tables, rdef, stat, sfi0 })
+    Ok(Listing {
+        program,
+        tables: header.tables,
+        rdef,
+        stat,
+        sfi0,
+        durango: header.durango,
+        ifce: header.ifce.finish(),
+        aon9: header.aon9.finish()?,
+    })
 }
 
 /// What the lines up to the profile line say.
 struct Header {
     version: u32,
     legacy: bool,
+    durango: bool,
     tables: Vec<signatures::Table>,
     rdef: rdef::RdefText,
     stat: stat::StatText,
     features: features::FeaturesText,
+    ifce: ifce::IfceText,
+    aon9: aon9::Aon9Text,
 }
 
 /// Reads up to and including the profile line: everything before it is
-/// header comment or level-9 text; the creator line and the signature
-/// tables are kept.
+/// header comment or level-9 text, each line offered to every header
+/// reader (creator, RDEF, STAT, features, signatures, IFCE, Aon9).
 fn read_header(lines: &mut Lines) -> Res<Header> {
     let mut legacy = false;
+    let mut durango = false;
     let mut tables: Vec<signatures::Table> = Vec::new();
     let mut open: Option<signatures::Table> = None;
     let mut rdef = rdef::RdefText::new();
     let mut stat = stat::StatText::new();
     let mut features = features::FeaturesText::new();
+    let mut ifce = ifce::IfceText::new();
+    let mut aon9 = aon9::Aon9Text::new();
     loop {
         let Some(mut c) = lines.next() else {
             let at = lines.text.len();
@@ -193,13 +230,16 @@ fn read_header(lines: &mut Lines) -> Res<Header> {
         };
         if let Some(version) = version_token(c.line) {
             tables.extend(open);
-            return Ok(Header { version, legacy, tables, rdef, stat, features });
+            return Ok(Header { version, legacy, durango, tables, rdef, stat, features, ifce, aon9 });
         }
         rdef.line(&c)?;
         stat.header_line(&c)?;
         features.line(&c)?;
+        ifce.line(&c)?;
+        aon9.line(&mut c)?;
         if let Some(creator) = c.line.strip_prefix("// Generated by ") {
             legacy = creator_is_legacy(creator);
+            durango = creator.ends_with(" for Durango");
         }
         if let Some(kind) = signatures::Kind::from_title(c.line) {
             tables.extend(open.replace(signatures::Table::new(kind)));

@@ -106,6 +106,20 @@ impl<'a> Cursor<'a> {
         v.ok_or_else(|| self.err_at(start, "expected an unsigned 32-bit number"))
     }
 
+    /// The blank-separated words of the whole line, each with its byte
+    /// position (header table rows).
+    pub fn words(&self) -> Vec<(usize, &'a str)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for w in self.line.split(' ') {
+            if !w.is_empty() {
+                out.push((at, w));
+            }
+            at += w.len() + 1;
+        }
+        out
+    }
+
     /// Requires the end of the line (blanks allowed).
     pub fn end(&mut self) -> Res<()> {
         if self.at_end() {

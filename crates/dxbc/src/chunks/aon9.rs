@@ -1125,8 +1125,9 @@ impl Sm2Program {
             _ => {}
         }
         if let Some(d) = &ins.dst {
-            // The table is keyed by the raw 4-bit field; `shift` holds it sign-extended.
-            let raw = param_token::SHIFT.get(d.shift as u8 as u32);
+            // The table is keyed by the raw 4-bit field; `shift` holds it
+            // sign-extended (stored back into the field to drop the sign).
+            let raw = param_token::SHIFT.get(param_token::SHIFT.put(0, d.shift as u8 as u32));
             m.push_str(SM2_RESULT_SHIFT.asm(raw).unwrap_or(""));
             if d.result_modifier & 1 != 0 {
                 m.push_str("_sat");
