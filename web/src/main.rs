@@ -4,16 +4,12 @@
 //! (model, selection, inspect, input, syntax, tour, translation); the
 //! components here only hold signals and draw.
 
-mod gallery;
-mod input;
-mod inspect;
-mod model;
-mod preview;
 mod preview_pane;
-mod selection;
-mod syntax;
-mod tour;
-mod translation;
+mod worker_client;
+
+// The plain logic lives in the library (shared with the worker binary and
+// tested natively); imported at the root so `crate::model` etc. name it.
+use dxbc_web::{gallery, input, inspect, model, preview, selection, syntax, tour, translation};
 
 use leptos::prelude::*;
 use model::Model;
@@ -843,35 +839,26 @@ async fn yield_now() {
     let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
-/// Translates `m` in slices (lowering, then one backend at a time), yielding
-/// between them; drops the work when another file was opened meanwhile.
+/// Translates `m` in the translation worker; drops the answer when another
+/// file was opened meanwhile.
 async fn translate_later(s: State, m: Arc<Model>) {
-    use translation::{Failure, Outcome, TARGETS};
+    use translation::{Failure, Outcome};
     let current = || Arc::ptr_eq(&s.model.get_untracked(), &m);
     yield_now().await;
     if !current() {
         return;
     }
-    let outcome = match &m.shader {
-        None => Outcome::Failed(Failure {
-            kind: "not translated",
-            message: "the file is not a readable container".into(),
-            offset: m.stop_offset(),
-        }),
-        Some(sh) => match translation::lower(sh) {
-            Err(f) => Outcome::Failed(f),
-            Ok(t) => {
-                let mut outputs = Vec::with_capacity(TARGETS.len());
-                for k in TARGETS {
-                    yield_now().await;
-                    if !current() {
-                        return;
-                    }
-                    outputs.push(translation::emit(&t, k));
-                }
-                Outcome::Ok(Arc::new(translation::finish(&t, outputs)))
-            }
-        },
+    let outcome = if m.shader.is_none() {
+        Outcome::Failed(Failure::new("not translated", "the file is not a readable container".into(), m.stop_offset()))
+    } else {
+        match worker_client::request(worker_client::Kind::Translate, &m.bytes).await {
+            Ok(json) => Outcome::from_json(&json),
+            Err(e) => Outcome::Failed(Failure::new(
+                "not translated",
+                format!("the translation worker did not run: {e}"),
+                None,
+            )),
+        }
     };
     if current() {
         s.tr.set(Some((m.clone(), Arc::new(outcome))));
@@ -930,7 +917,7 @@ fn TranslationPane() -> impl IntoView {
 
 fn failure_view(f: translation::Failure) -> impl IntoView {
     let s = st();
-    let why = dxbc_naga::LIMITATIONS.iter().find(|(p, _)| f.message.starts_with(p)).map(|(_, why)| *why);
+    let why = f.why.clone();
     let link = f.offset.map(|off| {
         view! {
             <button class="offlink" data-testid="translation-offset" title="Select these bytes"
@@ -1067,17 +1054,5 @@ fn TourPanel() -> impl IntoView {
 
 fn main() {
     console_error_panic_hook::set_once();
-    // In the preview's worker there is no window: the module is there only
-    // for preview_translate_json.
-    if web_sys::window().is_none() {
-        return;
-    }
     leptos::mount::mount_to_body(App);
-}
-
-/// The preview worker's entry (web/src/preview_worker.js): file bytes in,
-/// JSON of the translation (or why there is none) out.
-#[wasm_bindgen::prelude::wasm_bindgen]
-pub fn preview_translate_json(bytes: &[u8]) -> String {
-    preview::translate_json(bytes)
 }

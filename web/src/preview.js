@@ -393,39 +393,3 @@ export async function preview_decode_image(file) {
   const d = g.getImageData(0, 0, w, h);
   return [w, h, new Uint8Array(d.data.buffer)];
 }
-
-let worker = null;
-let workerSeq = 0;
-const waiting = new Map();
-
-/**
- * Translates `shader` (file bytes) in the preview worker; resolves to the
- * JSON the worker's wasm returns. Rejects when no worker can run (the
- * caller then translates on the main thread).
- */
-export function preview_worker_translate(workerUrl, shader) {
-  if (!worker) {
-    const boot = document.getElementById('dxbc-boot');
-    if (!boot || typeof Worker === 'undefined') return Promise.reject(new Error('no worker'));
-    worker = new Worker(workerUrl, { type: 'module' });
-    worker.urls = { js: new URL(boot.dataset.js, location.href).href, wasm: new URL(boot.dataset.wasm, location.href).href };
-    worker.onmessage = (e) => {
-      const w = waiting.get(e.data.id);
-      waiting.delete(e.data.id);
-      if (w) e.data.error ? w.reject(new Error(e.data.error)) : w.resolve(e.data.json);
-    };
-    worker.onerror = (e) => {
-      for (const w of waiting.values()) w.reject(new Error(e.message || 'the preview worker failed'));
-      waiting.clear();
-      worker = null;
-    };
-  }
-  const id = ++workerSeq;
-  // A copy: the argument is a view into the wasm memory, which must not be cloned whole.
-  const bytes = shader.slice();
-  const w = worker;
-  return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    w.postMessage({ id, shader: bytes, ...w.urls }, [bytes.buffer]);
-  });
-}

@@ -37,27 +37,18 @@ extern "C" {
     fn preview_resize(gpu: &JsValue, width: u32, height: u32);
     #[wasm_bindgen(catch)]
     async fn preview_decode_image(file: &web_sys::File) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch)]
-    async fn preview_worker_translate(worker_url: &str, shader: &[u8]) -> Result<JsValue, JsValue>;
 }
 
-#[wasm_bindgen(module = "/src/preview_worker.js")]
-extern "C" {
-    fn preview_worker_url() -> String;
-}
-
-/// Translation for the preview, in the worker when one runs (else here).
-/// Records where it ran in `__dxbcPreview.translatedIn` for the tests.
-async fn translate_off_thread(
-    bytes: &[u8],
-    shader: &dxbc::Shader,
-) -> Result<preview_model::plan::Translated, PlanError> {
-    let (r, place) = match preview_worker_translate(&preview_worker_url(), bytes).await {
-        Ok(json) => (preview::translated_from_json(&json.as_string().unwrap_or_default()), "worker"),
-        Err(_) => (preview::translate(shader), "main thread"),
+/// Translation for the preview, in the translation worker (the page's wasm
+/// has no translator). Records where it ran in `__dxbcPreview.translatedIn`
+/// for the tests.
+async fn translate_off_thread(bytes: &[u8]) -> Result<preview_model::plan::Translated, PlanError> {
+    let r = match crate::worker_client::request(crate::worker_client::Kind::Preview, bytes).await {
+        Ok(json) => preview::translated_from_json(&json),
+        Err(e) => Err(PlanError::Unsupported(format!("the translation worker did not run: {e}"))),
     };
     if let Ok(stats) = js_sys::Reflect::get(&js_sys::global(), &"__dxbcPreview".into()) {
-        let _ = js_sys::Reflect::set(&stats, &"translatedIn".into(), &place.into());
+        let _ = js_sys::Reflect::set(&stats, &"translatedIn".into(), &"worker".into());
     }
     r
 }
@@ -216,7 +207,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
         pv.status.set(Status::NotPreviewable("the file is not a readable container".into()));
         return;
     };
-    let t = match translate_off_thread(&m.bytes, sh).await {
+    let t = match translate_off_thread(&m.bytes).await {
         Ok(t) => t,
         Err(e) => {
             if current(gen) {

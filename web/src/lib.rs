@@ -1,0 +1,21 @@
+//! DXBC Explorer's plain logic, shared by the two wasm binaries and tested
+//! natively: the view model of a decoded file (`model`), selections,
+//! the inspector's rows, paste detection, listing syntax, the tour, the
+//! gallery of examples, the translation pane's data (`translation`) and the
+//! live preview's logic (`preview`).
+//!
+//! `translator` runs `dxbc_naga` and naga's writers. Only the worker
+//! binary (`worker.rs`) calls it; the UI binary (`main.rs`) receives its
+//! results as JSON, so naga is linked into the worker's wasm alone and the
+//! first view loads without it.
+
+pub mod gallery;
+pub mod input;
+pub mod inspect;
+pub mod model;
+pub mod preview;
+pub mod selection;
+pub mod syntax;
+pub mod tour;
+pub mod translation;
+pub mod translator;

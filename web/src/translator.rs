@@ -1,0 +1,287 @@
+//! Runs the translator for the translation pane (in the worker only): lower
+//! to naga IR and validate, run each backend, and link lines of WGSL back
+//! to the DXBC instruction they came from.
+//!
+//! The link: naga's WGSL writer names a baked expression `_eN`, N being the
+//! expression's index in its function's arena, and every expression of the
+//! body function `dxbc_main` carries the byte span of its DXBC instruction.
+//! So a line of `dxbc_main` belongs to the span of the first `_eN` it
+//! mentions; a line that mentions none (`return;`, `}` of a block, a store
+//! of a literal) inherits the previous line's span.
+
+use crate::translation::{BindingRow, Failure, Outcome, Target, Translated, TARGETS};
+use dxbc::Shader;
+use std::sync::Arc;
+
+/// File bytes in, the pane's [`Outcome`] as JSON out (the worker's entry).
+pub fn translate_json(bytes: &[u8]) -> String {
+    match Shader::decode(bytes) {
+        Ok(s) => run(&s),
+        Err(e) => Outcome::Failed(Failure::new(
+            "not translated",
+            "the file is not a readable container".into(),
+            Some(e.offset()),
+        )),
+    }
+    .to_json()
+}
+
+/// Lowers and validates only (the expensive part that may fail).
+pub fn lower(shader: &Shader) -> Result<dxbc_naga::Translation, Failure> {
+    use dxbc_naga::TranslateError as E;
+    dxbc_naga::translate(shader, &dxbc_naga::Options::default()).map_err(|e| match e {
+        E::Unsupported { what, offset } => {
+            let why = dxbc_naga::LIMITATIONS.iter().find(|(p, _)| what.starts_with(p)).map(|(_, w)| w.to_string());
+            Failure { kind: "unsupported".into(), message: what, offset: Some(offset), why }
+        }
+        E::Malformed { what, offset } => Failure::new("malformed", what, Some(offset)),
+        E::Validation { message, offset } => Failure::new("naga validation failed", message, offset),
+    })
+}
+
+/// Runs one backend.
+pub fn emit(t: &dxbc_naga::Translation, target: Target) -> Result<Vec<String>, String> {
+    let text = match target {
+        Target::Wgsl => dxbc_naga::to_wgsl(t),
+        Target::Glsl => dxbc_naga::to_glsl(t),
+        Target::Msl => dxbc_naga::to_msl(t),
+        Target::Hlsl => dxbc_naga::to_hlsl(t),
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(text.lines().map(str::to_string).collect())
+}
+
+/// Everything the pane shows once the lowering and the backends ran.
+pub fn finish(t: &dxbc_naga::Translation, outputs: Vec<Result<Vec<String>, String>>) -> Translated {
+    let wgsl_spans = match &outputs[Target::Wgsl.index()] {
+        Ok(lines) => wgsl_line_spans(t, lines),
+        Err(_) => Vec::new(),
+    };
+    let body = body_function(&t.module);
+    let expressions = body.map_or(0, |f| f.expressions.len());
+    Translated {
+        stage: match t.stage {
+            naga::ShaderStage::Vertex => "vertex",
+            naga::ShaderStage::Fragment => "fragment",
+            naga::ShaderStage::Compute => "compute",
+            _ => "other",
+        }
+        .to_string(),
+        outputs,
+        wgsl_spans,
+        bindings: t.bindings.iter().map(binding_row).collect(),
+        expressions,
+    }
+}
+
+/// Translates `shader` to every target.
+pub fn run(shader: &Shader) -> Outcome {
+    match lower(shader) {
+        Err(f) => Outcome::Failed(f),
+        Ok(t) => {
+            let outputs = TARGETS.iter().map(|&k| emit(&t, k)).collect();
+            Outcome::Ok(Arc::new(finish(&t, outputs)))
+        }
+    }
+}
+
+fn body_function(m: &naga::Module) -> Option<&naga::Function> {
+    m.functions.iter().map(|(_, f)| f).find(|f| f.name.as_deref() == Some("dxbc_main"))
+}
+
+fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
+    use dxbc_naga::{BindingKind as K, RegisterClass as C};
+    let reg = match b.class {
+        C::ConstantBuffer => "cb",
+        C::ShaderResource => "t",
+        C::Sampler => "s",
+        C::UnorderedAccess => "u",
+    };
+    let register =
+        if b.space == 0 { format!("{reg}{}", b.register) } else { format!("{reg}{}, space{}", b.register, b.space) };
+    let kind = match &b.kind {
+        K::UniformBuffer { size_bytes } => format!("uniform buffer, {size_bytes} bytes"),
+        K::ReadOnlyStorageBuffer { stride } => format!("read-only storage buffer (stride {stride})"),
+        K::StorageBuffer { stride } => format!("storage buffer (stride {stride})"),
+        K::SampledTexture { dimension, sample_type, multisampled } => {
+            let of = match sample_type.as_str() {
+                "f" => "float",
+                "i" => "sint",
+                "u" => "uint",
+                "depth" => "depth",
+                other => other,
+            };
+            format!("{dimension}, {of}{}", if *multisampled { ", multisampled" } else { "" })
+        }
+        K::TypedBuffer { writable, channels } => {
+            format!(
+                "{} typed buffer as words, {channels} per element",
+                if *writable { "writable" } else { "read-only" }
+            )
+        }
+        K::StorageTexture { dimension, sample_type } => format!("storage {dimension}, {sample_type}"),
+        K::Sampler { comparison: true } => "comparison sampler".to_string(),
+        K::Sampler { comparison: false } => "sampler".to_string(),
+    };
+    BindingRow { register, group: b.group, binding: b.binding, kind }
+}
+
+/// The first `_eN` identifier on a line (N as a number).
+pub fn first_baked(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    while let Some(k) = line[i..].find("_e") {
+        let at = i + k;
+        let digits = b[at + 2..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let end = at + 2 + digits;
+        let clean_start = at == 0 || !ident(b[at - 1]);
+        let clean_end = end == b.len() || !ident(b[end]);
+        if digits > 0 && clean_start && clean_end {
+            return line[at + 2..end].parse().ok();
+        }
+        i = at + 2;
+    }
+    None
+}
+
+/// For each WGSL line, the DXBC byte range of the instruction it came from
+/// (only lines of the body function `dxbc_main` have one).
+pub fn wgsl_line_spans(t: &dxbc_naga::Translation, lines: &[String]) -> Vec<Option<(u32, u32)>> {
+    let mut out = vec![None; lines.len()];
+    let Some(f) = body_function(&t.module) else { return out };
+    let spans: Vec<Option<(u32, u32)>> = f
+        .expressions
+        .iter()
+        .map(|(h, _)| {
+            let r = f.expressions.get_span(h).to_range()?;
+            Some((r.start as u32, (r.end - r.start) as u32))
+        })
+        .collect();
+    let Some(first) = lines.iter().position(|l| l.starts_with("fn dxbc_main(")) else { return out };
+    let mut cur = None;
+    for (k, line) in lines.iter().enumerate().skip(first + 1) {
+        if line.starts_with('}') {
+            break; // the function's closing brace
+        }
+        if let Some(span) = first_baked(line).and_then(|n| spans.get(n).copied().flatten()) {
+            cur = Some(span);
+        }
+        out[k] = cur;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Model;
+
+    fn outcome(bytes: Vec<u8>) -> (Model, Outcome) {
+        let m = Model::new(bytes);
+        let o = run(m.shader.as_ref().unwrap());
+        (m, o)
+    }
+
+    fn ok(o: &Outcome) -> &Translated {
+        match o {
+            Outcome::Ok(t) => t,
+            Outcome::Failed(f) => panic!("did not translate: {f:?}"),
+        }
+    }
+
+    /// The disassembly line of the instruction starting at `start`.
+    fn listing_line(m: &Model, start: u32) -> &str {
+        let p = m.program().unwrap();
+        let k = p.instructions.iter().position(|i| i.offset == start).expect("an instruction starts there");
+        &m.lines[m.ins_line[k] as usize]
+    }
+
+    #[test]
+    fn baked_names() {
+        assert_eq!(first_baked("    let _e12 = v0_1;"), Some(12));
+        assert_eq!(first_baked("o0_ = f(_e1 * _e5);"), Some(1));
+        assert_eq!(first_baked("x_e1 = _e7;"), Some(7));
+        assert_eq!(first_baked("let _ex = 1; _e"), None);
+        assert_eq!(first_baked("_e3"), Some(3));
+        assert_eq!(first_baked("v0_e3_ = _e30_;"), None);
+    }
+
+    #[test]
+    fn tint_lines_map_to_their_instructions() {
+        let (m, o) = outcome(dxbc::examples::tint_pixel_shader());
+        let t = ok(&o);
+        assert_eq!(t.stage, "fragment");
+        let wgsl = t.outputs[Target::Wgsl.index()].as_ref().unwrap();
+        assert!(wgsl.iter().any(|l| l.starts_with("@fragment")));
+        assert_eq!(t.wgsl_spans.len(), wgsl.len());
+        let mul = &m.program().unwrap().instructions[4];
+        let mut linked = 0;
+        for (l, s) in wgsl.iter().zip(&t.wgsl_spans) {
+            if first_baked(l).is_some() && s.is_some() {
+                linked += 1;
+                // The tint example's body is a single mul: every linked line is it.
+                assert_eq!(*s, Some((mul.offset, mul.length * 4)), "{l}");
+                assert_eq!(listing_line(&m, mul.offset), "mul o0.xyzw, v0.xyzw, cb0[0].xyzw");
+            }
+        }
+        assert!(linked >= 2, "{wgsl:#?}");
+        // Lines outside dxbc_main are not linked, not even those with `_eN`.
+        let main_at = wgsl.iter().position(|l| l.starts_with("fn main(")).unwrap();
+        assert!(t.wgsl_spans[main_at..].iter().all(Option::is_none));
+        assert_eq!(
+            t.bindings,
+            vec![BindingRow { register: "cb0".into(), group: 0, binding: 0, kind: "uniform buffer, 16 bytes".into() }]
+        );
+    }
+
+    #[test]
+    fn textured_example_links_the_sample_line() {
+        let (m, o) = outcome(dxbc::examples::textured_pixel_shader());
+        let t = ok(&o);
+        let wgsl = t.outputs[0].as_ref().unwrap();
+        let k = wgsl.iter().position(|l| l.contains("textureSample")).expect("a sample line");
+        let (start, len) = t.wgsl_spans[k].expect("linked");
+        assert!(listing_line(&m, start).starts_with("sample_indexable(texture2d)"), "{}", listing_line(&m, start));
+        let p = m.program().unwrap();
+        let ins = p.instructions.iter().find(|i| i.offset == start).unwrap();
+        assert_eq!(len, ins.length * 4);
+        // Every linked line starts at an instruction.
+        for s in t.wgsl_spans.iter().flatten() {
+            assert!(p.instructions.iter().any(|i| i.offset == s.0 && i.length * 4 == s.1), "{s:?}");
+        }
+        let regs: Vec<&str> = t.bindings.iter().map(|b| b.register.as_str()).collect();
+        assert!(regs.contains(&"t0") && regs.contains(&"s0") && regs.contains(&"cb0"), "{regs:?}");
+        let t0 = t.bindings.iter().find(|b| b.register == "t0").unwrap();
+        assert_eq!((t0.group, t0.binding, t0.kind.as_str()), (1, 0, "texture2d, float"));
+        for out in &t.outputs {
+            assert!(out.as_ref().is_ok_and(|l| !l.is_empty()), "{out:?}");
+        }
+    }
+
+    #[test]
+    fn gallery_outcomes() {
+        for ex in crate::gallery::EXAMPLES {
+            let (m, o) = outcome((ex.build)());
+            match (&ex.profile[..2], &o) {
+                ("ps" | "vs" | "cs", Outcome::Ok(t)) => {
+                    assert!(t.wgsl_spans.iter().any(Option::is_some), "{}", ex.id);
+                    let wgsl = t.outputs[0].as_ref().unwrap();
+                    let attr = match &ex.profile[..2] {
+                        "ps" => "@fragment",
+                        "vs" => "@vertex",
+                        _ => "@compute",
+                    };
+                    assert!(wgsl.iter().any(|l| l.starts_with(attr)), "{}", ex.id);
+                }
+                ("gs" | "hs" | "ds", Outcome::Failed(f)) => {
+                    assert_eq!(f.kind, "unsupported");
+                    assert!(f.message.contains("no naga stage"), "{f:?}");
+                    let off = f.offset.unwrap();
+                    assert!(off < m.bytes.len(), "{}: {off}", ex.id);
+                }
+                _ => panic!("{}: unexpected {o:?}", ex.id),
+            }
+        }
+    }
+}
