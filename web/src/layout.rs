@@ -45,7 +45,7 @@ pub struct Splits {
 
 impl Default for Splits {
     fn default() -> Self {
-        Splits { bytes: 0.39, listing: 0.31, inspector: 0.5 }
+        Splits { bytes: 0.39, listing: 0.31, inspector: 0.45 }
     }
 }
 

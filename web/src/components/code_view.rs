@@ -16,10 +16,12 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
         Err(e) => vec![format!("// this backend failed: {e}")],
     });
     let spans = Arc::new(if target == Target::Wgsl { t.wgsl_spans.clone() } else { Vec::new() });
-    // Show the WGSL of the selected instruction.
+    // Show the WGSL of each newly selected instruction (a new view, opened
+    // on a tab, starts at the top).
     let fx_spans = spans.clone();
-    Effect::new(move |_| {
-        let Some(sel) = s.sel.get() else { return };
+    Effect::new(move |ran: Option<()>| {
+        let sel = s.sel.get();
+        let Some(sel) = sel.filter(|_| ran.is_some()) else { return };
         if let (Some(el), Some(k)) =
             (node.get(), fx_spans.iter().position(|x| x.is_some_and(|(a, l)| sel.start >= a && sel.start < a + l)))
         {
@@ -41,12 +43,14 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
             on:scroll=move |_| { if let Some(el) = node.get_untracked() { top.set((el.scroll_top() as f64 / ROW_H) as usize) } }>
             <div class="spacer" style:height=move || format!("{}px", n as f64 * ROW_H)>
                 <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
-                    {move || {
-                        let (l, sp) = (lines.clone(), spans.clone());
-                        let first = top.get().min(l.len().saturating_sub(1));
-                        let last = (first + POOL).min(l.len());
-                        (first..last).map(|k| {
-                            let span = sp.get(k).copied().flatten();
+                    // Keyed rows: those still in the window keep their element while
+                    // scrolling, so a click during a scroll is not lost.
+                    <For each=move || {
+                        let first = top.get().min(n.saturating_sub(1));
+                        first..(first + POOL).min(n)
+                    } key=|k| *k let:k>
+                        {
+                            let span = spans.get(k).copied().flatten();
                             let class = move || {
                                 let mut c = String::from(if span.is_some() { "line linked" } else { "line" });
                                 if let (Some((a, len)), Some(sel)) = (span, s.sel.get()) {
@@ -55,9 +59,9 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
                                 c
                             };
                             let title = span.map(|(a, len)| format!("from the instruction at {a:#x}, {len} bytes"));
-                            view! { <div class=class data-wl=k title=title data-span=span.map(|(a, len)| format!("{a}+{len}"))>{l[k].clone()}</div> }
-                        }).collect_view()
-                    }}
+                            view! { <div class=class data-wl=k title=title data-span=span.map(|(a, len)| format!("{a}+{len}"))>{lines[k].clone()}</div> }
+                        }
+                    </For>
                 </div>
             </div>
         </div>

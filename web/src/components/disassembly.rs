@@ -3,6 +3,7 @@
 use crate::dom::{data_attr, ensure_visible, POOL, ROW_H};
 use crate::{selection, st, syntax};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 #[component]
 pub fn Disassembly() -> impl IntoView {
@@ -39,11 +40,15 @@ pub fn Disassembly() -> impl IntoView {
             on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { top.set((el.scroll_top() as f64 / ROW_H) as usize) } }>
             <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
                 <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
-                    {move || {
+                    // Keyed by file and line: rows still in the window keep their
+                    // element while scrolling, so a click during a scroll is not lost.
+                    <For each=move || {
                         let m = s.model.get();
                         let first = top.get().min(n().saturating_sub(1));
                         let last = (first + POOL).min(n());
-                        (first..last).map(|l| {
+                        (first..last).map(move |l| (m.clone(), l)).collect::<Vec<_>>()
+                    } key=|(m, l)| (Arc::as_ptr(m) as usize, *l) let((m, l))>
+                        {
                             let linked = m.line_bytes(l).is_some();
                             let class = move || {
                                 let mut c = String::from(if linked { "line linked" } else { "line" });
@@ -56,8 +61,8 @@ pub fn Disassembly() -> impl IntoView {
                             }).collect_view();
                             view! { <div class=class data-line=l role="option"
                                 aria-selected=move || (sel_line.get() == Some(l)).to_string()>{pieces}</div> }
-                        }).collect_view()
-                    }}
+                        }
+                    </For>
                 </div>
             </div>
         </div>
