@@ -81,7 +81,7 @@ enum Command {
         /// Panes to open (repeatable); default: map and reflection.
         #[arg(long, value_enum)]
         pane: Vec<Pane>,
-        /// Open with the token (the dword) holding this byte selected (decimal or 0x…).
+        /// Open with the token or field holding this byte selected (decimal or 0x…).
         #[arg(long, value_name = "OFFSET")]
         select: Option<String>,
         file: String,
@@ -216,7 +216,7 @@ fn run(cli: Cli) -> Result<(), String> {
             use dxbc::permalink::{self, panes};
             let shader = read_input(&file)?;
             // Refuse what the explorer could not open: the link must decode.
-            Shader::decode(&shader).map_err(|e| e.to_string())?;
+            let decoded = Shader::decode(&shader).map_err(|e| e.to_string())?;
             let panes = if pane.is_empty() {
                 panes::DEFAULT
             } else {
@@ -235,8 +235,12 @@ fn run(cli: Cli) -> Result<(), String> {
                     let at = dxbc::edit::parse_number(&a)
                         .filter(|&o| (o as usize) < shader.len())
                         .ok_or_else(|| format!("--select {a}: not a byte offset in this {}-byte file", shader.len()))?;
-                    let start = at & !3;
-                    Some((start, 4.min(shader.len() as u32 - start)))
+                    // The token (one dword in the program) or field holding that byte,
+                    // as the explorer draws it.
+                    match dxbc::spans::leaves(&decoded).at(at as usize) {
+                        Some(l) => Some((l.offset as u32, l.len as u32)),
+                        None => Some((at & !3, 4.min(shader.len() as u32 - (at & !3)))),
+                    }
                 }
             };
             let link =

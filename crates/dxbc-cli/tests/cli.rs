@@ -87,6 +87,15 @@ fn link_select_opens_with_the_token_at_an_offset_selected() {
         assert_eq!(link.view.selection, Some((want, 4)), "--select {arg}");
         assert_eq!(link.view.panes, dxbc::permalink::panes::DEFAULT);
     }
+    // Outside the program a byte selects its whole field: here a string.
+    let bytes = std::fs::read(f).unwrap();
+    let s = dxbc::Shader::decode(&bytes).unwrap();
+    let creator =
+        dxbc::spans::leaves(&s).leaves.into_iter().find(|l| l.len > 8 && l.path.ends_with("creator")).unwrap();
+    let inside = format!("{}", creator.offset + 5);
+    let (_, out, _) = dxbc(&["link", "--select", &inside, f], None);
+    let link = dxbc::permalink::decode(String::from_utf8(out).unwrap().trim()).unwrap();
+    assert_eq!(link.view.selection, Some((creator.offset as u32, creator.len as u32)));
     let len = std::fs::metadata(f).unwrap().len();
     for bad in [len.to_string(), "zz".to_string()] {
         let (code, out, err) = dxbc(&["link", "--select", &bad, f], None);
