@@ -78,6 +78,13 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
     let s = st();
     let base = r * ROW_BYTES;
     let stop = m.stop_offset();
+    // Per-row masks: a new selection or hover reruns one memo per row and
+    // only the bytes of rows whose mask changed.
+    let sel_mask = Memo::new(move |_| s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)));
+    let hov_mask = {
+        let m = m.clone();
+        Memo::new(move |_| s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base)))
+    };
     let mut cells = Vec::with_capacity(ROW_BYTES);
     for w in 0..4 {
         let dw = base + w * 4;
@@ -105,27 +112,26 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
             if k == 0 {
                 class.push_str(" dwend");
             }
-            let mm = m.clone();
+            let bit = 1u16 << (b - base);
             let dynamic = move || {
                 let mut c = class.clone();
-                if let Some(sel) = s.sel.get() {
-                    if sel.contains(b) {
-                        c.push_str(" sel");
-                    }
+                if sel_mask.get() & bit != 0 {
+                    c.push_str(" sel");
                 }
-                if let Some(h) = s.hover.get() {
-                    let hs = mm.span_at(h);
-                    if hs.is_some() && hs == i {
-                        c.push_str(" hov");
-                        if mm.field_at_byte(h).is_some() && mm.field_at_byte(h) == mm.field_at_byte(b) {
-                            c.push_str(" hovf");
-                        }
-                    }
+                let (hov, hovf) = hov_mask.get();
+                if hov & bit != 0 {
+                    c.push_str(" hov");
+                }
+                if hovf & bit != 0 {
+                    c.push_str(" hovf");
                 }
                 c
             };
-            cells.push(view! { <span class=dynamic data-b=b role="option"
-                aria-selected=move || s.sel.get().is_some_and(|sel| sel.contains(b)).to_string()>{format!("{:02x}", m.bytes[b])}</span> }.into_any());
+            cells.push(
+                view! { <span class=dynamic data-b=b role="option"
+                aria-selected=move || (sel_mask.get() & bit != 0).to_string()>{format!("{:02x}", m.bytes[b])}</span> }
+                .into_any(),
+            );
         }
     }
     let ascii: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
