@@ -91,7 +91,8 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
         for k in (0..4).rev() {
             let b = dw + k;
             if b >= m.bytes.len() {
-                cells.push(view! { <span class="b pad">"  "</span> }.into_any());
+                // Padding keeps the dword gaps, so the text column stays aligned.
+                cells.push(view! { <span class=if k == 0 { "b pad dwend" } else { "b pad" }>"  "</span> }.into_any());
                 continue;
             }
             let i = m.span_at(b);
