@@ -12,10 +12,12 @@
 pub mod gallery;
 pub mod input;
 pub mod inspect;
+pub mod layout;
 pub mod model;
 pub mod preview;
 pub mod selection;
 pub mod syntax;
+pub mod text;
 pub mod tour;
 pub mod translation;
 pub mod translator;

@@ -6,8 +6,10 @@
 //! WebGPU's async calls, and a control that moves while a frame is on the
 //! GPU only marks the next frame as wanted (frames never queue up).
 
+use crate::dom::yield_now;
+use crate::layout::PANE_PREVIEW;
 use crate::preview::{self, Prepared};
-use crate::{selection, st, yield_now, State, PANE_PREVIEW};
+use crate::{selection, st, State};
 use leptos::prelude::*;
 use preview_model::controls::{matrix_preset, ControlKind, MatrixConvention, MatrixPreset};
 use preview_model::mesh::MeshKind;
@@ -415,7 +417,7 @@ pub fn PreviewPane() -> impl IntoView {
         GPU.with(|g| g.borrow_mut().take());
     });
     view! {
-        <section class="pane wide" data-testid="preview-pane">
+        <section class="panel" data-testid="preview-pane">
             <h2>"Live preview " <small>"the translated shader on your GPU (WebGPU), inputs made from its reflection"</small></h2>
             <StatusLine/>
             <div class="pcols">
@@ -472,7 +474,7 @@ fn StatusLine() -> impl IntoView {
         Status::NotTranslated(msg, off) => {
             let link = off.map(|o| view! {
                 <button class="offlink" data-testid="preview-offset" title="Select these bytes"
-                    on:click=move |_| { let m = s.model.get_untracked(); s.sel.set(selection::select_instruction_at(&m, o)); }>
+                    on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_instruction_at(&m, o)); }>
                     {format!("at offset {o:#x}")}</button>
             });
             view! { <div class="terror" data-testid="preview-status"><strong>"Not translated: "</strong>{msg}" "{link}</div> }.into_any()

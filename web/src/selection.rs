@@ -89,6 +89,30 @@ pub fn restore(m: &Model, start: u32, len: u32, field: Option<u8>) -> Option<Sel
     })
 }
 
+/// Which of the `ROW_BYTES` bytes from `base` the selection holds (bit k:
+/// byte `base + k`).
+pub fn row_mask(sel: &Selection, base: usize) -> u16 {
+    (0..ROW_BYTES).filter(|&k| sel.contains(base + k)).fold(0, |m, k| m | 1 << k)
+}
+
+/// For the hovered byte `h`: which bytes from `base` share its span (lit),
+/// and which of those also share its field (filled).
+pub fn hover_masks(m: &Model, h: usize, base: usize) -> (u16, u16) {
+    let Some(hs) = m.span_at(h) else { return (0, 0) };
+    let hf = m.field_at_byte(h);
+    let (mut hov, mut hovf) = (0, 0);
+    for k in 0..ROW_BYTES {
+        let b = base + k;
+        if b < m.bytes.len() && m.span_at(b) == Some(hs) {
+            hov |= 1 << k;
+            if hf.is_some() && m.field_at_byte(b) == hf {
+                hovf |= 1 << k;
+            }
+        }
+    }
+    (hov, hovf)
+}
+
 /// The disassembly line to light up for a selection.
 pub fn line_of(m: &Model, s: &Selection) -> Option<usize> {
     m.line_of_span(s.span?)
@@ -169,6 +193,21 @@ mod tests {
 
     fn example() -> Model {
         Model::new(dxbc::examples::tint_pixel_shader())
+    }
+
+    #[test]
+    fn row_masks_follow_the_selection_and_the_hovered_token() {
+        let m = example();
+        let sel = select_line(&m, m.program_line.unwrap() + 1).unwrap();
+        let (o, base) = (sel.start as usize, sel.start as usize & !(ROW_BYTES - 1));
+        assert_eq!(row_mask(&sel, base) & (1 << (o - base)), 1 << (o - base));
+        assert_eq!(row_mask(&sel, base + 64 * ROW_BYTES), 0);
+        // Hovering a byte of a program token lights its four bytes; the
+        // filled ones are those of its field.
+        let (hov, hovf) = hover_masks(&m, o + 1, base);
+        assert_eq!(hov, 0b1111 << (o - base));
+        assert!(hovf != 0 && hovf & !hov == 0);
+        assert_eq!(hover_masks(&m, m.bytes.len() + 5, base), (0, 0));
     }
 
     #[test]

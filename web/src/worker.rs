@@ -1,5 +1,5 @@
 //! The explorer's worker wasm: the translator and the preview's translation,
-//! loaded on first use by `preview_worker.js` in a Web Worker, so that the
+//! loaded on first use by `worker.js` in a Web Worker, so that the
 //! page's own wasm (the first view) carries no naga. File bytes in, JSON out.
 
 use wasm_bindgen::prelude::wasm_bindgen;

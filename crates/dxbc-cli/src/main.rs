@@ -81,6 +81,9 @@ enum Command {
         /// Panes to open (repeatable); default: map and reflection.
         #[arg(long, value_enum)]
         pane: Vec<Pane>,
+        /// Open with the token or field holding this byte selected (decimal or 0x…).
+        #[arg(long, value_name = "OFFSET")]
+        select: Option<String>,
         file: String,
     },
     /// Translate through naga to another shading language.
@@ -209,11 +212,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let dxbc = dxbc::asm::assemble(text).map_err(|e| e.to_string())?;
             out.write_all(&dxbc).map_err(io)?;
         }
-        Command::Link { pane, file } => {
+        Command::Link { pane, select, file } => {
             use dxbc::permalink::{self, panes};
             let shader = read_input(&file)?;
             // Refuse what the explorer could not open: the link must decode.
-            Shader::decode(&shader).map_err(|e| e.to_string())?;
+            let decoded = Shader::decode(&shader).map_err(|e| e.to_string())?;
             let panes = if pane.is_empty() {
                 panes::DEFAULT
             } else {
@@ -226,7 +229,22 @@ fn run(cli: Cli) -> Result<(), String> {
                     }
                 })
             };
-            let link = permalink::Permalink { shader, view: permalink::ViewState { panes, ..Default::default() } };
+            let selection = match select {
+                None => None,
+                Some(a) => {
+                    let at = dxbc::edit::parse_number(&a)
+                        .filter(|&o| (o as usize) < shader.len())
+                        .ok_or_else(|| format!("--select {a}: not a byte offset in this {}-byte file", shader.len()))?;
+                    // The token (one dword in the program) or field holding that byte,
+                    // as the explorer draws it.
+                    match dxbc::spans::leaves(&decoded).at(at as usize) {
+                        Some(l) => Some((l.offset as u32, l.len as u32)),
+                        None => Some((at & !3, 4.min(shader.len() as u32 - (at & !3)))),
+                    }
+                }
+            };
+            let link =
+                permalink::Permalink { shader, view: permalink::ViewState { panes, selection, ..Default::default() } };
             writeln!(out, "{}", permalink::encode(&link)).map_err(io)?;
         }
         Command::Translate { to, bindings, file } => {

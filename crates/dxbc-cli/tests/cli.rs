@@ -77,6 +77,35 @@ fn link_fragment_decodes_to_the_file_and_panes() {
 }
 
 #[test]
+fn link_select_opens_with_the_token_at_an_offset_selected() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let f = f.to_str().unwrap();
+    for (arg, want) in [("0x1e", 0x1c), ("30", 0x1c), ("0x20", 0x20)] {
+        let (code, out, err) = dxbc(&["link", "--select", arg, f], None);
+        assert_eq!(code, 0, "{err}");
+        let link = dxbc::permalink::decode(String::from_utf8(out).unwrap().trim()).unwrap();
+        assert_eq!(link.view.selection, Some((want, 4)), "--select {arg}");
+        assert_eq!(link.view.panes, dxbc::permalink::panes::DEFAULT);
+    }
+    // Outside the program a byte selects its whole field: here a string.
+    let bytes = std::fs::read(f).unwrap();
+    let s = dxbc::Shader::decode(&bytes).unwrap();
+    let creator =
+        dxbc::spans::leaves(&s).leaves.into_iter().find(|l| l.len > 8 && l.path.ends_with("creator")).unwrap();
+    let inside = format!("{}", creator.offset + 5);
+    let (_, out, _) = dxbc(&["link", "--select", &inside, f], None);
+    let link = dxbc::permalink::decode(String::from_utf8(out).unwrap().trim()).unwrap();
+    assert_eq!(link.view.selection, Some((creator.offset as u32, creator.len as u32)));
+    let len = std::fs::metadata(f).unwrap().len();
+    for bad in [len.to_string(), "zz".to_string()] {
+        let (code, out, err) = dxbc(&["link", "--select", &bad, f], None);
+        assert_ne!(code, 0);
+        assert!(out.is_empty());
+        assert!(err.contains("--select"), "{err}");
+    }
+}
+
+#[test]
 fn translate_writes_wgsl_with_the_binding_map() {
     let f = corpus("vkd3d/abs/000_ps_4_0.dxbc");
     let (code, out, err) = dxbc(&["translate", "--to", "wgsl", f.to_str().unwrap()], None);

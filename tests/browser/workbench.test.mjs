@@ -1,0 +1,229 @@
+// The workbench layout: panes fill the window and scroll inside, linked
+// selections scroll every view to themselves, resizable splits, the
+// narrow-screen fold tabs, dark mode and selection accessibility.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { withPage } from './chromium.mjs';
+
+const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..', '..');
+const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
+const DXBC = process.env.DXBC_CLI ?? path.join(ROOT, 'target', 'release', 'dxbc');
+const SHOTS = process.env.SCREENSHOT_DIR;
+if (!fs.existsSync(DXBC)) throw new Error(`missing dxbc (cargo build --release -p dxbc-cli): ${DXBC}`);
+
+// A long compute shader: ~1,400 listing lines, 40 KB of bytes.
+const BIG = path.join(CORPUS, 'fxc', 'dxdecompiler_nbodygravitycs11_nbodygravitycs11.dxbc');
+
+function link(file, ...args) {
+  const r = spawnSync(DXBC, ['link', ...args, file]);
+  if (r.status !== 0) throw new Error(`dxbc link failed: ${r.stderr}`);
+  return r.stdout.toString().trim();
+}
+
+/** Offset of the last `ret` opcode token (0x0100003e) of a file. */
+function lastRet(file) {
+  const b = fs.readFileSync(file);
+  for (let o = b.length - 4; o >= 0; o -= 4) if (b.readUInt32LE(o) === 0x0100003e) return o;
+  throw new Error('no ret');
+}
+
+/** Offset of the program (the SHEX or SHDR chunk's data), from the chunk table. */
+function programStart(file) {
+  const b = fs.readFileSync(file);
+  for (let k = 0; k < b.readUInt32LE(28); k++) {
+    const at = b.readUInt32LE(32 + 4 * k);
+    if (['SHEX', 'SHDR'].includes(b.toString('latin1', at, at + 4))) return at + 8;
+  }
+  throw new Error('no program chunk');
+}
+
+async function open(page, url = APP_URL) {
+  await page.goto(url);
+  await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 20000 });
+}
+
+/** Whether every element matching `sel` lies inside the window and inside its scrolling pane `pane`. */
+async function allInView(page, sel, pane) {
+  return page.evaluate(([sel, pane]) => {
+    const els = [...document.querySelectorAll(sel)];
+    if (els.length === 0) return 'nothing matches ' + sel;
+    const p = pane ? document.querySelector(pane).getBoundingClientRect() : null;
+    for (const e of els) {
+      const r = e.getBoundingClientRect();
+      if (r.height === 0 || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return `${sel} outside the window: ${JSON.stringify(r)}`;
+      if (p && (r.top < p.top - 1 || r.bottom > p.bottom + 1)) return `${sel} outside its pane: ${r.top}..${r.bottom} not in ${p.top}..${p.bottom}`;
+    }
+    return true;
+  }, [sel, pane]);
+}
+
+async function documentScrolls(page) {
+  return page.evaluate(() => document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth);
+}
+
+async function selectedBytes(page) {
+  return page.$$eval('[data-testid=hex-view] .b.sel', (els) => els.map((e) => Number(e.dataset.b)).sort((a, b) => a - b));
+}
+
+test('a link to a token shows its bytes, listing line and inspector at once, and the page never scrolls', async () => {
+  await withPage(async (page, errors) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const at = lastRet(BIG);
+    await open(page, APP_URL + link(BIG, '--select', `0x${at.toString(16)}`));
+    assert.deepEqual(await selectedBytes(page), [at, at + 1, at + 2, at + 3]);
+    assert.match(await page.locator('[data-testid=disassembly] .line.sel').textContent(), /^ret\s*$/);
+    assert.equal(await allInView(page, '[data-testid=hex-view] .b.sel', '[data-testid=hex-view]'), true);
+    assert.equal(await allInView(page, '[data-testid=disassembly] .line.sel', '[data-testid=disassembly]'), true);
+    assert.equal(await allInView(page, '[data-testid=inspector-title]'), true);
+    assert.match(await page.getByTestId('inspector-title').textContent(), /opcode token/);
+    assert.equal(await documentScrolls(page), false);
+    // Selection is announced: the line and every selected byte.
+    assert.equal(await page.locator('[data-testid=disassembly] .line.sel').getAttribute('aria-selected'), 'true');
+    assert.deepEqual(await page.$$eval('[data-testid=hex-view] [aria-selected=true]', (els) => els.map((e) => Number(e.dataset.b)).sort((a, b) => a - b)), [at, at + 1, at + 2, at + 3]);
+    assert.equal(await page.locator('[data-testid=disassembly] [aria-selected=true]').count(), 1);
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'workbench-1440.png') });
+
+    // Hovering a byte far from the listing's view brings its line into view.
+    const hex = page.getByTestId('hex-view');
+    const firstIns = programStart(BIG) + 8; // after the version and length tokens: the first declaration
+    await hex.evaluate((el, row) => { el.scrollTop = row * 20; }, Math.floor(firstIns / 16));
+    await page.locator(`[data-testid=hex-view] [data-b="${firstIns}"]`).hover();
+    await page.locator('[data-testid=disassembly] .line.hl').waitFor({ timeout: 5000 });
+    assert.equal(await allInView(page, '[data-testid=disassembly] .line.hl', '[data-testid=disassembly]'), true);
+    assert.match(await page.locator('[data-testid=disassembly] .line.hl').textContent(), /^dcl_/);
+
+    // Clicking a listing line scrolls the bytes to it.
+    const line = page.locator('[data-testid=disassembly] .line.hl');
+    await line.hover(); // the pointer leaves the bytes
+    await hex.evaluate((el) => { el.scrollTop = 0; });
+    await page.waitForTimeout(100);
+    await line.click();
+    await page.waitForTimeout(100);
+    assert.ok((await selectedBytes(page)).length > 0);
+    assert.equal(await allInView(page, '[data-testid=hex-view] .b.sel', '[data-testid=hex-view]'), true);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('clicking a translated line scrolls the bytes and the listing to its instruction', async () => {
+  await withPage(async (page, errors) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await open(page, APP_URL + link(path.join(CORPUS, 'fxc', 'directxtk_skinnedeffect_psskinnedvertexlightingnofog.dxbc'), '--pane', 'translation'));
+    const code = page.getByTestId('translation-code');
+    await code.locator('.line.linked').first().waitFor({ timeout: 20000 });
+    assert.equal(await allInView(page, '[data-testid=translation-code]'), true);
+    await page.getByTestId('hex-view').evaluate((el) => { el.scrollTop = 0; });
+    await page.getByTestId('disassembly').evaluate((el) => { el.scrollTop = 0; });
+    await page.waitForTimeout(100);
+    const last = code.locator('.line.linked').last();
+    const [start] = (await last.getAttribute('data-span')).split('+').map(Number);
+    await last.click();
+    await page.waitForTimeout(100);
+    assert.equal((await selectedBytes(page))[0], start);
+    assert.equal(await allInView(page, '[data-testid=hex-view] .b.sel', '[data-testid=hex-view]'), true);
+    assert.equal(await allInView(page, '[data-testid=disassembly] .line.sel', '[data-testid=disassembly]'), true);
+    assert.equal(await documentScrolls(page), false);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('splits move by pointer and keyboard and are remembered', async () => {
+  await withPage(async (page, errors) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await open(page);
+    const handle = page.getByTestId('split-bytes-listing');
+    assert.equal(await handle.getAttribute('role'), 'separator');
+    const before = Number(await handle.getAttribute('aria-valuenow'));
+    const hexW = async () => (await page.locator('.hexpane').boundingBox()).width;
+    const w0 = await hexW();
+    const box = await handle.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const w1 = await hexW();
+    assert.ok(Math.abs(w1 - w0 - 120) < 12, `dragged 120 px: ${w0} -> ${w1}`);
+    const dragged = Number(await handle.getAttribute('aria-valuenow'));
+    assert.ok(dragged > before, `${before} -> ${dragged}`);
+    await handle.focus();
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(Number(await handle.getAttribute('aria-valuenow')), dragged - 2);
+    const side = page.getByTestId('split-inspector-tabs');
+    await side.focus();
+    await page.keyboard.press('End');
+    const down = Number(await side.getAttribute('aria-valuenow'));
+    assert.ok(down >= 85, `inspector share ${down}`);
+    await page.reload();
+    await page.locator('[data-testid=disassembly] .line').first().waitFor();
+    assert.equal(Number(await handle.getAttribute('aria-valuenow')), dragged - 2);
+    assert.equal(Number(await side.getAttribute('aria-valuenow')), down);
+    assert.equal(await documentScrolls(page), false);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('narrow windows fold the panes into tabs, one pane at a time', async () => {
+  await withPage(async (page, errors) => {
+    await page.setViewportSize({ width: 800, height: 1000 });
+    await open(page);
+    const tabs = page.getByTestId('fold-tabs');
+    assert.ok(await tabs.isVisible());
+    assert.deepEqual(await tabs.locator('[role=tab]').allTextContents(), ['Bytes', 'Listing', 'Inspector', 'Reflection', 'Container map']);
+    const visible = () => page.$$eval('.workspace .pane', (els) => els.filter((e) => e.getBoundingClientRect().height > 0).map((e) => e.className));
+    assert.deepEqual(await visible(), ['pane dispane on']);
+    await page.getByTestId('fold-bytes').click();
+    assert.deepEqual(await visible(), ['pane hexpane on']);
+    assert.equal(await page.getByTestId('fold-bytes').getAttribute('aria-selected'), 'true');
+    assert.equal(await allInView(page, '[data-testid=hex-view] .b.sel', '[data-testid=hex-view]'), true);
+    await page.getByTestId('fold-reflection').click();
+    assert.match(await page.getByTestId('reflection').textContent(), /cbuffer Material/);
+    assert.ok(await page.getByTestId('reflection').isVisible());
+    assert.equal(await documentScrolls(page), false);
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'workbench-800.png') });
+    // Wide again: every pane side by side, no tabs.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    assert.ok(!(await tabs.isVisible()));
+    assert.equal((await visible()).length, 4);
+    assert.deepEqual(errors, []);
+  });
+});
+
+/** Relative luminance of a computed `rgb(...)` colour. */
+function luminance(rgb) {
+  const [r, g, b] = rgb.match(/[\d.]+/g).slice(0, 3).map((x) => Number(x) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+test('dark mode follows the system, toggles, and is remembered', async () => {
+  await withPage(async (page, errors) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await open(page);
+    const bg = (sel) => page.locator(sel).first().evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+    assert.ok(luminance(await bg('body')) > 0.8);
+    await page.getByTestId('theme-toggle').click();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.ok(luminance(await bg('body')) < 0.05, await bg('body'));
+    assert.ok(luminance(await bg('.pane')) < 0.05);
+    // Text stays readable: listing text is light on the dark pane.
+    const fg = await page.locator('[data-testid=disassembly] .line').first().evaluate((e) => getComputedStyle(e).color);
+    assert.ok(luminance(fg) > 0.3, fg);
+    await page.reload();
+    await page.locator('[data-testid=disassembly] .line').first().waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    // A system preference alone gives dark once the choice is forgotten.
+    await page.evaluate(() => localStorage.removeItem('dxbc-theme'));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    await page.locator('[data-testid=disassembly] .line').first().waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.ok(luminance(await bg('body')) < 0.05);
+    assert.deepEqual(errors, []);
+  });
+});

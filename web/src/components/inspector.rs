@@ -1,0 +1,123 @@
+//! The inspector: the hovered or selected token, its bit ribbon, fields,
+//! instruction documentation and operand tree.
+
+use crate::{inspect, selection, st};
+use leptos::prelude::*;
+
+#[component]
+pub fn Inspector() -> impl IntoView {
+    let s = st();
+    // The hovered byte wins over the selection.
+    let target = Memo::new(move |_| {
+        let m = s.model.get();
+        if let Some(h) = s.hover.get() {
+            return m.span_at(h).map(|i| (i, m.field_at_byte(h)));
+        }
+        s.sel.get().and_then(|sel| Some((sel.span?, sel.field)))
+    });
+    view! {
+        <div class="inspector" data-testid="inspector">
+            {move || {
+                let m = s.model.get();
+                let Some((i, field)) = target.get() else {
+                    return view! { <p class="hint">"Hover a byte or click a line of the disassembly."</p> }.into_any();
+                };
+                let Some(r) = inspect::inspect(&m, i) else { return ().into_any() };
+                let rib = inspect::ribbon(&r.fields);
+                let value = r.value.map(|v| format!("{v:#010x}")).unwrap_or_default();
+                let ribbon = (!r.fields.is_empty()).then(|| ribbon_view(&r, &rib, field, r.value.unwrap_or(0), i));
+                let fields = r.fields.iter().map(|f| {
+                    let lo = f.lo;
+                    let active = field == Some(lo);
+                    let bits = if f.lo == f.hi { format!("{}", f.lo) } else { format!("{}–{}", f.hi, f.lo) };
+                    view! {
+                        <tr class=if active { "frow active" } else { "frow" } data-field=f.name
+                            on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_field(&m, i, lo)); }>
+                            <td class="fname">{f.name}</td><td class="mono">{bits}</td><td class="mono">{f.value}</td>
+                            <td><span class="meaning">{f.meaning.clone()}</span>" "<span class="vdoc">{f.value_doc}</span>
+                                <span class="doc inline">{f.doc}</span></td>
+                            <td class="doc">{f.doc}</td>
+                        </tr>
+                    }
+                }).collect_view();
+                let tree = r.tree.iter().map(|t| {
+                    let span = t.span;
+                    let cls = format!("trow d{}{}", t.depth, if span == i { " active" } else { "" });
+                    view! {
+                        <div class=cls on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_span(&m, span)); }>
+                            <span class="mono off">{format!("{:06x}", t.offset)}</span>
+                            <span class="role">{t.role.clone()}</span>
+                            <span class="mono">{t.text.clone()}</span>
+                        </div>
+                    }
+                }).collect_view();
+                view! {
+                    <div class="ititle"><strong data-testid="inspector-title">{r.title.clone()}</strong>
+                        <span class="mono">{format!(" @ {:#x}, {} bytes ", r.offset, r.len)}</span>
+                        <span class="mono val">{value}</span></div>
+                    <p class="about">{r.about.clone()}</p>
+                    {r.leaf.clone().map(|l| view! {
+                        <table class="fields leaf" data-testid="inspector-leaf"><tbody>
+                            <tr><td class="fname">"path"</td><td class="mono" data-testid="inspector-path">{l.path}</td></tr>
+                            <tr><td class="fname">"value"</td><td class="mono" data-testid="inspector-value">{l.value}</td></tr>
+                            <tr><td class="fname">"meaning"</td><td data-testid="inspector-meaning"><span class="meaning">{l.meaning}</span></td></tr>
+                        </tbody></table>
+                    })}
+                    {ribbon}
+                    {(!r.fields.is_empty()).then(|| view! {
+                        <table class="fields"><thead><tr><th>"field"</th><th>"bits"</th><th>"value"</th><th>"meaning"</th><th class="doc">"what it does"</th></tr></thead>
+                        <tbody>{fields}</tbody></table>
+                    })}
+                    {r.instruction.clone().map(|(line, doc)| view! {
+                        <div class="ins"><code>{line}</code><p>{doc}</p></div>
+                    })}
+                    {(!r.tree.is_empty()).then(|| view! { <div class="tree">{tree}</div> })}
+                }.into_any()
+            }}
+        </div>
+    }
+}
+
+pub fn ribbon_view(
+    r: &inspect::Inspection,
+    rib: &[Option<usize>],
+    active: Option<u8>,
+    value: u32,
+    span: usize,
+) -> impl IntoView {
+    let s = st();
+    // Group consecutive bits with the same owner.
+    let mut groups: Vec<(Option<usize>, u8, u8)> = Vec::new(); // owner, hi, lo
+    for (k, o) in rib.iter().enumerate() {
+        let bit = 31 - k as u8;
+        match groups.last_mut() {
+            Some(g) if g.0 == *o => g.2 = bit,
+            _ => groups.push((*o, bit, bit)),
+        }
+    }
+    let cells = groups
+        .into_iter()
+        .map(|(o, hi, lo)| {
+            let bits: String = (lo..=hi).rev().map(|b| if value >> b & 1 == 1 { '1' } else { '0' }).collect();
+            let width = (hi - lo + 1) as usize;
+            let (name, cls, flo) = match o {
+                Some(fi) => {
+                    let f = &r.fields[fi];
+                    let a = if active == Some(f.lo) { " active" } else { "" };
+                    (f.name.to_string(), format!("rg f{}{}", fi % 4, a), Some(f.lo))
+                }
+                None => (String::new(), "rg none".to_string(), None),
+            };
+            let tip = name.clone();
+            view! {
+                <div class=cls style:flex=format!("{width} 1 0") title=tip
+                    on:click=move |_| { if let Some(lo) = flo { let m = s.model.get_untracked(); s.select(selection::select_field(&m, span, lo)); } }>
+                    <div class="rbits">{bits}</div>
+                    <div class="rname">{name}</div>
+                    <div class="rpos">{if hi == lo { format!("{hi}") } else { format!("{hi}:{lo}") }}</div>
+                </div>
+            }
+        })
+        .collect_view();
+    view! { <div class="ribbon" data-testid="ribbon">{cells}</div> }
+}

@@ -1,0 +1,18 @@
+//! The app's views, one component per file. Each reads the app's `State`
+//! from context; logic they need lives in the plain modules (`layout`,
+//! `selection`, `inspect`, `text`, …), tested with `#[test]`.
+
+pub mod code_view;
+pub mod container_map;
+pub mod disassembly;
+pub mod error_banner;
+pub mod header;
+pub mod hex_view;
+pub mod inspector;
+pub mod reflection;
+pub mod side_pane;
+pub mod splitter;
+pub mod theme_toggle;
+pub mod tour_panel;
+pub mod translation_pane;
+pub mod workspace;

@@ -1,0 +1,337 @@
+//! The workspace's layout as plain data: the resizable splits (fractions of
+//! the window, clamped, remembered as text), the side pane's tabs, the
+//! narrow-screen fold tabs and the colour theme. The components only hold
+//! these in signals and draw them.
+
+/// Panes a permalink can open (bits of `ViewState::panes`).
+pub const PANE_MAP: u32 = 1;
+pub const PANE_REFLECTION: u32 = 2;
+pub const PANE_TRANSLATION: u32 = 4;
+pub const PANE_PREVIEW: u32 = dxbc::permalink::panes::PREVIEW;
+
+/// The smallest share of the width or height a split leaves to a pane.
+pub const MIN_SHARE: f64 = 0.12;
+
+/// The scroll position that brings row `row` into a pane `h` pixels high
+/// scrolled to `top`, or None when it is already visible (or the pane is
+/// not laid out). The row lands a third of the way down.
+pub fn scroll_to_row(top: f64, h: f64, row: usize, row_h: f64) -> Option<f64> {
+    if h <= 0.0 {
+        return None;
+    }
+    let y = row as f64 * row_h;
+    (y < top || y + row_h > top + h).then(|| (y - h / 3.0).max(0.0))
+}
+
+/// One of the three drag handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handle {
+    /// Between the bytes and the listing.
+    BytesListing,
+    /// Between the listing and the right column.
+    ListingSide,
+    /// Between the inspector and the tabbed pane below it.
+    InspectorTabs,
+}
+
+/// The workspace's proportions: three columns (bytes, listing, right) and
+/// the inspector's share of the right column's height.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Splits {
+    pub bytes: f64,
+    pub listing: f64,
+    pub inspector: f64,
+}
+
+impl Default for Splits {
+    fn default() -> Self {
+        Splits { bytes: 0.39, listing: 0.31, inspector: 0.45 }
+    }
+}
+
+impl Splits {
+    /// The right column's share of the width.
+    pub fn side(&self) -> f64 {
+        1.0 - self.bytes - self.listing
+    }
+
+    /// The split after dragging `h` to `at` (a fraction of the workspace's
+    /// width, or of the right column's height for the inspector handle).
+    pub fn drag(self, h: Handle, at: f64) -> Splits {
+        let at = if at.is_finite() { at } else { return self };
+        match h {
+            Handle::BytesListing => {
+                let pair = self.bytes + self.listing;
+                let b = at.clamp(MIN_SHARE, pair - MIN_SHARE);
+                Splits { bytes: b, listing: pair - b, ..self }
+            }
+            Handle::ListingSide => {
+                let l = (at - self.bytes).clamp(MIN_SHARE, 1.0 - self.bytes - MIN_SHARE);
+                Splits { listing: l, ..self }
+            }
+            Handle::InspectorTabs => Splits { inspector: at.clamp(MIN_SHARE, 1.0 - MIN_SHARE), ..self },
+        }
+    }
+
+    /// Where handle `h` is (the value `drag` takes).
+    pub fn position(&self, h: Handle) -> f64 {
+        match h {
+            Handle::BytesListing => self.bytes,
+            Handle::ListingSide => self.bytes + self.listing,
+            Handle::InspectorTabs => self.inspector,
+        }
+    }
+
+    /// The handle's position in whole percent (its aria-valuenow).
+    pub fn percent(&self, h: Handle) -> u32 {
+        (self.position(h) * 100.0).round() as u32
+    }
+
+    /// The split after a key on a focused handle: arrows move it by 2 %,
+    /// Page keys by 10 %, Home and End to the ends. None for other keys.
+    pub fn key(self, h: Handle, key: &str) -> Option<Splits> {
+        let p = self.position(h);
+        let to = match key {
+            "ArrowLeft" | "ArrowUp" => p - 0.02,
+            "ArrowRight" | "ArrowDown" => p + 0.02,
+            "PageUp" => p - 0.1,
+            "PageDown" => p + 0.1,
+            "Home" => 0.0,
+            "End" => 1.0,
+            _ => return None,
+        };
+        Some(self.drag(h, to))
+    }
+
+    /// `bytes,listing,inspector` for localStorage.
+    pub fn to_text(self) -> String {
+        format!("{:.4},{:.4},{:.4}", self.bytes, self.listing, self.inspector)
+    }
+
+    /// Reads `to_text`'s form back; anything else (or proportions that do
+    /// not fit) gives None.
+    pub fn from_text(s: &str) -> Option<Splits> {
+        let v: Vec<f64> = s.split(',').map(|x| x.trim().parse().ok()).collect::<Option<_>>()?;
+        let [bytes, listing, inspector] = v[..] else { return None };
+        let ok = |x: f64| x.is_finite() && (MIN_SHARE - 1e-6..=1.0 - MIN_SHARE + 1e-6).contains(&x);
+        let sp = Splits { bytes, listing, inspector };
+        (ok(bytes) && ok(listing) && ok(inspector) && sp.side() >= MIN_SHARE - 1e-6).then_some(sp)
+    }
+}
+
+/// A tab of the side pane (each is a pane bit of the permalink).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Translation,
+    Preview,
+    Reflection,
+    Map,
+}
+
+impl Side {
+    /// In tab order.
+    pub const ALL: [Side; 4] = [Side::Translation, Side::Preview, Side::Reflection, Side::Map];
+
+    pub fn bit(self) -> u32 {
+        match self {
+            Side::Map => PANE_MAP,
+            Side::Reflection => PANE_REFLECTION,
+            Side::Translation => PANE_TRANSLATION,
+            Side::Preview => PANE_PREVIEW,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Side::Map => "Container map",
+            Side::Reflection => "Reflection",
+            Side::Translation => "Translation",
+            Side::Preview => "Preview",
+        }
+    }
+
+    /// The `data-testid` suffix of its tab button.
+    pub fn id(self) -> &'static str {
+        match self {
+            Side::Map => "chunks",
+            Side::Reflection => "reflection",
+            Side::Translation => "translation",
+            Side::Preview => "preview",
+        }
+    }
+}
+
+/// The side pane's tabs for the open panes, in tab order.
+pub fn side_tabs(panes: u32) -> Vec<Side> {
+    Side::ALL.into_iter().filter(|s| panes & s.bit() != 0).collect()
+}
+
+/// The side tab on show: the one last chosen while it is open, else the
+/// first open one (the workbench panes, translation and preview, first).
+pub fn shown_side(panes: u32, chosen: Option<Side>) -> Option<Side> {
+    chosen.filter(|s| panes & s.bit() != 0).or_else(|| side_tabs(panes).first().copied())
+}
+
+/// A tab of the narrow layout, where one pane shows at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    Bytes,
+    Listing,
+    Inspector,
+    Side(Side),
+}
+
+impl Fold {
+    pub fn label(self) -> &'static str {
+        match self {
+            Fold::Bytes => "Bytes",
+            Fold::Listing => "Listing",
+            Fold::Inspector => "Inspector",
+            Fold::Side(s) => s.label(),
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Fold::Bytes => "bytes",
+            Fold::Listing => "listing",
+            Fold::Inspector => "inspector",
+            Fold::Side(s) => s.id(),
+        }
+    }
+}
+
+/// The narrow layout's tabs for the open panes.
+pub fn fold_tabs(panes: u32) -> Vec<Fold> {
+    let mut v = vec![Fold::Bytes, Fold::Listing, Fold::Inspector];
+    v.extend(side_tabs(panes).into_iter().map(Fold::Side));
+    v
+}
+
+/// The fold tab on show: the chosen one while its pane is open, else Listing.
+pub fn shown_fold(panes: u32, chosen: Fold) -> Fold {
+    match chosen {
+        Fold::Side(s) if panes & s.bit() == 0 => Fold::Listing,
+        f => f,
+    }
+}
+
+/// The colour theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// The remembered choice (`light` / `dark`); anything else is no choice.
+    pub fn parse(s: &str) -> Option<Theme> {
+        match s {
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    /// The theme in use: the user's choice, else the system's preference.
+    pub fn effective(chosen: Option<Theme>, system_dark: bool) -> Theme {
+        chosen.unwrap_or(if system_dark { Theme::Dark } else { Theme::Light })
+    }
+
+    pub fn other(self) -> Theme {
+        match self {
+            Theme::Light => Theme::Dark,
+            Theme::Dark => Theme::Light,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scrolls_only_when_the_row_is_hidden() {
+        assert_eq!(scroll_to_row(0.0, 400.0, 5, 20.0), None);
+        assert_eq!(scroll_to_row(0.0, 400.0, 19, 20.0), None);
+        let t = scroll_to_row(0.0, 300.0, 100, 20.0).unwrap();
+        assert_eq!(t, 2000.0 - 100.0);
+        assert_eq!(scroll_to_row(500.0, 300.0, 0, 20.0), Some(0.0));
+        // A pane that is not laid out (a hidden tab) is left alone.
+        assert_eq!(scroll_to_row(0.0, 0.0, 100, 20.0), None);
+    }
+
+    #[test]
+    fn drags_keep_every_pane_visible() {
+        let s = Splits::default();
+        let d = s.drag(Handle::BytesListing, 0.0);
+        assert_eq!(d.bytes, MIN_SHARE);
+        assert!((d.bytes + d.listing - (s.bytes + s.listing)).abs() < 1e-9, "the right column keeps its width");
+        let d = s.drag(Handle::BytesListing, 1.0);
+        assert!((d.listing - MIN_SHARE).abs() < 1e-9);
+        let d = s.drag(Handle::ListingSide, 1.0);
+        assert!((d.side() - MIN_SHARE).abs() < 1e-9);
+        assert_eq!(d.bytes, s.bytes);
+        let d = s.drag(Handle::ListingSide, 0.0);
+        assert!((d.listing - MIN_SHARE).abs() < 1e-9);
+        assert_eq!(s.drag(Handle::InspectorTabs, 2.0).inspector, 1.0 - MIN_SHARE);
+        assert_eq!(s.drag(Handle::InspectorTabs, f64::NAN), s);
+    }
+
+    #[test]
+    fn keys_move_handles() {
+        let s = Splits::default();
+        let r = s.key(Handle::BytesListing, "ArrowRight").unwrap();
+        assert!((r.bytes - (s.bytes + 0.02)).abs() < 1e-9);
+        assert_eq!(s.key(Handle::InspectorTabs, "Home").unwrap().inspector, MIN_SHARE);
+        assert_eq!(s.key(Handle::BytesListing, "x"), None);
+        assert_eq!(s.percent(Handle::BytesListing), 39);
+        assert_eq!(s.percent(Handle::ListingSide), 70);
+    }
+
+    #[test]
+    fn splits_round_trip_as_text() {
+        let s = Splits::default().drag(Handle::BytesListing, 0.3);
+        let back = Splits::from_text(&s.to_text()).unwrap();
+        assert!((back.bytes - s.bytes).abs() < 1e-4 && (back.listing - s.listing).abs() < 1e-4);
+        for bad in ["", "1,2", "0.5,0.5,0.5", "0.9,0.05,0.5", "a,b,c", "0.3,0.3,0.5,0.1", "NaN,0.3,0.5"] {
+            assert_eq!(Splits::from_text(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn side_tabs_follow_the_open_panes() {
+        assert_eq!(side_tabs(PANE_MAP | PANE_REFLECTION), vec![Side::Reflection, Side::Map]);
+        assert_eq!(shown_side(PANE_MAP | PANE_REFLECTION, None), Some(Side::Reflection));
+        assert_eq!(shown_side(PANE_MAP | PANE_PREVIEW, None), Some(Side::Preview));
+        assert_eq!(shown_side(PANE_MAP | PANE_PREVIEW, Some(Side::Map)), Some(Side::Map));
+        assert_eq!(shown_side(PANE_MAP, Some(Side::Translation)), Some(Side::Map));
+        assert_eq!(shown_side(0, Some(Side::Map)), None);
+    }
+
+    #[test]
+    fn fold_tabs_list_the_open_panes() {
+        let t = fold_tabs(PANE_TRANSLATION);
+        assert_eq!(t, vec![Fold::Bytes, Fold::Listing, Fold::Inspector, Fold::Side(Side::Translation)]);
+        assert_eq!(shown_fold(0, Fold::Side(Side::Translation)), Fold::Listing);
+        assert_eq!(shown_fold(PANE_TRANSLATION, Fold::Side(Side::Translation)), Fold::Side(Side::Translation));
+        assert_eq!(shown_fold(0, Fold::Bytes), Fold::Bytes);
+    }
+
+    #[test]
+    fn themes() {
+        assert_eq!(Theme::effective(None, true), Theme::Dark);
+        assert_eq!(Theme::effective(None, false), Theme::Light);
+        assert_eq!(Theme::effective(Some(Theme::Light), true), Theme::Light);
+        assert_eq!(Theme::parse("dark"), Some(Theme::Dark));
+        assert_eq!(Theme::parse("auto"), None);
+        assert_eq!(Theme::parse(Theme::Dark.other().name()), Some(Theme::Light));
+    }
+}
