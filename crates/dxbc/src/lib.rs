@@ -45,6 +45,8 @@ pub mod listing;
 pub mod permalink;
 pub mod program;
 pub mod reader;
+pub mod register;
+pub mod search;
 mod shader;
 pub mod spans;
 pub mod spec;

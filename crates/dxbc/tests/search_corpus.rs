@@ -1,0 +1,118 @@
+//! Search and def-use against fxc's own listings: for every shader of the
+//! fxc corpus, the lines a query finds are the lines of fxc's `.asm` text
+//! that show what was asked for.
+
+use dxbc::search::{search, Query};
+use dxbc::Shader;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn corpus() -> Vec<(String, Shader, Vec<String>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 400, "fxc corpus has {} files", files.len());
+    files
+        .into_iter()
+        .map(|p| {
+            let s = Shader::decode(&std::fs::read(&p).unwrap()).unwrap();
+            let asm = std::fs::read_to_string(p.with_extension("asm")).unwrap();
+            (p.display().to_string(), s, asm.lines().map(String::from).collect())
+        })
+        .collect()
+}
+
+/// The instruction word of a listing line (`sample_indexable(texture2d)(…)` → `sample_indexable`).
+fn first_word(line: &str) -> &str {
+    line.trim_start().split([' ', '(']).next().unwrap_or("")
+}
+
+/// True when `line` (its `//` comment removed) holds `token` not run into
+/// other letters, digits or an index (`r1` is not in `r10`, `cb0[1]` not in `cb0[10]`).
+/// Case-insensitive: some fxc versions write `CB0[3]` in declarations.
+fn has_token(line: &str, token: &str) -> bool {
+    let code = line.split("//").next().unwrap_or("").to_ascii_lowercase();
+    let code = code.as_str();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    code.match_indices(token).any(|(i, _)| {
+        let before = code[..i].chars().next_back();
+        let after = code[i + token.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(|c| word(c) || (token.ends_with(']') && c == '['))
+    })
+}
+
+/// fxc prints a per-vertex input as `v[vertex][register]`: `v1` there is `v[…][1]`.
+fn has_vertex_input(line: &str, token: &str) -> bool {
+    let Some(reg) = token.strip_prefix('v').filter(|r| r.bytes().all(|b| b.is_ascii_digit())) else { return false };
+    let tail = format!("][{reg}]");
+    line.match_indices(&tail).any(|(i, _)| line[..i].rfind("v[").is_some_and(|v| !line[v..i].contains(']')))
+}
+
+/// The program part of fxc's listing: the lines after the profile line,
+/// without what debug builds add from their source (`#line` directives,
+/// variable-location comments, blank lines), numbered from 1.
+fn program_lines(lines: &[String]) -> Vec<(usize, &str)> {
+    let profile = |l: &str| {
+        let p: Vec<&str> = l.split('_').collect();
+        p.len() >= 3 && ["ps", "vs", "gs", "hs", "ds", "cs"].contains(&p[0]) && p[1].len() == 1
+    };
+    let start = lines.iter().position(|l| profile(l)).expect("profile line");
+    lines[start + 1..]
+        .iter()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("//") && !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.as_str()))
+        .collect()
+}
+
+/// Lines a query finds, counted from the profile line. (fxc's `.asm` files
+/// carry the command line in their header, which the container does not
+/// hold, so lines are compared from the profile line on.)
+fn found_lines(s: &Shader, q: &str) -> BTreeSet<usize> {
+    let base = dxbc::listing::lines::LineMap::new(s).program_line.unwrap_or(0);
+    search(s, &Query::parse(q)).matches.iter().filter_map(|m| m.line).map(|l| l - base).collect()
+}
+
+#[test]
+fn mnemonics_find_exactly_fxcs_lines() {
+    let mut total = 0;
+    for (name, s, lines) in corpus() {
+        for m in ["mul", "mad", "dp4", "mov", "dcl_constantbuffer", "sample_indexable", "ret"] {
+            let sat = format!("{m}_sat");
+            let want: BTreeSet<usize> = program_lines(&lines)
+                .into_iter()
+                .filter(|(_, l)| !l.starts_with("//") && [m, sat.as_str()].contains(&first_word(l)))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(found_lines(&s, m), want, "{name}: {m}");
+            total += want.len();
+        }
+    }
+    assert!(total > 5000, "{total} lines checked");
+}
+
+#[test]
+fn registers_find_exactly_the_lines_naming_them() {
+    let mut total = 0;
+    for (name, s, lines) in corpus() {
+        for r in ["r0", "r1", "r7", "o0", "o1", "v0", "v2", "cb0[0]", "cb0[3]", "cb1[2]", "t0", "s0", "u0"] {
+            // Shader model 5.1 spells resources by range (`T0[0]`, `CB0[2][1]`).
+            let sm51 = s.program.as_ref().is_some_and(|p| p.version.is_sm51());
+            if sm51 && !r.starts_with(['r', 'o', 'v']) {
+                continue;
+            }
+            let want: BTreeSet<usize> = program_lines(&lines)
+                .into_iter()
+                .filter(|(_, l)| !l.starts_with("//") && (has_token(l, r) || has_vertex_input(l, r)))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(found_lines(&s, r), want, "{name}: {r}");
+            total += want.len();
+        }
+    }
+    assert!(total > 10000, "{total} lines checked");
+}
