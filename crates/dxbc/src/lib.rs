@@ -38,6 +38,7 @@ pub mod asm;
 pub mod checksum;
 pub mod chunks;
 pub mod container;
+pub mod defuse;
 pub mod edit;
 pub mod error;
 pub mod examples;

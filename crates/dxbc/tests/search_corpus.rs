@@ -116,3 +116,99 @@ fn registers_find_exactly_the_lines_naming_them() {
     }
     assert!(total > 10000, "{total} lines checked");
 }
+
+/// The operands of a listing line, split at top-level commas (not those
+/// inside `l(…)` or `[…]`).
+fn operands(line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("").trim();
+    // Skip the mnemonic and its parenthesised parts (`sample_indexable(texture2d)(…)`).
+    let mut depth = 0;
+    let mut start = None;
+    for (i, c) in code.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ' ' if depth == 0 => {
+                start = Some(i + 1);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let Some(mut start) = start else { return Vec::new() };
+    // The `[precise(x)]` marker of 5.1 stands between mnemonic and operands.
+    if code[start..].starts_with("[precise") {
+        start += code[start..].find("] ").map_or(0, |i| i + 2);
+    }
+    let mut out = vec![String::new()];
+    let mut depth = 0;
+    for c in code[start..].chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        out.last_mut().unwrap().push(c);
+    }
+    out.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+/// Listing mnemonics whose first two operands are both results (the D3D11
+/// instruction reference: high/low, quotient/remainder, carry, sin/cos,
+/// swapc, the returned old value of `imm_atomic_*`, and the residency
+/// feedback of the `_s` samples and loads).
+fn destinations(mnemonic: &str) -> usize {
+    let base = mnemonic.trim_end_matches("_sat");
+    if ["imul", "umul", "udiv", "uaddc", "usubb", "swapc", "sincos"].contains(&base)
+        || base.starts_with("imm_atomic")
+        || base.split('_').any(|w| w == "s")
+    {
+        2
+    } else if base.starts_with("dcl_")
+        || ["if", "breakc", "continuec", "retc", "discard", "callc", "switch", "case", "emit", "cut", "emitThenCut"]
+            .iter()
+            .any(|f| base == *f || base.starts_with(&format!("{f}_")))
+    {
+        0
+    } else {
+        1
+    }
+}
+
+#[test]
+fn temp_writes_are_fxcs_destination_operands() {
+    use dxbc::defuse::def_use;
+    use dxbc::register::Register;
+    let mut total = 0;
+    for (name, s, lines) in corpus() {
+        let Some(p) = s.program.as_ref() else { continue };
+        let map = dxbc::listing::lines::LineMap::new(&s);
+        let base = map.program_line.unwrap();
+        let program = program_lines(&lines);
+        for r in ["r0", "r1", "r2", "r3", "r0.x", "r1.w", "o0", "o1.y"] {
+            let reg = Register::parse(r).unwrap();
+            let (file, mask) = r.split_once('.').unwrap_or((r, "xyzw"));
+            let want: BTreeSet<usize> = program
+                .iter()
+                .filter(|(_, l)| {
+                    let ops = operands(l);
+                    let n = destinations(first_word(l));
+                    ops.iter().take(n).any(|o| {
+                        let (f, m) = o.trim_start_matches('-').split_once('.').unwrap_or((o, "xyzw"));
+                        f == file && m.chars().any(|c| mask.contains(c))
+                    })
+                })
+                .map(|(i, _)| *i)
+                .collect();
+            let got: BTreeSet<usize> =
+                def_use(p, &reg).writes.iter().map(|w| map.instruction_line(w.instruction).unwrap() - base).collect();
+            assert_eq!(got, want, "{name}: {r}");
+            total += want.len();
+        }
+    }
+    assert!(total > 5000, "{total} writes checked");
+}
