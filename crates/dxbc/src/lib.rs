@@ -39,6 +39,7 @@ pub mod checksum;
 pub mod chunks;
 pub mod container;
 pub mod defuse;
+pub mod diff;
 pub mod edit;
 pub mod error;
 pub mod examples;

@@ -240,3 +240,15 @@ impl Program {
         n
     }
 }
+
+impl Program {
+    /// The dwords of instruction `k` in order, with their roles (empty when
+    /// there is no such instruction).
+    pub fn instruction_dwords(&self, k: usize) -> Vec<Located> {
+        let mut v = Vec::new();
+        if let Some(ins) = self.instructions.get(k) {
+            self.instruction_tokens(k, ins, &mut v);
+        }
+        v
+    }
+}
