@@ -43,6 +43,7 @@ pub mod diff;
 pub mod edit;
 pub mod error;
 pub mod examples;
+pub mod export;
 pub mod listing;
 pub mod permalink;
 pub mod program;
@@ -52,6 +53,7 @@ pub mod search;
 mod shader;
 pub mod spans;
 pub mod spec;
+pub mod value;
 
 pub use container::Container;
 pub use error::{ChunkRef, Error, ErrorKind, Result};
