@@ -252,7 +252,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out.write_all(text.as_bytes()).map_err(io)?;
             eprintln!("{count}");
         }
-        Command::Diff { .. } => unreachable!("diff is run by main"),
+        Command::Diff { .. } => return Err("diff is run by main".into()),
         Command::Header { file, name } => {
             let bytes = read_input(&file)?;
             Shader::decode(&bytes).map_err(|e| e.to_string())?;
