@@ -19,7 +19,8 @@ use std::ops::Range;
 pub struct Site {
     /// Instruction index in [`Program::instructions`].
     pub instruction: usize,
-    /// Operand id in [`Program::operands`].
+    /// Operand id in [`Program::operands`] ([`crate::program::NO_OPERAND`]
+    /// for a `dcl_indexableTemp`, which names its array in payload).
     pub operand: u32,
     /// The operand's bytes in the file.
     pub range: Range<usize>,
@@ -42,6 +43,12 @@ pub struct DefUse {
 pub fn def_use(p: &Program, reg: &Register) -> DefUse {
     let mut out = DefUse::default();
     for (k, ins) in p.instructions.iter().enumerate() {
+        if reg.declared_by(p, ins) {
+            // The declaration names the array in payload: the whole instruction.
+            let start = ins.offset as usize;
+            let range = start..start + 4 * ins.length as usize;
+            out.declarations.push(Site { instruction: k, operand: crate::program::NO_OPERAND, range, components: 0xf });
+        }
         for u in uses(p, ins) {
             let op = &p.operands[u.operand as usize];
             if !reg.names(op) {

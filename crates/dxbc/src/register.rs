@@ -91,6 +91,19 @@ impl Register {
         })
     }
 
+    /// True when `ins` is the `dcl_indexableTemp` of this `x` register, which
+    /// names its array in payload, not in an operand.
+    pub fn declared_by(&self, p: &Program, ins: &Instruction) -> bool {
+        if self.file != OperandType::IndexableTemp || ins.op() != Some(spec::Opcode::DclIndexableTemp) {
+            return false;
+        }
+        let reg = ins.payload(p).first().map(|w| u64::from(w.value));
+        match self.index.first() {
+            None | Some(None) => true,
+            Some(Some(want)) => reg == Some(*want),
+        }
+    }
+
     /// Components of this register that `op` touches (0 when none of the
     /// asked-for ones).
     pub fn touched(&self, op: &Operand) -> u8 {

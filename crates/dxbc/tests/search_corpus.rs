@@ -99,7 +99,10 @@ fn mnemonics_find_exactly_fxcs_lines() {
 fn registers_find_exactly_the_lines_naming_them() {
     let mut total = 0;
     for (name, s, lines) in corpus() {
-        for r in ["r0", "r1", "r7", "o0", "o1", "v0", "v2", "cb0[0]", "cb0[3]", "cb1[2]", "t0", "s0", "u0"] {
+        for r in [
+            "r0", "r1", "r7", "o0", "o1", "v0", "v2", "cb0[0]", "cb0[3]", "cb1[2]", "t0", "s0", "u0", "icb[..]",
+            "x0[..]",
+        ] {
             // Shader model 5.1 spells resources by range (`T0[0]`, `CB0[2][1]`).
             let sm51 = s.program.as_ref().is_some_and(|p| p.version.is_sm51());
             if sm51 && !r.starts_with(['r', 'o', 'v']) {
@@ -107,7 +110,15 @@ fn registers_find_exactly_the_lines_naming_them() {
             }
             let want: BTreeSet<usize> = program_lines(&lines)
                 .into_iter()
-                .filter(|(_, l)| !l.starts_with("//") && (has_token(l, r) || has_vertex_input(l, r)))
+                .filter(|(_, l)| match r.strip_suffix("[..]") {
+                    // Any index: the file and number followed by `[`.
+                    Some(f) => {
+                        let code = l.split("//").next().unwrap_or("");
+                        code.match_indices(&format!("{f}["))
+                            .any(|(i, _)| !code[..i].chars().next_back().is_some_and(|c| c.is_ascii_alphanumeric()))
+                    }
+                    None => has_token(l, r) || has_vertex_input(l, r),
+                })
                 .map(|(i, _)| i)
                 .collect();
             assert_eq!(found_lines(&s, r), want, "{name}: {r}");
@@ -258,4 +269,71 @@ fn immediate_floats_agree_with_fxcs_listing() {
         }
     }
     assert!(finite > 2000, "{finite} floats checked");
+}
+
+/// Rows of a signature table in fxc's header: (name, index, mask, register).
+fn signature_rows(lines: &[String], title: &str) -> Vec<(String, u32, String, u32)> {
+    let Some(start) = lines.iter().position(|l| l == &format!("// {title}:")) else { return Vec::new() };
+    lines[start + 4..]
+        .iter()
+        .take_while(|l| l.len() > 3)
+        .filter_map(|l| {
+            let f: Vec<&str> = l[3..].split_whitespace().collect();
+            // Name, index, mask letters, register (or N/A), system value, format, used.
+            let (name, index) = (f.first()?, f.get(1)?.parse().ok()?);
+            let reg_at = f.iter().skip(2).position(|x| x.parse::<u32>().is_ok() || *x == "N/A")? + 2;
+            let mask = f[2..reg_at].concat();
+            Some((name.to_string(), index, mask, f[reg_at].parse().ok()?))
+        })
+        .collect()
+}
+
+/// True when `line` names register `reg` (`v1`, `o0`) with a component in `mask`.
+fn names_components(line: &str, reg: &str, mask: &str) -> bool {
+    let code = line.split("//").next().unwrap_or("");
+    code.match_indices(reg).any(|(i, _)| {
+        let before = code[..i].chars().next_back();
+        let after = &code[i + reg.len()..];
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '[')
+            || after.starts_with(|c: char| c.is_ascii_digit())
+        {
+            return false;
+        }
+        match after.strip_prefix('.') {
+            Some(comps) => comps.chars().take_while(|c| "xyzw".contains(*c)).any(|c| mask.contains(c)),
+            None => true,
+        }
+    })
+}
+
+#[test]
+fn semantic_names_find_their_registers_lines() {
+    let mut total = 0;
+    for (name, s, lines) in corpus() {
+        let Some(p) = s.program.as_ref() else { continue };
+        // Vertex and pixel shaders: one input register file, indexed by register alone.
+        if p.version.program_type() > 1 {
+            continue;
+        }
+        let program = program_lines(&lines);
+        // A semantic may be both an input and an output (`TEXCOORD0` passed through).
+        let rows: Vec<(String, String, String)> = [("Input signature", "v"), ("Output signature", "o")]
+            .iter()
+            .flat_map(|(title, file)| {
+                signature_rows(&lines, title)
+                    .into_iter()
+                    .map(move |(sem, index, mask, reg)| (format!("{sem}{index}"), format!("{file}{reg}"), mask))
+            })
+            .collect();
+        for (query, ..) in &rows {
+            let want: BTreeSet<usize> = program
+                .iter()
+                .filter(|(_, l)| rows.iter().any(|(q, r, mask)| q == query && names_components(l, r, mask)))
+                .map(|(i, _)| *i)
+                .collect();
+            assert_eq!(found_lines(&s, query), want, "{name}: {query}");
+            total += want.len();
+        }
+    }
+    assert!(total > 2000, "{total} lines checked");
 }

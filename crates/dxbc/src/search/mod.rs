@@ -135,6 +135,15 @@ impl Cx<'_> {
     fn registers(&self, regs: &[Register], out: &mut Vec<Match>) {
         let Some(p) = self.program() else { return };
         for (k, ins) in p.instructions.iter().enumerate() {
+            if regs.iter().any(|r| r.declared_by(p, ins)) {
+                let start = ins.offset as usize;
+                out.push(Match {
+                    range: start..start + 4 * ins.length as usize,
+                    line: self.lines.instruction_line(k),
+                    kind: MatchKind::Operand(Access::Declare),
+                    what: self.listing_line(k),
+                });
+            }
             for u in uses(p, ins) {
                 let op = &p.operands[u.operand as usize];
                 if regs.iter().any(|r| r.names(op) && r.touched(op) != 0) {
