@@ -62,40 +62,53 @@ pub struct Found {
     pub truncated: bool,
 }
 
-/// Everything `q` finds in `shader` (whose file is `shader.bytes`).
+/// Everything `q` finds in `shader` (whose file is `shader.bytes`). To run
+/// several queries on one file, keep a [`Searcher`].
 pub fn search(shader: &Shader, q: &Query) -> Found {
-    let cx = Cx { shader, lines: LineMap::new(shader), leaves: None };
-    let mut cx = cx;
-    let mut out = Vec::new();
-    match q {
-        Query::Empty => {}
-        Query::Offset(o) => cx.item(*o, &mut out),
-        Query::Register(r) => cx.registers(std::slice::from_ref(r), &mut out),
-        Query::Mnemonic(m) => cx.mnemonic(m, &mut out),
-        Query::Bytes(b) => cx.bytes(b, &mut out),
-        Query::Name(n) => {
-            let (strings, regs) = names::resolve(shader, n);
-            for (range, what) in strings {
-                let line = cx.line_at(range.start);
-                out.push(Match { range, line, kind: MatchKind::Reflection, what });
-            }
-            cx.registers(&regs, &mut out);
-        }
-    }
-    out.sort_by_key(|m| (m.range.start, m.range.end));
-    out.dedup();
-    let truncated = out.len() > MAX_MATCHES;
-    out.truncate(MAX_MATCHES);
-    Found { matches: out, truncated }
+    Searcher::new(shader).find(q)
 }
 
-struct Cx<'s> {
+/// One file's search index: the listing's line map, and the byte leaves
+/// once a query needs them. Build once per file, query many times.
+pub struct Searcher<'s> {
     shader: &'s Shader,
     lines: LineMap,
     leaves: Option<crate::spans::Spans>,
 }
 
-impl Cx<'_> {
+impl<'s> Searcher<'s> {
+    /// Indexes `shader`.
+    pub fn new(shader: &'s Shader) -> Searcher<'s> {
+        Searcher { shader, lines: LineMap::new(shader), leaves: None }
+    }
+
+    /// Everything `q` finds.
+    pub fn find(&mut self, q: &Query) -> Found {
+        let mut out = Vec::new();
+        match q {
+            Query::Empty => {}
+            Query::Offset(o) => self.item(*o, &mut out),
+            Query::Register(r) => self.registers(std::slice::from_ref(r), &mut out),
+            Query::Mnemonic(m) => self.mnemonic(m, &mut out),
+            Query::Bytes(b) => self.bytes(b, &mut out),
+            Query::Name(n) => {
+                let (strings, regs) = names::resolve(self.shader, n);
+                for (range, what) in strings {
+                    let line = self.line_at(range.start);
+                    out.push(Match { range, line, kind: MatchKind::Reflection, what });
+                }
+                self.registers(&regs, &mut out);
+            }
+        }
+        out.sort_by_key(|m| (m.range.start, m.range.end));
+        out.dedup();
+        let truncated = out.len() > MAX_MATCHES;
+        out.truncate(MAX_MATCHES);
+        Found { matches: out, truncated }
+    }
+}
+
+impl Searcher<'_> {
     fn program(&self) -> Option<&Program> {
         self.shader.program.as_ref()
     }
@@ -180,20 +193,49 @@ impl Cx<'_> {
         if pat.is_empty() {
             return;
         }
-        let file = &self.shader.bytes;
-        let starts: Vec<usize> = file
-            .windows(pat.len())
-            .enumerate()
-            .filter(|(_, w)| *w == pat)
-            .map(|(i, _)| i)
-            .take(MAX_MATCHES + 1)
-            .collect();
+        let starts = find_all(&self.shader.bytes, pat, MAX_MATCHES + 1);
         for s in starts {
             let line = self.line_at(s);
             let what = self.leaves().at(s).map_or_else(String::new, |l| l.path.clone());
             out.push(Match { range: s..s + pat.len(), line, kind: MatchKind::Bytes, what });
         }
     }
+}
+
+/// Start of every occurrence of `pat` in `hay` (overlapping ones too), at
+/// most `limit`: Knuth–Morris–Pratt, so time is linear in both lengths
+/// whatever the bytes (a naive scan of zeros for zeros is quadratic).
+fn find_all(hay: &[u8], pat: &[u8], limit: usize) -> Vec<usize> {
+    // fail[i]: length of the longest proper border of pat[..=i].
+    let mut fail = vec![0usize; pat.len()];
+    let mut k = 0;
+    for i in 1..pat.len() {
+        while k > 0 && pat[i] != pat[k] {
+            k = fail[k - 1];
+        }
+        if pat[i] == pat[k] {
+            k += 1;
+        }
+        fail[i] = k;
+    }
+    let mut out = Vec::new();
+    let mut k = 0;
+    for (i, &b) in hay.iter().enumerate() {
+        while k > 0 && b != pat[k] {
+            k = fail[k - 1];
+        }
+        if b == pat[k] {
+            k += 1;
+        }
+        if k == pat.len() {
+            out.push(i + 1 - k);
+            if out.len() >= limit {
+                break;
+            }
+            k = fail[k - 1];
+        }
+    }
+    out
 }
 
 #[cfg(test)]

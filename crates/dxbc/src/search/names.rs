@@ -41,10 +41,10 @@ pub fn resolve(s: &Shader, name: &str) -> (Vec<(Range<usize>, String)>, Vec<Regi
                 let what = format!("RDEF/constant_buffers[{i}]/variables[{j}] {} in {}", v.name, cb.name);
                 strings.push((string(r.offset, v.name_offset, &v.name), what));
                 let Some(bind) = bind else { continue };
-                let first = v.start_offset / 16;
-                let last = (v.start_offset + v.size.max(1) - 1) / 16;
-                for e in first..=last.min(first + MAX_REGISTERS) {
-                    regs.push(reg(OperandType::ConstantBuffer, bind, &[Some(e as u64)], 0));
+                let first = u64::from(v.start_offset) / 16;
+                let last = (u64::from(v.start_offset) + u64::from(v.size.max(1)) - 1) / 16;
+                for e in first..=last.min(first + u64::from(MAX_REGISTERS)) {
+                    regs.push(reg(OperandType::ConstantBuffer, bind, &[Some(e)], 0));
                 }
             }
         }

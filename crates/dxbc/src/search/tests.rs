@@ -20,3 +20,16 @@ fn tint_example_kinds() {
     assert_eq!(f.matches[1].kind, MatchKind::Operand(Access::Write));
     assert!(search(&s, &Query::parse("nothing_here")).matches.is_empty());
 }
+
+#[test]
+fn find_all_is_every_overlapping_occurrence() {
+    let naive = |h: &[u8], p: &[u8]| -> Vec<usize> {
+        (0..=h.len().saturating_sub(p.len())).filter(|&i| h[i..].starts_with(p)).collect()
+    };
+    let cases: [(&[u8], &[u8]); 5] =
+        [(b"aaaa", b"aa"), (b"abababa", b"aba"), (b"abcabdabc", b"abc"), (b"xyz", b"xyzw"), (b"aabaabaaab", b"aab")];
+    for (h, p) in cases {
+        assert_eq!(find_all(h, p, usize::MAX), naive(h, p), "{h:?} {p:?}");
+    }
+    assert_eq!(find_all(&[0; 100], &[0; 4], 3), [0, 1, 2]);
+}
