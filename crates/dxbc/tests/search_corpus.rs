@@ -337,3 +337,43 @@ fn semantic_names_find_their_registers_lines() {
     }
     assert!(total > 2000, "{total} lines checked");
 }
+
+/// The inspector's float text for immediate constant buffer values fxc
+/// prints as floats: reads back to the word, and fxc's text is it to six
+/// decimals.
+#[test]
+fn icb_floats_agree_with_fxcs_listing() {
+    let mut checked = 0;
+    for (name, s, lines) in corpus() {
+        let Some(p) = s.program.as_ref() else { continue };
+        let Some(ins) = p.instructions.iter().find(|i| {
+            i.is_customdata() && i.customdata_class() == dxbc::spec::CustomdataClass::DclImmediateConstantBuffer as u32
+        }) else {
+            continue;
+        };
+        let start = lines.iter().position(|l| l.starts_with("dcl_immediateConstantBuffer")).unwrap();
+        let mut text = String::new();
+        for l in &lines[start..] {
+            text.push_str(l);
+            if text.matches('{').count() == text.matches('}').count() {
+                break;
+            }
+        }
+        let printed: Vec<&str> = text["dcl_immediateConstantBuffer".len()..]
+            .split(|c: char| c == '{' || c == '}' || c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let words: Vec<u32> = ins.payload(p).iter().map(|w| w.value).collect();
+        assert_eq!(printed.len(), words.len(), "{name}");
+        for (t, &w) in printed.iter().zip(&words) {
+            if t.contains('.') {
+                let ours = dxbc::value::float_text(w);
+                assert_eq!(ours.parse::<f32>().unwrap().to_bits(), w, "{name}: {ours}");
+                let fxc: f64 = t.parse().unwrap();
+                assert!((fxc - f32::from_bits(w) as f64).abs() <= 5e-7, "{name}: fxc {t}, ours {ours}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} ICB floats checked");
+}
