@@ -18,6 +18,8 @@ pub struct LineMap {
     pub program_line: Option<usize>,
     /// First line of each instruction.
     pub ins_line: Vec<u32>,
+    /// The line after the last instruction's last line (the trailer's).
+    pub end_line: usize,
     /// Line of the level-9 program's version line, when there is an Aon9 chunk.
     pub l9_base: Option<usize>,
 }
@@ -34,6 +36,7 @@ impl LineMap {
             header_lines.checked_sub(l9.lines().count())
         });
         let mut ins_line = Vec::new();
+        let mut end_line = header_lines;
         let program_line = shader.program.as_ref().map(|p| {
             let cx = Ctx { sm51: p.version.is_sm51(), legacy: false };
             let mut at = header_lines + 1;
@@ -45,9 +48,10 @@ impl LineMap {
                 ins_line.push(at as u32);
                 at += 1 + buf.matches('\n').count();
             }
+            end_line = at;
             header_lines
         });
-        LineMap { program_line, ins_line, l9_base }
+        LineMap { program_line, ins_line, end_line, l9_base }
     }
 
     /// First line of instruction `k`.
@@ -58,10 +62,7 @@ impl LineMap {
     /// The instruction printed on `line` (any of its lines).
     pub fn instruction_of_line(&self, line: usize) -> Option<usize> {
         let k = self.ins_line.partition_point(|&l| l as usize <= line).checked_sub(1)?;
-        let next = self.ins_line.get(k + 1).map_or(usize::MAX, |&l| l as usize);
-        // The last instruction's extent is unknown here; one line is all but
-        // the immediate constant buffer's, which is never last.
-        let end = if k + 1 == self.ins_line.len() { self.ins_line[k] as usize + 1 } else { next };
+        let end = self.ins_line.get(k + 1).map_or(self.end_line, |&l| l as usize);
         (line < end).then_some(k)
     }
 
