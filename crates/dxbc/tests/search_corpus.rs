@@ -377,3 +377,95 @@ fn icb_floats_agree_with_fxcs_listing() {
     }
     assert!(checked > 100, "{checked} ICB floats checked");
 }
+
+/// cbuffer variables of fxc's header: (variable, cbuffer, offset, size) for
+/// the top-level members (three-space indent).
+fn cbuffer_variables(lines: &[String]) -> Vec<(String, String, u32, u32)> {
+    let mut out = Vec::new();
+    let mut current = None;
+    for l in lines {
+        if let Some(name) = l.strip_prefix("// cbuffer ") {
+            current = Some(name.trim().to_string());
+        } else if l == "// }" {
+            current = None;
+        } else if let (Some(cb), Some(decl)) = (&current, l.strip_prefix("//   ")) {
+            if decl.starts_with(' ') {
+                continue;
+            }
+            let Some((code, info)) = decl.split_once("// Offset:") else { continue };
+            let Some(var) = code.trim().strip_suffix(';').and_then(|c| c.split_whitespace().last()) else { continue };
+            let var = var.split('[').next().unwrap_or(var).to_string();
+            let nums: Vec<u32> = info.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+            if let [offset, size, ..] = nums[..] {
+                out.push((var, cb.clone(), offset, size));
+            }
+        }
+    }
+    out
+}
+
+/// Name and slot of each row of fxc's resource binding table whose type is `kind`.
+fn binding_slots(lines: &[String], kind: &str) -> Vec<(String, u32)> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.strip_prefix("// ")?.split_whitespace().collect();
+            if f.get(1) != Some(&kind) {
+                return None;
+            }
+            // `Slot` (a number) or `HLSL Bind` (`cb3`).
+            let slot = f.iter().skip(2).find_map(|x| x.trim_start_matches("cb").parse().ok())?;
+            Some((f[0].to_string(), slot))
+        })
+        .collect()
+}
+
+#[test]
+fn cbuffer_variables_find_the_elements_they_occupy() {
+    let mut total = 0;
+    for (name, s, lines) in corpus() {
+        let Some(p) = s.program.as_ref() else { continue };
+        if p.version.is_sm51() {
+            continue;
+        }
+        let vars = cbuffer_variables(&lines);
+        let slots = binding_slots(&lines, "cbuffer");
+        let mut taken: Vec<String> = lines
+            .iter()
+            .filter_map(|l| {
+                l.strip_prefix("// ").and_then(|r| r.split_whitespace().next()).map(|w| w.to_ascii_lowercase())
+            })
+            .collect();
+        for t in ["Input signature", "Output signature", "Patch Constant signature"] {
+            taken.extend(signature_rows(&lines, t).iter().map(|(n, i, ..)| format!("{n}{i}").to_ascii_lowercase()));
+        }
+        let program = program_lines(&lines);
+        for (var, ..) in &vars {
+            // A name that is also a binding or a semantic finds those too.
+            if taken.iter().filter(|w| w.as_str() == var.to_ascii_lowercase()).count() > 0 {
+                continue;
+            }
+            let elements: Vec<String> = vars
+                .iter()
+                .filter(|(v, ..)| v == var)
+                .filter_map(|(_, cb, offset, size)| {
+                    let slot = slots.iter().find(|(n, _)| n == cb)?.1;
+                    Some((offset / 16..=(offset + size.max(&1) - 1) / 16).map(move |e| format!("cb{slot}[{e}]")))
+                })
+                .flatten()
+                .collect();
+            let want: BTreeSet<usize> = program
+                .iter()
+                .filter(|(_, l)| !l.starts_with("dcl_") && elements.iter().any(|e| has_token(l, e)))
+                .map(|(i, _)| *i)
+                .collect();
+            let got: BTreeSet<usize> = found_lines(&s, var)
+                .into_iter()
+                .filter(|&i| program.get(i.wrapping_sub(1)).is_some_and(|(_, l)| !l.starts_with("dcl_")))
+                .collect();
+            assert_eq!(got, want, "{name}: {var} in {elements:?}");
+            total += want.len();
+        }
+    }
+    assert!(total > 500, "{total} lines checked");
+}
