@@ -469,3 +469,29 @@ fn cbuffer_variables_find_the_elements_they_occupy() {
     }
     assert!(total > 500, "{total} lines checked");
 }
+
+/// Each file's last dword (fxc ends every program with `ret`, 0x0100003e)
+/// found as hex bytes: a match at the last instruction's offset, on the
+/// line where fxc prints `ret`.
+#[test]
+fn hex_finds_the_closing_ret() {
+    let mut n = 0;
+    for (name, s, lines) in corpus() {
+        let Some(p) = s.program.as_ref() else { continue };
+        let Some(last) = p.instructions.last() else { continue };
+        let program = program_lines(&lines);
+        let (ret_line, ret) = *program.last().unwrap();
+        if ret.trim_end() != "ret" {
+            continue;
+        }
+        let at = last.offset as usize;
+        let q = s.bytes[at..at + 4].iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
+        assert_eq!(q, "3e 00 00 01", "{name}");
+        let base = dxbc::listing::lines::LineMap::new(&s).program_line.unwrap();
+        let found = search(&s, &Query::parse(&q));
+        let m = found.matches.iter().find(|m| m.range.start == at).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(m.line.map(|l| l - base), Some(ret_line), "{name}");
+        n += 1;
+    }
+    assert!(n > 400, "{n} files");
+}
