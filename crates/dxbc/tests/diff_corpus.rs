@@ -92,6 +92,7 @@ fn one_edit_is_one_instruction() {
             }
         }
     }
+    eprintln!("saturate {sat}, delete {del}, insert {ins}");
     assert!(sat > 300 && del > 300 && ins > 300, "saturate {sat}, delete {del}, insert {ins}");
 }
 

@@ -92,6 +92,7 @@ fn mnemonics_find_exactly_fxcs_lines() {
             total += want.len();
         }
     }
+    eprintln!("mnemonics: {total} lines");
     assert!(total > 5000, "{total} lines checked");
 }
 
@@ -125,6 +126,7 @@ fn registers_find_exactly_the_lines_naming_them() {
             total += want.len();
         }
     }
+    eprintln!("registers: {total} lines");
     assert!(total > 10000, "{total} lines checked");
 }
 
@@ -221,6 +223,7 @@ fn temp_writes_are_fxcs_destination_operands() {
             total += want.len();
         }
     }
+    eprintln!("def-use writes: {total} lines");
     assert!(total > 5000, "{total} writes checked");
 }
 
@@ -268,6 +271,7 @@ fn immediate_floats_agree_with_fxcs_listing() {
             }
         }
     }
+    eprintln!("immediate floats: {finite}");
     assert!(finite > 2000, "{finite} floats checked");
 }
 
@@ -335,6 +339,7 @@ fn semantic_names_find_their_registers_lines() {
             total += want.len();
         }
     }
+    eprintln!("semantic names: {total} lines");
     assert!(total > 2000, "{total} lines checked");
 }
 
@@ -375,6 +380,7 @@ fn icb_floats_agree_with_fxcs_listing() {
             }
         }
     }
+    eprintln!("ICB floats: {checked}");
     assert!(checked > 100, "{checked} ICB floats checked");
 }
 
@@ -467,6 +473,7 @@ fn cbuffer_variables_find_the_elements_they_occupy() {
             total += want.len();
         }
     }
+    eprintln!("cbuffer variables: {total} lines");
     assert!(total > 500, "{total} lines checked");
 }
 
@@ -493,5 +500,6 @@ fn hex_finds_the_closing_ret() {
         assert_eq!(m.line.map(|l| l - base), Some(ret_line), "{name}");
         n += 1;
     }
+    eprintln!("closing ret: {n} files");
     assert!(n > 400, "{n} files");
 }
