@@ -3,8 +3,14 @@
 //! Files are taken as they are (a `.cso`, `.dxbc`, `.o`, `.fxo` is the
 //! container itself), unless they are text, which goes through the same
 //! detection as pasted text: a permalink, a C byte or DWORD array (a whole
-//! `fxc /Fh` header included), hex (bytes or little-endian dwords), or
-//! base64.
+//! `fxc /Fh` header included), an `xxd` or `hexdump -C` dump, hex (bytes or
+//! little-endian dwords), or base64. Base64 is taken only when it is
+//! well-formed (its alphabet, a length that whole bytes give, padding only
+//! at the end) and either decodes to a container or is one unbroken block,
+//! so prose is never read as base64. Refusals carry an [`InputErrorKind`]
+//! to decide by and a sentence for the page.
+
+mod dumps;
 
 /// Largest shader the page opens, in bytes (16 MiB): files above it are
 /// refused before they are read, and so are texts that decode to more.
@@ -15,8 +21,47 @@ pub const MAX_INPUT_BYTES: usize = 16 << 20;
 /// per byte, a C array up to six).
 pub const MAX_TEXT_CHARS: usize = 6 * MAX_INPUT_BYTES;
 
-fn too_large(n: usize) -> String {
-    format!("{n} bytes is more than the explorer opens ({} MiB)", MAX_INPUT_BYTES >> 20)
+/// Why input was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputErrorKind {
+    /// Nothing but whitespace.
+    Empty,
+    /// More bytes (or text) than the explorer opens.
+    TooLarge,
+    /// A permalink that does not decode.
+    BadPermalink,
+    /// A C array that does not read.
+    BadCArray,
+    /// Text that is none of the recognised forms.
+    NotRecognised,
+}
+
+/// A refusal: its kind and the sentence the page shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// What kind of refusal.
+    pub kind: InputErrorKind,
+    /// In words.
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+fn refuse(kind: InputErrorKind, message: impl Into<String>) -> InputError {
+    InputError { kind, message: message.into() }
+}
+
+fn too_large(n: usize) -> InputError {
+    refuse(
+        InputErrorKind::TooLarge,
+        format!("{n} bytes is more than the explorer opens ({} MiB)", MAX_INPUT_BYTES >> 20),
+    )
 }
 
 /// What the input was recognised as.
@@ -36,6 +81,10 @@ pub enum InputKind {
     HexDwords,
     /// base64 or base64url.
     Base64,
+    /// `xxd` output.
+    Xxd,
+    /// `hexdump -C` output.
+    HexdumpC,
 }
 
 impl InputKind {
@@ -49,6 +98,8 @@ impl InputKind {
             InputKind::Hex => "hex bytes",
             InputKind::HexDwords => "hex dwords",
             InputKind::Base64 => "base64",
+            InputKind::Xxd => "xxd dump",
+            InputKind::HexdumpC => "hexdump -C dump",
         }
     }
 }
@@ -65,7 +116,7 @@ pub struct Detected {
 }
 
 /// Detects a file's content (bytes as read from disk).
-pub fn detect_file(data: &[u8]) -> Result<Detected, String> {
+pub fn detect_file(data: &[u8]) -> Result<Detected, InputError> {
     if data.len() > MAX_INPUT_BYTES {
         return Err(too_large(data.len()));
     }
@@ -84,12 +135,15 @@ fn binary(data: &[u8]) -> Detected {
 }
 
 /// Detects pasted text.
-pub fn detect_text(text: &str) -> Result<Detected, String> {
+pub fn detect_text(text: &str) -> Result<Detected, InputError> {
     if text.len() > MAX_TEXT_CHARS {
-        return Err(format!(
-            "{} characters is more text than the explorer reads ({} MiB of shader at most)",
-            text.len(),
-            MAX_INPUT_BYTES >> 20
+        return Err(refuse(
+            InputErrorKind::TooLarge,
+            format!(
+                "{} characters is more text than the explorer reads ({} MiB of shader at most)",
+                text.len(),
+                MAX_INPUT_BYTES >> 20
+            ),
         ));
     }
     let d = detect_text_unchecked(text)?;
@@ -99,17 +153,25 @@ pub fn detect_text(text: &str) -> Result<Detected, String> {
     Ok(d)
 }
 
-fn detect_text_unchecked(text: &str) -> Result<Detected, String> {
+fn detect_text_unchecked(text: &str) -> Result<Detected, InputError> {
     let t = text.trim();
     if t.is_empty() {
-        return Err("nothing to decode: paste hex, base64, a C array or a permalink".into());
+        return Err(refuse(InputErrorKind::Empty, "nothing to decode: paste hex, base64, a C array or a permalink"));
     }
     if let Some(i) = t.find("#v1/").or_else(|| t.starts_with("v1/").then_some(0)) {
-        let l = dxbc::permalink::decode(&t[i..]).map_err(|e| e.to_string())?;
+        let l = dxbc::permalink::decode(&t[i..]).map_err(|e| refuse(InputErrorKind::BadPermalink, e.to_string()))?;
         return Ok(Detected { kind: InputKind::Permalink, bytes: l.shader, view: Some(l.view) });
     }
+    // Before C arrays: a dump's ASCII column may hold braces.
+    if let Some((kind, bytes)) = dumps::parse(text, MAX_INPUT_BYTES + 1) {
+        let kind = match kind {
+            dumps::DumpKind::Xxd => InputKind::Xxd,
+            dumps::DumpKind::HexdumpC => InputKind::HexdumpC,
+        };
+        return Ok(found(kind, bytes));
+    }
     if t.contains('{') {
-        return c_array(t);
+        return c_array(t).map_err(|m| refuse(InputErrorKind::BadCArray, m));
     }
     let hex = hex_digits(t);
     let b64 = base64(t);
@@ -128,7 +190,7 @@ fn detect_text_unchecked(text: &str) -> Result<Detected, String> {
     if let Some(b) = b64 {
         return Ok(found(InputKind::Base64, b));
     }
-    Err("not recognised: expected hex, base64, a C array (fxc /Fh) or a #v1/ permalink".into())
+    Err(refuse(InputErrorKind::NotRecognised, "not hex, base64 or a C array"))
 }
 
 fn found(kind: InputKind, bytes: Vec<u8>) -> Detected {
@@ -162,14 +224,35 @@ fn strip_comments(s: &str) -> String {
     out
 }
 
+/// Removes `#if 0` … `#endif` blocks (where `fxc /Fh` puts the listing,
+/// whose declarations hold braces and type-like words). Not nested: the
+/// first `#endif` ends the block.
+fn strip_disabled(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut off = false;
+    for line in s.lines() {
+        let l = line.trim();
+        if !off && l.strip_prefix("#if").is_some_and(|r| r.trim() == "0") {
+            off = true;
+        } else if off && l.starts_with("#endif") {
+            off = false;
+        } else if !off {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// A C array initialiser: the first `{ … }` in the text; the declared
 /// element type (BYTE, unsigned char, DWORD, uint32_t …) decides the width,
 /// or, without one, any value above 255 makes it a DWORD array.
 fn c_array(t: &str) -> Result<Detected, String> {
-    let s = strip_comments(t);
+    let s = strip_disabled(&strip_comments(t));
     let open = s.find('{').ok_or("C array: no '{'")?;
     let close = s[open..].find('}').map(|i| open + i).ok_or("C array: no closing '}'")?;
-    let decl = s[..open].to_ascii_lowercase();
+    // The declaration is the statement the brace opens.
+    let decl = s[..open].rsplit([';', '}']).next().unwrap_or("").to_ascii_lowercase();
     let mut values = Vec::new();
     for item in s[open + 1..close].split(',') {
         let item = item.trim();
@@ -242,12 +325,23 @@ fn hex_digits(t: &str) -> Option<(Vec<u8>, InputKind)> {
     Some((bytes, InputKind::Hex))
 }
 
+/// Base64 (standard or url alphabet): taken when it decodes to a container,
+/// or, failing that, when it is one block with no spaces inside its lines
+/// (line-wrapped base64 has none; prose has many).
 fn base64(t: &str) -> Option<Vec<u8>> {
     let s: String = t.chars().filter(|c| !c.is_whitespace()).collect();
-    if s.len() < 4 {
+    let body = s.trim_end_matches('=');
+    let padding = s.len() - body.len();
+    let alphabet = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '-' | '_');
+    if s.len() < 4 || padding > 2 || !body.chars().all(alphabet) || body.len() % 4 == 1 {
         return None;
     }
-    dxbc::permalink::base64url_decode(&s).ok()
+    if padding > 0 && !s.len().is_multiple_of(4) {
+        return None;
+    }
+    let bytes = dxbc::permalink::base64url_decode(&s).ok()?;
+    let one_block = t.lines().all(|l| !l.trim().contains(char::is_whitespace));
+    (bytes.starts_with(b"DXBC") || one_block && s.len() >= 16).then_some(bytes)
 }
 
 #[cfg(test)]
@@ -286,7 +380,10 @@ mod tests {
         let mut s = String::new();
         dxbc::permalink::base64url_encode(&b, &mut s);
         assert_eq!(detect_text(&s).unwrap(), found(InputKind::Base64, b.clone()));
-        let std64 = s.replace('-', "+").replace('_', "/") + "==";
+        let mut std64 = s.replace('-', "+").replace('_', "/");
+        while !std64.len().is_multiple_of(4) {
+            std64.push('=');
+        }
         assert_eq!(detect_text(&std64).unwrap().bytes, b);
     }
 
@@ -319,8 +416,8 @@ mod tests {
         assert_eq!(d.kind, InputKind::CDwordArray);
         let d = detect_text("unsigned char a[] = { 68, 88, 66, 67 };").unwrap();
         assert_eq!(d.bytes, b"DXBC");
-        assert!(detect_text("const BYTE a[] = { 68, 300 };").is_err());
-        assert!(detect_text("const BYTE a[] = { 68, zz };").is_err());
+        assert_eq!(detect_text("const BYTE a[] = { 68, 300 };").unwrap_err().kind, InputErrorKind::BadCArray);
+        assert_eq!(detect_text("const BYTE a[] = { 68, zz };").unwrap_err().kind, InputErrorKind::BadCArray);
     }
 
     #[test]
@@ -334,25 +431,71 @@ mod tests {
         assert_eq!(d.kind, InputKind::Permalink);
         assert_eq!(d.bytes, l.shader);
         assert_eq!(d.view, Some(l.view));
-        assert!(detect_text("#v1/@@@").unwrap_err().contains("base64url"));
+        let e = detect_text("#v1/@@@").unwrap_err();
+        assert_eq!(e.kind, InputErrorKind::BadPermalink);
+        assert!(e.message.contains("base64url"));
     }
 
     #[test]
     fn oversized_input_is_refused() {
         let big = vec![0u8; MAX_INPUT_BYTES + 1];
-        assert!(detect_file(&big).unwrap_err().contains("16 MiB"));
+        let e = detect_file(&big).unwrap_err();
+        assert_eq!(e.kind, InputErrorKind::TooLarge);
+        assert!(e.to_string().contains("16 MiB"));
         assert!(detect_file(&big[..MAX_INPUT_BYTES]).is_ok());
         let text = "A".repeat(MAX_TEXT_CHARS + 1);
-        assert!(detect_text(&text).unwrap_err().contains("more text"));
+        assert!(detect_text(&text).unwrap_err().message.contains("more text"));
         // Decodes to 16 MiB + 1 bytes: refused after decoding.
         let hex = "00".repeat(MAX_INPUT_BYTES + 1);
-        assert!(detect_text(&hex).unwrap_err().contains("16 MiB"));
+        assert_eq!(detect_text(&hex).unwrap_err().kind, InputErrorKind::TooLarge);
     }
 
     #[test]
     fn nonsense_is_refused() {
-        assert!(detect_text("   ").is_err());
-        assert!(detect_text("hello, world!").is_err());
+        assert_eq!(detect_text("   ").unwrap_err().kind, InputErrorKind::Empty);
+        // Prose: every word here is base64's alphabet, and some spell hex.
+        for prose in ["hello, world!", "Hello world this is text", "The cafe added a bed", "Please load my shader"] {
+            let e = detect_text(prose).unwrap_err();
+            assert_eq!(
+                (e.kind, e.to_string().as_str()),
+                (InputErrorKind::NotRecognised, "not hex, base64 or a C array")
+            );
+        }
+        // Well-formed base64 of something other than a container, in one block, is still base64.
+        assert_eq!(detect_text("AAECAwQFBgcICQoLDA0ODw==").unwrap().kind, InputKind::Base64);
+        // Bad padding is not.
+        assert!(detect_text("AAECAwQFBgcICQoLDA0ODw=").is_err());
+    }
+
+    fn fxc_corpus() -> Vec<Vec<u8>> {
+        let dir = format!("{}/../../shared/corpus/fxc", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 400, "{} files", files.len());
+        files.iter().map(|p| std::fs::read(p).unwrap()).collect()
+    }
+
+    #[test]
+    fn xxd_and_hexdump_of_every_corpus_file() {
+        for b in fxc_corpus() {
+            let d = detect_text(&dumps::tests::xxd(&b)).unwrap();
+            assert_eq!((d.kind, &d.bytes), (InputKind::Xxd, &b));
+            let d = detect_text(&dumps::tests::hexdump_c(&b)).unwrap();
+            assert_eq!((d.kind, &d.bytes), (InputKind::HexdumpC, &b));
+        }
+    }
+
+    #[test]
+    fn our_c_header_reads_back_for_every_corpus_file() {
+        for b in fxc_corpus() {
+            let h = dxbc::export::c_header(&b, "main");
+            let d = detect_text(&h).unwrap();
+            assert_eq!((d.kind, &d.bytes), (InputKind::CByteArray, &b));
+        }
     }
 }
 

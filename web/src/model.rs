@@ -1,7 +1,9 @@
 //! The page's model of one file: every byte assigned to a span (a header
 //! field, a chunk header, a program token, an undecoded tail), the
 //! disassembly split into lines, and the links between them. Built once per
-//! file; everything the components ask is a lookup here.
+//! file; everything the components ask is a lookup here. Listing line
+//! numbers come from `dxbc::listing::lines::LineMap`, which search and diff
+//! share.
 
 use dxbc::program::{Located, TokenRole};
 use dxbc::spans::{Kind as LeafKind, Leaf, Link};
@@ -129,19 +131,18 @@ impl Model {
             }
         };
         let spans = fill_gaps(spans, len);
-        let (lines, program_line, n_instructions) = match &shader {
+        let map = shader.as_ref().map(dxbc::listing::lines::LineMap::new).unwrap_or_default();
+        let (lines, n_instructions) = match &shader {
             Some(s) => {
-                let mut header = String::new();
-                dxbc::listing::header::write_header(s, &mut header);
                 let text = dxbc::listing::disassemble(s);
-                let lines: Vec<String> = text.lines().map(str::to_string).collect();
-                let pl = s.program.as_ref().map(|_| header.lines().count());
-                (lines, pl, s.program.as_ref().map_or(0, |p| p.instructions.len()))
+                (text.lines().map(str::to_string).collect(), s.program.as_ref().map_or(0, |p| p.instructions.len()))
             }
-            None => (Vec::new(), None, 0),
+            None => (Vec::new(), 0),
         };
-        let (ins_line, line_ins) = instruction_lines(shader.as_ref(), program_line, lines.len());
-        let l9_base = shader.as_ref().and_then(level9_base);
+        let program_line = map.program_line;
+        let line_ins = (0..lines.len()).map(|l| map.instruction_of_line(l).map(|k| k as u32)).collect();
+        let ins_line = map.ins_line;
+        let l9_base = map.l9_base;
         let l9_lines = level9_lines(&leaves, &spans);
         Model {
             bytes,
@@ -309,41 +310,6 @@ fn leaf_spans(s: &Shader, program: Option<(u32, u32)>, leaves: &mut Vec<Leaf>, s
         spans.push(Span { start, len: end - start, kind: SpanKind::Leaf(leaves.len() as u32) });
         leaves.push(l);
     }
-}
-
-/// Each instruction's first listing line, and each line's instruction.
-fn instruction_lines(s: Option<&Shader>, program_line: Option<usize>, n: usize) -> (Vec<u32>, Vec<Option<u32>>) {
-    let mut ins_line = Vec::new();
-    let mut line_ins = vec![None; n];
-    if let (Some(pl), Some(p)) = (program_line, s.and_then(|s| s.program.as_ref())) {
-        let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
-        let mut at = pl + 1;
-        let mut buf = String::new();
-        ins_line.reserve(p.instructions.len());
-        for (k, ins) in p.instructions.iter().enumerate() {
-            buf.clear();
-            dxbc::listing::program::write_instruction(p, ins, cx, &mut buf);
-            let n = 1 + buf.matches('\n').count();
-            ins_line.push(at as u32);
-            for slot in line_ins.iter_mut().skip(at).take(n) {
-                *slot = Some(k as u32);
-            }
-            at += n;
-        }
-    }
-    (ins_line, line_ins)
-}
-
-/// The listing line of the level-9 version line: the level-9 program is
-/// the last thing the header prints, so it starts that many lines before
-/// the header's end.
-fn level9_base(s: &Shader) -> Option<usize> {
-    let a = s.aon9.as_ref()?;
-    let mut header = String::new();
-    dxbc::listing::header::write_header(s, &mut header);
-    let mut l9 = String::new();
-    a.program.write_listing(&mut l9);
-    header.lines().count().checked_sub(l9.lines().count())
 }
 
 /// Level-9 lines and the bytes of their leaves (an instruction's tokens

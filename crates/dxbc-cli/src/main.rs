@@ -10,6 +10,8 @@ use dxbc::Shader;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+mod workbench;
+
 #[derive(Parser)]
 #[command(name = "dxbc", version, about = "Decode, disassemble and rebuild DXBC shader bytecode")]
 struct Cli {
@@ -85,6 +87,21 @@ enum Command {
         #[arg(long, value_name = "OFFSET")]
         select: Option<String>,
         file: String,
+    },
+    /// Find a mnemonic (`mul`), register (`r3`, `cb0[5]`), reflection name,
+    /// hex bytes (`8a 00 01 00`) or offset (`0x8a8`, `@2216`): prints
+    /// `offset<TAB>length<TAB>line<TAB>what` per match (line of `disasm`'s
+    /// output, 1-based, `-` when none) and the count on stderr.
+    Search { file: String, query: String },
+    /// Compare two shaders: changed header bytes and chunks, then the program
+    /// aligned by instruction. Exits 0 when identical, 1 when different, 2 on error.
+    Diff { a: String, b: String },
+    /// The file as a C header in the layout `fxc /Fh` writes (listing in `#if 0`, then the bytes).
+    Header {
+        file: String,
+        /// Array name after `g_`.
+        #[arg(long, default_value = "main")]
+        name: String,
     },
     /// Translate through naga to another shading language.
     Translate {
@@ -247,6 +264,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 permalink::Permalink { shader, view: permalink::ViewState { panes, selection, ..Default::default() } };
             writeln!(out, "{}", permalink::encode(&link)).map_err(io)?;
         }
+        Command::Search { file, query } => {
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            let (text, count) = workbench::search_text(&s, &query);
+            out.write_all(text.as_bytes()).map_err(io)?;
+            eprintln!("{count}");
+        }
+        Command::Diff { .. } => return Err("diff is run by main".into()),
+        Command::Header { file, name } => {
+            let bytes = read_input(&file)?;
+            Shader::decode(&bytes).map_err(|e| e.to_string())?;
+            out.write_all(dxbc::export::c_header(&bytes, &name).as_bytes()).map_err(io)?;
+        }
         Command::Translate { to, bindings, file } => {
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             let options = dxbc_naga::Options {
@@ -404,8 +433,29 @@ fn role_name(r: &dxbc::program::TokenRole) -> String {
     }
 }
 
+/// `dxbc diff`: true when the files are identical.
+fn diff(a: &str, b: &str) -> Result<bool, String> {
+    let (ba, bb) = (read_input(a)?, read_input(b)?);
+    let sa = Shader::decode(&ba).map_err(|e| format!("{a}: {e}"))?;
+    let sb = Shader::decode(&bb).map_err(|e| format!("{b}: {e}"))?;
+    let d = dxbc::diff::diff(&sa, &sb);
+    let text = workbench::diff_text(&sa, &sb, &d);
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
+    Ok(ba == bb)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Diff { a, b } = &cli.command {
+        return match diff(a, b) {
+            Ok(same) => ExitCode::from(u8::from(!same)),
+            Err(e) => {
+                eprintln!("dxbc: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

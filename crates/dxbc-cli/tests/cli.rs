@@ -315,3 +315,89 @@ fn edit_by_path_and_by_listing_text() {
     assert_eq!(code, 1);
     assert!(err.contains("cannot assemble"), "{err}");
 }
+
+#[test]
+fn search_prints_one_tab_separated_line_per_match_and_a_count() {
+    let f = corpus("fxc/angle930_buffertotexture11_ps_4f.dxbc");
+    let (code, out, err) = dxbc(&["search", f.to_str().unwrap(), "v1"], None);
+    assert_eq!(code, 0);
+    let text = String::from_utf8(out).unwrap();
+    // fxc's listing: `dcl_input_ps constant v1.x` and `ld o0.xyzw, v1.xxxx, t0.xyzw`.
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(rows[0][3], "dcl_input_ps constant v1.x");
+    assert_eq!(rows[1][3], "ld o0.xyzw, v1.xxxx, t0.xyzw");
+    assert_eq!(err.trim(), "2 matches");
+    // The disassembly's line numbers (1-based) are the lines printing them.
+    let (_, listing, _) = dxbc(&["disasm", f.to_str().unwrap()], None);
+    let listing = String::from_utf8(listing).unwrap();
+    let lines: Vec<&str> = listing.lines().collect();
+    for r in &rows {
+        assert_eq!(lines[r[2].parse::<usize>().unwrap() - 1], r[3]);
+    }
+    // The file's magic, as hex bytes, at offset 0.
+    let (_, out, err) = dxbc(&["search", f.to_str().unwrap(), "44 58 42 43"], None);
+    assert!(String::from_utf8(out).unwrap().starts_with("0\t4\t-\t"));
+    assert_eq!(err.trim(), "1 match");
+}
+
+#[test]
+fn search_counts_every_mov_of_fxcs_listing() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let asm = std::fs::read_to_string(f.with_extension("asm")).unwrap();
+    // The level-9 part of the header has its own `mov`s; count after the profile line.
+    let program = asm.split_once("\nvs_4_0\n").unwrap().1;
+    let want = program.lines().filter(|l| l.split(' ').next() == Some("mov")).count();
+    let (code, out, _) = dxbc(&["search", f.to_str().unwrap(), "mov"], None);
+    assert_eq!(code, 0);
+    assert_eq!(String::from_utf8(out).unwrap().lines().count(), want);
+    assert!(want > 0);
+}
+
+#[test]
+fn diff_exits_0_for_identical_and_1_naming_the_changed_field() {
+    let f = corpus("fxc/angle930_buffertotexture11_ps_4f.dxbc");
+    let (code, out, _) = dxbc(&["diff", f.to_str().unwrap(), f.to_str().unwrap()], None);
+    assert_eq!((code, String::from_utf8(out).unwrap().as_str()), (0, "  ... 6 unchanged\n"));
+    // Saturate the `ld` at 0x33c (the fifth of six instructions).
+    let (code, edited, err) =
+        dxbc(&["edit", f.to_str().unwrap(), "--at", "0x33c", "--field", "saturate", "--value", "1"], None);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = dxbc(&["diff", f.to_str().unwrap(), "-"], Some(&edited));
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(code, 1);
+    assert_eq!(
+        text,
+        "header bytes 4..20 differ (checksum)\n\
+         chunk SHDR changed (a 0x2f4+104, b 0x2f4+104)\n\
+         \x20 ... 4 unchanged\n\
+         - 0x00033c  ld o0.xyzw, v1.xxxx, t0.xyzw\n\
+         + 0x00033c  ld_sat o0.xyzw, v1.xxxx, t0.xyzw\n\
+         \x20   saturate: 0 -> 1 (dword 0x00033c / 0x00033c)\n\
+         \x20 ... 1 unchanged\n"
+    );
+    let (code, _, err) = dxbc(&["diff", f.to_str().unwrap(), "/nonexistent"], None);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// The numbers between the braces of the first `const BYTE` array.
+fn c_bytes(h: &str) -> Vec<u8> {
+    let body = h.split_once("const BYTE").unwrap().1;
+    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+    body.split(',').map(|v| v.trim().parse().unwrap()).collect()
+}
+
+#[test]
+fn header_is_fxcs_fh_layout_and_reads_back() {
+    let f = corpus("fxc/angle930_buffertotexture11_ps_4f.dxbc");
+    let bytes = std::fs::read(&f).unwrap();
+    let (code, out, _) = dxbc(&["header", f.to_str().unwrap(), "--name", "Copy"], None);
+    assert_eq!(code, 0);
+    let h = String::from_utf8(out).unwrap();
+    let (_, listing, _) = dxbc(&["disasm", f.to_str().unwrap()], None);
+    let listing = String::from_utf8(listing).unwrap();
+    assert!(h.starts_with(&format!("#if 0\n{listing}#endif\n\nconst BYTE g_Copy[] =\n{{\n     68,  88,  66,  67, ")));
+    assert_eq!(c_bytes(&h), bytes);
+    // 984 bytes: 164 full rows, the last without a trailing comma.
+    assert!(h.ends_with("      0,   0,   0,   0,   0,   0\n};\n"), "{}", &h[h.len() - 200..]);
+}

@@ -1,6 +1,7 @@
 //! fxc-identical text listings.
 
 pub mod header;
+pub mod lines;
 pub mod program;
 
 use crate::Shader;

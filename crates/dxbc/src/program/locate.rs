@@ -216,3 +216,39 @@ impl Program {
         Some((t, f))
     }
 }
+
+impl Program {
+    /// Bytes of operand `id`: its token, extended tokens, immediates, index
+    /// dwords and the operands of its relative indices.
+    pub fn operand_range(&self, id: u32) -> std::ops::Range<usize> {
+        let start = self.operands.get(id as usize).map_or(0, |o| o.offset as usize);
+        start..start + 4 * self.operand_words(id, 0)
+    }
+
+    fn operand_words(&self, id: u32, depth: usize) -> usize {
+        // The decoder bounds relative-index nesting; the depth check keeps
+        // this walk finite whatever the operand vector holds.
+        let Some(op) = self.operands.get(id as usize).filter(|_| depth < 8) else { return 0 };
+        let mut n = 1 + op.n_ext as usize + op.n_imm as usize;
+        for d in 0..op.index_dim() {
+            let Some(rep) = op.index_representation(d) else { continue };
+            n += rep.immediate_dwords();
+            if rep.is_relative() && op.index[d].rel != NO_OPERAND {
+                n += self.operand_words(op.index[d].rel, depth + 1);
+            }
+        }
+        n
+    }
+}
+
+impl Program {
+    /// The dwords of instruction `k` in order, with their roles (empty when
+    /// there is no such instruction).
+    pub fn instruction_dwords(&self, k: usize) -> Vec<Located> {
+        let mut v = Vec::new();
+        if let Some(ins) = self.instructions.get(k) {
+            self.instruction_tokens(k, ins, &mut v);
+        }
+        v
+    }
+}

@@ -1,0 +1,107 @@
+//! Which listing line prints which bytes: the map the explorer's two-way
+//! linking, search results and diffs share.
+//!
+//! The listing is the header (comments, ending with the level-9 program when
+//! there is one), the profile line, then one line per instruction, except
+//! the immediate constant buffer, which takes several. Line numbers are
+//! computed by printing each instruction once and counting its newlines, so
+//! they follow the printer by construction.
+
+use super::program::{write_instruction, Ctx};
+use crate::spans::{Leaf, Link};
+use crate::Shader;
+
+/// Line numbers (0-based) of the listing `disassemble` prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineMap {
+    /// Line of the profile (`ps_5_0`), when there is a program.
+    pub program_line: Option<usize>,
+    /// First line of each instruction.
+    pub ins_line: Vec<u32>,
+    /// The line after the last instruction's last line (the trailer's).
+    pub end_line: usize,
+    /// Line of the level-9 program's version line, when there is an Aon9 chunk.
+    pub l9_base: Option<usize>,
+}
+
+impl LineMap {
+    /// Counts the lines of `shader`'s listing.
+    pub fn new(shader: &Shader) -> LineMap {
+        let mut header = String::new();
+        super::header::write_header(shader, &mut header);
+        let header_lines = header.lines().count();
+        let l9_base = shader.aon9.as_ref().and_then(|a| {
+            let mut l9 = String::new();
+            a.program.write_listing(&mut l9);
+            header_lines.checked_sub(l9.lines().count())
+        });
+        let mut ins_line = Vec::new();
+        let mut end_line = header_lines;
+        let program_line = shader.program.as_ref().map(|p| {
+            let cx = Ctx { sm51: p.version.is_sm51(), legacy: false };
+            let mut at = header_lines + 1;
+            let mut buf = String::new();
+            ins_line.reserve(p.instructions.len());
+            for ins in &p.instructions {
+                buf.clear();
+                write_instruction(p, ins, cx, &mut buf);
+                ins_line.push(at as u32);
+                at += 1 + buf.matches('\n').count();
+            }
+            end_line = at;
+            header_lines
+        });
+        LineMap { program_line, ins_line, end_line, l9_base }
+    }
+
+    /// First line of instruction `k`.
+    pub fn instruction_line(&self, k: usize) -> Option<usize> {
+        self.ins_line.get(k).map(|&l| l as usize)
+    }
+
+    /// The instruction printed on `line` (any of its lines).
+    pub fn instruction_of_line(&self, line: usize) -> Option<usize> {
+        let k = self.ins_line.partition_point(|&l| l as usize <= line).checked_sub(1)?;
+        let end = self.ins_line.get(k + 1).map_or(self.end_line, |&l| l as usize);
+        (line < end).then_some(k)
+    }
+
+    /// The line a leaf of [`crate::spans`] is printed on, when it has one.
+    pub fn leaf_line(&self, leaf: &Leaf) -> Option<usize> {
+        match leaf.link? {
+            Link::Instruction(k) => self.instruction_line(k),
+            Link::Level9Line(n) => Some(self.l9_base? + n),
+        }
+    }
+
+    /// The line of a program dword: its instruction's first line, or the
+    /// profile line for the version and length tokens.
+    pub fn token_line(&self, instruction: Option<usize>) -> Option<usize> {
+        match instruction {
+            Some(k) => self.instruction_line(k),
+            None => self.program_line,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instruction_lines_are_the_printed_lines() {
+        let bytes = crate::examples::tint_pixel_shader();
+        let s = Shader::decode(&bytes).unwrap();
+        let text = super::super::disassemble(&s);
+        let lines: Vec<&str> = text.lines().collect();
+        let m = LineMap::new(&s);
+        assert_eq!(lines[m.program_line.unwrap()], "ps_5_0");
+        let p = s.program.as_ref().unwrap();
+        assert_eq!(m.ins_line.len(), p.instructions.len());
+        let last = m.instruction_line(p.instructions.len() - 1).unwrap();
+        assert_eq!(lines[last], "ret ");
+        assert_eq!(m.instruction_of_line(last), Some(p.instructions.len() - 1));
+        assert_eq!(m.instruction_of_line(last + 1), None);
+        assert_eq!(m.instruction_of_line(0), None);
+    }
+}
