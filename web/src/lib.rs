@@ -15,6 +15,7 @@ pub mod inspect;
 pub mod layout;
 pub mod model;
 pub mod preview;
+pub mod search;
 pub mod selection;
 pub mod syntax;
 pub mod text;

@@ -12,7 +12,7 @@ mod worker_client;
 
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
-use dxbc_web::{gallery, input, inspect, layout, model, preview, selection, syntax, text, tour, translation};
+use dxbc_web::{gallery, input, inspect, layout, model, preview, search, selection, syntax, text, tour, translation};
 
 use components::translation_pane::{ensure_translation, Cached};
 use layout::{Fold, Side, Splits, Theme, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
@@ -51,6 +51,10 @@ struct State {
     theme: RwSignal<Option<Theme>>,
     /// Whether the system prefers dark colours.
     system_dark: RwSignal<bool>,
+    /// The search box's text.
+    query: RwSignal<String>,
+    /// Its matches in the current file (derived: query × model).
+    hits: Memo<Arc<search::Hits>>,
 }
 
 fn st() -> State {
@@ -174,8 +178,10 @@ impl State {
 #[component]
 fn App() -> impl IntoView {
     let first = &gallery::EXAMPLES[0];
+    let model = RwSignal::new(Arc::new(Model::new((first.build)())));
+    let query = RwSignal::new(String::new());
     let state = State {
-        model: RwSignal::new(Arc::new(Model::new((first.build)()))),
+        model,
         hover: RwSignal::new(None),
         sel: RwSignal::new(None),
         panes: RwSignal::new(PANE_MAP | PANE_REFLECTION),
@@ -192,6 +198,8 @@ fn App() -> impl IntoView {
         splits: RwSignal::new(dom::stored("dxbc-splits").and_then(|s| Splits::from_text(&s)).unwrap_or_default()),
         theme: RwSignal::new(dom::stored("dxbc-theme").and_then(|s| Theme::parse(&s))),
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
+        query,
+        hits: Memo::new(move |_| Arc::new(search::Hits::find(&model.get(), &query.get()))),
     };
     provide_context(state);
     preview_pane::install(state);

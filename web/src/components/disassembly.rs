@@ -54,6 +54,7 @@ pub fn Disassembly() -> impl IntoView {
                                 let mut c = String::from(if linked { "line linked" } else { "line" });
                                 if hover_line.get() == Some(l) { c.push_str(" hl"); }
                                 if sel_line.get() == Some(l) { c.push_str(" sel"); }
+                                if s.hits.with(|h| h.has_line(l)) { c.push_str(" hit"); }
                                 c
                             };
                             let pieces = syntax::highlight(&m.lines[l]).into_iter().map(|(c, t)| {

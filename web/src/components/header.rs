@@ -1,6 +1,7 @@
 //! The top bar: profile, checksum, file and example pickers, the tour,
 //! the permalink with its length meter, pane toggles and the paste box.
 
+use super::search_box::SearchBox;
 use super::theme_toggle::ThemeToggle;
 use crate::layout::Side;
 use crate::text::fmt_thousands;
@@ -83,6 +84,7 @@ pub fn Header() -> impl IntoView {
                 prop:value=move || paste.get()
                 on:input=move |ev| paste.set(event_target_value(&ev))></textarea>
             <button class="btn" data-testid="decode" on:click=move |_| { s.tour.set(None); s.load_text(&paste.get_untracked()); }>"Decode"</button>
+            <SearchBox/>
             <span class="status" data-testid="status">{move || s.status.get()}</span>
             <span class="link" >
                 <button class="btn" data-testid="copy-link" on:click=copy title="Everything runs in your browser; links carry the shader in the URL fragment, which is never sent to a server.">{move || if copied.get() { "Copied ✓" } else { "Copy link" }}</button>

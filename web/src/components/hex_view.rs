@@ -81,6 +81,7 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
     // Per-row masks: a new selection or hover reruns one memo per row and
     // only the bytes of rows whose mask changed.
     let sel_mask = Memo::new(move |_| s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)));
+    let hit_mask = Memo::new(move |_| s.hits.with(|h| h.row_mask(base)));
     let hov_mask = {
         let m = m.clone();
         Memo::new(move |_| s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base)))
@@ -125,6 +126,9 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
                 }
                 if hovf & bit != 0 {
                     c.push_str(" hovf");
+                }
+                if hit_mask.get() & bit != 0 {
+                    c.push_str(" hit");
                 }
                 c
             };

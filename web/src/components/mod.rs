@@ -10,6 +10,7 @@ pub mod header;
 pub mod hex_view;
 pub mod inspector;
 pub mod reflection;
+pub mod search_box;
 pub mod side_pane;
 pub mod splitter;
 pub mod theme_toggle;

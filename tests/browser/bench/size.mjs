@@ -1,0 +1,34 @@
+// Download sizes of the built site (dist/): what the first view loads (the
+// page, its JavaScript, styles and the UI's wasm) and what the translation
+// worker loads on first use (its JavaScript and wasm). Raw, gzip -9 and
+// brotli -q 11, as a static server with precompression would send them.
+//
+// Usage: node tests/browser/bench/size.mjs [dist]
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const dist = process.argv[2] ?? 'dist';
+const files = fs.readdirSync(dist).filter((f) => fs.statSync(path.join(dist, f)).isFile());
+const worker = files.filter((f) => f.startsWith('dxbc-worker'));
+const first = files.filter((f) => !worker.includes(f) && /\.(wasm|js|css|html)$/.test(f));
+if (!first.some((f) => f.endsWith('.wasm')) || !worker.some((f) => f.endsWith('.wasm'))) {
+  throw new Error(`${dist}: expected the UI's and the worker's wasm (run trunk build --release)`);
+}
+
+function sizes(list) {
+  const t = { raw: 0, gzip: 0, brotli: 0 };
+  for (const f of list) {
+    const b = fs.readFileSync(path.join(dist, f));
+    t.raw += b.length;
+    t.gzip += zlib.gzipSync(b, { level: 9 }).length;
+    t.brotli += zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  }
+  return t;
+}
+
+for (const [name, list] of [['first view', first], ['worker (on first use)', worker]]) {
+  const s = sizes(list);
+  const wasm = sizes(list.filter((f) => f.endsWith('.wasm')));
+  console.log(`${name}: ${s.raw} B raw, ${s.gzip} gzip, ${s.brotli} brotli (wasm alone ${wasm.brotli} brotli) — ${list.join(', ')}`);
+}
