@@ -165,7 +165,7 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
             if let TokenRole::Immediate { .. } | TokenRole::Index { .. } = tok.role {
                 r.about.push_str(&format!(
                     " As a float: {}; as a signed integer: {}.",
-                    f32::from_bits(tok.value),
+                    dxbc::value::float_text(tok.value),
                     tok.value as i32
                 ));
             }
@@ -243,12 +243,28 @@ pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
                 let d = depth_of_operand.iter().rev().find(|x| x.0 == operand).map_or(1, |x| x.1);
                 (d + 1, format!("{:#010x}", t.value))
             }
-            TokenRole::Payload(w) => (1, format!("{} = {}", w.name(), t.value)),
+            TokenRole::Payload(w) => (1, payload_text(p, t, w)),
             _ => (0, format!("{:#010x}", t.value)),
         };
         out.push(TreeRow { depth, span: si, offset: t.offset as u32, role: role_name(&t.role), text });
     }
     out
+}
+
+/// A payload dword as the tree shows it: floats (declared floats and the
+/// words of an immediate constant buffer, which fxc's listing also prints
+/// as floats) in shortest form with the raw word beside them.
+fn payload_text(p: &dxbc::program::Program, t: &dxbc::program::Located, w: dxbc::spec::Word) -> String {
+    use dxbc::spec::{CustomdataClass, Word};
+    let icb = t.instruction.and_then(|k| p.instructions.get(k)).is_some_and(|ins| {
+        ins.is_customdata()
+            && CustomdataClass::from_u32(ins.customdata_class()) == Some(CustomdataClass::DclImmediateConstantBuffer)
+    });
+    if icb || matches!(w, Word::Float(_)) {
+        format!("{} = {}", w.name(), dxbc::value::float_with_word(t.value))
+    } else {
+        format!("{} = {}", w.name(), t.value)
+    }
 }
 
 /// The 32 cells of the bit ribbon, bit 31 first: for each, the index of
@@ -297,5 +313,28 @@ mod tests {
                 assert!(!r.title.is_empty() && !r.about.is_empty(), "{} span {i}", ex.name);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod icb_tests {
+    use super::*;
+
+    /// An immediate constant buffer's words read as the floats the listing
+    /// spells, with the raw word beside them (not 1065353216).
+    #[test]
+    fn icb_words_show_as_floats() {
+        let text = "ps_4_0\ndcl_immediateConstantBuffer { { 1.000000, 0.500000, -2.000000, 0 } }\nret\n";
+        let bytes = dxbc::asm::assemble(text).expect("assembles");
+        let m = Model::new(bytes);
+        let p = m.program().unwrap();
+        let rows = tree(&m, 0);
+        let words: Vec<&str> = rows.iter().filter(|r| r.role.contains("payload")).map(|r| r.text.as_str()).collect();
+        assert_eq!(words.len(), 4, "{rows:?}");
+        assert!(words[0].ends_with("= 1.0 (0x3f800000)"), "{words:?}");
+        assert!(words[1].ends_with("= 0.5 (0x3f000000)"), "{words:?}");
+        assert!(words[2].ends_with("= -2.0 (0xc0000000)"), "{words:?}");
+        assert!(words[3].ends_with("= 0.0 (0x00000000)"), "{words:?}");
+        assert!(p.instructions[0].is_customdata());
     }
 }

@@ -2,21 +2,17 @@
 //! saturate, delete an instruction, insert one) must come back as exactly
 //! that one instruction, with the field and bytes the edit touched.
 
+mod common;
+
 use dxbc::diff::{diff, ChunkChange, InsDiff};
 use dxbc::spec::{OpClass, Opcode};
 use dxbc::Shader;
-use std::path::PathBuf;
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 400, "found {} files", files.len());
-    files.into_iter().map(|p| (p.display().to_string(), std::fs::read(&p).unwrap())).collect()
+    common::corpus_files("fxc", 400)
+        .into_iter()
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect()
 }
 
 fn not_same(d: &dxbc::diff::ShaderDiff) -> Vec<&InsDiff> {

@@ -2,21 +2,14 @@
 //! fxc corpus, the lines a query finds are the lines of fxc's `.asm` text
 //! that show what was asked for.
 
+mod common;
+
 use dxbc::search::{search, Query};
 use dxbc::Shader;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 fn corpus() -> Vec<(String, Shader, Vec<String>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-        .collect();
-    files.sort();
-    assert!(files.len() > 400, "fxc corpus has {} files", files.len());
-    files
+    common::corpus_files("fxc", 401)
         .into_iter()
         .map(|p| {
             let s = Shader::decode(&std::fs::read(&p).unwrap()).unwrap();

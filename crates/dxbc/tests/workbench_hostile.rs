@@ -3,12 +3,13 @@
 //! of the program chunk, nothing panics and every range
 //! reported lies inside its file.
 
+mod common;
+
 use dxbc::defuse::def_use;
 use dxbc::diff::{diff, InsDiff};
 use dxbc::register::Register;
 use dxbc::search::{Query, Searcher};
 use dxbc::Shader;
-use std::path::PathBuf;
 
 const QUERIES: [&str; 12] = [
     "mul",
@@ -55,13 +56,7 @@ fn check(name: &str, original: &Shader, bytes: &[u8]) {
 
 #[test]
 fn damaged_inputs_never_panic_and_ranges_stay_inside() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-        .collect();
-    files.sort();
+    let files = common::corpus_files("fxc", 400);
     let mut runs = 0;
     for p in files.iter().step_by(20) {
         let bytes = std::fs::read(p).unwrap();
