@@ -51,7 +51,7 @@ test('searching an opcode moves the selection to its first use; Enter steps, reg
     assert.equal(await page.textContent('[data-testid=search-count]'), `${fxcMad.length} matches`);
     assert.equal(cliCount('mad'), fxcMad.length);
     await box.press('Enter');
-    await page.waitForFunction(() => document.querySelector('[data-testid=disassembly] .line.sel')?.textContent.startsWith('mad'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=disassembly] .line.sel')?.textContent.trim().startsWith('mad'));
     assert.equal((await selectedLine(page)).trim(), fxcMad[0]);
     assert.equal(await page.textContent('[data-testid=search-count]'), `1 / ${fxcMad.length}`);
     await box.press('Enter');
@@ -76,7 +76,8 @@ test('searching an opcode moves the selection to its first use; Enter steps, reg
     await box.fill('44 58 42 43');
     await page.waitForFunction(() => document.querySelector('[data-testid=search-count]').textContent !== '');
     await box.press('Enter');
-    await page.waitForFunction(() => document.querySelector('[data-testid=hex-view] .b.sel')?.dataset.b === '0');
+    // (Rows show little-endian dwords, so the DOM holds byte 3 first.)
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=hex-view] .b.sel')].map((e) => Number(e.dataset.b)).sort((a, b) => a - b).join() === '0,1,2,3');
     // Escape clears the search and its marks.
     await box.press('Escape');
     await page.waitForFunction(() => document.querySelectorAll('.b.hit, .line.hit').length === 0);
