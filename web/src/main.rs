@@ -29,6 +29,10 @@ struct State {
     sel: RwSignal<Option<Selection>>,
     panes: RwSignal<u32>,
     tour: RwSignal<Option<usize>>,
+    /// What the tour replaced with its example: the user's file, selection
+    /// and status, and the example it loaded (restored when the tour ends
+    /// while that example is still open).
+    tour_saved: RwSignal<Option<TourSaved>>,
     status: RwSignal<String>,
     /// A refusal to show prominently (a bad link, a file too large).
     notice: RwSignal<Option<String>>,
@@ -55,6 +59,15 @@ struct State {
     query: RwSignal<String>,
     /// Its matches in the current file (derived: query × model).
     hits: Memo<Arc<search::Hits>>,
+}
+
+/// The user's view the tour put aside.
+#[derive(Clone)]
+struct TourSaved {
+    model: Arc<Model>,
+    sel: Option<Selection>,
+    status: String,
+    example: Arc<Model>,
 }
 
 fn st() -> State {
@@ -105,12 +118,31 @@ impl State {
             Some(s) => Some(s),
             None => {
                 let ex = &gallery::EXAMPLES[0];
+                let (sel, status) = (self.sel.get_untracked(), self.status.get_untracked());
                 self.load((ex.build)(), format!("Example: {} (the tour's shader).", ex.name));
-                (step.target)(&self.model.get_untracked())
+                let example = self.model.get_untracked();
+                if self.tour_saved.with_untracked(Option::is_none) {
+                    self.tour_saved.set(Some(TourSaved { model: m, sel, status, example: example.clone() }));
+                }
+                (step.target)(&example)
             }
         };
         self.tour.set(Some(k));
         self.select(sel);
+    }
+
+    /// Closes the tour and brings back the file it replaced, unless the
+    /// user opened another one meanwhile.
+    fn end_tour(&self) {
+        self.tour.set(None);
+        let Some(t) = self.tour_saved.get_untracked() else { return };
+        self.tour_saved.set(None);
+        if Arc::ptr_eq(&self.model.get_untracked(), &t.example) {
+            self.model.set(t.model);
+            self.select(t.sel);
+            self.status.set(t.status);
+            ensure_translation(*self);
+        }
     }
 
     /// Opens or closes a side pane; an opened one comes to the front.
@@ -186,6 +218,7 @@ fn App() -> impl IntoView {
         sel: RwSignal::new(None),
         panes: RwSignal::new(PANE_MAP | PANE_REFLECTION),
         tour: RwSignal::new(None),
+        tour_saved: RwSignal::new(None),
         status: RwSignal::new(format!("Example: {}.", first.name)),
         notice: RwSignal::new(None),
         tr: RwSignal::new(None),
@@ -224,6 +257,12 @@ fn App() -> impl IntoView {
         }
     }
     let _ = window_event_listener(leptos::ev::hashchange, move |_| from_hash());
+    // Escape ends the tour (and brings back the user's file).
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() == "Escape" && state.tour.get_untracked().is_some() {
+            state.end_tour();
+        }
+    });
     // Files dropped anywhere on the page are opened.
     let _ = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
     let _ = window_event_listener(leptos::ev::drop, move |ev| {

@@ -18,7 +18,7 @@ pub fn TourPanel() -> impl IntoView {
                             <span class="tourbtns">
                                 <button class="btn" disabled=k == 0 on:click=move |_| s.tour_to(k.saturating_sub(1))>"← Back"</button>
                                 <button class="btn" data-testid="tour-next" disabled=k + 1 == n on:click=move |_| s.tour_to(k + 1)>"Next →"</button>
-                                <button class="btn" on:click=move |_| s.tour.set(None)>"Close"</button>
+                                <button class="btn" data-testid="tour-close" title="Close the tour (Escape); your file comes back" on:click=move |_| s.end_tour()>"Close"</button>
                             </span>
                         </div>
                         <p>{step.text}</p>
