@@ -36,8 +36,14 @@ test('the tour restores the user\'s shader on Close and on Escape', async () => 
     for (const close of ['click', 'Escape']) {
       await page.click('[data-testid=tour-start]');
       await page.locator('[data-testid=tour]').waitFor();
-      await page.click('[data-testid=tour-next]');
-      assert.notEqual((await page.textContent('[data-testid=profile]')).trim(), profile.trim(), 'the tour shows its own example');
+      // Walk on until a step needs the tour's own example (this shader lacks
+      // something a step shows), then close.
+      let swapped = false;
+      while (!swapped && !(await page.isDisabled('[data-testid=tour-next]'))) {
+        await page.click('[data-testid=tour-next]');
+        swapped = (await page.textContent('[data-testid=profile]')).trim() !== profile.trim();
+      }
+      assert.ok(swapped, 'some tour step shows the tour\'s own example');
       if (close === 'click') await page.click('[data-testid=tour-close]');
       else await page.keyboard.press('Escape');
       await page.locator('[data-testid=tour]').waitFor({ state: 'detached' });
