@@ -4,6 +4,7 @@
 
 use crate::model::{role_name, Model, SpanKind};
 use dxbc::program::TokenRole;
+use dxbc::spec::EnumDef;
 
 /// One bitfield row.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +23,66 @@ pub struct FieldRow {
     pub value_doc: &'static str,
     /// What the field does.
     pub doc: &'static str,
+    /// The values it can name, for a picker (None: a plain number).
+    pub choices: Option<Choices>,
+}
+
+/// The named values of a field, for the inspector's `<select>`.
+#[derive(Clone, Copy, Debug)]
+pub enum Choices {
+    /// A field of the format table's enumerations.
+    Enum(&'static EnumDef),
+    /// The opcode field: every instruction the format defines.
+    Opcodes,
+}
+
+impl PartialEq for Choices {
+    fn eq(&self, other: &Choices) -> bool {
+        match (self, other) {
+            (Choices::Enum(a), Choices::Enum(b)) => std::ptr::eq(*a, *b),
+            (Choices::Opcodes, Choices::Opcodes) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Choices {
+    /// The picker's options, `(value, label)`, in value order; `current`
+    /// is among them even when the format does not name it.
+    pub fn options(self, current: u32) -> Vec<(u32, String)> {
+        let mut out: Vec<(u32, String)> = match self {
+            Choices::Enum(e) => e
+                .values
+                .iter()
+                .map(|v| {
+                    let label = if !v.asm.is_empty() && v.asm != v.spec_name {
+                        format!("{} ({})", v.spec_name, v.asm)
+                    } else {
+                        v.spec_name.to_string()
+                    };
+                    (v.value, label)
+                })
+                .collect(),
+            Choices::Opcodes => dxbc::spec::OPCODES
+                .iter()
+                .filter(|o| o.class != dxbc::spec::OpClass::Reserved)
+                .map(|o| (o.code as u32, format!("{} — {}", o.code, o.asm)))
+                .collect(),
+        };
+        if !out.iter().any(|o| o.0 == current) {
+            out.push((current, format!("{current} (not defined)")));
+        }
+        out.sort_by_key(|o| o.0);
+        out
+    }
+}
+
+/// The test id of a field's editor: `field-` and the name as `dxbc dump`
+/// prints it, lower case, spaces as dashes (`field-component-selection`).
+pub fn field_testid(name: &str) -> String {
+    let mut id = String::from("field-");
+    id.extend(name.chars().map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() }));
+    id
 }
 
 /// One token of the instruction tree.
@@ -159,6 +220,11 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
                         },
                         value_doc: ev.map_or("", |e| e.doc),
                         doc: f.def.doc,
+                        choices: match f.def.values {
+                            Some(e) => Some(Choices::Enum(e)),
+                            None if f.def.name == "opcode" => Some(Choices::Opcodes),
+                            None => None,
+                        },
                     }
                 })
                 .collect();
@@ -286,6 +352,34 @@ mod tests {
         assert_eq!(rb.len(), 32);
         assert_eq!(rb[31], Some(0)); // bit 0: component count
         assert_eq!(rb[0], r.fields.iter().position(|f| f.name == "extended"));
+        assert_eq!(ty.choices, Some(Choices::Enum(&dxbc::spec::OPERAND_TYPE)));
+        let cs = r.fields.iter().find(|f| f.name == "component selection").unwrap();
+        assert_eq!(cs.choices, None);
+    }
+
+    #[test]
+    fn opcode_and_enum_pickers_offer_every_value() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let p = m.program().unwrap();
+        let mul = m.span_starting(p.instructions[4].offset).unwrap();
+        let r = inspect(&m, mul).unwrap();
+        let op = r.fields.iter().find(|f| f.name == "opcode").unwrap();
+        let opts = op.choices.unwrap().options(op.value);
+        assert!(opts.iter().any(|(v, l)| *v == op.value && l.ends_with(" mul")), "{opts:?}");
+        assert!(opts.windows(2).all(|w| w[0].0 < w[1].0));
+        let sat = r.fields.iter().find(|f| f.name == "saturate").unwrap();
+        let opts = sat.choices.unwrap().options(sat.value);
+        assert_eq!(opts.iter().map(|o| o.0).collect::<Vec<_>>(), [0, 1]);
+        // A value the format does not name is still offered.
+        let odd = sat.choices.unwrap().options(7);
+        assert_eq!(odd.last().unwrap(), &(7, "7 (not defined)".to_string()));
+    }
+
+    #[test]
+    fn field_test_ids_follow_the_dump_names() {
+        assert_eq!(field_testid("saturate"), "field-saturate");
+        assert_eq!(field_testid("component selection"), "field-component-selection");
+        assert_eq!(field_testid("index 0 representation"), "field-index-0-representation");
     }
 
     #[test]
