@@ -12,9 +12,10 @@ mod worker_client;
 
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
-use dxbc_web::{gallery, input, inspect, layout, model, preview, selection, syntax, text, tour, translation};
+use dxbc_web::{gallery, history, input, inspect, layout, model, preview, selection, syntax, text, tour, translation};
 
 use components::translation_pane::{ensure_translation, Cached};
+use history::History;
 use layout::{Fold, Side, Splits, Theme, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
 use leptos::prelude::*;
 use model::Model;
@@ -51,6 +52,10 @@ struct State {
     theme: RwSignal<Option<Theme>>,
     /// Whether the system prefers dark colours.
     system_dark: RwSignal<bool>,
+    /// The edits made to the opened file, to undo and redo.
+    history: RwSignal<History>,
+    /// Why the last edit was refused (cleared by the next edit or selection).
+    edit_error: RwSignal<Option<String>>,
 }
 
 fn st() -> State {
@@ -63,9 +68,58 @@ impl State {
     fn select(&self, sel: Option<Selection>) {
         self.sel.set(sel);
         self.hover.set(None);
+        self.edit_error.set(None);
+    }
+
+    /// Applies an edit to the current bytes. Accepted, the page shows the
+    /// new bytes (bytes, listing, translation and preview follow the
+    /// model) with the selection kept on the same bytes, and the edit can
+    /// be undone; refused, the inspector says why and nothing changes.
+    fn edit(&self, what: &str, f: impl FnOnce(&[u8]) -> Result<dxbc::edit::Edited, dxbc::edit::EditError>) {
+        let m = self.model.get_untracked();
+        match f(&m.bytes) {
+            Ok(e) => {
+                self.history.update(|h| h.edited(m.bytes.clone()));
+                self.show_edited(e.bytes);
+                self.status.set(format!("Edited {what}; the checksum is re-signed."));
+            }
+            Err(e) => self.edit_error.set(Some(e.to_string())),
+        }
+    }
+
+    /// Undoes the last edit, if any.
+    fn undo(&self) {
+        let cur = self.model.get_untracked().bytes.clone();
+        if let Some(b) = self.history.try_update(|h| h.undo(cur)).flatten() {
+            self.show_edited(b);
+            self.status.set("Undid the last edit.".into());
+        }
+    }
+
+    /// Redoes the last undone edit, if any.
+    fn redo(&self) {
+        let cur = self.model.get_untracked().bytes.clone();
+        if let Some(b) = self.history.try_update(|h| h.redo(cur)).flatten() {
+            self.show_edited(b);
+            self.status.set("Redid the edit.".into());
+        }
+    }
+
+    /// Shows edited bytes of the same file: unlike [`State::load`], the
+    /// selection stays where it was and the history is kept.
+    fn show_edited(&self, bytes: Vec<u8>) {
+        let sel = self.sel.get_untracked();
+        let m = Arc::new(Model::new(bytes));
+        let sel = sel.and_then(|s| selection::restore(&m, s.start, s.len, s.field));
+        self.model.set(m);
+        self.sel.set(sel);
+        self.hover.set(None);
+        self.edit_error.set(None);
+        ensure_translation(*self);
     }
 
     fn load(&self, bytes: Vec<u8>, status: String) {
+        self.history.set(History::opened(&bytes));
         let m = Model::new(bytes);
         let stop = m.stop_offset();
         let first_sel =
@@ -192,7 +246,10 @@ fn App() -> impl IntoView {
         splits: RwSignal::new(dom::stored("dxbc-splits").and_then(|s| Splits::from_text(&s)).unwrap_or_default()),
         theme: RwSignal::new(dom::stored("dxbc-theme").and_then(|s| Theme::parse(&s))),
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
+        history: RwSignal::new(History::default()),
+        edit_error: RwSignal::new(None),
     };
+    state.history.set(History::opened(&state.model.get_untracked().bytes));
     provide_context(state);
     preview_pane::install(state);
     components::theme_toggle::install(state);
@@ -216,6 +273,20 @@ fn App() -> impl IntoView {
         }
     }
     let _ = window_event_listener(leptos::ev::hashchange, move |_| from_hash());
+    // Ctrl+Z undoes an edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it; inside a
+    // text field they stay the field's own.
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !(ev.ctrl_key() || ev.meta_key()) || dom::in_text_field(&ev) {
+            return;
+        }
+        match ev.key().as_str() {
+            "z" | "Z" if ev.shift_key() => state.redo(),
+            "z" | "Z" => state.undo(),
+            "y" | "Y" => state.redo(),
+            _ => return,
+        }
+        ev.prevent_default();
+    });
     // Files dropped anywhere on the page are opened.
     let _ = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
     let _ = window_event_listener(leptos::ev::drop, move |ev| {

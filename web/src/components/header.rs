@@ -1,6 +1,9 @@
 //! The top bar: profile, checksum, file and example pickers, the tour,
-//! the permalink with its length meter, pane toggles and the paste box.
+//! the edit bar (undo, redo, the edited badge, the .dxbc download), the
+//! permalink with its length meter, pane toggles and the paste box.
 
+use super::copy_button::flash;
+use super::edit_bar::EditBar;
 use super::theme_toggle::ThemeToggle;
 use crate::layout::Side;
 use crate::text::fmt_thousands;
@@ -54,7 +57,7 @@ pub fn Header() -> impl IntoView {
         );
         let _ = w.history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&l)));
         let _ = w.navigator().clipboard().write_text(&url);
-        copied.set(true);
+        flash(copied);
     };
     let paste = RwSignal::new(String::new());
     view! {
@@ -62,6 +65,7 @@ pub fn Header() -> impl IntoView {
             <h1>"DXBC Explorer"</h1>
             <span class="profile" data-testid="profile">{profile}</span>
             <span class=move || checksum().0 data-testid="checksum">{move || checksum().1}</span>
+            <EditBar/>
             <label class="btn">"Open file…"
                 <input type="file" data-testid="file" accept=".cso,.dxbc,.o,.fxo,.bin,.h,.txt" on:change=on_file/>
             </label>

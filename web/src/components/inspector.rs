@@ -1,25 +1,28 @@
 //! The inspector: the hovered or selected token, its bit ribbon, fields,
-//! instruction documentation and operand tree.
+//! instruction documentation and operand tree. The selected token's fields
+//! are editable (the playground): a picker for named values, a number box
+//! (decimal or 0x…, applied on Enter) for the others.
 
-use crate::{inspect, selection, st};
+use crate::{inspect, selection, st, State};
 use leptos::prelude::*;
 
 #[component]
 pub fn Inspector() -> impl IntoView {
     let s = st();
-    // The hovered byte wins over the selection.
+    // The hovered byte wins over the selection; only the selection's
+    // fields are editable.
     let target = Memo::new(move |_| {
         let m = s.model.get();
         if let Some(h) = s.hover.get() {
-            return m.span_at(h).map(|i| (i, m.field_at_byte(h)));
+            return m.span_at(h).map(|i| (i, m.field_at_byte(h), false));
         }
-        s.sel.get().and_then(|sel| Some((sel.span?, sel.field)))
+        s.sel.get().and_then(|sel| Some((sel.span?, sel.field, true)))
     });
     view! {
         <div class="inspector" data-testid="inspector">
             {move || {
                 let m = s.model.get();
-                let Some((i, field)) = target.get() else {
+                let Some((i, field, editable)) = target.get() else {
                     return view! { <p class="hint">"Hover a byte or click a line of the disassembly."</p> }.into_any();
                 };
                 let Some(r) = inspect::inspect(&m, i) else { return ().into_any() };
@@ -30,10 +33,11 @@ pub fn Inspector() -> impl IntoView {
                     let lo = f.lo;
                     let active = field == Some(lo);
                     let bits = if f.lo == f.hi { format!("{}", f.lo) } else { format!("{}–{}", f.hi, f.lo) };
+                    let value = if editable { field_editor(s, r.offset, f).into_any() } else { f.value.into_any() };
                     view! {
                         <tr class=if active { "frow active" } else { "frow" } data-field=f.name
                             on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_field(&m, i, lo)); }>
-                            <td class="fname">{f.name}</td><td class="mono">{bits}</td><td class="mono">{f.value}</td>
+                            <td class="fname">{f.name}</td><td class="mono">{bits}</td><td class="mono">{value}</td>
                             <td><span class="meaning">{f.meaning.clone()}</span>" "<span class="vdoc">{f.value_doc}</span>
                                 <span class="doc inline">{f.doc}</span></td>
                             <td class="doc">{f.doc}</td>
@@ -64,6 +68,7 @@ pub fn Inspector() -> impl IntoView {
                         </tbody></table>
                     })}
                     {ribbon}
+                    {move || s.edit_error.get().map(|e| view! { <p class="edit-error" data-testid="edit-error" role="alert">"Not edited: " {e}</p> })}
                     {(!r.fields.is_empty()).then(|| view! {
                         <table class="fields"><thead><tr><th>"field"</th><th>"bits"</th><th>"value"</th><th>"meaning"</th><th class="doc">"what it does"</th></tr></thead>
                         <tbody>{fields}</tbody></table>
@@ -75,6 +80,41 @@ pub fn Inspector() -> impl IntoView {
                 }.into_any()
             }}
         </div>
+    }
+}
+
+/// The editor of field `f` of the token at `offset`: a picker of its named
+/// values (applied on change), or a number box (applied on Enter). Clicks
+/// stay in it (the row's click would select the field and redraw it).
+fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
+    let name = f.name;
+    let id = inspect::field_testid(name);
+    let apply = move |value: String| {
+        s.edit(&format!("{name} of the token at {offset:#x}"), |b| {
+            dxbc::edit::set_field(b, offset as usize, name, &value)
+        })
+    };
+    let keep = |ev: web_sys::MouseEvent| ev.stop_propagation();
+    match f.choices {
+        Some(c) => {
+            let cur = f.value;
+            let opts = c
+                .options(cur)
+                .into_iter()
+                .map(|(v, label)| view! { <option value=v.to_string() selected=v == cur>{label}</option> })
+                .collect_view();
+            view! {
+                <select class="fedit" data-testid=id aria-label=name on:click=keep
+                    on:change=move |ev| apply(event_target_value(&ev))>{opts}</select>
+            }
+            .into_any()
+        }
+        None => view! {
+            <input class="fedit mono" type="text" inputmode="numeric" size="6" data-testid=id aria-label=name
+                title="A number (decimal or 0x…); Enter applies it" value=f.value.to_string() on:click=keep
+                on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { apply(event_target_value(&ev)) }/>
+        }
+        .into_any(),
     }
 }
 
