@@ -121,6 +121,38 @@ test('a number field applies on Enter, and a refused edit says why in place', as
   });
 });
 
+test('an index is edited as a whole number, and a signature name through its path', async () => {
+  await withPage(async (page, errors) => {
+    // cb0[17] of the mul: the operand's second index, at 0x164.
+    await open(page, APP_URL + cli('link', '--select', '0x164', MERGE).toString().trim());
+    assert.match(await page.getByTestId('inspector-title').textContent(), /index 1/);
+    const v = page.getByTestId('field-value');
+    await v.fill('16');
+    await v.press('Enter');
+    await page.locator('[data-testid=disassembly] .line', { hasText: /^mul r0\.xyzw, r0\.xyzw, cb0\[16\]\.xyzw/ }).waitFor({ timeout: 5000 });
+    const want = cli('edit', '--at', '0x164', '--field', 'value', '--value', '16', MERGE);
+    assert.ok((await download(page, 'download-dxbc')).bytes.equals(want));
+    await page.getByTestId('undo').click();
+    await page.locator('[data-testid=disassembly] .line', { hasText: /cb0\[17\]/ }).waitFor({ timeout: 5000 });
+
+    // The second input's semantic name (TEXCOORD, at byte 120) becomes UV.
+    await open(page, APP_URL + cli('link', '--select', '120', MERGE).toString().trim());
+    assert.equal(await page.getByTestId('inspector-path').textContent(), 'ISGN/elements[1]/semantic_name');
+    const leaf = page.getByTestId('leaf-edit');
+    await leaf.fill('UV');
+    await leaf.press('Enter');
+    await page.locator('[data-testid=disassembly] .line', { hasText: /^\/\/ UV +0 +xy +1/ }).waitFor({ timeout: 5000 });
+    assert.equal(await page.getByTestId('checksum').textContent(), 'checksum valid');
+    const named = cli('edit', '--path', 'ISGN/elements[1]/semantic_name', '--value', 'UV', MERGE);
+    assert.ok((await download(page, 'download-dxbc')).bytes.equals(named));
+    // Longer than the name it replaces: refused, in place.
+    await page.getByTestId('leaf-edit').fill('A_MUCH_LONGER_NAME');
+    await page.getByTestId('leaf-edit').press('Enter');
+    assert.match(await page.getByTestId('edit-error').textContent(), /semantic_name` holds at most \d+ ASCII characters/);
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('Copy copies the whole listing and the whole translation, and says so for two seconds', async () => {
   await withPage(async (page, errors) => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

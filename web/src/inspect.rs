@@ -66,7 +66,7 @@ impl Choices {
             Choices::Opcodes => dxbc::spec::OPCODES
                 .iter()
                 .filter(|o| o.class != dxbc::spec::OpClass::Reserved)
-                .map(|o| (o.code as u32, format!("{} — {}", o.code, o.asm)))
+                .map(|o| (o.code as u32, format!("{} ({})", o.asm, o.code)))
                 .collect(),
         };
         if !out.iter().any(|o| o.0 == current) {
@@ -83,6 +83,17 @@ pub fn field_testid(name: &str) -> String {
     let mut id = String::from("field-");
     id.extend(name.chars().map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() }));
     id
+}
+
+/// How the inspector words a refused edit: the engine's message, which
+/// names the field (and the decoder's offset when the edit would break the
+/// file), as one sentence.
+pub fn refusal(e: &dxbc::edit::EditError) -> String {
+    let m = e.message.trim_end_matches('.');
+    match m.strip_prefix("refused: ") {
+        Some(rest) => format!("Refused: {rest}."),
+        None => format!("Not edited: {m}."),
+    }
 }
 
 /// One token of the instruction tree.
@@ -121,6 +132,9 @@ pub struct Inspection {
     pub tree: Vec<TreeRow>,
     /// The leaf field (spans outside the program's tokens).
     pub leaf: Option<LeafRow>,
+    /// The token is a number as a whole (an immediate, an index, a
+    /// payload dword without fields): its editor sets the whole dword.
+    pub whole_value: bool,
 }
 
 /// A leaf field of `dxbc::spans`, as the inspector shows it.
@@ -134,6 +148,9 @@ pub struct LeafRow {
     pub meaning: String,
     /// What this kind of field is.
     pub explanation: &'static str,
+    /// The editor's text (a number as `0x…`, a string as it is), or None
+    /// for raw bytes, which are not a field to edit.
+    pub editor: Option<String>,
 }
 
 const LEVEL9_DOC: &str = "A token of the level-9 (shader model 2) program that the Aon9 chunk carries for feature level 9 hardware; the line is in the level-9 part of the listing.";
@@ -166,6 +183,7 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
         instruction: None,
         tree: Vec::new(),
         leaf: None,
+        whole_value: false,
     };
     match s.kind {
         SpanKind::Leaf(l) => {
@@ -179,6 +197,11 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
                 value: l.value_text(&m.bytes),
                 meaning: l.meaning.to_string(),
                 explanation: l.explanation,
+                editor: match &l.value {
+                    dxbc::spans::Value::Number(_) => Some(l.value_text(&m.bytes)),
+                    dxbc::spans::Value::Text(t) => Some(t.clone()),
+                    dxbc::spans::Value::Bytes => None,
+                },
             });
             if let Some(line) = m.line_of_span(i) {
                 r.instruction = Some((m.lines[line].trim().to_string(), LEVEL9_DOC.to_string()));
@@ -228,6 +251,8 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
                     }
                 })
                 .collect();
+            r.whole_value = r.fields.is_empty()
+                && matches!(tok.role, TokenRole::Immediate { .. } | TokenRole::Index { .. } | TokenRole::Payload(_));
             if let TokenRole::Immediate { .. } | TokenRole::Index { .. } = tok.role {
                 r.about.push_str(&format!(
                     " As a float: {}; as a signed integer: {}.",
@@ -365,7 +390,7 @@ mod tests {
         let r = inspect(&m, mul).unwrap();
         let op = r.fields.iter().find(|f| f.name == "opcode").unwrap();
         let opts = op.choices.unwrap().options(op.value);
-        assert!(opts.iter().any(|(v, l)| *v == op.value && l.ends_with(" mul")), "{opts:?}");
+        assert!(opts.iter().any(|(v, l)| *v == op.value && l == "mul (56)"), "{opts:?}");
         assert!(opts.windows(2).all(|w| w[0].0 < w[1].0));
         let sat = r.fields.iter().find(|f| f.name == "saturate").unwrap();
         let opts = sat.choices.unwrap().options(sat.value);
@@ -373,6 +398,44 @@ mod tests {
         // A value the format does not name is still offered.
         let odd = sat.choices.unwrap().options(7);
         assert_eq!(odd.last().unwrap(), &(7, "7 (not defined)".to_string()));
+    }
+
+    #[test]
+    fn immediates_are_edited_whole_and_leaves_by_their_value() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let mut whole = 0;
+        for i in 0..m.spans.len() {
+            let r = inspect(&m, i).unwrap();
+            if let Some(t) = m.token(i) {
+                let imm = matches!(t.role, TokenRole::Immediate { .. } | TokenRole::Index { .. });
+                assert!(!imm || r.whole_value, "span {i}");
+                whole += r.whole_value as usize;
+                assert!(!r.whole_value || r.fields.is_empty());
+            }
+            if let Some(l) = &r.leaf {
+                let leaf = &m.leaves[match m.spans[i].kind {
+                    SpanKind::Leaf(k) => k as usize,
+                    _ => unreachable!(),
+                }];
+                match &leaf.value {
+                    dxbc::spans::Value::Number(_) => assert!(l.editor.as_deref().unwrap().starts_with("0x")),
+                    dxbc::spans::Value::Text(t) => assert_eq!(l.editor.as_deref(), Some(t.as_str())),
+                    dxbc::spans::Value::Bytes => assert_eq!(l.editor, None),
+                }
+            }
+        }
+        assert!(whole > 0);
+    }
+
+    #[test]
+    fn refusals_read_as_one_sentence() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let at = m.program().unwrap().instructions[4].offset as usize;
+        let e = dxbc::edit::set_field(&m.bytes, at, "saturate", "7").unwrap_err();
+        assert!(refusal(&e).starts_with("Not edited: 7 does not fit in field `saturate`"), "{}", refusal(&e));
+        let e = dxbc::edit::set_field(&m.bytes, at, "instruction length", "3").unwrap_err();
+        assert!(refusal(&e).starts_with("Refused: with this value of instruction length"), "{}", refusal(&e));
+        assert!(refusal(&e).ends_with('.') && !refusal(&e).ends_with(".."));
     }
 
     #[test]

@@ -83,7 +83,7 @@ impl State {
                 self.show_edited(e.bytes);
                 self.status.set(format!("Edited {what}; the checksum is re-signed."));
             }
-            Err(e) => self.edit_error.set(Some(e.to_string())),
+            Err(e) => self.edit_error.set(Some(inspect::refusal(&e))),
         }
     }
 

@@ -1,7 +1,9 @@
 //! The inspector: the hovered or selected token, its bit ribbon, fields,
-//! instruction documentation and operand tree. The selected token's fields
-//! are editable (the playground): a picker for named values, a number box
-//! (decimal or 0x…, applied on Enter) for the others.
+//! instruction documentation and operand tree. What is selected is
+//! editable (the playground): a token's fields (a picker for named values, a
+//! number box, decimal or 0x…, applied on Enter, for the others), an
+//! immediate or index as a whole, and a leaf field outside the program
+//! through its path.
 
 use crate::{inspect, selection, st, State};
 use leptos::prelude::*;
@@ -60,15 +62,22 @@ pub fn Inspector() -> impl IntoView {
                         <span class="mono">{format!(" @ {:#x}, {} bytes ", r.offset, r.len)}</span>
                         <span class="mono val">{value}</span></div>
                     <p class="about">{r.about.clone()}</p>
-                    {r.leaf.clone().map(|l| view! {
+                    {r.leaf.clone().map(|l| {
+                        let edit = (editable && l.editor.is_some()).then(|| leaf_editor(s, l.path.clone(), l.editor.clone().unwrap_or_default()));
+                        view! {
                         <table class="fields leaf" data-testid="inspector-leaf"><tbody>
                             <tr><td class="fname">"path"</td><td class="mono" data-testid="inspector-path">{l.path}</td></tr>
                             <tr><td class="fname">"value"</td><td class="mono" data-testid="inspector-value">{l.value}</td></tr>
+                            {edit}
                             <tr><td class="fname">"meaning"</td><td data-testid="inspector-meaning"><span class="meaning">{l.meaning}</span></td></tr>
                         </tbody></table>
-                    })}
+                    }})}
                     {ribbon}
-                    {move || s.edit_error.get().map(|e| view! { <p class="edit-error" data-testid="edit-error" role="alert">"Not edited: " {e}</p> })}
+                    {move || s.edit_error.get().map(|e| view! { <p class="edit-error" data-testid="edit-error" role="alert">{e}</p> })}
+                    {(editable && r.whole_value).then(|| view! {
+                        <table class="fields"><tbody><tr><td class="fname">"value"</td>
+                            <td class="mono">{whole_editor(s, r.offset, r.value.unwrap_or(0))}</td></tr></tbody></table>
+                    })}
                     {(!r.fields.is_empty()).then(|| view! {
                         <table class="fields"><thead><tr><th>"field"</th><th>"bits"</th><th>"value"</th><th>"meaning"</th><th class="doc">"what it does"</th></tr></thead>
                         <tbody>{fields}</tbody></table>
@@ -94,7 +103,6 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
             dxbc::edit::set_field(b, offset as usize, name, &value)
         })
     };
-    let keep = |ev: web_sys::MouseEvent| ev.stop_propagation();
     match f.choices {
         Some(c) => {
             let cur = f.value;
@@ -104,17 +112,44 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
                 .map(|(v, label)| view! { <option value=v.to_string() selected=v == cur>{label}</option> })
                 .collect_view();
             view! {
-                <select class="fedit" data-testid=id aria-label=name on:click=keep
+                <select class="fedit" data-testid=id aria-label=name on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
                     on:change=move |ev| apply(event_target_value(&ev))>{opts}</select>
             }
             .into_any()
         }
-        None => view! {
-            <input class="fedit mono" type="text" inputmode="numeric" size="6" data-testid=id aria-label=name
-                title="A number (decimal or 0x…); Enter applies it" value=f.value.to_string() on:click=keep
-                on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { apply(event_target_value(&ev)) }/>
-        }
-        .into_any(),
+        None => number_box(id, name.to_string(), f.value.to_string(), apply).into_any(),
+    }
+}
+
+/// A number box that applies on Enter; clicks stay in it.
+fn number_box(testid: String, label: String, value: String, apply: impl Fn(String) + 'static) -> impl IntoView {
+    view! {
+        <input class="fedit mono" type="text" inputmode="numeric" size="6" data-testid=testid aria-label=label
+            title="A number (decimal or 0x…); Enter applies it" value=value
+            on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+            on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { apply(event_target_value(&ev)) }/>
+    }
+}
+
+/// The editor of a token that is a number as a whole (field `value`).
+fn whole_editor(s: State, offset: u32, value: u32) -> impl IntoView {
+    number_box("field-value".into(), "value".into(), format!("{value:#x}"), move |v| {
+        s.edit(&format!("the value at {offset:#x}"), |b| dxbc::edit::set_field(b, offset as usize, "value", &v))
+    })
+}
+
+/// The editor of a leaf field outside the program (`dxbc::edit::set_path`):
+/// a number, or a string no longer than the one it replaces.
+fn leaf_editor(s: State, path: String, value: String) -> impl IntoView {
+    view! {
+        <tr><td class="fname">"edit"</td><td>
+            <input class="fedit mono leafedit" type="text" data-testid="leaf-edit" aria-label=format!("new value of {path}")
+                title="A number (decimal or 0x…) or, for a name, text no longer than it; Enter applies it" value=value
+                on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" {
+                    let v = event_target_value(&ev);
+                    s.edit(&format!("`{path}`"), |b| dxbc::edit::set_path(b, &path, &v));
+                }/>
+        </td></tr>
     }
 }
 
