@@ -49,7 +49,10 @@ async function download(page, testid) {
 
 test('setting saturate on a mul re-signs the file; undo, redo and the downloads follow', async () => {
   await withPage(async (page, errors) => {
-    await open(page, APP_URL + cli('link', MERGE).toString().trim());
+    await open(page, APP_URL + cli('link', '--pane', 'translation', MERGE).toString().trim());
+    const wgsl = page.getByTestId('translation-code');
+    await wgsl.locator('.line').first().waitFor({ timeout: 20000 });
+    assert.doesNotMatch(await wgsl.textContent(), /saturate\(/);
     assert.equal(await page.getByTestId('edited').count(), 0);
     assert.equal(await page.getByTestId('undo').isDisabled(), true);
     await mulLine(page).click();
@@ -58,6 +61,8 @@ test('setting saturate on a mul re-signs the file; undo, redo and the downloads 
     await page.locator('[data-testid=disassembly] .line', { hasText: /^mul_sat r0\.xyzw, r0\.xyzw, cb0\[17\]\.xyzw/ }).waitFor({ timeout: 5000 });
     assert.equal(await page.getByTestId('checksum').textContent(), 'checksum valid');
     await page.getByTestId('edited').waitFor();
+    // The translation follows: the product is clamped now.
+    await wgsl.locator('.line', { hasText: 'saturate(' }).first().waitFor({ timeout: 20000 });
     // The selection stayed on the token, whose picker now reads 1.
     assert.equal(await page.getByTestId('field-saturate').inputValue(), '1');
 
