@@ -69,9 +69,10 @@ test('setting saturate on a mul re-signs the file; undo, redo and the downloads 
     // The bytes are exactly what `dxbc edit` writes; the listing is `dxbc disasm`'s.
     const want = cli('edit', '--at', `0x${MUL_AT.toString(16)}`, '--field', 'saturate', '--value', '1', MERGE);
     const bin = await download(page, 'download-dxbc');
-    assert.match(bin.name, /\.dxbc$/);
+    assert.equal(bin.name, 'shader-edited.dxbc'); // a linked shader has no file name
     assert.ok(bin.bytes.equals(want), 'download-dxbc differs from dxbc edit');
     const asm = await download(page, 'download-listing');
+    assert.equal(asm.name, 'shader-edited.asm');
     const edited = tmpFile('edited.dxbc', bin.bytes);
     assert.equal(asm.bytes.toString('utf8'), cli('disasm', edited).toString('utf8'));
     assert.match(asm.bytes.toString('utf8'), /^mul_sat /m);
@@ -89,7 +90,9 @@ test('setting saturate on a mul re-signs the file; undo, redo and the downloads 
     await page.getByTestId('undo').click();
     await page.locator('[data-testid=disassembly] .line', { hasText: /^mul r0\.xyzw/ }).waitFor({ timeout: 5000 });
     assert.equal(await page.getByTestId('edited').count(), 0);
-    assert.ok((await download(page, 'download-dxbc')).bytes.equals(fs.readFileSync(MERGE)));
+    const back = await download(page, 'download-dxbc');
+    assert.equal(back.name, 'shader.dxbc');
+    assert.ok(back.bytes.equals(fs.readFileSync(MERGE)));
     await page.getByTestId('redo').click();
     await page.locator('[data-testid=disassembly] .line', { hasText: /^mul_sat / }).waitFor({ timeout: 5000 });
     await page.locator('body').click({ position: { x: 5, y: 5 } });
@@ -122,6 +125,13 @@ test('a number field applies on Enter, and a refused edit says why in place', as
     assert.match(await err.textContent(), /component selection/);
     assert.match(await page.getByTestId('status').textContent(), /Edited component selection/);
     assert.equal(await page.locator('[data-testid=disassembly] .line', { hasText: /^mul r0\.x,/ }).count(), 1);
+    // A hovered span is shown read-only, with a hint; the selection's editors come back with it.
+    await page.locator('[data-testid=hex-view] [data-b="0"]').hover();
+    await page.getByTestId('edit-hint').waitFor({ timeout: 5000 });
+    assert.equal(await page.locator('[data-testid=inspector] .fedit').count(), 0);
+    await page.locator('[data-testid=hex-view] [data-b="0"]').click();
+    assert.equal(await page.getByTestId('edit-hint').count(), 0);
+    assert.equal(await page.getByTestId('leaf-edit').inputValue(), 'DXBC');
     assert.deepEqual(errors, []);
   });
 });
@@ -140,8 +150,14 @@ test('an index is edited as a whole number, and a signature name through its pat
     await page.getByTestId('undo').click();
     await page.locator('[data-testid=disassembly] .line', { hasText: /cb0\[17\]/ }).waitFor({ timeout: 5000 });
 
-    // The second input's semantic name (TEXCOORD, at byte 120) becomes UV.
-    await open(page, APP_URL + cli('link', '--select', '120', MERGE).toString().trim());
+    // The second input's semantic name (TEXCOORD, at byte 120) becomes UV;
+    // the file is opened by name, and downloads are named after it.
+    await page.getByTestId('file').setInputFiles(MERGE);
+    await page.getByTestId('status').filter({ hasText: 'Opened directxtk_postprocess_psmerge.dxbc' }).waitFor({ timeout: 5000 });
+    const plain = await download(page, 'download-dxbc');
+    assert.equal(plain.name, 'directxtk_postprocess_psmerge.dxbc');
+    assert.ok(plain.bytes.equals(fs.readFileSync(MERGE)));
+    await page.locator('[data-testid=hex-view] [data-b="120"]').click();
     assert.equal(await page.getByTestId('inspector-path').textContent(), 'ISGN/elements[1]/semantic_name');
     const leaf = page.getByTestId('leaf-edit');
     await leaf.fill('UV');
@@ -149,7 +165,9 @@ test('an index is edited as a whole number, and a signature name through its pat
     await page.locator('[data-testid=disassembly] .line', { hasText: /^\/\/ UV +0 +xy +1/ }).waitFor({ timeout: 5000 });
     assert.equal(await page.getByTestId('checksum').textContent(), 'checksum valid');
     const named = cli('edit', '--path', 'ISGN/elements[1]/semantic_name', '--value', 'UV', MERGE);
-    assert.ok((await download(page, 'download-dxbc')).bytes.equals(named));
+    const renamed = await download(page, 'download-dxbc');
+    assert.equal(renamed.name, 'directxtk_postprocess_psmerge-edited.dxbc');
+    assert.ok(renamed.bytes.equals(named));
     // Longer than the name it replaces: refused, in place.
     await page.getByTestId('leaf-edit').fill('A_MUCH_LONGER_NAME');
     await page.getByTestId('leaf-edit').press('Enter');

@@ -56,6 +56,9 @@ struct State {
     history: RwSignal<History>,
     /// Why the last edit was refused (cleared by the next edit or selection).
     edit_error: RwSignal<Option<String>>,
+    /// The opened file's name (an example's id; None for pasted or linked
+    /// bytes), which downloads are named after.
+    name: RwSignal<Option<String>>,
 }
 
 fn st() -> State {
@@ -105,6 +108,12 @@ impl State {
         }
     }
 
+    /// What a download of the current bytes as `ext` is called.
+    fn download_name(&self, ext: &str) -> String {
+        let edited = self.model.with_untracked(|m| self.history.with_untracked(|h| h.is_edited(&m.bytes)));
+        text::download_name(self.name.get_untracked().as_deref(), edited, ext)
+    }
+
     /// Shows edited bytes of the same file: unlike [`State::load`], the
     /// selection stays where it was and the history is kept.
     fn show_edited(&self, bytes: Vec<u8>) {
@@ -120,6 +129,7 @@ impl State {
 
     fn load(&self, bytes: Vec<u8>, status: String) {
         self.history.set(History::opened(&bytes));
+        self.name.set(None);
         let m = Model::new(bytes);
         let stop = m.stop_offset();
         let first_sel =
@@ -156,6 +166,7 @@ impl State {
             None => {
                 let ex = &gallery::EXAMPLES[0];
                 self.load((ex.build)(), format!("Example: {} (the tour's shader).", ex.name));
+                self.name.set(Some(ex.id.to_string()));
                 (step.target)(&self.model.get_untracked())
             }
         };
@@ -248,6 +259,7 @@ fn App() -> impl IntoView {
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         history: RwSignal::new(History::default()),
         edit_error: RwSignal::new(None),
+        name: RwSignal::new(Some(first.id.to_string())),
     };
     state.history.set(History::opened(&state.model.get_untracked().bytes));
     provide_context(state);

@@ -26,7 +26,7 @@ pub fn EditBar() -> impl IntoView {
                 <span class="badge edited" data-testid="edited" title="The bytes differ from the file as opened; the link carries the edited bytes">"edited"</span>
             </Show>
             <button class="btn" data-testid="download-dxbc" title="Download the current bytes (re-signed) as a .dxbc file"
-                on:click=move |_| { let b = s.model.with_untracked(|m| m.bytes.clone()); save(s, "shader.dxbc", &b); }>"⤓ .dxbc"</button>
+                on:click=move |_| { let b = s.model.with_untracked(|m| m.bytes.clone()); save(s, &s.download_name("dxbc"), &b); }>"⤓ .dxbc"</button>
         </span>
     }
 }

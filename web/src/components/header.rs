@@ -42,6 +42,7 @@ pub fn Header() -> impl IntoView {
         if let Some(e) = gallery::by_id(&event_target_value(&ev)) {
             s.tour.set(None);
             s.load((e.build)(), format!("Example: {} — {}", e.name, e.about));
+            s.name.set(Some(e.id.to_string()));
         }
     };
     let link = Memo::new(move |_| s.link());
@@ -126,6 +127,7 @@ pub fn read_file(s: State, f: web_sys::File) {
                         let n = d.bytes.len();
                         s.tour.set(None);
                         s.load_detected(d);
+                        s.name.set(Some(name.clone()));
                         s.status.set(format!("Opened {name}: {n} bytes ({}).", kind.label()));
                     }
                     Err(e) => s.refuse(format!("{name}: {e}")),

@@ -73,6 +73,9 @@ pub fn Inspector() -> impl IntoView {
                         </tbody></table>
                     }})}
                     {ribbon}
+                    {(!editable && (!r.fields.is_empty() || r.whole_value || r.leaf.as_ref().is_some_and(|l| l.editor.is_some()))).then(|| view! {
+                        <p class="hint" data-testid="edit-hint">"Hovered: click it to select it and edit it here."</p>
+                    })}
                     {move || s.edit_error.get().map(|e| view! { <p class="edit-error" data-testid="edit-error" role="alert">{e}</p> })}
                     {(editable && r.whole_value).then(|| view! {
                         <table class="fields"><tbody><tr><td class="fname">"value"</td>

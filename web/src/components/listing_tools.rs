@@ -18,7 +18,7 @@ pub fn ListingTools() -> impl IntoView {
         <span class="tools">
             <CopyButton testid="copy-listing" title="Copy the whole listing" text=Callback::new(move |_| listing_text(s))/>
             <button class="btn small" data-testid="download-listing" title="Download the listing (dxbc disasm's output)"
-                on:click=move |_| { if let Some(t) = listing_text(s) { save(s, "shader.asm", t.as_bytes()); } }>"⤓ .asm"</button>
+                on:click=move |_| { if let Some(t) = listing_text(s) { save(s, &s.download_name("asm"), t.as_bytes()); } }>"⤓ .asm"</button>
         </span>
     }
 }
