@@ -125,6 +125,11 @@ test('a number field applies on Enter, and a refused edit says why in place', as
     assert.match(await err.textContent(), /component selection/);
     assert.match(await page.getByTestId('status').textContent(), /Edited component selection/);
     assert.equal(await page.locator('[data-testid=disassembly] .line', { hasText: /^mul r0\.x,/ }).count(), 1);
+    // A refused pick (sample takes four operands, the mul holds three) leaves the picker on the token's opcode.
+    await mulLine(page).click();
+    await page.getByTestId('field-opcode').selectOption({ label: 'sample (69)' });
+    assert.match(await page.getByTestId('edit-error').textContent(), /^Refused: /);
+    assert.equal(await page.getByTestId('field-opcode').inputValue(), '56');
     // A hovered span is shown read-only, with a hint; the selection's editors come back with it.
     await page.locator('[data-testid=hex-view] [data-b="0"]').hover();
     await page.getByTestId('edit-hint').waitFor({ timeout: 5000 });

@@ -78,15 +78,20 @@ impl State {
     /// new bytes (bytes, listing, translation and preview follow the
     /// model) with the selection kept on the same bytes, and the edit can
     /// be undone; refused, the inspector says why and nothing changes.
-    fn edit(&self, what: &str, f: impl FnOnce(&[u8]) -> Result<dxbc::edit::Edited, dxbc::edit::EditError>) {
+    /// Says whether it was accepted.
+    fn edit(&self, what: &str, f: impl FnOnce(&[u8]) -> Result<dxbc::edit::Edited, dxbc::edit::EditError>) -> bool {
         let m = self.model.get_untracked();
         match f(&m.bytes) {
             Ok(e) => {
                 self.history.update(|h| h.edited(m.bytes.clone()));
                 self.show_edited(e.bytes);
                 self.status.set(format!("Edited {what}; the checksum is re-signed."));
+                true
             }
-            Err(e) => self.edit_error.set(Some(inspect::refusal(&e))),
+            Err(e) => {
+                self.edit_error.set(Some(inspect::refusal(&e)));
+                false
+            }
         }
     }
 

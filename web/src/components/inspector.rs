@@ -7,6 +7,7 @@
 
 use crate::{inspect, selection, st, State};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Inspector() -> impl IntoView {
@@ -116,11 +117,21 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
                 .collect_view();
             view! {
                 <select class="fedit" data-testid=id aria-label=name on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
-                    on:change=move |ev| apply(event_target_value(&ev))>{opts}</select>
+                    on:change=move |ev| {
+                        // A refused value is not shown as if it were the token's.
+                        if !apply(event_target_value(&ev)) {
+                            if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+                                el.set_value(&cur.to_string());
+                            }
+                        }
+                    }>{opts}</select>
             }
             .into_any()
         }
-        None => number_box(id, name.to_string(), f.value.to_string(), apply).into_any(),
+        None => number_box(id, name.to_string(), f.value.to_string(), move |v| {
+            apply(v);
+        })
+        .into_any(),
     }
 }
 
@@ -137,7 +148,7 @@ fn number_box(testid: String, label: String, value: String, apply: impl Fn(Strin
 /// The editor of a token that is a number as a whole (field `value`).
 fn whole_editor(s: State, offset: u32, value: u32) -> impl IntoView {
     number_box("field-value".into(), "value".into(), format!("{value:#x}"), move |v| {
-        s.edit(&format!("the value at {offset:#x}"), |b| dxbc::edit::set_field(b, offset as usize, "value", &v))
+        s.edit(&format!("the value at {offset:#x}"), |b| dxbc::edit::set_field(b, offset as usize, "value", &v));
     })
 }
 
