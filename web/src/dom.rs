@@ -1,6 +1,7 @@
 //! Small DOM helpers shared by the components: reading `data-*` attributes
-//! from events, scrolling a virtualised list to a row, localStorage, and
-//! yielding to the browser between slices of work.
+//! from events, scrolling a virtualised list to a row, localStorage,
+//! downloads and the clipboard, and yielding to the browser between slices
+//! of work.
 
 use crate::layout;
 use leptos::prelude::window;
@@ -50,4 +51,40 @@ pub async fn yield_now() {
         let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+/// Whether the event happened in a text field or a picker, whose keys
+/// (Ctrl+Z included) are its own.
+pub fn in_text_field(ev: &web_sys::Event) -> bool {
+    ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|e| {
+        matches!(e.tag_name().to_ascii_lowercase().as_str(), "input" | "textarea" | "select")
+            || e.closest("[contenteditable]").ok().flatten().is_some()
+    })
+}
+
+/// Saves `data` as a file called `name`: a Blob, an object URL and a click
+/// on an `<a download>` made for it (no inline script, which the page's CSP
+/// forbids). The URL is revoked once the browser has taken the file.
+pub fn download(name: &str, data: &[u8]) -> Result<(), String> {
+    let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(data));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(js)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js)?;
+    let doc = window().document().ok_or("no document")?;
+    let a = doc.create_element("a").map_err(js)?.dyn_into::<web_sys::HtmlAnchorElement>().map_err(|_| "no <a>")?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    leptos::prelude::set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(10),
+    );
+    Ok(())
+}
+
+/// Copies `text` to the clipboard (the browser may refuse silently).
+pub fn copy_text(text: &str) {
+    let _ = window().navigator().clipboard().write_text(text);
 }

@@ -4,6 +4,7 @@
 
 use crate::model::{role_name, Model, SpanKind};
 use dxbc::program::TokenRole;
+use dxbc::spec::EnumDef;
 
 /// One bitfield row.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +23,77 @@ pub struct FieldRow {
     pub value_doc: &'static str,
     /// What the field does.
     pub doc: &'static str,
+    /// The values it can name, for a picker (None: a plain number).
+    pub choices: Option<Choices>,
+}
+
+/// The named values of a field, for the inspector's `<select>`.
+#[derive(Clone, Copy, Debug)]
+pub enum Choices {
+    /// A field of the format table's enumerations.
+    Enum(&'static EnumDef),
+    /// The opcode field: every instruction the format defines.
+    Opcodes,
+}
+
+impl PartialEq for Choices {
+    fn eq(&self, other: &Choices) -> bool {
+        match (self, other) {
+            (Choices::Enum(a), Choices::Enum(b)) => std::ptr::eq(*a, *b),
+            (Choices::Opcodes, Choices::Opcodes) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Choices {
+    /// The picker's options, `(value, label)`, in value order; `current`
+    /// is among them even when the format does not name it.
+    pub fn options(self, current: u32) -> Vec<(u32, String)> {
+        let mut out: Vec<(u32, String)> = match self {
+            Choices::Enum(e) => e
+                .values
+                .iter()
+                .map(|v| {
+                    let label = if !v.asm.is_empty() && v.asm != v.spec_name {
+                        format!("{} ({})", v.spec_name, v.asm)
+                    } else {
+                        v.spec_name.to_string()
+                    };
+                    (v.value, label)
+                })
+                .collect(),
+            Choices::Opcodes => dxbc::spec::OPCODES
+                .iter()
+                .filter(|o| o.class != dxbc::spec::OpClass::Reserved)
+                .map(|o| (o.code as u32, format!("{} ({})", o.asm, o.code)))
+                .collect(),
+        };
+        if !out.iter().any(|o| o.0 == current) {
+            out.push((current, format!("{current} (not defined)")));
+        }
+        out.sort_by_key(|o| o.0);
+        out
+    }
+}
+
+/// The test id of a field's editor: `field-` and the name as `dxbc dump`
+/// prints it, lower case, spaces as dashes (`field-component-selection`).
+pub fn field_testid(name: &str) -> String {
+    let mut id = String::from("field-");
+    id.extend(name.chars().map(|c| if c == ' ' { '-' } else { c.to_ascii_lowercase() }));
+    id
+}
+
+/// How the inspector words a refused edit: the engine's message, which
+/// names the field (and the decoder's offset when the edit would break the
+/// file), as one sentence.
+pub fn refusal(e: &dxbc::edit::EditError) -> String {
+    let m = e.message.trim_end_matches('.');
+    match m.strip_prefix("refused: ") {
+        Some(rest) => format!("Refused: {rest}."),
+        None => format!("Not edited: {m}."),
+    }
 }
 
 /// One token of the instruction tree.
@@ -60,6 +132,9 @@ pub struct Inspection {
     pub tree: Vec<TreeRow>,
     /// The leaf field (spans outside the program's tokens).
     pub leaf: Option<LeafRow>,
+    /// The token is a number as a whole (an immediate, an index, a
+    /// payload dword without fields): its editor sets the whole dword.
+    pub whole_value: bool,
 }
 
 /// A leaf field of `dxbc::spans`, as the inspector shows it.
@@ -73,6 +148,9 @@ pub struct LeafRow {
     pub meaning: String,
     /// What this kind of field is.
     pub explanation: &'static str,
+    /// The editor's text (a number as `0x…`, a string as it is), or None
+    /// for raw bytes, which are not a field to edit.
+    pub editor: Option<String>,
 }
 
 const LEVEL9_DOC: &str = "A token of the level-9 (shader model 2) program that the Aon9 chunk carries for feature level 9 hardware; the line is in the level-9 part of the listing.";
@@ -105,6 +183,7 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
         instruction: None,
         tree: Vec::new(),
         leaf: None,
+        whole_value: false,
     };
     match s.kind {
         SpanKind::Leaf(l) => {
@@ -118,6 +197,11 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
                 value: l.value_text(&m.bytes),
                 meaning: l.meaning.to_string(),
                 explanation: l.explanation,
+                editor: match &l.value {
+                    dxbc::spans::Value::Number(_) => Some(l.value_text(&m.bytes)),
+                    dxbc::spans::Value::Text(t) => Some(t.clone()),
+                    dxbc::spans::Value::Bytes => None,
+                },
             });
             if let Some(line) = m.line_of_span(i) {
                 r.instruction = Some((m.lines[line].trim().to_string(), LEVEL9_DOC.to_string()));
@@ -159,9 +243,16 @@ pub fn inspect(m: &Model, i: usize) -> Option<Inspection> {
                         },
                         value_doc: ev.map_or("", |e| e.doc),
                         doc: f.def.doc,
+                        choices: match f.def.values {
+                            Some(e) => Some(Choices::Enum(e)),
+                            None if f.def.name == "opcode" => Some(Choices::Opcodes),
+                            None => None,
+                        },
                     }
                 })
                 .collect();
+            r.whole_value = r.fields.is_empty()
+                && matches!(tok.role, TokenRole::Immediate { .. } | TokenRole::Index { .. } | TokenRole::Payload(_));
             if let TokenRole::Immediate { .. } | TokenRole::Index { .. } = tok.role {
                 r.about.push_str(&format!(
                     " As a float: {}; as a signed integer: {}.",
@@ -302,6 +393,72 @@ mod tests {
         assert_eq!(rb.len(), 32);
         assert_eq!(rb[31], Some(0)); // bit 0: component count
         assert_eq!(rb[0], r.fields.iter().position(|f| f.name == "extended"));
+        assert_eq!(ty.choices, Some(Choices::Enum(&dxbc::spec::OPERAND_TYPE)));
+        let cs = r.fields.iter().find(|f| f.name == "component selection").unwrap();
+        assert_eq!(cs.choices, None);
+    }
+
+    #[test]
+    fn opcode_and_enum_pickers_offer_every_value() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let p = m.program().unwrap();
+        let mul = m.span_starting(p.instructions[4].offset).unwrap();
+        let r = inspect(&m, mul).unwrap();
+        let op = r.fields.iter().find(|f| f.name == "opcode").unwrap();
+        let opts = op.choices.unwrap().options(op.value);
+        assert!(opts.iter().any(|(v, l)| *v == op.value && l == "mul (56)"), "{opts:?}");
+        assert!(opts.windows(2).all(|w| w[0].0 < w[1].0));
+        let sat = r.fields.iter().find(|f| f.name == "saturate").unwrap();
+        let opts = sat.choices.unwrap().options(sat.value);
+        assert_eq!(opts.iter().map(|o| o.0).collect::<Vec<_>>(), [0, 1]);
+        // A value the format does not name is still offered.
+        let odd = sat.choices.unwrap().options(7);
+        assert_eq!(odd.last().unwrap(), &(7, "7 (not defined)".to_string()));
+    }
+
+    #[test]
+    fn immediates_are_edited_whole_and_leaves_by_their_value() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let mut whole = 0;
+        for i in 0..m.spans.len() {
+            let r = inspect(&m, i).unwrap();
+            if let Some(t) = m.token(i) {
+                let imm = matches!(t.role, TokenRole::Immediate { .. } | TokenRole::Index { .. });
+                assert!(!imm || r.whole_value, "span {i}");
+                whole += r.whole_value as usize;
+                assert!(!r.whole_value || r.fields.is_empty());
+            }
+            if let Some(l) = &r.leaf {
+                let leaf = &m.leaves[match m.spans[i].kind {
+                    SpanKind::Leaf(k) => k as usize,
+                    _ => unreachable!(),
+                }];
+                match &leaf.value {
+                    dxbc::spans::Value::Number(_) => assert!(l.editor.as_deref().unwrap().starts_with("0x")),
+                    dxbc::spans::Value::Text(t) => assert_eq!(l.editor.as_deref(), Some(t.as_str())),
+                    dxbc::spans::Value::Bytes => assert_eq!(l.editor, None),
+                }
+            }
+        }
+        assert!(whole > 0);
+    }
+
+    #[test]
+    fn refusals_read_as_one_sentence() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let at = m.program().unwrap().instructions[4].offset as usize;
+        let e = dxbc::edit::set_field(&m.bytes, at, "saturate", "7").unwrap_err();
+        assert!(refusal(&e).starts_with("Not edited: 7 does not fit in field `saturate`"), "{}", refusal(&e));
+        let e = dxbc::edit::set_field(&m.bytes, at, "instruction length", "3").unwrap_err();
+        assert!(refusal(&e).starts_with("Refused: with this value of instruction length"), "{}", refusal(&e));
+        assert!(refusal(&e).ends_with('.') && !refusal(&e).ends_with(".."));
+    }
+
+    #[test]
+    fn field_test_ids_follow_the_dump_names() {
+        assert_eq!(field_testid("saturate"), "field-saturate");
+        assert_eq!(field_testid("component selection"), "field-component-selection");
+        assert_eq!(field_testid("index 0 representation"), "field-index-0-representation");
     }
 
     #[test]

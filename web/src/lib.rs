@@ -1,5 +1,6 @@
 //! DXBC Explorer's plain logic, shared by the two wasm binaries and tested
 //! natively: the view model of a decoded file (`model`), selections,
+//! the playground's undo history (`history`),
 //! the inspector's rows, paste detection, listing syntax, the tour, the
 //! gallery of examples, the translation pane's data (`translation`) and the
 //! live preview's logic (`preview`).
@@ -10,6 +11,7 @@
 //! first view loads without it.
 
 pub mod gallery;
+pub mod history;
 pub mod input;
 pub mod inspect;
 pub mod layout;

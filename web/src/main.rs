@@ -12,9 +12,12 @@ mod worker_client;
 
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
-use dxbc_web::{gallery, input, inspect, layout, model, preview, search, selection, syntax, text, tour, translation};
+use dxbc_web::{
+    gallery, history, input, inspect, layout, model, preview, search, selection, syntax, text, tour, translation,
+};
 
 use components::translation_pane::{ensure_translation, Cached};
+use history::History;
 use layout::{Fold, Side, Splits, Theme, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
 use leptos::prelude::*;
 use model::Model;
@@ -55,6 +58,13 @@ struct State {
     theme: RwSignal<Option<Theme>>,
     /// Whether the system prefers dark colours.
     system_dark: RwSignal<bool>,
+    /// The edits made to the opened file, to undo and redo.
+    history: RwSignal<History>,
+    /// Why the last edit was refused (cleared by the next edit or selection).
+    edit_error: RwSignal<Option<String>>,
+    /// The opened file's name (an example's id; None for pasted or linked
+    /// bytes), which downloads are named after.
+    name: RwSignal<Option<String>>,
     /// The search box's text.
     query: RwSignal<String>,
     /// Its matches in the current file (derived: query × model).
@@ -67,6 +77,8 @@ struct TourSaved {
     model: Arc<Model>,
     sel: Option<Selection>,
     status: String,
+    name: Option<String>,
+    history: History,
     example: Arc<Model>,
 }
 
@@ -80,9 +92,70 @@ impl State {
     fn select(&self, sel: Option<Selection>) {
         self.sel.set(sel);
         self.hover.set(None);
+        self.edit_error.set(None);
+    }
+
+    /// Applies an edit to the current bytes. Accepted, the page shows the
+    /// new bytes (bytes, listing, translation and preview follow the
+    /// model) with the selection kept on the same bytes, and the edit can
+    /// be undone; refused, the inspector says why and nothing changes.
+    /// Says whether it was accepted.
+    fn edit(&self, what: &str, f: impl FnOnce(&[u8]) -> Result<dxbc::edit::Edited, dxbc::edit::EditError>) -> bool {
+        let m = self.model.get_untracked();
+        match f(&m.bytes) {
+            Ok(e) => {
+                self.history.update(|h| h.edited(m.bytes.clone()));
+                self.show_edited(e.bytes);
+                self.status.set(format!("Edited {what}; the checksum is re-signed."));
+                true
+            }
+            Err(e) => {
+                self.edit_error.set(Some(inspect::refusal(&e)));
+                false
+            }
+        }
+    }
+
+    /// Undoes the last edit, if any.
+    fn undo(&self) {
+        let cur = self.model.get_untracked().bytes.clone();
+        if let Some(b) = self.history.try_update(|h| h.undo(cur)).flatten() {
+            self.show_edited(b);
+            self.status.set("Undid the last edit.".into());
+        }
+    }
+
+    /// Redoes the last undone edit, if any.
+    fn redo(&self) {
+        let cur = self.model.get_untracked().bytes.clone();
+        if let Some(b) = self.history.try_update(|h| h.redo(cur)).flatten() {
+            self.show_edited(b);
+            self.status.set("Redid the edit.".into());
+        }
+    }
+
+    /// What a download of the current bytes as `ext` is called.
+    fn download_name(&self, ext: &str) -> String {
+        let edited = self.model.with_untracked(|m| self.history.with_untracked(|h| h.is_edited(&m.bytes)));
+        text::download_name(self.name.get_untracked().as_deref(), edited, ext)
+    }
+
+    /// Shows edited bytes of the same file: unlike [`State::load`], the
+    /// selection stays where it was and the history is kept.
+    fn show_edited(&self, bytes: Vec<u8>) {
+        let sel = self.sel.get_untracked();
+        let m = Arc::new(Model::new(bytes));
+        let sel = sel.and_then(|s| selection::restore(&m, s.start, s.len, s.field));
+        self.model.set(m);
+        self.sel.set(sel);
+        self.hover.set(None);
+        self.edit_error.set(None);
+        ensure_translation(*self);
     }
 
     fn load(&self, bytes: Vec<u8>, status: String) {
+        self.history.set(History::opened(&bytes));
+        self.name.set(None);
         let m = Model::new(bytes);
         let stop = m.stop_offset();
         let first_sel =
@@ -119,10 +192,13 @@ impl State {
             None => {
                 let ex = &gallery::EXAMPLES[0];
                 let (sel, status) = (self.sel.get_untracked(), self.status.get_untracked());
+                let (name, history) = (self.name.get_untracked(), self.history.get_untracked());
                 self.load((ex.build)(), format!("Example: {} (the tour's shader).", ex.name));
+                self.name.set(Some(ex.id.to_string()));
                 let example = self.model.get_untracked();
                 if self.tour_saved.with_untracked(Option::is_none) {
-                    self.tour_saved.set(Some(TourSaved { model: m, sel, status, example: example.clone() }));
+                    let example = example.clone();
+                    self.tour_saved.set(Some(TourSaved { model: m, sel, status, name, history, example }));
                 }
                 (step.target)(&example)
             }
@@ -141,6 +217,8 @@ impl State {
             self.model.set(t.model);
             self.select(t.sel);
             self.status.set(t.status);
+            self.name.set(t.name);
+            self.history.set(t.history);
             ensure_translation(*self);
         }
     }
@@ -233,7 +311,11 @@ fn App() -> impl IntoView {
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         query,
         hits: Memo::new(move |_| Arc::new(search::Hits::find(&model.get(), &query.get()))),
+        history: RwSignal::new(History::default()),
+        edit_error: RwSignal::new(None),
+        name: RwSignal::new(Some(first.id.to_string())),
     };
+    state.history.set(History::opened(&state.model.get_untracked().bytes));
     provide_context(state);
     preview_pane::install(state);
     components::theme_toggle::install(state);
@@ -262,6 +344,20 @@ fn App() -> impl IntoView {
         if ev.key() == "Escape" && state.tour.get_untracked().is_some() {
             state.end_tour();
         }
+    });
+    // Ctrl+Z undoes an edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it; inside a
+    // text field they stay the field's own.
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !(ev.ctrl_key() || ev.meta_key()) || dom::in_text_field(&ev) {
+            return;
+        }
+        match ev.key().as_str() {
+            "z" | "Z" if ev.shift_key() => state.redo(),
+            "z" | "Z" => state.undo(),
+            "y" | "Y" => state.redo(),
+            _ => return,
+        }
+        ev.prevent_default();
     });
     // Files dropped anywhere on the page are opened.
     let _ = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());

@@ -13,6 +13,29 @@ pub fn fmt_thousands(n: usize) -> String {
     out
 }
 
+/// The name a download gets: the opened file's name (`None`: a pasted or
+/// linked shader, called `shader`) without its extension, marked `-edited`
+/// when the bytes are, with `ext`. Characters a file system may refuse,
+/// and a leading dot, become `_`.
+pub fn download_name(opened: Option<&str>, edited: bool, ext: &str) -> String {
+    let base = opened.unwrap_or("").rsplit(['/', '\\']).next().unwrap_or("");
+    let stem = match base.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => base,
+    };
+    let mut name: String =
+        stem.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect();
+    if name.trim_matches(['.', '_']).is_empty() {
+        name = "shader".into();
+    } else if name.starts_with('.') {
+        name.replace_range(..1, "_"); // not a hidden file
+    }
+    if edited {
+        name.push_str("-edited");
+    }
+    format!("{name}.{ext}")
+}
+
 /// A component mask as fxc prints it in signatures: `xy w`.
 pub fn mask_text(m: u8) -> String {
     "xyzw".chars().enumerate().map(|(i, c)| if m >> i & 1 == 1 { c } else { ' ' }).collect()
@@ -40,6 +63,20 @@ pub fn input_type(t: u32) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::download_name;
+
+    #[test]
+    fn download_names() {
+        assert_eq!(download_name(Some("skin_ps.cso"), false, "dxbc"), "skin_ps.dxbc");
+        assert_eq!(download_name(Some("skin_ps.cso"), true, "asm"), "skin_ps-edited.asm");
+        assert_eq!(download_name(None, false, "dxbc"), "shader.dxbc");
+        assert_eq!(download_name(Some("a b/c:d e.x.h"), false, "dxbc"), "c_d_e.x.dxbc");
+        assert_eq!(download_name(Some("dir/x.dxbc"), false, "asm"), "x.asm");
+        assert_eq!(download_name(Some(".hidden"), false, "dxbc"), "_hidden.dxbc");
+        assert_eq!(download_name(Some("..."), true, "dxbc"), "shader-edited.dxbc");
+        assert_eq!(download_name(Some("tint"), false, "dxbc"), "tint.dxbc");
+    }
+
     use super::*;
 
     #[test]

@@ -89,6 +89,15 @@ pub enum Outcome {
     Failed(Failure),
 }
 
+impl Translated {
+    /// The whole text of `target`, as the writer wrote it (its lines, each
+    /// ending in a newline), or None when that backend failed.
+    pub fn text(&self, target: Target) -> Option<String> {
+        let lines = self.outputs.get(target.index())?.as_ref().ok()?;
+        Some(lines.iter().flat_map(|l| [l.as_str(), "\n"]).collect())
+    }
+}
+
 impl Outcome {
     /// The worker's answer.
     pub fn to_json(&self) -> String {
@@ -110,5 +119,25 @@ impl Failure {
     /// A failure with no known limitation behind it.
     pub fn new(kind: &str, message: String, offset: Option<usize>) -> Failure {
         Failure { kind: kind.to_string(), message, offset, why: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tab_copies_its_whole_text_and_a_failed_backend_nothing() {
+        let t = Translated {
+            stage: "fragment".into(),
+            outputs: vec![Ok(vec!["fn a() {".into(), "}".into()]), Err("no".into()), Ok(vec![]), Ok(vec!["".into()])],
+            wgsl_spans: Vec::new(),
+            bindings: Vec::new(),
+            expressions: 0,
+        };
+        assert_eq!(t.text(Target::Wgsl).as_deref(), Some("fn a() {\n}\n"));
+        assert_eq!(t.text(Target::Glsl), None);
+        assert_eq!(t.text(Target::Msl).as_deref(), Some(""));
+        assert_eq!(t.text(Target::Hlsl).as_deref(), Some("\n"));
     }
 }

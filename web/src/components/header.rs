@@ -1,6 +1,9 @@
 //! The top bar: profile, checksum, file and example pickers, the tour,
-//! the permalink with its length meter, pane toggles and the paste box.
+//! the edit bar (undo, redo, the edited badge, the .dxbc download), the
+//! permalink with its length meter, pane toggles and the paste box.
 
+use super::copy_button::flash;
+use super::edit_bar::EditBar;
 use super::search_box::SearchBox;
 use super::theme_toggle::ThemeToggle;
 use crate::layout::Side;
@@ -40,6 +43,7 @@ pub fn Header() -> impl IntoView {
         if let Some(e) = gallery::by_id(&event_target_value(&ev)) {
             s.tour.set(None);
             s.load((e.build)(), format!("Example: {} — {}", e.name, e.about));
+            s.name.set(Some(e.id.to_string()));
         }
     };
     let link = Memo::new(move |_| s.link());
@@ -55,7 +59,7 @@ pub fn Header() -> impl IntoView {
         );
         let _ = w.history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&l)));
         let _ = w.navigator().clipboard().write_text(&url);
-        copied.set(true);
+        flash(copied);
     };
     let paste = RwSignal::new(String::new());
     view! {
@@ -63,6 +67,7 @@ pub fn Header() -> impl IntoView {
             <h1>"DXBC Explorer"</h1>
             <span class="profile" data-testid="profile">{profile}</span>
             <span class=move || checksum().0 data-testid="checksum">{move || checksum().1}</span>
+            <EditBar/>
             <label class="btn">"Open file…"
                 <input type="file" data-testid="file" accept=".cso,.dxbc,.o,.fxo,.bin,.h,.txt" on:change=on_file/>
             </label>
@@ -124,6 +129,7 @@ pub fn read_file(s: State, f: web_sys::File) {
                         let n = d.bytes.len();
                         s.tour.set(None);
                         s.load_detected(d);
+                        s.name.set(Some(name.clone()));
                         s.status.set(format!("Opened {name}: {n} bytes ({}).", kind.label()));
                     }
                     Err(e) => s.refuse(format!("{name}: {e}")),

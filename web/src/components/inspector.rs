@@ -1,25 +1,31 @@
 //! The inspector: the hovered or selected token, its bit ribbon, fields,
-//! instruction documentation and operand tree.
+//! instruction documentation and operand tree. What is selected is
+//! editable (the playground): a token's fields (a picker for named values, a
+//! number box, decimal or 0x…, applied on Enter, for the others), an
+//! immediate or index as a whole, and a leaf field outside the program
+//! through its path.
 
-use crate::{inspect, selection, st};
+use crate::{inspect, selection, st, State};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Inspector() -> impl IntoView {
     let s = st();
-    // The hovered byte wins over the selection.
+    // The hovered byte wins over the selection; only the selection's
+    // fields are editable.
     let target = Memo::new(move |_| {
         let m = s.model.get();
         if let Some(h) = s.hover.get() {
-            return m.span_at(h).map(|i| (i, m.field_at_byte(h)));
+            return m.span_at(h).map(|i| (i, m.field_at_byte(h), false));
         }
-        s.sel.get().and_then(|sel| Some((sel.span?, sel.field)))
+        s.sel.get().and_then(|sel| Some((sel.span?, sel.field, true)))
     });
     view! {
         <div class="inspector" data-testid="inspector">
             {move || {
                 let m = s.model.get();
-                let Some((i, field)) = target.get() else {
+                let Some((i, field, editable)) = target.get() else {
                     return view! { <p class="hint">"Hover a byte or click a line of the disassembly."</p> }.into_any();
                 };
                 let Some(r) = inspect::inspect(&m, i) else { return ().into_any() };
@@ -30,10 +36,11 @@ pub fn Inspector() -> impl IntoView {
                     let lo = f.lo;
                     let active = field == Some(lo);
                     let bits = if f.lo == f.hi { format!("{}", f.lo) } else { format!("{}–{}", f.hi, f.lo) };
+                    let value = if editable { field_editor(s, r.offset, f).into_any() } else { f.value.into_any() };
                     view! {
                         <tr class=if active { "frow active" } else { "frow" } data-field=f.name
                             on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_field(&m, i, lo)); }>
-                            <td class="fname">{f.name}</td><td class="mono">{bits}</td><td class="mono">{f.value}</td>
+                            <td class="fname">{f.name}</td><td class="mono">{bits}</td><td class="mono">{value}</td>
                             <td><span class="meaning">{f.meaning.clone()}</span>" "<span class="vdoc">{f.value_doc}</span>
                                 <span class="doc inline">{f.doc}</span></td>
                             <td class="doc">{f.doc}</td>
@@ -56,14 +63,25 @@ pub fn Inspector() -> impl IntoView {
                         <span class="mono">{format!(" @ {:#x}, {} bytes ", r.offset, r.len)}</span>
                         <span class="mono val">{value}</span></div>
                     <p class="about">{r.about.clone()}</p>
-                    {r.leaf.clone().map(|l| view! {
+                    {r.leaf.clone().map(|l| {
+                        let edit = (editable && l.editor.is_some()).then(|| leaf_editor(s, l.path.clone(), l.editor.clone().unwrap_or_default()));
+                        view! {
                         <table class="fields leaf" data-testid="inspector-leaf"><tbody>
                             <tr><td class="fname">"path"</td><td class="mono" data-testid="inspector-path">{l.path}</td></tr>
                             <tr><td class="fname">"value"</td><td class="mono" data-testid="inspector-value">{l.value}</td></tr>
+                            {edit}
                             <tr><td class="fname">"meaning"</td><td data-testid="inspector-meaning"><span class="meaning">{l.meaning}</span></td></tr>
                         </tbody></table>
-                    })}
+                    }})}
                     {ribbon}
+                    {(!editable && (!r.fields.is_empty() || r.whole_value || r.leaf.as_ref().is_some_and(|l| l.editor.is_some()))).then(|| view! {
+                        <p class="hint" data-testid="edit-hint">"Hovered: click it to select it and edit it here."</p>
+                    })}
+                    {move || s.edit_error.get().map(|e| view! { <p class="edit-error" data-testid="edit-error" role="alert">{e}</p> })}
+                    {(editable && r.whole_value).then(|| view! {
+                        <table class="fields"><tbody><tr><td class="fname">"value"</td>
+                            <td class="mono">{whole_editor(s, r.offset, r.value.unwrap_or(0))}</td></tr></tbody></table>
+                    })}
                     {(!r.fields.is_empty()).then(|| view! {
                         <table class="fields"><thead><tr><th>"field"</th><th>"bits"</th><th>"value"</th><th>"meaning"</th><th class="doc">"what it does"</th></tr></thead>
                         <tbody>{fields}</tbody></table>
@@ -75,6 +93,77 @@ pub fn Inspector() -> impl IntoView {
                 }.into_any()
             }}
         </div>
+    }
+}
+
+/// The editor of field `f` of the token at `offset`: a picker of its named
+/// values (applied on change), or a number box (applied on Enter). Clicks
+/// stay in it (the row's click would select the field and redraw it).
+fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
+    let name = f.name;
+    let id = inspect::field_testid(name);
+    let apply = move |value: String| {
+        s.edit(&format!("{name} of the token at {offset:#x}"), |b| {
+            dxbc::edit::set_field(b, offset as usize, name, &value)
+        })
+    };
+    match f.choices {
+        Some(c) => {
+            let cur = f.value;
+            let opts = c
+                .options(cur)
+                .into_iter()
+                .map(|(v, label)| view! { <option value=v.to_string() selected=v == cur>{label}</option> })
+                .collect_view();
+            view! {
+                <select class="fedit" data-testid=id aria-label=name on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+                    on:change=move |ev| {
+                        // A refused value is not shown as if it were the token's.
+                        if !apply(event_target_value(&ev)) {
+                            if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+                                el.set_value(&cur.to_string());
+                            }
+                        }
+                    }>{opts}</select>
+            }
+            .into_any()
+        }
+        None => number_box(id, name.to_string(), f.value.to_string(), move |v| {
+            apply(v);
+        })
+        .into_any(),
+    }
+}
+
+/// A number box that applies on Enter; clicks stay in it.
+fn number_box(testid: String, label: String, value: String, apply: impl Fn(String) + 'static) -> impl IntoView {
+    view! {
+        <input class="fedit mono" type="text" inputmode="numeric" size="6" data-testid=testid aria-label=label
+            title="A number (decimal or 0x…); Enter applies it" value=value
+            on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+            on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { apply(event_target_value(&ev)) }/>
+    }
+}
+
+/// The editor of a token that is a number as a whole (field `value`).
+fn whole_editor(s: State, offset: u32, value: u32) -> impl IntoView {
+    number_box("field-value".into(), "value".into(), format!("{value:#x}"), move |v| {
+        s.edit(&format!("the value at {offset:#x}"), |b| dxbc::edit::set_field(b, offset as usize, "value", &v));
+    })
+}
+
+/// The editor of a leaf field outside the program (`dxbc::edit::set_path`):
+/// a number, or a string no longer than the one it replaces.
+fn leaf_editor(s: State, path: String, value: String) -> impl IntoView {
+    view! {
+        <tr><td class="fname">"edit"</td><td>
+            <input class="fedit mono leafedit" type="text" data-testid="leaf-edit" aria-label=format!("new value of {path}")
+                title="A number (decimal or 0x…) or, for a name, text no longer than it; Enter applies it" value=value
+                on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" {
+                    let v = event_target_value(&ev);
+                    s.edit(&format!("`{path}`"), |b| dxbc::edit::set_path(b, &path, &v));
+                }/>
+        </td></tr>
     }
 }
 

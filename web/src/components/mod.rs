@@ -4,11 +4,14 @@
 
 pub mod code_view;
 pub mod container_map;
+pub mod copy_button;
 pub mod disassembly;
+pub mod edit_bar;
 pub mod error_banner;
 pub mod header;
 pub mod hex_view;
 pub mod inspector;
+pub mod listing_tools;
 pub mod reflection;
 pub mod search_box;
 pub mod side_pane;

@@ -2,6 +2,7 @@
 //! and the binding map; the translation runs lazily, in the worker.
 
 use super::code_view::CodeView;
+use super::copy_button::CopyButton;
 use crate::dom::yield_now;
 use crate::layout::PANE_TRANSLATION;
 use crate::model::Model;
@@ -89,6 +90,8 @@ pub fn TranslationPane() -> impl IntoView {
                                                 aria-selected=move || (s.tab.get() == k).to_string()
                                                 on:click=move |_| s.tab.set(k)>{k.label()}</button>
                                         }).collect_view()}
+                                        <CopyButton testid="copy-translation" title="Copy the whole text of this tab"
+                                            text={let t = t.clone(); Callback::new(move |_| t.text(s.tab.get_untracked()))}/>
                                     </div>
                                     {let t = t.clone(); move || {
                                         // A new tab starts a new view (scrolled to the top).

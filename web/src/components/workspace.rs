@@ -6,6 +6,7 @@
 use super::disassembly::Disassembly;
 use super::hex_view::HexView;
 use super::inspector::Inspector;
+use super::listing_tools::ListingTools;
 use super::side_pane::SidePane;
 use super::splitter::Splitter;
 use crate::layout::{self, Fold, Handle};
@@ -49,7 +50,7 @@ pub fn Workspace() -> impl IntoView {
             </section>
             <Splitter handle=Handle::BytesListing container=ws/>
             <section class="pane dispane" class:on=move || fold.get() == Fold::Listing>
-                <h2>"Listing " <small>"identical to fxc /Fc"</small></h2>
+                <h2>"Listing " <small>"identical to fxc /Fc"</small><ListingTools/></h2>
                 <Disassembly/>
             </section>
             <Splitter handle=Handle::ListingSide container=ws/>
