@@ -27,3 +27,13 @@ export async function withPage(fn, { webgpu = false } = {}) {
     await ctx.close();
   }
 }
+
+/**
+ * The page's permalink for its current state. The page builds the link
+ * when asked (deflating a large shader on every selection change would cost
+ * frames), so this presses "Copy link" and reads the field it fills.
+ */
+export async function currentLink(page) {
+  await page.getByTestId('copy-link').click();
+  return page.getByTestId('permalink').inputValue();
+}

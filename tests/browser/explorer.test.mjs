@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withPage } from './chromium.mjs';
+import { withPage, currentLink } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -111,7 +111,7 @@ test('a permalink reopens exactly the same view; golden v1 links keep working', 
     await ins.locator('tr.frow[data-field="opcode"]').click();
     const before = await selectedBytes(page);
     const title = await page.getByTestId('inspector-title').textContent();
-    const link = await page.getByTestId('permalink').inputValue();
+    const link = await currentLink(page);
     assert.match(link, /^#v1\/[A-Za-z0-9_-]+$/);
     assert.match(await page.locator('.len').textContent(), /^\d[\d,]* chars$/);
     await page.goto('about:blank');
@@ -120,7 +120,7 @@ test('a permalink reopens exactly the same view; golden v1 links keep working', 
     assert.deepEqual(await selectedBytes(page), before);
     assert.equal(await page.getByTestId('inspector-title').textContent(), title);
     assert.equal(await ins.locator('tr.frow.active').getAttribute('data-field'), 'opcode');
-    assert.equal(await page.getByTestId('permalink').inputValue(), link);
+    assert.equal(await currentLink(page), link);
 
     await page.goto('about:blank');
     await open(page, APP_URL + GOLDEN_V1);
@@ -236,7 +236,7 @@ test('translation pane: WGSL lines select their instruction, other targets, bind
     await pane.getByTestId('tab-wgsl').click();
     assert.match(await code.textContent(), /fn dxbc_main/);
     // The pane is part of the link's view.
-    const link = await page.getByTestId('permalink').inputValue();
+    const link = await currentLink(page);
     await page.goto('about:blank');
     await open(page, APP_URL + link);
     await page.getByTestId('translation').getByTestId('translation-validation').waitFor({ timeout: 20000 });

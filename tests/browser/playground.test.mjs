@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { withPage } from './chromium.mjs';
+import { withPage, currentLink } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -77,7 +77,7 @@ test('setting saturate on a mul re-signs the file; undo, redo and the downloads 
     assert.equal(asm.bytes.toString('utf8'), cli('disasm', edited).toString('utf8'));
     assert.match(asm.bytes.toString('utf8'), /^mul_sat /m);
     // The permalink carries the edited bytes: opened, it shows mul_sat as the file itself.
-    const link = await page.getByTestId('permalink').inputValue();
+    const link = await currentLink(page);
     assert.ok(link.startsWith('#v1/'));
     const other = await page.context().newPage();
     await open(other, APP_URL + link);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { withPage as launch } from './chromium.mjs';
+import { withPage as launch, currentLink } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -198,7 +198,7 @@ test('a control re-renders, the link carries its value, and the native renderer 
     await page.waitForFunction((n) => globalThis.__dxbcPreview.frames > n && globalThis.__dxbcPreview.readbackOf === globalThis.__dxbcPreview.frames, before.frames);
     const after = await pageState(page);
     assert.notDeepEqual(after.readbacks[0], before.readbacks[0], 'the picture did not change');
-    const link = await page.getByTestId('permalink').inputValue();
+    const link = await currentLink(page);
     const ref = nativeReference(link);
     compareReadbacks(after.plan, after.readbacks, ref.readbacks);
     // The link reopens with the same value.
@@ -226,7 +226,7 @@ test('hovering reads the exact texel, and compare mode loads the native referenc
     shown[2].split(', ').map(Number).forEach((v, i) => assert.equal(Math.fround(v), words[i], text));
     // Compare mode: the reference for this link, as a user would make it.
     const refPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ref-')), 'ref.dxpr');
-    run(RUNNER, ['preview', await page.getByTestId('permalink').inputValue(), '--out', refPath]);
+    run(RUNNER, ['preview', await currentLink(page), '--out', refPath]);
     await page.getByTestId('preview-reference-input').setInputFiles(refPath);
     const cmp = page.getByTestId('preview-compare');
     await cmp.waitFor();

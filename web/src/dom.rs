@@ -88,3 +88,18 @@ pub fn download(name: &str, data: &[u8]) -> Result<(), String> {
 pub fn copy_text(text: &str) {
     let _ = window().navigator().clipboard().write_text(text);
 }
+
+/// Removes the fragment from the address bar (without a history entry or a
+/// hashchange): a stale link there would reopen the old file on reload.
+pub fn clear_address() {
+    let w = window();
+    if w.location().hash().is_ok_and(|h| !h.is_empty()) {
+        let path = w.location().pathname().unwrap_or_default();
+        let _ = w.history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path)));
+    }
+}
+
+/// Puts `hash` (a `#v1/` link) in the address bar, replacing the entry.
+pub fn set_address(hash: &str) {
+    let _ = window().history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash)));
+}

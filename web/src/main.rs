@@ -146,6 +146,7 @@ impl State {
         let sel = self.sel.get_untracked();
         let m = Arc::new(Model::new(bytes));
         let sel = sel.and_then(|s| selection::restore(&m, s.start, s.len, s.field));
+        dom::clear_address();
         self.model.set(m);
         self.sel.set(sel);
         self.hover.set(None);
@@ -154,6 +155,8 @@ impl State {
     }
 
     fn load(&self, bytes: Vec<u8>, status: String) {
+        // A link in the address bar would bring back the old file on reload.
+        dom::clear_address();
         self.history.set(History::opened(&bytes));
         self.name.set(None);
         let m = Model::new(bytes);
@@ -263,7 +266,11 @@ impl State {
     /// it is and says why.
     fn load_link(&self, hash: &str) {
         match input::detect_text(hash) {
-            Ok(d) => self.load_detected(d),
+            Ok(d) => {
+                self.load_detected(d);
+                // Opened from the address bar: it stays there (load cleared it).
+                dom::set_address(hash);
+            }
             Err(e) => self.refuse(format!(
                 "This link could not be opened: {e}. It may have been cut short or altered; showing {} instead.",
                 if self.model.get_untracked().bytes.is_empty() { "nothing" } else { "the current shader" }

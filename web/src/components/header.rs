@@ -46,10 +46,19 @@ pub fn Header() -> impl IntoView {
             s.name.set(Some(e.id.to_string()));
         }
     };
-    let link = Memo::new(move |_| s.link());
+    // Deflating a large shader takes tens of milliseconds, so the link is
+    // not rebuilt on every selection change: the field shows the link made
+    // when it was last focused or copied, and the length meter follows the
+    // file (the view's records add a few characters).
+    let link = RwSignal::new(String::new());
+    let link_len = Memo::new(move |_| {
+        s.model.track();
+        untrack(|| s.link()).len()
+    });
     let copied = RwSignal::new(false);
     let copy = move |_| {
-        let l = link.get();
+        let l = s.link();
+        link.set(l.clone());
         let w = window();
         let url = format!(
             "{}{}{}",
@@ -93,11 +102,12 @@ pub fn Header() -> impl IntoView {
             <span class="status" data-testid="status">{move || s.status.get()}</span>
             <span class="link" >
                 <button class="btn" data-testid="copy-link" on:click=copy title="Everything runs in your browser; links carry the shader in the URL fragment, which is never sent to a server.">{move || if copied.get() { "Copied ✓" } else { "Copy link" }}</button>
-                <input readonly=true data-testid="permalink" class="linktext" prop:value=move || link.get() on:focus=move |ev| {
+                <input readonly=true data-testid="permalink" class="linktext" placeholder="focus or copy to make the link" prop:value=move || link.get() on:focus=move |ev| {
+                    link.set(s.link());
                     if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                 }/>
-                <span class=move || { if link.get().len() > 8000 { "len warn" } else { "len" } } title="Chat tools and link shorteners often cut links beyond about 8,000 characters">
-                    {move || format!("{} chars", fmt_thousands(link.get().len()))}
+                <span class=move || { if link_len.get() > 8000 { "len warn" } else { "len" } } title="Chat tools and link shorteners often cut links beyond about 8,000 characters">
+                    {move || format!("{} chars", fmt_thousands(link_len.get()))}
                 </span>
             </span>
         </div>
