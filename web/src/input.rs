@@ -10,6 +10,9 @@
 //! so prose is never read as base64. Refusals carry an [`InputErrorKind`]
 //! to decide by and a sentence for the page.
 
+// An explicit path: the fuzz target includes this file by `#[path]`, where
+// the implicit `input/` directory would not be looked up.
+#[path = "input/dumps.rs"]
 mod dumps;
 
 /// Largest shader the page opens, in bytes (16 MiB): files above it are
