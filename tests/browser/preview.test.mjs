@@ -212,6 +212,8 @@ test('hovering reads the exact texel, and compare mode loads the native referenc
     const file = path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc');
     await openPreview(page, linkFor(file));
     const st = await pageState(page);
+    // The link first: making it presses "Copy link", which moves the pointer.
+    const pageLink = await currentLink(page);
     const canvas = page.getByTestId('preview');
     await canvas.scrollIntoViewIfNeeded();
     const box = await canvas.boundingBox();
@@ -226,7 +228,7 @@ test('hovering reads the exact texel, and compare mode loads the native referenc
     shown[2].split(', ').map(Number).forEach((v, i) => assert.equal(Math.fround(v), words[i], text));
     // Compare mode: the reference for this link, as a user would make it.
     const refPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ref-')), 'ref.dxpr');
-    run(RUNNER, ['preview', await currentLink(page), '--out', refPath]);
+    run(RUNNER, ['preview', pageLink, '--out', refPath]);
     await page.getByTestId('preview-reference-input').setInputFiles(refPath);
     const cmp = page.getByTestId('preview-compare');
     await cmp.waitFor();
