@@ -5,7 +5,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+/** The built site under test, the checkout, and the corpus beside it. */
+export const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
+
+/** The release `dxbc` CLI (the tests' oracle); fails loudly when it is not built. */
+export function dxbcCli() {
+  const p = process.env.DXBC_CLI ?? path.join(ROOT, 'target', 'release', 'dxbc');
+  if (!fs.existsSync(p)) throw new Error(`missing dxbc (cargo build --release -p dxbc-cli): ${p}`);
+  return p;
+}
 
 export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'];
 

@@ -8,15 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { withPage, currentLink } from './chromium.mjs';
+import { APP_URL, CORPUS, currentLink, dxbcCli, withPage } from './chromium.mjs';
 
-const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
-const DXBC = process.env.DXBC_CLI ?? path.join(ROOT, 'target', 'release', 'dxbc');
-if (!fs.existsSync(DXBC)) throw new Error(`missing dxbc (cargo build --release -p dxbc-cli): ${DXBC}`);
+const DXBC = dxbcCli();
 
 // A small ps_4_0 with one `mul` (its opcode token at 0x148).
 const MERGE = path.join(CORPUS, 'fxc', 'directxtk_postprocess_psmerge.dxbc');

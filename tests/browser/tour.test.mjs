@@ -5,15 +5,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, dxbcCli, withPage } from './chromium.mjs';
 
-const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
-const DXBC = process.env.DXBC_CLI ?? path.join(ROOT, 'target', 'release', 'dxbc');
-if (!fs.existsSync(DXBC)) throw new Error(`missing dxbc (cargo build --release -p dxbc-cli): ${DXBC}`);
+const DXBC = dxbcCli();
 
 // A compute shader: the tour's token steps need the example pixel shader.
 const FILE = path.join(CORPUS, 'fxc', 'dxdecompiler_nbodygravitycs11_nbodygravitycs11.dxbc');
