@@ -271,42 +271,9 @@ fn rdef(stage_code: u16, cb_name: &str, vars: &[Var], binds: &[Bind]) -> Vec<u8>
         .collect();
     let variables: Vec<Variable> = vars
         .iter()
-        .map(|v| Variable {
-            offset: 0,
-            name_offset: 0,
-            name: v.0.into(),
-            start_offset: v.1,
-            size: v.2,
-            flags: 2, // used
-            type_offset: 0,
-            default_value_offset: 0,
-            default_value_at: None,
-            default_value: None,
-            texture_start: Some(u32::MAX),
-            texture_size: Some(0),
-            sampler_start: Some(u32::MAX),
-            sampler_size: Some(0),
-            ty: Type {
-                offset: 0,
-                class: v.3 .0,
-                base_type: 3, // float
-                rows: v.3 .1,
-                columns: v.3 .2,
-                elements: 0,
-                member_count: 0,
-                member_offset: 0,
-                subtype_offset: Some(0),
-                base_class_offset: Some(0),
-                interface_count: Some(0),
-                interface_offset: Some(0),
-                name_offset: Some(0),
-                name: Some(v.4.into()),
-                members: Vec::new(),
-                subtype: None,
-                base_class: None,
-                interfaces: Vec::new(),
-                shares: None,
-            },
+        .map(|v| {
+            let ty = Type::new_sm5(v.3 .0, 3 /* float */, v.3 .1, v.3 .2, Some(v.4.into()));
+            Variable::new_sm5(v.0.into(), v.1, v.2, 2 /* used */, ty)
         })
         .collect();
     let constant_buffers = if vars.is_empty() {

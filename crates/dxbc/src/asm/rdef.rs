@@ -165,23 +165,7 @@ impl RdefText {
             flags |= INTERFACE_POINTER;
         }
         let cb = self.buffers.last_mut().ok_or_else(|| c.err("variable outside a buffer"))?;
-        cb.variables.push(Variable {
-            offset: 0,
-            name_offset: 0,
-            name: d.name,
-            start_offset: d.offset,
-            size,
-            flags,
-            type_offset: 0,
-            default_value_offset: 0,
-            default_value_at: None,
-            default_value: None,
-            texture_start: Some(u32::MAX),
-            texture_size: Some(0),
-            sampler_start: Some(u32::MAX),
-            sampler_size: Some(0),
-            ty,
-        });
+        cb.variables.push(Variable::new_sm5(d.name, d.offset, size, flags, ty));
         Ok(())
     }
 
@@ -381,36 +365,12 @@ fn declaration(c: &Cursor) -> Res<Decl> {
     Ok(Decl { ty: ty.trim().to_string(), name: name.to_string(), elements, offset, size, unused })
 }
 
-fn empty_type(class: u16, base_type: u16, rows: u16, columns: u16, name: Option<String>) -> Type {
-    Type {
-        offset: 0,
-        class,
-        base_type,
-        rows,
-        columns,
-        elements: 0,
-        member_count: 0,
-        member_offset: 0,
-        subtype_offset: Some(0),
-        base_class_offset: Some(0),
-        interface_count: Some(0),
-        interface_offset: Some(0),
-        name_offset: Some(0),
-        name,
-        members: Vec::new(),
-        subtype: None,
-        base_class: None,
-        interfaces: Vec::new(),
-        shares: None,
-    }
-}
-
 /// A non-struct type as [`crate::listing::header`] prints it: `float`,
 /// `float4`, `float4x4` (columns), `row_major float4x4`, `interface I`,
 /// or an object type's name.
 fn scalar_type(s: &str) -> Option<Type> {
     if let Some(i) = s.strip_prefix("interface ") {
-        return Some(empty_type(7, 37, 1, 1, Some(i.to_string())));
+        return Some(Type::new_sm5(7, 37, 1, 1, Some(i.to_string())));
     }
     let (row_major, s) = match s.strip_prefix("row_major ") {
         Some(r) => (true, r),
@@ -419,7 +379,7 @@ fn scalar_type(s: &str) -> Option<Type> {
     let base = |n: &str| (0..=62u16).find(|&t| variable_type_name(t) == n);
     if let Some(b) = base(s) {
         let class = if (1..=3).contains(&b) || b == 19 || b == 39 || b >= 52 { 0 } else { 4 };
-        return Some(empty_type(class, b, 1, 1, Some(fxc_name(s))));
+        return Some(Type::new_sm5(class, b, 1, 1, Some(fxc_name(s))));
     }
     // The dimensions are the trailing `N` or `NxM` after a base type name.
     let split = s.len() - trailing_dims(s).len();
@@ -428,7 +388,7 @@ fn scalar_type(s: &str) -> Option<Type> {
         Some((r, c)) => (r.parse().ok()?, c.parse().ok()?, if row_major { 2 } else { 3 }),
         None => (1, d.parse().ok()?, 1),
     };
-    Some(empty_type(class, b, rows, cols, Some(fxc_name(s))))
+    Some(Type::new_sm5(class, b, rows, cols, Some(fxc_name(s))))
 }
 
 /// The trailing `N` or `NxM` (digits 1–4) of a type spelling.
@@ -464,7 +424,7 @@ fn struct_type(f: Frame, offset: u32, elements: u16) -> Type {
         let per = m.ty.rows.saturating_mul(m.ty.columns);
         columns = columns.saturating_add(per.saturating_mul(m.ty.elements.max(1)));
     }
-    let mut t = empty_type(5, 0, 1, columns, f.name);
+    let mut t = Type::new_sm5(5, 0, 1, columns, f.name);
     t.elements = elements;
     t.members = members;
     t

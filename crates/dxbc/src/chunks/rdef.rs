@@ -190,6 +190,29 @@ pub struct Variable {
 }
 
 impl Variable {
+    /// A variable of an SM5 RDEF to be encoded: no default value and no
+    /// texture or sampler slots (start `u32::MAX`, size 0, as fxc writes
+    /// them); offsets are computed by the encoder.
+    pub fn new_sm5(name: String, start_offset: u32, size: u32, flags: u32, ty: Type) -> Variable {
+        Variable {
+            offset: 0,
+            name_offset: 0,
+            name,
+            start_offset,
+            size,
+            flags,
+            type_offset: 0,
+            default_value_offset: 0,
+            default_value_at: None,
+            default_value: None,
+            texture_start: Some(u32::MAX),
+            texture_size: Some(0),
+            sampler_start: Some(u32::MAX),
+            sampler_size: Some(0),
+            ty,
+        }
+    }
+
     /// True when the shader reads the variable (`D3D_SVF_USED`).
     pub fn used(&self) -> bool {
         self.flags & 2 != 0
@@ -247,6 +270,32 @@ pub struct Type {
 }
 
 impl Type {
+    /// An SM5 type record to be encoded, with no members, elements or
+    /// linked types; offsets are computed by the encoder.
+    pub fn new_sm5(class: u16, base_type: u16, rows: u16, columns: u16, name: Option<String>) -> Type {
+        Type {
+            offset: 0,
+            class,
+            base_type,
+            rows,
+            columns,
+            elements: 0,
+            member_count: 0,
+            member_offset: 0,
+            subtype_offset: Some(0),
+            base_class_offset: Some(0),
+            interface_count: Some(0),
+            interface_offset: Some(0),
+            name_offset: Some(0),
+            name,
+            members: Vec::new(),
+            subtype: None,
+            base_class: None,
+            interfaces: Vec::new(),
+            shares: None,
+        }
+    }
+
     /// Name of the class field.
     pub fn class_name(&self) -> &'static str {
         SHADER_VARIABLE_CLASS.asm(u32::from(self.class)).unwrap_or("unknown")
