@@ -69,8 +69,11 @@ impl Hits {
 
     /// The index of the match the selection sits on, if any.
     pub fn current(&self, sel: Option<&Selection>) -> Option<usize> {
-        let s = sel?;
-        self.matches.iter().position(|x| x.range.start == s.start as usize)
+        // Matches are sorted by start: the first one starting at the
+        // selection, found by bisection (this runs on every selection change).
+        let at = sel?.start as usize;
+        let k = self.matches.partition_point(|x| x.range.start < at);
+        self.matches.get(k).filter(|x| x.range.start == at).map(|_| k)
     }
 
     /// The selection for match `k`: an instruction by its listing line, a
