@@ -3,23 +3,14 @@
 //! downloads and the clipboard, and yielding to the browser between slices
 //! of work.
 
-use crate::layout;
 use leptos::prelude::window;
 use wasm_bindgen::JsCast;
 
 /// Height of one row of the virtualised views (hex, listing, code), in px.
 pub const ROW_H: f64 = 20.0;
-/// Rows drawn at once by a virtualised view.
-pub const POOL: usize = 64;
-
-/// Scrolls `el` so that row `row` is visible (only when it is not, and only
-/// when the pane is laid out).
-pub fn ensure_visible(el: &web_sys::HtmlElement, row: usize) {
-    let h = el.client_height() as f64;
-    if let Some(top) = layout::scroll_to_row(el.scroll_top() as f64, h, row, ROW_H) {
-        el.set_scroll_top(top as i32);
-    }
-}
+/// Text rows (listing, generated code) drawn below those that fit, so that
+/// find-in-page, tests and a short scroll reach them without a re-render.
+pub const LOOKAHEAD: usize = 24;
 
 /// The number in attribute `name` of the event target or its closest
 /// ancestor that has one.

@@ -23,6 +23,17 @@ pub fn scroll_to_row(top: f64, h: f64, row: usize, row_h: f64) -> Option<f64> {
     (y < top || y + row_h > top + h).then(|| (y - h / 3.0).max(0.0))
 }
 
+/// The row that slot `i` of `n` recycled row slots shows when the window
+/// starts at row `top`: the one row of `top..top + n` equal to `i` modulo
+/// `n`. Scrolling by k rows thus gives new rows to just k slots; the
+/// others keep theirs (and their elements keep meaning the same bytes).
+pub fn slot_row(top: usize, n: usize, i: usize) -> usize {
+    if n == 0 {
+        return top;
+    }
+    top + (i + n - top % n) % n
+}
+
 /// One of the three drag handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Handle {
@@ -266,6 +277,21 @@ mod tests {
         assert_eq!(scroll_to_row(500.0, 300.0, 0, 20.0), Some(0.0));
         // A pane that is not laid out (a hidden tab) is left alone.
         assert_eq!(scroll_to_row(0.0, 0.0, 100, 20.0), None);
+    }
+
+    #[test]
+    fn slots_cover_the_window_and_a_scroll_moves_few() {
+        for n in [1, 7, 40] {
+            for top in [0, 3, 39, 40, 1234] {
+                let mut rows: Vec<usize> = (0..n).map(|i| slot_row(top, n, i)).collect();
+                rows.sort();
+                assert_eq!(rows, (top..top + n).collect::<Vec<_>>());
+                for k in [1, 2, n / 2, n + 5] {
+                    let moved = (0..n).filter(|&i| slot_row(top, n, i) != slot_row(top + k, n, i)).count();
+                    assert_eq!(moved, k.min(n), "n {n} top {top} scroll {k}");
+                }
+            }
+        }
     }
 
     #[test]

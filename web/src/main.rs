@@ -8,6 +8,7 @@
 mod components;
 mod dom;
 mod preview_pane;
+mod viewport;
 mod worker_client;
 
 // The plain logic lives in the library (shared with the worker binary and

@@ -389,6 +389,29 @@ pub fn span_class(m: &Model, i: usize) -> &'static str {
     }
 }
 
+/// The classes byte `b` always has in the hex view: `b`, its span's
+/// colour, `alt` on every other span, its field's `f0`–`f3` (by the field's
+/// place in its token) and `stop` where decoding stopped. (Selection, hover
+/// and search marks come and go on top of these.)
+pub fn byte_class(m: &Model, b: usize) -> String {
+    let mut class = String::from("b");
+    if let Some(i) = m.span_at(b) {
+        class.push(' ');
+        class.push_str(span_class(m, i));
+        if i % 2 == 1 {
+            class.push_str(" alt");
+        }
+        if let Some(f) = m.field_at_byte(b) {
+            let idx = m.fields(i).iter().position(|x| x.lo == f).unwrap_or(0);
+            class.push_str([" f0", " f1", " f2", " f3"][idx % 4]);
+        }
+    }
+    if m.stop_offset() == Some(b) {
+        class.push_str(" stop");
+    }
+    class
+}
+
 /// A leaf's colour: undecoded red, padding grey, else its chunk's family
 /// (the path's first component, without a `#k` repeat suffix).
 fn leaf_class(l: &Leaf) -> &'static str {
@@ -471,6 +494,29 @@ mod tests {
         assert_eq!(m.line_of_span(m.span_starting(p.offset as u32).unwrap()), Some(pl));
         // Field bytes: operand type (bits 12..19) lives in bytes 1 and 2.
         assert_eq!(m.field_bytes(i, 12, 19), (b as u32 + 1, 2));
+    }
+
+    #[test]
+    fn byte_classes_name_the_span_field_and_stop() {
+        let m = example();
+        let mul = &m.program().unwrap().instructions[4];
+        let b = mul.offset as usize + 4;
+        // An operand token's byte 2 lies in its second field (operand type,
+        // after component selection's bits 4..11 and the mode's 2..3).
+        let i = m.span_at(b).unwrap();
+        let f = m.fields(i).iter().position(|x| x.lo == 12).unwrap();
+        let class = byte_class(&m, b + 2);
+        assert!(class.starts_with("b k-opd"), "{class}");
+        assert!(class.ends_with(["f0", "f1", "f2", "f3"][f % 4]), "{class}");
+        assert_eq!(class.contains(" alt"), i % 2 == 1);
+        assert!(byte_class(&m, 0).starts_with("b k-"));
+        assert!(!class.contains("stop"));
+        // A file cut inside its program stops at the cut: that byte is marked.
+        let mut cut = m.bytes.clone();
+        cut.truncate(b + 2);
+        let t = Model::new(cut);
+        let stop = t.stop_offset().unwrap();
+        assert!(byte_class(&t, stop).ends_with(" stop"), "{}", byte_class(&t, stop));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The generated code, virtualised; WGSL lines link to their instruction.
 
-use crate::dom::{data_attr, ensure_visible, POOL, ROW_H};
+use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
 use crate::translation::{self, Target};
+use crate::viewport::Viewport;
 use crate::{selection, st};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -9,12 +10,15 @@ use std::sync::Arc;
 #[component]
 pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoView {
     let s = st();
-    let top = RwSignal::new(0usize);
     let node = NodeRef::<leptos::html::Div>::new();
+    let vp = Viewport::new();
+    vp.watch(node);
+    let top = vp.top;
     let lines = Arc::new(match &t.outputs[target.index()] {
         Ok(l) => l.clone(),
         Err(e) => vec![format!("// this backend failed: {e}")],
     });
+    let n = lines.len();
     let spans = Arc::new(if target == Target::Wgsl { t.wgsl_spans.clone() } else { Vec::new() });
     // Show the WGSL of each newly selected instruction (a new view, opened
     // on a tab, starts at the top).
@@ -25,7 +29,7 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
         if let (Some(el), Some(k)) =
             (node.get(), fx_spans.iter().position(|x| x.is_some_and(|(a, l)| sel.start >= a && sel.start < a + l)))
         {
-            ensure_visible(&el, k);
+            vp.ensure_visible(&el, k, n);
         }
     });
     let click_spans = spans.clone();
@@ -37,17 +41,16 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
             }
         }
     };
-    let n = lines.len();
     view! {
         <div class="dis code" data-testid="translation-code" node_ref=node on:click=on_click
-            on:scroll=move |_| { if let Some(el) = node.get_untracked() { top.set((el.scroll_top() as f64 / ROW_H) as usize) } }>
+            on:scroll=move |_| { if let Some(el) = node.get_untracked() { vp.scrolled(&el) } }>
             <div class="spacer" style:height=move || format!("{}px", n as f64 * ROW_H)>
                 <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
                     // Keyed rows: those still in the window keep their element while
                     // scrolling, so a click during a scroll is not lost.
                     <For each=move || {
                         let first = top.get().min(n.saturating_sub(1));
-                        first..(first + POOL).min(n)
+                        first..(first + vp.fitting_rows(LOOKAHEAD)).min(n)
                     } key=|k| *k let:k>
                         {
                             let span = spans.get(k).copied().flatten();

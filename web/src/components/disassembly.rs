@@ -1,6 +1,7 @@
 //! The fxc listing, virtualised, linked to the bytes.
 
-use crate::dom::{data_attr, ensure_visible, POOL, ROW_H};
+use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
+use crate::viewport::Viewport;
 use crate::{selection, st, syntax};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -8,7 +9,9 @@ use std::sync::Arc;
 #[component]
 pub fn Disassembly() -> impl IntoView {
     let s = st();
-    let top = RwSignal::new(0usize);
+    let vp = Viewport::new();
+    vp.watch(s.dis_ref);
+    let top = vp.top;
     let n = move || s.model.with(|m| m.lines.len());
     let hover_line = Memo::new(move |_| {
         let m = s.model.get();
@@ -23,8 +26,9 @@ pub fn Disassembly() -> impl IntoView {
     // the pointer is over the bytes (the DOM is written, no signal).
     Effect::new(move |_| {
         s.fold.track();
+        vp.track_size();
         if let (Some(l), Some(el)) = (hover_line.get().or(sel_line.get()), s.dis_ref.get()) {
-            ensure_visible(&el, l);
+            vp.ensure_visible(&el, l, n());
         }
     });
     let on_click = move |ev: web_sys::MouseEvent| {
@@ -37,7 +41,7 @@ pub fn Disassembly() -> impl IntoView {
     };
     view! {
         <div class="dis" data-testid="disassembly" node_ref=s.dis_ref role="listbox" aria-label="fxc listing" on:click=on_click
-            on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { top.set((el.scroll_top() as f64 / ROW_H) as usize) } }>
+            on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { vp.scrolled(&el) } }>
             <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
                 <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
                     // Keyed by file and line: rows still in the window keep their
@@ -45,7 +49,7 @@ pub fn Disassembly() -> impl IntoView {
                     <For each=move || {
                         let m = s.model.get();
                         let first = top.get().min(n().saturating_sub(1));
-                        let last = (first + POOL).min(n());
+                        let last = (first + vp.fitting_rows(LOOKAHEAD)).min(n());
                         (first..last).map(move |l| (m.clone(), l)).collect::<Vec<_>>()
                     } key=|(m, l)| (Arc::as_ptr(m) as usize, *l) let((m, l))>
                         {

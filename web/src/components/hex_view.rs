@@ -1,28 +1,33 @@
 //! The virtualised hex view: little-endian dword rows, coloured by span
 //! and field, linked to the selection and the hover.
 
-use crate::dom::{data_attr, ensure_visible, POOL, ROW_H};
-use crate::model::{self, Model};
+use crate::dom::{data_attr, ROW_H};
+use crate::layout;
+use crate::model::byte_class;
 use crate::selection::{self, Key, ROW_BYTES};
 use crate::st;
+use crate::viewport::Viewport;
 use leptos::prelude::*;
 use std::sync::Arc;
 
 #[component]
 pub fn HexView() -> impl IntoView {
     let s = st();
-    let top = RwSignal::new(0usize);
+    let vp = Viewport::new();
+    vp.watch(s.hex_ref);
+    let slots = Memo::new(move |_| vp.fitting_rows(SLOT_MARGIN));
     let rows = move || s.model.with(|m| m.bytes.len().div_ceil(ROW_BYTES));
     // Keep the selection in view (also when the pane comes back from a fold tab).
     Effect::new(move |_| {
         s.fold.track();
+        vp.track_size();
         if let (Some(sel), Some(el)) = (s.sel.get(), s.hex_ref.get()) {
-            ensure_visible(&el, sel.start as usize / ROW_BYTES);
+            vp.ensure_visible(&el, sel.start as usize / ROW_BYTES, rows());
         }
     });
     let on_scroll = move |_| {
         if let Some(el) = s.hex_ref.get_untracked() {
-            top.set((el.scroll_top() as f64 / ROW_H) as usize);
+            vp.scrolled(&el);
         }
     };
     let on_over = move |ev: web_sys::MouseEvent| {
@@ -52,8 +57,7 @@ pub fn HexView() -> impl IntoView {
         };
         ev.prevent_default();
         let m = s.model.get_untracked();
-        let page = s.hex_ref.get_untracked().map_or(20, |el| (el.client_height() as f64 / ROW_H) as usize);
-        s.select(selection::step(&m, s.sel.get_untracked(), key, page.max(1)));
+        s.select(selection::step(&m, s.sel.get_untracked(), key, vp.page_rows()));
     };
     view! {
         <div class="hex" data-testid="hex-view" tabindex="0" node_ref=s.hex_ref
@@ -61,89 +65,212 @@ pub fn HexView() -> impl IntoView {
             on:scroll=on_scroll on:mouseover=on_over
             on:click=on_click on:keydown=on_key>
             <div class="spacer" style:height=move || format!("{}px", rows() as f64 * ROW_H)>
-                <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
-                    {move || {
-                        let m = s.model.get();
-                        let first = top.get().min(rows().saturating_sub(1));
-                        let last = (first + POOL).min(rows());
-                        (first..last).map(|r| hex_row(&m, r)).collect_view()
-                    }}
-                </div>
+                // Recycled row slots, as many as fit: a scroll or a jump rewrites
+                // the text and classes of the slots whose row changed instead of
+                // building rows anew. Each slot places itself at its row.
+                <For each=move || 0..slots.get() key=|i| *i let:i>
+                    <HexSlot i=i vp=vp slots=slots/>
+                </For>
             </div>
         </div>
     }
 }
 
-pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
+/// Rows drawn beyond those that fit (a partly visible row at each end).
+const SLOT_MARGIN: usize = 2;
+
+/// Which of a row's bytes carry each dynamic mark, bit k for byte base + k.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Marks {
+    sel: u16,
+    hov: u16,
+    hovf: u16,
+    hit: u16,
+}
+
+impl Marks {
+    const CLASSES: [&'static str; 4] = ["sel", "hov", "hovf", "hit"];
+
+    fn masks(&self) -> [u16; 4] {
+        [self.sel, self.hov, self.hovf, self.hit]
+    }
+}
+
+/// What a slot shows: the file (by identity), its row, and the marks.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Shown {
+    file: usize,
+    row: Option<usize>,
+    marks: Marks,
+}
+
+/// Byte of the row starting at `base` shown by cell `j`: each dword's
+/// bytes from the highest (the dword reads as a little-endian number).
+fn cell_byte(base: usize, j: usize) -> usize {
+    base + j / 4 * 4 + 3 - j % 4
+}
+
+/// Row slot `i` of `slots`: shows the row [`layout::slot_row`] gives it.
+/// One effect writes the DOM: the whole row when the row or the file
+/// changed, else only the cells whose selection, hover or search marks
+/// changed.
+#[component]
+fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
     let s = st();
-    let base = r * ROW_BYTES;
-    let stop = m.stop_offset();
-    // Per-row masks: a new selection or hover reruns one memo per row and
-    // only the bytes of rows whose mask changed.
-    let sel_mask = Memo::new(move |_| s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)));
-    let hit_mask = Memo::new(move |_| s.hits.with(|h| h.row_mask(base)));
-    let hov_mask = {
-        let m = m.clone();
-        Memo::new(move |_| s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base)))
-    };
-    let mut cells = Vec::with_capacity(ROW_BYTES);
-    for w in 0..4 {
-        let dw = base + w * 4;
-        for k in (0..4).rev() {
-            let b = dw + k;
-            if b >= m.bytes.len() {
-                // Padding keeps the dword gaps, so the text column stays aligned.
-                cells.push(view! { <span class=if k == 0 { "b pad dwend" } else { "b pad" }>"  "</span> }.into_any());
-                continue;
-            }
-            let i = m.span_at(b);
-            let mut class = String::from("b ");
-            if let Some(i) = i {
-                class.push_str(model::span_class(m, i));
-                if i % 2 == 1 {
-                    class.push_str(" alt");
-                }
-                if let Some(f) = m.field_at_byte(b) {
-                    let idx = m.fields(i).iter().position(|x| x.lo == f).unwrap_or(0);
-                    class.push_str([" f0", " f1", " f2", " f3"][idx % 4]);
+    let row_ref = NodeRef::<leptos::html::Div>::new();
+    let [off_ref, cells_ref, ascii_ref] = [(); 3].map(|_| NodeRef::<leptos::html::Span>::new());
+    Effect::new(move |prev: Option<Shown>| {
+        let prev = prev.unwrap_or_default();
+        let m = s.model.get();
+        let rows = m.bytes.len().div_ceil(ROW_BYTES);
+        let row = Some(layout::slot_row(vp.top.get(), slots.get(), i)).filter(|&r| r < rows);
+        let (Some(row_el), Some(off), Some(cells), Some(ascii)) =
+            (row_ref.get(), off_ref.get(), cells_ref.get(), ascii_ref.get())
+        else {
+            return prev;
+        };
+        let file = Arc::as_ptr(&m) as usize;
+        let Some(r) = row else {
+            if prev.row.is_some() {
+                // Past the end: hidden, and no longer naming any byte.
+                row_el.set_hidden(true);
+                let mut cell = cells.first_element_child();
+                while let Some(el) = cell {
+                    el.set_class_name("b");
+                    for a in ["data-b", "role", "aria-selected"] {
+                        let _ = el.remove_attribute(a);
+                    }
+                    cell = el.next_element_sibling();
                 }
             }
-            if stop == Some(b) {
-                class.push_str(" stop");
-            }
-            if k == 0 {
-                class.push_str(" dwend");
-            }
-            let bit = 1u16 << (b - base);
-            let dynamic = move || {
-                let mut c = class.clone();
-                if sel_mask.get() & bit != 0 {
-                    c.push_str(" sel");
-                }
-                let (hov, hovf) = hov_mask.get();
-                if hov & bit != 0 {
-                    c.push_str(" hov");
-                }
-                if hovf & bit != 0 {
-                    c.push_str(" hovf");
-                }
-                if hit_mask.get() & bit != 0 {
-                    c.push_str(" hit");
-                }
-                c
-            };
-            cells.push(
-                view! { <span class=dynamic data-b=b role="option"
-                aria-selected=move || (sel_mask.get() & bit != 0).to_string()>{format!("{:02x}", m.bytes[b])}</span> }
-                .into_any(),
-            );
+            return Shown { file, row: None, marks: Marks::default() };
+        };
+        let base = r * ROW_BYTES;
+        let (hov, hovf) = s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base));
+        let marks = Marks {
+            sel: s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)),
+            hov,
+            hovf,
+            hit: s.hits.with(|h| h.row_mask(base)),
+        };
+        let now = Shown { file, row, marks };
+        if prev.file == file && prev.row == row {
+            toggle_marks(&cells, prev.marks, marks);
+            return now;
         }
-    }
-    let ascii: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
-        .iter()
-        .map(|&c| if c.is_ascii_graphic() { c as char } else { '·' })
-        .collect();
+        if prev.row.is_none() {
+            row_el.set_hidden(false);
+        }
+        if prev.row != row {
+            let _ = web_sys::HtmlElement::style(&row_el)
+                .set_property("transform", &format!("translateY({}px)", r as f64 * ROW_H));
+        }
+        set_text(&off, &format!("{base:08x}"));
+        let text: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
+            .iter()
+            .map(|&c| if c.is_ascii_graphic() { c as char } else { '·' })
+            .collect();
+        set_text(&ascii, &text);
+        let mut cell = cells.first_element_child();
+        let mut j = 0;
+        while let Some(el) = cell {
+            let b = cell_byte(base, j);
+            let bit = 1u16 << (b - base);
+            let dwend = if j % 4 == 3 { " dwend" } else { "" };
+            if b < m.bytes.len() {
+                let mut class = byte_class(&m, b);
+                class.push_str(dwend);
+                for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
+                    if mask & bit != 0 {
+                        class.push(' ');
+                        class.push_str(name);
+                    }
+                }
+                el.set_class_name(&class);
+                if !el.has_attribute("data-b") {
+                    let _ = el.set_attribute("role", "option");
+                }
+                let _ = el.set_attribute("data-b", &b.to_string());
+                let _ = el.set_attribute("aria-selected", if marks.sel & bit != 0 { "true" } else { "false" });
+                set_text(&el, hex2(m.bytes[b]));
+            } else {
+                // Padding keeps the dword gaps, so the text column stays aligned.
+                el.set_class_name(&format!("b pad{dwend}"));
+                for a in ["data-b", "role", "aria-selected"] {
+                    let _ = el.remove_attribute(a);
+                }
+                set_text(&el, "  ");
+            }
+            cell = el.next_element_sibling();
+            j += 1;
+        }
+        now
+    });
     view! {
-        <div class="hrow"><span class="off">{format!("{base:08x}")}</span><span class="cells">{cells}</span><span class="ascii">{ascii}</span></div>
+        <div class="hrow slot" node_ref=row_ref hidden=true>
+            <span class="off" node_ref=off_ref></span>
+            <span class="cells" node_ref=cells_ref>
+                {(0..ROW_BYTES).map(|j| view! { <span class=if j % 4 == 3 { "b dwend" } else { "b" }></span> }).collect_view()}
+            </span>
+            <span class="ascii" node_ref=ascii_ref></span>
+        </div>
     }
+}
+
+/// Replaces the text of a cell, reusing its text node.
+fn set_text(el: &web_sys::Element, text: &str) {
+    match el.first_child().filter(|t| t.node_type() == web_sys::Node::TEXT_NODE) {
+        Some(t) => t.set_node_value(Some(text)),
+        // The first time: the empty span holds the framework's marker.
+        None => el.set_text_content(Some(text)),
+    }
+}
+
+/// Toggles the marks that changed, on just the cells they changed on.
+fn toggle_marks(cells: &web_sys::Element, before: Marks, now: Marks) {
+    let changed = now.masks().iter().zip(before.masks()).fold(0u16, |c, (a, b)| c | (a ^ b));
+    if changed == 0 {
+        return;
+    }
+    let mut cell = cells.first_element_child();
+    let mut j = 0;
+    while let Some(el) = cell {
+        let bit = 1u16 << (cell_byte(0, j));
+        if changed & bit != 0 {
+            let list = el.class_list();
+            for (mask, class) in now.masks().iter().zip(Marks::CLASSES) {
+                let _ = list.toggle_with_force(class, mask & bit != 0);
+            }
+            if (now.sel ^ before.sel) & bit != 0 {
+                let _ = el.set_attribute("aria-selected", if now.sel & bit != 0 { "true" } else { "false" });
+            }
+        }
+        cell = el.next_element_sibling();
+        j += 1;
+    }
+}
+
+/// Two hex digits for every byte value, side by side (no formatting per cell).
+const HEX_DIGITS: &str = {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    const T: [u8; 512] = {
+        let mut t = [0u8; 512];
+        let mut i = 0;
+        while i < 256 {
+            t[2 * i] = D[i >> 4];
+            t[2 * i + 1] = D[i & 15];
+            i += 1;
+        }
+        t
+    };
+    match std::str::from_utf8(&T) {
+        Ok(s) => s,
+        Err(_) => panic!("hex digits are ASCII"),
+    }
+};
+
+/// The two hex digits of `b`.
+fn hex2(b: u8) -> &'static str {
+    let i = 2 * b as usize;
+    &HEX_DIGITS[i..i + 2]
 }

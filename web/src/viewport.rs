@@ -1,0 +1,101 @@
+//! The geometry of a virtualised view (hex, listing, generated code), kept
+//! from its own scroll and resize events.
+//!
+//! Why: reading `scrollTop` or `clientHeight` right after the page changed
+//! the DOM makes the browser lay the whole page out on the spot, and a
+//! selection change used to do that once per linked view before the frame
+//! laid it out again. With the numbers remembered, bringing a row into view
+//! reads nothing; the only layout is the frame's own.
+
+use crate::dom::ROW_H;
+use crate::layout;
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// One view's scroll position and height, and the first row it draws.
+#[derive(Clone, Copy)]
+pub struct Viewport {
+    /// First row drawn (follows the scroll position).
+    pub top: RwSignal<usize>,
+    /// Scroll position in px, as last seen or set.
+    scroll: StoredValue<f64>,
+    /// Visible height in px (0 while the view is not laid out).
+    height: RwSignal<f64>,
+}
+
+impl Viewport {
+    /// A viewport that starts at the top; [`Viewport::watch`] attaches it
+    /// to its element.
+    pub fn new() -> Viewport {
+        Viewport { top: RwSignal::new(0), scroll: StoredValue::new(0.0), height: RwSignal::new(0.0) }
+    }
+
+    /// Follows the element's size for as long as the calling owner lives
+    /// (a ResizeObserver; its first report comes before the first paint).
+    pub fn watch(self, node: NodeRef<leptos::html::Div>) {
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) {
+                return true;
+            }
+            let Some(el) = node.get() else { return false };
+            let height = self.height;
+            let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                if let Some(e) = entries.get(0).dyn_ref::<web_sys::ResizeObserverEntry>() {
+                    let h = e.content_rect().height();
+                    if height.get_untracked() != h {
+                        height.set(h);
+                    }
+                }
+            });
+            let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) else { return true };
+            ro.observe(&el);
+            let keep = SendWrapper::new((ro, cb));
+            on_cleanup(move || keep.0.disconnect());
+            true
+        });
+    }
+
+    /// Records a scroll of `el` (its `scroll` event, when layout is fresh).
+    pub fn scrolled(&self, el: &web_sys::Element) {
+        let y = el.scroll_top() as f64;
+        self.scroll.set_value(y);
+        let row = (y / ROW_H) as usize;
+        if self.top.get_untracked() != row {
+            self.top.set(row);
+        }
+    }
+
+    /// Scrolls `el` (a view of `rows` rows) so that `row` is visible, when
+    /// it is not and the view is laid out. The rows to draw follow at once,
+    /// in the same frame.
+    pub fn ensure_visible(&self, el: &web_sys::Element, row: usize, rows: usize) {
+        let (top, h) = (self.scroll.get_value(), self.height.get_untracked());
+        if let Some(y) = layout::scroll_to_row(top, h, row, ROW_H) {
+            // Where the browser will clamp it, so that the remembered
+            // position is the real one.
+            let y = y.min((rows as f64 * ROW_H - h).max(0.0)).round();
+            self.scroll.set_value(y);
+            el.set_scroll_top(y as i32);
+            self.top.set((y / ROW_H) as usize);
+        }
+    }
+
+    /// Makes the calling effect rerun when the view's size changes (a view
+    /// laid out for the first time can then scroll to its selection).
+    pub fn track_size(&self) {
+        self.height.track();
+    }
+
+    /// Whole rows that fit in the view (at least 1).
+    pub fn page_rows(&self) -> usize {
+        ((self.height.get_untracked() / ROW_H) as usize).max(1)
+    }
+
+    /// Rows to draw so the view is always full: those that fit, partly or
+    /// wholly, plus `margin` (tracked: follows the view's size).
+    pub fn fitting_rows(&self, margin: usize) -> usize {
+        (self.height.get() / ROW_H).ceil() as usize + margin
+    }
+}
