@@ -333,6 +333,9 @@ pub struct CbufferModel {
     /// True when some leaves got no control (array or buffer caps, doubles,
     /// objects, or ranges outside the buffer).
     pub truncated: bool,
+    /// True for a buffer known only from the program's declaration (no
+    /// reflection): its controls are raw `float4` registers ([`crate::raw`]).
+    pub raw: bool,
 }
 
 impl CbufferModel {
@@ -386,7 +389,7 @@ fn cbuffer(cb: &ConstantBuffer, id: String, class: BufferClass, register: Option
         w.walk(&v.ty, v.start_offset as u64, &v.name, v.used(), default, 0);
     }
     let Walker { controls, truncated, .. } = w;
-    CbufferModel { name: cb.name.clone(), id, class, register, space, size, controls, truncated }
+    CbufferModel { name: cb.name.clone(), id, class, register, space, size, controls, truncated, raw: false }
 }
 
 fn round16(n: u32) -> u32 {

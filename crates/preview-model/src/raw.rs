@@ -182,6 +182,7 @@ pub fn raw_cbuffers(shader: &dxbc::Shader, described: &[CbufferModel]) -> Vec<Cb
                 size: d.registers * 16,
                 controls,
                 truncated: shown < d.registers as usize,
+                raw: true,
             }
         })
         .collect()

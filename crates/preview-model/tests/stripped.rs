@@ -61,6 +61,7 @@ fn stripped_shaders_get_an_editor_per_declared_register() {
         assert_eq!(m.cbuffers.len(), ranges.len(), "{rel}");
         for (cb, (reg, n)) in m.cbuffers.iter().zip(&ranges) {
             assert_eq!((cb.register, cb.size, cb.controls.len()), (Some(*reg), n * 16, *n as usize), "{rel}");
+            assert!(cb.raw);
             for (i, c) in cb.controls.iter().enumerate() {
                 assert_eq!(c.label, format!("{}[{i}]", cb.name));
                 assert_eq!(c.component_offsets, (0..4).map(|k| i as u32 * 16 + k * 4).collect::<Vec<_>>());
