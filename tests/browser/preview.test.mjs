@@ -61,7 +61,13 @@ test('preview read-backs equal the native renderer for corpus PS, VS and CS', as
       // Translation ran off the main thread.
       assert.equal(await page.evaluate(() => globalThis.__dxbcPreview.translatedIn), 'worker', rel);
       const ref = nativeReference(file);
-      const { maxUlps, nonZero, edgePixels } = compareReadbacks(st.plan, st.readbacks, ref.readbacks);
+      let figs;
+      try {
+        figs = compareReadbacks(st.plan, st.readbacks, ref.readbacks);
+      } catch (e) {
+        throw new Error(`${rel}: ${e.message}`);
+      }
+      const { maxUlps, nonZero, edgePixels } = figs;
       // Every shader of the set produces something: a blank output would compare equal vacuously.
       assert.ok(nonZero.some((n) => n > 0), `${rel}: every read-back is zero`);
       figures.push(`${rel}: ${st.readbacks.length} read-backs, ${st.readbacks.reduce((n, b) => n + b.length / 4, 0)} words, max ${maxUlps} ulps, ${edgePixels} edge pixels, tolerance ${JSON.stringify(st.plan.tolerance)}`);

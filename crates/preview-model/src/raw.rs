@@ -13,6 +13,9 @@
 //!   destination component — fxc's `mul(v, M)` with a column-major matrix;
 //! * a register dotted into anything else is a row of the identity (a
 //!   world or normal matrix that leaves the mesh where it is);
+//! * a register first added (`add`, or the addend of `mad`) is `(0, 0, 0, 0)`:
+//!   offsets and biases that leave the value where it is (an offset of 1
+//!   would move texel loads past the edge);
 //! * every other register is `(1, 1, 1, 1)`: colours, intensities and
 //!   scales that let the inputs through instead of multiplying them by 0.
 
@@ -68,12 +71,14 @@ pub enum RegisterUse {
     PositionColumn(u8),
     /// Dotted into component `c` of something else.
     IdentityRow(u8),
+    /// Added: an `add` operand or the addend of a `mad`.
+    Addend,
     /// Anything else.
     Other,
 }
 
 /// How the program reads each register of constant buffer `id`, where the
-/// index is immediate. The first dot product that names a register decides.
+/// index is immediate. The first instruction that names a register decides.
 pub fn register_uses(shader: &dxbc::Shader, id: u32) -> BTreeMap<u32, RegisterUse> {
     let mut out = BTreeMap::new();
     let Some(p) = &shader.program else { return out };
@@ -86,21 +91,20 @@ pub fn register_uses(shader: &dxbc::Shader, id: u32) -> BTreeMap<u32, RegisterUs
         .collect();
     let sm51 = p.version.major() == 5 && p.version.minor() == 1;
     for ins in &p.instructions {
-        if !matches!(ins.op(), Some(Opcode::Dp4 | Opcode::Dp3)) {
-            continue;
-        }
+        let op = ins.op();
+        let dot = matches!(op, Some(Opcode::Dp4 | Opcode::Dp3));
         let Some(dst) = ins.operand(p, 0) else { continue };
-        // One written component: a dot product writes a scalar.
+        // A dot product writes one component.
         let component = match dst.mask() {
             1 => 0u8,
             2 => 1,
             4 => 2,
             8 => 3,
-            _ => continue,
+            _ => 0,
         };
         let to_position =
             dst.operand_type() == Some(OperandType::Output) && positions.contains(&(dst.index[0].imm as u32));
-        for src in ins.operands(p).skip(1) {
+        for (k, src) in ins.operands(p).enumerate().skip(1) {
             if src.operand_type() != Some(OperandType::ConstantBuffer) {
                 continue;
             }
@@ -111,10 +115,14 @@ pub fn register_uses(shader: &dxbc::Shader, id: u32) -> BTreeMap<u32, RegisterUs
             if src.index[0].imm as u32 != id || src.index[reg].rel != dxbc::program::NO_OPERAND {
                 continue;
             }
-            let r = src.index[reg].imm as u32;
-            let u =
-                if to_position { RegisterUse::PositionColumn(component) } else { RegisterUse::IdentityRow(component) };
-            out.entry(r).or_insert(u);
+            let u = match op {
+                _ if dot && dst.mask().count_ones() == 1 && to_position => RegisterUse::PositionColumn(component),
+                _ if dot && dst.mask().count_ones() == 1 => RegisterUse::IdentityRow(component),
+                Some(Opcode::Add) => RegisterUse::Addend,
+                Some(Opcode::Mad) if k == 3 => RegisterUse::Addend,
+                _ => RegisterUse::Other,
+            };
+            out.entry(src.index[reg].imm as u32).or_insert(u);
         }
     }
     out
@@ -129,6 +137,7 @@ pub fn register_default(u: RegisterUse) -> [f32; 4] {
             [0, 1, 2, 3].map(|r| vp[r][c as usize])
         }
         RegisterUse::IdentityRow(c) => [0, 1, 2, 3].map(|k| (k == c as usize) as u8 as f32),
+        RegisterUse::Addend => [0.0; 4],
         RegisterUse::Other => [1.0; 4],
     }
 }

@@ -103,7 +103,10 @@ fn registers_dotted_into_the_position_hold_the_default_camera() {
         let want: Vec<f32> = (0..4).map(|r| (r == k) as u8 as f32).collect();
         assert_eq!(floats(&cb.controls[15 + k].default), want);
     }
+    // mad o0.xyz, r1.xyzx, CB0[0][0].xyzx, CB0[0][1].xyzx: a colour (1) and an addend (0).
+    assert!(listing.contains("mad o0.xyz, r1.xyzx, CB0[0][0].xyzx, CB0[0][1].xyzx"));
     assert_eq!(floats(&cb.controls[0].default), vec![1.0; 4]);
+    assert_eq!(floats(&cb.controls[1].default), vec![0.0; 4]);
     // The default camera changes nothing; an orbit rewrites exactly the camera's registers.
     let same = camera_values(&m, &Camera::default());
     assert_eq!(same.len(), 4);
@@ -115,6 +118,17 @@ fn registers_dotted_into_the_position_hold_the_default_camera() {
     let turned = camera_values(&m, &Camera::default().orbit(40.0, 10.0));
     assert_eq!(turned.keys().collect::<Vec<_>>(), same.keys().collect::<Vec<_>>());
     assert_ne!(turned, same);
+}
+
+#[test]
+fn added_registers_default_to_zero() {
+    // `add r0.xy, v0.xyxx, cb0[7].xyxx`: a texel offset; 1 would load past the texture's edge.
+    let rel = "fxc/hbaoplus_copydepth_ps_resolve_depth_1_depth_layer_count_2_d3d11.dxbc";
+    let listing = std::fs::read_to_string(common::corpus_dir().join(rel.replace(".dxbc", ".asm"))).unwrap();
+    assert!(listing.contains("add r0.xy, v0.xyxx, cb0[7].xyxx"));
+    let m = PreviewModel::new(&common::shader(rel));
+    assert_eq!(floats(&m.cbuffers[0].controls[7].default), vec![0.0; 4]);
+    assert_eq!(floats(&m.cbuffers[0].controls[0].default), vec![1.0; 4]);
 }
 
 #[test]
