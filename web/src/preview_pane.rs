@@ -873,6 +873,7 @@ fn ConstantControls() -> impl IntoView {
             .collect();
         let reset = move |_| {
             if let Some(p) = pv.prepared.get_untracked() {
+                pv.camera.set(Camera::default());
                 pv.values.set(p.model.defaults());
             }
         };

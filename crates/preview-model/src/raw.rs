@@ -13,7 +13,7 @@
 //!   destination component — fxc's `mul(v, M)` with a column-major matrix;
 //! * a register dotted into anything else is a row of the identity (a
 //!   world or normal matrix that leaves the mesh where it is);
-//! * a register first added (`add`, or the addend of `mad`) is `(0, 0, 0, 0)`:
+//! * a register first added (`add`, or the addend of `mad`, not negated) is `(0, 0, 0, 0)`:
 //!   offsets and biases that leave the value where it is (an offset of 1
 //!   would move texel loads past the edge);
 //! * every other register is `(1, 1, 1, 1)`: colours, intensities and
@@ -118,8 +118,9 @@ pub fn register_uses(shader: &dxbc::Shader, id: u32) -> BTreeMap<u32, RegisterUs
             let u = match op {
                 _ if dot && dst.mask().count_ones() == 1 && to_position => RegisterUse::PositionColumn(component),
                 _ if dot && dst.mask().count_ones() == 1 => RegisterUse::IdentityRow(component),
-                Some(Opcode::Add) => RegisterUse::Addend,
-                Some(Opcode::Mad) if k == 3 => RegisterUse::Addend,
+                // A negated term is a direction or a position subtracted, not an offset.
+                Some(Opcode::Add) if src.modifier(p) & 1 == 0 => RegisterUse::Addend,
+                Some(Opcode::Mad) if k == 3 && src.modifier(p) & 1 == 0 => RegisterUse::Addend,
                 _ => RegisterUse::Other,
             };
             out.entry(src.index[reg].imm as u32).or_insert(u);

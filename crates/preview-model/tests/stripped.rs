@@ -107,6 +107,9 @@ fn registers_dotted_into_the_position_hold_the_default_camera() {
     assert!(listing.contains("mad o0.xyz, r1.xyzx, CB0[0][0].xyzx, CB0[0][1].xyzx"));
     assert_eq!(floats(&cb.controls[0].default), vec![1.0; 4]);
     assert_eq!(floats(&cb.controls[1].default), vec![0.0; 4]);
+    // mad r2.xyz, r1.xyzx, r0.wwww, -CB0[0][3].xyzx: a light direction subtracted, not an offset.
+    assert!(listing.contains("mad r2.xyz, r1.xyzx, r0.wwww, -CB0[0][3].xyzx"));
+    assert_eq!(floats(&cb.controls[3].default), vec![1.0; 4]);
     // The default camera changes nothing; an orbit rewrites exactly the camera's registers.
     let same = camera_values(&m, &Camera::default());
     assert_eq!(same.len(), 4);
