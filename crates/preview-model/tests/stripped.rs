@@ -91,12 +91,12 @@ fn registers_dotted_into_the_position_hold_the_default_camera() {
     }
     let vp = math::mul(&math::default_view(), &math::default_projection());
     let v = [0.5f32, 0.25, -0.75, 1.0];
-    for k in 0..4 {
-        let reg = floats(&cb.controls[22 + k].default);
-        let dp4: f32 = (0..4).map(|r| v[r] * reg[r]).sum();
-        let want: f32 = (0..4).map(|r| v[r] * vp[r][k]).sum();
+    for (k, control) in cb.controls[22..26].iter().enumerate() {
+        let reg = floats(&control.default);
+        let dp4: f32 = v.iter().zip(&reg).map(|(a, b)| a * b).sum();
+        let want: f32 = v.iter().zip(&vp).map(|(a, row)| a * row[k]).sum();
         assert!((dp4 - want).abs() < 1e-5, "component {k}: {dp4} vs {want}");
-        assert_eq!(cb.controls[22 + k].camera, Some(CameraRole::ViewProjectionColumn(k as u8)));
+        assert_eq!(control.camera, Some(CameraRole::ViewProjectionColumn(k as u8)));
     }
     // The world matrix (into a temporary) is the identity; the rest lets colours through.
     for k in 0..3 {
