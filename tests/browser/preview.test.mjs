@@ -39,7 +39,7 @@ const SHADERS = [
   ['vs', 'fxc/dxdecompiler_generic_wavy_vs.dxbc'],
   ['vs', 'fxc/hbaoplus_fullscreentriangle_vs.dxbc'],
   // Stripped (no RDEF): raw registers, defaults read off the program.
-  ['vs', 'fxc/directxtk12_basiceffect_vsbasicvertexlightingbn.dxbc'],
+  ['vs', 'fxc/directxtk12_basiceffect_vsbasicpixellightingtx.dxbc'],
   ['cs', 'vkd3d/tgsm/010_cs_5_0.dxbc'],
   ['cs', 'vkd3d/tgsm/026_cs_5_0.dxbc'],
   ['cs', 'vkd3d/tgsm/013_cs_5_0.dxbc'],

@@ -33,7 +33,7 @@ function visible(buf) {
 
 test('a stripped shader gets a float4 editor per declared register and a picture that is not black', async () => {
   await withPage(async (page, errors) => {
-    const file = path.join(CORPUS, 'fxc/directxtk12_basiceffect_vsbasicvertexlightingbn.dxbc');
+    const file = path.join(CORPUS, 'fxc/directxtk12_basiceffect_vsbasicpixellightingtx.dxbc');
     // The CLI's listing: no RDEF chunk, and the declared range.
     assert.doesNotMatch(run(DXBC, ['info', file]).toString(), /RDEF/);
     const decl = run(DXBC, ['disasm', file]).toString().match(/^dcl_constantbuffer CB(\d+)\[\d+:\d+\]\[(\d+)\]/m);
@@ -52,8 +52,11 @@ test('a stripped shader gets a float4 editor per declared register and a picture
     assert.equal(await page.getByTestId('preview-warning').count(), 0);
     // The native renderer computes the same picture from the same defaults.
     compareReadbacks(st.plan, st.readbacks, nativeReference(file).readbacks);
-    // An edit of a raw register reaches the picture and the link.
-    await page.getByTestId(`control-CB${id}/CB${id}[0]-0`).fill('0.25');
+    // An edit of a raw register reaches the picture and the link: the one dotted into the position's x.
+    const listing = run(DXBC, ['disasm', file]).toString();
+    const pos = listing.match(/^dcl_output_siv o(\d+)\.xyzw, position$/m)[1];
+    const reg = listing.match(new RegExp(`^dp4 o${pos}\\.x, v0\\.xyzw, CB${id}\\[0\\]\\[(\\d+)\\]`, 'm'))[1];
+    await page.getByTestId(`control-CB${id}/CB${id}[${reg}]-0`).fill('0.25');
     await nextFrame(page, st.frames);
     const after = await pageState(page);
     assert.notDeepEqual(after.readbacks[0], st.readbacks[0]);
