@@ -25,6 +25,10 @@ use crate::Value;
 use dxbc::spec::{Opcode, OperandType};
 use std::collections::BTreeMap;
 
+/// Most declared buffers that get raw editors (D3D11 binds 14 per stage); a
+/// hostile file declaring more cannot multiply the work or the controls.
+pub const MAX_RAW_BUFFERS: usize = 16;
+
 /// A `dcl_constantbuffer` of the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeclaredCbuffer {
@@ -38,11 +42,15 @@ pub struct DeclaredCbuffer {
     pub registers: u32,
 }
 
-/// Every constant buffer the program declares, in program order.
+/// The constant buffers the program declares, in program order (the first
+/// [`MAX_RAW_BUFFERS`] distinct registers).
 pub fn declared_cbuffers(shader: &dxbc::Shader) -> Vec<DeclaredCbuffer> {
     let Some(p) = &shader.program else { return Vec::new() };
     let mut out: Vec<DeclaredCbuffer> = Vec::new();
     for ins in p.instructions.iter().filter(|i| i.op() == Some(Opcode::DclConstantBuffer)) {
+        if out.len() >= MAX_RAW_BUFFERS {
+            break;
+        }
         let Some(op) = ins.operand(p, 0) else { continue };
         let payload = ins.payload(p);
         let d = if op.index_dim() == 3 {
@@ -196,4 +204,24 @@ pub fn raw_cbuffers(shader: &dxbc::Shader, described: &[CbufferModel]) -> Vec<Cb
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_beyond_the_cap_get_no_editors() {
+        let mut listing = String::from("ps_5_0\n");
+        for r in 0..40 {
+            listing.push_str(&format!("dcl_constantbuffer cb{r}[4096], immediateIndexed\n"));
+        }
+        listing.push_str("dcl_output o0.xyzw\nmov o0.xyzw, cb0[0].xyzw\nret\n");
+        let bytes = dxbc::asm::assemble(&listing).unwrap();
+        let shader = dxbc::Shader::decode(&bytes).unwrap();
+        let raw = raw_cbuffers(&shader, &[]);
+        assert_eq!(raw.len(), MAX_RAW_BUFFERS);
+        assert!(raw.iter().all(|b| b.controls.len() == MAX_CONTROLS_PER_BUFFER && b.truncated && b.size == 4096 * 16));
+        assert_eq!(raw[3].register, Some(3));
+    }
 }
