@@ -393,3 +393,9 @@ export async function preview_decode_image(file) {
   const d = g.getImageData(0, 0, w, h);
   return [w, h, new Uint8Array(d.data.buffer)];
 }
+
+/** The device's compute workgroup limits: [x, y, z, invocations]. */
+export function preview_limits(gpu) {
+  const l = gpu.device.limits;
+  return new Float64Array([l.maxComputeWorkgroupSizeX, l.maxComputeWorkgroupSizeY, l.maxComputeWorkgroupSizeZ, l.maxComputeInvocationsPerWorkgroup]);
+}

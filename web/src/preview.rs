@@ -7,9 +7,12 @@
 //! Preparation comes in two slices (translation, then the plan) so the
 //! page can yield between them and stay responsive on large shaders.
 
+use preview_model::compute::GroupLimits;
 use preview_model::compute::Table;
+use preview_model::picture::Picture;
+use preview_model::plan::Tolerance;
 use preview_model::plan::{self, Plan, PlanError, Readback, Resource, Translated};
-use preview_model::reference::{self, Comparison};
+use preview_model::reference::{self, Comparison, Verdict};
 use preview_model::settings::Settings;
 use preview_model::textures::{Image, TextureFormat};
 use preview_model::{PreviewModel, Value, Values};
@@ -196,24 +199,110 @@ pub fn compare_all(plan: &Plan, got: &[Vec<u8>], reference: &reference::Referenc
         .collect()
 }
 
-/// One line per comparison, e.g. `SV_Target0: 262144 words agree (largest float difference 3 ulps)`.
-pub fn comparison_text(label: &str, c: &Comparison) -> String {
-    if let Some((g, e)) = c.size_mismatch {
-        return format!("{label}: sizes differ ({g} bytes here, {e} in the reference)");
+/// What the compare read-out says overall, from the comparisons' verdicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareOutcome {
+    /// Every read-back identical or within the tolerance.
+    Matches,
+    /// Within the tolerance but for pixels at mesh edges, no more than allowed.
+    MatchesButEdges,
+    /// Some read-back differs beyond the tolerance, or in size.
+    Differs,
+}
+
+impl CompareOutcome {
+    /// The outcome of a set of comparisons.
+    pub fn of(rows: &[(String, Comparison)]) -> CompareOutcome {
+        let mut out = CompareOutcome::Matches;
+        for (_, c) in rows {
+            match c.verdict() {
+                Verdict::Identical | Verdict::WithinTolerance { .. } => {}
+                Verdict::EdgePixels { .. } => out = CompareOutcome::MatchesButEdges,
+                Verdict::Differs { .. } | Verdict::SizeMismatch { .. } => return CompareOutcome::Differs,
+            }
+        }
+        out
     }
-    let edge = if c.pixels_off > 0 {
-        format!("; {} edge pixels differ (allowed {})", c.pixels_off, c.pixels_allowed)
+
+    /// A name for the `data-outcome` attribute.
+    pub fn name(self) -> &'static str {
+        match self {
+            CompareOutcome::Matches => "matches",
+            CompareOutcome::MatchesButEdges => "matches-but-edges",
+            CompareOutcome::Differs => "differs",
+        }
+    }
+}
+
+/// The tolerance in words, e.g. `floats within 64 ulps or 1/128 of the value, other words exactly`.
+pub fn tolerance_text(t: &Tolerance) -> String {
+    let mut s = format!("floats within {} ulps", t.ulps);
+    if t.relative > 0.0 {
+        s.push_str(&format!(" or 1/{} of the value", (1.0 / t.relative).round()));
+    }
+    s.push_str(", integers and untyped words exactly");
+    if t.edge_fraction > 0.0 {
+        s.push_str(&format!(
+            "; up to {}% of a picture's pixels may differ outright (mesh edges)",
+            t.edge_fraction * 100.0
+        ));
+    }
+    s
+}
+
+/// The headline of the compare read-out.
+pub fn compare_headline(outcome: CompareOutcome, adapter: &str, t: &Tolerance) -> String {
+    let tol = tolerance_text(t);
+    match outcome {
+        CompareOutcome::Matches => format!("✓ Matches the native renderer ({adapter}) within the tolerance: {tol}."),
+        CompareOutcome::MatchesButEdges => format!(
+            "≈ Matches the native renderer ({adapter}) but for pixels at mesh edges, within the allowance. Tolerance: {tol}."
+        ),
+        CompareOutcome::Differs => format!("✗ Differs from the native renderer ({adapter}). Tolerance: {tol}."),
+    }
+}
+
+/// One line per comparison, stating what was compared and what the figures are.
+pub fn comparison_text(label: &str, c: &Comparison) -> String {
+    match c.verdict() {
+        Verdict::SizeMismatch { got, expected } => {
+            format!("{label}: sizes differ ({got} bytes here, {expected} in the reference); nothing else compared")
+        }
+        Verdict::Identical => format!("{label}: all {} words bit for bit identical", c.words),
+        Verdict::WithinTolerance { inexact, max_ulps } => format!(
+            "{label}: all {} words within the tolerance; {inexact} not bit for bit identical, the largest float difference {max_ulps} ulps",
+            c.words
+        ),
+        Verdict::EdgePixels { pixels_off, pixels_allowed } => format!(
+            "{label}: {pixels_off} pixels outside the tolerance ({} words, the largest {} ulps), within the {pixels_allowed} allowed at mesh edges; the other words agree within {} ulps",
+            c.mismatches, c.max_ulps, c.max_ulps_within
+        ),
+        Verdict::Differs { mismatches, first: (i, g, e) } => format!(
+            "{label}: {mismatches} of {} words outside the tolerance ({} pixels, {} allowed); first at word {i}: {g:#010x} here, {e:#010x} natively; the largest float difference {} ulps",
+            c.words, c.pixels_off, c.pixels_allowed, c.max_ulps
+        ),
+    }
+}
+
+/// Whether the shown colour target has anything to see (`None` before a
+/// read-back, and for compute, whose picture is a storage texture).
+pub fn shown_picture(p: &Prepared, readbacks: &[Vec<u8>], target_location: u32) -> Option<Picture> {
+    let d = p.plan.draw.as_ref()?;
+    let index = if p.plan.stage == preview_model::Stage::Pixel {
+        d.targets.iter().position(|t| t.location == target_location).unwrap_or(0)
     } else {
-        String::new()
+        0
     };
-    if c.ok() {
-        format!("{label}: {} words agree (largest float difference {} ulps{edge})", c.words, c.max_ulps)
-    } else {
-        let (i, g, e) = c.first.unwrap_or((0, 0, 0));
-        format!(
-            "{label}: {} of {} words differ; first at word {i}: {g:#010x} here, {e:#010x} natively (largest float difference {} ulps{edge})",
-            c.mismatches, c.words, c.max_ulps
-        )
+    Some(preview_model::picture::classify_target(&p.plan, readbacks, index))
+}
+
+/// The device's workgroup limits from `[x, y, z, invocations]` as the
+/// JavaScript side reports them (`None` when they are not four numbers).
+pub fn group_limits(v: &[f64]) -> Option<GroupLimits> {
+    let n = |x: f64| (x.is_finite() && x >= 1.0).then(|| x.min(u32::MAX as f64) as u32);
+    match v {
+        [x, y, z, i] => Some(GroupLimits { size: [n(*x)?, n(*y)?, n(*z)?], invocations: n(*i)? }),
+        _ => None,
     }
 }
 
@@ -351,6 +440,77 @@ mod tests {
             matches!(translated_from_json(&translate_json(b"junk")), Err(PlanError::StageNotPreviewable(m)) if m.contains("does not decode"))
         );
         assert!(matches!(translated_from_json("{"), Err(PlanError::Unsupported(_))));
+    }
+
+    fn comparison(words: usize, mismatches: usize, pixels_off: usize, pixels_allowed: usize) -> Comparison {
+        Comparison {
+            words,
+            mismatches,
+            pixels_off,
+            pixels_allowed,
+            max_ulps: if mismatches > 0 { 1065353216 } else { 3 },
+            max_ulps_within: 3,
+            inexact: mismatches + 10,
+            first: (mismatches > 0).then_some((8, 0x3f80_0000, 0)),
+            size_mismatch: None,
+        }
+    }
+
+    #[test]
+    fn the_compare_summary_says_what_its_figures_say() {
+        let t = Tolerance { ulps: 64, relative: 1.0 / 1024.0, edge_fraction: 0.02 };
+        let within = ("SV_Target0".to_string(), comparison(100, 0, 0, 2));
+        let edges = ("colour".to_string(), comparison(100, 4, 1, 2));
+        let off = ("u0".to_string(), comparison(100, 12, 3, 2));
+        assert_eq!(CompareOutcome::of(std::slice::from_ref(&within)), CompareOutcome::Matches);
+        assert_eq!(CompareOutcome::of(&[within.clone(), edges.clone()]), CompareOutcome::MatchesButEdges);
+        assert_eq!(CompareOutcome::of(&[within.clone(), edges.clone(), off.clone()]), CompareOutcome::Differs);
+        // The huge distance of an edge pixel is never reported next to "matches" as if it agreed.
+        assert_eq!(
+            comparison_text(&edges.0, &edges.1),
+            "colour: 1 pixels outside the tolerance (4 words, the largest 1065353216 ulps), within the 2 allowed at mesh edges; the other words agree within 3 ulps"
+        );
+        assert_eq!(
+            comparison_text(&within.0, &within.1),
+            "SV_Target0: all 100 words within the tolerance; 10 not bit for bit identical, the largest float difference 3 ulps"
+        );
+        assert!(comparison_text(&off.0, &off.1).starts_with("u0: 12 of 100 words outside the tolerance (3 pixels, 2 allowed); first at word 8: 0x3f800000 here, 0x00000000 natively"));
+        let exact = Comparison { inexact: 0, max_ulps: 0, max_ulps_within: 0, ..comparison(100, 0, 0, 0) };
+        assert_eq!(comparison_text("b0", &exact), "b0: all 100 words bit for bit identical");
+        let sized = Comparison { size_mismatch: Some((4, 8)), ..exact };
+        assert_eq!(CompareOutcome::of(&[("b0".into(), sized)]), CompareOutcome::Differs);
+        assert_eq!(
+            compare_headline(CompareOutcome::Matches, "llvmpipe", &t),
+            "✓ Matches the native renderer (llvmpipe) within the tolerance: floats within 64 ulps or 1/1024 of the value, integers and untyped words exactly; up to 2% of a picture's pixels may differ outright (mesh edges)."
+        );
+        assert!(compare_headline(CompareOutcome::Differs, "x", &t).starts_with("✗ Differs"));
+        assert!(compare_headline(CompareOutcome::MatchesButEdges, "x", &t).starts_with("≈ Matches"));
+    }
+
+    #[test]
+    fn limits_read_from_javascript_numbers() {
+        assert_eq!(
+            group_limits(&[256.0, 256.0, 64.0, 256.0]),
+            Some(GroupLimits { size: [256, 256, 64], invocations: 256 })
+        );
+        assert_eq!(group_limits(&[256.0, f64::NAN, 64.0, 256.0]), None);
+        assert_eq!(group_limits(&[256.0, 256.0, 64.0]), None);
+        assert_eq!(group_limits(&[0.0, 1.0, 1.0, 1.0]), None);
+    }
+
+    #[test]
+    fn a_blank_picture_is_found_in_the_shown_target() {
+        let (_, s) = tint();
+        let t = translate(&s).unwrap();
+        let model = PreviewModel::new(&s);
+        let p = prepare(&s, &t, model, &Values::new(), &Settings::default()).unwrap();
+        let n = (p.plan.width * p.plan.height) as usize;
+        let mut nan: Vec<u8> = (0..n).flat_map(|_| [f32::NAN, 0.0, 0.0, 1.0]).flat_map(|f| f.to_le_bytes()).collect();
+        let want = Picture::Blank { nan: n, infinite: 0, zero: 0 };
+        assert_eq!(shown_picture(&p, std::slice::from_ref(&nan), 0), Some(want));
+        nan[16 * 7..16 * 7 + 4].copy_from_slice(&0.5f32.to_le_bytes());
+        assert_eq!(shown_picture(&p, &[nan], 0), Some(Picture::Visible));
+        assert_eq!(shown_picture(&p, &[], 0), Some(Picture::Empty));
     }
 
     #[test]

@@ -11,6 +11,8 @@ use crate::layout::PANE_PREVIEW;
 use crate::preview::{self, Prepared};
 use crate::{selection, st, State};
 use leptos::prelude::*;
+use preview_model::camera::{camera_values, Camera};
+use preview_model::compute::{check_group, GroupTooLarge};
 use preview_model::controls::{matrix_preset, ControlKind, MatrixConvention, MatrixPreset};
 use preview_model::mesh::MeshKind;
 use preview_model::plan::{PlanError, Resource};
@@ -37,6 +39,7 @@ extern "C" {
     async fn preview_readback(gpu: &JsValue) -> Result<JsValue, JsValue>;
     fn preview_show_rgba8(gpu: &JsValue, width: u32, height: u32, pixels: &[u8]);
     fn preview_resize(gpu: &JsValue, width: u32, height: u32);
+    fn preview_limits(gpu: &JsValue) -> Vec<f64>;
     #[wasm_bindgen(catch)]
     async fn preview_decode_image(file: &web_sys::File) -> Result<JsValue, JsValue>;
 }
@@ -86,6 +89,8 @@ thread_local! {
     static FRAME: Cell<u32> = const { Cell::new(0) };
     /// Bumped on every rebuild; older async work stops when it sees a newer one.
     static GENERATION: Cell<u32> = const { Cell::new(0) };
+    /// Where the pointer was at the last drag step over the canvas.
+    static DRAG_FROM: Cell<Option<(i32, i32)>> = const { Cell::new(None) };
 }
 
 /// What the pane says about itself.
@@ -105,6 +110,8 @@ pub enum Status {
     Unsupported(String),
     /// WebGPU refused the plan.
     GpuError(String),
+    /// The compute shader's groups are larger than the adapter allows.
+    GroupTooLarge(GroupTooLarge),
 }
 
 /// The preview's signals (part of the app state; they outlive the pane).
@@ -125,6 +132,8 @@ pub struct PreviewSignals {
     compare_note: RwSignal<Option<String>>,
     texture_note: RwSignal<Option<String>>,
     frame_ms: RwSignal<f64>,
+    /// The orbit camera (drag and wheel on the canvas).
+    camera: RwSignal<Camera>,
     canvas: NodeRef<leptos::html::Canvas>,
 }
 
@@ -142,6 +151,7 @@ impl PreviewSignals {
             compare_note: RwSignal::new(None),
             texture_note: RwSignal::new(None),
             frame_ms: RwSignal::new(0.0),
+            camera: RwSignal::new(Camera::default()),
             canvas: NodeRef::new(),
         }
     }
@@ -250,6 +260,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
             if !kept.is_empty() && kept.keys().eq(defaults.keys()) {
                 kept
             } else {
+                pv.camera.set(Camera::default());
                 defaults
             }
         }
@@ -281,6 +292,15 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     };
     if !current(gen) {
         return;
+    }
+    // Groups larger than the adapter allows would be refused with a raw
+    // validation message: say what it allows and offer the clamp instead.
+    if let (Some(d), Some(limits)) = (&prepared.model.dispatch, preview::group_limits(&preview_limits(&gpu))) {
+        if let Some(too_large) = check_group(d.workgroup_size, limits) {
+            pv.status.set(Status::GroupTooLarge(too_large));
+            pv.prepared.set(Some(prepared));
+            return;
+        }
     }
     let t1 = mark("dxbc-preview-upload-start");
     let blobs = js_sys::Array::new();
@@ -423,7 +443,29 @@ pub fn PreviewPane() -> impl IntoView {
             <div class="pcols">
                 <div class="pview">
                     <canvas data-testid="preview" class="pcanvas" width="256" height="256" node_ref=pv.canvas
+                        data-camera=move || pv.camera.get().text()
+                        title="Drag to orbit the mesh, wheel to zoom; hover to read exact values"
+                        on:mousedown=move |ev: web_sys::MouseEvent| {
+                            if ev.button() == 0 {
+                                ev.prevent_default();
+                                DRAG_FROM.with(|d| d.set(Some((ev.client_x(), ev.client_y()))));
+                            }
+                        }
+                        on:mouseup=move |_| DRAG_FROM.with(|d| d.set(None))
+                        on:wheel=move |ev: web_sys::WheelEvent| {
+                            ev.prevent_default();
+                            let steps = ev.delta_y().signum() as f32;
+                            move_camera(pv, pv.camera.get_untracked().zoom(steps));
+                        }
                         on:mousemove=move |ev: web_sys::MouseEvent| {
+                            if ev.buttons() & 1 == 1 {
+                                if let Some((x0, y0)) = DRAG_FROM.with(|d| d.replace(Some((ev.client_x(), ev.client_y())))) {
+                                    let (dx, dy) = ((ev.client_x() - x0) as f32, (ev.client_y() - y0) as f32);
+                                    move_camera(pv, pv.camera.get_untracked().orbit(dx, dy));
+                                }
+                            } else {
+                                DRAG_FROM.with(|d| d.set(None));
+                            }
                             let Some(c) = pv.canvas.get_untracked() else { return };
                             // offsetX/Y count from the padding edge; clientWidth/Height exclude the border.
                             let (w, h) = (c.client_width() as f64, c.client_height() as f64);
@@ -434,7 +476,8 @@ pub fn PreviewPane() -> impl IntoView {
                                 pv.hover.set(Some((x as u32, y as u32)));
                             }
                         }
-                        on:mouseleave=move |_| pv.hover.set(None)></canvas>
+                        on:mouseleave=move |_| { pv.hover.set(None); DRAG_FROM.with(|d| d.set(None)); }></canvas>
+                    <BlankWarning/>
                     <PixelReadout/>
                     {move || pv.prepared.get().filter(|p| {
                         p.plan.stage == Stage::Compute && !p.plan.entries.iter().any(|e| matches!(e.resource, Resource::StorageTexture { .. }))
@@ -456,6 +499,33 @@ pub fn PreviewPane() -> impl IntoView {
     }
 }
 
+/// Moves the orbit camera and rewrites the controls that hold it (the next frame follows).
+fn move_camera(pv: PreviewSignals, camera: Camera) {
+    pv.camera.set(camera);
+    if let Some(p) = pv.prepared.get_untracked() {
+        let changed = camera_values(&p.model, &camera);
+        if !changed.is_empty() {
+            pv.values.update(|v| v.extend(changed));
+        }
+    }
+}
+
+/// A warning when the shown picture is all NaN, infinite or black.
+#[component]
+fn BlankWarning() -> impl IntoView {
+    let pv = st().pv;
+    let picture = Memo::new(move |_| {
+        let (p, data) = (pv.prepared.get()?, pv.readbacks.get()?);
+        preview::shown_picture(&p, &data, pv.settings.with(|s| s.target))
+    });
+    move || {
+        picture
+            .get()
+            .and_then(|pic| pic.warning())
+            .map(|w| view! { <p class="terror small" data-testid="preview-warning">{w}</p> })
+    }
+}
+
 #[component]
 fn StatusLine() -> impl IntoView {
     let s = st();
@@ -471,6 +541,15 @@ fn StatusLine() -> impl IntoView {
         Status::NotPreviewable(why) => view! { <div class="terror" data-testid="preview-status"><strong>"Not previewable: "</strong>{why}</div> }.into_any(),
         Status::Unsupported(why) => view! { <div class="terror" data-testid="preview-status"><strong>"Not previewable yet: "</strong>{why}</div> }.into_any(),
         Status::GpuError(why) => view! { <div class="terror" data-testid="preview-status"><strong>"WebGPU refused the preview: "</strong>{why}</div> }.into_any(),
+        Status::GroupTooLarge(t) => {
+            let [x, y, z] = t.clamped;
+            view! {
+                <div class="terror" data-testid="preview-status"><strong>"This adapter cannot run these groups: "</strong>{t.to_string()}" "
+                    <button class="btn small" data-testid="preview-clamp" title="Edit dcl_thread_group (undo brings it back)"
+                        on:click=move |_| { s.edit("the thread-group size", |b| preview_model::compute::set_thread_group(b, t.clamped)); }>
+                        {format!("Clamp to {x}×{y}×{z}")}</button></div>
+            }.into_any()
+        }
         Status::NotTranslated(msg, off) => {
             let link = off.map(|o| view! {
                 <button class="offlink" data-testid="preview-offset" title="Select these bytes"
@@ -785,11 +864,16 @@ fn ConstantControls() -> impl IntoView {
             .map(|cb| {
                 let reg = cb.register.map_or(String::new(), |r| format!(" (b{r})"));
                 let controls = cb.controls.iter().cloned().map(|c| control_view(pv, c)).collect_view();
-                view! { <fieldset class="cbuf"><legend class="mono">{format!("{}{reg}", cb.name)}</legend>{controls}</fieldset> }
+                // Without reflection the buffer is its declared registers, as raw float4s.
+                let raw = cb.raw.then(|| {
+                    view! { <small data-testid="preview-raw-note">" — no reflection: raw float4 registers, as declared"</small> }
+                });
+                view! { <fieldset class="cbuf" data-testid=format!("preview-cbuffer-{}", cb.id)><legend class="mono">{format!("{}{reg}", cb.name)}{raw}</legend>{controls}</fieldset> }
             })
             .collect();
         let reset = move |_| {
             if let Some(p) = pv.prepared.get_untracked() {
+                pv.camera.set(Camera::default());
                 pv.values.set(p.model.defaults());
             }
         };
@@ -845,11 +929,14 @@ fn CompareControls() -> impl IntoView {
     let summary = move || {
         let (p, got, r) = (pv.prepared.get()?, pv.readbacks.get()?, pv.reference.get()?);
         let rows = preview::compare_all(&p.plan, &got, &r);
-        let all_ok = rows.iter().all(|(_, c)| c.ok());
+        let outcome = preview::CompareOutcome::of(&rows);
+        let class = if outcome == preview::CompareOutcome::Differs { "terror" } else { "valid" };
         Some(view! {
-            <div data-testid="preview-compare" class=if all_ok { "valid" } else { "terror" }>
-                <p>{if all_ok { format!("✓ Matches the native renderer ({}).", r.adapter) } else { format!("✗ Differs from the native renderer ({}).", r.adapter) }}</p>
-                {rows.iter().map(|(l, c)| view! { <p class="small mono">{preview::comparison_text(l, c)}</p> }).collect_view()}
+            <div data-testid="preview-compare" data-outcome=outcome.name() class=class>
+                <p data-testid="preview-compare-headline">{preview::compare_headline(outcome, &r.adapter, &p.plan.tolerance)}</p>
+                {rows.iter().map(|(l, c)| view! {
+                    <p class="small mono" data-testid="preview-compare-row" data-verdict=verdict_name(c)>{preview::comparison_text(l, c)}</p>
+                }).collect_view()}
             </div>
         })
     };
@@ -859,6 +946,16 @@ fn CompareControls() -> impl IntoView {
         <input type="file" data-testid="preview-reference-input" accept=".dxpr" on:change=on_file/>
         {move || pv.compare_note.get().map(|n| view! { <p class="terror small" data-testid="preview-compare-note">{n}</p> })}
         {summary}
+    }
+}
+
+fn verdict_name(c: &reference::Comparison) -> &'static str {
+    match c.verdict() {
+        reference::Verdict::Identical => "identical",
+        reference::Verdict::WithinTolerance { .. } => "within",
+        reference::Verdict::EdgePixels { .. } => "edges",
+        reference::Verdict::Differs { .. } => "differs",
+        reference::Verdict::SizeMismatch { .. } => "size",
     }
 }
 

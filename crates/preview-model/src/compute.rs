@@ -259,6 +259,85 @@ impl Dispatch {
     }
 }
 
+/// What a device allows a compute workgroup (WebGPU's `maxComputeWorkgroupSize*`
+/// and `maxComputeInvocationsPerWorkgroup`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupLimits {
+    /// Largest size along x, y and z.
+    pub size: [u32; 3],
+    /// Largest x × y × z.
+    pub invocations: u32,
+}
+
+/// Why a device cannot run a workgroup, and the size that it can.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupTooLarge {
+    /// The shader's `[numthreads]`.
+    pub size: [u32; 3],
+    /// The device's limits.
+    pub limits: GroupLimits,
+    /// The largest size within the limits, no larger than `size` in any dimension.
+    pub clamped: [u32; 3],
+}
+
+impl std::fmt::Display for GroupTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [x, y, z] = self.size;
+        let [lx, ly, lz] = self.limits.size;
+        let [cx, cy, cz] = self.clamped;
+        write!(
+            f,
+            "groups of {x}×{y}×{z} = {} threads; this adapter allows at most {lx}×{ly}×{lz} and {} threads a group. Clamped to {cx}×{cy}×{cz} the shader runs, on fewer threads than it was written for.",
+            x as u64 * y as u64 * z as u64,
+            self.limits.invocations
+        )
+    }
+}
+
+/// `None` when `size` fits `limits`; else what does.
+pub fn check_group(size: [u32; 3], limits: GroupLimits) -> Option<GroupTooLarge> {
+    let fits = |s: [u32; 3]| {
+        (0..3).all(|i| s[i] <= limits.size[i])
+            && s.iter().map(|&x| x as u64).product::<u64>() <= limits.invocations.max(1) as u64
+    };
+    if fits(size) {
+        return None;
+    }
+    let mut c = [0, 1, 2].map(|i| size[i].clamp(1, limits.size[i].max(1)));
+    // Halve the largest dimension until the product fits.
+    while !fits(c) {
+        let i = (0..3).max_by_key(|&i| c[i]).unwrap_or(0);
+        if c[i] == 1 {
+            break;
+        }
+        c[i] = c[i].div_ceil(2);
+    }
+    Some(GroupTooLarge { size, limits, clamped: c })
+}
+
+/// `bytes` with the program's `dcl_thread_group` set to `size`, re-signed.
+pub fn set_thread_group(bytes: &[u8], size: [u32; 3]) -> Result<dxbc::edit::Edited, dxbc::edit::EditError> {
+    let not_found = || dxbc::edit::EditError {
+        kind: dxbc::edit::EditErrorKind::NoToken,
+        message: "the program declares no thread group".into(),
+        offset: 0,
+    };
+    let shader = dxbc::Shader::decode(bytes).map_err(|_| not_found())?;
+    let p = shader.program.as_ref().ok_or_else(not_found)?;
+    let ins =
+        p.instructions.iter().find(|i| i.op() == Some(dxbc::spec::Opcode::DclThreadGroup)).ok_or_else(not_found)?;
+    let offsets: Vec<usize> = ins.payload(p).iter().take(3).map(|w| w.offset as usize).collect();
+    if offsets.len() < 3 {
+        return Err(not_found());
+    }
+    let mut edited: Option<dxbc::edit::Edited> = None;
+    for (k, at) in offsets.into_iter().enumerate() {
+        let cur = edited.as_ref().map_or(bytes, |e| &e.bytes[..]);
+        edited = Some(dxbc::edit::set_field(cur, at, "value", &size[k].to_string())?);
+    }
+    edited.ok_or_else(not_found)
+}
+
 /// Groups that cover the first storage texture (one thread per texel),
 /// else the first writable buffer's rows along x, else one group: what a
 /// compute shader written for "one thread per output" needs to fill its output.

@@ -275,6 +275,21 @@ pub struct Control {
     pub component_offsets: Vec<u32>,
     /// True when the shader reads the variable (RDEF's "used" flag).
     pub used: bool,
+    /// How the value follows the orbit camera ([`crate::camera`]), when it does.
+    pub camera: Option<CameraRole>,
+}
+
+/// What a control holds of the camera, so orbiting can rewrite it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum CameraRole {
+    /// A 4×4 view matrix (look-at).
+    View,
+    /// A 4×4 view × projection matrix.
+    ViewProjection,
+    /// The eye position (`float3`, or `float4` with w = 1).
+    Eye,
+    /// A raw register holding column `c` of the row-vector view × projection.
+    ViewProjectionColumn(u8),
 }
 
 impl Control {
@@ -318,6 +333,9 @@ pub struct CbufferModel {
     /// True when some leaves got no control (array or buffer caps, doubles,
     /// objects, or ranges outside the buffer).
     pub truncated: bool,
+    /// True for a buffer known only from the program's declaration (no
+    /// reflection): its controls are raw `float4` registers ([`crate::raw`]).
+    pub raw: bool,
 }
 
 impl CbufferModel {
@@ -371,7 +389,7 @@ fn cbuffer(cb: &ConstantBuffer, id: String, class: BufferClass, register: Option
         w.walk(&v.ty, v.start_offset as u64, &v.name, v.used(), default, 0);
     }
     let Walker { controls, truncated, .. } = w;
-    CbufferModel { name: cb.name.clone(), id, class, register, space, size, controls, truncated }
+    CbufferModel { name: cb.name.clone(), id, class, register, space, size, controls, truncated, raw: false }
 }
 
 fn round16(n: u32) -> u32 {
@@ -526,6 +544,7 @@ impl Walker<'_> {
             size: end - start,
             component_offsets,
             used,
+            camera: guess.camera,
         })
     }
 }
@@ -569,6 +588,11 @@ const FULL_UNIT_DEFAULT: &[&str] = &["alpha", "opacity", "intensity", "strength"
 const POWER_WORDS: &[&str] = &["power", "shininess", "exponent", "hardness"];
 const ANGLE_WORDS: &[&str] = &["angle", "rotation", "yaw", "pitch", "roll", "theta", "phi"];
 const SCALE_WORDS: &[&str] = &["scale", "size", "radius", "width", "height", "distance", "range", "zoom", "length"];
+/// Names of the camera's position.
+const EYE_WORDS: &[&str] = &["eye", "camera", "campos", "viewpos", "viewerpos", "viewposition"];
+/// Default point light: above, in front and to the left of the origin,
+/// on the side the default camera sees.
+pub const DEFAULT_LIGHT_POSITION: [f32; 3] = [2.0, 4.0, 3.0];
 const COUNT_WORDS: &[&str] = &["count", "num", "iteration", "steps", "samples", "levels", "octaves"];
 
 fn has(name: &str, words: &[&str]) -> bool {
@@ -578,13 +602,20 @@ fn has(name: &str, words: &[&str]) -> bool {
 struct Guess {
     kind: ControlKind,
     default: Value,
+    camera: Option<CameraRole>,
+}
+
+impl Guess {
+    fn new(kind: ControlKind, default: Value) -> Guess {
+        Guess { kind, default, camera: None }
+    }
 }
 
 /// Widget, range and default for a leaf named `name` (lower case) at `path`.
 fn guess(name: &str, path: &str, scalar: Scalar, rows: u8, columns: u8, matrix: bool) -> Guess {
     let n = rows as usize * columns as usize;
     match scalar {
-        Scalar::Bool => Guess { kind: ControlKind::Checkbox { components: columns }, default: Value::zero(scalar, n) },
+        Scalar::Bool => Guess::new(ControlKind::Checkbox { components: columns }, Value::zero(scalar, n)),
         Scalar::I32 | Scalar::U32 => {
             let (min, max) = if has(name, COUNT_WORDS) {
                 (0, 64)
@@ -595,7 +626,7 @@ fn guess(name: &str, path: &str, scalar: Scalar, rows: u8, columns: u8, matrix: 
             };
             let d = if has(name, COUNT_WORDS) { 1 } else { 0 };
             let default = if scalar == Scalar::I32 { Value::Ints(vec![d; n]) } else { Value::Uints(vec![d as u32; n]) };
-            Guess { kind: ControlKind::Integer { components: columns, min, max }, default }
+            Guess::new(ControlKind::Integer { components: columns, min, max }, default)
         }
         Scalar::F32 if matrix => {
             let presets = if rows == 4 && columns == 4 {
@@ -622,6 +653,11 @@ fn guess(name: &str, path: &str, scalar: Scalar, rows: u8, columns: u8, matrix: 
             Guess {
                 kind: ControlKind::Matrix { rows, columns, presets },
                 default: Value::Floats(matrix_preset(preset, MatrixConvention::RowVector, rows, columns)),
+                camera: match preset {
+                    MatrixPreset::LookAt => Some(CameraRole::View),
+                    MatrixPreset::ViewProjection => Some(CameraRole::ViewProjection),
+                    _ => None,
+                },
             }
         }
         Scalar::F32 => {
@@ -633,7 +669,7 @@ fn guess(name: &str, path: &str, scalar: Scalar, rows: u8, columns: u8, matrix: 
                 if columns == 4 {
                     d[3] = 1.0;
                 }
-                return Guess { kind: ControlKind::Color { alpha: columns == 4 }, default: Value::Floats(d) };
+                return Guess::new(ControlKind::Color { alpha: columns == 4 }, Value::Floats(d));
             }
             let (min, max, step, d) = if colourish || has(name, UNIT_WORDS) {
                 (0.0, 1.0, 0.01, if has(name, FULL_UNIT_DEFAULT) || colourish { 1.0 } else { 0.5 })
@@ -651,20 +687,31 @@ fn guess(name: &str, path: &str, scalar: Scalar, rows: u8, columns: u8, matrix: 
                 (-10.0, 10.0, 0.01, 0.0)
             };
             if columns == 1 {
-                return Guess { kind: ControlKind::Slider { min, max, step }, default: Value::Floats(vec![d]) };
+                return Guess::new(ControlKind::Slider { min, max, step }, Value::Floats(vec![d]));
             }
             let mut dv = vec![d; columns as usize];
+            let mut camera = None;
+            let eye = has(name, EYE_WORDS);
+            let light_at = name.contains("light") && name.contains("pos") && !eye;
             if name.contains("dir") && columns >= 3 {
                 // A light coming from above, in front and to the left.
                 let l = math::normalize([-0.5, -1.0, -0.5]);
                 dv[..3].copy_from_slice(&l);
-            } else if has(name, &["eye", "camera"]) && columns >= 3 {
+            } else if eye && columns >= 3 {
                 dv[..3].copy_from_slice(&math::DEFAULT_EYE);
+                camera = Some(CameraRole::Eye);
+            } else if light_at && columns >= 3 {
+                // A point light where the default directional light comes from.
+                dv[..3].copy_from_slice(&DEFAULT_LIGHT_POSITION);
             }
-            if columns == 4 && (name.contains("dir") || has(name, &["eye", "camera", "pos"])) {
+            if columns == 4 && (name.contains("dir") || eye || light_at || name.contains("pos")) {
                 dv[3] = if name.contains("dir") { 0.0 } else { 1.0 };
             }
-            Guess { kind: ControlKind::Vector { components: columns, min, max, step }, default: Value::Floats(dv) }
+            Guess {
+                kind: ControlKind::Vector { components: columns, min, max, step },
+                default: Value::Floats(dv),
+                camera,
+            }
         }
     }
 }

@@ -21,6 +21,10 @@
 //! * [`compute`]: buffers shown as typed tables, storage textures, the
 //!   dispatch size;
 //! * [`payload`]: control values as compact bytes for permalinks.
+//! * [`raw`]: raw `float4` editors for the constant buffers of shaders
+//!   without reflection, read off their declarations;
+//! * [`camera`]: the orbit camera that rewrites view matrices;
+//! * [`picture`]: whether a read-back picture has anything to see.
 //!
 //! * [`settings`]: the output shown, mesh, dispatch size, texture patterns;
 //! * [`plan`]: all of it, joined with the translation's bindings, as one
@@ -39,13 +43,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod camera;
 pub mod compute;
 pub mod controls;
 pub mod math;
 pub mod mesh;
 pub mod pack;
 pub mod payload;
+pub mod picture;
 pub mod plan;
+pub mod raw;
 pub mod reference;
 pub mod settings;
 pub mod textures;
@@ -137,9 +144,13 @@ impl PreviewModel {
     pub fn new(shader: &dxbc::Shader) -> PreviewModel {
         let stage = Stage::of(shader);
         let rdef = shader.rdef.as_ref();
+        let mut cbuffers = rdef.map(controls::cbuffers).unwrap_or_default();
+        // Declared buffers RDEF does not describe (stripped shaders): raw registers.
+        let raw = raw::raw_cbuffers(shader, &cbuffers);
+        cbuffers.extend(raw);
         let mut m = PreviewModel {
             stage,
-            cbuffers: rdef.map(controls::cbuffers).unwrap_or_default(),
+            cbuffers,
             textures: rdef.map(textures::texture_slots).unwrap_or_default(),
             samplers: rdef.map(textures::sampler_slots).unwrap_or_default(),
             buffers: rdef.map(compute::buffer_slots).unwrap_or_default(),

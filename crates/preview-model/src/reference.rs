@@ -222,18 +222,75 @@ pub struct Comparison {
     pub pixels_off: usize,
     /// Pixels allowed to differ (mesh edges).
     pub pixels_allowed: usize,
-    /// Largest float distance seen, in ulps.
+    /// Largest float distance seen, in ulps (words outside the tolerance included).
     pub max_ulps: u64,
+    /// Largest float distance among the words within the tolerance, in ulps.
+    pub max_ulps_within: u64,
+    /// Words that are not bit for bit equal (within the tolerance or not).
+    pub inexact: usize,
     /// First word outside the tolerance: index, got, expected.
     pub first: Option<(usize, u32, u32)>,
     /// Set when the sizes differ (nothing else is compared).
     pub size_mismatch: Option<(usize, usize)>,
 }
 
+/// What a comparison found, as the summary states it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every word is bit for bit equal.
+    Identical,
+    /// Every word is within the tolerance; `inexact` are not bit-equal.
+    WithinTolerance {
+        /// Words that differ within the tolerance.
+        inexact: usize,
+        /// Largest float distance, in ulps.
+        max_ulps: u64,
+    },
+    /// Some pixels differ beyond the tolerance, no more than the mesh-edge allowance.
+    EdgePixels {
+        /// Pixels outside the tolerance.
+        pixels_off: usize,
+        /// Pixels allowed to be.
+        pixels_allowed: usize,
+    },
+    /// Words differ beyond the tolerance (and the allowance).
+    Differs {
+        /// Words outside the tolerance.
+        mismatches: usize,
+        /// First of them: index, here, in the reference.
+        first: (usize, u32, u32),
+    },
+    /// The read-backs have different sizes: nothing else was compared.
+    SizeMismatch {
+        /// Bytes here.
+        got: usize,
+        /// Bytes in the reference.
+        expected: usize,
+    },
+}
+
 impl Comparison {
     /// True when every word is within the tolerance, but for the pixels allowed.
     pub fn ok(&self) -> bool {
         self.size_mismatch.is_none() && (self.mismatches == 0 || self.pixels_off <= self.pixels_allowed)
+    }
+
+    /// What the figures say.
+    pub fn verdict(&self) -> Verdict {
+        if let Some((got, expected)) = self.size_mismatch {
+            return Verdict::SizeMismatch { got, expected };
+        }
+        if self.mismatches == 0 {
+            return if self.inexact == 0 {
+                Verdict::Identical
+            } else {
+                Verdict::WithinTolerance { inexact: self.inexact, max_ulps: self.max_ulps_within }
+            };
+        }
+        if self.pixels_off <= self.pixels_allowed {
+            return Verdict::EdgePixels { pixels_off: self.pixels_off, pixels_allowed: self.pixels_allowed };
+        }
+        Verdict::Differs { mismatches: self.mismatches, first: self.first.unwrap_or((0, 0, 0)) }
     }
 }
 
@@ -251,6 +308,8 @@ pub fn compare(plan: &Plan, index: usize, got: &[u8], expected: &[u8]) -> Compar
         pixels_off: 0,
         pixels_allowed: 0,
         max_ulps: 0,
+        max_ulps_within: 0,
+        inexact: 0,
         first: None,
         size_mismatch: None,
     };
@@ -274,11 +333,19 @@ pub fn compare(plan: &Plan, index: usize, got: &[u8], expected: &[u8]) -> Compar
         let bad = match word_kind(plan, r, i) {
             WordKind::Float => {
                 let (fg, fe) = (f32::from_bits(g), f32::from_bits(e));
-                c.max_ulps = c.max_ulps.max(ulps_apart(fg, fe));
-                !floats_agree(fg, fe, &t)
+                let ulps = ulps_apart(fg, fe);
+                c.max_ulps = c.max_ulps.max(ulps);
+                let bad = !floats_agree(fg, fe, &t);
+                if !bad {
+                    c.max_ulps_within = c.max_ulps_within.max(ulps);
+                }
+                bad
             }
             WordKind::Exact => g != e,
         };
+        if g != e {
+            c.inexact += 1;
+        }
         if bad {
             c.mismatches += 1;
             c.first.get_or_insert((i, g, e));

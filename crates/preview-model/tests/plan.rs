@@ -5,7 +5,7 @@
 mod common;
 
 use preview_model::plan::{self, Readback, Resource};
-use preview_model::reference::{compare, fingerprint};
+use preview_model::reference::{compare, fingerprint, Verdict};
 use preview_model::settings::{Settings, VertexView};
 use preview_model::{PreviewModel, Stage};
 
@@ -100,13 +100,21 @@ fn comparison_uses_the_plan_tolerance() {
     let words = |f: &dyn Fn(usize) -> f32| -> Vec<u8> { (0..n).flat_map(|i| f(i).to_le_bytes()).collect() };
     let base = words(&|i| (i % 97) as f32 / 97.0 + 0.25);
     assert!(compare(&quad, 0, &base, &base).ok());
+    assert_eq!(compare(&quad, 0, &base, &base).verdict(), Verdict::Identical);
     let near = words(&|i| f32::from_bits(((i % 97) as f32 / 97.0 + 0.25).to_bits() + 64));
     let c = compare(&quad, 0, &near, &base);
     assert!(c.ok() && c.max_ulps == 64, "{c:?}");
+    assert_eq!(c.verdict(), Verdict::WithinTolerance { inexact: n, max_ulps: 64 });
     let off = words(&|i| f32::from_bits(((i % 97) as f32 / 97.0 + 0.25).to_bits() + if i == 4000 { 65 } else { 0 }));
     let c = compare(&quad, 0, &off, &base);
     assert!(!c.ok() && c.mismatches == 1 && c.first.map(|f| f.0) == Some(4000), "{c:?}");
+    assert!(matches!(c.verdict(), Verdict::Differs { mismatches: 1, first: (4000, _, _) }), "{c:?}");
+    assert_eq!(c.max_ulps_within, 0);
     assert!(compare(&quad, 0, &base[4..], &base).size_mismatch.is_some());
+    assert_eq!(
+        compare(&quad, 0, &base[4..], &base).verdict(),
+        Verdict::SizeMismatch { got: base.len() - 4, expected: base.len() }
+    );
 
     let mesh = plan_of("fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc", &Settings::default());
     let pixels = (mesh.width * mesh.height) as usize;
@@ -117,6 +125,10 @@ fn comparison_uses_the_plan_tolerance() {
     let edges = |k: usize| words(&|i| if i / 4 < k { 9.0 } else { (i % 97) as f32 / 97.0 + 0.25 });
     let c = compare(&mesh, 0, &edges(allowed), &base);
     assert!(c.ok() && c.pixels_off == allowed, "{c:?}");
+    // Matching but for edge pixels is its own verdict: the huge distances of
+    // those pixels are not those of the words that agree.
+    assert_eq!(c.verdict(), Verdict::EdgePixels { pixels_off: allowed, pixels_allowed: allowed });
+    assert!(c.max_ulps > 1 << 20 && c.max_ulps_within == 0, "{c:?}");
     assert!(!compare(&mesh, 0, &edges(allowed + 1), &base).ok());
 }
 
