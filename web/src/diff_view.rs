@@ -12,6 +12,24 @@ use crate::selection::ROW_BYTES;
 use dxbc::diff::{ChunkChange, InsDiff, ShaderDiff};
 use std::ops::Range;
 
+/// What the current file is compared with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CompareWith {
+    /// The file as opened, before the playground's edits.
+    #[default]
+    Original,
+    /// A second file the user opened, dropped or pasted (or a diff link carried).
+    File {
+        /// How the page names it.
+        name: String,
+        bytes: std::sync::Arc<Vec<u8>>,
+    },
+}
+
+/// Most rows the page draws (a diff of two unrelated big shaders has
+/// thousands); the summary still counts them all.
+pub const MAX_ROWS: usize = 2000;
+
 /// Unchanged instructions kept on each side of a change; longer unchanged
 /// runs fold into one row.
 pub const CONTEXT: usize = 2;
@@ -83,7 +101,13 @@ pub struct Row {
     pub b_bytes: Vec<Range<usize>>,
     /// For a Folded row: how many unchanged instructions it stands for.
     pub folded: usize,
+    /// For a Changed row: its changed bytes in both files ([`byte_changes`]).
+    pub shown: Vec<ByteChange>,
 }
+
+/// A changed range spelled out: its offset in the current file, then the
+/// bytes of each file, each with whether it differs from the other's.
+pub type ByteChange = (usize, Vec<(u8, bool)>, Vec<(u8, bool)>);
 
 /// How many rows of each kind (counting instructions, folded ones included).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -241,12 +265,14 @@ impl DiffView {
                             }
                         }
                     }
-                    Row {
+                    let mut r = Row {
                         fields: fields.iter().map(|f| format!("{} {} → {}", f.name, f.a, f.b)).collect(),
                         a_bytes: a_bytes.clone(),
                         b_bytes: b_bytes.clone(),
                         ..row(RowStatus::Changed, ins(a, *i), ins(b, *j))
-                    }
+                    };
+                    r.shown = byte_changes(&r, &a.bytes, &b.bytes);
+                    r
                 }
             };
             full.push(row);
@@ -271,8 +297,29 @@ impl DiffView {
     }
 }
 
+/// The changed bytes of a Changed row, side by side: for each changed
+/// range, its offset in the current file and up to [`SHOWN_BYTES`] bytes of
+/// each file, each byte with whether it differs.
+pub fn byte_changes(r: &Row, a: &[u8], b: &[u8]) -> Vec<ByteChange> {
+    let slice = |f: &[u8], r: &Range<usize>| f.get(r.start..r.end.min(r.start + SHOWN_BYTES)).unwrap_or(&[]).to_vec();
+    r.b_bytes
+        .iter()
+        .zip(&r.a_bytes)
+        .take(SHOWN_RANGES)
+        .map(|(rb, ra)| {
+            let (xa, xb) = (slice(a, ra), slice(b, rb));
+            let mark = |x: &[u8], y: &[u8]| x.iter().enumerate().map(|(k, &v)| (v, y.get(k) != Some(&v))).collect();
+            (rb.start, mark(&xa, &xb), mark(&xb, &xa))
+        })
+        .collect()
+}
+
+/// Most changed ranges a row spells out, and most bytes of each.
+pub const SHOWN_RANGES: usize = 8;
+pub const SHOWN_BYTES: usize = 32;
+
 fn row(status: RowStatus, a: Option<Ins>, b: Option<Ins>) -> Row {
-    Row { status, a, b, fields: Vec::new(), a_bytes: Vec::new(), b_bytes: Vec::new(), folded: 0 }
+    Row { status, a, b, fields: Vec::new(), a_bytes: Vec::new(), b_bytes: Vec::new(), folded: 0, shown: Vec::new() }
 }
 
 /// Instruction `k` of `m`'s program, with its listing line.
@@ -368,6 +415,16 @@ mod tests {
             assert_eq!(diffs, differing(&bytes, &e.bytes), "{f}");
             assert!(!diffs.is_empty());
             assert!(r.b.as_ref().unwrap().text.contains("_sat"), "{f}: {:?}", r.b);
+            // The row spells out the token in both files, marking the bytes that differ.
+            let shown = &r.shown;
+            assert_eq!(shown, &byte_changes(r, &bytes, &e.bytes));
+            assert_eq!(shown.len(), 1);
+            let (at, was, now) = &shown[0];
+            assert_eq!((*at, was.len(), now.len()), (off, 4, 4));
+            let marked: Vec<usize> = now.iter().enumerate().filter(|(_, x)| x.1).map(|(k, _)| off + k).collect();
+            assert_eq!(marked, diffs, "{f}");
+            assert_eq!(now.iter().map(|x| x.0).collect::<Vec<_>>(), e.bytes[off..off + 4]);
+            assert_eq!(was.iter().map(|x| x.0).collect::<Vec<_>>(), bytes[off..off + 4]);
             assert!(!r.a.as_ref().unwrap().text.contains("_sat"), "{f}: {:?}", r.a);
             let n = p.instructions.len();
             assert_eq!(v.counts, Counts { same: n - 1, changed: 1, removed: 0, added: 0, chunks: 1 }, "{f}");

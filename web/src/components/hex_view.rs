@@ -82,6 +82,8 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
     // only the bytes of rows whose mask changed.
     let sel_mask = Memo::new(move |_| s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)));
     let hit_mask = Memo::new(move |_| s.hits.with(|h| h.row_mask(base)));
+    // Changed tokens and bytes against the compared file (only while the diff view is open).
+    let diff_mask = Memo::new(move |_| s.diff.with(|d| d.as_ref().map_or((0, 0), |d| d.marks.row_masks(base))));
     let hov_mask = {
         let m = m.clone();
         Memo::new(move |_| s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base)))
@@ -129,6 +131,13 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
                 }
                 if hit_mask.get() & bit != 0 {
                     c.push_str(" hit");
+                }
+                let (dtok, dbyte) = diff_mask.get();
+                if dtok & bit != 0 {
+                    c.push_str(" dtok");
+                }
+                if dbyte & bit != 0 {
+                    c.push_str(" dbyte");
                 }
                 c
             };
