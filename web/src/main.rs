@@ -13,12 +13,13 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    diff_view, gallery, history, input, inspect, layout, model, preview, search, selection, syntax, text, tour, translation,
+    diff_view, gallery, history, input, inspect, layout, model, preview, search, selection, syntax, text, tour,
+    translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};
-use history::History;
 use diff_view::{CompareWith, DiffView};
+use history::History;
 use layout::{Fold, Side, Splits, Theme, PANE_DIFF, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
 use leptos::prelude::*;
 use model::Model;

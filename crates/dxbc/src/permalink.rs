@@ -472,6 +472,22 @@ mod tests {
         assert_eq!(decode(&encode(&empty)).unwrap(), empty);
     }
 
+    /// A diff link written when record 8 was added: never edit it.
+    const GOLDEN_DIFF: &str = "#v1/rY49CoNAEIXfmIVskWIhkDLZIodIFUJ-JGUgzdoKNp7DUvQENhZewVKwsrD0JFZ2OqKeQB98vK-YgUcBvc3zlXV10TeH_SUp4zysUgIQMGNfmf_3Ywz3jzkxvgQ5gLAjDT3fuQq7VimM8cCuJ78BcnH7PHekseTO75b1EIKOcv0abLBmAA";
+
+    #[test]
+    fn golden_diff_link_keeps_working() {
+        // The example as GOLDEN_FULL pins it, compared with a copy whose byte 0x40 has bit 5 flipped.
+        let l = decode(GOLDEN_DIFF).unwrap();
+        let other = l.view.compare.as_deref().unwrap();
+        assert_eq!((other.len(), fnv1a(other)), (132usize, 1_671_808_872u32));
+        let flipped: Vec<usize> = (0..132).filter(|&k| l.shader[k] != other[k]).collect();
+        assert_eq!((l.shader.len(), flipped, l.shader[0x40] ^ other[0x40]), (132, vec![0x40], 0x20));
+        assert_eq!(l.view.selection, Some((0x40, 4)));
+        assert_eq!(l.view.panes, panes::MAP | panes::REFLECTION | panes::DIFF);
+        assert_eq!((l.view.field_lo, l.view.tour_step, l.view.preview_values), (None, None, None));
+    }
+
     #[test]
     fn damaged_diff_links_fail_cleanly() {
         let l = diff_sample();

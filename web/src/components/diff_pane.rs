@@ -83,9 +83,7 @@ fn row_view(r: Row) -> impl IntoView {
     let detail = (r.status == RowStatus::Changed).then(|| {
         let changes = r.shown.clone();
         let hex = |v: Vec<(u8, bool)>| {
-            v.into_iter()
-                .map(|(x, ch)| view! { <span class:dbyte=ch>{format!("{x:02x}")}</span>" " })
-                .collect_view()
+            v.into_iter().map(|(x, ch)| view! { <span class:dbyte=ch>{format!("{x:02x}")}</span>" " }).collect_view()
         };
         view! {
             <div class="ddetail">
