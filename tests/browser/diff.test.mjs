@@ -83,7 +83,8 @@ test('a diff of a shader against its edited copy highlights exactly the changed 
     assert.equal(await row.getByTestId('diff-fields').textContent(), `${field} ${was} → ${now}`);
     // In the row, the marked bytes are those that differ, with the edited values.
     const rowBytes = await row.locator('.dbytes span.dbyte').allTextContents();
-    const want = differing.flatMap((o) => [original[o], edited[o]].map((x) => x.toString(16).padStart(2, '0')));
+    const hex = (x) => x.toString(16).padStart(2, '0');
+    const want = [...differing.map((o) => hex(original[o])), ...differing.map((o) => hex(edited[o]))];
     assert.deepEqual(rowBytes, want);
     const summary = page.getByTestId('diff-summary');
     assert.equal(await summary.getAttribute('data-changed'), '1');
@@ -92,15 +93,19 @@ test('a diff of a shader against its edited copy highlights exactly the changed 
     assert.deepEqual(await page.getByTestId('diff-chunks').locator('li').allTextContents(),
       [...chunks, 'checksum differs']);
     // The hex view marks exactly the token, and in it exactly the differing bytes.
-    assert.deepEqual(await marked(page, 'dtok'), [tokenAt, tokenAt + 1, tokenAt + 2, tokenAt + 3]);
+    assert.deepEqual((await marked(page, 'dtok')).sort((a, b) => a - b), [tokenAt, tokenAt + 1, tokenAt + 2, tokenAt + 3]);
     assert.deepEqual((await marked(page, 'dbyte')).sort((a, b) => a - b), differing);
 
     // A row's click selects its instruction in the current file.
-    await page.locator('[data-testid=disassembly] .line').first().click();
+    await page.locator('[data-testid=hex-view] .b[data-b="0"]').click();
+    assert.equal(await row.getAttribute('aria-selected'), 'false');
     await row.click();
     const selLine = page.locator('[data-testid=disassembly] .line[aria-selected=true]');
     assert.match(await selLine.textContent(), /^mul_sat r0\.xyzw/);
     assert.equal(await row.getAttribute('aria-selected'), 'true');
+    // The listing marks the changed instruction's line.
+    assert.deepEqual(await page.locator('[data-testid=disassembly] .line.dchg').allTextContents(),
+      [await selLine.textContent()]);
     assert.match(await page.getByTestId('inspector').textContent(), /saturate/);
 
     // The page's diff link reopens the same diff in a fresh page; so does the CLI's.

@@ -195,6 +195,8 @@ pub struct DiffView {
     pub counts: Counts,
     /// What the hex view highlights in the current file.
     pub marks: ByteMarks,
+    /// Listing lines of the current file's changed and added instructions, sorted.
+    pub b_lines: Vec<usize>,
     /// Why there is no instruction alignment (a file without a program,
     /// or one that does not decode).
     pub no_program: Option<&'static str>,
@@ -277,7 +279,22 @@ impl DiffView {
             };
             full.push(row);
         }
-        DiffView { rows: fold(full), chunks, header_changed, checksum_changed, counts, marks, no_program: None }
+        let mut b_lines: Vec<usize> = full
+            .iter()
+            .filter(|r| matches!(r.status, RowStatus::Changed | RowStatus::Added))
+            .filter_map(|r| b.ins_line.get(r.b.as_ref()?.index).map(|&l| l as usize))
+            .collect();
+        b_lines.sort_unstable();
+        DiffView {
+            rows: fold(full),
+            chunks,
+            header_changed,
+            checksum_changed,
+            counts,
+            marks,
+            b_lines,
+            no_program: None,
+        }
     }
 
     /// The summary line: `1 changed, 0 removed, 0 added, 41 unchanged; 1 chunk differs`.
@@ -288,6 +305,11 @@ impl DiffView {
             n => format!("{n} chunks differ"),
         };
         format!("{} changed, {} removed, {} added, {} unchanged; {chunks}", c.changed, c.removed, c.added, c.same)
+    }
+
+    /// Whether listing line `l` of the current file is a changed or added instruction.
+    pub fn marks_line(&self, l: usize) -> bool {
+        self.b_lines.binary_search(&l).is_ok()
     }
 
     /// Whether the two files are byte for byte the same (as far as the diff sees).
@@ -430,6 +452,10 @@ mod tests {
             assert_eq!(v.counts, Counts { same: n - 1, changed: 1, removed: 0, added: 0, chunks: 1 }, "{f}");
             assert_eq!(v.chunks.iter().map(ChunkLine::text).collect::<Vec<_>>(), [format!("{} changed", shex(&a))]);
             assert!(v.checksum_changed && !v.header_changed && !v.identical());
+            // The listing marks the edited instruction's line, the one that now reads `_sat`.
+            assert_eq!(v.b_lines.len(), 1);
+            assert!(b.lines[v.b_lines[0]].contains("_sat") && v.marks_line(v.b_lines[0]), "{f}");
+            assert_eq!(b.line_bytes(v.b_lines[0]).map(|x| x.0 as usize), Some(off), "{f}");
         }
     }
 
