@@ -55,7 +55,7 @@ pub fn DiffSource() -> impl IntoView {
                 <label class="btn">"Second file…"
                     <input type="file" data-testid="diff-file" accept=".cso,.dxbc,.o,.fxo,.bin,.h,.txt" on:change=on_file/>
                 </label>
-                <textarea data-testid="diff-paste" rows="1" placeholder="or paste one (hex, base64, C array, link)"
+                <textarea data-testid="diff-paste" rows="1" placeholder="or paste one" title="Paste hex, base64, a C array or a link to compare with"
                     prop:value=move || paste.get() on:input=move |ev| paste.set(event_target_value(&ev))></textarea>
                 <button class="btn" data-testid="diff-decode" on:click=on_paste>"Compare"</button>
             </span>
