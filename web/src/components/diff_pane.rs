@@ -29,7 +29,7 @@ pub fn DiffPane() -> impl IntoView {
                 Some(d) => body(d).into_any(),
             }}
             <div class="drows" on:click=on_click>
-                {move || s.diff.get().map(|d| rows(d))}
+                {move || s.diff.get().map(rows)}
             </div>
         </div>
     }
@@ -60,7 +60,7 @@ fn rows(d: Arc<diff_view::DiffView>) -> impl IntoView {
     let more = d.rows.len().saturating_sub(MAX_ROWS);
     let shown: Vec<Row> = d.rows.iter().take(MAX_ROWS).cloned().collect();
     view! {
-        {shown.into_iter().map(|r| row_view(r)).collect_view()}
+        {shown.into_iter().map(row_view).collect_view()}
         {(more > 0).then(|| view! { <p class="hint">{format!("{more} more rows not shown.")}</p> })}
     }
 }
