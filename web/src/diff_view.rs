@@ -428,8 +428,8 @@ mod tests {
             assert_eq!(r.a.as_ref().map(|x| x.offset as usize), Some(off), "{f}");
             assert_eq!(r.fields, ["saturate 0 → 1"], "{f}");
             // The changed bytes are the edited token: the opcode dword.
-            assert_eq!(r.b_bytes, [off..off + 4], "{f}");
-            assert_eq!(r.a_bytes, [off..off + 4], "{f}");
+            let token = std::iter::once(off..off + 4).collect::<Vec<_>>();
+            assert_eq!((&r.b_bytes, &r.a_bytes), (&token, &token), "{f}");
             let (tokens, diffs) = v.marks.offsets();
             assert_eq!(tokens, (off..off + 4).collect::<Vec<_>>(), "{f}");
             // The bytes marked as differing are exactly those that differ in
