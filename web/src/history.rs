@@ -61,6 +61,11 @@ impl History {
         !self.redo.is_empty()
     }
 
+    /// The bytes as opened (what the diff view compares edits with).
+    pub fn opened_bytes(&self) -> &[u8] {
+        &self.opened
+    }
+
     /// Whether `current` differs from the file as opened.
     pub fn is_edited(&self, current: &[u8]) -> bool {
         current != self.opened.as_slice()
@@ -79,6 +84,7 @@ mod tests {
         h.edited(b"a".to_vec()); // a → b
         h.edited(b"b".to_vec()); // b → c
         assert!(h.is_edited(b"c"));
+        assert_eq!(h.opened_bytes(), b"a");
         assert_eq!(h.undo(b"c".to_vec()).as_deref(), Some(&b"b"[..]));
         assert_eq!(h.undo(b"b".to_vec()).as_deref(), Some(&b"a"[..]));
         assert!(!h.is_edited(b"a"));

@@ -8,6 +8,7 @@ pub const PANE_MAP: u32 = 1;
 pub const PANE_REFLECTION: u32 = 2;
 pub const PANE_TRANSLATION: u32 = 4;
 pub const PANE_PREVIEW: u32 = dxbc::permalink::panes::PREVIEW;
+pub const PANE_DIFF: u32 = dxbc::permalink::panes::DIFF;
 
 /// The smallest share of the width or height a split leaves to a pane.
 pub const MIN_SHARE: f64 = 0.12;
@@ -135,13 +136,14 @@ impl Splits {
 pub enum Side {
     Translation,
     Preview,
+    Diff,
     Reflection,
     Map,
 }
 
 impl Side {
     /// In tab order.
-    pub const ALL: [Side; 4] = [Side::Translation, Side::Preview, Side::Reflection, Side::Map];
+    pub const ALL: [Side; 5] = [Side::Translation, Side::Preview, Side::Diff, Side::Reflection, Side::Map];
 
     pub fn bit(self) -> u32 {
         match self {
@@ -149,6 +151,7 @@ impl Side {
             Side::Reflection => PANE_REFLECTION,
             Side::Translation => PANE_TRANSLATION,
             Side::Preview => PANE_PREVIEW,
+            Side::Diff => PANE_DIFF,
         }
     }
 
@@ -158,6 +161,7 @@ impl Side {
             Side::Reflection => "Reflection",
             Side::Translation => "Translation",
             Side::Preview => "Preview",
+            Side::Diff => "Diff",
         }
     }
 
@@ -168,6 +172,7 @@ impl Side {
             Side::Reflection => "reflection",
             Side::Translation => "translation",
             Side::Preview => "preview",
+            Side::Diff => "diff",
         }
     }
 }
@@ -340,6 +345,8 @@ mod tests {
         assert_eq!(shown_side(PANE_MAP | PANE_PREVIEW, Some(Side::Map)), Some(Side::Map));
         assert_eq!(shown_side(PANE_MAP, Some(Side::Translation)), Some(Side::Map));
         assert_eq!(shown_side(0, Some(Side::Map)), None);
+        // The diff sits after the workbench panes, before the tables.
+        assert_eq!(side_tabs(PANE_MAP | PANE_DIFF | PANE_TRANSLATION), vec![Side::Translation, Side::Diff, Side::Map]);
     }
 
     #[test]

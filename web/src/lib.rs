@@ -10,6 +10,7 @@
 //! results as JSON, so naga is linked into the worker's wasm alone and the
 //! first view loads without it.
 
+pub mod diff_view;
 pub mod gallery;
 pub mod history;
 pub mod input;

@@ -14,12 +14,14 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    gallery, history, input, inspect, layout, model, preview, search, selection, syntax, text, tour, translation,
+    diff_view, gallery, history, input, inspect, layout, model, preview, search, selection, syntax, text, tour,
+    translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};
+use diff_view::{CompareWith, DiffView};
 use history::History;
-use layout::{Fold, Side, Splits, Theme, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
+use layout::{Fold, Side, Splits, Theme, PANE_DIFF, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
 use leptos::prelude::*;
 use model::Model;
 use selection::Selection;
@@ -70,6 +72,11 @@ struct State {
     query: RwSignal<String>,
     /// Its matches in the current file (derived: query × model).
     hits: Memo<Arc<search::Hits>>,
+    /// What the diff view compares the current file with.
+    compare: RwSignal<CompareWith>,
+    /// The diff of the compared file and the current one; made only while
+    /// the diff view is open (None otherwise).
+    diff: Memo<Option<Arc<DiffView>>>,
 }
 
 /// The user's view the tour put aside.
@@ -176,6 +183,10 @@ impl State {
 
     fn apply_view(&self, v: &dxbc::permalink::ViewState) {
         let m = self.model.get_untracked();
+        if let Some(other) = &v.compare {
+            let name = "the link's first file".to_string();
+            self.compare.set(CompareWith::File { name, bytes: Arc::new(other.clone()) });
+        }
         self.panes.set(v.panes);
         ensure_translation(*self);
         self.tour.set(v.tour_step.map(|s| (s as usize).min(tour::STEPS.len() - 1)));
@@ -252,7 +263,20 @@ impl State {
                 tour_step: self.tour.get().map(|t| t as u32),
                 preview_values,
                 preview_settings,
+                compare: self.compared_bytes(),
             },
+        })
+    }
+
+    /// The bytes the diff view compares with, while it is open (a link made
+    /// then carries them).
+    fn compared_bytes(&self) -> Option<Vec<u8>> {
+        if self.panes.get() & PANE_DIFF == 0 {
+            return None;
+        }
+        Some(match self.compare.get() {
+            CompareWith::Original => self.history.with(|h| h.opened_bytes().to_vec()),
+            CompareWith::File { bytes, .. } => bytes.to_vec(),
         })
     }
 
@@ -298,11 +322,37 @@ fn App() -> impl IntoView {
     let first = &gallery::EXAMPLES[0];
     let model = RwSignal::new(Arc::new(Model::new((first.build)())));
     let query = RwSignal::new(String::new());
+    let panes = RwSignal::new(PANE_MAP | PANE_REFLECTION);
+    let history = RwSignal::new(History::default());
+    let compare = RwSignal::new(CompareWith::Original);
+    // The diff's inputs are tracked only while the view is open, so a closed
+    // view costs nothing on an edit or a selection.
+    let compared = Memo::new(move |_| {
+        if panes.get() & PANE_DIFF == 0 {
+            return None;
+        }
+        Some(match compare.get() {
+            CompareWith::Original => Arc::new(history.with(|h| h.opened_bytes().to_vec())),
+            CompareWith::File { bytes, .. } => bytes,
+        })
+    });
+    let compared_model = Memo::new_with_compare(
+        move |_| compared.get().map(|b| Arc::new(Model::new(b.to_vec()))),
+        |a, b| match (a, b) {
+            (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
+            (Some(None), Some(None)) => false,
+            _ => true,
+        },
+    );
+    let diff = Memo::new(move |_| {
+        let other = compared_model.get()?;
+        Some(Arc::new(DiffView::new(&other, &model.get())))
+    });
     let state = State {
         model,
         hover: RwSignal::new(None),
         sel: RwSignal::new(None),
-        panes: RwSignal::new(PANE_MAP | PANE_REFLECTION),
+        panes,
         tour: RwSignal::new(None),
         tour_saved: RwSignal::new(None),
         status: RwSignal::new(format!("Example: {}.", first.name)),
@@ -319,7 +369,9 @@ fn App() -> impl IntoView {
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         query,
         hits: Memo::new(move |_| Arc::new(search::Hits::find(&model.get(), &query.get()))),
-        history: RwSignal::new(History::default()),
+        history,
+        compare,
+        diff,
         edit_error: RwSignal::new(None),
         name: RwSignal::new(Some(first.id.to_string())),
     };

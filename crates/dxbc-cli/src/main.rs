@@ -86,6 +86,10 @@ enum Command {
         /// Open with the token or field holding this byte selected (decimal or 0x…).
         #[arg(long, value_name = "OFFSET")]
         select: Option<String>,
+        /// Open the diff view comparing FILE with this file (shown as the
+        /// first side; FILE is the one selected and edited).
+        #[arg(long, value_name = "OTHER")]
+        diff: Option<String>,
         file: String,
     },
     /// Find a mnemonic (`mul`), register (`r3`, `cb0[5]`), reflection name,
@@ -229,7 +233,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let dxbc = dxbc::asm::assemble(text).map_err(|e| e.to_string())?;
             out.write_all(&dxbc).map_err(io)?;
         }
-        Command::Link { pane, select, file } => {
+        Command::Link { pane, select, diff, file } => {
             use dxbc::permalink::{self, panes};
             let shader = read_input(&file)?;
             // Refuse what the explorer could not open: the link must decode.
@@ -260,8 +264,18 @@ fn run(cli: Cli) -> Result<(), String> {
                     }
                 }
             };
-            let link =
-                permalink::Permalink { shader, view: permalink::ViewState { panes, selection, ..Default::default() } };
+            // The compared file must open too (its side of the diff is decoded).
+            let compare = match diff {
+                None => None,
+                Some(other) => {
+                    let bytes = read_input(&other)?;
+                    Shader::decode(&bytes).map_err(|e| format!("--diff {other}: {e}"))?;
+                    Some(bytes)
+                }
+            };
+            let panes = if compare.is_some() { panes | permalink::panes::DIFF } else { panes };
+            let view = permalink::ViewState { panes, selection, compare, ..Default::default() };
+            let link = permalink::Permalink { shader, view };
             writeln!(out, "{}", permalink::encode(&link)).map_err(io)?;
         }
         Command::Search { file, query } => {

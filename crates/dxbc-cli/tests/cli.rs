@@ -380,6 +380,31 @@ fn diff_exits_0_for_identical_and_1_naming_the_changed_field() {
     assert_eq!(code, 2, "{err}");
 }
 
+#[test]
+fn link_diff_carries_both_files_and_opens_the_diff_view() {
+    let f = corpus("fxc/angle930_buffertotexture11_ps_4f.dxbc");
+    let original = std::fs::read(&f).unwrap();
+    let (code, edited, err) =
+        dxbc(&["edit", f.to_str().unwrap(), "--at", "0x33c", "--field", "saturate", "--value", "1"], None);
+    assert_eq!(code, 0, "{err}");
+    // The edited file comes on stdin; the original is compared with it.
+    let (code, out, err) = dxbc(&["link", "-", "--diff", f.to_str().unwrap(), "--select", "0x33c"], Some(&edited));
+    assert_eq!(code, 0, "{err}");
+    let link = dxbc::permalink::decode(String::from_utf8(out).unwrap().trim()).unwrap();
+    assert_eq!(link.shader, edited);
+    assert_eq!(link.view.compare.as_deref(), Some(original.as_slice()));
+    assert_eq!(link.view.panes, dxbc::permalink::panes::DEFAULT | dxbc::permalink::panes::DIFF);
+    assert_eq!(link.view.selection, Some((0x33c, 4)));
+    // Without --diff the link carries no second file and leaves the diff view closed.
+    let (_, out, _) = dxbc(&["link", f.to_str().unwrap()], None);
+    let plain = dxbc::permalink::decode(String::from_utf8(out).unwrap().trim()).unwrap();
+    assert_eq!((plain.view.compare, plain.view.panes & dxbc::permalink::panes::DIFF), (None, 0));
+    // A second file that does not decode is refused, with its name.
+    let (code, out, err) = dxbc(&["link", f.to_str().unwrap(), "--diff", "-"], Some(b"not a shader"));
+    assert_eq!((code, out.is_empty()), (1, true), "{err}");
+    assert!(err.contains("--diff -"), "{err}");
+}
+
 /// The numbers between the braces of the first `const BYTE` array.
 fn c_bytes(h: &str) -> Vec<u8> {
     let body = h.split_once("const BYTE").unwrap().1;

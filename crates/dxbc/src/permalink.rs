@@ -17,6 +17,10 @@
 //! | 5 | tour step: varint |
 //! | 6 | preview control values (opaque to this module; the app's codec) |
 //! | 7 | preview settings (opaque to this module; the app's codec) |
+//! | 8 | the file the shader is compared with in the diff view (its bytes) |
+//!
+//! Record 8 was added after the first links were written: an older reader
+//! skips it and opens the shader alone, so a diff link stays a `#v1/` link.
 //!
 //! Decoders skip records whose tag they do not know, so a later writer can
 //! add records without breaking old readers; a change that old readers
@@ -45,6 +49,7 @@ const TAG_PANES: u8 = 4;
 const TAG_TOUR: u8 = 5;
 const TAG_PREVIEW_VALUES: u8 = 6;
 const TAG_PREVIEW_SETTINGS: u8 = 7;
+const TAG_COMPARE: u8 = 8;
 
 /// Bits of [`ViewState::panes`]: which panes of the explorer are open.
 pub mod panes {
@@ -56,6 +61,9 @@ pub mod panes {
     pub const TRANSLATION: u32 = 4;
     /// The live preview.
     pub const PREVIEW: u32 = 8;
+    /// The diff view (against [`super::ViewState::compare`] when the link
+    /// carries a file, else against the unedited original).
+    pub const DIFF: u32 = 16;
     /// Panes open when a link does not say.
     pub const DEFAULT: u32 = MAP | REFLECTION;
 }
@@ -75,6 +83,9 @@ pub struct ViewState {
     pub preview_values: Option<Vec<u8>>,
     /// The live preview's other choices, in the app's own encoding.
     pub preview_settings: Option<Vec<u8>>,
+    /// The file the shader is compared with (the diff view's first side;
+    /// the shader is the second).
+    pub compare: Option<Vec<u8>>,
 }
 
 /// A shader plus the view of it.
@@ -138,7 +149,8 @@ pub fn encode(link: &Permalink) -> String {
 
 /// The uncompressed binary payload of `link` (exposed for size figures).
 pub fn payload(link: &Permalink) -> Vec<u8> {
-    let mut p = Vec::with_capacity(link.shader.len() + 32);
+    let other = link.view.compare.as_ref().map_or(0, Vec::len);
+    let mut p = Vec::with_capacity(link.shader.len() + other + 32);
     record(&mut p, TAG_SHADER, &link.shader);
     let v = &link.view;
     if let Some((o, l)) = v.selection {
@@ -165,6 +177,9 @@ pub fn payload(link: &Permalink) -> Vec<u8> {
     }
     if let Some(b) = &v.preview_settings {
         record(&mut p, TAG_PREVIEW_SETTINGS, b);
+    }
+    if let Some(b) = &v.compare {
+        record(&mut p, TAG_COMPARE, b);
     }
     p
 }
@@ -220,6 +235,7 @@ fn parse_payload(p: &[u8]) -> Result<Permalink, PermalinkError> {
             TAG_TOUR => view.tour_step = Some(read_varint(d, &mut 0).ok_or_else(bad)?),
             TAG_PREVIEW_VALUES => view.preview_values = Some(d.to_vec()),
             TAG_PREVIEW_SETTINGS => view.preview_settings = Some(d.to_vec()),
+            TAG_COMPARE => view.compare = Some(d.to_vec()),
             _ => {} // a later writer's record: skipped
         }
     }
@@ -412,6 +428,101 @@ mod tests {
         assert_eq!(decode(&s), Err(PermalinkError::BadRecord(0)));
         for e in [PermalinkError::TooLarge, PermalinkError::BadDeflate] {
             assert!(!e.to_string().is_empty());
+        }
+    }
+
+    /// A diff link: the edited example compared with the original.
+    fn diff_sample() -> Permalink {
+        let original = crate::examples::tint_pixel_shader();
+        let mut shader = original.clone();
+        shader[0x40] ^= 0x20;
+        Permalink {
+            shader,
+            view: ViewState {
+                selection: Some((0x40, 4)),
+                panes: panes::DEFAULT | panes::DIFF,
+                compare: Some(original),
+                ..Default::default()
+            },
+        }
+    }
+
+    #[test]
+    fn diff_links_round_trip_and_old_links_have_no_compare() {
+        let l = diff_sample();
+        let s = encode(&l);
+        assert!(s.starts_with("#v1/"), "a diff link stays a version-1 link: {s}");
+        assert_eq!(decode(&s).unwrap(), l);
+        // The compared file is the last record, tag 8, after the view's.
+        let p = payload(&l);
+        let other = l.view.compare.as_ref().unwrap();
+        let mut tail = vec![8u8];
+        varint(&mut tail, other.len() as u32);
+        tail.extend_from_slice(other);
+        assert!(p.ends_with(&tail));
+        // What an older reader sees: everything but record 8, which it skips.
+        let mut old = l.clone();
+        old.view.compare = None;
+        assert_eq!(&p[..p.len() - tail.len()], payload(&old).as_slice());
+        // Links written before record 8 existed decode without a compared file.
+        assert_eq!(decode(GOLDEN_FULL).unwrap().view.compare, None);
+        // An empty compared file is kept as empty (not dropped).
+        let mut empty = l.clone();
+        empty.view.compare = Some(Vec::new());
+        assert_eq!(decode(&encode(&empty)).unwrap(), empty);
+    }
+
+    /// A diff link written when record 8 was added: never edit it.
+    const GOLDEN_DIFF: &str = "#v1/rY49CoNAEIXfmIVskWIhkDLZIodIFUJ-JGUgzdoKNp7DUvQENhZewVKwsrD0JFZ2OqKeQB98vK-YgUcBvc3zlXV10TeH_SUp4zysUgIQMGNfmf_3Ywz3jzkxvgQ5gLAjDT3fuQq7VimM8cCuJ78BcnH7PHekseTO75b1EIKOcv0abLBmAA";
+
+    #[test]
+    fn golden_diff_link_keeps_working() {
+        // The example as GOLDEN_FULL pins it, compared with a copy whose byte 0x40 has bit 5 flipped.
+        let l = decode(GOLDEN_DIFF).unwrap();
+        let other = l.view.compare.as_deref().unwrap();
+        assert_eq!((other.len(), fnv1a(other)), (132usize, 1_671_808_872u32));
+        let flipped: Vec<usize> = (0..132).filter(|&k| l.shader[k] != other[k]).collect();
+        assert_eq!((l.shader.len(), flipped, l.shader[0x40] ^ other[0x40]), (132, vec![0x40], 0x20));
+        assert_eq!(l.view.selection, Some((0x40, 4)));
+        assert_eq!(l.view.panes, panes::MAP | panes::REFLECTION | panes::DIFF);
+        assert_eq!((l.view.field_lo, l.view.tour_step, l.view.preview_values), (None, None, None));
+    }
+
+    #[test]
+    fn damaged_diff_links_fail_cleanly() {
+        let l = diff_sample();
+        let p = payload(&l);
+        let pack = |p: &[u8]| {
+            let mut s = String::from("#v1/");
+            base64url_encode(&miniz_oxide::deflate::compress_to_vec(p, 6), &mut s);
+            s
+        };
+        // The compare record cut short: its length says more than is left.
+        let n = l.view.compare.as_ref().unwrap().len();
+        let mut len = Vec::new();
+        varint(&mut len, n as u32);
+        let at = p.len() - n - len.len() - 1;
+        assert_eq!(p[at], 8, "the compare record's tag");
+        assert_eq!(decode(&pack(&p[..p.len() - 1])), Err(PermalinkError::BadRecord(at)));
+        // A length varint that never ends.
+        let mut bad = p[..at].to_vec();
+        bad.extend_from_slice(&[8, 0xff, 0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(decode(&pack(&bad)), Err(PermalinkError::BadRecord(at)));
+        // A length beyond u32.
+        let mut bad = p[..at].to_vec();
+        bad.extend_from_slice(&[8, 0xff, 0xff, 0xff, 0xff, 0x7f]);
+        assert_eq!(decode(&pack(&bad)), Err(PermalinkError::BadRecord(at)));
+        // Cut or flipped characters of the fragment: an error or some link, never a panic.
+        let s = encode(&l);
+        for cut in (4..s.len()).step_by(7) {
+            assert!(decode(&s[..cut]).is_err() || cut > s.len() - 4, "cut at {cut}");
+        }
+        let mut chars: Vec<u8> = s.into_bytes();
+        for k in (4..chars.len()).step_by(5) {
+            let keep = chars[k];
+            chars[k] = if keep == b'A' { b'B' } else { b'A' };
+            let _ = decode(std::str::from_utf8(&chars).unwrap());
+            chars[k] = keep;
         }
     }
 

@@ -59,6 +59,7 @@ pub fn Disassembly() -> impl IntoView {
                                 if hover_line.get() == Some(l) { c.push_str(" hl"); }
                                 if sel_line.get() == Some(l) { c.push_str(" sel"); }
                                 if s.hits.with(|h| h.has_line(l)) { c.push_str(" hit"); }
+                                if s.diff.with(|d| d.as_ref().is_some_and(|d| d.marks_line(l))) { c.push_str(" dchg"); }
                                 c
                             };
                             let pieces = syntax::highlight(&m.lines[l]).into_iter().map(|(c, t)| {

@@ -86,13 +86,16 @@ struct Marks {
     hov: u16,
     hovf: u16,
     hit: u16,
+    /// Tokens and bytes that differ from the compared file (diff view).
+    dtok: u16,
+    dbyte: u16,
 }
 
 impl Marks {
-    const CLASSES: [&'static str; 4] = ["sel", "hov", "hovf", "hit"];
+    const CLASSES: [&'static str; 6] = ["sel", "hov", "hovf", "hit", "dtok", "dbyte"];
 
-    fn masks(&self) -> [u16; 4] {
-        [self.sel, self.hov, self.hovf, self.hit]
+    fn masks(&self) -> [u16; 6] {
+        [self.sel, self.hov, self.hovf, self.hit, self.dtok, self.dbyte]
     }
 }
 
@@ -112,8 +115,8 @@ fn cell_byte(base: usize, j: usize) -> usize {
 
 /// Row slot `i` of `slots`: shows the row [`layout::slot_row`] gives it.
 /// One effect writes the DOM: the whole row when the row or the file
-/// changed, else only the cells whose selection, hover or search marks
-/// changed.
+/// changed, else only the cells whose selection, hover, search or diff
+/// marks changed.
 #[component]
 fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
     let s = st();
@@ -147,11 +150,14 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
         };
         let base = r * ROW_BYTES;
         let (hov, hovf) = s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base));
+        let (dtok, dbyte) = s.diff.with(|d| d.as_ref().map_or((0, 0), |d| d.marks.row_masks(base)));
         let marks = Marks {
             sel: s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)),
             hov,
             hovf,
             hit: s.hits.with(|h| h.row_mask(base)),
+            dtok,
+            dbyte,
         };
         let now = Shown { file, row, marks };
         if prev.file == file && prev.row == row {

@@ -5,6 +5,8 @@
 pub mod code_view;
 pub mod container_map;
 pub mod copy_button;
+pub mod diff_pane;
+pub mod diff_source;
 pub mod disassembly;
 pub mod edit_bar;
 pub mod error_banner;

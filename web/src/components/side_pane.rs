@@ -1,8 +1,9 @@
-//! The tabbed pane under the inspector: translation, preview, reflection
-//! and the container map, one tab per open pane. Every open pane stays
+//! The tabbed pane under the inspector: translation, preview, the diff,
+//! reflection and the container map, one tab per open pane. Every open pane stays
 //! mounted (hidden when not on show), so switching tabs loses nothing.
 
 use super::container_map::ContainerMap;
+use super::diff_pane::DiffPane;
 use super::reflection::Reflection;
 use super::translation_pane::TranslationPane;
 use crate::layout::{self, Fold, Side};
@@ -35,6 +36,7 @@ pub fn SidePane(#[prop(into)] on: Signal<bool>) -> impl IntoView {
             <div class="sidebody">
                 <Show when=open(Side::Translation)>{move || panel(Side::Translation, view! { <TranslationPane/> }.into_any())}</Show>
                 <Show when=open(Side::Preview)>{move || panel(Side::Preview, view! { <PreviewPane/> }.into_any())}</Show>
+                <Show when=open(Side::Diff)>{move || panel(Side::Diff, view! { <DiffPane/> }.into_any())}</Show>
                 <Show when=open(Side::Reflection)>{move || panel(Side::Reflection, view! { <Reflection/> }.into_any())}</Show>
                 <Show when=open(Side::Map)>{move || panel(Side::Map, view! { <ContainerMap/> }.into_any())}</Show>
             </div>
