@@ -103,7 +103,9 @@ enum Command {
         #[arg(long, default_value = "main")]
         name: String,
     },
-    /// Translate through naga to another shading language.
+    /// Translate through naga to another shading language. Exits 3 when the
+    /// translator refuses the shader (the reason's name and why on stderr),
+    /// 1 on other errors.
     Translate {
         /// Output language.
         #[arg(long, value_enum)]
@@ -153,7 +155,38 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+/// Why a command failed: an error (exit 1), or the translator's refusal
+/// of a shader it cannot express (exit 3, with the typed reason).
+enum Failure {
+    Error(String),
+    Refused { message: String, limitation: dxbc_naga::Limitation },
+}
+
+/// Exit status of `dxbc translate` when the translator refuses the shader.
+const EXIT_REFUSED: u8 = 3;
+
+impl From<String> for Failure {
+    fn from(e: String) -> Failure {
+        Failure::Error(e)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(e: &str) -> Failure {
+        Failure::Error(e.to_string())
+    }
+}
+
+impl From<dxbc_naga::TranslateError> for Failure {
+    fn from(e: dxbc_naga::TranslateError) -> Failure {
+        match e.limitation() {
+            Some(limitation) => Failure::Refused { message: e.to_string(), limitation },
+            None => Failure::Error(e.to_string()),
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let io = |e: std::io::Error| format!("cannot write output: {e}");
     match cli.command {
@@ -182,7 +215,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(dxbc::spans::leaves(&s).to_tsv(&s.bytes).as_bytes()).map_err(io)?;
             if let Some(e) = s.errors.first() {
-                return Err(e.to_string());
+                return Err(Failure::Error(e.to_string()));
             }
         }
         Command::Json { file } => {
@@ -270,7 +303,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out.write_all(text.as_bytes()).map_err(io)?;
             eprintln!("{count}");
         }
-        Command::Diff { .. } => return Err("diff is run by main".into()),
+        Command::Diff { .. } => return Err(Failure::Error("diff is run by main".into())),
         Command::Header { file, name } => {
             let bytes = read_input(&file)?;
             Shader::decode(&bytes).map_err(|e| e.to_string())?;
@@ -285,7 +318,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 },
                 ..Default::default()
             };
-            let t = dxbc_naga::translate(&s, &options).map_err(|e| e.to_string())?;
+            let t = dxbc_naga::translate(&s, &options)?;
             let text = match to {
                 Target::Wgsl => dxbc_naga::to_wgsl(&t).map_err(|e| e.to_string()),
                 Target::Glsl => dxbc_naga::to_glsl(&t).map_err(|e| e.to_string()),
@@ -458,10 +491,16 @@ fn main() -> ExitCode {
     }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Failure::Error(e)) => {
             let _ = std::io::stdout().flush();
             eprintln!("dxbc: {e}");
             ExitCode::from(1)
+        }
+        Err(Failure::Refused { message, limitation }) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("dxbc: {message}");
+            eprintln!("dxbc: refused ({}): {}", limitation.name(), limitation.why());
+            ExitCode::from(EXIT_REFUSED)
         }
     }
 }

@@ -115,8 +115,14 @@ fn translate_writes_wgsl_with_the_binding_map() {
     assert!(text.contains("@fragment"));
     let (code, _, err) =
         dxbc(&["translate", "--to", "wgsl", corpus("fxc/angle63_buffertotexture11_gs.dxbc").to_str().unwrap()], None);
-    assert_ne!(code, 0);
+    assert_eq!(code, 3, "a refusal has its own exit status");
     assert!(err.contains("geometry shaders have no naga stage"), "{err}");
+    let l = dxbc_naga::Limitation::GeometryStage;
+    assert!(err.contains(&format!("refused ({}): {}", l.name(), l.why())), "{err}");
+    assert!(err.lines().next().unwrap().ends_with(')') && err.contains("(at offset 0x"), "{err}");
+    // Malformed input is an error, not a refusal.
+    let (code, _, _) = dxbc(&["translate", "--to", "wgsl", "-"], Some(&b"DXBC"[..]));
+    assert_eq!(code, 1);
 }
 
 /// The offset `dxbc dump` prints for the opcode token of the listing line `line`.
