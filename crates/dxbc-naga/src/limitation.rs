@@ -393,7 +393,7 @@ mod tests {
     }
 
     #[test]
-    fn all_lists_every_variant_once() {
+    fn all_is_in_declaration_order_without_repeats() {
         // ALL is sorted by declaration order, which Ord follows.
         assert!(Limitation::ALL.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(Limitation::ALL.first(), Some(&Limitation::NoProgram));

@@ -207,8 +207,12 @@ impl<'a> Pass<'a> {
                     if excluded || self.last_shader_expected_fail {
                         continue;
                     }
+                    let missing = self.require_unmet.clone();
                     for (line, text) in &sec.lines {
                         match parse::parse_test_line(*line, text, &self.env) {
+                            // Nothing runs on the GPU: draws and dispatches are
+                            // refused, so the probes after them count.
+                            Ok(Some(tl)) if missing.is_some() => self.refuse(&tl.command, missing.as_ref()),
                             Ok(Some(tl)) => self.exec(tl.line, &tl.command, tl.todo),
                             Ok(None) => {}
                             Err(e) => {
@@ -254,6 +258,34 @@ impl<'a> Pass<'a> {
                 SectionKind::Preproc | SectionKind::Other(_) => {}
             }
         }
+    }
+
+    /// Under a missing capability: draws and dispatches are refused with
+    /// it (no GPU work, no state change), probes are credited to them.
+    fn refuse(&mut self, cmd: &Command, missing: Option<&Skip>) {
+        let Some(skip) = missing else { return };
+        let stages: &[Stage] = match cmd {
+            Command::DrawQuad | Command::Draw { .. } => {
+                &[Stage::Vertex, Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel]
+            }
+            Command::Dispatch(..) => &[Stage::Compute],
+            Command::Probe(_) => {
+                if let Some(op) = &self.last_op {
+                    let (sections, reason) = (op.sections.clone(), op.refused.clone());
+                    let reason = reason.unwrap_or_else(|| skip.clone());
+                    self.credit(&sections, |a| {
+                        a.probes_total += 1;
+                        if a.skip.is_none() {
+                            a.skip = Some(reason.clone());
+                        }
+                    });
+                }
+                return;
+            }
+            _ => return,
+        };
+        let (sections, _) = self.stage_sections(stages);
+        self.finish_op(sections, Err(OpErr::Skip(skip.clone())), false);
     }
 
     fn check_require(&self, r: &Require) -> Option<Skip> {

@@ -396,8 +396,14 @@ pub struct Summary {
     pub probed_all: (usize, usize),
     /// Per stage (ps, vs, cs): passed, total with requirements met, total probed.
     pub per_stage: Vec<(String, usize, usize, usize)>,
-    /// Probed sections that did not pass, by status (typed reason).
+    /// Probed sections that did not pass, by status (typed reason); in
+    /// JSON a list of `[status, count]` (statuses are not strings).
+    #[serde(serialize_with = "as_pairs")]
     pub not_passed: BTreeMap<Status, usize>,
+}
+
+fn as_pairs<S: serde::Serializer>(m: &BTreeMap<Status, usize>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(m.iter())
 }
 
 pub fn summarize(rows: &[RowResult]) -> Summary {
@@ -522,6 +528,9 @@ mod tests {
         assert_eq!(s.not_passed.get(&Status::NoProbes), None, "not probed");
         assert_eq!(s.per_stage[0], ("ps".to_string(), 1, 3, 3));
         assert_eq!(s.per_stage[1], ("vs".to_string(), 0, 0, 1));
+        let json = serde_json::to_value(&s).expect("the summary serialises");
+        assert_eq!(json["not_passed"][0], serde_json::json!(["Fail", 1]));
+        assert_eq!(json["probed_met"], serde_json::json!([1, 3]));
         let text = s.render();
         assert!(text.contains("whose requirements the runner meets: 1/3 passed (33.3%"), "{text}");
         assert!(text.contains("all probed VS/PS/CS sections: 1/4 passed (25.0%)"), "{text}");
