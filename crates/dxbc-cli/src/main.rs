@@ -113,6 +113,11 @@ enum Command {
         /// Register to bind-group mapping.
         #[arg(long, value_enum, default_value = "group-per-class")]
         bindings: Bindings,
+        /// The view format of a typed buffer or typed UAV, which the bytecode
+        /// does not carry (repeatable): `u0=rgba32float`, `t2=rg32uint`.
+        /// Default: one 32-bit channel of the declared type.
+        #[arg(long = "format", value_name = "REGISTER=FORMAT")]
+        formats: Vec<String>,
         file: String,
     },
 }
@@ -143,6 +148,20 @@ enum Bindings {
     GroupPerClass,
     /// group = register space; binding = register + class shift (t 1000, s 2000, u 3000).
     GroupPerSpace,
+}
+
+/// `u0=rgba32float` → (UAV, 0, Rgba32Float).
+fn parse_format(arg: &str) -> Result<(dxbc_naga::RegisterClass, u32, dxbc_naga::TypedFormat), String> {
+    let bad = || format!("--format {arg}: expected uN=FORMAT or tN=FORMAT (FORMAT: r32float … rgba32sint)");
+    let (reg, format) = arg.split_once('=').ok_or_else(bad)?;
+    let class = match reg.as_bytes().first() {
+        Some(b'u') => dxbc_naga::RegisterClass::UnorderedAccess,
+        Some(b't') => dxbc_naga::RegisterClass::ShaderResource,
+        _ => return Err(bad()),
+    };
+    let register = reg[1..].parse().map_err(|_| bad())?;
+    let format = dxbc_naga::TypedFormat::parse(format).ok_or_else(bad)?;
+    Ok((class, register, format))
 }
 
 fn read_input(path: &str) -> Result<Vec<u8>, String> {
@@ -309,14 +328,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Shader::decode(&bytes).map_err(|e| e.to_string())?;
             out.write_all(dxbc::export::c_header(&bytes, &name).as_bytes()).map_err(io)?;
         }
-        Command::Translate { to, bindings, file } => {
+        Command::Translate { to, bindings, formats, file } => {
+            let typed_formats = formats.iter().map(|f| parse_format(f)).collect::<Result<Vec<_>, _>>()?;
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             let options = dxbc_naga::Options {
                 bindings: match bindings {
                     Bindings::GroupPerClass => dxbc_naga::BindingScheme::GroupPerClass,
                     Bindings::GroupPerSpace => dxbc_naga::BindingScheme::GroupPerSpace,
                 },
-                ..Default::default()
+                typed_formats,
             };
             let t = dxbc_naga::translate(&s, &options)?;
             let text = match to {

@@ -13,7 +13,7 @@ pub mod report;
 mod resources;
 
 pub use limitation::Limitation;
-pub use options::{BindingScheme, Options};
+pub use options::{BindingScheme, Options, TypedFormat};
 
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +42,7 @@ pub enum BindingKind {
     /// A sampled texture with its D3D dimension name and component type.
     SampledTexture { dimension: String, sample_type: String, multisampled: bool },
     /// A typed buffer (`Buffer<T>` / `RWBuffer<T>`) bound as 32-bit words,
-    /// `channels` words per element (see `Options::typed_buffer_channels`).
+    /// `channels` words per element (see `Options::typed_formats`).
     TypedBuffer { writable: bool, channels: u32 },
     /// A storage texture (typed UAV).
     StorageTexture { dimension: String, sample_type: String },

@@ -341,10 +341,13 @@ impl Lower<'_> {
                             return unsupported(L::TypedUavDimension, format!("typed UAVs of dimension {raw_dim}"), at)
                         }
                     };
-                    let format = match k {
-                        K::F => naga::StorageFormat::R32Float,
-                        K::U => naga::StorageFormat::R32Uint,
-                        K::I => naga::StorageFormat::R32Sint,
+                    // A given view format of the declared kind replaces r32.
+                    let given = self.options.typed_format(RegisterClass::UnorderedAccess, register);
+                    let format = match (given.filter(|f| f.scalar_kind() == k.scalar().kind), k) {
+                        (Some(f), _) => f.storage_format(),
+                        (None, K::F) => naga::StorageFormat::R32Float,
+                        (None, K::U) => naga::StorageFormat::R32Uint,
+                        (None, K::I) => naga::StorageFormat::R32Sint,
                     };
                     let class =
                         ImageClass::Storage { format, access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE };

@@ -1036,30 +1036,31 @@ impl<'a> Pass<'a> {
     /// declares only the component type), and vertex outputs take the pixel
     /// shader's interpolation (D3D decides it in the pixel shader alone).
     fn link(&self, c: &Compiled, ps_inputs: Option<&PsInputs>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
-        // Typed buffers: the bytecode does not say how many channels an
-        // element has; the bound view's format does. Re-translate when it
-        // differs from the default single channel.
-        let mut channels = Vec::new();
+        // Typed buffers and typed UAV textures: the bytecode does not carry
+        // the view's format; the bound resource's does. The translator takes
+        // it as an option: re-translate when one is not the default r32.
+        let mut formats = Vec::new();
         for b in &c.translation.bindings {
-            if let dxbc_naga::BindingKind::TypedBuffer { writable, channels: have } = b.kind {
-                let (kind, class) = if writable {
-                    (ResKind::Uav, dxbc_naga::RegisterClass::UnorderedAccess)
-                } else {
+            let (kind, class) = match b.kind {
+                dxbc_naga::BindingKind::TypedBuffer { writable: false, .. } => {
                     (ResKind::Srv, dxbc_naga::RegisterClass::ShaderResource)
-                };
-                if let Some(res) = self.resources.get(&(kind, b.register)) {
-                    let want = res.desc.format.components();
-                    if want != have {
-                        channels.push((class, b.register, want));
-                    }
                 }
+                dxbc_naga::BindingKind::TypedBuffer { writable: true, .. }
+                | dxbc_naga::BindingKind::StorageTexture { .. } => {
+                    (ResKind::Uav, dxbc_naga::RegisterClass::UnorderedAccess)
+                }
+                _ => continue,
+            };
+            let Some(res) = self.resources.get(&(kind, b.register)) else { continue };
+            if let Some(f) = typed_format(res.desc.format).filter(|f| f.channels() > 1) {
+                formats.push((class, b.register, f));
             }
         }
         let retranslated;
-        let translation = if channels.is_empty() {
+        let translation = if formats.is_empty() {
             &c.translation
         } else {
-            let options = dxbc_naga::Options { typed_buffer_channels: channels, ..Default::default() };
+            let options = dxbc_naga::Options { typed_formats: formats, ..Default::default() };
             retranslated = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
                 Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
                 skip => OpErr::Skip(skip),
@@ -1067,31 +1068,6 @@ impl<'a> Pass<'a> {
             &retranslated
         };
         let mut module = translation.module.clone();
-        // Storage image formats by type handle.
-        let mut fmt_patch: HashMap<naga::Handle<naga::Type>, naga::StorageFormat> = HashMap::new();
-        for (_, gv) in module.global_variables.iter() {
-            let Some(rb) = &gv.binding else { continue };
-            let naga::TypeInner::Image { class: naga::ImageClass::Storage { format, .. }, .. } =
-                module.types[gv.ty].inner
-            else {
-                continue;
-            };
-            let Some(entry) = translation.bindings.iter().find(|e| e.group == rb.group && e.binding == rb.binding)
-            else {
-                continue;
-            };
-            let Some(res) = self.resources.get(&(ResKind::Uav, entry.register)) else { continue };
-            let Some(want) = naga_storage_format(res.desc.format) else { continue };
-            if want != format && scalar_kind_of(want) == scalar_kind_of(format) {
-                if fmt_patch.get(&gv.ty).is_some_and(|f| *f != want) {
-                    return Err(OpErr::Skip(Skip::todo(
-                        RunnerTodo::Specialisation,
-                        "runner: one UAV type bound with two formats",
-                    )));
-                }
-                fmt_patch.insert(gv.ty, want);
-            }
-        }
         let result = module.entry_points.first().and_then(|ep| ep.function.result.clone());
         let interp = |b: &mut naga::Binding| -> bool {
             let (Some(map), naga::Binding::Location { location, interpolation, sampling, .. }) = (ps_inputs, b) else {
@@ -1116,19 +1092,12 @@ impl<'a> Pass<'a> {
             }
         }
         let result_ty = result.as_ref().filter(|r| r.binding.is_none()).map(|r| r.ty);
-        if !fmt_patch.is_empty() || result_ty.is_some() {
+        if result_ty.is_some() {
             let mut arena = naga::UniqueArena::new();
             let mut any = false;
             for (h, ty) in module.types.iter() {
                 let span = module.types.get_span(h);
                 let mut t = ty.clone();
-                if let Some(f) = fmt_patch.get(&h) {
-                    if let naga::TypeInner::Image { class: naga::ImageClass::Storage { format, .. }, .. } = &mut t.inner
-                    {
-                        *format = *f;
-                        any = true;
-                    }
-                }
                 if Some(h) == result_ty {
                     if let naga::TypeInner::Struct { members, .. } = &mut t.inner {
                         for m in members.iter_mut() {
@@ -1511,47 +1480,21 @@ fn wgsl_type(t: &naga::TypeInner) -> Option<String> {
     }
 }
 
-fn naga_storage_format(f: Format) -> Option<naga::StorageFormat> {
-    use naga::StorageFormat as S;
+/// The translator's view format for a test resource format.
+fn typed_format(f: Format) -> Option<dxbc_naga::TypedFormat> {
+    use dxbc_naga::TypedFormat as T;
     Some(match f {
-        Format::Rgba32Float => S::Rgba32Float,
-        Format::Rgba32Sint => S::Rgba32Sint,
-        Format::Rgba32Uint => S::Rgba32Uint,
-        Format::Rg32Float => S::Rg32Float,
-        Format::Rg32Sint => S::Rg32Sint,
-        Format::Rg32Uint => S::Rg32Uint,
-        Format::R32Float => S::R32Float,
-        Format::R32Sint => S::R32Sint,
-        Format::R32Uint | Format::R32Typeless => S::R32Uint,
+        Format::Rgba32Float => T::Rgba32Float,
+        Format::Rgba32Sint => T::Rgba32Sint,
+        Format::Rgba32Uint => T::Rgba32Uint,
+        Format::Rg32Float => T::Rg32Float,
+        Format::Rg32Sint => T::Rg32Sint,
+        Format::Rg32Uint => T::Rg32Uint,
+        Format::R32Float => T::R32Float,
+        Format::R32Sint => T::R32Sint,
+        Format::R32Uint | Format::R32Typeless => T::R32Uint,
         _ => return None,
     })
-}
-
-fn scalar_kind_of(f: naga::StorageFormat) -> naga::ScalarKind {
-    use naga::StorageFormat as S;
-    match f {
-        S::R32Uint
-        | S::Rg32Uint
-        | S::Rgba32Uint
-        | S::R8Uint
-        | S::R16Uint
-        | S::Rg8Uint
-        | S::Rg16Uint
-        | S::Rgba8Uint
-        | S::Rgba16Uint
-        | S::Rgb10a2Uint
-        | S::R64Uint => naga::ScalarKind::Uint,
-        S::R32Sint
-        | S::Rg32Sint
-        | S::Rgba32Sint
-        | S::R8Sint
-        | S::R16Sint
-        | S::Rg8Sint
-        | S::Rg16Sint
-        | S::Rgba8Sint
-        | S::Rgba16Sint => naga::ScalarKind::Sint,
-        _ => naga::ScalarKind::Float,
-    }
 }
 
 /// Location bindings of the entry point's inputs (`outputs == false`) with their interpolation.
