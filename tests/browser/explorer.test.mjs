@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withPage, currentLink } from './chromium.mjs';
+import { spawnSync } from 'node:child_process';
+import { withPage, currentLink, dxbcCli } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -252,6 +253,12 @@ test('translation pane: a geometry shader gives the reason and its offset, linke
     const err = pane.getByTestId('translation-error');
     await err.waitFor({ timeout: 20000 });
     assert.match(await err.textContent(), /Not translated — unsupported: geometry shaders have no naga stage/);
+    // The typed reason is the one the CLI gives for any geometry shader (exit 3: refused).
+    const cli = spawnSync(dxbcCli(), ['translate', '--to', 'wgsl', path.join(CORPUS, 'fxc', 'angle63_buffertotexture11_gs.dxbc')], { encoding: 'utf8' });
+    assert.equal(cli.status, 3, cli.stderr);
+    const [, name, why] = cli.stderr.match(/refused \(([a-z0-9-]+)\): (.*)/);
+    assert.equal(await pane.getByTestId('translation-limitation').textContent(), name);
+    assert.equal(await pane.getByTestId('translation-why').textContent(), `Why: ${why}. ${name}`);
     const off = pane.getByTestId('translation-offset');
     const at = parseInt((await off.textContent()).match(/at offset 0x([0-9a-f]+)/)[1], 16);
     await page.getByTestId('hex-view').focus();

@@ -342,7 +342,7 @@ fn measure(name: &str, start: &str) {
 fn fail(pv: PreviewSignals, e: PlanError) {
     pv.status.set(match e {
         PlanError::StageNotPreviewable(m) => Status::NotPreviewable(m),
-        PlanError::Translation { message, offset } => Status::NotTranslated(message, offset),
+        PlanError::Translation { message, offset, .. } => Status::NotTranslated(message, offset),
         PlanError::Unsupported(m) => Status::Unsupported(m),
     });
 }

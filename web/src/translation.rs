@@ -67,17 +67,48 @@ pub struct Translated {
     pub expressions: usize,
 }
 
+/// What kind of failure stopped the translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FailureKind {
+    /// No translation ran (unreadable file, the worker failed).
+    NotTranslated,
+    /// The translator refused: a [`dxbc_naga::Limitation`].
+    Unsupported(dxbc_naga::Limitation),
+    /// The input is malformed for translation.
+    Malformed,
+    /// naga rejected the module built (a translator bug).
+    Validation,
+}
+
+impl FailureKind {
+    /// The label the pane shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            FailureKind::NotTranslated => "not translated",
+            FailureKind::Unsupported(_) => "unsupported",
+            FailureKind::Malformed => "malformed",
+            FailureKind::Validation => "naga validation failed",
+        }
+    }
+
+    /// The limitation behind a refusal.
+    pub fn limitation(self) -> Option<dxbc_naga::Limitation> {
+        match self {
+            FailureKind::Unsupported(l) => Some(l),
+            _ => None,
+        }
+    }
+}
+
 /// Why a shader did not translate.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Failure {
-    /// `unsupported`, `malformed` or `naga validation failed`.
-    pub kind: String,
+    /// What stopped it (a refusal carries its limitation).
+    pub kind: FailureKind,
     /// The translator's message, without the offset.
     pub message: String,
     /// Byte offset it names.
     pub offset: Option<usize>,
-    /// Why the translator cannot do it, for known limitations.
-    pub why: Option<String>,
 }
 
 /// The outcome for one shader.
@@ -102,29 +133,50 @@ impl Outcome {
     /// The worker's answer.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| {
-            Outcome::Failed(Failure::new("not translated", format!("the answer did not serialise: {e}"), None))
-                .to_json()
+            Outcome::Failed(Failure::new(
+                FailureKind::NotTranslated,
+                format!("the answer did not serialise: {e}"),
+                None,
+            ))
+            .to_json()
         })
     }
 
     /// Reads the worker's answer; a garbled one is a failure to show.
     pub fn from_json(json: &str) -> Outcome {
         serde_json::from_str(json).unwrap_or_else(|e| {
-            Outcome::Failed(Failure::new("not translated", format!("the worker's answer did not read: {e}"), None))
+            Outcome::Failed(Failure::new(
+                FailureKind::NotTranslated,
+                format!("the worker's answer did not read: {e}"),
+                None,
+            ))
         })
     }
 }
 
 impl Failure {
-    /// A failure with no known limitation behind it.
-    pub fn new(kind: &str, message: String, offset: Option<usize>) -> Failure {
-        Failure { kind: kind.to_string(), message, offset, why: None }
+    /// A failure of `kind`.
+    pub fn new(kind: FailureKind, message: String, offset: Option<usize>) -> Failure {
+        Failure { kind, message, offset }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_crosses_the_worker_with_its_limitation() {
+        let l = dxbc_naga::Limitation::Doubles;
+        let o = Outcome::Failed(Failure::new(FailureKind::Unsupported(l), "instruction dadd".into(), Some(0x9c)));
+        match Outcome::from_json(&o.to_json()) {
+            Outcome::Failed(f) => {
+                assert_eq!(f.kind.limitation(), Some(l));
+                assert_eq!((f.kind.label(), f.offset), ("unsupported", Some(0x9c)));
+            }
+            Outcome::Ok(_) => panic!("a failure read back as a translation"),
+        }
+    }
 
     #[test]
     fn a_tab_copies_its_whole_text_and_a_failed_backend_nothing() {

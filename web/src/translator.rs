@@ -9,7 +9,7 @@
 //! mentions; a line that mentions none (`return;`, `}` of a block, a store
 //! of a literal) inherits the previous line's span.
 
-use crate::translation::{BindingRow, Failure, Outcome, Target, Translated, TARGETS};
+use crate::translation::{BindingRow, Failure, FailureKind, Outcome, Target, Translated, TARGETS};
 use dxbc::Shader;
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ pub fn translate_json(bytes: &[u8]) -> String {
     match Shader::decode(bytes) {
         Ok(s) => run(&s),
         Err(e) => Outcome::Failed(Failure::new(
-            "not translated",
+            FailureKind::NotTranslated,
             "the file is not a readable container".into(),
             Some(e.offset()),
         )),
@@ -30,12 +30,11 @@ pub fn translate_json(bytes: &[u8]) -> String {
 pub fn lower(shader: &Shader) -> Result<dxbc_naga::Translation, Failure> {
     use dxbc_naga::TranslateError as E;
     dxbc_naga::translate(shader, &dxbc_naga::Options::default()).map_err(|e| match e {
-        E::Unsupported { what, offset } => {
-            let why = dxbc_naga::LIMITATIONS.iter().find(|(p, _)| what.starts_with(p)).map(|(_, w)| w.to_string());
-            Failure { kind: "unsupported".into(), message: what, offset: Some(offset), why }
+        E::Unsupported { limitation, detail, offset } => {
+            Failure::new(FailureKind::Unsupported(limitation), detail, Some(offset))
         }
-        E::Malformed { what, offset } => Failure::new("malformed", what, Some(offset)),
-        E::Validation { message, offset } => Failure::new("naga validation failed", message, offset),
+        E::Malformed { what, offset } => Failure::new(FailureKind::Malformed, what, Some(offset)),
+        E::Validation { message, offset } => Failure::new(FailureKind::Validation, message, offset),
     })
 }
 
@@ -275,7 +274,13 @@ mod tests {
                     assert!(wgsl.iter().any(|l| l.starts_with(attr)), "{}", ex.id);
                 }
                 ("gs" | "hs" | "ds", Outcome::Failed(f)) => {
-                    assert_eq!(f.kind, "unsupported");
+                    use dxbc_naga::Limitation as L;
+                    let want = match &ex.profile[..2] {
+                        "gs" => L::GeometryStage,
+                        "hs" => L::HullStage,
+                        _ => L::DomainStage,
+                    };
+                    assert_eq!(f.kind, FailureKind::Unsupported(want));
                     assert!(f.message.contains("no naga stage"), "{f:?}");
                     let off = f.offset.unwrap();
                     assert!(off < m.bytes.len(), "{}: {off}", ex.id);

@@ -107,7 +107,9 @@ enum Command {
         #[arg(long, default_value = "main")]
         name: String,
     },
-    /// Translate through naga to another shading language.
+    /// Translate through naga to another shading language. Exits 3 when the
+    /// translator refuses the shader (the reason's name and why on stderr),
+    /// 1 on other errors.
     Translate {
         /// Output language.
         #[arg(long, value_enum)]
@@ -115,6 +117,11 @@ enum Command {
         /// Register to bind-group mapping.
         #[arg(long, value_enum, default_value = "group-per-class")]
         bindings: Bindings,
+        /// The view format of a typed buffer or typed UAV, which the bytecode
+        /// does not carry (repeatable): `u0=rgba32float`, `t2=rg32uint`.
+        /// Default: one 32-bit channel of the declared type.
+        #[arg(long = "format", value_name = "REGISTER=FORMAT")]
+        formats: Vec<String>,
         file: String,
     },
 }
@@ -147,6 +154,20 @@ enum Bindings {
     GroupPerSpace,
 }
 
+/// `u0=rgba32float` → (UAV, 0, Rgba32Float).
+fn parse_format(arg: &str) -> Result<(dxbc_naga::RegisterClass, u32, dxbc_naga::TypedFormat), String> {
+    let bad = || format!("--format {arg}: expected uN=FORMAT or tN=FORMAT (FORMAT: r32float … rgba32sint)");
+    let (reg, format) = arg.split_once('=').ok_or_else(bad)?;
+    let class = match reg.as_bytes().first() {
+        Some(b'u') => dxbc_naga::RegisterClass::UnorderedAccess,
+        Some(b't') => dxbc_naga::RegisterClass::ShaderResource,
+        _ => return Err(bad()),
+    };
+    let register = reg[1..].parse().map_err(|_| bad())?;
+    let format = dxbc_naga::TypedFormat::parse(format).ok_or_else(bad)?;
+    Ok((class, register, format))
+}
+
 fn read_input(path: &str) -> Result<Vec<u8>, String> {
     if path == "-" {
         let mut v = Vec::new();
@@ -157,7 +178,38 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+/// Why a command failed: an error (exit 1), or the translator's refusal
+/// of a shader it cannot express (exit 3, with the typed reason).
+enum Failure {
+    Error(String),
+    Refused { message: String, limitation: dxbc_naga::Limitation },
+}
+
+/// Exit status of `dxbc translate` when the translator refuses the shader.
+const EXIT_REFUSED: u8 = 3;
+
+impl From<String> for Failure {
+    fn from(e: String) -> Failure {
+        Failure::Error(e)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(e: &str) -> Failure {
+        Failure::Error(e.to_string())
+    }
+}
+
+impl From<dxbc_naga::TranslateError> for Failure {
+    fn from(e: dxbc_naga::TranslateError) -> Failure {
+        match e.limitation() {
+            Some(limitation) => Failure::Refused { message: e.to_string(), limitation },
+            None => Failure::Error(e.to_string()),
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     let io = |e: std::io::Error| format!("cannot write output: {e}");
     match cli.command {
@@ -186,7 +238,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(dxbc::spans::leaves(&s).to_tsv(&s.bytes).as_bytes()).map_err(io)?;
             if let Some(e) = s.errors.first() {
-                return Err(e.to_string());
+                return Err(Failure::Error(e.to_string()));
             }
         }
         Command::Json { file } => {
@@ -284,22 +336,23 @@ fn run(cli: Cli) -> Result<(), String> {
             out.write_all(text.as_bytes()).map_err(io)?;
             eprintln!("{count}");
         }
-        Command::Diff { .. } => return Err("diff is run by main".into()),
+        Command::Diff { .. } => return Err(Failure::Error("diff is run by main".into())),
         Command::Header { file, name } => {
             let bytes = read_input(&file)?;
             Shader::decode(&bytes).map_err(|e| e.to_string())?;
             out.write_all(dxbc::export::c_header(&bytes, &name).as_bytes()).map_err(io)?;
         }
-        Command::Translate { to, bindings, file } => {
+        Command::Translate { to, bindings, formats, file } => {
+            let typed_formats = formats.iter().map(|f| parse_format(f)).collect::<Result<Vec<_>, _>>()?;
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             let options = dxbc_naga::Options {
                 bindings: match bindings {
                     Bindings::GroupPerClass => dxbc_naga::BindingScheme::GroupPerClass,
                     Bindings::GroupPerSpace => dxbc_naga::BindingScheme::GroupPerSpace,
                 },
-                ..Default::default()
+                typed_formats,
             };
-            let t = dxbc_naga::translate(&s, &options).map_err(|e| e.to_string())?;
+            let t = dxbc_naga::translate(&s, &options)?;
             let text = match to {
                 Target::Wgsl => dxbc_naga::to_wgsl(&t).map_err(|e| e.to_string()),
                 Target::Glsl => dxbc_naga::to_glsl(&t).map_err(|e| e.to_string()),
@@ -472,10 +525,16 @@ fn main() -> ExitCode {
     }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Failure::Error(e)) => {
             let _ = std::io::stdout().flush();
             eprintln!("dxbc: {e}");
             ExitCode::from(1)
+        }
+        Err(Failure::Refused { message, limitation }) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("dxbc: {message}");
+            eprintln!("dxbc: refused ({}): {}", limitation.name(), limitation.why());
+            ExitCode::from(EXIT_REFUSED)
         }
     }
 }

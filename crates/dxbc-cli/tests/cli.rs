@@ -115,8 +115,14 @@ fn translate_writes_wgsl_with_the_binding_map() {
     assert!(text.contains("@fragment"));
     let (code, _, err) =
         dxbc(&["translate", "--to", "wgsl", corpus("fxc/angle63_buffertotexture11_gs.dxbc").to_str().unwrap()], None);
-    assert_ne!(code, 0);
+    assert_eq!(code, 3, "a refusal has its own exit status");
     assert!(err.contains("geometry shaders have no naga stage"), "{err}");
+    let l = dxbc_naga::Limitation::GeometryStage;
+    assert!(err.contains(&format!("refused ({}): {}", l.name(), l.why())), "{err}");
+    assert!(err.lines().next().unwrap().ends_with(')') && err.contains("(at offset 0x"), "{err}");
+    // Malformed input is an error, not a refusal.
+    let (code, _, _) = dxbc(&["translate", "--to", "wgsl", "-"], Some(&b"DXBC"[..]));
+    assert_eq!(code, 1);
 }
 
 /// The offset `dxbc dump` prints for the opcode token of the listing line `line`.
@@ -425,4 +431,32 @@ fn header_is_fxcs_fh_layout_and_reads_back() {
     assert_eq!(c_bytes(&h), bytes);
     // 984 bytes: 164 full rows, the last without a trailing comma.
     assert!(h.ends_with("      0,   0,   0,   0,   0,   0\n};\n"), "{}", &h[h.len() - 200..]);
+}
+
+/// `--format` gives the view format the bytecode does not carry: the vkd3d
+/// test binds u0 of this shader as r32g32b32a32-float
+/// (`vkd3d/uav-out-param/uav-out-param.shader_test`).
+#[test]
+fn translate_takes_the_typed_uav_format() {
+    let test = std::fs::read_to_string(corpus("vkd3d/uav-out-param/uav-out-param.shader_test")).unwrap();
+    assert!(test.contains("\n[uav 0]\nformat r32g32b32a32-float\n"), "{test}");
+    let f = corpus("vkd3d/uav-out-param/002_cs_5_0.dxbc");
+    let f = f.to_str().unwrap();
+    let (code, out, err) = dxbc(&["translate", "--to", "wgsl", f], None);
+    assert_eq!(code, 0, "{err}");
+    let default = String::from_utf8(out).unwrap();
+    assert!(default.contains("texture_storage_2d<r32float,read_write>"), "{default}");
+    let (code, out, err) = dxbc(&["translate", "--to", "wgsl", "--format", "u0=rgba32float", f], None);
+    assert_eq!(code, 0, "{err}");
+    let given = String::from_utf8(out).unwrap();
+    assert!(given.contains("texture_storage_2d<rgba32float,read_write>"), "{given}");
+    assert!(!given.contains("r32float"), "{given}");
+    // A format of another kind than the declared one is not applied.
+    let (_, out, _) = dxbc(&["translate", "--to", "wgsl", "--format", "u0=rgba32uint", f], None);
+    assert_eq!(String::from_utf8(out).unwrap(), default);
+    for bad in ["u0", "x0=r32float", "u=r32float", "u0=rgba8unorm"] {
+        let (code, out, err) = dxbc(&["translate", "--to", "wgsl", "--format", bad, f], None);
+        assert_eq!(code, 1, "{bad}");
+        assert!(out.is_empty() && err.contains("--format"), "{bad}: {err}");
+    }
 }

@@ -6,11 +6,14 @@
 //! `to_*` functions run naga's backends on it.
 #![forbid(unsafe_code)]
 
+mod limitation;
 mod lower;
 pub mod options;
+pub mod report;
 mod resources;
 
-pub use options::{BindingScheme, Options};
+pub use limitation::Limitation;
+pub use options::{BindingScheme, Options, TypedFormat};
 
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +42,7 @@ pub enum BindingKind {
     /// A sampled texture with its D3D dimension name and component type.
     SampledTexture { dimension: String, sample_type: String, multisampled: bool },
     /// A typed buffer (`Buffer<T>` / `RWBuffer<T>`) bound as 32-bit words,
-    /// `channels` words per element (see `Options::typed_buffer_channels`).
+    /// `channels` words per element (see `Options::typed_formats`).
     TypedBuffer { writable: bool, channels: u32 },
     /// A storage texture (typed UAV).
     StorageTexture { dimension: String, sample_type: String },
@@ -105,11 +108,13 @@ pub struct Translation {
 /// Why a shader could not be translated.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum TranslateError {
-    /// A feature with no naga/WGSL form, or not implemented yet: names the
-    /// instruction and its byte offset.
+    /// A feature with no naga/WGSL form, or not implemented yet: the typed
+    /// reason, what exactly in this shader hit it, and its byte offset.
     Unsupported {
-        /// What is unsupported.
-        what: String,
+        /// Why (see [`Limitation::why`]).
+        limitation: Limitation,
+        /// What in this shader is refused (an instruction, a register …).
+        detail: String,
         /// Absolute byte offset of the instruction (or chunk).
         offset: usize,
     },
@@ -134,8 +139,8 @@ pub enum TranslateError {
 impl std::fmt::Display for TranslateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TranslateError::Unsupported { what, offset } => {
-                write!(f, "unsupported: {what} (at offset {offset:#x})")
+            TranslateError::Unsupported { detail, offset, .. } => {
+                write!(f, "unsupported: {detail} (at offset {offset:#x})")
             }
             TranslateError::Malformed { what, offset } => {
                 write!(f, "malformed: {what} (at offset {offset:#x})")
@@ -149,6 +154,17 @@ impl std::fmt::Display for TranslateError {
 }
 
 impl std::error::Error for TranslateError {}
+
+impl TranslateError {
+    /// The limitation behind a refusal (None for malformed input and
+    /// translator bugs).
+    pub fn limitation(&self) -> Option<Limitation> {
+        match self {
+            TranslateError::Unsupported { limitation, .. } => Some(*limitation),
+            _ => None,
+        }
+    }
+}
 
 /// An output language of the `to_*` writers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -214,60 +230,6 @@ impl std::fmt::Display for OutputError {
 }
 
 impl std::error::Error for OutputError {}
-
-/// The documented reasons a vertex, pixel or compute shader may not
-/// translate: each [`TranslateError::Unsupported`] message starts with one
-/// of these prefixes. (Geometry, hull and domain shaders have no naga stage
-/// at all.) The corpus test holds the translator to this list.
-pub const LIMITATIONS: &[(&str, &str)] = &[
-    ("geometry shaders have no naga stage", "naga (and WebGPU) have no geometry stage"),
-    ("hull shaders have no naga stage", "no tessellation in naga or WebGPU"),
-    ("domain shaders have no naga stage", "no tessellation in naga or WebGPU"),
-    ("typed UAVs", "typed UAVs of doubles, 1D arrays, cube/MS dimensions, or texture atomics"),
-    ("1D texture arrays have no WebGPU form", "WGSL has no texture_1d_array"),
-    ("resource arrays (SM5.1 register ranges)", "binding arrays are not lowered yet"),
-    ("constant buffer arrays (SM5.1 ranges)", "binding arrays are not lowered yet"),
-    ("vertex shader without an SV_Position output", "WebGPU vertex stages must write a position"),
-    ("instruction ", "an opcode with no lowering yet: doubles, pull-model interpolation (eval_*), lod, sampleinfo/samplepos, msad, tiled-resource feedback (*_s)"),
-    ("plain loads from a region that atomics also access", "mixed atomic and plain access is not lowered yet"),
-    ("plain stores to a region that atomics also access", "mixed atomic and plain access is not lowered yet"),
-    ("append/consume", "UAV counters have no WebGPU form"),
-    ("input system value ", "a system value with no WebGPU built-in (render-target/viewport index, clip/cull distance …)"),
-    ("output system value ", "a system value with no WebGPU built-in"),
-    ("special register ", "a special register with no WebGPU built-in (inner coverage, cycle counter …)"),
-    ("stencil reference output", "WebGPU has no stencil export"),
-    ("dynamic linkage (interfaces)", "class linkage has no naga form"),
-    ("gather4_po with a register offset", "naga texel offsets must be constants"),
-    ("textures returning doubles or mixed types", "no such WebGPU texture format"),
-    ("signed and unsigned atomic min/max on one region", "one region needs one atomic type"),
-    ("barriers and memory fences outside compute shaders", "WGSL barriers exist only in compute"),
-    ("discard outside a pixel shader", "only fragment shaders can discard"),
-    ("UAVs in a vertex shader", "WebGPU forbids writable storage in vertex shaders"),
-    ("implicit-derivative sampling outside a pixel shader", "WGSL has derivatives only in fragment shaders"),
-    ("64-bit immediates", "doubles are not lowered yet"),
-    ("sampling an integer texture", "WGSL cannot filter integer textures"),
-    ("biased or gradient sampling of a texture that is also compared", "WGSL depth textures have no bias/gradient sampling"),
-    ("comparison sampling of a non-float or multisampled texture", "no such WGSL depth texture"),
-    ("multi-dimensional input/output registers", "indexed stage I/O is not lowered yet"),
-    ("dynamically indexed", "dynamically indexed I/O registers or resource arrays are not lowered yet"),
-    ("dcl_indexrange", "indexed stage I/O is not lowered yet"),
-    ("texture access on a UAV", "sampling or loading a UAV through texture instructions"),
-    ("resinfo on an arrayed UAV texture", "naga 30 emits an invalid SPIR-V layer query for storage images"),
-    ("resinfo on a multisampled array texture", "naga 30 emits an invalid SPIR-V layer query for multisampled images"),
-    ("sampleinfo of the rasterizer", "WGSL cannot query the render target's sample count"),
-    ("resinfo on a buffer UAV", "buffer UAVs have no size query; use bufinfo"),
-    ("operand type ", "a register file the lowering does not handle yet"),
-    ("imul with the high 32 bits", "64-bit products are not lowered yet"),
-    ("umul with the high 32 bits", "64-bit products are not lowered yet"),
-    ("derivatives outside a pixel shader", "WGSL has derivatives only in fragment shaders"),
-    ("structure stride", "strides must be whole words"),
-    ("group-shared memory of", "WebGPU allows 16 KiB (32 KiB here) of workgroup memory"),
-    ("the file has no program chunk", "nothing to translate"),
-    ("indexable temp", "oversized local arrays"),
-    ("temp registers", "oversized temp file"),
-    ("ld on a raw/structured buffer", "not lowered yet"),
-    ("case with a non-literal value", "malformed switch"),
-];
 
 /// Lowers `shader` to a validated naga module.
 pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {

@@ -24,6 +24,7 @@
 //! float-to-int conversion of NaN and out-of-range values, bit-field
 //! extraction) the D3D result is built explicitly with selects.
 
+use crate::Limitation as L;
 use crate::*;
 use dxbc::program::{Instruction, Operand, Program, NO_OPERAND};
 use dxbc::spec::{
@@ -67,8 +68,26 @@ pub(crate) fn saturate(ins: &Instruction) -> bool {
     ALU_CONTROLS[0].get(ins.token) != 0
 }
 
-pub(crate) fn unsupported<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
-    Err(TranslateError::Unsupported { what: what.into(), offset })
+pub(crate) fn unsupported<T>(
+    limitation: Limitation,
+    detail: impl Into<String>,
+    offset: usize,
+) -> Result<T, TranslateError> {
+    Err(TranslateError::Unsupported { limitation, detail: detail.into(), offset })
+}
+
+/// The limitation of a signature system value (`D3D_NAME`) with no
+/// built-in where it is used.
+fn system_value_limitation(name: u32) -> Limitation {
+    use dxbc::spec::SignatureName as N;
+    match N::from_u32(name) {
+        Some(N::ClipDistance) => Limitation::ClipDistance,
+        Some(N::CullDistance) => Limitation::CullDistance,
+        Some(N::RenderTargetArrayIndex) => Limitation::RenderTargetArrayIndex,
+        Some(N::ViewportArrayIndex) => Limitation::ViewportArrayIndex,
+        Some(N::InnerCoverage) => Limitation::InnerCoverage,
+        _ => Limitation::SystemValueInStage,
+    }
 }
 
 pub(crate) fn malformed<T>(what: impl Into<String>, offset: usize) -> Result<T, TranslateError> {
@@ -125,7 +144,7 @@ pub(crate) struct Lower<'a> {
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     let Some(p) = &shader.program else {
-        return unsupported("the file has no program chunk (SHDR/SHEX)", 0);
+        return unsupported(L::NoProgram, "the file has no program chunk (SHDR/SHEX)", 0);
     };
     if let Some(e) = shader.errors.first() {
         return malformed(format!("the shader did not decode: {}", e.message()), e.offset());
@@ -134,10 +153,14 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         Some(ProgramType::PixelShader) => ShaderStage::Fragment,
         Some(ProgramType::VertexShader) => ShaderStage::Vertex,
         Some(ProgramType::ComputeShader) => ShaderStage::Compute,
-        Some(ProgramType::GeometryShader) => return unsupported("geometry shaders have no naga stage", p.offset),
-        Some(ProgramType::HullShader) => return unsupported("hull shaders have no naga stage", p.offset),
-        Some(ProgramType::DomainShader) => return unsupported("domain shaders have no naga stage", p.offset),
-        _ => return unsupported(format!("program type {}", p.version.program_type()), p.offset),
+        Some(ProgramType::GeometryShader) => {
+            return unsupported(L::GeometryStage, "geometry shaders have no naga stage", p.offset)
+        }
+        Some(ProgramType::HullShader) => return unsupported(L::HullStage, "hull shaders have no naga stage", p.offset),
+        Some(ProgramType::DomainShader) => {
+            return unsupported(L::DomainStage, "domain shaders have no naga stage", p.offset)
+        }
+        _ => return unsupported(L::UnknownProgramType, format!("program type {}", p.version.program_type()), p.offset),
     };
     let mut module = naga::Module::default();
     let mut ty = |inner: TypeInner| module.types.insert(Type { name: None, inner }, Span::UNDEFINED);
@@ -402,7 +425,7 @@ impl<'a> Lower<'a> {
     fn pointer(&mut self, op: &Operand) -> Result<Option<H>, TranslateError> {
         let at = op.offset as usize;
         let Some(ty) = op.operand_type() else {
-            return unsupported("operand type unknown", at);
+            return malformed(format!("operand type {} is not defined", op.ty()), at);
         };
         let reg0 = || u32::try_from(op.index[0].imm).unwrap_or(u32::MAX);
         Ok(Some(match ty {
@@ -415,13 +438,13 @@ impl<'a> Lower<'a> {
             }
             OT::Input | OT::Output => {
                 if op.index_dim() != 1 {
-                    return unsupported("multi-dimensional input/output registers", at);
+                    return unsupported(L::IndexedStageIo, "multi-dimensional input/output registers", at);
                 }
                 if Self::is_static(op, 0) {
                     let g = if ty == OT::Input { self.input(reg0()) } else { self.output(reg0()) };
                     self.e(E::GlobalVariable(g))
                 } else {
-                    return unsupported("dynamically indexed input/output registers", at);
+                    return unsupported(L::IndexedStageIo, "dynamically indexed input/output registers", at);
                 }
             }
             OT::IndexableTemp => {
@@ -477,7 +500,19 @@ impl<'a> Lower<'a> {
                 self.e(E::GlobalVariable(g))
             }
             OT::Null => return malformed("null used as a source", at),
-            _ => return unsupported(format!("operand type {}", ty.row().spec_name), at),
+            // The register files of dynamic linkage and the debug counter
+            // are refused; the others cannot be read by ALU operands in a
+            // vertex, pixel or compute shader.
+            OT::ThisPointer
+            | OT::FunctionBody
+            | OT::FunctionTable
+            | OT::Interface
+            | OT::FunctionInput
+            | OT::FunctionOutput => {
+                return unsupported(L::Interfaces, format!("operand type {}", ty.row().spec_name), at)
+            }
+            OT::CycleCounter => return unsupported(L::CycleCounter, "vCycleCounter", at),
+            _ => return malformed(format!("register file {} cannot be read or written here", ty.row().spec_name), at),
         }))
     }
 
@@ -530,7 +565,7 @@ impl<'a> Lower<'a> {
             None => {
                 let v = op.imm(self.p);
                 if op.operand_type() == Some(OT::Immediate64) {
-                    return unsupported("64-bit immediates (doubles)", op.offset as usize);
+                    return unsupported(L::Doubles, "64-bit immediates (doubles)", op.offset as usize);
                 }
                 match v.len() {
                     1 => {
@@ -670,7 +705,7 @@ impl<'a> Lower<'a> {
             O::DclTemps => {
                 let n = payload.first().map_or(0, |x| x.value);
                 if n > 4096 {
-                    return unsupported(format!("{n} temp registers"), at);
+                    return unsupported(L::TempsTooLarge, format!("{n} temp registers"), at);
                 }
                 let ty = self.t.vec4u;
                 for i in self.temps.len() as u32..n {
@@ -685,7 +720,11 @@ impl<'a> Lower<'a> {
             O::DclIndexableTemp => {
                 let (reg, len) = (payload[0].value, payload.get(1).map_or(0, |x| x.value));
                 if len == 0 || len > 65536 {
-                    return unsupported(format!("indexable temp x{reg} of {len} registers"), at);
+                    return unsupported(
+                        L::IndexableTempTooLarge,
+                        format!("indexable temp x{reg} of {len} registers"),
+                        at,
+                    );
                 }
                 let base = self.t.vec4u;
                 let ty = self.ty(TypeInner::Array {
@@ -714,7 +753,7 @@ impl<'a> Lower<'a> {
                     (op.index[0].imm as u32, op.index[0].imm as u32, op.index[1].imm as u32, 0)
                 };
                 if sm51 && op.index[1].imm != op.index[2].imm {
-                    return unsupported("constant buffer arrays (SM5.1 ranges)", at);
+                    return unsupported(L::ConstantBufferArrays, "constant buffer arrays (SM5.1 ranges)", at);
                 }
                 let rows = rows.clamp(1, 4096);
                 let base = self.t.vec4u;
@@ -756,7 +795,9 @@ impl<'a> Lower<'a> {
             | O::DclOutputSgv
             | O::DclOutputSiv
             | O::DclThreadGroup => {}
-            O::DclIndexRange => return unsupported("dcl_indexrange (indexed input/output registers)", at),
+            O::DclIndexRange => {
+                return unsupported(L::IndexedStageIo, "dcl_indexrange (indexed input/output registers)", at)
+            }
             O::DclResource
             | O::DclResourceRaw
             | O::DclResourceStructured
@@ -767,14 +808,16 @@ impl<'a> Lower<'a> {
             | O::DclThreadGroupSharedMemoryRaw
             | O::DclThreadGroupSharedMemoryStructured => return self.declare_resource(ins, op),
             O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {
-                return unsupported("dynamic linkage (interfaces)", at)
+                return unsupported(L::Interfaces, "dynamic linkage (interfaces)", at)
             }
             O::DclStream
             | O::DclGsInstanceCount
             | O::DclMaxOutputVertexCount
             | O::DclGsInputPrimitive
-            | O::DclGsOutputPrimitiveTopology => return unsupported("geometry shader declarations", at),
-            o => return unsupported(o.info().asm.to_string(), at),
+            | O::DclGsOutputPrimitiveTopology => {
+                return malformed(format!("{} outside a geometry shader", op.info().asm), at)
+            }
+            o => return malformed(format!("{} cannot appear in a {:?} shader", o.info().asm, self.stage), at),
         }
         Ok(())
     }
@@ -887,7 +930,7 @@ impl<'a> Lower<'a> {
                 let c = self.cond(ins)?;
                 let in_breakable = self.frames.iter().any(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }));
                 if code == O::Discard && self.stage != ShaderStage::Fragment {
-                    return unsupported("discard outside a pixel shader", at);
+                    return unsupported(L::DiscardOutsidePixelShader, "discard outside a pixel shader", at);
                 }
                 let inner = match code {
                     // As for `break`: with no loop or switch open it ends the program.
@@ -920,7 +963,7 @@ impl<'a> Lower<'a> {
                     let op = self.op(ins, 0)?;
                     match op.imm(self.p).first() {
                         Some(&v) => SwitchValue::U32(v),
-                        None => return unsupported("case with a non-literal value", at),
+                        None => return malformed("case with a non-literal value", at),
                     }
                 } else {
                     SwitchValue::Default
@@ -1086,7 +1129,11 @@ impl<'a> Lower<'a> {
             }
             O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine => {
                 if self.stage != ShaderStage::Fragment {
-                    return unsupported(format!("derivatives outside a pixel shader ({name})"), at);
+                    return unsupported(
+                        L::DerivativesOutsidePixelShader,
+                        format!("derivatives outside a pixel shader ({name})"),
+                        at,
+                    );
                 }
                 let a = src(self, 1, K::F)?;
                 let (axis, ctrl) = match code {
@@ -1205,7 +1252,11 @@ impl<'a> Lower<'a> {
             O::Imul | O::Umul => {
                 // imul/umul hi, lo, a, b: only the low half is expressible directly.
                 if self.op(ins, 0)?.operand_type() != Some(OT::Null) {
-                    return unsupported(format!("{name} with the high 32 bits of the product used"), at);
+                    return unsupported(
+                        L::WideMultiply,
+                        format!("{name} with the high 32 bits of the product used"),
+                        at,
+                    );
                 }
                 let k = if code == O::Imul { K::I } else { K::U };
                 let a = src(self, 2, k)?;
@@ -1355,7 +1406,12 @@ impl<'a> Lower<'a> {
             O::LdUavTyped => return self.load_typed_uav(ins),
             O::StoreUavTyped => return self.store_typed_uav(ins),
             O::Sync => return self.sync(ins),
-            _ => return unsupported(format!("instruction {name}"), at),
+            _ => {
+                return match Limitation::of_opcode(code) {
+                    Some(l) => unsupported(l, format!("instruction {name}"), at),
+                    None => malformed(format!("instruction {name} cannot appear in a {:?} shader", self.stage), at),
+                }
+            }
         }
         Ok(())
     }
@@ -1504,6 +1560,7 @@ impl<'a> Lower<'a> {
                     }
                     _ => {
                         return unsupported(
+                            system_value_limitation(e.system_value),
                             format!("input system value {} ({})", e.name, e.system_value_name()),
                             e.offset,
                         )
@@ -1561,7 +1618,8 @@ impl<'a> Lower<'a> {
                 OT::InputCoverageMask if fragment => (naga::BuiltIn::SampleMask, "sample_mask", 1),
                 _ => {
                     let n = ty.row().asm;
-                    return unsupported(format!("special register {n} (in this stage)"), p.offset);
+                    let l = if ty == OT::InnerCoverage { L::InnerCoverage } else { L::SpecialRegisterInStage };
+                    return unsupported(l, format!("special register {n} (in this stage)"), p.offset);
                 }
             };
             let t = if comps == 3 {
@@ -1722,7 +1780,11 @@ impl<'a> Lower<'a> {
                     )
                 }
                 _ => {
-                    return unsupported(format!("output system value {} ({})", e.name, e.system_value_name()), e.offset)
+                    return unsupported(
+                        system_value_limitation(e.system_value),
+                        format!("output system value {} ({})", e.name, e.system_value_name()),
+                        e.offset,
+                    )
                 }
             };
             let k_out = if ty == self.t.vec4f { K::F } else { k };
@@ -1768,7 +1830,11 @@ impl<'a> Lower<'a> {
                 }
                 OT::OutputCoverageMask => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, None),
                 OT::OutputStencilRef => {
-                    return unsupported("stencil reference output (oStencilRef) has no WebGPU form", p.offset)
+                    return unsupported(
+                        L::StencilExport,
+                        "stencil reference output (oStencilRef) has no WebGPU form",
+                        p.offset,
+                    )
                 }
                 _ => continue,
             };
@@ -1802,7 +1868,7 @@ impl<'a> Lower<'a> {
             });
         }
         if stage == ShaderStage::Vertex && !outputs.iter().any(|o| o.builtin.as_deref() == Some("position")) {
-            return unsupported("vertex shader without an SV_Position output", p.offset);
+            return unsupported(L::VertexWithoutPosition, "vertex shader without an SV_Position output", p.offset);
         }
         if !members.is_empty() {
             let sty = self.ty(TypeInner::Struct { members, span: offset });

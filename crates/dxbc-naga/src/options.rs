@@ -20,19 +20,105 @@ pub enum BindingScheme {
 pub struct Options {
     /// Binding scheme; see [`BindingScheme`].
     pub bindings: BindingScheme,
-    /// 32-bit channels per element of typed buffers (`Buffer<T>` SRVs and
-    /// `RWBuffer<T>` UAVs), whose view format the bytecode does not carry:
-    /// `(class, register, channels)`. Default: one channel (r32).
-    pub typed_buffer_channels: Vec<(crate::RegisterClass, u32, u32)>,
+    /// View formats the bytecode does not carry, of typed buffers
+    /// (`Buffer<T>` SRVs, `RWBuffer<T>` UAVs: the channels per element) and
+    /// typed UAV textures (the storage format): `(class, register, format)`.
+    /// Default: one 32-bit channel of the declared type (r32).
+    pub typed_formats: Vec<(crate::RegisterClass, u32, TypedFormat)>,
+}
+
+/// A view format of 32-bit channels (what a typed view may be bound as).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TypedFormat {
+    R32Float,
+    R32Uint,
+    R32Sint,
+    Rg32Float,
+    Rg32Uint,
+    Rg32Sint,
+    Rgba32Float,
+    Rgba32Uint,
+    Rgba32Sint,
+}
+
+impl TypedFormat {
+    /// Every format, in declaration order.
+    pub const ALL: [TypedFormat; 9] = [
+        TypedFormat::R32Float,
+        TypedFormat::R32Uint,
+        TypedFormat::R32Sint,
+        TypedFormat::Rg32Float,
+        TypedFormat::Rg32Uint,
+        TypedFormat::Rg32Sint,
+        TypedFormat::Rgba32Float,
+        TypedFormat::Rgba32Uint,
+        TypedFormat::Rgba32Sint,
+    ];
+
+    /// The WebGPU spelling (`rgba32float`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TypedFormat::R32Float => "r32float",
+            TypedFormat::R32Uint => "r32uint",
+            TypedFormat::R32Sint => "r32sint",
+            TypedFormat::Rg32Float => "rg32float",
+            TypedFormat::Rg32Uint => "rg32uint",
+            TypedFormat::Rg32Sint => "rg32sint",
+            TypedFormat::Rgba32Float => "rgba32float",
+            TypedFormat::Rgba32Uint => "rgba32uint",
+            TypedFormat::Rgba32Sint => "rgba32sint",
+        }
+    }
+
+    /// The format spelled `name` (WebGPU spelling).
+    pub fn parse(name: &str) -> Option<TypedFormat> {
+        TypedFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// 32-bit channels per texel.
+    pub fn channels(self) -> u32 {
+        match self {
+            TypedFormat::R32Float | TypedFormat::R32Uint | TypedFormat::R32Sint => 1,
+            TypedFormat::Rg32Float | TypedFormat::Rg32Uint | TypedFormat::Rg32Sint => 2,
+            _ => 4,
+        }
+    }
+
+    /// naga's storage format.
+    pub fn storage_format(self) -> naga::StorageFormat {
+        use naga::StorageFormat as S;
+        match self {
+            TypedFormat::R32Float => S::R32Float,
+            TypedFormat::R32Uint => S::R32Uint,
+            TypedFormat::R32Sint => S::R32Sint,
+            TypedFormat::Rg32Float => S::Rg32Float,
+            TypedFormat::Rg32Uint => S::Rg32Uint,
+            TypedFormat::Rg32Sint => S::Rg32Sint,
+            TypedFormat::Rgba32Float => S::Rgba32Float,
+            TypedFormat::Rgba32Uint => S::Rgba32Uint,
+            TypedFormat::Rgba32Sint => S::Rgba32Sint,
+        }
+    }
+
+    /// The component kind the shader reads and writes.
+    pub fn scalar_kind(self) -> naga::ScalarKind {
+        match self {
+            TypedFormat::R32Float | TypedFormat::Rg32Float | TypedFormat::Rgba32Float => naga::ScalarKind::Float,
+            TypedFormat::R32Uint | TypedFormat::Rg32Uint | TypedFormat::Rgba32Uint => naga::ScalarKind::Uint,
+            _ => naga::ScalarKind::Sint,
+        }
+    }
 }
 
 impl Options {
+    /// The view format given for `class` / `register`, if any.
+    pub fn typed_format(&self, class: crate::RegisterClass, register: u32) -> Option<TypedFormat> {
+        self.typed_formats.iter().find(|(c, r, _)| *c == class && *r == register).map(|&(_, _, f)| f)
+    }
+
     /// Channels per element of the typed buffer at `class` / `register`.
     pub fn channels(&self, class: crate::RegisterClass, register: u32) -> u32 {
-        self.typed_buffer_channels
-            .iter()
-            .find(|(c, r, _)| *c == class && *r == register)
-            .map_or(1, |&(_, _, n)| n.clamp(1, 4))
+        self.typed_format(class, register).map_or(1, TypedFormat::channels)
     }
 }
 
@@ -60,5 +146,28 @@ impl BindingScheme {
                 (space, register + shift)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_formats_read_back_and_apply_per_register() {
+        for f in TypedFormat::ALL {
+            assert_eq!(TypedFormat::parse(f.name()), Some(f));
+            // The WebGPU name carries the channel count (r, rg, rgba).
+            let letters = f.name().split("32").next().unwrap().len() as u32;
+            assert_eq!(f.channels(), if letters == 3 { 4 } else { letters });
+        }
+        assert_eq!(TypedFormat::parse("rgba8unorm"), None);
+        let o = Options {
+            typed_formats: vec![(crate::RegisterClass::UnorderedAccess, 2, TypedFormat::Rg32Uint)],
+            ..Default::default()
+        };
+        assert_eq!(o.channels(crate::RegisterClass::UnorderedAccess, 2), 2);
+        assert_eq!(o.channels(crate::RegisterClass::ShaderResource, 2), 1);
+        assert_eq!(o.channels(crate::RegisterClass::UnorderedAccess, 0), 1);
     }
 }

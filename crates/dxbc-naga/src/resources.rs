@@ -11,6 +11,7 @@
 //! * A resource operand's swizzle applies to the value the access returns.
 
 use crate::lower::{malformed, saturate, unsupported, Lower, H, K};
+use crate::Limitation as L;
 use crate::*;
 use dxbc::program::{Instruction, Operand};
 use dxbc::spec::{
@@ -86,7 +87,7 @@ impl Lower<'_> {
     fn decl_register(&self, op: &Operand, at: usize) -> Result<u32, TranslateError> {
         if op.index_dim() == 3 {
             if op.index[1].imm != op.index[2].imm {
-                return unsupported("resource arrays (SM5.1 register ranges)", at);
+                return unsupported(L::ResourceArrays, "resource arrays (SM5.1 register ranges)", at);
             }
             Ok(op.index[1].imm as u32)
         } else {
@@ -133,7 +134,7 @@ impl Lower<'_> {
                 let raw_dim = DCL_RESOURCE_CONTROLS[0].get(ins.token);
                 let rt = payload.first().map_or(0, |x| x.value);
                 let Some(k) = return_kind(rt) else {
-                    return unsupported("textures returning doubles or mixed types", at);
+                    return unsupported(L::DoubleTextures, "textures returning doubles or mixed types", at);
                 };
                 let Some(dim) = RD::from_u32(raw_dim) else {
                     return malformed(format!("resource dimension {raw_dim}"), at);
@@ -166,14 +167,20 @@ impl Lower<'_> {
                             .insert((T, id), Words { g, stride: 4 * channels, atomic: None, typed: true, channels, k });
                         return Ok(());
                     }
-                    RD::Texture1darray => return unsupported("1D texture arrays have no WebGPU form", at),
+                    RD::Texture1darray => {
+                        return unsupported(L::TextureArray1d, "1D texture arrays have no WebGPU form", at)
+                    }
                     RD::Unknown | RD::RawBuffer | RD::StructuredBuffer => {
                         return malformed(format!("resource dimension {raw_dim}"), at)
                     }
                 };
                 let depth = self.depth_textures.contains(&id);
                 if depth && (k != K::F || multi) {
-                    return unsupported("comparison sampling of a non-float or multisampled texture", at);
+                    return unsupported(
+                        L::ComparisonOfNonFloatTexture,
+                        "comparison sampling of a non-float or multisampled texture",
+                        at,
+                    );
                 }
                 let class =
                     if depth { ImageClass::Depth { multi } } else { ImageClass::Sampled { kind: k.kind(), multi } };
@@ -213,7 +220,11 @@ impl Lower<'_> {
             O::DclUnorderedAccessViewRaw | O::DclUnorderedAccessViewStructured | O::DclUnorderedAccessViewTyped
                 if self.stage == naga::ShaderStage::Vertex =>
             {
-                return unsupported("UAVs in a vertex shader (WebGPU forbids writable storage there)", at);
+                return unsupported(
+                    L::UavInVertexShader,
+                    "UAVs in a vertex shader (WebGPU forbids writable storage there)",
+                    at,
+                );
             }
             O::DclResourceRaw
             | O::DclResourceStructured
@@ -227,11 +238,15 @@ impl Lower<'_> {
                     0
                 };
                 if stride % 4 != 0 {
-                    return unsupported(format!("structure stride {stride} is not a multiple of 4"), at);
+                    return unsupported(
+                        L::StructureStride,
+                        format!("structure stride {stride} is not a multiple of 4"),
+                        at,
+                    );
                 }
                 // The UAV "has counter" bit; fxc leaves it clear on SRVs.
                 if DCL_UAV_CONTROLS[3].get(ins.token) != 0 {
-                    return unsupported("append/consume buffers (UAV counters)", at);
+                    return unsupported(L::AppendConsume, "append/consume buffers (UAV counters)", at);
                 }
                 let atomic = self.atomic_targets.get(&(file, id)).copied();
                 let ty = self.word_array(atomic, None);
@@ -260,7 +275,7 @@ impl Lower<'_> {
                     (s, s.saturating_mul(payload.get(1).map_or(0, |x| x.value)))
                 };
                 if bytes == 0 || bytes > 32768 || bytes % 4 != 0 {
-                    return unsupported(format!("group-shared memory of {bytes} bytes"), at);
+                    return unsupported(L::GroupSharedTooLarge, format!("group-shared memory of {bytes} bytes"), at);
                 }
                 let atomic = self.atomic_targets.get(&(G, id)).copied();
                 let ty = self.word_array(atomic, Some(bytes / 4));
@@ -285,7 +300,7 @@ impl Lower<'_> {
                 let raw_dim = DCL_UAV_CONTROLS[0].get(ins.token);
                 let rt = payload.first().map_or(0, |x| x.value);
                 let Some(k) = return_kind(rt) else {
-                    return unsupported("typed UAVs of doubles or mixed types", at);
+                    return unsupported(L::TypedUavOfDoubles, "typed UAVs of doubles or mixed types", at);
                 };
                 let dim = RD::from_u32(raw_dim);
                 if dim == Some(RD::Buffer) {
@@ -308,7 +323,7 @@ impl Lower<'_> {
                     self.words.insert((U, id), Words { g, stride: 4 * channels, atomic, typed: true, channels, k });
                 } else {
                     if self.atomic_targets.contains_key(&(U, id)) {
-                        return unsupported("typed UAVs: atomics on textures", at);
+                        return unsupported(L::TypedUavAtomics, "typed UAVs: atomics on textures", at);
                     }
                     let (dim, idim, arrayed) = match dim {
                         Some(d @ RD::Texture1d) => (d, ImageDimension::D1, false),
@@ -316,14 +331,23 @@ impl Lower<'_> {
                         Some(d @ RD::Texture3d) => (d, ImageDimension::D3, false),
                         Some(d @ RD::Texture2darray) => (d, ImageDimension::D2, true),
                         Some(RD::Texture1darray) => {
-                            return unsupported("typed UAVs: 1D texture arrays have no WebGPU form", at)
+                            return unsupported(
+                                L::TextureArray1d,
+                                "typed UAVs: 1D texture arrays have no WebGPU form",
+                                at,
+                            )
                         }
-                        _ => return unsupported(format!("typed UAVs of dimension {raw_dim}"), at),
+                        _ => {
+                            return unsupported(L::TypedUavDimension, format!("typed UAVs of dimension {raw_dim}"), at)
+                        }
                     };
-                    let format = match k {
-                        K::F => naga::StorageFormat::R32Float,
-                        K::U => naga::StorageFormat::R32Uint,
-                        K::I => naga::StorageFormat::R32Sint,
+                    // A given view format of the declared kind replaces r32.
+                    let given = self.options.typed_format(RegisterClass::UnorderedAccess, register);
+                    let format = match (given.filter(|f| f.scalar_kind() == k.scalar().kind), k) {
+                        (Some(f), _) => f.storage_format(),
+                        (None, K::F) => naga::StorageFormat::R32Float,
+                        (None, K::U) => naga::StorageFormat::R32Uint,
+                        (None, K::I) => naga::StorageFormat::R32Sint,
                     };
                     let class =
                         ImageClass::Storage { format, access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE };
@@ -366,10 +390,14 @@ impl Lower<'_> {
 
     fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
         if op.ty() != T {
-            return unsupported("texture access on a UAV (typed UAVs are not lowered yet)", op.offset as usize);
+            return unsupported(
+                L::TextureAccessOnUav,
+                "texture access on a UAV (typed UAVs are not lowered yet)",
+                op.offset as usize,
+            );
         }
         if op.index_dim() == 2 && op.index[1].rel != dxbc::program::NO_OPERAND {
-            return unsupported("dynamically indexed resource arrays", op.offset as usize);
+            return unsupported(L::DynamicResourceIndex, "dynamically indexed resource arrays", op.offset as usize);
         }
         match self.textures.get(&res_id(op)) {
             Some(t) => Ok(*t),
@@ -499,7 +527,11 @@ impl Lower<'_> {
     pub(crate) fn sample(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
         if self.stage != naga::ShaderStage::Fragment && matches!(code, O::Sample | O::SampleC | O::SampleB) {
-            return unsupported("implicit-derivative sampling outside a pixel shader", at);
+            return unsupported(
+                L::DerivativesOutsidePixelShader,
+                "implicit-derivative sampling outside a pixel shader",
+                at,
+            );
         }
         let (res_i, samp_i) = (2, 3);
         let res = self.op(ins, res_i)?;
@@ -534,16 +566,17 @@ impl Lower<'_> {
             }
             O::SampleC => (SampleLevel::Auto, Some(scalar_arg(self, 4)?)),
             O::SampleCLz => (SampleLevel::Zero, Some(scalar_arg(self, 4)?)),
-            _ => return unsupported("sampling variant", at),
+            _ => return malformed(format!("{} is not a sampling instruction", code.info().asm), at),
         };
         if depth_ref.is_some() != tex.depth && depth_ref.is_some() {
             return malformed("comparison sample of a non-depth texture", at);
         }
         if tex.k != K::F {
-            return unsupported("sampling an integer texture", at);
+            return unsupported(L::SampleIntegerTexture, "sampling an integer texture", at);
         }
         if tex.depth && depth_ref.is_none() && matches!(level, SampleLevel::Bias(_) | SampleLevel::Gradient { .. }) {
             return unsupported(
+                L::ComparisonBiasOrGradient,
                 "biased or gradient sampling of a texture that is also compared (WGSL depth textures allow neither)",
                 at,
             );
@@ -572,7 +605,11 @@ impl Lower<'_> {
         let po = matches!(code, O::Gather4Po | O::Gather4PoC);
         let base = if po { 3 } else { 2 };
         if po {
-            return unsupported("gather4_po with a register offset (naga offsets must be constant)", at);
+            return unsupported(
+                L::GatherRegisterOffset,
+                "gather4_po with a register offset (naga offsets must be constant)",
+                at,
+            );
         }
         let res = self.op(ins, base)?;
         let tex = self.texture(res)?;
@@ -617,7 +654,7 @@ impl Lower<'_> {
         let res = self.op(ins, 2)?;
         if let Some(w) = self.words.get(&(T, res_id(res))).copied() {
             if !w.typed {
-                return unsupported("ld on a raw/structured buffer", ins.offset as usize);
+                return unsupported(L::LoadOnWordBuffer, "ld on a raw/structured buffer", ins.offset as usize);
             }
             // Buffer<T> element load.
             let addr = {
@@ -664,7 +701,7 @@ impl Lower<'_> {
         let tex = if res.ty() == U {
             match self.storage_textures.get(&res_id(res)).copied() {
                 Some(st) => Tex { g: st.g, dim: st.dim, k: st.k, depth: false },
-                None => return unsupported("resinfo on a buffer UAV", ins.offset as usize),
+                None => return unsupported(L::ResinfoOnBufferUav, "resinfo on a buffer UAV", ins.offset as usize),
             }
         } else {
             self.texture(res)?
@@ -672,6 +709,7 @@ impl Lower<'_> {
         let storage = res.ty() == U;
         if tex.dim == RD::Texture2dmsarray {
             return unsupported(
+                L::ResinfoOnMultisampledArray,
                 "resinfo on a multisampled array texture (naga's SPIR-V layer query is invalid there)",
                 ins.offset as usize,
             );
@@ -680,6 +718,7 @@ impl Lower<'_> {
             // naga 30's SPIR-V writer queries layers of storage images with
             // OpImageQuerySizeLod, which Vulkan forbids.
             return unsupported(
+                L::ResinfoOnArrayedUav,
                 "resinfo on an arrayed UAV texture (naga's SPIR-V layer query is invalid there)",
                 ins.offset as usize,
             );
@@ -750,7 +789,7 @@ impl Lower<'_> {
         let key = (op.ty(), res_id(op));
         match self.words.get(&key) {
             Some(w) => Ok(*w),
-            None => unsupported(
+            None => malformed(
                 format!(
                     "{}{} is not a raw or structured buffer / group-shared region",
                     dxbc::spec::OPERAND_TYPE.asm(op.ty()).unwrap_or("?"),
@@ -945,7 +984,7 @@ impl Lower<'_> {
         let at = ins.offset as usize;
         let imm = returns_old_value(code);
         if matches!(code, O::ImmAtomicAlloc | O::ImmAtomicConsume) {
-            return unsupported("append/consume counters (imm_atomic_alloc/consume)", at);
+            return unsupported(L::AppendConsume, "append/consume counters (imm_atomic_alloc/consume)", at);
         }
         // atomic_op u, addr, value[, value2] ; imm_atomic_op dst, u, addr, value[, value2]
         let base = if imm { 1 } else { 0 };
@@ -983,7 +1022,7 @@ impl Lower<'_> {
                 };
                 (AtomicFunction::Exchange { compare: Some(v1) }, v2)
             }
-            _ => return unsupported("atomic variant", at),
+            _ => return malformed(format!("{} is not an atomic instruction", code.info().asm), at),
         };
         let compare = matches!(fun, AtomicFunction::Exchange { compare: Some(_) });
         let result = if imm || compare {
@@ -1088,7 +1127,11 @@ impl Lower<'_> {
     pub(crate) fn sampleinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let res = self.op(ins, 1)?;
         if res.ty() != T {
-            return unsupported("sampleinfo of the rasterizer (no WGSL equivalent)", ins.offset as usize);
+            return unsupported(
+                L::RasterizerSampleInfo,
+                "sampleinfo of the rasterizer (no WGSL equivalent)",
+                ins.offset as usize,
+            );
         }
         let tex = self.texture(res)?;
         if !matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray) {
@@ -1133,7 +1176,11 @@ impl Lower<'_> {
     pub(crate) fn sync(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let t = ins.token;
         if self.stage != naga::ShaderStage::Compute {
-            return unsupported("barriers and memory fences outside compute shaders", ins.offset as usize);
+            return unsupported(
+                L::BarrierOutsideCompute,
+                "barriers and memory fences outside compute shaders",
+                ins.offset as usize,
+            );
         }
         // The table lists sync's four flags in this order.
         let [threads, group_memory, uav_group, uav_global] = SYNC_CONTROLS else {
@@ -1194,7 +1241,11 @@ pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K
                     let want = if signed { K::I } else { K::U };
                     match atomics.get(&key) {
                         Some(&k) if k != want && (signed || unsigned_minmax) => {
-                            return unsupported("signed and unsigned atomic min/max on one region", ins.offset as usize)
+                            return unsupported(
+                                L::MixedSignAtomics,
+                                "signed and unsigned atomic min/max on one region",
+                                ins.offset as usize,
+                            )
                         }
                         Some(&K::I) => {}
                         _ => {

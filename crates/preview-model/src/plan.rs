@@ -41,6 +41,9 @@ pub enum PlanError {
         message: String,
         /// Byte offset in the file, when known.
         offset: Option<usize>,
+        /// The typed reason of a refusal (None for other errors).
+        #[serde(default)]
+        limitation: Option<dxbc_naga::Limitation>,
     },
     /// Something the preview cannot feed yet (e.g. a multisampled texture input).
     Unsupported(String),
@@ -50,8 +53,8 @@ impl std::fmt::Display for PlanError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PlanError::StageNotPreviewable(s) => write!(f, "{s}"),
-            PlanError::Translation { message, offset: Some(o) } => write!(f, "{message} (at offset {o:#x})"),
-            PlanError::Translation { message, offset: None } => write!(f, "{message}"),
+            PlanError::Translation { message, offset: Some(o), .. } => write!(f, "{message} (at offset {o:#x})"),
+            PlanError::Translation { message, offset: None, .. } => write!(f, "{message}"),
             PlanError::Unsupported(s) => write!(f, "{s}"),
         }
     }
@@ -357,7 +360,11 @@ impl Translated {
     /// The parts of `t` a plan uses, writing its WGSL.
     pub fn from_translation(t: &Translation) -> Result<Translated, PlanError> {
         Ok(Translated {
-            wgsl: dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation { message: e.to_string(), offset: None })?,
+            wgsl: dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation {
+                message: e.to_string(),
+                offset: None,
+                limitation: None,
+            })?,
             bindings: t.bindings.clone(),
             inputs: t.inputs.clone(),
             outputs: t.outputs.clone(),
@@ -375,14 +382,17 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
         )));
     }
     let t = dxbc_naga::translate(shader, &options()).map_err(|e| {
+        let limitation = e.limitation();
         let (message, offset) = match e {
-            dxbc_naga::TranslateError::Unsupported { what, offset } => (format!("unsupported: {what}"), Some(offset)),
+            dxbc_naga::TranslateError::Unsupported { limitation, detail, offset } => {
+                (format!("unsupported: {detail} ({})", limitation.why()), Some(offset))
+            }
             dxbc_naga::TranslateError::Malformed { what, offset } => (format!("malformed: {what}"), Some(offset)),
             dxbc_naga::TranslateError::Validation { message, offset } => {
                 (format!("naga validation: {message}"), offset)
             }
         };
-        PlanError::Translation { message, offset }
+        PlanError::Translation { message, offset, limitation }
     })?;
     Translated::from_translation(&t)
 }

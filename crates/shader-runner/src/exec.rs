@@ -10,13 +10,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
-use crate::gpu::{self, Gpu, GpuError, ModuleBinding};
+use crate::gpu::{self, Gpu, ModuleBinding};
 use crate::manifest::Row;
 use crate::parse::{
     self, Command, Dim, Format, InputElement, ProbeTarget, QualEnv, Require, ResourceDesc, SamplerDesc, SectionKind,
     ShaderAttrs, Stage, Topology,
 };
 use crate::probe::{self, Readback};
+use crate::{Capability, NotRun, RunnerTodo, Skip, Status};
 use dxbc_naga::{RegisterClass, Translation};
 
 /// What happened to one shader section in one pass.
@@ -25,7 +26,7 @@ pub struct SecAcc {
     pub probes_passed: u32,
     pub probes_total: u32,
     pub fail: Option<String>,
-    pub skip: Option<String>,
+    pub skip: Option<Skip>,
     /// Only `uniform` + `draw quad` (built-in vertex stage, no resources) produced its probed data.
     pub uniform_only: bool,
     /// Section could not be run at all (translation error, …): the reason.
@@ -35,10 +36,11 @@ pub struct SecAcc {
 
 #[derive(Clone, Debug)]
 pub enum Avail {
-    Skip(String),
+    Skip(Skip),
     /// Skipped because the test file says so: an unmet `[require]` or an
-    /// expected compile failure (these sections do not count as probed).
-    NotExpected(String),
+    /// expected compile failure (sections excluded at this model do not
+    /// count as probed; those missing a capability do).
+    NotExpected(Skip),
     Fail(String),
 }
 
@@ -68,18 +70,18 @@ enum GpuRes {
 
 struct Resource {
     desc: ResourceDesc,
-    gpu: Result<GpuRes, GpuError>,
+    gpu: Result<GpuRes, Skip>,
 }
 
 enum OpErr {
-    Skip(String),
+    Skip(Skip),
     Fail(String),
 }
 
 struct LastOp {
     sections: Vec<usize>,
     /// Why the operation did not run (its probes are skipped with this reason).
-    refused: Option<String>,
+    refused: Option<Skip>,
 }
 
 /// Capabilities this runner provides (`[require]` words).
@@ -142,10 +144,10 @@ pub struct Pass<'a> {
     input_layout: Vec<InputElement>,
     current: HashMap<Stage, usize>,
     shaders: HashMap<usize, ShaderEntry>,
-    require_unmet: Option<String>,
+    require_unmet: Option<Skip>,
     last_shader_expected_fail: bool,
     last_op: Option<LastOp>,
-    unsupported_state: Option<String>,
+    unsupported_state: Option<Skip>,
     dsv_declared: bool,
     resources_declared: bool,
     builtin_vs: std::cell::RefCell<HashMap<String, wgpu::ShaderModule>>,
@@ -187,7 +189,7 @@ impl<'a> Pass<'a> {
             if Instant::now() > self.deadline {
                 for acc in self.results.values_mut() {
                     if acc.fail.is_none() && acc.skip.is_none() {
-                        acc.skip = Some("runner: per-test time limit reached".into());
+                        acc.skip = Some(Skip::todo(RunnerTodo::TimeLimit, "runner: per-test time limit reached"));
                     }
                 }
                 return;
@@ -199,14 +201,26 @@ impl<'a> Pass<'a> {
                 }
                 SectionKind::Shader { stage, attrs } => self.read_shader(sec.index, *stage, attrs),
                 SectionKind::Test => {
-                    if self.require_unmet.is_some() || self.last_shader_expected_fail {
+                    // A missing capability still runs the lines: draws and
+                    // dispatches are refused, so their probes count.
+                    let excluded = self.require_unmet.as_ref().is_some_and(|r| matches!(r.status, Status::NotRun(_)));
+                    if excluded || self.last_shader_expected_fail {
                         continue;
                     }
+                    let missing = self.require_unmet.clone();
                     for (line, text) in &sec.lines {
                         match parse::parse_test_line(*line, text, &self.env) {
+                            // Nothing runs on the GPU: draws and dispatches are
+                            // refused, so the probes after them count.
+                            Ok(Some(tl)) if missing.is_some() => self.refuse(&tl.command, missing.as_ref()),
                             Ok(Some(tl)) => self.exec(tl.line, &tl.command, tl.todo),
                             Ok(None) => {}
-                            Err(e) => self.unsupported_state = Some(format!("runner: cannot parse line {line}: {e}")),
+                            Err(e) => {
+                                self.unsupported_state = Some(Skip::todo(
+                                    RunnerTodo::TestSyntax,
+                                    format!("runner: cannot parse line {line}: {e}"),
+                                ))
+                            }
                         }
                         if self.gpu.poisoned {
                             return;
@@ -227,14 +241,18 @@ impl<'a> Pass<'a> {
                         Ok(s) => {
                             self.samplers.insert(*n, s);
                         }
-                        Err(e) => self.unsupported_state = Some(format!("runner: {e}")),
+                        Err(e) => {
+                            self.unsupported_state = Some(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}")))
+                        }
                     }
                 }
                 SectionKind::InputLayout => {
                     self.resources_declared = true;
                     match parse::parse_input_layout(&sec.lines) {
                         Ok(l) => self.input_layout = l,
-                        Err(e) => self.unsupported_state = Some(format!("runner: {e}")),
+                        Err(e) => {
+                            self.unsupported_state = Some(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}")))
+                        }
                     }
                 }
                 SectionKind::Preproc | SectionKind::Other(_) => {}
@@ -242,18 +260,55 @@ impl<'a> Pass<'a> {
         }
     }
 
-    fn check_require(&self, r: &Require) -> Option<String> {
+    /// Under a missing capability: draws and dispatches are refused with
+    /// it (no GPU work, no state change), probes are credited to them.
+    fn refuse(&mut self, cmd: &Command, missing: Option<&Skip>) {
+        let Some(skip) = missing else { return };
+        let stages: &[Stage] = match cmd {
+            Command::DrawQuad | Command::Draw { .. } => {
+                &[Stage::Vertex, Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel]
+            }
+            Command::Dispatch(..) => &[Stage::Compute],
+            Command::Probe(_) => {
+                if let Some(op) = &self.last_op {
+                    let (sections, reason) = (op.sections.clone(), op.refused.clone());
+                    let reason = reason.unwrap_or_else(|| skip.clone());
+                    self.credit(&sections, |a| {
+                        a.probes_total += 1;
+                        if a.skip.is_none() {
+                            a.skip = Some(reason.clone());
+                        }
+                    });
+                }
+                return;
+            }
+            _ => return,
+        };
+        let (sections, _) = self.stage_sections(stages);
+        self.finish_op(sections, Err(OpErr::Skip(skip.clone())), false);
+    }
+
+    fn check_require(&self, r: &Require) -> Option<Skip> {
         if !r.sm_ok(self.sm) {
-            return Some(format!("requires shader model range outside {}.{}", self.sm / 10, self.sm % 10));
+            return Some(Skip::not_run(
+                NotRun::ShaderModelRange,
+                format!("requires shader model range outside {}.{}", self.sm / 10, self.sm % 10),
+            ));
         }
         for c in &r.caps {
             if !cap_supported(c, self.gpu) {
-                return Some(format!("requires '{c}', which this runner does not provide"));
+                return Some(Skip::missing(
+                    Capability::from_word(c),
+                    format!("requires '{c}', which this runner does not provide"),
+                ));
             }
         }
         for f in &r.uav_load_formats {
             if !uav_load_supported(f) {
-                return Some(format!("requires typed UAV loads of {f} (not in WebGPU core)"));
+                return Some(Skip::missing(
+                    Capability::TypedUavLoad,
+                    format!("requires typed UAV loads of {f} (not in WebGPU core)"),
+                ));
             }
         }
         None
@@ -277,12 +332,15 @@ impl<'a> Pass<'a> {
         let avail = if let Some(r) = &self.require_unmet {
             Err(Avail::NotExpected(r.clone()))
         } else if let Some(f) = expected_fail {
-            Err(Avail::NotExpected(format!("expected to fail compilation: {f}")))
+            Err(Avail::NotExpected(Skip::not_run(
+                NotRun::ExpectedCompileFailure,
+                format!("expected to fail compilation: {f}"),
+            )))
         } else {
             match self.manifest_row(index, stage, a.tpf_hex) {
-                None => Err(Avail::Skip("no DXBC for this shader model in the corpus".into())),
+                None => Err(Avail::Skip(Skip::not_run(NotRun::NoDxbc, "no DXBC for this shader model in the corpus"))),
                 Some(row) if row.status != "ok" && row.status != "ok-hex" => {
-                    Err(Avail::Skip(format!("no DXBC: corpus status '{}'", row.status)))
+                    Err(Avail::Skip(Skip::not_run(NotRun::NoDxbc, format!("no DXBC: corpus status '{}'", row.status))))
                 }
                 Some(row) => self.compile(row, stage),
             }
@@ -297,10 +355,15 @@ impl<'a> Pass<'a> {
 
     fn compile(&mut self, row: &Row, stage: Stage) -> Result<Compiled, Avail> {
         let path = row.dxbc_file(self.test_dir);
-        let bytes = std::fs::read(&path).map_err(|e| Avail::Skip(format!("cannot read {}: {e}", path.display())))?;
-        let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Skip(format!("DXBC decode: {e}")))?;
-        let translation =
-            dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).map_err(|e| Avail::Skip(e.to_string()))?;
+        let bytes = std::fs::read(&path).map_err(|e| Avail::Fail(format!("cannot read {}: {e}", path.display())))?;
+        let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Fail(format!("DXBC decode: {e}")))?;
+        let translation = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).map_err(|e| {
+            let skip = Skip::translation(&e);
+            match skip.status {
+                Status::Fail => Avail::Fail(skip.detail),
+                _ => Avail::Skip(skip),
+            }
+        })?;
         let want = match stage {
             Stage::Pixel => Some(naga::ShaderStage::Fragment),
             Stage::Vertex => Some(naga::ShaderStage::Vertex),
@@ -308,7 +371,7 @@ impl<'a> Pass<'a> {
             _ => None,
         };
         if want != Some(translation.stage) {
-            return Err(Avail::Skip(format!(
+            return Err(Avail::Fail(format!(
                 "runner: {} stage cannot run (translated as {:?})",
                 stage.short(),
                 translation.stage
@@ -332,7 +395,7 @@ impl<'a> Pass<'a> {
         let desc = match ResourceDesc::parse(lines, default) {
             Ok(d) => d,
             Err(e) => {
-                self.unsupported_state = Some(format!("runner: {e}"));
+                self.unsupported_state = Some(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}")));
                 return;
             }
         };
@@ -340,7 +403,7 @@ impl<'a> Pass<'a> {
         self.resources.insert((kind, slot), Resource { desc, gpu });
     }
 
-    fn create_resource(&self, kind: ResKind, d: &ResourceDesc) -> Result<GpuRes, GpuError> {
+    fn create_resource(&self, kind: ResKind, d: &ResourceDesc) -> Result<GpuRes, Skip> {
         let dev = &self.gpu.device;
         let is_buffer = kind == ResKind::Vb
             || matches!(d.dim, None | Some(Dim::Buffer) | Some(Dim::RawBuffer) | Some(Dim::CounterBuffer));
@@ -361,14 +424,15 @@ impl<'a> Pass<'a> {
             self.gpu.queue.write_buffer(&buf, 0, &bytes);
             return Ok(GpuRes::Buffer(buf, size));
         }
-        let format = wgpu_format(d.format)
-            .ok_or_else(|| GpuError::Unsupported(format!("runner: texture format {:?} not supported", d.format)))?;
+        let format = wgpu_format(d.format).ok_or_else(|| {
+            Skip::todo(RunnerTodo::ResourceFormat, format!("runner: texture format {:?} not supported", d.format))
+        })?;
         let (dimension, layers) = match d.dim {
             Some(Dim::Tex2d) => (wgpu::TextureDimension::D2, 1),
             Some(Dim::Tex2dArray) | Some(Dim::Cube) => (wgpu::TextureDimension::D2, d.depth),
             Some(Dim::Tex3d) => (wgpu::TextureDimension::D3, d.depth),
             Some(Dim::Tex2dMs(_)) => {
-                return Err(GpuError::Unsupported("runner: multisampled textures not supported".into()))
+                return Err(Skip::todo(RunnerTodo::Multisampling, "runner: multisampled textures not supported"))
             }
             _ => unreachable!(),
         };
@@ -394,7 +458,7 @@ impl<'a> Pass<'a> {
                     view_formats: &[],
                 })
             })
-            .map_err(|e| GpuError::Rejected(format!("runner: texture creation failed: {e}")))?;
+            .map_err(|e| Skip::todo(RunnerTodo::ResourceFormat, format!("runner: texture creation failed: {e}")))?;
         // Data is level by level (each level all layers/slices), tightly packed.
         let ts = d.format.texel_size() as usize;
         let mut off = 0usize;
@@ -557,7 +621,10 @@ impl<'a> Pass<'a> {
                         None => a.probes_passed += 1,
                         Some(e) if todo => {
                             if a.skip.is_none() {
-                                a.skip = Some(format!("vkd3d marks this probe todo: {e}"));
+                                a.skip = Some(Skip::not_run(
+                                    NotRun::KnownWrong,
+                                    format!("vkd3d marks this probe todo: {e}"),
+                                ));
                             }
                         }
                         Some(e) => {
@@ -569,7 +636,8 @@ impl<'a> Pass<'a> {
                 });
             }
             Command::Unsupported(name, _) => {
-                self.unsupported_state = Some(format!("runner: '{name}' not supported"));
+                self.unsupported_state =
+                    Some(Skip::todo(RunnerTodo::TestCommand, format!("runner: '{name}' not supported")));
                 if let Some(ps) = self.current.get(&Stage::Pixel).copied() {
                     if let Some(a) = self.results.get_mut(&ps) {
                         a.uniform_only = false;
@@ -583,14 +651,22 @@ impl<'a> Pass<'a> {
         let key = match target {
             ProbeTarget::Rtv(n) => (ResKind::Rtv, n),
             ProbeTarget::Uav(n) => (ResKind::Uav, n),
-            ProbeTarget::Dsv => return Err(OpErr::Skip("runner: depth-stencil probes not supported".into())),
+            ProbeTarget::Dsv => {
+                return Err(OpErr::Skip(Skip::todo(
+                    RunnerTodo::DepthStencil,
+                    "runner: depth-stencil probes not supported",
+                )))
+            }
         };
         let Some(res) = self.resources.get(&key) else {
-            return Err(OpErr::Skip(format!("runner: probed resource {target} was never declared")));
+            return Err(OpErr::Skip(Skip::todo(
+                RunnerTodo::TestSyntax,
+                format!("runner: probed resource {target} was never declared"),
+            )));
         };
         let texel = res.desc.element_size();
         let out = match &res.gpu {
-            Err(e) => return Err(OpErr::Skip(e.to_string())),
+            Err(e) => return Err(OpErr::Skip(e.clone())),
             Ok(GpuRes::Buffer(b, size)) => {
                 let (b, size) = (b.clone(), *size);
                 let data = self.gpu.read_buffer(&b, size).map_err(|e| OpErr::Fail(e.to_string()))?;
@@ -614,13 +690,12 @@ impl<'a> Pass<'a> {
                 secs.push(i);
                 if let Some(e) = self.shaders.get(&i) {
                     if let Err(a) = &e.avail {
-                        let msg = match a {
-                            Avail::Skip(m) | Avail::NotExpected(m) | Avail::Fail(m) => m.clone(),
+                        let (status, msg) = match a {
+                            Avail::Skip(s) | Avail::NotExpected(s) => (s.status, &s.detail),
+                            Avail::Fail(m) => (Status::NotRun(NotRun::PartnerFailed), m),
                         };
-                        err.get_or_insert(OpErr::Skip(format!(
-                            "{} shader (section {i:03}) not available: {msg}",
-                            e.stage.short()
-                        )));
+                        let detail = format!("{} shader (section {i:03}) not available: {msg}", e.stage.short());
+                        err.get_or_insert(OpErr::Skip(Skip::new(status, detail)));
                     }
                 }
             }
@@ -638,7 +713,7 @@ impl<'a> Pass<'a> {
                         a.fail = Some(s.clone());
                     }
                 });
-                Some(s)
+                Some(Skip::new(Status::Fail, s))
             }
         };
         self.credit(&sections, |a| {
@@ -653,16 +728,21 @@ impl<'a> Pass<'a> {
             self.stage_sections(&[Stage::Vertex, Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel]);
         let has_user_vs = self.current.contains_key(&Stage::Vertex);
         let uniform_only = quad && !has_user_vs && !self.resources_declared;
-        let r = if let Some(e) = err {
+        let r = if let Some(u) = &self.require_unmet {
+            Err(OpErr::Skip(u.clone()))
+        } else if let Some(e) = err {
             Err(e)
         } else if let Some(u) = &self.unsupported_state {
             Err(OpErr::Skip(u.clone()))
         } else if !self.current.contains_key(&Stage::Pixel) {
-            Err(OpErr::Skip("runner: draw without a pixel shader".into()))
+            Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: draw without a pixel shader")))
         } else if [Stage::Hull, Stage::Domain, Stage::Geometry].iter().any(|s| self.current.contains_key(s)) {
-            Err(OpErr::Skip("runner: geometry/tessellation stages not supported".into()))
+            Err(OpErr::Skip(Skip::todo(
+                RunnerTodo::PipelineShape,
+                "runner: geometry/tessellation stages not supported",
+            )))
         } else if self.dsv_declared {
-            Err(OpErr::Skip("runner: depth-stencil targets not supported".into()))
+            Err(OpErr::Skip(Skip::todo(RunnerTodo::DepthStencil, "runner: depth-stencil targets not supported")))
         } else {
             self.do_draw(topology, vertices, instances)
         };
@@ -671,12 +751,14 @@ impl<'a> Pass<'a> {
 
     fn dispatch(&mut self, x: u32, y: u32, z: u32) {
         let (sections, err) = self.stage_sections(&[Stage::Compute]);
-        let r = if let Some(e) = err {
+        let r = if let Some(u) = &self.require_unmet {
+            Err(OpErr::Skip(u.clone()))
+        } else if let Some(e) = err {
             Err(e)
         } else if let Some(u) = &self.unsupported_state {
             Err(OpErr::Skip(u.clone()))
         } else if sections.is_empty() {
-            Err(OpErr::Skip("runner: dispatch without a compute shader".into()))
+            Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: dispatch without a compute shader")))
         } else {
             self.do_dispatch(sections[0], x, y, z)
         };
@@ -697,10 +779,14 @@ impl<'a> Pass<'a> {
         // (group, binding) → (binding, visibility, register class & number, uniform size)
         let mut merged: BTreeMap<(u32, u32), MergedBinding> = BTreeMap::new();
         for (module, bindings, vis) in stages {
-            let mb = gpu::module_bindings(module, filterable).map_err(|e| OpErr::Skip(format!("runner: {e}")))?;
+            let mb = gpu::module_bindings(module, filterable)
+                .map_err(|e| OpErr::Skip(Skip::todo(RunnerTodo::Binding, format!("runner: {e}"))))?;
             for b in mb {
                 if let wgpu::BindingType::Texture { multisampled: true, .. } = b.ty {
-                    return Err(OpErr::Skip("runner: multisampled textures (Texture2DMS) not supported".into()));
+                    return Err(OpErr::Skip(Skip::todo(
+                        RunnerTodo::Multisampling,
+                        "runner: multisampled textures (Texture2DMS) not supported",
+                    )));
                 }
                 let entry =
                     bindings.iter().find(|e| e.group == b.group && e.binding == b.binding).ok_or_else(|| {
@@ -777,14 +863,17 @@ impl<'a> Pass<'a> {
                     (cls, ty) => {
                         let kind = if *cls == RegisterClass::UnorderedAccess { ResKind::Uav } else { ResKind::Srv };
                         let res = self.resources.get(&(kind, *reg)).ok_or_else(|| {
-                            OpErr::Skip(format!(
-                                "runner: shader binds {}{reg} but the test declares no [{} {reg}]",
-                                if kind == ResKind::Uav { "u" } else { "t" },
-                                if kind == ResKind::Uav { "uav" } else { "srv" }
+                            OpErr::Skip(Skip::todo(
+                                RunnerTodo::Binding,
+                                format!(
+                                    "runner: shader binds {}{reg} but the test declares no [{} {reg}]",
+                                    if kind == ResKind::Uav { "u" } else { "t" },
+                                    if kind == ResKind::Uav { "uav" } else { "srv" }
+                                ),
                             ))
                         })?;
                         match (&res.gpu, ty) {
-                            (Err(e), _) => return Err(OpErr::Skip(e.to_string())),
+                            (Err(e), _) => return Err(OpErr::Skip(e.clone())),
                             (Ok(GpuRes::Buffer(b, _)), wgpu::BindingType::Buffer { .. }) => Held::Buf(b.clone()),
                             (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::Texture { view_dimension, .. })
                             | (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::StorageTexture { view_dimension, .. }) => {
@@ -798,13 +887,15 @@ impl<'a> Pass<'a> {
                                 Held::View(t.create_view(&vd))
                             }
                             (Ok(GpuRes::Buffer(..)), _) => {
-                                return Err(OpErr::Skip(format!(
-                                    "runner: {kind:?} {reg} is a buffer but the shader binds it as {ty:?}"
+                                return Err(OpErr::Skip(Skip::todo(
+                                    RunnerTodo::Binding,
+                                    format!("runner: {kind:?} {reg} is a buffer but the shader binds it as {ty:?}"),
                                 )))
                             }
                             (Ok(GpuRes::Texture(..)), _) => {
-                                return Err(OpErr::Skip(format!(
-                                    "runner: {kind:?} {reg} is a texture but the shader binds it as {ty:?}"
+                                return Err(OpErr::Skip(Skip::todo(
+                                    RunnerTodo::Binding,
+                                    format!("runner: {kind:?} {reg} is a texture but the shader binds it as {ty:?}"),
                                 )))
                             }
                         }
@@ -850,7 +941,12 @@ impl<'a> Pass<'a> {
                 "border" if self.gpu.features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER) => {
                     wgpu::AddressMode::ClampToBorder
                 }
-                other => return Err(OpErr::Skip(format!("runner: sampler address mode '{other}' not supported"))),
+                other => {
+                    return Err(OpErr::Skip(Skip::todo(
+                        RunnerTodo::SamplerState,
+                        format!("runner: sampler address mode '{other}' not supported"),
+                    )))
+                }
             })
         };
         let fm = |l: bool| if l { wgpu::FilterMode::Linear } else { wgpu::FilterMode::Nearest };
@@ -891,15 +987,18 @@ impl<'a> Pass<'a> {
         let mut outs: Vec<(u32, String, String)> = Vec::new();
         let mut visit = |binding: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| -> Result<(), OpErr> {
             if let Some(naga::Binding::Location { location, interpolation, sampling, .. }) = binding {
-                let t = wgsl_type(&ps.types[ty].inner)
-                    .ok_or_else(|| OpErr::Skip("runner: unusual pixel shader input type".into()))?;
+                let t = wgsl_type(&ps.types[ty].inner).ok_or_else(|| {
+                    OpErr::Skip(Skip::todo(RunnerTodo::Specialisation, "runner: unusual pixel shader input type"))
+                })?;
                 let mut attr = String::new();
                 if let Some(i) = interpolation {
                     let k = match i {
                         naga::Interpolation::Perspective => "perspective",
                         naga::Interpolation::Linear => "linear",
                         naga::Interpolation::Flat => "flat",
-                        naga::Interpolation::PerVertex => return Err(OpErr::Skip("runner: per-vertex input".into())),
+                        naga::Interpolation::PerVertex => {
+                            return Err(OpErr::Skip(Skip::todo(RunnerTodo::Specialisation, "runner: per-vertex input")))
+                        }
                     };
                     let s = match sampling {
                         Some(naga::Sampling::Center) => ", center",
@@ -937,56 +1036,38 @@ impl<'a> Pass<'a> {
     /// declares only the component type), and vertex outputs take the pixel
     /// shader's interpolation (D3D decides it in the pixel shader alone).
     fn link(&self, c: &Compiled, ps_inputs: Option<&PsInputs>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
-        // Typed buffers: the bytecode does not say how many channels an
-        // element has; the bound view's format does. Re-translate when it
-        // differs from the default single channel.
-        let mut channels = Vec::new();
+        // Typed buffers and typed UAV textures: the bytecode does not carry
+        // the view's format; the bound resource's does. The translator takes
+        // it as an option: re-translate when one is not the default r32.
+        let mut formats = Vec::new();
         for b in &c.translation.bindings {
-            if let dxbc_naga::BindingKind::TypedBuffer { writable, channels: have } = b.kind {
-                let (kind, class) = if writable {
-                    (ResKind::Uav, dxbc_naga::RegisterClass::UnorderedAccess)
-                } else {
+            let (kind, class) = match b.kind {
+                dxbc_naga::BindingKind::TypedBuffer { writable: false, .. } => {
                     (ResKind::Srv, dxbc_naga::RegisterClass::ShaderResource)
-                };
-                if let Some(res) = self.resources.get(&(kind, b.register)) {
-                    let want = res.desc.format.components();
-                    if want != have {
-                        channels.push((class, b.register, want));
-                    }
                 }
+                dxbc_naga::BindingKind::TypedBuffer { writable: true, .. }
+                | dxbc_naga::BindingKind::StorageTexture { .. } => {
+                    (ResKind::Uav, dxbc_naga::RegisterClass::UnorderedAccess)
+                }
+                _ => continue,
+            };
+            let Some(res) = self.resources.get(&(kind, b.register)) else { continue };
+            if let Some(f) = typed_format(res.desc.format).filter(|f| f.channels() > 1) {
+                formats.push((class, b.register, f));
             }
         }
         let retranslated;
-        let translation = if channels.is_empty() {
+        let translation = if formats.is_empty() {
             &c.translation
         } else {
-            let options = dxbc_naga::Options { typed_buffer_channels: channels, ..Default::default() };
-            retranslated = dxbc_naga::translate(&c.shader, &options).map_err(|e| OpErr::Skip(e.to_string()))?;
+            let options = dxbc_naga::Options { typed_formats: formats, ..Default::default() };
+            retranslated = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
+                Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
+                skip => OpErr::Skip(skip),
+            })?;
             &retranslated
         };
         let mut module = translation.module.clone();
-        // Storage image formats by type handle.
-        let mut fmt_patch: HashMap<naga::Handle<naga::Type>, naga::StorageFormat> = HashMap::new();
-        for (_, gv) in module.global_variables.iter() {
-            let Some(rb) = &gv.binding else { continue };
-            let naga::TypeInner::Image { class: naga::ImageClass::Storage { format, .. }, .. } =
-                module.types[gv.ty].inner
-            else {
-                continue;
-            };
-            let Some(entry) = translation.bindings.iter().find(|e| e.group == rb.group && e.binding == rb.binding)
-            else {
-                continue;
-            };
-            let Some(res) = self.resources.get(&(ResKind::Uav, entry.register)) else { continue };
-            let Some(want) = naga_storage_format(res.desc.format) else { continue };
-            if want != format && scalar_kind_of(want) == scalar_kind_of(format) {
-                if fmt_patch.get(&gv.ty).is_some_and(|f| *f != want) {
-                    return Err(OpErr::Skip("runner: one UAV type bound with two formats".into()));
-                }
-                fmt_patch.insert(gv.ty, want);
-            }
-        }
         let result = module.entry_points.first().and_then(|ep| ep.function.result.clone());
         let interp = |b: &mut naga::Binding| -> bool {
             let (Some(map), naga::Binding::Location { location, interpolation, sampling, .. }) = (ps_inputs, b) else {
@@ -1011,19 +1092,12 @@ impl<'a> Pass<'a> {
             }
         }
         let result_ty = result.as_ref().filter(|r| r.binding.is_none()).map(|r| r.ty);
-        if !fmt_patch.is_empty() || result_ty.is_some() {
+        if result_ty.is_some() {
             let mut arena = naga::UniqueArena::new();
             let mut any = false;
             for (h, ty) in module.types.iter() {
                 let span = module.types.get_span(h);
                 let mut t = ty.clone();
-                if let Some(f) = fmt_patch.get(&h) {
-                    if let naga::TypeInner::Image { class: naga::ImageClass::Storage { format, .. }, .. } = &mut t.inner
-                    {
-                        *format = *f;
-                        any = true;
-                    }
-                }
                 if Some(h) == result_ty {
                     if let naga::TypeInner::Struct { members, .. } = &mut t.inner {
                         for m in members.iter_mut() {
@@ -1034,7 +1108,10 @@ impl<'a> Pass<'a> {
                     }
                 }
                 if arena.insert(t, span) != h {
-                    return Err(OpErr::Skip("runner: could not specialise the module (type arena)".into()));
+                    return Err(OpErr::Skip(Skip::todo(
+                        RunnerTodo::Specialisation,
+                        "runner: could not specialise the module (type arena)",
+                    )));
                 }
             }
             if any {
@@ -1059,7 +1136,9 @@ impl<'a> Pass<'a> {
     }
 
     fn do_draw(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
-        let ps = self.compiled(Stage::Pixel).ok_or_else(|| OpErr::Skip("runner: no pixel shader".into()))?;
+        let ps = self
+            .compiled(Stage::Pixel)
+            .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no pixel shader")))?;
         let vs = self.compiled(Stage::Vertex);
         let ps_inputs = location_bindings(&ps.translation.module, false);
         let (ps_naga, ps_wgpu) = self.link(ps, None)?;
@@ -1081,8 +1160,9 @@ impl<'a> Pass<'a> {
                     _ => naga::ScalarKind::Float,
                 };
                 if fk != kind {
-                    return Err(OpErr::Skip(format!(
-                        "runner: render target {loc} is {f:?} but the shader writes {kind:?} (no WebGPU form)"
+                    return Err(OpErr::Skip(Skip::todo(
+                        RunnerTodo::ResourceFormat,
+                        format!("runner: render target {loc} is {f:?} but the shader writes {kind:?} (no WebGPU form)"),
                     )));
                 }
             }
@@ -1108,12 +1188,16 @@ impl<'a> Pass<'a> {
                         .iter()
                         .find(|(_, _, e)| e.name.eq_ignore_ascii_case(&inp.semantic) && e.index == inp.semantic_index);
                     let Some((slot, off, el)) = found else {
-                        return Err(OpErr::Skip(format!(
-                            "runner: vertex input {}{} not in the input layout",
-                            inp.semantic, inp.semantic_index
+                        return Err(OpErr::Skip(Skip::todo(
+                            RunnerTodo::VertexInput,
+                            format!(
+                                "runner: vertex input {}{} not in the input layout",
+                                inp.semantic, inp.semantic_index
+                            ),
                         )));
                     };
-                    let vf = vertex_format(el.format).ok_or_else(|| OpErr::Skip("runner: vertex format".into()))?;
+                    let vf = vertex_format(el.format)
+                        .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::VertexInput, "runner: vertex format")))?;
                     let vf = retype_vertex_format(vf, &inp.scalar);
                     per_slot.get_mut(slot).unwrap().1.push(wgpu::VertexAttribute {
                         format: vf,
@@ -1183,7 +1267,7 @@ impl<'a> Pass<'a> {
                         extent = (t.width(), t.height());
                     }
                 }
-                Some(Resource { gpu: Err(e), .. }) => return Err(OpErr::Skip(e.to_string())),
+                Some(Resource { gpu: Err(e), .. }) => return Err(OpErr::Skip(e.clone())),
                 _ => {
                     if out_locs.contains(&slot) {
                         // D3D discards writes to unbound targets.
@@ -1197,7 +1281,9 @@ impl<'a> Pass<'a> {
             Topology::TriangleList => wgpu::PrimitiveTopology::TriangleList,
             Topology::TriangleStrip => wgpu::PrimitiveTopology::TriangleStrip,
             Topology::PointList => wgpu::PrimitiveTopology::PointList,
-            Topology::Patch(_) => return Err(OpErr::Skip("runner: patch lists need tessellation".into())),
+            Topology::Patch(_) => {
+                return Err(OpErr::Skip(Skip::todo(RunnerTodo::VertexInput, "runner: patch lists need tessellation")))
+            }
         };
         let vb_descs: Vec<Option<wgpu::VertexBufferLayout>> = {
             let max = vb_layouts.iter().map(|l| l.0).max();
@@ -1255,7 +1341,7 @@ impl<'a> Pass<'a> {
         for (slot, _, _) in &vb_layouts {
             match self.resources.get(&(ResKind::Vb, *slot)) {
                 Some(Resource { gpu: Ok(GpuRes::Buffer(b, _)), .. }) => vbufs.push((*slot, b.clone())),
-                _ => return Err(OpErr::Skip(format!("runner: no [vb {slot}]"))),
+                _ => return Err(OpErr::Skip(Skip::todo(RunnerTodo::VertexInput, format!("runner: no [vb {slot}]")))),
             }
         }
         let attachments: Vec<Option<wgpu::RenderPassColorAttachment>> = views
@@ -1302,7 +1388,9 @@ impl<'a> Pass<'a> {
     }
 
     fn do_dispatch(&mut self, _section: usize, x: u32, y: u32, z: u32) -> Result<(), OpErr> {
-        let cs = self.compiled(Stage::Compute).ok_or_else(|| OpErr::Skip("runner: no compute shader".into()))?;
+        let cs = self
+            .compiled(Stage::Compute)
+            .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no compute shader")))?;
         let (cs_naga, cs_wgpu) = self.link(cs, None)?;
         let groups = self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)])?;
         let bgls: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| g.as_ref().map(|p| &p.0)).collect();
@@ -1392,47 +1480,21 @@ fn wgsl_type(t: &naga::TypeInner) -> Option<String> {
     }
 }
 
-fn naga_storage_format(f: Format) -> Option<naga::StorageFormat> {
-    use naga::StorageFormat as S;
+/// The translator's view format for a test resource format.
+fn typed_format(f: Format) -> Option<dxbc_naga::TypedFormat> {
+    use dxbc_naga::TypedFormat as T;
     Some(match f {
-        Format::Rgba32Float => S::Rgba32Float,
-        Format::Rgba32Sint => S::Rgba32Sint,
-        Format::Rgba32Uint => S::Rgba32Uint,
-        Format::Rg32Float => S::Rg32Float,
-        Format::Rg32Sint => S::Rg32Sint,
-        Format::Rg32Uint => S::Rg32Uint,
-        Format::R32Float => S::R32Float,
-        Format::R32Sint => S::R32Sint,
-        Format::R32Uint | Format::R32Typeless => S::R32Uint,
+        Format::Rgba32Float => T::Rgba32Float,
+        Format::Rgba32Sint => T::Rgba32Sint,
+        Format::Rgba32Uint => T::Rgba32Uint,
+        Format::Rg32Float => T::Rg32Float,
+        Format::Rg32Sint => T::Rg32Sint,
+        Format::Rg32Uint => T::Rg32Uint,
+        Format::R32Float => T::R32Float,
+        Format::R32Sint => T::R32Sint,
+        Format::R32Uint | Format::R32Typeless => T::R32Uint,
         _ => return None,
     })
-}
-
-fn scalar_kind_of(f: naga::StorageFormat) -> naga::ScalarKind {
-    use naga::StorageFormat as S;
-    match f {
-        S::R32Uint
-        | S::Rg32Uint
-        | S::Rgba32Uint
-        | S::R8Uint
-        | S::R16Uint
-        | S::Rg8Uint
-        | S::Rg16Uint
-        | S::Rgba8Uint
-        | S::Rgba16Uint
-        | S::Rgb10a2Uint
-        | S::R64Uint => naga::ScalarKind::Uint,
-        S::R32Sint
-        | S::Rg32Sint
-        | S::Rgba32Sint
-        | S::R8Sint
-        | S::R16Sint
-        | S::Rg8Sint
-        | S::Rg16Sint
-        | S::Rgba8Sint
-        | S::Rgba16Sint => naga::ScalarKind::Sint,
-        _ => naga::ScalarKind::Float,
-    }
 }
 
 /// Location bindings of the entry point's inputs (`outputs == false`) with their interpolation.

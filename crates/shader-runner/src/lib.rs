@@ -14,7 +14,7 @@ pub mod parse;
 pub mod preview;
 pub mod probe;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,14 +23,173 @@ use serde::Serialize;
 /// Time one test file may take (all its shader models) before its remaining rows are skipped.
 pub const TEST_TIME_LIMIT: Duration = Duration::from_secs(60);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// The outcome of one row. Only `Pass` passes; every other status says
+/// why not, typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Status {
-    #[serde(rename = "PASS")]
+    /// Every probe of the section matched.
     Pass,
-    #[serde(rename = "FAIL")]
+    /// A probe, the GPU or the translator's module was wrong.
     Fail,
-    #[serde(rename = "SKIP")]
-    Skip,
+    /// Translated, accepted and run, but no probe reads its output.
+    NoProbes,
+    /// The translator refuses the shader (or a shader drawn with it).
+    Unsupported(dxbc_naga::Limitation),
+    /// The test requires what this runner or adapter lacks.
+    MissingCapability(Capability),
+    /// A runner feature the test needs is not implemented.
+    Todo(RunnerTodo),
+    /// Not run by design: the test file or the corpus excludes it here.
+    NotRun(NotRun),
+}
+
+/// What a `[require]` asks for that the runner or adapter lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Capability {
+    Float64,
+    Int64,
+    /// Typed UAV loads of a format outside WebGPU core (`format … uav-load`).
+    TypedUavLoad,
+    GeometryShader,
+    TessellationShader,
+    WaveOps,
+    Native16Bit,
+    PointSize,
+    RtVpArrayIndex,
+    RasterizerOrderedViews,
+    DepthBounds,
+    ClipPlanes,
+    Fog,
+    /// A requirement word this runner does not know (named in the detail).
+    Unrecognised,
+}
+
+impl Capability {
+    /// The capability a `[require]` word names.
+    pub fn from_word(word: &str) -> Capability {
+        match word {
+            "float64" => Capability::Float64,
+            "int64" => Capability::Int64,
+            "geometry-shader" => Capability::GeometryShader,
+            "tessellation-shader" => Capability::TessellationShader,
+            "wave-ops" => Capability::WaveOps,
+            "native-16-bit" => Capability::Native16Bit,
+            "point-size" => Capability::PointSize,
+            "rt-vp-array-index" => Capability::RtVpArrayIndex,
+            "rov" => Capability::RasterizerOrderedViews,
+            "depth-bounds" => Capability::DepthBounds,
+            "clip-planes" => Capability::ClipPlanes,
+            "fog" => Capability::Fog,
+            _ => Capability::Unrecognised,
+        }
+    }
+}
+
+/// Runner features not implemented yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum RunnerTodo {
+    /// Depth-stencil targets and probes.
+    DepthStencil,
+    /// Multisampled textures and targets.
+    Multisampling,
+    /// A resource format the runner cannot create.
+    ResourceFormat,
+    /// A sampler state the runner cannot create.
+    SamplerState,
+    /// A test command the runner does not run (named in the detail).
+    TestCommand,
+    /// A test line or section the runner cannot parse.
+    TestSyntax,
+    /// Binding a resource the way the module declares it.
+    Binding,
+    /// Feeding the vertex stage (input layout, formats, patch lists).
+    VertexInput,
+    /// Fitting the module to the test's resources (formats, interpolation).
+    Specialisation,
+    /// A draw or dispatch without the shaders it needs.
+    PipelineShape,
+    /// The per-test time limit ran out.
+    TimeLimit,
+}
+
+/// Why a row is not run at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum NotRun {
+    /// The corpus has no DXBC for it (its compiler failed or skipped it).
+    NoDxbc,
+    /// The test expects compilation to fail at this shader model.
+    ExpectedCompileFailure,
+    /// The test expects the compiler to lack it.
+    ExpectedUnimplemented,
+    /// An effect (fx) section.
+    Effect,
+    /// The shader-model range has no SM4/SM5 profile.
+    NoSm4Profile,
+    /// SM1–3 bytecode.
+    D3dbc,
+    /// A `[require]` shader-model range excludes this model.
+    ShaderModelRange,
+    /// vkd3d marks the failing probe `todo` (the compiler's output is known wrong).
+    KnownWrong,
+    /// A shader drawn with this one failed.
+    PartnerFailed,
+    /// The runner never reached the section (or the test file).
+    NotReached,
+}
+
+/// A non-passing outcome with what exactly caused it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skip {
+    pub status: Status,
+    pub detail: String,
+}
+
+impl Skip {
+    pub fn new(status: Status, detail: impl Into<String>) -> Skip {
+        Skip { status, detail: detail.into() }
+    }
+    pub fn todo(t: RunnerTodo, detail: impl Into<String>) -> Skip {
+        Skip::new(Status::Todo(t), detail)
+    }
+    pub fn missing(c: Capability, detail: impl Into<String>) -> Skip {
+        Skip::new(Status::MissingCapability(c), detail)
+    }
+    pub fn not_run(n: NotRun, detail: impl Into<String>) -> Skip {
+        Skip::new(Status::NotRun(n), detail)
+    }
+    /// A translator error: a refusal is `Unsupported`, anything else fails.
+    pub fn translation(e: &dxbc_naga::TranslateError) -> Skip {
+        match e.limitation() {
+            Some(l) => Skip::new(Status::Unsupported(l), e.to_string()),
+            None => Skip::new(Status::Fail, format!("translator: {e}")),
+        }
+    }
+}
+
+impl Status {
+    /// The row's first word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::NoProbes => "RAN",
+            Status::Unsupported(_) => "UNSUPPORTED",
+            Status::MissingCapability(_) => "MISSING",
+            Status::Todo(_) => "TODO",
+            Status::NotRun(_) => "SKIP",
+        }
+    }
+
+    /// The typed reason's name (`doubles`, `Float64`, …), if any.
+    pub fn reason_name(self) -> Option<String> {
+        match self {
+            Status::Unsupported(l) => Some(l.name().to_string()),
+            Status::MissingCapability(c) => Some(format!("{c:?}")),
+            Status::Todo(t) => Some(format!("{t:?}")),
+            Status::NotRun(n) => Some(format!("{n:?}")),
+            Status::Pass | Status::Fail | Status::NoProbes => None,
+        }
+    }
 }
 
 /// One output row.
@@ -42,13 +201,14 @@ pub struct RowResult {
     pub stage: String,
     pub profile: String,
     pub status: Status,
-    /// Reason for FAIL/SKIP, a note for PASS without probes.
+    /// What exactly failed or stopped it (empty for a pass).
     pub reason: String,
     pub probes: u32,
     pub probes_passed: u32,
     /// A pixel shader whose probed data came only from `uniform` + `draw quad`.
     pub uniform_only: bool,
-    /// Counted by the bars: a VS/PS/CS section with DXBC, met requirements and at least one probe.
+    /// A VS/PS/CS section with DXBC and at least one probe, not excluded at
+    /// this model by the test (rows missing a capability are probed).
     pub probed: bool,
 }
 
@@ -58,19 +218,22 @@ impl RowResult {
     }
 
     pub fn line_text(&self) -> String {
-        match self.status {
-            Status::Pass => format!("PASS {}", self.id()),
-            Status::Fail => format!("FAIL {}: {}", self.id(), self.reason),
-            Status::Skip => format!("SKIP {}: {}", self.id(), self.reason),
+        let word = self.status.word();
+        match (self.status.reason_name(), self.status) {
+            (_, Status::Pass) => format!("{word} {}", self.id()),
+            (Some(name), _) => format!("{word} {}: [{name}] {}", self.id(), self.reason),
+            (None, _) => format!("{word} {}: {}", self.id(), self.reason),
         }
+    }
+
+    /// Whether the runner meets what the row requires (the first denominator).
+    pub fn requirements_met(&self) -> bool {
+        !matches!(self.status, Status::MissingCapability(_))
     }
 }
 
-fn status_reason(
-    row: &manifest::Row,
-    failures: &std::collections::HashMap<(String, String, String), String>,
-) -> String {
-    match row.status.as_str() {
+fn status_reason(row: &manifest::Row, failures: &std::collections::HashMap<(String, String, String), String>) -> Skip {
+    let (n, detail) = match row.status.as_str() {
         "fail" => {
             let msg = failures
                 .get(&(row.test.clone(), row.section.clone(), row.profile.clone()))
@@ -79,15 +242,22 @@ fn status_reason(
                     format!(": {m}")
                 })
                 .unwrap_or_default();
-            format!("no DXBC: the corpus compiler failed{msg}")
+            (NotRun::NoDxbc, format!("no DXBC: the corpus compiler failed{msg}"))
         }
-        "skipped-expected-fail" => format!("expected to fail compilation ([{}])", row.header),
-        "skipped-expected-notimpl" => format!("expected to be unimplemented by the compiler ([{}])", row.header),
-        "skipped-effect" => "effect (fx) section: no shader stage to run".into(),
-        "skipped-no-sm4/5-model" => format!("shader model range {} has no SM4/SM5 profile", row.sm_range),
-        "skipped-d3dbc-hex" => "d3dbc (SM1-3) bytecode is not DXBC".into(),
-        s => format!("corpus status '{s}'"),
-    }
+        "skipped-expected-fail" => {
+            (NotRun::ExpectedCompileFailure, format!("expected to fail compilation ([{}])", row.header))
+        }
+        "skipped-expected-notimpl" => {
+            (NotRun::ExpectedUnimplemented, format!("expected to be unimplemented by the compiler ([{}])", row.header))
+        }
+        "skipped-effect" => (NotRun::Effect, "effect (fx) section: no shader stage to run".into()),
+        "skipped-no-sm4/5-model" => {
+            (NotRun::NoSm4Profile, format!("shader model range {} has no SM4/SM5 profile", row.sm_range))
+        }
+        "skipped-d3dbc-hex" => (NotRun::D3dbc, "d3dbc (SM1-3) bytecode is not DXBC".into()),
+        s => (NotRun::NoDxbc, format!("corpus status '{s}'")),
+    };
+    Skip::not_run(n, detail)
 }
 
 /// Runs every row of one test folder.
@@ -135,7 +305,7 @@ pub fn run_test(
             line: r.line,
             stage: r.stage.clone(),
             profile: r.profile.clone(),
-            status: Status::Skip,
+            status: Status::NotRun(NotRun::NotReached),
             reason: String::new(),
             probes: 0,
             probes_passed: 0,
@@ -143,11 +313,13 @@ pub fn run_test(
             probed: false,
         };
         if !ok(r) {
-            rr.reason = status_reason(r, failures);
+            let skip = status_reason(r, failures);
+            (rr.status, rr.reason) = (skip.status, skip.detail);
             out.push(rr);
             continue;
         }
         if let Err(e) = &text {
+            rr.status = Status::Fail;
             rr.reason = format!("runner: cannot read {}: {e}", file_path.display());
             out.push(rr);
             continue;
@@ -174,26 +346,26 @@ pub fn run_test(
         rr.probes = acc.probes_total;
         rr.probes_passed = acc.probes_passed;
         let runnable_stage = matches!(r.stage.as_str(), "ps" | "vs" | "cs");
-        let requirement_skip = matches!(&acc.unavailable, Some(exec::Avail::NotExpected(_)));
-        rr.probed = runnable_stage && acc.probes_total > 0 && !requirement_skip;
+        // Sections the test itself excludes at this model are not probed;
+        // those needing a capability the runner lacks are.
+        let excluded =
+            matches!(&acc.unavailable, Some(exec::Avail::NotExpected(s)) if matches!(s.status, Status::NotRun(_)));
+        rr.probed = runnable_stage && acc.probes_total > 0 && !excluded;
         rr.uniform_only = r.stage == "ps" && acc.uniform_only && acc.ops > 0;
         match (&acc.unavailable, &acc.fail, &acc.skip) {
-            (Some(exec::Avail::Skip(m) | exec::Avail::NotExpected(m)), _, _) => rr.reason = m.clone(),
-            (Some(exec::Avail::Fail(m)), _, _) => {
+            (Some(exec::Avail::Skip(s) | exec::Avail::NotExpected(s)), _, _) => {
+                (rr.status, rr.reason) = (s.status, s.detail.clone())
+            }
+            (Some(exec::Avail::Fail(m)), _, _) | (None, Some(m), _) => {
                 rr.status = Status::Fail;
                 rr.reason = m.clone();
             }
-            (None, Some(f), _) => {
-                rr.status = Status::Fail;
-                rr.reason = f.clone();
+            (None, None, Some(s)) => (rr.status, rr.reason) = (s.status, s.detail.clone()),
+            (None, None, None) if acc.probes_total == 0 => {
+                rr.status = Status::NoProbes;
+                rr.reason = "no probes: translated and accepted by wgpu".into();
             }
-            (None, None, Some(s)) => rr.reason = s.clone(),
-            (None, None, None) => {
-                rr.status = Status::Pass;
-                if acc.probes_total == 0 {
-                    rr.reason = "no probes: translated and accepted by wgpu".into();
-                }
-            }
+            (None, None, None) => rr.status = Status::Pass,
         }
         out.push(rr);
     }
@@ -213,42 +385,98 @@ fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 /// The counts the CI bars use.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
-    pub passed: usize,
-    pub failed: usize,
-    pub skipped: usize,
-    /// Probed pixel shaders using only uniforms + draw quad: (passed, total).
+    /// Rows by status word (`PASS`, `FAIL`, `RAN`, `UNSUPPORTED`, …).
+    pub rows: BTreeMap<&'static str, usize>,
+    /// Probed pixel shaders using only uniforms + draw quad, requirements
+    /// met: (passed, total).
     pub uniform_ps: (usize, usize),
+    /// Probed VS/PS/CS sections whose requirements the runner meets: (passed, total).
+    pub probed_met: (usize, usize),
     /// All probed VS/PS/CS sections: (passed, total).
     pub probed_all: (usize, usize),
-    /// Per stage (ps, vs, cs): (passed, total probed).
-    pub per_stage: Vec<(String, usize, usize)>,
+    /// Per stage (ps, vs, cs): passed, total with requirements met, total probed.
+    pub per_stage: Vec<(String, usize, usize, usize)>,
+    /// Probed sections that did not pass, by status (typed reason); in
+    /// JSON a list of `[status, count]` (statuses are not strings).
+    #[serde(serialize_with = "as_pairs")]
+    pub not_passed: BTreeMap<Status, usize>,
+}
+
+fn as_pairs<S: serde::Serializer>(m: &BTreeMap<Status, usize>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(m.iter())
 }
 
 pub fn summarize(rows: &[RowResult]) -> Summary {
     let mut s = Summary::default();
     for r in rows {
-        match r.status {
-            Status::Pass => s.passed += 1,
-            Status::Fail => s.failed += 1,
-            Status::Skip => s.skipped += 1,
+        *s.rows.entry(r.status.word()).or_default() += 1;
+        if !r.probed {
+            continue;
         }
         let pass = (r.status == Status::Pass) as usize;
-        if r.probed {
-            s.probed_all.0 += pass;
-            s.probed_all.1 += 1;
+        s.probed_all.0 += pass;
+        s.probed_all.1 += 1;
+        if r.requirements_met() {
+            s.probed_met.0 += pass;
+            s.probed_met.1 += 1;
             if r.uniform_only {
                 s.uniform_ps.0 += pass;
                 s.uniform_ps.1 += 1;
             }
         }
+        if pass == 0 {
+            *s.not_passed.entry(r.status).or_default() += 1;
+        }
     }
     for st in ["ps", "vs", "cs"] {
         let p = rows.iter().filter(|r| r.probed && r.stage == st);
         let total = p.clone().count();
+        let met = p.clone().filter(|r| r.requirements_met()).count();
         let passed = p.filter(|r| r.status == Status::Pass).count();
-        s.per_stage.push((st.to_string(), passed, total));
+        s.per_stage.push((st.to_string(), passed, met, total));
     }
     s
+}
+
+impl Summary {
+    /// Rows with `word` as their status word.
+    pub fn rows_of(&self, word: &str) -> usize {
+        self.rows.get(word).copied().unwrap_or(0)
+    }
+
+    /// The summary as the runner prints it: the bars' figures, both
+    /// denominators, and the table of what did not pass.
+    pub fn render(&self) -> String {
+        let mut out = format!(
+            "pixel shaders using only uniforms + draw quad: {}/{} passed ({:.1}%, bar 95%)\n",
+            self.uniform_ps.0,
+            self.uniform_ps.1,
+            pct(self.uniform_ps.0, self.uniform_ps.1)
+        );
+        out += &format!(
+            "probed VS/PS/CS sections whose requirements the runner meets: {}/{} passed ({:.1}%, bar 85%)\n",
+            self.probed_met.0,
+            self.probed_met.1,
+            pct(self.probed_met.0, self.probed_met.1)
+        );
+        out += &format!(
+            "all probed VS/PS/CS sections: {}/{} passed ({:.1}%)\n",
+            self.probed_all.0,
+            self.probed_all.1,
+            pct(self.probed_all.0, self.probed_all.1)
+        );
+        for (st, p, met, all) in &self.per_stage {
+            out += &format!("  {st}: {p} passed of {met} with requirements met, of {all} probed\n");
+        }
+        out += "probed sections not passed, by reason:\n";
+        let mut v: Vec<_> = self.not_passed.iter().collect();
+        v.sort_by_key(|(st, n)| (std::cmp::Reverse(**n), **st));
+        for (st, n) in v {
+            let name = st.reason_name().map(|n| format!(" [{n}]")).unwrap_or_default();
+            out += &format!("  {n:5}  {}{name}\n", st.word());
+        }
+        out
+    }
 }
 
 pub fn pct(a: usize, b: usize) -> f64 {
@@ -256,5 +484,81 @@ pub fn pct(a: usize, b: usize) -> f64 {
         0.0
     } else {
         100.0 * a as f64 / b as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(stage: &str, status: Status, probes: u32, probed: bool) -> RowResult {
+        RowResult {
+            test: "t".into(),
+            section: "000".into(),
+            line: 1,
+            stage: stage.into(),
+            profile: format!("{stage}_5_0"),
+            status,
+            reason: "why".into(),
+            probes,
+            probes_passed: if status == Status::Pass { probes } else { 0 },
+            uniform_only: false,
+            probed,
+        }
+    }
+
+    #[test]
+    fn two_denominators_and_no_probe_rows_are_not_passes() {
+        let l = dxbc_naga::Limitation::Doubles;
+        let rows = [
+            row("ps", Status::Pass, 2, true),
+            row("ps", Status::Fail, 1, true),
+            row("ps", Status::Unsupported(l), 1, true),
+            row("vs", Status::MissingCapability(Capability::Float64), 3, true),
+            row("cs", Status::NoProbes, 0, false),
+            row("ps", Status::NotRun(NotRun::ShaderModelRange), 0, false),
+        ];
+        let s = summarize(&rows);
+        assert_eq!(s.probed_met, (1, 3));
+        assert_eq!(s.probed_all, (1, 4));
+        assert_eq!(s.rows_of("PASS"), 1);
+        assert_eq!(s.rows_of("RAN"), 1);
+        assert_eq!(s.not_passed.get(&Status::Unsupported(l)), Some(&1));
+        assert_eq!(s.not_passed.get(&Status::MissingCapability(Capability::Float64)), Some(&1));
+        assert_eq!(s.not_passed.get(&Status::NoProbes), None, "not probed");
+        assert_eq!(s.per_stage[0], ("ps".to_string(), 1, 3, 3));
+        assert_eq!(s.per_stage[1], ("vs".to_string(), 0, 0, 1));
+        let json = serde_json::to_value(&s).expect("the summary serialises");
+        assert_eq!(json["not_passed"][0], serde_json::json!(["Fail", 1]));
+        assert_eq!(json["probed_met"], serde_json::json!([1, 3]));
+        let text = s.render();
+        assert!(text.contains("whose requirements the runner meets: 1/3 passed (33.3%"), "{text}");
+        assert!(text.contains("all probed VS/PS/CS sections: 1/4 passed (25.0%)"), "{text}");
+        assert!(text.contains("UNSUPPORTED [doubles]"), "{text}");
+    }
+
+    #[test]
+    fn row_lines_name_the_typed_reason() {
+        let r = row("ps", Status::Unsupported(dxbc_naga::Limitation::Lod), 1, true);
+        assert_eq!(r.line_text(), "UNSUPPORTED t:000 ps_5_0: [lod] why");
+        let r = row("ps", Status::MissingCapability(Capability::from_word("wave-ops")), 1, true);
+        assert_eq!(r.line_text(), "MISSING t:000 ps_5_0: [WaveOps] why");
+        assert!(!r.requirements_met());
+        assert_eq!(row("ps", Status::Pass, 1, true).line_text(), "PASS t:000 ps_5_0");
+        assert_eq!(Capability::from_word("no-such-word"), Capability::Unrecognised);
+    }
+
+    #[test]
+    fn a_refusal_is_unsupported_and_a_malformed_shader_fails() {
+        let e = dxbc_naga::TranslateError::Unsupported {
+            limitation: dxbc_naga::Limitation::Msad,
+            detail: "instruction msad".into(),
+            offset: 0x40,
+        };
+        let s = Skip::translation(&e);
+        assert_eq!(s.status, Status::Unsupported(dxbc_naga::Limitation::Msad));
+        assert!(s.detail.ends_with("(at offset 0x40)"), "{}", s.detail);
+        let e = dxbc_naga::TranslateError::Malformed { what: "x".into(), offset: 0 };
+        assert_eq!(Skip::translation(&e).status, Status::Fail);
     }
 }

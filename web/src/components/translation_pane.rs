@@ -6,7 +6,7 @@ use super::copy_button::CopyButton;
 use crate::dom::yield_now;
 use crate::layout::PANE_TRANSLATION;
 use crate::model::Model;
-use crate::translation::{self, Failure, Outcome};
+use crate::translation::{self, Failure, FailureKind, Outcome};
 use crate::worker_client;
 use crate::{selection, st, State};
 use leptos::prelude::*;
@@ -36,12 +36,16 @@ async fn translate_later(s: State, m: Arc<Model>) {
         return;
     }
     let outcome = if m.shader.is_none() {
-        Outcome::Failed(Failure::new("not translated", "the file is not a readable container".into(), m.stop_offset()))
+        Outcome::Failed(Failure::new(
+            FailureKind::NotTranslated,
+            "the file is not a readable container".into(),
+            m.stop_offset(),
+        ))
     } else {
         match worker_client::request(worker_client::Kind::Translate, &m.bytes).await {
             Ok(json) => Outcome::from_json(&json),
             Err(e) => Outcome::Failed(Failure::new(
-                "not translated",
+                FailureKind::NotTranslated,
                 format!("the translation worker did not run: {e}"),
                 None,
             )),
@@ -111,7 +115,7 @@ pub fn TranslationPane() -> impl IntoView {
 
 pub fn failure_view(f: translation::Failure) -> impl IntoView {
     let s = st();
-    let why = f.why.clone();
+    let limitation = f.kind.limitation();
     let link = f.offset.map(|off| {
         view! {
             <button class="offlink" data-testid="translation-offset" title="Select these bytes"
@@ -122,9 +126,13 @@ pub fn failure_view(f: translation::Failure) -> impl IntoView {
     });
     view! {
         <div class="terror" data-testid="translation-error">
-            <strong>{format!("Not translated — {}: ", f.kind)}</strong>
+            <strong>{format!("Not translated — {}: ", f.kind.label())}</strong>
             <span data-testid="translation-message">{f.message.clone()}</span>" "{link}
-            {why.map(|w| view! { <p class="small">{format!("Why: {w}.")}</p> })}
+            {limitation.map(|l| view! {
+                <p class="small" data-testid="translation-why">
+                    {format!("Why: {}. ", l.why())}<code data-testid="translation-limitation">{l.name()}</code>
+                </p>
+            })}
         </div>
     }
 }

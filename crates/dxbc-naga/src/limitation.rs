@@ -1,0 +1,413 @@
+//! Why a shader is refused: one [`Limitation`] per real reason, each with a
+//! stable name (for tables, JSON and tests) and the reason users read.
+//! Callers decide by variant, never by the text of a message.
+
+use serde::{Deserialize, Serialize};
+
+/// A reason a vertex, pixel or compute shader does not translate (or a
+/// stage that has no naga form at all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Limitation {
+    // Stages.
+    /// The container has no SHDR/SHEX chunk.
+    NoProgram,
+    /// Geometry shaders: no naga or WebGPU stage.
+    GeometryStage,
+    /// Hull shaders: no tessellation in naga or WebGPU.
+    HullStage,
+    /// Domain shaders: no tessellation in naga or WebGPU.
+    DomainStage,
+    /// A program type number no D3D stage has.
+    UnknownProgramType,
+
+    // Bindings.
+    /// SM5.1 resource ranges (`t0:3`, unbounded arrays).
+    ResourceArrays,
+    /// SM5.1 constant-buffer ranges.
+    ConstantBufferArrays,
+    /// A resource array indexed by a register.
+    DynamicResourceIndex,
+
+    // Textures.
+    /// `Texture1DArray` / `RWTexture1DArray`.
+    TextureArray1d,
+    /// A texture whose return type is double or mixed.
+    DoubleTextures,
+    /// A typed UAV of doubles or mixed types.
+    TypedUavOfDoubles,
+    /// Atomics on a typed UAV texture.
+    TypedUavAtomics,
+    /// A typed UAV of a cube or multisampled dimension.
+    TypedUavDimension,
+    /// Sampling or `ld` through a UAV.
+    TextureAccessOnUav,
+    /// Filtered sampling of an integer texture.
+    SampleIntegerTexture,
+    /// Bias or gradient sampling of a texture that is also compared.
+    ComparisonBiasOrGradient,
+    /// Comparison sampling of an integer or multisampled texture.
+    ComparisonOfNonFloatTexture,
+    /// `gather4_po` whose offset is a register.
+    GatherRegisterOffset,
+    /// `lod`.
+    Lod,
+    /// `samplepos`.
+    SamplePosition,
+    /// `sampleinfo` of the rasterizer.
+    RasterizerSampleInfo,
+    /// `resinfo` on an arrayed UAV texture.
+    ResinfoOnArrayedUav,
+    /// `resinfo` on a multisampled array texture.
+    ResinfoOnMultisampledArray,
+    /// `resinfo` on a buffer UAV.
+    ResinfoOnBufferUav,
+    /// Tiled-resource feedback (`*_s` opcodes, `check_access_fully_mapped`).
+    TiledResourceFeedback,
+
+    // Buffers and memory.
+    /// `ld` on a raw or structured buffer.
+    LoadOnWordBuffer,
+    /// A structure stride that is not whole words.
+    StructureStride,
+    /// Append/consume buffers and their counters.
+    AppendConsume,
+    /// A UAV in a vertex shader.
+    UavInVertexShader,
+    /// Signed and unsigned atomic min/max on one region.
+    MixedSignAtomics,
+    /// More group-shared memory than WebGPU allows.
+    GroupSharedTooLarge,
+
+    // Arithmetic.
+    /// Double-precision instructions and 64-bit immediates.
+    Doubles,
+    /// `imul`/`umul` whose high 32 bits are used.
+    WideMultiply,
+    /// `msad`.
+    Msad,
+
+    // Stage rules.
+    /// Derivatives (or implicit-derivative sampling) outside a pixel shader.
+    DerivativesOutsidePixelShader,
+    /// `discard` outside a pixel shader.
+    DiscardOutsidePixelShader,
+    /// Barriers and memory fences outside compute shaders.
+    BarrierOutsideCompute,
+    /// A vertex shader without an SV_Position output (it feeds a GS/HS).
+    VertexWithoutPosition,
+    /// Pull-model interpolation (`eval_*`).
+    PullModelInterpolation,
+
+    // Stage I/O and special registers.
+    /// Indexed stage I/O (`dcl_indexrange`, 2D or register-indexed v#/o#).
+    IndexedStageIo,
+    /// SV_ClipDistance.
+    ClipDistance,
+    /// SV_CullDistance.
+    CullDistance,
+    /// SV_RenderTargetArrayIndex.
+    RenderTargetArrayIndex,
+    /// SV_ViewportArrayIndex.
+    ViewportArrayIndex,
+    /// A system value with no WebGPU built-in in this stage.
+    SystemValueInStage,
+    /// Stencil reference output (oStencilRef).
+    StencilExport,
+    /// vInnerCoverage (conservative rasterization).
+    InnerCoverage,
+    /// vCycleCounter.
+    CycleCounter,
+    /// A special input register with no built-in in this stage.
+    SpecialRegisterInStage,
+
+    // Linkage and sizes.
+    /// Interfaces: function bodies, tables, `fcall`, `this`.
+    Interfaces,
+    /// `call`/`label` subroutines.
+    Subroutines,
+    /// `abort` / `debug_break`.
+    DebugInstructions,
+    /// A temp file too large to declare.
+    TempsTooLarge,
+    /// An indexable temp too large to declare.
+    IndexableTempTooLarge,
+}
+
+impl Limitation {
+    /// Every limitation, in declaration order.
+    pub const ALL: &'static [Limitation] = &[
+        Limitation::NoProgram,
+        Limitation::GeometryStage,
+        Limitation::HullStage,
+        Limitation::DomainStage,
+        Limitation::UnknownProgramType,
+        Limitation::ResourceArrays,
+        Limitation::ConstantBufferArrays,
+        Limitation::DynamicResourceIndex,
+        Limitation::TextureArray1d,
+        Limitation::DoubleTextures,
+        Limitation::TypedUavOfDoubles,
+        Limitation::TypedUavAtomics,
+        Limitation::TypedUavDimension,
+        Limitation::TextureAccessOnUav,
+        Limitation::SampleIntegerTexture,
+        Limitation::ComparisonBiasOrGradient,
+        Limitation::ComparisonOfNonFloatTexture,
+        Limitation::GatherRegisterOffset,
+        Limitation::Lod,
+        Limitation::SamplePosition,
+        Limitation::RasterizerSampleInfo,
+        Limitation::ResinfoOnArrayedUav,
+        Limitation::ResinfoOnMultisampledArray,
+        Limitation::ResinfoOnBufferUav,
+        Limitation::TiledResourceFeedback,
+        Limitation::LoadOnWordBuffer,
+        Limitation::StructureStride,
+        Limitation::AppendConsume,
+        Limitation::UavInVertexShader,
+        Limitation::MixedSignAtomics,
+        Limitation::GroupSharedTooLarge,
+        Limitation::Doubles,
+        Limitation::WideMultiply,
+        Limitation::Msad,
+        Limitation::DerivativesOutsidePixelShader,
+        Limitation::DiscardOutsidePixelShader,
+        Limitation::BarrierOutsideCompute,
+        Limitation::VertexWithoutPosition,
+        Limitation::PullModelInterpolation,
+        Limitation::IndexedStageIo,
+        Limitation::ClipDistance,
+        Limitation::CullDistance,
+        Limitation::RenderTargetArrayIndex,
+        Limitation::ViewportArrayIndex,
+        Limitation::SystemValueInStage,
+        Limitation::StencilExport,
+        Limitation::InnerCoverage,
+        Limitation::CycleCounter,
+        Limitation::SpecialRegisterInStage,
+        Limitation::Interfaces,
+        Limitation::Subroutines,
+        Limitation::DebugInstructions,
+        Limitation::TempsTooLarge,
+        Limitation::IndexableTempTooLarge,
+    ];
+
+    /// A stable kebab-case name (tables, JSON, exit messages).
+    pub fn name(self) -> &'static str {
+        use Limitation as L;
+        match self {
+            L::NoProgram => "no-program",
+            L::GeometryStage => "geometry-stage",
+            L::HullStage => "hull-stage",
+            L::DomainStage => "domain-stage",
+            L::UnknownProgramType => "unknown-program-type",
+            L::ResourceArrays => "resource-arrays",
+            L::ConstantBufferArrays => "constant-buffer-arrays",
+            L::DynamicResourceIndex => "dynamic-resource-index",
+            L::TextureArray1d => "texture-1d-array",
+            L::DoubleTextures => "double-textures",
+            L::TypedUavOfDoubles => "typed-uav-of-doubles",
+            L::TypedUavAtomics => "typed-uav-atomics",
+            L::TypedUavDimension => "typed-uav-dimension",
+            L::TextureAccessOnUav => "texture-access-on-uav",
+            L::SampleIntegerTexture => "sample-integer-texture",
+            L::ComparisonBiasOrGradient => "comparison-bias-or-gradient",
+            L::ComparisonOfNonFloatTexture => "comparison-of-non-float-texture",
+            L::GatherRegisterOffset => "gather-register-offset",
+            L::Lod => "lod",
+            L::SamplePosition => "samplepos",
+            L::RasterizerSampleInfo => "rasterizer-sampleinfo",
+            L::ResinfoOnArrayedUav => "resinfo-arrayed-uav",
+            L::ResinfoOnMultisampledArray => "resinfo-multisampled-array",
+            L::ResinfoOnBufferUav => "resinfo-buffer-uav",
+            L::TiledResourceFeedback => "tiled-resource-feedback",
+            L::LoadOnWordBuffer => "ld-on-word-buffer",
+            L::StructureStride => "structure-stride",
+            L::AppendConsume => "append-consume",
+            L::UavInVertexShader => "uav-in-vertex-shader",
+            L::MixedSignAtomics => "mixed-sign-atomics",
+            L::GroupSharedTooLarge => "group-shared-too-large",
+            L::Doubles => "doubles",
+            L::WideMultiply => "wide-multiply",
+            L::Msad => "msad",
+            L::DerivativesOutsidePixelShader => "derivatives-outside-pixel-shader",
+            L::DiscardOutsidePixelShader => "discard-outside-pixel-shader",
+            L::BarrierOutsideCompute => "barrier-outside-compute",
+            L::VertexWithoutPosition => "vertex-without-position",
+            L::PullModelInterpolation => "pull-model-interpolation",
+            L::IndexedStageIo => "indexed-stage-io",
+            L::ClipDistance => "clip-distance",
+            L::CullDistance => "cull-distance",
+            L::RenderTargetArrayIndex => "render-target-array-index",
+            L::ViewportArrayIndex => "viewport-array-index",
+            L::SystemValueInStage => "system-value-in-stage",
+            L::StencilExport => "stencil-export",
+            L::InnerCoverage => "inner-coverage",
+            L::CycleCounter => "cycle-counter",
+            L::SpecialRegisterInStage => "special-register-in-stage",
+            L::Interfaces => "interfaces",
+            L::Subroutines => "subroutines",
+            L::DebugInstructions => "debug-instructions",
+            L::TempsTooLarge => "temps-too-large",
+            L::IndexableTempTooLarge => "indexable-temp-too-large",
+        }
+    }
+
+    /// The limitation with this [`name`](Self::name).
+    pub fn from_name(name: &str) -> Option<Limitation> {
+        Limitation::ALL.iter().copied().find(|l| l.name() == name)
+    }
+
+    /// Why the translator cannot do it, for users.
+    pub fn why(self) -> &'static str {
+        use Limitation as L;
+        match self {
+            L::NoProgram => "the file has no program chunk (SHDR/SHEX): nothing to translate",
+            L::GeometryStage => "naga (and WebGPU) have no geometry stage",
+            L::HullStage | L::DomainStage => "naga and WebGPU have no tessellation stages",
+            L::UnknownProgramType => "the program type is not a D3D stage",
+            L::ResourceArrays | L::ConstantBufferArrays => {
+                "SM5.1 register ranges need binding arrays, which are not lowered yet"
+            }
+            L::DynamicResourceIndex => "resource arrays indexed by a register are not lowered yet",
+            L::TextureArray1d => "WGSL has no 1D array textures",
+            L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",
+            L::TypedUavOfDoubles => "no WebGPU storage format holds doubles or mixed component types",
+            L::TypedUavAtomics => "WGSL has atomics on buffers only, not on storage textures",
+            L::TypedUavDimension => "WebGPU has no cube or multisampled storage textures",
+            L::TextureAccessOnUav => "sampling or loading a UAV through texture instructions is not lowered",
+            L::SampleIntegerTexture => "WGSL cannot filter-sample integer textures",
+            L::ComparisonBiasOrGradient => "WGSL depth textures have no bias or gradient comparison sampling",
+            L::ComparisonOfNonFloatTexture => "WGSL has no integer or multisampled-array depth textures to compare",
+            L::GatherRegisterOffset => "naga texel offsets must be constants",
+            L::Lod => "WGSL has no query of the level of detail a sample would use",
+            L::SamplePosition => "WGSL cannot query sample positions",
+            L::RasterizerSampleInfo => "WGSL cannot query the render target's sample count",
+            L::ResinfoOnArrayedUav => "naga 30 emits an invalid SPIR-V layer query for storage images",
+            L::ResinfoOnMultisampledArray => "naga 30 emits an invalid SPIR-V layer query for multisampled images",
+            L::ResinfoOnBufferUav => "buffer UAVs have no size query through resinfo (bufinfo has one)",
+            L::TiledResourceFeedback => "WebGPU has no tiled resources to report residency for",
+            L::LoadOnWordBuffer => "ld on a raw or structured buffer is not lowered yet",
+            L::StructureStride => "structure strides must be whole 32-bit words",
+            L::AppendConsume => "UAV counters (append/consume) have no WebGPU form",
+            L::UavInVertexShader => "WebGPU forbids writable storage in vertex shaders",
+            L::MixedSignAtomics => "one region needs one atomic type, signed or unsigned",
+            L::GroupSharedTooLarge => "WebGPU allows 16 KiB of workgroup memory (32 KiB here)",
+            L::Doubles => "doubles are not lowered yet (WGSL has no f64)",
+            L::WideMultiply => "64-bit products are not lowered yet",
+            L::Msad => "msad is not lowered yet",
+            L::DerivativesOutsidePixelShader => "WGSL has derivatives only in fragment shaders",
+            L::DiscardOutsidePixelShader => "only fragment shaders can discard",
+            L::BarrierOutsideCompute => "WGSL barriers exist only in compute shaders",
+            L::VertexWithoutPosition => "WebGPU vertex stages must write a position (this one feeds a GS or HS)",
+            L::PullModelInterpolation => "pull-model interpolation (eval_*) has no WGSL form",
+            L::IndexedStageIo => "indexed stage inputs and outputs are not lowered yet",
+            L::ClipDistance => "WGSL core has no clip distances",
+            L::CullDistance => "WGSL has no cull distances",
+            L::RenderTargetArrayIndex => "WebGPU has no layered rendering (render-target array index)",
+            L::ViewportArrayIndex => "WebGPU has no viewport arrays",
+            L::SystemValueInStage => "the system value has no WebGPU built-in in this stage",
+            L::StencilExport => "WebGPU has no stencil export",
+            L::InnerCoverage => "WebGPU has no conservative rasterization",
+            L::CycleCounter => "WebGPU has no cycle counter",
+            L::SpecialRegisterInStage => "the special register has no WebGPU built-in in this stage",
+            L::Interfaces => "class linkage (interfaces, fcall) has no naga form",
+            L::Subroutines => "call/label subroutines are not lowered yet",
+            L::DebugInstructions => "abort and debug_break have no WGSL form",
+            L::TempsTooLarge => "the temp register file is too large",
+            L::IndexableTempTooLarge => "the local array is too large",
+        }
+    }
+
+    /// The limitation an opcode with no lowering falls under, or None for
+    /// an opcode that cannot appear in a vertex, pixel or compute shader.
+    pub fn of_opcode(code: dxbc::spec::Opcode) -> Option<Limitation> {
+        use dxbc::spec::Opcode as O;
+        Some(match code {
+            O::Dadd
+            | O::Dmax
+            | O::Dmin
+            | O::Dmul
+            | O::Deq
+            | O::Dge
+            | O::Dlt
+            | O::Dne
+            | O::Dmov
+            | O::Dmovc
+            | O::Dtof
+            | O::Ftod
+            | O::Ddiv
+            | O::Dfma
+            | O::Drcp
+            | O::Dtoi
+            | O::Dtou
+            | O::Itod
+            | O::Utod => Limitation::Doubles,
+            O::EvalSnapped | O::EvalSampleIndex | O::EvalCentroid => Limitation::PullModelInterpolation,
+            O::Lod => Limitation::Lod,
+            O::SamplePos => Limitation::SamplePosition,
+            O::Msad => Limitation::Msad,
+            O::Gather4Feedback
+            | O::Gather4CFeedback
+            | O::Gather4PoFeedback
+            | O::Gather4PoCFeedback
+            | O::LdFeedback
+            | O::LdMsFeedback
+            | O::LdUavTypedFeedback
+            | O::LdRawFeedback
+            | O::LdStructuredFeedback
+            | O::SampleLFeedback
+            | O::SampleCLzFeedback
+            | O::SampleClampFeedback
+            | O::SampleBClampFeedback
+            | O::SampleDClampFeedback
+            | O::SampleCClampFeedback
+            | O::CheckAccessFullyMapped => Limitation::TiledResourceFeedback,
+            O::InterfaceCall => Limitation::Interfaces,
+            O::Call | O::Callc | O::Label => Limitation::Subroutines,
+            O::Abort | O::DebugBreak => Limitation::DebugInstructions,
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for Limitation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_read_back() {
+        let mut seen = std::collections::HashSet::new();
+        for &l in Limitation::ALL {
+            assert!(seen.insert(l.name()), "{} twice", l.name());
+            assert_eq!(Limitation::from_name(l.name()), Some(l));
+            assert!(!l.why().is_empty());
+        }
+        assert_eq!(Limitation::from_name("instruction "), None);
+    }
+
+    #[test]
+    fn all_is_in_declaration_order_without_repeats() {
+        // ALL is sorted by declaration order, which Ord follows.
+        assert!(Limitation::ALL.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(Limitation::ALL.first(), Some(&Limitation::NoProgram));
+        assert_eq!(Limitation::ALL.last(), Some(&Limitation::IndexableTempTooLarge));
+    }
+
+    #[test]
+    fn opcode_families() {
+        use dxbc::spec::Opcode as O;
+        assert_eq!(Limitation::of_opcode(O::Dfma), Some(Limitation::Doubles));
+        assert_eq!(Limitation::of_opcode(O::EvalCentroid), Some(Limitation::PullModelInterpolation));
+        assert_eq!(Limitation::of_opcode(O::SampleBClampFeedback), Some(Limitation::TiledResourceFeedback));
+        assert_eq!(Limitation::of_opcode(O::InterfaceCall), Some(Limitation::Interfaces));
+        assert_eq!(Limitation::of_opcode(O::Emit), None);
+        assert_eq!(Limitation::of_opcode(O::Add), None);
+    }
+}
