@@ -5,12 +5,14 @@
 pub mod code_view;
 pub mod container_map;
 pub mod copy_button;
+pub mod def_use_bar;
 pub mod disassembly;
 pub mod edit_bar;
 pub mod error_banner;
 pub mod header;
 pub mod hex_view;
 pub mod inspector;
+pub mod listing_editor;
 pub mod listing_tools;
 pub mod reflection;
 pub mod search_box;
