@@ -37,6 +37,8 @@ pub struct Highlight {
     /// (line, role) per listing line touching it, sorted by line; a line
     /// that writes and reads it is a write.
     pub lines: Vec<(usize, Role)>,
+    /// Lines that write and read it (sorted).
+    both: Vec<usize>,
     /// Per hex-view row, the operand bytes (bit k: byte k of the row).
     row_masks: Vec<u16>,
 }
@@ -81,16 +83,35 @@ impl Highlight {
                 }
             }
         }
-        // One entry per line, the write first (stable sort keeps role order).
+        // One entry per line, the write first (stable sort keeps role
+        // order); a line that also reads it is marked as both.
         lines.sort_by_key(|&(l, _)| l);
+        let mut both = Vec::new();
+        for w in lines.windows(2) {
+            if w[0].0 == w[1].0 && w[0].1 == Role::Write && w[1].1 == Role::Read {
+                both.push(w[0].0);
+            }
+        }
         lines.dedup_by_key(|&mut (l, _)| l);
-        Some(Highlight { register: register.to_string(), summary: dxbc::defuse::summary(&reg, &d), lines, row_masks })
+        Some(Highlight {
+            register: register.to_string(),
+            summary: dxbc::defuse::summary(&reg, &d),
+            lines,
+            both,
+            row_masks,
+        })
     }
 
     /// The role of listing line `l`, if it touches the register.
     pub fn role(&self, l: usize) -> Option<Role> {
         let k = self.lines.binary_search_by_key(&l, |&(x, _)| x).ok()?;
         Some(self.lines[k].1)
+    }
+
+    /// The CSS classes of listing line `l` (`def`, `use`, `def use`, `decl`).
+    pub fn classes(&self, l: usize) -> Option<&'static str> {
+        let r = self.role(l)?;
+        Some(if r == Role::Write && self.both.binary_search(&l).is_ok() { "def use" } else { r.css() })
     }
 
     /// The operand bytes among the `ROW_BYTES` bytes from `base`.
@@ -153,6 +174,16 @@ mod tests {
         assert_eq!(h.role(writes[0]).map(Role::css), Some("def"));
         assert_eq!(h.role(reads[0]).map(Role::css), Some("use"));
         assert_eq!(h.role(0), None);
+        assert_eq!(h.classes(writes[0]), Some("def"));
+        // `add r0.x, r0.x, …` writes and reads: both classes.
+        let m2 = Model::new(
+            dxbc::asm::assemble("ps_4_0\ndcl_temps 1\nmov r0.x, l(1.000000)\nadd r0.x, r0.x, l(1.000000)\nret\n")
+                .unwrap(),
+        );
+        let h2 = Highlight::find(&m2, "r0").unwrap();
+        let add = m2.lines.iter().position(|l| l.starts_with("add ")).unwrap();
+        assert_eq!(h2.classes(add), Some("def use"));
+        assert_eq!(h2.classes(add - 1), Some("def"));
         assert_eq!(h.step(None, true), Some(writes[0]));
         assert_eq!(h.step(Some(writes[3]), true), Some(reads[0]));
         assert_eq!(h.step(Some(reads[3]), true), Some(writes[0]), "wraps");

@@ -118,7 +118,12 @@ enum Region {
     Same,
     /// Text lines `first..new_end` replace listing lines `first..old_end`
     /// (after the `header` lines, which are as printed).
-    Changed { header: usize, first: usize, old_end: usize, new_end: usize },
+    Changed {
+        header: usize,
+        first: usize,
+        old_end: usize,
+        new_end: usize,
+    },
 }
 
 /// The changed program lines, widened to whole instructions; None when
@@ -147,7 +152,8 @@ fn program_region(m: &Model, new: &[&str]) -> Option<Region> {
     let mut old_end = old.len() - tail;
     // An instruction printed on several lines (an immediate constant
     // buffer) is assembled whole.
-    let inside = |l: usize| l > header && l < old.len() && m.line_ins[l].is_some() && m.line_ins[l - 1] == m.line_ins[l];
+    let inside =
+        |l: usize| l > header && l < old.len() && m.line_ins[l].is_some() && m.line_ins[l - 1] == m.line_ins[l];
     while inside(first) {
         first -= 1;
     }
@@ -158,7 +164,14 @@ fn program_region(m: &Model, new: &[&str]) -> Option<Region> {
     Some(Region::Changed { header, first, old_end, new_end })
 }
 
-fn splice(m: &Model, new: &[&str], header: usize, first: usize, old_end: usize, new_end: usize) -> Result<Outcome, Refusal> {
+fn splice(
+    m: &Model,
+    new: &[&str],
+    header: usize,
+    first: usize,
+    old_end: usize,
+    new_end: usize,
+) -> Result<Outcome, Refusal> {
     let Some(p) = m.program() else { return whole_text(m, new) };
     let program_end = p.instructions.last().map_or(p.offset + 8, |i| i.offset as usize + 4 * i.length as usize);
     let offset = |k: u32| p.instructions.get(k as usize).map_or(program_end, |i| i.offset as usize);
@@ -238,7 +251,10 @@ mod tests {
             .collect();
         files.sort();
         assert!(files.len() >= 400, "expected the fxc corpus, found {} files", files.len());
-        files.into_iter().map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())).collect()
+        files
+            .into_iter()
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+            .collect()
     }
 
     /// The first instruction line (after the declarations) starting with `prefix`.
@@ -292,8 +308,14 @@ mod tests {
             let whole = dxbc::Shader::parse(&dxbc::asm::assemble(&text).unwrap()).unwrap();
             let ours = dxbc::Shader::parse(&bytes).unwrap();
             assert_eq!(
-                dxbc::listing::disassemble(&whole).lines().skip_while(|x| !x.starts_with(m.lines[m.program_line.unwrap()].as_str())).collect::<Vec<_>>(),
-                dxbc::listing::disassemble(&ours).lines().skip_while(|x| !x.starts_with(m.lines[m.program_line.unwrap()].as_str())).collect::<Vec<_>>(),
+                dxbc::listing::disassemble(&whole)
+                    .lines()
+                    .skip_while(|x| !x.starts_with(m.lines[m.program_line.unwrap()].as_str()))
+                    .collect::<Vec<_>>(),
+                dxbc::listing::disassemble(&ours)
+                    .lines()
+                    .skip_while(|x| !x.starts_with(m.lines[m.program_line.unwrap()].as_str()))
+                    .collect::<Vec<_>>(),
                 "{name}"
             );
             // Only the program chunk changed; every other chunk is byte for byte.
@@ -343,7 +365,8 @@ mod tests {
 
     #[test]
     fn a_changed_header_assembles_the_whole_listing() {
-        let (name, bytes) = fxc_corpus().into_iter().find(|(n, _)| n.starts_with("dxdecompiler_apps_tesselation_vs")).unwrap();
+        let (name, bytes) =
+            fxc_corpus().into_iter().find(|(n, _)| n.starts_with("dxdecompiler_apps_tesselation_vs")).unwrap();
         let m = Model::new(bytes);
         let text = listing_text(&m).replacen("// CPOINT ", "// CPOINX ", 1);
         assert_ne!(text, listing_text(&m), "{name}");

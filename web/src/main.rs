@@ -128,6 +128,7 @@ impl State {
                 self.history.update(|h| h.edited(m.bytes.clone()));
                 self.show_edited(e.bytes);
                 self.status.set(format!("Edited {what}; the checksum is re-signed."));
+                self.follow_draft();
                 true
             }
             Err(e) => {

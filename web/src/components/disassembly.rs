@@ -112,9 +112,9 @@ fn ListingView() -> impl IntoView {
                                 if hover_line.get() == Some(l) { c.push_str(" hl"); }
                                 if sel_line.get() == Some(l) { c.push_str(" sel"); }
                                 if s.hits.with(|h| h.has_line(l)) { c.push_str(" hit"); }
-                                if let Some(r) = s.du.with(|d| d.as_ref().and_then(|d| d.role(l))) {
+                                if let Some(r) = s.du.with(|d| d.as_ref().and_then(|d| d.classes(l))) {
                                     c.push(' ');
-                                    c.push_str(r.css());
+                                    c.push_str(r);
                                 }
                                 c
                             };

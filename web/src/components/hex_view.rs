@@ -82,6 +82,7 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
     // only the bytes of rows whose mask changed.
     let sel_mask = Memo::new(move |_| s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)));
     let hit_mask = Memo::new(move |_| s.hits.with(|h| h.row_mask(base)));
+    let du_mask = Memo::new(move |_| s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))));
     let hov_mask = {
         let m = m.clone();
         Memo::new(move |_| s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base)))
@@ -129,6 +130,9 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
                 }
                 if hit_mask.get() & bit != 0 {
                     c.push_str(" hit");
+                }
+                if du_mask.get() & bit != 0 {
+                    c.push_str(" du");
                 }
                 c
             };
