@@ -118,21 +118,22 @@ fn ListingView() -> impl IntoView {
                                 }
                                 c
                             };
-                            let editing = Memo::new(move |_| s.line_edit.get() == Some(l));
-                            let text = m.lines[l].clone();
-                            let body = move || if editing.get() {
-                                line_editor(s, l, text.clone()).into_any()
-                            } else {
-                                syntax::highlight(&text).into_iter().enumerate().map(|(k, (c, t))| {
-                                    let p = (c == syntax::Class::Register).then_some(k);
-                                    view! { <span class=c.css() data-p=p>{t.to_string()}</span> }
-                                }).collect_view().into_any()
-                            };
+                            // Register pieces carry their index: a click reads the register from the line.
+                            let pieces = syntax::highlight(&m.lines[l]).into_iter().enumerate().map(|(k, (c, t))| {
+                                let p = (c == syntax::Class::Register).then_some(k);
+                                view! { <span class=c.css() data-p=p>{t.to_string()}</span> }
+                            }).collect_view();
                             view! { <div class=class data-line=l role="option"
-                                aria-selected=move || (sel_line.get() == Some(l)).to_string()>{body}</div> }
+                                aria-selected=move || (sel_line.get() == Some(l)).to_string()>{pieces}</div> }
                         }
                     </For>
                 </div>
+                // The line editor lies over its row (the rows stay plain, so
+                // drawing them costs nothing more).
+                {move || s.line_edit.get().map(|l| {
+                    let text = s.model.with_untracked(|m| m.lines.get(l).cloned().unwrap_or_default());
+                    line_editor(s, l, text)
+                })}
             </div>
         </div>
     }
@@ -149,7 +150,7 @@ fn line_editor(s: State, l: usize, text: String) -> impl IntoView {
         }
     });
     view! {
-        <span class="line-edit">
+        <span class="line-edit" style:top=format!("{}px", l as f64 * ROW_H)>
             <input class="line-input" data-testid="line-editor" node_ref=input value=text spellcheck="false"
                 aria-label="Edit this line: Enter assembles it, Escape cancels"
                 on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
