@@ -81,8 +81,10 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
     // Per-row masks: a new selection or hover reruns one memo per row and
     // only the bytes of rows whose mask changed.
     let sel_mask = Memo::new(move |_| s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)));
-    let hit_mask = Memo::new(move |_| s.hits.with(|h| h.row_mask(base)));
-    let du_mask = Memo::new(move |_| s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))));
+    // Search matches and def-use operands in one memo per row.
+    let marks = Memo::new(move |_| {
+        (s.hits.with(|h| h.row_mask(base)), s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))))
+    });
     let hov_mask = {
         let m = m.clone();
         Memo::new(move |_| s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base)))
@@ -128,10 +130,11 @@ pub fn hex_row(m: &Arc<Model>, r: usize) -> impl IntoView {
                 if hovf & bit != 0 {
                     c.push_str(" hovf");
                 }
-                if hit_mask.get() & bit != 0 {
+                let (hit, du) = marks.get();
+                if hit & bit != 0 {
                     c.push_str(" hit");
                 }
-                if du_mask.get() & bit != 0 {
+                if du & bit != 0 {
                     c.push_str(" du");
                 }
                 c
