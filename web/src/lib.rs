@@ -10,12 +10,14 @@
 //! results as JSON, so naga is linked into the worker's wasm alone and the
 //! first view loads without it.
 
+pub mod def_use;
 pub mod diff_view;
 pub mod gallery;
 pub mod history;
 pub mod input;
 pub mod inspect;
 pub mod layout;
+pub mod listing_edit;
 pub mod model;
 pub mod preview;
 pub mod search;

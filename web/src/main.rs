@@ -14,8 +14,8 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    diff_view, gallery, history, input, inspect, layout, model, preview, search, selection, syntax, text, tour,
-    translation,
+    def_use, diff_view, gallery, history, input, inspect, layout, listing_edit, model, preview, search, selection,
+    syntax, text, tour, translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};
@@ -77,6 +77,26 @@ struct State {
     /// The diff of the compared file and the current one; made only while
     /// the diff view is open (None otherwise).
     diff: Memo<Option<Arc<DiffView>>>,
+    /// The listing pane shows the text editor instead of the listing.
+    editing: RwSignal<bool>,
+    /// The editor's text, kept until it is applied or discarded (None:
+    /// nothing typed that the listing does not show).
+    draft: RwSignal<Option<String>>,
+    /// Bumped when the draft is replaced from outside the textarea (the
+    /// textarea's value is written then, never while the user types).
+    draft_reset: RwSignal<u64>,
+    /// Why the draft gives no bytes (its line is marked).
+    draft_error: RwSignal<Option<listing_edit::Refusal>>,
+    /// The pending re-assembly after a pause in typing.
+    draft_timer: StoredValue<Option<leptos::prelude::TimeoutHandle>>,
+    /// The listing line open in the quick line editor.
+    line_edit: RwSignal<Option<usize>>,
+    /// Why the quick line edit was refused.
+    line_error: RwSignal<Option<listing_edit::Refusal>>,
+    /// The register clicked in the listing (def-use highlighting).
+    du_reg: RwSignal<Option<String>>,
+    /// Its sites in the current file (derived: register × model).
+    du: Memo<Option<Arc<def_use::Highlight>>>,
 }
 
 /// The user's view the tour put aside.
@@ -115,6 +135,7 @@ impl State {
                 self.history.update(|h| h.edited(m.bytes.clone()));
                 self.show_edited(e.bytes);
                 self.status.set(format!("Edited {what}; the checksum is re-signed."));
+                self.follow_draft();
                 true
             }
             Err(e) => {
@@ -130,6 +151,7 @@ impl State {
         if let Some(b) = self.history.try_update(|h| h.undo(cur)).flatten() {
             self.show_edited(b);
             self.status.set("Undid the last edit.".into());
+            self.follow_draft();
         }
     }
 
@@ -139,7 +161,95 @@ impl State {
         if let Some(b) = self.history.try_update(|h| h.redo(cur)).flatten() {
             self.show_edited(b);
             self.status.set("Redid the edit.".into());
+            self.follow_draft();
         }
+    }
+
+    /// After an undo or redo: an editor text that was applied follows the
+    /// bytes (what it made is in the history); one that was not is kept
+    /// as typed, with its error.
+    fn follow_draft(&self) {
+        if self.draft_error.with_untracked(Option::is_some) {
+            self.status.update(|t| t.push_str(" The editor keeps your unapplied text."));
+        } else if self.editing.get_untracked() {
+            let text = self.model.with_untracked(|m| listing_edit::listing_text(m));
+            self.draft.set(Some(text));
+            self.draft_reset.update(|n| *n += 1);
+        }
+    }
+
+    /// Assembles edited listing text and shows its bytes as one edit;
+    /// refused, nothing changes and the refusal says where.
+    fn apply_listing(&self, text: &str) -> Result<(), listing_edit::Refusal> {
+        let m = self.model.get_untracked();
+        if let listing_edit::Outcome::Edited { bytes, how } = listing_edit::apply(&m, text)? {
+            self.history.update(|h| h.edited(m.bytes.clone()));
+            self.show_edited(bytes);
+            self.status.set(match how {
+                listing_edit::How::Program { first, count } => format!(
+                    "Assembled listing line{} {}{}; the other instructions and chunks are as they were, the checksum is re-signed.",
+                    if count == 1 { "" } else { "s" },
+                    first + 1,
+                    if count > 1 { format!("–{}", first + count) } else { String::new() }
+                ),
+                listing_edit::How::Whole => {
+                    "Assembled the whole listing into a new container; the checksum is re-signed.".into()
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// Assembles the editor's text now (after a pause, or when leaving the editor).
+    fn flush_draft(&self) {
+        if let Some(h) = self.draft_timer.get_value() {
+            h.clear();
+            self.draft_timer.set_value(None);
+        }
+        let Some(text) = self.draft.get_untracked() else { return };
+        let r = self.apply_listing(&text).err();
+        self.draft_error.set(r);
+    }
+
+    /// Re-assembles the editor's text once typing pauses.
+    fn schedule_draft(&self) {
+        if let Some(h) = self.draft_timer.get_value() {
+            h.clear();
+        }
+        let s = *self;
+        let h = set_timeout_with_handle(move || s.flush_draft(), std::time::Duration::from_millis(350)).ok();
+        self.draft_timer.set_value(h);
+    }
+
+    /// Opens or closes the listing editor. Leaving applies what is
+    /// pending; text that does not assemble is kept (to resume or discard).
+    fn toggle_editor(&self) {
+        if self.editing.get_untracked() {
+            self.flush_draft();
+            self.editing.set(false);
+            if self.draft_error.with_untracked(Option::is_none) {
+                self.draft.set(None);
+            }
+        } else {
+            if self.draft.with_untracked(Option::is_none) {
+                let text = self.model.with_untracked(|m| listing_edit::listing_text(m));
+                self.draft.set(Some(text));
+            }
+            self.draft_reset.update(|n| *n += 1);
+            self.line_edit.set(None);
+            self.editing.set(true);
+        }
+    }
+
+    /// Drops the editor's unapplied text.
+    fn discard_draft(&self) {
+        if let Some(h) = self.draft_timer.get_value() {
+            h.clear();
+            self.draft_timer.set_value(None);
+        }
+        self.draft.set(None);
+        self.draft_error.set(None);
+        self.editing.set(false);
     }
 
     /// What a download of the current bytes as `ext` is called.
@@ -165,6 +275,12 @@ impl State {
     fn load(&self, bytes: Vec<u8>, status: String) {
         // A link in the address bar would bring back the old file on reload.
         dom::clear_address();
+        // Another file: the editor closes; text it could not apply is kept.
+        if self.editing.get_untracked() {
+            self.toggle_editor();
+        }
+        self.line_edit.set(None);
+        self.du_reg.set(None);
         self.history.set(History::opened(&bytes));
         self.name.set(None);
         let m = Model::new(bytes);
@@ -348,6 +464,7 @@ fn App() -> impl IntoView {
         let other = compared_model.get()?;
         Some(Arc::new(DiffView::new(&other, &model.get())))
     });
+    let du_reg = RwSignal::new(None::<String>);
     let state = State {
         model,
         hover: RwSignal::new(None),
@@ -374,6 +491,18 @@ fn App() -> impl IntoView {
         diff,
         edit_error: RwSignal::new(None),
         name: RwSignal::new(Some(first.id.to_string())),
+        editing: RwSignal::new(false),
+        draft: RwSignal::new(None),
+        draft_reset: RwSignal::new(0),
+        draft_error: RwSignal::new(None),
+        draft_timer: StoredValue::new(None),
+        line_edit: RwSignal::new(None),
+        line_error: RwSignal::new(None),
+        du_reg,
+        du: Memo::new(move |_| {
+            let r = du_reg.get()?;
+            def_use::Highlight::find(&model.get(), &r).map(Arc::new)
+        }),
     };
     state.history.set(History::opened(&state.model.get_untracked().bytes));
     provide_context(state);
@@ -399,10 +528,13 @@ fn App() -> impl IntoView {
         }
     }
     let _ = window_event_listener(leptos::ev::hashchange, move |_| from_hash());
-    // Escape ends the tour (and brings back the user's file).
+    // Escape ends the tour (and brings back the user's file), or clears
+    // the def-use highlight.
     let _ = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.key() == "Escape" && state.tour.get_untracked().is_some() {
             state.end_tour();
+        } else if ev.key() == "Escape" && state.du_reg.with_untracked(Option::is_some) {
+            state.du_reg.set(None);
         }
     });
     // Ctrl+Z undoes an edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it; inside a

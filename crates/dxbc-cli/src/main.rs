@@ -97,6 +97,11 @@ enum Command {
     /// `offset<TAB>length<TAB>line<TAB>what` per match (line of `disasm`'s
     /// output, 1-based, `-` when none) and the count on stderr.
     Search { file: String, query: String },
+    /// Every write, read and declaration of a register (`r0`, `o1.xy`,
+    /// `cb0[5]`): prints `kind<TAB>offset<TAB>length<TAB>line<TAB>components<TAB>instruction`
+    /// per site in program order (kind `write`, `read` or `declare`; the
+    /// operand's bytes; line of `disasm`'s output, 1-based) and the counts on stderr.
+    Defuse { file: String, register: String },
     /// Compare two shaders: changed header bytes and chunks, then the program
     /// aligned by instruction. Exits 0 when identical, 1 when different, 2 on error.
     Diff { a: String, b: String },
@@ -333,6 +338,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Search { file, query } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             let (text, count) = workbench::search_text(&s, &query);
+            out.write_all(text.as_bytes()).map_err(io)?;
+            eprintln!("{count}");
+        }
+        Command::Defuse { file, register } => {
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            let (text, count) = workbench::defuse_text(&s, &register)?;
             out.write_all(text.as_bytes()).map_err(io)?;
             eprintln!("{count}");
         }

@@ -1,8 +1,10 @@
 //! The workbench verbs: `search`, `diff` and `header`, as text.
 
+use dxbc::defuse::def_use;
 use dxbc::diff::{ChunkChange, InsDiff, ShaderDiff};
 use dxbc::listing::program::{write_instruction, Ctx};
 use dxbc::program::Program;
+use dxbc::register::Register;
 use dxbc::search::{search, Query};
 use dxbc::Shader;
 use std::fmt::Write;
@@ -23,6 +25,38 @@ pub fn search_text(s: &Shader, query: &str) -> (String, String) {
         if found.truncated { " (more not shown)" } else { "" }
     );
     (out, count)
+}
+
+/// The sites of `register` as `kind<TAB>offset<TAB>length<TAB>line<TAB>components<TAB>instruction`
+/// lines, all in program order, and the counts line for stderr.
+pub fn defuse_text(s: &Shader, register: &str) -> Result<(String, String), String> {
+    let reg = Register::parse(register)
+        .ok_or_else(|| format!("`{register}` is not a register (such as r0, o1.xy, cb0[5])"))?;
+    let p = s.program.as_ref().ok_or("the file has no program")?;
+    let d = def_use(p, &reg);
+    let map = dxbc::listing::lines::LineMap::new(s);
+    let mut sites: Vec<(&str, &dxbc::defuse::Site)> = d
+        .writes
+        .iter()
+        .map(|x| ("write", x))
+        .chain(d.reads.iter().map(|x| ("read", x)))
+        .chain(d.declarations.iter().map(|x| ("declare", x)))
+        .collect();
+    sites.sort_by_key(|(_, x)| (x.instruction, x.range.start));
+    let mut out = String::new();
+    for (kind, x) in sites {
+        let line = map.instruction_line(x.instruction).map_or_else(|| "-".to_string(), |l| (l + 1).to_string());
+        let comps: String =
+            "xyzw".chars().enumerate().filter(|(i, _)| x.components & (1 << i) != 0).map(|(_, c)| c).collect();
+        let _ = writeln!(
+            out,
+            "{kind}\t{}\t{}\t{line}\t{comps}\t{}",
+            x.range.start,
+            x.range.len(),
+            self::line(p, x.instruction)
+        );
+    }
+    Ok((out, dxbc::defuse::summary(&reg, &d)))
 }
 
 fn line(p: &Program, k: usize) -> String {

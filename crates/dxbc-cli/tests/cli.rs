@@ -460,3 +460,65 @@ fn translate_takes_the_typed_uav_format() {
         assert!(out.is_empty() && err.contains("--format"), "{bad}: {err}");
     }
 }
+
+/// Operands of an fxc listing line (`mul r0.xyzw, r1.xyzw, cb0[2].xyzw`),
+/// split at the top-level commas.
+fn operands_of(line: &str) -> Vec<String> {
+    let Some((_, rest)) = line.trim().split_once(' ') else { return Vec::new() };
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0);
+    for c in rest.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+#[test]
+fn defuse_prints_every_write_and_read_of_a_register_at_fxcs_lines() {
+    let f = corpus("fxc/dxdecompiler_apps_tesselation_vs.dxbc");
+    let golden = std::fs::read_to_string(f.with_extension("asm")).unwrap();
+    // The truth from fxc's listing: instructions whose destination is r0,
+    // and those naming r0 in a source.
+    let names_r0 = |o: &str| o.trim_start_matches('-').trim_start_matches('|').starts_with("r0.");
+    let (mut writes, mut reads) = (Vec::new(), Vec::new());
+    for (k, l) in golden.lines().enumerate() {
+        if l.starts_with("dcl_") || l.starts_with("//") {
+            continue;
+        }
+        let ops = operands_of(l);
+        if ops.first().is_some_and(|o| names_r0(o)) {
+            writes.push(k + 1);
+        }
+        for _ in ops.iter().skip(1).filter(|o| names_r0(o)) {
+            reads.push(k + 1);
+        }
+    }
+    assert!(!writes.is_empty() && !reads.is_empty());
+    let (code, out, err) = dxbc(&["defuse", f.to_str().unwrap(), "r0"], None);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    let lines_of =
+        |kind: &str| -> Vec<usize> { rows.iter().filter(|r| r[0] == kind).map(|r| r[3].parse().unwrap()).collect() };
+    assert_eq!(lines_of("write"), writes, "{text}");
+    assert_eq!(lines_of("read"), reads, "{text}");
+    let golden_lines: Vec<&str> = golden.lines().collect();
+    for r in &rows {
+        assert_eq!(golden_lines[r[3].parse::<usize>().unwrap() - 1], r[5], "the line printed is fxc's");
+    }
+    assert_eq!(err.trim(), format!("r0: {} writes, {} reads", writes.len(), reads.len()));
+    // Not a register: a one-line error, exit non-zero.
+    let (code, _, err) = dxbc(&["defuse", f.to_str().unwrap(), "mul"], None);
+    assert_ne!(code, 0);
+    assert!(err.contains("not a register"), "{err}");
+}

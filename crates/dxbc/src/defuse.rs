@@ -69,6 +69,16 @@ pub fn def_use(p: &Program, reg: &Register) -> DefUse {
     out
 }
 
+/// The counts as a person reads them: `r3: 4 writes, 7 reads, 1 declaration`.
+pub fn summary(reg: &Register, d: &DefUse) -> String {
+    let n = |k: usize, one: &str| format!("{k} {one}{}", if k == 1 { "" } else { "s" });
+    let mut s = format!("{reg}: {}, {}", n(d.writes.len(), "write"), n(d.reads.len(), "read"));
+    if !d.declarations.is_empty() {
+        s.push_str(&format!(", {}", n(d.declarations.len(), "declaration")));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +99,6 @@ mod tests {
         let opnd = p.instructions[mul].operand(p, 1).unwrap();
         assert_eq!(v.reads[0].range, opnd.offset as usize..opnd.offset as usize + 8);
         assert!(def_use(p, &Register::parse("r0").unwrap()).writes.is_empty());
+        assert_eq!(summary(&Register::parse("o0").unwrap(), &o), "o0: 1 write, 0 reads, 1 declaration");
     }
 }

@@ -260,6 +260,31 @@ pub fn replace_instruction(bytes: &[u8], offset: usize, words: &[u32]) -> Result
     splice(bytes, &s, start, len, words, "the replacing instruction", offset)
 }
 
+/// Replaces the run of whole instructions in bytes `start..end` of the
+/// program by `words` (the listing editor's splice: the lines a person
+/// changed, assembled). `start` and `end` are each an instruction's first
+/// byte or the program's end; `start == end` inserts. Every other byte of
+/// the program and every other chunk stay as they were.
+pub fn replace_instructions(bytes: &[u8], start: usize, end: usize, words: &[u32]) -> Result<Edited, EditError> {
+    let s = decode_input(bytes)?;
+    let p = program_of(&s, start)?;
+    let stop = program_end(p);
+    let boundary = |o: usize| o == stop || p.instructions.iter().any(|i| i.offset as usize == o);
+    for o in [start, end] {
+        if !boundary(o) {
+            return Err(refuse(
+                EditErrorKind::NotAnInstruction,
+                "no instruction starts here (give the offset of an opcode token or the program's end)",
+                o,
+            ));
+        }
+    }
+    if end < start {
+        return Err(refuse(EditErrorKind::NotAnInstruction, "the range ends before it starts", start));
+    }
+    splice(bytes, &s, start, end - start, words, "the replacing instructions", start)
+}
+
 fn program_end(p: &Program) -> usize {
     p.instructions.last().map(|i| i.offset as usize + i.length as usize * 4).unwrap_or(p.offset + 8)
 }

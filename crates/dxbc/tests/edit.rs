@@ -259,3 +259,47 @@ fn leaf_paths_set_signature_and_stat_fields_on_every_corpus_shader() {
     let e = edit::set_path(&bytes, "header/chunk_count", "0x10000").unwrap_err();
     assert_eq!(e.kind, EditErrorKind::WouldBeInvalid, "{e}");
 }
+
+#[test]
+fn replacing_a_run_of_instructions_equals_the_single_edits_on_every_corpus_shader() {
+    let mut edited = 0;
+    for (name, bytes) in corpus() {
+        let Ok(s) = Shader::parse(&bytes) else { continue };
+        let p = s.program.as_ref().unwrap();
+        if p.instructions.len() < 3 {
+            continue;
+        }
+        let words = |k: usize| -> Vec<u32> {
+            let i = &p.instructions[k];
+            let at = i.offset as usize;
+            bytes[at..at + 4 * i.length as usize]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        let (a, b, c) =
+            (p.instructions[0].offset as usize, p.instructions[1].offset as usize, p.instructions[2].offset as usize);
+        // The run replaced by its own words: the same file, byte for byte.
+        let mut same = words(0);
+        same.extend(words(1));
+        assert_eq!(edit::replace_instructions(&bytes, a, c, &same).unwrap().bytes, bytes, "{name}: identity");
+        // A one-instruction run is `replace_instruction`; an empty one is `insert_instruction`.
+        let w = words(1);
+        assert_eq!(
+            edit::replace_instructions(&bytes, a, b, &w).unwrap().bytes,
+            edit::replace_instruction(&bytes, a, &w).unwrap().bytes,
+            "{name}: one instruction"
+        );
+        assert_eq!(
+            edit::replace_instructions(&bytes, b, b, &w).unwrap().bytes,
+            edit::insert_instruction(&bytes, b, &w).unwrap().bytes,
+            "{name}: insertion"
+        );
+        // Bounds that are not instruction starts are refused.
+        let e = edit::replace_instructions(&bytes, a + 1, c, &same).unwrap_err();
+        assert_eq!(e.kind, EditErrorKind::NotAnInstruction, "{name}");
+        assert_eq!(edit::replace_instructions(&bytes, c, a, &[]).unwrap_err().kind, EditErrorKind::NotAnInstruction);
+        edited += 1;
+    }
+    assert!(edited >= 400, "run replacements on {edited} shaders");
+}

@@ -1,13 +1,48 @@
-//! The fxc listing, virtualised, linked to the bytes.
+//! The fxc listing, virtualised, linked to the bytes. A click on a
+//! register lights every line writing or reading it (def-use); a
+//! double-click, or Enter, opens the selected line for editing in place;
+//! the "Edit listing" toggle swaps the view for the text editor.
 
+use super::listing_editor::ListingEditor;
 use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
 use crate::viewport::Viewport;
-use crate::{selection, st, syntax};
+use crate::{def_use, listing_edit, selection, st, syntax, State};
 use leptos::prelude::*;
 use std::sync::Arc;
 
+/// Assembles the line editor's text in place of line `l`; accepted, the
+/// editor closes.
+fn apply_line(s: State, l: usize, text: &str) {
+    let full = s.model.with_untracked(|m| listing_edit::splice_line(&m.lines, l, text));
+    match s.apply_listing(&full) {
+        Ok(()) => {
+            s.line_edit.set(None);
+            s.line_error.set(None);
+        }
+        Err(e) => s.line_error.set(Some(e)),
+    }
+}
+
+/// Opens the line editor on the selected line.
+fn open_line_editor(s: State, l: usize) {
+    if s.model.with_untracked(|m| m.line_ins.get(l).copied().flatten().is_some()) {
+        s.line_error.set(None);
+        s.line_edit.set(Some(l));
+    }
+}
+
 #[component]
 pub fn Disassembly() -> impl IntoView {
+    let s = st();
+    view! {
+        <Show when=move || s.editing.get() fallback=|| view! { <ListingView/> }>
+            <ListingEditor/>
+        </Show>
+    }
+}
+
+#[component]
+fn ListingView() -> impl IntoView {
     let s = st();
     let vp = Viewport::new();
     vp.watch(s.dis_ref);
@@ -34,13 +69,35 @@ pub fn Disassembly() -> impl IntoView {
     let on_click = move |ev: web_sys::MouseEvent| {
         if let Some(l) = data_attr(&ev, "data-line") {
             let m = s.model.get_untracked();
+            // A register piece: light its writes and reads; elsewhere: clear.
+            let reg = data_attr(&ev, "data-p").and_then(|k| def_use::register_at(&m.lines[l], k));
+            if s.du_reg.get_untracked() != reg {
+                s.du_reg.set(reg);
+            }
+            if s.line_edit.get_untracked().is_some_and(|e| e != l) {
+                s.line_edit.set(None);
+            }
             if let Some(sel) = selection::select_line(&m, l) {
                 s.select(Some(sel));
             }
         }
     };
+    let on_dblclick = move |ev: web_sys::MouseEvent| {
+        if let Some(l) = data_attr(&ev, "data-line") {
+            open_line_editor(s, l);
+        }
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Enter" && !crate::dom::in_text_field(&ev) {
+            if let Some(l) = sel_line.get_untracked() {
+                ev.prevent_default();
+                open_line_editor(s, l);
+            }
+        }
+    };
     view! {
-        <div class="dis" data-testid="disassembly" node_ref=s.dis_ref role="listbox" aria-label="fxc listing" on:click=on_click
+        <div class="dis" data-testid="disassembly" node_ref=s.dis_ref role="listbox" aria-label="fxc listing" tabindex="0"
+            on:click=on_click on:dblclick=on_dblclick on:keydown=on_key
             on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { vp.scrolled(&el) } }>
             <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
                 <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
@@ -60,17 +117,60 @@ pub fn Disassembly() -> impl IntoView {
                                 if sel_line.get() == Some(l) { c.push_str(" sel"); }
                                 if s.hits.with(|h| h.has_line(l)) { c.push_str(" hit"); }
                                 if s.diff.with(|d| d.as_ref().is_some_and(|d| d.marks_line(l))) { c.push_str(" dchg"); }
+                                if let Some(r) = s.du.with(|d| d.as_ref().and_then(|d| d.classes(l))) {
+                                    c.push(' ');
+                                    c.push_str(r);
+                                }
                                 c
                             };
-                            let pieces = syntax::highlight(&m.lines[l]).into_iter().map(|(c, t)| {
-                                view! { <span class=c.css()>{t.to_string()}</span> }
+                            // Register pieces carry their index: a click reads the register from the line.
+                            let pieces = syntax::highlight(&m.lines[l]).into_iter().enumerate().map(|(k, (c, t))| {
+                                let p = (c == syntax::Class::Register).then_some(k);
+                                view! { <span class=c.css() data-p=p>{t.to_string()}</span> }
                             }).collect_view();
                             view! { <div class=class data-line=l role="option"
                                 aria-selected=move || (sel_line.get() == Some(l)).to_string()>{pieces}</div> }
                         }
                     </For>
                 </div>
+                // The line editor lies over its row (the rows stay plain, so
+                // drawing them costs nothing more).
+                {move || s.line_edit.get().map(|l| {
+                    let text = s.model.with_untracked(|m| m.lines.get(l).cloned().unwrap_or_default());
+                    line_editor(s, l, text)
+                })}
             </div>
         </div>
+    }
+}
+
+/// The quick editor of line `l`: Enter assembles it in place of the line,
+/// Escape closes it.
+fn line_editor(s: State, l: usize, text: String) -> impl IntoView {
+    let input = NodeRef::<leptos::html::Input>::new();
+    // Focus once it is in the document.
+    request_animation_frame(move || {
+        if let Some(el) = input.get_untracked() {
+            let _ = el.focus();
+        }
+    });
+    view! {
+        <span class="line-edit" style:top=format!("{}px", l as f64 * ROW_H)>
+            <input class="line-input" data-testid="line-editor" node_ref=input value=text spellcheck="false"
+                aria-label="Edit this line: Enter assembles it, Escape cancels"
+                on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+                on:dblclick=|ev: web_sys::MouseEvent| ev.stop_propagation()
+                on:keydown=move |ev: web_sys::KeyboardEvent| {
+                    ev.stop_propagation();
+                    match ev.key().as_str() {
+                        "Enter" => apply_line(s, l, &event_target_value(&ev)),
+                        "Escape" => { s.line_edit.set(None); s.line_error.set(None); }
+                        _ => {}
+                    }
+                }/>
+            {move || s.line_error.get().map(|e| view! {
+                <span class="line-error" data-testid="line-error" role="alert">{e.message()}</span>
+            })}
+        </span>
     }
 }

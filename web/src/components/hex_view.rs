@@ -89,13 +89,15 @@ struct Marks {
     /// Tokens and bytes that differ from the compared file (diff view).
     dtok: u16,
     dbyte: u16,
+    /// Operands naming the register clicked in the listing (def-use).
+    du: u16,
 }
 
 impl Marks {
-    const CLASSES: [&'static str; 6] = ["sel", "hov", "hovf", "hit", "dtok", "dbyte"];
+    const CLASSES: [&'static str; 7] = ["sel", "hov", "hovf", "hit", "dtok", "dbyte", "du"];
 
-    fn masks(&self) -> [u16; 6] {
-        [self.sel, self.hov, self.hovf, self.hit, self.dtok, self.dbyte]
+    fn masks(&self) -> [u16; 7] {
+        [self.sel, self.hov, self.hovf, self.hit, self.dtok, self.dbyte, self.du]
     }
 }
 
@@ -115,8 +117,8 @@ fn cell_byte(base: usize, j: usize) -> usize {
 
 /// Row slot `i` of `slots`: shows the row [`layout::slot_row`] gives it.
 /// One effect writes the DOM: the whole row when the row or the file
-/// changed, else only the cells whose selection, hover, search or diff
-/// marks changed.
+/// changed, else only the cells whose selection, hover, search, diff or
+/// def-use marks changed.
 #[component]
 fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
     let s = st();
@@ -158,6 +160,7 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             hit: s.hits.with(|h| h.row_mask(base)),
             dtok,
             dbyte,
+            du: s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))),
         };
         let now = Shown { file, row, marks };
         if prev.file == file && prev.row == row {

@@ -5,6 +5,7 @@
 pub mod code_view;
 pub mod container_map;
 pub mod copy_button;
+pub mod def_use_bar;
 pub mod diff_pane;
 pub mod diff_source;
 pub mod disassembly;
@@ -13,6 +14,7 @@ pub mod error_banner;
 pub mod header;
 pub mod hex_view;
 pub mod inspector;
+pub mod listing_editor;
 pub mod listing_tools;
 pub mod reflection;
 pub mod search_box;

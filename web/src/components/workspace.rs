@@ -51,6 +51,9 @@ pub fn Workspace() -> impl IntoView {
             <Splitter handle=Handle::BytesListing container=ws/>
             <section class="pane dispane" class:on=move || fold.get() == Fold::Listing>
                 <h2>"Listing " <small>"identical to fxc /Fc"</small><ListingTools/></h2>
+                <super::listing_editor::DraftKept/>
+                // Floats over the listing: showing or clearing it moves no line.
+                <super::def_use_bar::DefUseBar/>
                 <Disassembly/>
             </section>
             <Splitter handle=Handle::ListingSide container=ws/>
