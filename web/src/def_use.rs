@@ -141,8 +141,7 @@ mod tests {
     use super::*;
 
     fn corpus(name: &str) -> Model {
-        let p = format!("{}/../../shared/corpus/fxc/{name}.dxbc", env!("CARGO_MANIFEST_DIR"));
-        Model::new(std::fs::read(&p).unwrap_or_else(|e| panic!("corpus file {p} is missing: {e}")))
+        Model::new(crate::test_corpus::file(&format!("fxc/{name}.dxbc")))
     }
 
     #[test]

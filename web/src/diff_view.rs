@@ -383,10 +383,7 @@ fn fold(rows: Vec<Row>) -> Vec<Row> {
 mod tests {
     use super::*;
 
-    fn corpus(f: &str) -> Vec<u8> {
-        let p = format!("{}/../../shared/corpus/{f}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read(&p).unwrap_or_else(|e| panic!("corpus file {p} is missing: {e}"))
-    }
+    use crate::test_corpus::file as corpus;
 
     /// Offsets (outside the 32-byte container header) where the files differ.
     fn differing(a: &[u8], b: &[u8]) -> Vec<usize> {

@@ -470,21 +470,9 @@ mod tests {
         assert!(detect_text("AAECAwQFBgcICQoLDA0ODw=").is_err());
     }
 
-    fn fxc_corpus() -> Vec<Vec<u8>> {
-        let dir = format!("{}/../../shared/corpus/fxc", env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-            .collect();
-        files.sort();
-        assert!(files.len() >= 400, "{} files", files.len());
-        files.iter().map(|p| std::fs::read(p).unwrap()).collect()
-    }
-
     #[test]
     fn xxd_and_hexdump_of_every_corpus_file() {
-        for b in fxc_corpus() {
+        for (_, b) in crate::test_corpus::fxc() {
             let d = detect_text(&dumps::tests::xxd(&b)).unwrap();
             assert_eq!((d.kind, &d.bytes), (InputKind::Xxd, &b));
             let d = detect_text(&dumps::tests::hexdump_c(&b)).unwrap();
@@ -494,7 +482,7 @@ mod tests {
 
     #[test]
     fn our_c_header_reads_back_for_every_corpus_file() {
-        for b in fxc_corpus() {
+        for (_, b) in crate::test_corpus::fxc() {
             let h = dxbc::export::c_header(&b, "main");
             let d = detect_text(&h).unwrap();
             assert_eq!((d.kind, &d.bytes), (InputKind::CByteArray, &b));

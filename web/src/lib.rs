@@ -27,3 +27,6 @@ pub mod text;
 pub mod tour;
 pub mod translation;
 pub mod translator;
+
+#[cfg(test)]
+pub(crate) mod test_corpus;

@@ -240,22 +240,6 @@ pub fn line_error(e: &AsmError) -> LineError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
-
-    fn fxc_corpus() -> Vec<(String, Vec<u8>)> {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/fxc");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("corpus missing at {}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-            .collect();
-        files.sort();
-        assert!(files.len() >= 400, "expected the fxc corpus, found {} files", files.len());
-        files
-            .into_iter()
-            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-            .collect()
-    }
 
     /// The first instruction line (after the declarations) starting with `prefix`.
     fn line_starting(m: &Model, prefix: &str) -> Option<usize> {
@@ -265,7 +249,7 @@ mod tests {
     #[test]
     fn every_line_replaced_by_itself_gives_the_same_bytes() {
         let mut n = 0;
-        for (name, bytes) in fxc_corpus() {
+        for (name, bytes) in crate::test_corpus::fxc() {
             let m = Model::new(bytes);
             let Some(pl) = m.program_line else { continue };
             if !m.faults.is_empty() {
@@ -294,7 +278,7 @@ mod tests {
     #[test]
     fn mul_to_add_gives_what_the_assembler_gives_for_the_edited_listing() {
         let mut n = 0;
-        for (name, bytes) in fxc_corpus() {
+        for (name, bytes) in crate::test_corpus::fxc() {
             let m = Model::new(bytes);
             let Some(l) = line_starting(&m, "mul ") else { continue };
             let text = splice_line(&m.lines, l, &format!("add {}", &m.lines[l][4..]));
@@ -365,8 +349,10 @@ mod tests {
 
     #[test]
     fn a_changed_header_assembles_the_whole_listing() {
-        let (name, bytes) =
-            fxc_corpus().into_iter().find(|(n, _)| n.starts_with("dxdecompiler_apps_tesselation_vs")).unwrap();
+        let (name, bytes) = crate::test_corpus::fxc()
+            .into_iter()
+            .find(|(n, _)| n.starts_with("dxdecompiler_apps_tesselation_vs"))
+            .unwrap();
         let m = Model::new(bytes);
         let text = listing_text(&m).replacen("// CPOINT ", "// CPOINX ", 1);
         assert_ne!(text, listing_text(&m), "{name}");

@@ -581,7 +581,7 @@ mod tests {
             "fxc/angle63_passthrough2d11vs.dxbc",
             "fxc/angle_clear11_fl9vs.dxbc",
         ] {
-            let b = super::timing::corpus(f);
+            let b = crate::test_corpus::file(f);
             let m = Model::new(b.clone());
             assert_tiles(&m);
             assert!(m.faults.is_empty(), "{f}: {:?}", m.faults);
@@ -627,8 +627,8 @@ mod tests {
 
     #[test]
     fn level9_lines_map_to_their_sm2_bytes_and_back() {
-        let b = super::timing::corpus("fxc/angle63_passthrough2d11vs.dxbc");
-        let asm = String::from_utf8(super::timing::corpus("fxc/angle63_passthrough2d11vs.asm")).unwrap();
+        let b = crate::test_corpus::file("fxc/angle63_passthrough2d11vs.dxbc");
+        let asm = String::from_utf8(crate::test_corpus::file("fxc/angle63_passthrough2d11vs.asm")).unwrap();
         let asm: Vec<&str> = asm.lines().collect();
         let m = Model::new(b);
         // fxc's listing: "// Level9 shader bytecode:", "//", then the version line.
@@ -669,7 +669,7 @@ mod tests {
 
     #[test]
     fn a_truncated_corpus_file_lists_its_decoded_chunks() {
-        let b = super::timing::corpus("fxc/angle63_passthrough2d11vs.dxbc");
+        let b = crate::test_corpus::file("fxc/angle63_passthrough2d11vs.dxbc");
         let full = Model::new(b.clone());
         let sh = full.shader.as_ref().unwrap();
         // Cut in the middle of the last chunk.
@@ -717,11 +717,7 @@ mod tests {
 mod timing {
     use super::*;
 
-    /// The corpus, read in place; a missing corpus fails loudly.
-    pub(crate) fn corpus(rel: &str) -> Vec<u8> {
-        let p = format!("{}/../../shared/corpus/{rel}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read(&p).unwrap_or_else(|e| panic!("corpus file {p}: {e}"))
-    }
+    use crate::test_corpus::file as corpus;
 
     /// `cargo test -p dxbc-web model_time -- --ignored --nocapture`: the
     /// time `Model::new` takes on the largest corpus shader.
