@@ -66,6 +66,41 @@ fn ListingView() -> impl IntoView {
             vp.ensure_visible(&el, l, n());
         }
     });
+    // Marks follow in place, on just the rows they change: the hover and
+    // the selection touch at most four rows, search hits, the diff and
+    // def-use (rarer) every drawn row. The DOM is written, no signal.
+    let rows_ref = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |prev: Option<(Option<usize>, Option<usize>)>| {
+        let now = (hover_line.get(), sel_line.get());
+        let Some(rows) = rows_ref.get_untracked() else { return now };
+        let (ph, ps) = prev.unwrap_or_default();
+        let m = s.model.get_untracked();
+        let mut lines = [ph, ps, now.0, now.1].into_iter().flatten().collect::<Vec<_>>();
+        lines.sort_unstable();
+        lines.dedup();
+        for l in lines {
+            if let Ok(Some(el)) = rows.query_selector(&format!(":scope > [data-line=\"{l}\"]")) {
+                el.set_class_name(&line_class(s, &m, l, now.0, now.1));
+                let _ = el.set_attribute("aria-selected", if now.1 == Some(l) { "true" } else { "false" });
+            }
+        }
+        now
+    });
+    Effect::new(move |_| {
+        s.hits.track();
+        s.diff.track();
+        s.du.track();
+        let Some(rows) = rows_ref.get_untracked() else { return };
+        let m = s.model.get_untracked();
+        let (h, sl) = (hover_line.get_untracked(), sel_line.get_untracked());
+        let mut row = rows.first_element_child();
+        while let Some(el) = row {
+            if let Some(l) = el.get_attribute("data-line").and_then(|v| v.parse().ok()) {
+                el.set_class_name(&line_class(s, &m, l, h, sl));
+            }
+            row = el.next_element_sibling();
+        }
+    });
     let on_click = move |ev: web_sys::MouseEvent| {
         if let Some(l) = data_attr(&ev, "data-line") {
             let m = s.model.get_untracked();
@@ -100,7 +135,7 @@ fn ListingView() -> impl IntoView {
             on:click=on_click on:dblclick=on_dblclick on:keydown=on_key
             on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { vp.scrolled(&el) } }>
             <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
-                <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
+                <div class="rows" node_ref=rows_ref style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
                     // Keyed by file and line: rows still in the window keep their
                     // element while scrolling, so a click during a scroll is not lost.
                     <For each=move || {
@@ -110,26 +145,16 @@ fn ListingView() -> impl IntoView {
                         (first..last).map(move |l| (m.clone(), l)).collect::<Vec<_>>()
                     } key=|(m, l)| (Arc::as_ptr(m) as usize, *l) let((m, l))>
                         {
-                            let linked = m.line_bytes(l).is_some();
-                            let class = move || {
-                                let mut c = String::from(if linked { "line linked" } else { "line" });
-                                if hover_line.get() == Some(l) { c.push_str(" hl"); }
-                                if sel_line.get() == Some(l) { c.push_str(" sel"); }
-                                if s.hits.with(|h| h.has_line(l)) { c.push_str(" hit"); }
-                                if s.diff.with(|d| d.as_ref().is_some_and(|d| d.marks_line(l))) { c.push_str(" dchg"); }
-                                if let Some(r) = s.du.with(|d| d.as_ref().and_then(|d| d.classes(l))) {
-                                    c.push(' ');
-                                    c.push_str(r);
-                                }
-                                c
-                            };
+                            // Drawn with the marks of the moment; the effects above
+                            // keep them current without a closure per row.
+                            let class = line_class(s, &m, l, hover_line.get_untracked(), sel_line.get_untracked());
+                            let selected = (sel_line.get_untracked() == Some(l)).to_string();
                             // Register pieces carry their index: a click reads the register from the line.
                             let pieces = syntax::highlight(&m.lines[l]).into_iter().enumerate().map(|(k, (c, t))| {
                                 let p = (c == syntax::Class::Register).then_some(k);
                                 view! { <span class=c.css() data-p=p>{t.to_string()}</span> }
                             }).collect_view();
-                            view! { <div class=class data-line=l role="option"
-                                aria-selected=move || (sel_line.get() == Some(l)).to_string()>{pieces}</div> }
+                            view! { <div class=class data-line=l role="option" aria-selected=selected>{pieces}</div> }
                         }
                     </For>
                 </div>
@@ -142,6 +167,29 @@ fn ListingView() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// The classes of listing line `l`, given the hovered and selected lines
+/// (search hits, the diff and def-use are read as they are now).
+fn line_class(s: State, m: &crate::model::Model, l: usize, hover: Option<usize>, sel: Option<usize>) -> String {
+    let mut c = String::from(if m.line_bytes(l).is_some() { "line linked" } else { "line" });
+    if hover == Some(l) {
+        c.push_str(" hl");
+    }
+    if sel == Some(l) {
+        c.push_str(" sel");
+    }
+    if s.hits.with_untracked(|h| h.has_line(l)) {
+        c.push_str(" hit");
+    }
+    if s.diff.with_untracked(|d| d.as_ref().is_some_and(|d| d.marks_line(l))) {
+        c.push_str(" dchg");
+    }
+    if let Some(r) = s.du.with_untracked(|d| d.as_ref().and_then(|d| d.classes(l))) {
+        c.push(' ');
+        c.push_str(r);
+    }
+    c
 }
 
 /// The quick editor of line `l`: Enter assembles it in place of the line,

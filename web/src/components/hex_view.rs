@@ -9,6 +9,7 @@ use crate::st;
 use crate::viewport::Viewport;
 use leptos::prelude::*;
 use std::sync::Arc;
+use wasm_bindgen::prelude::*;
 
 #[component]
 pub fn HexView() -> impl IntoView {
@@ -123,15 +124,13 @@ fn cell_byte(base: usize, j: usize) -> usize {
 fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
     let s = st();
     let row_ref = NodeRef::<leptos::html::Div>::new();
-    let [off_ref, cells_ref, ascii_ref] = [(); 3].map(|_| NodeRef::<leptos::html::Span>::new());
+    let cells_ref = NodeRef::<leptos::html::Span>::new();
     Effect::new(move |prev: Option<Shown>| {
         let prev = prev.unwrap_or_default();
         let m = s.model.get();
         let rows = m.bytes.len().div_ceil(ROW_BYTES);
         let row = Some(layout::slot_row(vp.top.get(), slots.get(), i)).filter(|&r| r < rows);
-        let (Some(row_el), Some(off), Some(cells), Some(ascii)) =
-            (row_ref.get(), off_ref.get(), cells_ref.get(), ascii_ref.get())
-        else {
+        let (Some(row_el), Some(cells)) = (row_ref.get(), cells_ref.get()) else {
             return prev;
         };
         let file = Arc::as_ptr(&m) as usize;
@@ -167,72 +166,79 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             toggle_marks(&cells, prev.marks, marks);
             return now;
         }
-        if prev.row.is_none() {
-            row_el.set_hidden(false);
-        }
-        if prev.row != row {
-            let _ = web_sys::HtmlElement::style(&row_el)
-                .set_property("transform", &format!("translateY({}px)", r as f64 * ROW_H));
-        }
-        set_text(&off, &format!("{base:08x}"));
-        let text: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
-            .iter()
-            .map(|&c| if c.is_ascii_graphic() { c as char } else { '·' })
-            .collect();
-        set_text(&ascii, &text);
-        let mut cell = cells.first_element_child();
-        let mut j = 0;
-        while let Some(el) = cell {
-            let b = cell_byte(base, j);
-            let bit = 1u16 << (b - base);
-            let dwend = if j % 4 == 3 { " dwend" } else { "" };
-            if b < m.bytes.len() {
-                let mut class = byte_class(&m, b);
-                class.push_str(dwend);
-                for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
-                    if mask & bit != 0 {
-                        class.push(' ');
-                        class.push_str(name);
-                    }
-                }
-                el.set_class_name(&class);
-                if !el.has_attribute("data-b") {
-                    let _ = el.set_attribute("role", "option");
-                }
-                let _ = el.set_attribute("data-b", &b.to_string());
-                let _ = el.set_attribute("aria-selected", if marks.sel & bit != 0 { "true" } else { "false" });
-                set_text(&el, hex2(m.bytes[b]));
-            } else {
-                // Padding keeps the dword gaps, so the text column stays aligned.
-                el.set_class_name(&format!("b pad{dwend}"));
-                for a in ["data-b", "role", "aria-selected"] {
-                    let _ = el.remove_attribute(a);
-                }
-                set_text(&el, "  ");
-            }
-            cell = el.next_element_sibling();
-            j += 1;
-        }
+        fill_row(&row_el, &m, r, marks);
         now
     });
     view! {
         <div class="hrow slot" node_ref=row_ref hidden=true>
-            <span class="off" node_ref=off_ref></span>
+            <span class="off"></span>
             <span class="cells" node_ref=cells_ref>
                 {(0..ROW_BYTES).map(|j| view! { <span class=if j % 4 == 3 { "b dwend" } else { "b" }></span> }).collect_view()}
             </span>
-            <span class="ascii" node_ref=ascii_ref></span>
+            <span class="ascii"></span>
         </div>
     }
 }
 
-/// Replaces the text of a cell, reusing its text node.
-fn set_text(el: &web_sys::Element, text: &str) {
-    match el.first_child().filter(|t| t.node_type() == web_sys::Node::TEXT_NODE) {
-        Some(t) => t.set_node_value(Some(text)),
-        // The first time: the empty span holds the framework's marker.
-        None => el.set_text_content(Some(text)),
+#[wasm_bindgen(module = "/src/hex_row.js")]
+extern "C" {
+    /// Writes a row slot in one crossing (see hex_row.js).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_hex_row(
+        row: &web_sys::Element,
+        y: f64,
+        offset: &str,
+        ascii: &str,
+        classes: &str,
+        digits: &str,
+        offsets: &[u32],
+        selected: u32,
+    );
+}
+
+/// Offset written for a padding cell past the end of the file.
+const NO_BYTE: u32 = u32::MAX;
+
+/// Shows row `r` of the file in the slot `row_el`, with `marks`.
+fn fill_row(row_el: &web_sys::Element, m: &crate::model::Model, r: usize, marks: Marks) {
+    let base = r * ROW_BYTES;
+    let ascii: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
+        .iter()
+        .map(|&c| if c.is_ascii_graphic() { c as char } else { '·' })
+        .collect();
+    let mut classes = String::with_capacity(ROW_BYTES * 24);
+    let mut digits = String::with_capacity(ROW_BYTES * 2);
+    let mut offsets = [NO_BYTE; ROW_BYTES];
+    let mut selected = 0u32;
+    for (j, off) in offsets.iter_mut().enumerate() {
+        let b = cell_byte(base, j);
+        let bit = 1u16 << (b - base);
+        let dwend = if j % 4 == 3 { " dwend" } else { "" };
+        if j > 0 {
+            classes.push('\n');
+        }
+        if b < m.bytes.len() {
+            classes.push_str(&byte_class(m, b));
+            classes.push_str(dwend);
+            for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
+                if mask & bit != 0 {
+                    classes.push(' ');
+                    classes.push_str(name);
+                }
+            }
+            digits.push_str(hex2(m.bytes[b]));
+            *off = b as u32;
+            if marks.sel & bit != 0 {
+                selected |= 1 << j;
+            }
+        } else {
+            // Padding keeps the dword gaps, so the text column stays aligned.
+            classes.push_str("b pad");
+            classes.push_str(dwend);
+            digits.push_str("  ");
+        }
     }
+    fill_hex_row(row_el, r as f64 * ROW_H, &format!("{base:08x}"), &ascii, &classes, &digits, &offsets, selected);
 }
 
 /// Toggles the marks that changed, on just the cells they changed on.
