@@ -193,7 +193,10 @@ pub fn ribbon_view(
                 Some(fi) => {
                     let f = &r.fields[fi];
                     let a = if active == Some(f.lo) { " active" } else { "" };
-                    (f.name.to_string(), format!("rg f{}{}", fi % 4, a), Some(f.lo))
+                    // Too narrow for a name: the table below names it (a name
+                    // cut to "e…" said nothing); the tooltip keeps it.
+                    let n = if width < 4 { " narrow" } else { "" };
+                    (f.name.to_string(), format!("rg f{}{}{}", fi % 4, a, n), Some(f.lo))
                 }
                 None => (String::new(), "rg none".to_string(), None),
             };
