@@ -12,6 +12,16 @@
 //! by line, and the DXBC interpreter calls it directly. Every test of the
 //! emulation compares against this crate.
 //!
+//! ```
+//! use tessellator::{tessellate, OutputPrimitive, Partitioning, TessFactors};
+//!
+//! // A quad with factor 3 everywhere: (3 + 1)² points, 2 · 3² triangles.
+//! let factors = TessFactors::Quad { edges: [3.0; 4], inside: [3.0; 2] };
+//! let t = tessellate(Partitioning::Integer, OutputPrimitive::TriangleCw, &factors).unwrap();
+//! assert_eq!((t.points.len(), t.indices.len() / 3), (16, 18));
+//! assert!(t.points.iter().all(|p| (0.0..=1.0).contains(&p.u) && (0.0..=1.0).contains(&p.v)));
+//! ```
+//!
 //! ## The rules, in our words
 //!
 //! **Inputs.** A *domain* (tri, quad, isoline), a *partitioning* (integer,
@@ -94,9 +104,10 @@
 //! innermost triangle or strip is filled the same way.
 //!
 //! **Winding.** Triangles are judged in the `(u, v)` plane with the origin at
-//! the top left, `u` to the right and `v` down — the same orientation as
-//! Vulkan's default upper-left tessellation origin, which Vulkan chose to
-//! match Direct3D. For tri patches the plane is spanned by the `u` and `v`
+//! the top left, `u` to the right and `v` down — the orientation in which
+//! Direct3D's documentation calls the quad edge order `u == 0` (left),
+//! `v == 0` (top), `u == 1`, `v == 1` clockwise, and Vulkan's default
+//! upper-left tessellation origin. For tri patches the plane is spanned by the `u` and `v`
 //! barycentrics. `triangle_cw` triangles are clockwise there (a positive
 //! `(b − a) × (c − a)` in plain `(u, v)` numbers), `triangle_ccw` ones are the
 //! same triangles with two indices swapped.
@@ -139,8 +150,8 @@
 //!   so barycentrics sum to exactly 1.0 in `f32`.
 //!
 //! ## Design
-//! * One pure function, [`tessellate`], over plain inputs; no allocation
-//!   beyond the two output vectors.
+//! * One pure function, [`tessellate`], over plain inputs and outputs (two
+//!   vectors); no state, no dependencies beyond `std`.
 //! * [`process_factors`] is public: the hull-shader emulation needs the
 //!   rounded factors (and whether the patch is culled) before it generates a
 //!   single point, and the compute port sizes its buffers from them
@@ -521,16 +532,63 @@ pub fn coord_to_f32(q: u32) -> f32 {
     q as f32 * (1.0 / COORD_ONE as f32)
 }
 
-/// Point and primitive counts of a patch, for sizing buffers.
+/// Point and primitive counts of a patch, for sizing buffers, in closed form
+/// (ring by ring, without generating anything). The primitive count is that
+/// of `primitive`: points, line segments or triangles.
 pub fn counts(patch: &Patch, primitive: OutputPrimitive) -> (usize, usize) {
-    // Cheap enough to derive by running the generator; a closed form lives in the tests.
-    let t = generate(patch);
-    let prims = match primitive {
-        OutputPrimitive::Point => t.points.len(),
-        OutputPrimitive::Line => t.lines.len(),
-        OutputPrimitive::TriangleCw | OutputPrimitive::TriangleCcw => t.tris.len(),
+    let (points, tris, lines) = match *patch {
+        Patch::Culled => (0, 0, 0),
+        Patch::Tri { inside, .. } if inside.segments == 1 => (3, 1, 0),
+        Patch::Quad { inside: [fu, fv], .. } if fu.segments == 1 && fv.segments == 1 => (4, 2, 0),
+        Patch::Tri { edges, inside } => {
+            let outer: u32 = edges.iter().map(|e| e.segments).sum();
+            let (mut points, mut tris, mut prev) = (outer, 0, outer);
+            let mut k = 1;
+            loop {
+                let m = inside.segments - 2 * k;
+                // A ring of m segments a side has 3m points (one when m is 0),
+                // and a stitch gives one triangle per segment on either side.
+                points += if m == 0 { 1 } else { 3 * m };
+                tris += prev + 3 * m;
+                if m <= 1 {
+                    break (points, tris + m, 0);
+                }
+                prev = 3 * m;
+                k += 1;
+            }
+        }
+        Patch::Quad { edges, inside: [fu, fv] } => {
+            let outer: u32 = edges.iter().map(|e| e.segments).sum();
+            let (mut points, mut tris, mut prev) = (outer, 0, outer);
+            let mut k = 1;
+            loop {
+                let (a, b) = (fu.segments - 2 * k, fv.segments - 2 * k);
+                points += match (a, b) {
+                    (0, 0) => 1,
+                    (0, x) | (x, 0) => x + 1,
+                    _ => 2 * (a + b),
+                };
+                tris += prev + 2 * (a + b);
+                if a.min(b) == 0 {
+                    break (points, tris, 0);
+                }
+                if a.min(b) == 1 {
+                    break (points, tris + 2 * a * b, 0);
+                }
+                prev = 2 * (a + b);
+                k += 1;
+            }
+        }
+        Patch::Isoline { detail, density } => {
+            (density.segments * (detail.segments + 1), 0, density.segments * detail.segments)
+        }
     };
-    (t.points.len(), prims)
+    let prims = match primitive {
+        OutputPrimitive::Point => points,
+        OutputPrimitive::Line => lines,
+        OutputPrimitive::TriangleCw | OutputPrimitive::TriangleCcw => tris,
+    };
+    (points as usize, prims as usize)
 }
 
 /// Tessellate one patch. The domain is that of `factors`.

@@ -324,6 +324,7 @@ fn uniform_factors_1_to_64() {
                     assert_eq!(got, (lines * (d + 1), lines * d), "{p:?} iso {x}");
                 }
                 check_invariants(p, &f, &t);
+                assert_eq!(tessellator::counts(&process_factors(p, &f), main_primitive(&f)), got);
                 let pts = run(p, OutputPrimitive::Point, &f);
                 assert_eq!(pts.points, t.points);
                 assert_eq!(pts.indices, (0..t.points.len() as u32).collect::<Vec<_>>());
@@ -372,6 +373,11 @@ fn non_uniform_factors() {
                 let t = run(p, main_primitive(&f), &f);
                 assert_eq!((t.points.len(), t.primitive_count()), expected(p, &f), "{p:?} {f:?}");
                 check_invariants(p, &f, &t);
+                for prim in [main_primitive(&f), OutputPrimitive::Point] {
+                    let t = run(p, prim, &f);
+                    let c = tessellator::counts(&process_factors(p, &f), prim);
+                    assert_eq!(c, (t.points.len(), t.primitive_count()), "counts() {p:?} {prim:?} {f:?}");
+                }
             }
         }
         // Extremes and small values, including all ones but one.
