@@ -86,7 +86,11 @@
 //! patches that share an edge and agree on its factor put the same points on
 //! it, whichever way each walks it: no cracks. An inner ring reuses the points
 //! of the inside factor's partition: ring `k` runs from point `k` to point
-//! `n − k`, which is the partition of a factor `f − 2k` over that span.
+//! `n − k`, which (for rings of two segments a side or more) is the partition
+//! of a factor `f − 2k` over that span, so the short segments stay in the
+//! middle of every ring. Vulkan, whose tessellator mirrors Direct3D's, leaves
+//! the short segments' place implementation-defined as long as it is
+//! symmetric and the same for equal factors; this crate's choice meets that.
 //!
 //! **Where a ring lies.** Quad ring `k` is the rectangle
 //! `[u_k, u_{n_u − k}] × [v_k, v_{n_v − k}]` of the inside partitions. Tri ring
@@ -156,8 +160,12 @@
 //!   rounded factors (and whether the patch is culled) before it generates a
 //!   single point, and the compute port sizes its buffers from them
 //!   ([`counts`]).
-//! * The ring structure has closed-form counts per ring, so a compute port can
-//!   give each ring, and each point of it, a fixed output slot.
+//! * The ring structure has closed-form counts per ring ([`counts`] walks
+//!   them), so a compute port can give each ring, and each point of it, a
+//!   fixed output slot: one invocation per patch sizes the output with
+//!   [`counts`] and a prefix sum, then one invocation per ring (or per side)
+//!   writes its points with [`position`] and its stitch with the same
+//!   midpoint walk.
 //!
 //! ## Caveats
 //! * The *counts* follow the rules above exactly. The placement of the two
@@ -442,10 +450,7 @@ pub fn process_factors(partitioning: Partitioning, factors: &TessFactors) -> Pat
             };
             let fi = to_fixed(clamp_inside(i, range));
             let above = [e0, e1, e2, fi].iter().any(|&x| x > FACTOR_ONE);
-            Patch::Tri {
-                edges: [e0, e1, e2].map(|e| round_fixed(partitioning, e)),
-                inside: inside(fi, above),
-            }
+            Patch::Tri { edges: [e0, e1, e2].map(|e| round_fixed(partitioning, e)), inside: inside(fi, above) }
         }
         TessFactors::Quad { edges, inside: i } => {
             let (Some(e0), Some(e1), Some(e2), Some(e3)) =
@@ -494,10 +499,11 @@ pub fn div_frac24(num: u32, den: u32) -> u32 {
 /// The indices of the two short segments of an `n`-segment fractional side
 /// (meaningless for `n == 1`).
 fn short_segments(n: u32) -> (u32, u32) {
+    // Even: the two middle segments. Odd: the two either side of the middle one.
     if n % 2 == 0 {
         (n / 2 - 1, n / 2)
     } else {
-        ((n - 3) / 2, (n + 1) / 2)
+        (n / 2 - 1, n / 2 + 1)
     }
 }
 

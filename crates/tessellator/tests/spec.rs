@@ -155,7 +155,7 @@ fn side_positions_f64(p: Partitioning, f: f64) -> Vec<f64> {
         return vec![0.0, 1.0];
     }
     let short = (f - (n - 2) as f64) / (2.0 * f);
-    let shorts = if n % 2 == 0 { [n / 2 - 1, n / 2] } else { [(n - 3) / 2, (n + 1) / 2] };
+    let shorts = if n % 2 == 0 { [n / 2 - 1, n / 2] } else { [(n - 3) / 2, n.div_ceil(2)] };
     let mut t = vec![0.0];
     for s in 0..n {
         let len = if shorts.contains(&s) { short } else { 1.0 / f };
@@ -414,7 +414,10 @@ fn culling_and_nan() {
         // A NaN, zero or negative inside factor reads as the lower bound.
         let lo = range(p).0 as f32;
         for bad in [f32::NAN, 0.0, -5.0] {
-            assert_eq!(run(p, OutputPrimitive::TriangleCw, &tri([3.0; 3], bad)), run(p, OutputPrimitive::TriangleCw, &tri([3.0; 3], lo)));
+            assert_eq!(
+                run(p, OutputPrimitive::TriangleCw, &tri([3.0; 3], bad)),
+                run(p, OutputPrimitive::TriangleCw, &tri([3.0; 3], lo))
+            );
             assert_eq!(
                 run(p, OutputPrimitive::TriangleCw, &quad([3.0; 4], [bad, 5.0])),
                 run(p, OutputPrimitive::TriangleCw, &quad([3.0; 4], [lo, 5.0]))
@@ -441,7 +444,11 @@ fn edges_exact_symmetric_and_crack_free() {
     for p in PARTS {
         for step in 1..=140u32 {
             let x = step as f32 * 0.46;
-            let reference = edge_params(&run(p, OutputPrimitive::TriangleCw, &quad([x, 1.0, 1.0, 1.0], [1.0; 2])), &quad([x, 1.0, 1.0, 1.0], [1.0; 2]), 0);
+            let reference = edge_params(
+                &run(p, OutputPrimitive::TriangleCw, &quad([x, 1.0, 1.0, 1.0], [1.0; 2])),
+                &quad([x, 1.0, 1.0, 1.0], [1.0; 2]),
+                0,
+            );
             // The rules' positions, in f64.
             let want = side_positions_f64(p, f64::from(x));
             assert_eq!(reference.len(), want.len(), "{p:?} {x}");
@@ -455,8 +462,9 @@ fn edges_exact_symmetric_and_crack_free() {
             }
             // Exactly the crate's fixed-point positions.
             if let Patch::Quad { edges, .. } = process_factors(p, &quad([x, 1.0, 1.0, 1.0], [1.0; 2])) {
-                let fixed: Vec<u32> =
-                    (0..=edges[0].segments).map(|i| tessellator::coord_to_f32(position(edges[0], i)).to_bits()).collect();
+                let fixed: Vec<u32> = (0..=edges[0].segments)
+                    .map(|i| tessellator::coord_to_f32(position(edges[0], i)).to_bits())
+                    .collect();
                 assert_eq!(reference, fixed);
             }
             // Any edge of other patches with the same factor: same points.
