@@ -358,8 +358,9 @@ impl std::fmt::Display for TessError {
 impl std::error::Error for TessError {}
 
 /// A domain point. For quads and isolines `w` is 0; for tris `u + v + w == 1`
-/// exactly.
+/// exactly. `repr(C)`: three `f32`s, ready to upload.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
 pub struct DomainPoint {
     /// `u` (barycentric for tris).
     pub u: f32,

@@ -558,3 +558,31 @@ fn fractional_points_move_continuously() {
         }
     }
 }
+
+/// The output is part of a contract: the compute port must reproduce it bit for
+/// bit, so any change to a point or an index here is a change to that port
+/// too. A checksum of every point's bits and every index over a fixed set of
+/// patches guards it.
+#[test]
+fn output_is_frozen() {
+    fn fnv(h: &mut u64, x: u32) {
+        for b in x.to_le_bytes() {
+            *h = (*h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for p in PARTS {
+        for x in [1.0f32, 1.5, 2.0, 3.3, 4.0, 7.9, 17.25, 64.0] {
+            for f in [tri([x, 2.0, 5.5], x), quad([x, 3.0, 1.0, 9.75], [x, 6.5]), iso(x, 3.0)] {
+                let t = run(p, main_primitive(&f), &f);
+                for q in &t.points {
+                    fnv(&mut h, q.u.to_bits());
+                    fnv(&mut h, q.v.to_bits());
+                    fnv(&mut h, q.w.to_bits());
+                }
+                t.indices.iter().for_each(|&i| fnv(&mut h, i));
+            }
+        }
+    }
+    assert_eq!(h, 0x9603_d954_1f42_d230, "checksum {h:#x}");
+}
