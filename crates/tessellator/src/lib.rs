@@ -181,8 +181,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use std::collections::HashMap;
-
 /// Fractional bits of a fixed-point tessellation factor (16.16).
 pub const FACTOR_FRAC_BITS: u32 = 16;
 /// 1.0 as a fixed-point tessellation factor.
@@ -744,20 +742,34 @@ fn quad(raw: &mut Raw, edges: [Factor; 4], inside: [Factor; 2]) {
     }
 }
 
-/// Quad ring `k ≥ 1`: grid points `(k + i, k + j)` of the inside partitions
-/// on the rectangle's boundary, each once even when the ring is a line or a point.
+/// Quad ring `k ≥ 1`: the inside partitions' grid points `(k + i, k + j)` on
+/// the rectangle's boundary, each once even when the ring is a line or a point.
 fn quad_inner_ring(raw: &mut Raw, fu: Factor, fv: Factor, k: u32) -> Vec<Vec<u32>> {
     let a = fu.segments - 2 * k;
     let b = fv.segments - 2 * k;
-    let mut seen: HashMap<(u32, u32), u32> = HashMap::new();
-    let mut at = |raw: &mut Raw, i: u32, j: u32| {
-        *seen.entry((i, j)).or_insert_with(|| raw.point(position(fu, k + i), position(fv, k + j), 0))
-    };
-    let bottom: Vec<u32> = (0..=a).map(|i| at(raw, i, 0)).collect();
-    let right: Vec<u32> = (0..=b).map(|j| at(raw, a, j)).collect();
-    let top: Vec<u32> = (0..=a).rev().map(|i| at(raw, i, b)).collect();
-    let left: Vec<u32> = (0..=b).rev().map(|j| at(raw, 0, j)).collect();
-    vec![bottom, right, top, left]
+    let u = |i: u32| position(fu, k + i);
+    let v = |j: u32| position(fv, k + j);
+    if a == 0 || b == 0 {
+        // A line (or a single point), walked there and back.
+        let line: Vec<u32> = if a == 0 {
+            (0..=b).map(|j| raw.point(u(0), v(j), 0)).collect()
+        } else {
+            (0..=a).map(|i| raw.point(u(i), v(0), 0)).collect()
+        };
+        let back: Vec<u32> = line.iter().rev().copied().collect();
+        let (first, last) = (line[0], line[line.len() - 1]);
+        return if a == 0 {
+            vec![vec![first], line, vec![last], back]
+        } else {
+            vec![line, vec![last], back, vec![first]]
+        };
+    }
+    closed_ring(raw, &[a, b, a, b], |s, l| match s {
+        0 => (u(l), v(0), 0),
+        1 => (u(a), v(l), 0),
+        2 => (u(a - l), v(b), 0),
+        _ => (u(0), v(b - l), 0),
+    })
 }
 
 /// A point on a side of tri ring `d` running from the corner where barycentric
