@@ -8,9 +8,9 @@
 //! that connect them. The domain shader then runs once per point.
 //!
 //! WebGPU has no such stage, so the explorer emulates it. This crate is the
-//! one implementation of it: the compute-shader port (WGSL) mirrors it line
-//! by line, and the DXBC interpreter calls it directly. Every test of the
-//! emulation compares against this crate.
+//! one implementation of it: the compute-shader port (WGSL) is to mirror it
+//! step for step and reproduce its output bit for bit, the DXBC interpreter
+//! is to call it directly, and tests of the emulation can compare against it.
 //!
 //! ```
 //! use tessellator::{tessellate, OutputPrimitive, Partitioning, TessFactors};
@@ -48,15 +48,16 @@
 //! | partitioning     | range    | segments                         |
 //! |------------------|----------|----------------------------------|
 //! | integer          | [1, 64]  | `ceil(f)`                        |
-//! | pow2             | [1, 64]  | the power of two ≥ `ceil(f)`     |
-//! | fractional_odd   | [1, 63]  | the odd number ≥ `f`             |
-//! | fractional_even  | [2, 64]  | the even number ≥ `f`            |
+//! | pow2             | [1, 64]  | least power of two ≥ `ceil(f)`   |
+//! | fractional_odd   | [1, 63]  | least odd number ≥ `f`           |
+//! | fractional_even  | [2, 64]  | least even number ≥ `f`          |
 //!
 //! For integer and pow2 the rounded value *is* the factor: all segments have
 //! the same length. For the fractional modes the factor keeps its fraction,
 //! and it decides the segments' lengths (below). The isoline density is always
-//! rounded like `integer`, whatever the partitioning; the detail follows the
-//! partitioning.
+//! rounded like `integer`, whatever the partitioning (Vulkan's isolines, which
+//! follow Direct3D's, say the same: equal spacing for the line count); the
+//! detail follows the partitioning.
 //!
 //! **Inside factors.** The inside of a tri or quad patch is a set of nested
 //! rings. The ring next to the edges has the inside factor's segment count
@@ -111,8 +112,8 @@
 //! the top left, `u` to the right and `v` down — the orientation in which
 //! Direct3D's documentation calls the quad edge order `u == 0` (left),
 //! `v == 0` (top), `u == 1`, `v == 1` clockwise, and Vulkan's default
-//! upper-left tessellation origin. For tri patches the plane is spanned by the `u` and `v`
-//! barycentrics. `triangle_cw` triangles are clockwise there (a positive
+//! upper-left tessellation origin. For tri patches the plane is spanned by
+//! the `u` and `v` barycentrics. `triangle_cw` triangles are clockwise there (a positive
 //! `(b − a) × (c − a)` in plain `(u, v)` numbers), `triangle_ccw` ones are the
 //! same triangles with two indices swapped.
 //!
@@ -143,8 +144,8 @@
 //!   This is the one place where precision matters: the clamp and the
 //!   conversion must be done on the `f32` value exactly as here.
 //! * A point of a side is the rational `N / (2·F)` (`F` the fixed-point
-//!   factor, `N` a sum of whole full- and short-segment numerators, all below
-//!   2²³), turned into a 0.24 fixed-point coordinate by `⌊N · 2²⁴ / 2F⌋`
+//!   factor, `N` a sum of whole full- and short-segment numerators, both at
+//!   most 2²³), turned into a 0.24 fixed-point coordinate by `⌊N · 2²⁴ / 2F⌋`
 //!   ([`div_frac24`], a 24-step division that needs only `u32`). Points past a
 //!   side's middle are computed as `2²⁴ −` their mirror, so the symmetry is
 //!   exact rather than approximate.
@@ -152,6 +153,11 @@
 //!   holds exactly in integers.
 //! * A 0.24 coordinate converts to `f32` exactly (`q ≤ 2²⁴`, times `2⁻²⁴`),
 //!   so barycentrics sum to exactly 1.0 in `f32`.
+//! * NaN: WGSL lets an implementation assume that no NaN or infinity occurs,
+//!   so its comparisons cannot be trusted to cull a NaN factor. The port must
+//!   test the bits instead (`bitcast<u32>`: exponent all ones and a non-zero
+//!   mantissa is NaN; sign bit set or all zero is `≤ 0`), then clamp a finite
+//!   value.
 //!
 //! ## Design
 //! * One pure function, [`tessellate`], over plain inputs and outputs (two
@@ -175,8 +181,13 @@
 //!   patches can differ from a GPU's, though never in number.
 //! * `pow2` rounds up to a power of two here. The shader-model 5 assembly
 //!   reference notes that hardware treats pow2 like integer and leaves the
-//!   rounding to the hull shader (fxc's code does it); for factors the hull
-//!   shader already rounded, both readings agree.
+//!   rounding to the hull shader (the HLSL `Process*TessFactors*` helpers do
+//!   it); for factors the hull shader already rounded, both readings agree.
+//!   [`round_fixed`] is the one place to change if hardware parity wins.
+//! * The picture-frame rule (which factors count as "above 1") and the
+//!   winding convention are our reading of the rules, not yet checked against
+//!   a Direct3D device; the vkd3d tessellation tests run through the
+//!   emulation are the check to come.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
