@@ -131,7 +131,13 @@ fn expected(p: Partitioning, factors: &TessFactors) -> (usize, usize) {
     }
 }
 
-/// The closed forms for a uniform integer-valued segment count `n` everywhere.
+/// The closed forms for a uniform segment count `n` everywhere. Quad: `n` rings
+/// of shrinking rectangles hold the `(n + 1)²` points of the grid, two
+/// triangles a cell. Tri: the rings have `3n, 3(n − 2), …` points down to a
+/// centre point (even `n`) or a last triangle (odd `n`), so even `n` gives
+/// `3n(n + 2)/4 + 1` points and odd `n` gives `3(n + 1)²/4` — not the
+/// `(n + 1)(n + 2)/2` of a regular triangular grid, whose rings shrink by three
+/// segments a side, not two. Triangles: `a + b` per facing pair of sides.
 fn closed_form(domain: &str, n: usize) -> (usize, usize) {
     match domain {
         "quad" => ((n + 1) * (n + 1), 2 * n * n),
