@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
+use crate::executor;
 use crate::gpu::{self, Gpu, ModuleBinding};
 use crate::manifest::Row;
 use crate::parse::{
@@ -774,7 +775,7 @@ impl<'a> Pass<'a> {
     fn bind_groups(
         &self,
         stages: &[(&naga::Module, &[dxbc_naga::BindingEntry], wgpu::ShaderStages)],
-    ) -> Result<Vec<Option<(wgpu::BindGroupLayout, wgpu::BindGroup)>>, OpErr> {
+    ) -> Result<executor::Bindings, OpErr> {
         let filterable = self.gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE);
         // (group, binding) → (binding, visibility, register class & number, uniform size)
         let mut merged: BTreeMap<(u32, u32), MergedBinding> = BTreeMap::new();
@@ -811,30 +812,15 @@ impl<'a> Pass<'a> {
                 }
             }
         }
-        let mut groups: Vec<Option<(wgpu::BindGroupLayout, wgpu::BindGroup)>> = Vec::new();
-        let max_group = merged.keys().map(|k| k.0).max();
-        let Some(max_group) = max_group else { return Ok(groups) };
         // Owned objects the bind group entries borrow.
         enum Held {
             Buf(wgpu::Buffer),
             View(wgpu::TextureView),
             Sampler(wgpu::Sampler),
         }
-        for g in 0..=max_group {
-            let entries: Vec<_> = merged.iter().filter(|(k, _)| k.0 == g).collect();
-            if entries.is_empty() {
-                groups.push(None);
-                continue;
-            }
-            let mut layout_entries = Vec::new();
-            let mut held: Vec<(u32, Held)> = Vec::new();
-            for ((_, binding), (mb, vis, class, reg, size)) in &entries {
-                layout_entries.push(wgpu::BindGroupLayoutEntry {
-                    binding: *binding,
-                    visibility: *vis,
-                    ty: mb.ty,
-                    count: None,
-                });
+        let mut held: Vec<((u32, u32), wgpu::ShaderStages, wgpu::BindingType, Held)> = Vec::new();
+        {
+            for (&(group, binding), (mb, vis, class, reg, size)) in &merged {
                 let h = match (class, mb.ty) {
                     (RegisterClass::ConstantBuffer, _) => {
                         let size = (*size as usize).max(16).div_ceil(16) * 16;
@@ -901,35 +887,26 @@ impl<'a> Pass<'a> {
                         }
                     }
                 };
-                held.push((*binding, h));
+                held.push(((group, binding), *vis, mb.ty, h));
             }
-            let dev = &self.gpu.device;
-            let pair = self
-                .gpu
-                .scoped(|| {
-                    let bgl = dev.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: None,
-                        entries: &layout_entries,
-                    });
-                    let be: Vec<wgpu::BindGroupEntry> = held
-                        .iter()
-                        .map(|(b, h)| wgpu::BindGroupEntry {
-                            binding: *b,
-                            resource: match h {
-                                Held::Buf(buf) => buf.as_entire_binding(),
-                                Held::View(v) => wgpu::BindingResource::TextureView(v),
-                                Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
-                            },
-                        })
-                        .collect();
-                    let bg =
-                        dev.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &bgl, entries: &be });
-                    (bgl, bg)
-                })
-                .map_err(|e| OpErr::Fail(format!("bind group: {e}")))?;
-            groups.push(Some(pair));
         }
-        Ok(groups)
+        let bound: Vec<executor::Bound> = held
+            .iter()
+            .map(|((group, binding), visibility, ty, h)| executor::Bound {
+                group: *group,
+                binding: *binding,
+                visibility: *visibility,
+                ty: *ty,
+                resource: match h {
+                    Held::Buf(buf) => buf.as_entire_binding(),
+                    Held::View(v) => wgpu::BindingResource::TextureView(v),
+                    Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
+                },
+            })
+            .collect();
+        self.gpu
+            .scoped(|| executor::bind(&self.gpu.device, &bound))
+            .map_err(|e| OpErr::Fail(format!("bind group: {e}")))
     }
 
     fn make_sampler(&self, s: &SamplerDesc) -> Result<wgpu::Sampler, OpErr> {
@@ -1031,15 +1008,13 @@ impl<'a> Pass<'a> {
         Ok(s)
     }
 
-    /// Specialises a translated module for this draw, as a D3D driver links
-    /// stages: typed-UAV storage formats follow the bound resources (DXBC
-    /// declares only the component type), and vertex outputs take the pixel
-    /// shader's interpolation (D3D decides it in the pixel shader alone).
-    fn link(&self, c: &Compiled, ps_inputs: Option<&PsInputs>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
-        // Typed buffers and typed UAV textures: the bytecode does not carry
-        // the view's format; the bound resource's does. The translator takes
-        // it as an option: re-translate when one is not the default r32.
-        let mut formats = Vec::new();
+    /// The module for this draw or dispatch, specialised by the translator as
+    /// a D3D driver links stages: typed views take the bound resources'
+    /// formats (DXBC declares only the component type), and a vertex shader
+    /// takes its pixel shader's interpolation (D3D decides it there alone).
+    /// Re-translates with those options; no module is modified here.
+    fn link(&self, c: &Compiled, ps: Option<&Compiled>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
+        let mut typed_formats = Vec::new();
         for b in &c.translation.bindings {
             let (kind, class) = match b.kind {
                 dxbc_naga::BindingKind::TypedBuffer { writable: false, .. } => {
@@ -1053,86 +1028,32 @@ impl<'a> Pass<'a> {
             };
             let Some(res) = self.resources.get(&(kind, b.register)) else { continue };
             if let Some(f) = typed_format(res.desc.format).filter(|f| f.channels() > 1) {
-                formats.push((class, b.register, f));
+                typed_formats.push((class, b.register, f));
             }
         }
-        let retranslated;
-        let translation = if formats.is_empty() {
-            &c.translation
-        } else {
-            let options = dxbc_naga::Options { typed_formats: formats, ..Default::default() };
-            retranslated = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
-                Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
-                skip => OpErr::Skip(skip),
-            })?;
-            &retranslated
+        let interpolation_from = match ps {
+            Some(ps) => Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
+            None => None,
         };
-        let mut module = translation.module.clone();
-        let result = module.entry_points.first().and_then(|ep| ep.function.result.clone());
-        let interp = |b: &mut naga::Binding| -> bool {
-            let (Some(map), naga::Binding::Location { location, interpolation, sampling, .. }) = (ps_inputs, b) else {
-                return false;
-            };
-            match map.get(location) {
-                Some((i, s)) if (*i, *s) != (*interpolation, *sampling) => {
-                    *interpolation = *i;
-                    *sampling = *s;
-                    true
-                }
-                _ => false,
-            }
-        };
-        let mut changed = false;
-        if let Some(res) = &result {
-            if let Some(mut b) = res.binding.clone() {
-                if interp(&mut b) {
-                    module.entry_points[0].function.result.as_mut().unwrap().binding = Some(b);
-                    changed = true;
-                }
-            }
+        let options = dxbc_naga::Options { typed_formats, interpolation_from, ..Default::default() };
+        if options == dxbc_naga::Options::default() {
+            return Ok((c.translation.module.clone(), c.module.clone()));
         }
-        let result_ty = result.as_ref().filter(|r| r.binding.is_none()).map(|r| r.ty);
-        if result_ty.is_some() {
-            let mut arena = naga::UniqueArena::new();
-            let mut any = false;
-            for (h, ty) in module.types.iter() {
-                let span = module.types.get_span(h);
-                let mut t = ty.clone();
-                if Some(h) == result_ty {
-                    if let naga::TypeInner::Struct { members, .. } = &mut t.inner {
-                        for m in members.iter_mut() {
-                            if let Some(b) = m.binding.as_mut() {
-                                any |= interp(b);
-                            }
-                        }
-                    }
-                }
-                if arena.insert(t, span) != h {
-                    return Err(OpErr::Skip(Skip::todo(
-                        RunnerTodo::Specialisation,
-                        "runner: could not specialise the module (type arena)",
-                    )));
-                }
-            }
-            if any {
-                module.types = arena;
-                changed = true;
-            }
-        }
-        if !changed && std::ptr::eq(translation, &c.translation) {
-            return Ok((module, c.module.clone()));
-        }
-        let src = module.clone();
+        let translation = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
+            Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
+            skip => OpErr::Skip(skip),
+        })?;
+        let src = translation.module.clone();
         let m = self
             .gpu
             .scoped(|| {
                 self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("linked"),
+                    label: Some("specialised"),
                     source: wgpu::ShaderSource::Naga(Cow::Owned(src)),
                 })
             })
-            .map_err(|e| OpErr::Fail(format!("wgpu rejected the linked module: {e}")))?;
-        Ok((module, m))
+            .map_err(|e| OpErr::Fail(format!("wgpu rejected the specialised module: {e}")))?;
+        Ok((translation.module, m))
     }
 
     fn do_draw(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
@@ -1140,10 +1061,9 @@ impl<'a> Pass<'a> {
             .compiled(Stage::Pixel)
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no pixel shader")))?;
         let vs = self.compiled(Stage::Vertex);
-        let ps_inputs = location_bindings(&ps.translation.module, false);
         let (ps_naga, ps_wgpu) = self.link(ps, None)?;
         let vs_linked = match vs {
-            Some(v) => Some(self.link(v, Some(&ps_inputs))?),
+            Some(v) => Some(self.link(v, Some(ps))?),
             None => None,
         };
         let mut stages = vec![(&ps_naga, &ps.translation.bindings[..], wgpu::ShaderStages::FRAGMENT)];
@@ -1299,42 +1219,22 @@ impl<'a> Pass<'a> {
             }
             v
         };
-        let bgls: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| g.as_ref().map(|p| &p.0)).collect();
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
             .scoped(|| {
-                let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: None,
-                    bind_group_layouts: &bgls,
-                    immediate_size: 0,
-                });
-                dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("draw"),
-                    layout: Some(&layout),
-                    vertex: wgpu::VertexState {
-                        module: vs_module,
-                        entry_point: None,
-                        compilation_options: Default::default(),
+                executor::render_pipeline(
+                    dev,
+                    &groups.layout,
+                    &executor::Pipeline {
+                        vertex: (vs_module, None),
+                        fragment: (&ps_wgpu, None),
                         buffers: &vb_descs,
-                    },
-                    // D3D's default rasterizer state: clockwise is front, no culling.
-                    primitive: wgpu::PrimitiveState {
                         topology: prim,
-                        front_face: wgpu::FrontFace::Cw,
-                        ..Default::default()
-                    },
-                    depth_stencil: None,
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &ps_wgpu,
-                        entry_point: None,
-                        compilation_options: Default::default(),
                         targets: &targets,
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                })
+                        depth: None,
+                    },
+                )
             })
             .map_err(|e| OpErr::Fail(format!("render pipeline creation failed: {e}")))?;
         let mut vbufs: Vec<(u32, wgpu::Buffer)> = Vec::new();
@@ -1356,26 +1256,19 @@ impl<'a> Pass<'a> {
             })
             .collect();
         let _ = extent;
+        let vertex_buffers: Vec<(u32, &wgpu::Buffer)> = vbufs.iter().map(|(slot, b)| (*slot, b)).collect();
         self.gpu
             .scoped(|| {
                 let mut enc = dev.create_command_encoder(&Default::default());
-                {
-                    let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-                        label: Some("draw"),
-                        color_attachments: &attachments,
-                        ..Default::default()
-                    });
-                    pass.set_pipeline(&pipeline);
-                    for (i, g) in groups.iter().enumerate() {
-                        if let Some((_, bg)) = g {
-                            pass.set_bind_group(i as u32, bg, &[]);
-                        }
-                    }
-                    for (slot, b) in &vbufs {
-                        pass.set_vertex_buffer(*slot, b.slice(..));
-                    }
-                    pass.draw(0..vertices, 0..instances);
-                }
+                let draw = executor::Draw {
+                    color: &attachments,
+                    depth: None,
+                    vertex_buffers: &vertex_buffers,
+                    indices: None,
+                    vertices,
+                    instances,
+                };
+                executor::encode_draw(&mut enc, &pipeline, &groups, &draw);
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("draw: {e}")))?;
@@ -1393,39 +1286,15 @@ impl<'a> Pass<'a> {
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no compute shader")))?;
         let (cs_naga, cs_wgpu) = self.link(cs, None)?;
         let groups = self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)])?;
-        let bgls: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| g.as_ref().map(|p| &p.0)).collect();
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
-            .scoped(|| {
-                let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: None,
-                    bind_group_layouts: &bgls,
-                    immediate_size: 0,
-                });
-                dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("dispatch"),
-                    layout: Some(&layout),
-                    module: &cs_wgpu,
-                    entry_point: None,
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-            })
+            .scoped(|| executor::compute_pipeline(dev, &groups.layout, &cs_wgpu, None))
             .map_err(|e| OpErr::Fail(format!("compute pipeline creation failed: {e}")))?;
         self.gpu
             .scoped(|| {
                 let mut enc = dev.create_command_encoder(&Default::default());
-                {
-                    let mut pass = enc.begin_compute_pass(&Default::default());
-                    pass.set_pipeline(&pipeline);
-                    for (i, g) in groups.iter().enumerate() {
-                        if let Some((_, bg)) = g {
-                            pass.set_bind_group(i as u32, bg, &[]);
-                        }
-                    }
-                    pass.dispatch_workgroups(x, y, z);
-                }
+                executor::encode_dispatch(&mut enc, &pipeline, &groups, [x, y, z]);
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("dispatch: {e}")))?;
@@ -1497,41 +1366,6 @@ fn typed_format(f: Format) -> Option<dxbc_naga::TypedFormat> {
     })
 }
 
-/// Location bindings of the entry point's inputs (`outputs == false`) with their interpolation.
-fn location_bindings(
-    m: &naga::Module,
-    outputs: bool,
-) -> HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)> {
-    let mut out = HashMap::new();
-    let Some(ep) = m.entry_points.first() else { return out };
-    let mut add = |b: &Option<naga::Binding>| {
-        if let Some(naga::Binding::Location { location, interpolation, sampling, .. }) = b {
-            out.insert(*location, (*interpolation, *sampling));
-        }
-    };
-    let mut visit = |b: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| {
-        if b.is_none() {
-            if let naga::TypeInner::Struct { members, .. } = &m.types[ty].inner {
-                for mm in members {
-                    add(&mm.binding);
-                }
-            }
-        } else {
-            add(b);
-        }
-    };
-    if outputs {
-        if let Some(r) = &ep.function.result {
-            visit(&r.binding, r.ty);
-        }
-    } else {
-        for a in &ep.function.arguments {
-            visit(&a.binding, a.ty);
-        }
-    }
-    out
-}
-
 /// Scalar kind written to each output location.
 fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
     let mut out = Vec::new();
@@ -1560,7 +1394,5 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
 
 /// A binding as both stages declare it: binding, stages, register class, register, count.
 type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32);
-/// Pixel-shader inputs by location: interpolation and sampling.
-type PsInputs = HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)>;
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;
