@@ -425,6 +425,9 @@ impl<'a> Pass<'a> {
             self.gpu.queue.write_buffer(&buf, 0, &bytes);
             return Ok(GpuRes::Buffer(buf, size));
         }
+        if d.format == Format::R32FloatShadow && kind == ResKind::Srv {
+            return self.create_depth_texture(d);
+        }
         let format = wgpu_format(d.format).ok_or_else(|| {
             Skip::todo(RunnerTodo::ResourceFormat, format!("runner: texture format {:?} not supported", d.format))
         })?;
@@ -488,6 +491,144 @@ impl<'a> Pass<'a> {
             );
         }
         Ok(GpuRes::Texture(tex, format))
+    }
+
+    /// An `r32-float-shadow` shader resource: a depth32float texture, which
+    /// comparison sampling needs. WebGPU cannot copy texels into one, so each
+    /// level and layer is drawn from an r32float copy of the data with the
+    /// texels as depth (the preview's fill pass for depth inputs).
+    fn create_depth_texture(&self, d: &ResourceDesc) -> Result<GpuRes, Skip> {
+        let layers = match d.dim {
+            Some(Dim::Tex2d) => 1,
+            Some(Dim::Tex2dArray) | Some(Dim::Cube) => d.depth,
+            _ => {
+                return Err(Skip::todo(
+                    RunnerTodo::ResourceFormat,
+                    "runner: r32-float-shadow is supported for 2D textures and arrays only",
+                ))
+            }
+        };
+        let dev = &self.gpu.device;
+        let levels = d.levels.max(1);
+        let size = wgpu::Extent3d { width: d.width, height: d.height, depth_or_array_layers: layers };
+        let texture = |format, usage| {
+            dev.create_texture(&wgpu::TextureDescriptor {
+                label: Some("depth texture"),
+                size,
+                mip_level_count: levels,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let filled = self
+            .gpu
+            .scoped(|| {
+                let depth = wgpu::TextureFormat::Depth32Float;
+                let tex = texture(depth, wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT);
+                let src = texture(
+                    wgpu::TextureFormat::R32Float,
+                    wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                );
+                let words: &[u8] = bytemuck::cast_slice(&d.data);
+                let mut off = 0usize;
+                for level in 0..levels {
+                    let (w, h) = ((d.width >> level).max(1), (d.height >> level).max(1));
+                    let n = w as usize * h as usize * layers as usize * 4;
+                    let mut chunk = words.get(off..(off + n).min(words.len())).unwrap_or_default().to_vec();
+                    chunk.resize(n, 0);
+                    off += n;
+                    self.gpu.queue.write_texture(
+                        wgpu::TexelCopyTextureInfo {
+                            texture: &src,
+                            mip_level: level,
+                            origin: wgpu::Origin3d::ZERO,
+                            aspect: wgpu::TextureAspect::All,
+                        },
+                        &chunk,
+                        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(w * 4), rows_per_image: Some(h) },
+                        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: layers },
+                    );
+                }
+                let module = dev.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("depth fill"),
+                    source: wgpu::ShaderSource::Wgsl(preview_model::plan::fill_wgsl("depth").into()),
+                });
+                let pipeline = dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("depth fill"),
+                    layout: None,
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs"),
+                        compilation_options: Default::default(),
+                        buffers: &[],
+                    },
+                    primitive: Default::default(),
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: depth,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::Always),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs"),
+                        compilation_options: Default::default(),
+                        targets: &[],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                });
+                let one = |t: &wgpu::Texture, level, layer| {
+                    t.create_view(&wgpu::TextureViewDescriptor {
+                        dimension: Some(wgpu::TextureViewDimension::D2),
+                        base_mip_level: level,
+                        mip_level_count: Some(1),
+                        base_array_layer: layer,
+                        array_layer_count: Some(1),
+                        ..Default::default()
+                    })
+                };
+                let mut enc = dev.create_command_encoder(&Default::default());
+                for level in 0..levels {
+                    for layer in 0..layers {
+                        let source = one(&src, level, layer);
+                        let bg = dev.create_bind_group(&wgpu::BindGroupDescriptor {
+                            label: None,
+                            layout: &pipeline.get_bind_group_layout(0),
+                            entries: &[wgpu::BindGroupEntry {
+                                binding: 0,
+                                resource: wgpu::BindingResource::TextureView(&source),
+                            }],
+                        });
+                        let target = one(&tex, level, layer);
+                        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                            label: Some("depth fill"),
+                            color_attachments: &[],
+                            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                                view: &target,
+                                depth_ops: Some(wgpu::Operations {
+                                    load: wgpu::LoadOp::Clear(0.0),
+                                    store: wgpu::StoreOp::Store,
+                                }),
+                                stencil_ops: None,
+                            }),
+                            ..Default::default()
+                        });
+                        pass.set_pipeline(&pipeline);
+                        pass.set_bind_group(0, &bg, &[]);
+                        pass.draw(0..3, 0..1);
+                    }
+                }
+                self.gpu.queue.submit([enc.finish()]);
+                tex
+            })
+            .map_err(|e| Skip::todo(RunnerTodo::ResourceFormat, format!("runner: depth texture fill failed: {e}")))?;
+        Ok(GpuRes::Texture(filled, wgpu::TextureFormat::Depth32Float))
     }
 
     fn ensure_default_rt(&mut self) {
