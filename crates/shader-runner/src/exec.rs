@@ -631,6 +631,36 @@ impl<'a> Pass<'a> {
         Ok(GpuRes::Texture(filled, wgpu::TextureFormat::Depth32Float))
     }
 
+    /// Copies the bits of level 0, layer 0 of `from` into `to` (same size
+    /// and texel size, any formats) through a buffer.
+    fn copy_bits(&self, from: &wgpu::Texture, to: &wgpu::Texture) -> Result<(), OpErr> {
+        let texel = from.format().block_copy_size(None).unwrap_or(4);
+        let (w, h) = (from.width().min(to.width()), from.height().min(to.height()));
+        let bytes_per_row = (w * texel).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let dev = &self.gpu.device;
+        self.gpu
+            .scoped(|| {
+                let buffer = dev.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("bits"),
+                    size: bytes_per_row as u64 * h as u64,
+                    usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                let layout =
+                    wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(bytes_per_row), rows_per_image: Some(h) };
+                let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
+                let mut enc = dev.create_command_encoder(&Default::default());
+                enc.copy_texture_to_buffer(
+                    from.as_image_copy(),
+                    wgpu::TexelCopyBufferInfo { buffer: &buffer, layout },
+                    size,
+                );
+                enc.copy_buffer_to_texture(wgpu::TexelCopyBufferInfo { buffer: &buffer, layout }, to.as_image_copy(), size);
+                self.gpu.queue.submit([enc.finish()]);
+            })
+            .map_err(|e| OpErr::Fail(format!("render target copy: {e}")))
+    }
+
     fn ensure_default_rt(&mut self) {
         if !self.resources.contains_key(&(ResKind::Rtv, 0)) && !self.dsv_declared {
             let desc = ResourceDesc {
@@ -1212,19 +1242,34 @@ impl<'a> Pass<'a> {
             stages.push((vn, &v.translation.bindings[..], wgpu::ShaderStages::VERTEX));
         }
         let groups = self.bind_groups(&stages)?;
-        // Output type must agree with the target's format class in WebGPU (D3D leaves a mismatch undefined).
+        // WebGPU needs the output type to agree with the target's format
+        // class; D3D copies the bits as they are. A target of another class
+        // is drawn through a stand-in of the shader's class with the same
+        // channels, its bits copied in before and out after.
+        let mut stand_ins: HashMap<u32, wgpu::Texture> = HashMap::new();
         for (loc, kind) in output_kinds(&ps.translation.module) {
-            if let Some(Resource { gpu: Ok(GpuRes::Texture(_, f)), .. }) = self.resources.get(&(ResKind::Rtv, loc)) {
-                let fk = match f.sample_type(None, None) {
-                    Some(wgpu::TextureSampleType::Uint) => naga::ScalarKind::Uint,
-                    Some(wgpu::TextureSampleType::Sint) => naga::ScalarKind::Sint,
-                    _ => naga::ScalarKind::Float,
-                };
-                if fk != kind {
+            if let Some(Resource { gpu: Ok(GpuRes::Texture(t, f)), .. }) = self.resources.get(&(ResKind::Rtv, loc)) {
+                let Some(format) = same_bits_format(*f, kind) else {
                     return Err(OpErr::Skip(Skip::todo(
                         RunnerTodo::ResourceFormat,
-                        format!("runner: render target {loc} is {f:?} but the shader writes {kind:?} (no WebGPU form)"),
+                        format!("runner: render target {loc} is {f:?} but the shader writes {kind:?}"),
                     )));
+                };
+                if format != *f {
+                    let stand_in = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                        label: Some("render target stand-in"),
+                        size: wgpu::Extent3d { width: t.width(), height: t.height(), depth_or_array_layers: 1 },
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: wgpu::TextureDimension::D2,
+                        format,
+                        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                            | wgpu::TextureUsages::COPY_SRC
+                            | wgpu::TextureUsages::COPY_DST,
+                        view_formats: &[],
+                    });
+                    self.copy_bits(t, &stand_in)?;
+                    stand_ins.insert(loc, stand_in);
                 }
             }
         }
@@ -1317,7 +1362,11 @@ impl<'a> Pass<'a> {
                 Some(Resource { gpu: Ok(GpuRes::Texture(t, f)), .. }) => {
                     let write =
                         if out_locs.contains(&slot) { wgpu::ColorWrites::ALL } else { wgpu::ColorWrites::empty() };
-                    targets.push(Some(wgpu::ColorTargetState { format: *f, blend: None, write_mask: write }));
+                    let (t, f) = match stand_ins.get(&slot) {
+                        Some(s) => (s, s.format()),
+                        None => (t, *f),
+                    };
+                    targets.push(Some(wgpu::ColorTargetState { format: f, blend: None, write_mask: write }));
                     views.push(Some(t.create_view(&wgpu::TextureViewDescriptor {
                         dimension: Some(wgpu::TextureViewDimension::D2),
                         base_array_layer: 0,
@@ -1413,6 +1462,11 @@ impl<'a> Pass<'a> {
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("draw: {e}")))?;
+        for (slot, stand_in) in &stand_ins {
+            if let Some(Resource { gpu: Ok(GpuRes::Texture(t, _)), .. }) = self.resources.get(&(ResKind::Rtv, *slot)) {
+                self.copy_bits(stand_in, t)?;
+            }
+        }
         self.gpu.wait().map_err(|e| OpErr::Fail(e.to_string()))?;
         let errs = self.gpu.take_errors();
         if let Some(e) = errs.first() {
@@ -1503,6 +1557,31 @@ fn typed_format(f: Format) -> Option<dxbc_naga::TypedFormat> {
         Format::R32Float => T::R32Float,
         Format::R32Sint => T::R32Sint,
         Format::R32Uint | Format::R32Typeless => T::R32Uint,
+        _ => return None,
+    })
+}
+
+/// The 32-bit-per-channel format with `format`'s channels and component
+/// `kind` (None for other formats).
+fn same_bits_format(format: wgpu::TextureFormat, kind: naga::ScalarKind) -> Option<wgpu::TextureFormat> {
+    use naga::ScalarKind as K;
+    use wgpu::TextureFormat as T;
+    let channels = match format {
+        T::R32Float | T::R32Uint | T::R32Sint => 1,
+        T::Rg32Float | T::Rg32Uint | T::Rg32Sint => 2,
+        T::Rgba32Float | T::Rgba32Uint | T::Rgba32Sint => 4,
+        _ => return None,
+    };
+    Some(match (channels, kind) {
+        (1, K::Float) => T::R32Float,
+        (1, K::Uint) => T::R32Uint,
+        (1, K::Sint) => T::R32Sint,
+        (2, K::Float) => T::Rg32Float,
+        (2, K::Uint) => T::Rg32Uint,
+        (2, K::Sint) => T::Rg32Sint,
+        (_, K::Float) => T::Rgba32Float,
+        (_, K::Uint) => T::Rgba32Uint,
+        (_, K::Sint) => T::Rgba32Sint,
         _ => return None,
     })
 }
