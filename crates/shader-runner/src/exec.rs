@@ -636,7 +636,8 @@ impl<'a> Pass<'a> {
     fn copy_bits(&self, from: &wgpu::Texture, to: &wgpu::Texture) -> Result<(), OpErr> {
         let texel = from.format().block_copy_size(None).unwrap_or(4);
         let (w, h) = (from.width().min(to.width()), from.height().min(to.height()));
-        let bytes_per_row = (w * texel).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let bytes_per_row =
+            (w * texel).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let dev = &self.gpu.device;
         self.gpu
             .scoped(|| {
@@ -646,8 +647,11 @@ impl<'a> Pass<'a> {
                     usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
                     mapped_at_creation: false,
                 });
-                let layout =
-                    wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(bytes_per_row), rows_per_image: Some(h) };
+                let layout = wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(bytes_per_row),
+                    rows_per_image: Some(h),
+                };
                 let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
                 let mut enc = dev.create_command_encoder(&Default::default());
                 enc.copy_texture_to_buffer(
@@ -655,7 +659,11 @@ impl<'a> Pass<'a> {
                     wgpu::TexelCopyBufferInfo { buffer: &buffer, layout },
                     size,
                 );
-                enc.copy_buffer_to_texture(wgpu::TexelCopyBufferInfo { buffer: &buffer, layout }, to.as_image_copy(), size);
+                enc.copy_buffer_to_texture(
+                    wgpu::TexelCopyBufferInfo { buffer: &buffer, layout },
+                    to.as_image_copy(),
+                    size,
+                );
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("render target copy: {e}")))
