@@ -413,13 +413,16 @@ impl<'a> Pass<'a> {
             let declared = d.width as u64 * if d.dim == Some(Dim::RawBuffer) { 1 } else { d.element_size() as u64 };
             // Exact size (rounded to 4 bytes): D3D reads past the end return 0.
             let size = (bytes.len() as u64).max(declared).max(4).div_ceil(4) * 4;
+            let mut usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+            // Only vertex buffers: wgpu makes a VERTEX buffer 4 bytes longer,
+            // which a shader's arrayLength would see (reads past the end must return 0).
+            if kind == ResKind::Vb {
+                usage |= wgpu::BufferUsages::VERTEX;
+            }
             let buf = dev.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("buffer"),
                 size,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_DST
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::VERTEX,
+                usage,
                 mapped_at_creation: false,
             });
             self.gpu.queue.write_buffer(&buf, 0, &bytes);
