@@ -94,9 +94,15 @@ fn cap_supported(cap: &str, gpu: &Gpu) -> bool {
     }
 }
 
-fn uav_load_supported(fmt: &str) -> bool {
-    // WebGPU read-write storage textures: r32float, r32uint, r32sint (core).
-    matches!(fmt, "r32-float" | "r32-uint" | "r32-sint" | "r32-typeless")
+fn uav_load_supported(fmt: &str, gpu: &Gpu) -> bool {
+    // Read-write storage textures: r32float, r32uint, r32sint in WebGPU
+    // core; wider formats where the adapter's format features allow them.
+    let format = match Format::parse(fmt) {
+        Some((Format::R32Typeless, _)) => return true,
+        Some((f, _)) => wgpu_format(f),
+        None => None,
+    };
+    format.is_some_and(|f| gpu.read_write_storage.contains(&f))
 }
 
 fn wgpu_format(f: Format) -> Option<wgpu::TextureFormat> {
@@ -305,10 +311,10 @@ impl<'a> Pass<'a> {
             }
         }
         for f in &r.uav_load_formats {
-            if !uav_load_supported(f) {
+            if !uav_load_supported(f, self.gpu) {
                 return Some(Skip::missing(
                     Capability::TypedUavLoad,
-                    format!("requires typed UAV loads of {f} (not in WebGPU core)"),
+                    format!("requires typed UAV loads of {f} (not in WebGPU core, nor on this adapter)"),
                 ));
             }
         }
