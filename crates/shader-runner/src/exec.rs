@@ -1633,3 +1633,44 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
 type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32);
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in target keeps the bits: same texel size and channels as the
+    /// test's target, of the shader's component class (wgpu's format tables).
+    #[test]
+    fn stand_in_formats_keep_the_texel_bits_and_take_the_shader_class() {
+        use wgpu::TextureFormat as T;
+        let formats = [
+            T::R32Float,
+            T::R32Uint,
+            T::R32Sint,
+            T::Rg32Float,
+            T::Rg32Uint,
+            T::Rg32Sint,
+            T::Rgba32Float,
+            T::Rgba32Uint,
+            T::Rgba32Sint,
+        ];
+        for f in formats {
+            for (kind, sample) in [
+                (naga::ScalarKind::Float, wgpu::TextureSampleType::Float { filterable: false }),
+                (naga::ScalarKind::Uint, wgpu::TextureSampleType::Uint),
+                (naga::ScalarKind::Sint, wgpu::TextureSampleType::Sint),
+            ] {
+                let s = same_bits_format(f, kind).unwrap();
+                assert_eq!(s.block_copy_size(None), f.block_copy_size(None), "{f:?} {kind:?}");
+                assert_eq!(s.components(), f.components(), "{f:?} {kind:?}");
+                assert_eq!(s.sample_type(None, None), Some(sample), "{f:?} {kind:?}");
+                // A target of the shader's class is used as it is.
+                if f.sample_type(None, None) == Some(sample) {
+                    assert_eq!(s, f);
+                }
+            }
+        }
+        assert_eq!(same_bits_format(T::Rgba8Unorm, naga::ScalarKind::Uint), None);
+        assert_eq!(same_bits_format(T::R32Float, naga::ScalarKind::Bool), None);
+    }
+}
