@@ -127,6 +127,10 @@ enum Command {
         /// Default: one 32-bit channel of the declared type.
         #[arg(long = "format", value_name = "REGISTER=FORMAT")]
         formats: Vec<String>,
+        /// The pixel shader this vertex shader feeds: its outputs take the
+        /// interpolation that pixel shader declares (D3D decides it there).
+        #[arg(long = "link-ps", value_name = "PS.dxbc")]
+        link_ps: Option<String>,
         file: String,
     },
 }
@@ -353,8 +357,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Shader::decode(&bytes).map_err(|e| e.to_string())?;
             out.write_all(dxbc::export::c_header(&bytes, &name).as_bytes()).map_err(io)?;
         }
-        Command::Translate { to, bindings, formats, file } => {
+        Command::Translate { to, bindings, formats, link_ps, file } => {
             let typed_formats = formats.iter().map(|f| parse_format(f)).collect::<Result<Vec<_>, _>>()?;
+            let interpolation_from = match &link_ps {
+                Some(path) => {
+                    let ps = Shader::parse(&read_input(path)?).map_err(|e| format!("{path}: {e}"))?;
+                    Some(dxbc_naga::PixelInputs::of(&ps).map_err(|e| format!("--link-ps {path}: {e}"))?)
+                }
+                None => None,
+            };
             let s = Shader::parse(&read_input(&file)?).map_err(|e| e.to_string())?;
             let options = dxbc_naga::Options {
                 bindings: match bindings {
@@ -362,6 +373,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     Bindings::GroupPerSpace => dxbc_naga::BindingScheme::GroupPerSpace,
                 },
                 typed_formats,
+                interpolation_from,
             };
             let t = dxbc_naga::translate(&s, &options)?;
             let text = match to {

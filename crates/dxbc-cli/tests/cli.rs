@@ -461,6 +461,40 @@ fn translate_takes_the_typed_uav_format() {
     }
 }
 
+/// `--link-ps` gives a vertex shader its pixel shader's interpolation: in
+/// vkd3d's nointerpolation test the pixel shader's input is
+/// `nointerpolation float4 t : texcoord` (register v0), so the vertex
+/// shader's output o0 must be flat too, as the pixel shader declares it.
+#[test]
+fn translate_links_a_vertex_shader_to_its_pixel_shader() {
+    let ps_source = std::fs::read_to_string(corpus("vkd3d/nointerpolation/004_ps.hlsl")).unwrap();
+    assert!(ps_source.contains("nointerpolation float4 t : texcoord"), "{ps_source}");
+    let vs = corpus("vkd3d/nointerpolation/003_vs_4_0.dxbc");
+    let ps = corpus("vkd3d/nointerpolation/004_ps_4_0.dxbc");
+    let (vs, ps) = (vs.to_str().unwrap(), ps.to_str().unwrap());
+    let wgsl = |args: &[&str]| {
+        let (code, out, err) = dxbc(args, None);
+        assert_eq!(code, 0, "{err}");
+        String::from_utf8(out).unwrap()
+    };
+    let ps_wgsl = wgsl(&["translate", "--to", "wgsl", ps]);
+    assert!(ps_wgsl.contains("@location(0) @interpolate(flat) texcoord: vec4<f32>"), "{ps_wgsl}");
+    let alone = wgsl(&["translate", "--to", "wgsl", vs]);
+    assert!(alone.contains("    @location(0) o0_: vec4<f32>,"), "{alone}");
+    let linked = wgsl(&["translate", "--to", "wgsl", "--link-ps", ps, vs]);
+    assert!(linked.contains("    @location(0) @interpolate(flat) o0_: vec4<f32>,"), "{linked}");
+    // Only the interpolation differs.
+    assert_eq!(linked.replace("@interpolate(flat) ", ""), alone);
+    // SPIR-V carries it as a decoration (Flat on the output variable).
+    let (code, out, err) = dxbc(&["translate", "--to", "spirv-asm", "--link-ps", ps, vs], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(String::from_utf8(out).unwrap().contains("Flat"));
+    // Linking with anything but a pixel shader is an error, not a silent default.
+    let (code, out, err) = dxbc(&["translate", "--to", "wgsl", "--link-ps", vs, vs], None);
+    assert_eq!(code, 1);
+    assert!(out.is_empty() && err.contains("not a pixel shader"), "{err}");
+}
+
 /// Operands of an fxc listing line (`mul r0.xyzw, r1.xyzw, cb0[2].xyzw`),
 /// split at the top-level commas.
 fn operands_of(line: &str) -> Vec<String> {

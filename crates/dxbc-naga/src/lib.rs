@@ -11,9 +11,11 @@ mod lower;
 pub mod options;
 pub mod report;
 mod resources;
+pub mod specialise;
 
 pub use limitation::Limitation;
 pub use options::{BindingScheme, Options, TypedFormat};
+pub use specialise::{Interpolation, LinkError, PixelInputs};
 
 use serde::{Deserialize, Serialize};
 
@@ -278,8 +280,24 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
 }
 
 /// GLSL text (desktop GLSL 4.50, Vulkan-style bindings).
+///
+/// GLSL samples through combined image-samplers, so an image sampled with
+/// several samplers gets one more image variable per further sampler, at a
+/// fresh binding of its group; a comment at the top names each one.
 pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
     use naga::back::glsl;
+    let split = specialise::split_images_per_sampler(&t.module);
+    let split_info;
+    let (module, info) = match &split {
+        Some((m, _)) => {
+            split_info =
+                naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+                    .validate(m)
+                    .map_err(|e| OutputError::backend(Language::Glsl, e.into_inner()))?;
+            (m, &split_info)
+        }
+        None => (&t.module, &t.info),
+    };
     let options = glsl::Options {
         version: glsl::Version::Desktop(450),
         writer_flags: glsl::WriterFlags::empty(),
@@ -287,17 +305,19 @@ pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
     };
     let pipeline = glsl::PipelineOptions { shader_stage: t.stage, entry_point: "main".into(), multiview: None };
     let mut out = String::new();
-    let mut w = glsl::Writer::new(
-        &mut out,
-        &t.module,
-        &t.info,
-        &options,
-        &pipeline,
-        naga::proc::BoundsCheckPolicies::default(),
-    )
-    .map_err(|e| OutputError::backend(Language::Glsl, e))?;
+    let mut w =
+        glsl::Writer::new(&mut out, module, info, &options, &pipeline, naga::proc::BoundsCheckPolicies::default())
+            .map_err(|e| OutputError::backend(Language::Glsl, e))?;
     w.write().map_err(|e| OutputError::backend(Language::Glsl, e))?;
-    Ok(out)
+    // GLSL allows comments before #version.
+    let mut head = String::new();
+    for s in split.iter().flat_map(|(_, s)| s) {
+        head += &format!(
+            "// {} sampled with {}: its copy at @group({}) @binding({})\n",
+            s.image, s.sampler, s.binding.group, s.binding.binding
+        );
+    }
+    Ok(head + &out)
 }
 
 /// Metal Shading Language 2.4 text.

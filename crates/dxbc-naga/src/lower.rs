@@ -1530,17 +1530,9 @@ impl<'a> Lower<'a> {
                         } else if k != K::F {
                             (Some(naga::Interpolation::Flat), None)
                         } else {
-                            use naga::{Interpolation as I, Sampling as Sa};
-                            use InterpolationMode as IM;
-                            match interp.get(reg).copied().unwrap_or(IM::Linear) {
-                                IM::Constant => (Some(I::Flat), None),
-                                IM::LinearCentroid => (Some(I::Perspective), Some(Sa::Centroid)),
-                                IM::LinearNoperspective => (Some(I::Linear), Some(Sa::Center)),
-                                IM::LinearNoperspectiveCentroid => (Some(I::Linear), Some(Sa::Centroid)),
-                                IM::LinearSample => (Some(I::Perspective), Some(Sa::Sample)),
-                                IM::LinearNoperspectiveSample => (Some(I::Linear), Some(Sa::Sample)),
-                                IM::Linear | IM::Undefined => (Some(I::Perspective), Some(Sa::Center)),
-                            }
+                            let mode = interp.get(reg).copied().unwrap_or(InterpolationMode::Linear);
+                            let (i, s) = specialise::Interpolation::of_mode(mode).naga();
+                            (Some(i), s)
                         };
                         let ty = self.vec_ty(k);
                         (
@@ -1760,12 +1752,7 @@ impl<'a> Lower<'a> {
                 }
                 (ShaderStage::Vertex, Some(SN::Undefined)) => {
                     let ty = self.vec_ty(k);
-                    let interpolation = if k == K::F {
-                        Some(naga::Interpolation::Perspective)
-                    } else {
-                        Some(naga::Interpolation::Flat)
-                    };
-                    let sampling = if k == K::F { Some(naga::Sampling::Center) } else { None };
+                    let (interpolation, sampling) = vertex_output_interpolation(self.options, reg, k);
                     (
                         naga::Binding::Location {
                             location: reg,
@@ -1912,6 +1899,23 @@ fn scalar_builtin_input(stage: ShaderStage, system_value: u32) -> Option<(naga::
 
 /// The register view of a signature element's component type (floats for
 /// anything but 32-bit integers).
+/// A vertex output's interpolation: the linked pixel shader's for that
+/// register when given (`Options::interpolation_from`), else perspective at
+/// the centre for floats; integers are always flat.
+fn vertex_output_interpolation(
+    options: &Options,
+    register: u32,
+    k: K,
+) -> (Option<naga::Interpolation>, Option<naga::Sampling>) {
+    let linked = options.interpolation_from.as_ref().and_then(|ps| ps.get(register));
+    let (i, s) = match (k, linked) {
+        (K::F, Some(i)) => i.naga(),
+        (K::F, None) => specialise::Interpolation::Perspective.naga(),
+        _ => specialise::Interpolation::Flat.naga(),
+    };
+    (Some(i), s)
+}
+
 fn register_kind(component_type: u32) -> K {
     match RegisterComponentType::from_u32(component_type) {
         Some(RegisterComponentType::Uint32) => K::U,

@@ -25,6 +25,11 @@ pub struct Options {
     /// typed UAV textures (the storage format): `(class, register, format)`.
     /// Default: one 32-bit channel of the declared type (r32).
     pub typed_formats: Vec<(crate::RegisterClass, u32, TypedFormat)>,
+    /// The pixel shader a vertex shader is linked with: its outputs take the
+    /// interpolation that shader declares per input register (D3D decides it
+    /// in the pixel shader alone). Default: perspective at the pixel centre.
+    /// Ignored for other stages.
+    pub interpolation_from: Option<crate::PixelInputs>,
 }
 
 /// A view format of 32-bit channels (what a typed view may be bound as).

@@ -319,7 +319,7 @@ pub const MULTISAMPLE_COUNT: u32 = 4;
 
 /// The pass that copies a one-sample texture into every sample of a
 /// multisampled one: a full-screen triangle, one texel per pixel.
-fn fill_wgsl(kind: &str) -> String {
+pub fn fill_wgsl(kind: &str) -> String {
     let (src, out, body) = match kind {
         "depth" => ("f32", "@builtin(frag_depth) f32", "textureLoad(src, vec2<u32>(p.xy), 0).r"),
         k => (k, "@location(0) vec4<KIND>", "textureLoad(src, vec2<u32>(p.xy), 0)"),

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
+use crate::executor;
 use crate::gpu::{self, Gpu, ModuleBinding};
 use crate::manifest::Row;
 use crate::parse::{
@@ -93,9 +94,15 @@ fn cap_supported(cap: &str, gpu: &Gpu) -> bool {
     }
 }
 
-fn uav_load_supported(fmt: &str) -> bool {
-    // WebGPU read-write storage textures: r32float, r32uint, r32sint (core).
-    matches!(fmt, "r32-float" | "r32-uint" | "r32-sint" | "r32-typeless")
+fn uav_load_supported(fmt: &str, gpu: &Gpu) -> bool {
+    // Read-write storage textures: r32float, r32uint, r32sint in WebGPU
+    // core; wider formats where the adapter's format features allow them.
+    let format = match Format::parse(fmt) {
+        Some((Format::R32Typeless, _)) => return true,
+        Some((f, _)) => wgpu_format(f),
+        None => None,
+    };
+    format.is_some_and(|f| gpu.read_write_storage.contains(&f))
 }
 
 fn wgpu_format(f: Format) -> Option<wgpu::TextureFormat> {
@@ -304,10 +311,10 @@ impl<'a> Pass<'a> {
             }
         }
         for f in &r.uav_load_formats {
-            if !uav_load_supported(f) {
+            if !uav_load_supported(f, self.gpu) {
                 return Some(Skip::missing(
                     Capability::TypedUavLoad,
-                    format!("requires typed UAV loads of {f} (not in WebGPU core)"),
+                    format!("requires typed UAV loads of {f} (not in WebGPU core, nor on this adapter)"),
                 ));
             }
         }
@@ -412,17 +419,23 @@ impl<'a> Pass<'a> {
             let declared = d.width as u64 * if d.dim == Some(Dim::RawBuffer) { 1 } else { d.element_size() as u64 };
             // Exact size (rounded to 4 bytes): D3D reads past the end return 0.
             let size = (bytes.len() as u64).max(declared).max(4).div_ceil(4) * 4;
+            let mut usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+            // Only vertex buffers: wgpu makes a VERTEX buffer 4 bytes longer,
+            // which a shader's arrayLength would see (reads past the end must return 0).
+            if kind == ResKind::Vb {
+                usage |= wgpu::BufferUsages::VERTEX;
+            }
             let buf = dev.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("buffer"),
                 size,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_DST
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::VERTEX,
+                usage,
                 mapped_at_creation: false,
             });
             self.gpu.queue.write_buffer(&buf, 0, &bytes);
             return Ok(GpuRes::Buffer(buf, size));
+        }
+        if d.format == Format::R32FloatShadow && kind == ResKind::Srv {
+            return self.create_depth_texture(d);
         }
         let format = wgpu_format(d.format).ok_or_else(|| {
             Skip::todo(RunnerTodo::ResourceFormat, format!("runner: texture format {:?} not supported", d.format))
@@ -487,6 +500,182 @@ impl<'a> Pass<'a> {
             );
         }
         Ok(GpuRes::Texture(tex, format))
+    }
+
+    /// An `r32-float-shadow` shader resource: a depth32float texture, which
+    /// comparison sampling needs. WebGPU cannot copy texels into one, so each
+    /// level and layer is drawn from an r32float copy of the data with the
+    /// texels as depth (the preview's fill pass for depth inputs).
+    fn create_depth_texture(&self, d: &ResourceDesc) -> Result<GpuRes, Skip> {
+        let layers = match d.dim {
+            Some(Dim::Tex2d) => 1,
+            Some(Dim::Tex2dArray) | Some(Dim::Cube) => d.depth,
+            _ => {
+                return Err(Skip::todo(
+                    RunnerTodo::ResourceFormat,
+                    "runner: r32-float-shadow is supported for 2D textures and arrays only",
+                ))
+            }
+        };
+        let dev = &self.gpu.device;
+        let levels = d.levels.max(1);
+        let size = wgpu::Extent3d { width: d.width, height: d.height, depth_or_array_layers: layers };
+        let texture = |format, usage| {
+            dev.create_texture(&wgpu::TextureDescriptor {
+                label: Some("depth texture"),
+                size,
+                mip_level_count: levels,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let filled = self
+            .gpu
+            .scoped(|| {
+                let depth = wgpu::TextureFormat::Depth32Float;
+                let tex = texture(depth, wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT);
+                let src = texture(
+                    wgpu::TextureFormat::R32Float,
+                    wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                );
+                let words: &[u8] = bytemuck::cast_slice(&d.data);
+                let mut off = 0usize;
+                for level in 0..levels {
+                    let (w, h) = ((d.width >> level).max(1), (d.height >> level).max(1));
+                    let n = w as usize * h as usize * layers as usize * 4;
+                    let mut chunk = words.get(off..(off + n).min(words.len())).unwrap_or_default().to_vec();
+                    chunk.resize(n, 0);
+                    off += n;
+                    self.gpu.queue.write_texture(
+                        wgpu::TexelCopyTextureInfo {
+                            texture: &src,
+                            mip_level: level,
+                            origin: wgpu::Origin3d::ZERO,
+                            aspect: wgpu::TextureAspect::All,
+                        },
+                        &chunk,
+                        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(w * 4), rows_per_image: Some(h) },
+                        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: layers },
+                    );
+                }
+                let module = dev.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("depth fill"),
+                    source: wgpu::ShaderSource::Wgsl(preview_model::plan::fill_wgsl("depth").into()),
+                });
+                let pipeline = dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("depth fill"),
+                    layout: None,
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs"),
+                        compilation_options: Default::default(),
+                        buffers: &[],
+                    },
+                    primitive: Default::default(),
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: depth,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::Always),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs"),
+                        compilation_options: Default::default(),
+                        targets: &[],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                });
+                let one = |t: &wgpu::Texture, level, layer| {
+                    t.create_view(&wgpu::TextureViewDescriptor {
+                        dimension: Some(wgpu::TextureViewDimension::D2),
+                        base_mip_level: level,
+                        mip_level_count: Some(1),
+                        base_array_layer: layer,
+                        array_layer_count: Some(1),
+                        ..Default::default()
+                    })
+                };
+                let mut enc = dev.create_command_encoder(&Default::default());
+                for level in 0..levels {
+                    for layer in 0..layers {
+                        let source = one(&src, level, layer);
+                        let bg = dev.create_bind_group(&wgpu::BindGroupDescriptor {
+                            label: None,
+                            layout: &pipeline.get_bind_group_layout(0),
+                            entries: &[wgpu::BindGroupEntry {
+                                binding: 0,
+                                resource: wgpu::BindingResource::TextureView(&source),
+                            }],
+                        });
+                        let target = one(&tex, level, layer);
+                        let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                            label: Some("depth fill"),
+                            color_attachments: &[],
+                            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                                view: &target,
+                                depth_ops: Some(wgpu::Operations {
+                                    load: wgpu::LoadOp::Clear(0.0),
+                                    store: wgpu::StoreOp::Store,
+                                }),
+                                stencil_ops: None,
+                            }),
+                            ..Default::default()
+                        });
+                        pass.set_pipeline(&pipeline);
+                        pass.set_bind_group(0, &bg, &[]);
+                        pass.draw(0..3, 0..1);
+                    }
+                }
+                self.gpu.queue.submit([enc.finish()]);
+                tex
+            })
+            .map_err(|e| Skip::todo(RunnerTodo::ResourceFormat, format!("runner: depth texture fill failed: {e}")))?;
+        Ok(GpuRes::Texture(filled, wgpu::TextureFormat::Depth32Float))
+    }
+
+    /// Copies the bits of level 0, layer 0 of `from` into `to` (same size
+    /// and texel size, any formats) through a buffer.
+    fn copy_bits(&self, from: &wgpu::Texture, to: &wgpu::Texture) -> Result<(), OpErr> {
+        let texel = from.format().block_copy_size(None).unwrap_or(4);
+        let (w, h) = (from.width().min(to.width()), from.height().min(to.height()));
+        let bytes_per_row =
+            (w * texel).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let dev = &self.gpu.device;
+        self.gpu
+            .scoped(|| {
+                let buffer = dev.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("bits"),
+                    size: bytes_per_row as u64 * h as u64,
+                    usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                let layout = wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(bytes_per_row),
+                    rows_per_image: Some(h),
+                };
+                let size = wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 };
+                let mut enc = dev.create_command_encoder(&Default::default());
+                enc.copy_texture_to_buffer(
+                    from.as_image_copy(),
+                    wgpu::TexelCopyBufferInfo { buffer: &buffer, layout },
+                    size,
+                );
+                enc.copy_buffer_to_texture(
+                    wgpu::TexelCopyBufferInfo { buffer: &buffer, layout },
+                    to.as_image_copy(),
+                    size,
+                );
+                self.gpu.queue.submit([enc.finish()]);
+            })
+            .map_err(|e| OpErr::Fail(format!("render target copy: {e}")))
     }
 
     fn ensure_default_rt(&mut self) {
@@ -774,7 +963,7 @@ impl<'a> Pass<'a> {
     fn bind_groups(
         &self,
         stages: &[(&naga::Module, &[dxbc_naga::BindingEntry], wgpu::ShaderStages)],
-    ) -> Result<Vec<Option<(wgpu::BindGroupLayout, wgpu::BindGroup)>>, OpErr> {
+    ) -> Result<executor::Bindings, OpErr> {
         let filterable = self.gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE);
         // (group, binding) → (binding, visibility, register class & number, uniform size)
         let mut merged: BTreeMap<(u32, u32), MergedBinding> = BTreeMap::new();
@@ -811,30 +1000,15 @@ impl<'a> Pass<'a> {
                 }
             }
         }
-        let mut groups: Vec<Option<(wgpu::BindGroupLayout, wgpu::BindGroup)>> = Vec::new();
-        let max_group = merged.keys().map(|k| k.0).max();
-        let Some(max_group) = max_group else { return Ok(groups) };
         // Owned objects the bind group entries borrow.
         enum Held {
             Buf(wgpu::Buffer),
             View(wgpu::TextureView),
             Sampler(wgpu::Sampler),
         }
-        for g in 0..=max_group {
-            let entries: Vec<_> = merged.iter().filter(|(k, _)| k.0 == g).collect();
-            if entries.is_empty() {
-                groups.push(None);
-                continue;
-            }
-            let mut layout_entries = Vec::new();
-            let mut held: Vec<(u32, Held)> = Vec::new();
-            for ((_, binding), (mb, vis, class, reg, size)) in &entries {
-                layout_entries.push(wgpu::BindGroupLayoutEntry {
-                    binding: *binding,
-                    visibility: *vis,
-                    ty: mb.ty,
-                    count: None,
-                });
+        let mut held: Vec<((u32, u32), wgpu::ShaderStages, wgpu::BindingType, Held)> = Vec::new();
+        {
+            for (&(group, binding), (mb, vis, class, reg, size)) in &merged {
                 let h = match (class, mb.ty) {
                     (RegisterClass::ConstantBuffer, _) => {
                         let size = (*size as usize).max(16).div_ceil(16) * 16;
@@ -901,35 +1075,26 @@ impl<'a> Pass<'a> {
                         }
                     }
                 };
-                held.push((*binding, h));
+                held.push(((group, binding), *vis, mb.ty, h));
             }
-            let dev = &self.gpu.device;
-            let pair = self
-                .gpu
-                .scoped(|| {
-                    let bgl = dev.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                        label: None,
-                        entries: &layout_entries,
-                    });
-                    let be: Vec<wgpu::BindGroupEntry> = held
-                        .iter()
-                        .map(|(b, h)| wgpu::BindGroupEntry {
-                            binding: *b,
-                            resource: match h {
-                                Held::Buf(buf) => buf.as_entire_binding(),
-                                Held::View(v) => wgpu::BindingResource::TextureView(v),
-                                Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
-                            },
-                        })
-                        .collect();
-                    let bg =
-                        dev.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &bgl, entries: &be });
-                    (bgl, bg)
-                })
-                .map_err(|e| OpErr::Fail(format!("bind group: {e}")))?;
-            groups.push(Some(pair));
         }
-        Ok(groups)
+        let bound: Vec<executor::Bound> = held
+            .iter()
+            .map(|((group, binding), visibility, ty, h)| executor::Bound {
+                group: *group,
+                binding: *binding,
+                visibility: *visibility,
+                ty: *ty,
+                resource: match h {
+                    Held::Buf(buf) => buf.as_entire_binding(),
+                    Held::View(v) => wgpu::BindingResource::TextureView(v),
+                    Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
+                },
+            })
+            .collect();
+        self.gpu
+            .scoped(|| executor::bind(&self.gpu.device, &bound))
+            .map_err(|e| OpErr::Fail(format!("bind group: {e}")))
     }
 
     fn make_sampler(&self, s: &SamplerDesc) -> Result<wgpu::Sampler, OpErr> {
@@ -1031,15 +1196,13 @@ impl<'a> Pass<'a> {
         Ok(s)
     }
 
-    /// Specialises a translated module for this draw, as a D3D driver links
-    /// stages: typed-UAV storage formats follow the bound resources (DXBC
-    /// declares only the component type), and vertex outputs take the pixel
-    /// shader's interpolation (D3D decides it in the pixel shader alone).
-    fn link(&self, c: &Compiled, ps_inputs: Option<&PsInputs>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
-        // Typed buffers and typed UAV textures: the bytecode does not carry
-        // the view's format; the bound resource's does. The translator takes
-        // it as an option: re-translate when one is not the default r32.
-        let mut formats = Vec::new();
+    /// The module for this draw or dispatch, specialised by the translator as
+    /// a D3D driver links stages: typed views take the bound resources'
+    /// formats (DXBC declares only the component type), and a vertex shader
+    /// takes its pixel shader's interpolation (D3D decides it there alone).
+    /// Re-translates with those options; no module is modified here.
+    fn link(&self, c: &Compiled, ps: Option<&Compiled>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
+        let mut typed_formats = Vec::new();
         for b in &c.translation.bindings {
             let (kind, class) = match b.kind {
                 dxbc_naga::BindingKind::TypedBuffer { writable: false, .. } => {
@@ -1053,86 +1216,32 @@ impl<'a> Pass<'a> {
             };
             let Some(res) = self.resources.get(&(kind, b.register)) else { continue };
             if let Some(f) = typed_format(res.desc.format).filter(|f| f.channels() > 1) {
-                formats.push((class, b.register, f));
+                typed_formats.push((class, b.register, f));
             }
         }
-        let retranslated;
-        let translation = if formats.is_empty() {
-            &c.translation
-        } else {
-            let options = dxbc_naga::Options { typed_formats: formats, ..Default::default() };
-            retranslated = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
-                Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
-                skip => OpErr::Skip(skip),
-            })?;
-            &retranslated
+        let interpolation_from = match ps {
+            Some(ps) => Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
+            None => None,
         };
-        let mut module = translation.module.clone();
-        let result = module.entry_points.first().and_then(|ep| ep.function.result.clone());
-        let interp = |b: &mut naga::Binding| -> bool {
-            let (Some(map), naga::Binding::Location { location, interpolation, sampling, .. }) = (ps_inputs, b) else {
-                return false;
-            };
-            match map.get(location) {
-                Some((i, s)) if (*i, *s) != (*interpolation, *sampling) => {
-                    *interpolation = *i;
-                    *sampling = *s;
-                    true
-                }
-                _ => false,
-            }
-        };
-        let mut changed = false;
-        if let Some(res) = &result {
-            if let Some(mut b) = res.binding.clone() {
-                if interp(&mut b) {
-                    module.entry_points[0].function.result.as_mut().unwrap().binding = Some(b);
-                    changed = true;
-                }
-            }
+        let options = dxbc_naga::Options { typed_formats, interpolation_from, ..Default::default() };
+        if options == dxbc_naga::Options::default() {
+            return Ok((c.translation.module.clone(), c.module.clone()));
         }
-        let result_ty = result.as_ref().filter(|r| r.binding.is_none()).map(|r| r.ty);
-        if result_ty.is_some() {
-            let mut arena = naga::UniqueArena::new();
-            let mut any = false;
-            for (h, ty) in module.types.iter() {
-                let span = module.types.get_span(h);
-                let mut t = ty.clone();
-                if Some(h) == result_ty {
-                    if let naga::TypeInner::Struct { members, .. } = &mut t.inner {
-                        for m in members.iter_mut() {
-                            if let Some(b) = m.binding.as_mut() {
-                                any |= interp(b);
-                            }
-                        }
-                    }
-                }
-                if arena.insert(t, span) != h {
-                    return Err(OpErr::Skip(Skip::todo(
-                        RunnerTodo::Specialisation,
-                        "runner: could not specialise the module (type arena)",
-                    )));
-                }
-            }
-            if any {
-                module.types = arena;
-                changed = true;
-            }
-        }
-        if !changed && std::ptr::eq(translation, &c.translation) {
-            return Ok((module, c.module.clone()));
-        }
-        let src = module.clone();
+        let translation = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
+            Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
+            skip => OpErr::Skip(skip),
+        })?;
+        let src = translation.module.clone();
         let m = self
             .gpu
             .scoped(|| {
                 self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("linked"),
+                    label: Some("specialised"),
                     source: wgpu::ShaderSource::Naga(Cow::Owned(src)),
                 })
             })
-            .map_err(|e| OpErr::Fail(format!("wgpu rejected the linked module: {e}")))?;
-        Ok((module, m))
+            .map_err(|e| OpErr::Fail(format!("wgpu rejected the specialised module: {e}")))?;
+        Ok((translation.module, m))
     }
 
     fn do_draw(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
@@ -1140,10 +1249,9 @@ impl<'a> Pass<'a> {
             .compiled(Stage::Pixel)
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no pixel shader")))?;
         let vs = self.compiled(Stage::Vertex);
-        let ps_inputs = location_bindings(&ps.translation.module, false);
         let (ps_naga, ps_wgpu) = self.link(ps, None)?;
         let vs_linked = match vs {
-            Some(v) => Some(self.link(v, Some(&ps_inputs))?),
+            Some(v) => Some(self.link(v, Some(ps))?),
             None => None,
         };
         let mut stages = vec![(&ps_naga, &ps.translation.bindings[..], wgpu::ShaderStages::FRAGMENT)];
@@ -1151,19 +1259,34 @@ impl<'a> Pass<'a> {
             stages.push((vn, &v.translation.bindings[..], wgpu::ShaderStages::VERTEX));
         }
         let groups = self.bind_groups(&stages)?;
-        // Output type must agree with the target's format class in WebGPU (D3D leaves a mismatch undefined).
+        // WebGPU needs the output type to agree with the target's format
+        // class; D3D copies the bits as they are. A target of another class
+        // is drawn through a stand-in of the shader's class with the same
+        // channels, its bits copied in before and out after.
+        let mut stand_ins: HashMap<u32, wgpu::Texture> = HashMap::new();
         for (loc, kind) in output_kinds(&ps.translation.module) {
-            if let Some(Resource { gpu: Ok(GpuRes::Texture(_, f)), .. }) = self.resources.get(&(ResKind::Rtv, loc)) {
-                let fk = match f.sample_type(None, None) {
-                    Some(wgpu::TextureSampleType::Uint) => naga::ScalarKind::Uint,
-                    Some(wgpu::TextureSampleType::Sint) => naga::ScalarKind::Sint,
-                    _ => naga::ScalarKind::Float,
-                };
-                if fk != kind {
+            if let Some(Resource { gpu: Ok(GpuRes::Texture(t, f)), .. }) = self.resources.get(&(ResKind::Rtv, loc)) {
+                let Some(format) = same_bits_format(*f, kind) else {
                     return Err(OpErr::Skip(Skip::todo(
                         RunnerTodo::ResourceFormat,
-                        format!("runner: render target {loc} is {f:?} but the shader writes {kind:?} (no WebGPU form)"),
+                        format!("runner: render target {loc} is {f:?} but the shader writes {kind:?}"),
                     )));
+                };
+                if format != *f {
+                    let stand_in = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                        label: Some("render target stand-in"),
+                        size: wgpu::Extent3d { width: t.width(), height: t.height(), depth_or_array_layers: 1 },
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension: wgpu::TextureDimension::D2,
+                        format,
+                        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                            | wgpu::TextureUsages::COPY_SRC
+                            | wgpu::TextureUsages::COPY_DST,
+                        view_formats: &[],
+                    });
+                    self.copy_bits(t, &stand_in)?;
+                    stand_ins.insert(loc, stand_in);
                 }
             }
         }
@@ -1256,7 +1379,11 @@ impl<'a> Pass<'a> {
                 Some(Resource { gpu: Ok(GpuRes::Texture(t, f)), .. }) => {
                     let write =
                         if out_locs.contains(&slot) { wgpu::ColorWrites::ALL } else { wgpu::ColorWrites::empty() };
-                    targets.push(Some(wgpu::ColorTargetState { format: *f, blend: None, write_mask: write }));
+                    let (t, f) = match stand_ins.get(&slot) {
+                        Some(s) => (s, s.format()),
+                        None => (t, *f),
+                    };
+                    targets.push(Some(wgpu::ColorTargetState { format: f, blend: None, write_mask: write }));
                     views.push(Some(t.create_view(&wgpu::TextureViewDescriptor {
                         dimension: Some(wgpu::TextureViewDimension::D2),
                         base_array_layer: 0,
@@ -1299,42 +1426,22 @@ impl<'a> Pass<'a> {
             }
             v
         };
-        let bgls: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| g.as_ref().map(|p| &p.0)).collect();
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
             .scoped(|| {
-                let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: None,
-                    bind_group_layouts: &bgls,
-                    immediate_size: 0,
-                });
-                dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("draw"),
-                    layout: Some(&layout),
-                    vertex: wgpu::VertexState {
-                        module: vs_module,
-                        entry_point: None,
-                        compilation_options: Default::default(),
+                executor::render_pipeline(
+                    dev,
+                    &groups.layout,
+                    &executor::Pipeline {
+                        vertex: (vs_module, None),
+                        fragment: (&ps_wgpu, None),
                         buffers: &vb_descs,
-                    },
-                    // D3D's default rasterizer state: clockwise is front, no culling.
-                    primitive: wgpu::PrimitiveState {
                         topology: prim,
-                        front_face: wgpu::FrontFace::Cw,
-                        ..Default::default()
-                    },
-                    depth_stencil: None,
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &ps_wgpu,
-                        entry_point: None,
-                        compilation_options: Default::default(),
                         targets: &targets,
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                })
+                        depth: None,
+                    },
+                )
             })
             .map_err(|e| OpErr::Fail(format!("render pipeline creation failed: {e}")))?;
         let mut vbufs: Vec<(u32, wgpu::Buffer)> = Vec::new();
@@ -1356,29 +1463,27 @@ impl<'a> Pass<'a> {
             })
             .collect();
         let _ = extent;
+        let vertex_buffers: Vec<(u32, &wgpu::Buffer)> = vbufs.iter().map(|(slot, b)| (*slot, b)).collect();
         self.gpu
             .scoped(|| {
                 let mut enc = dev.create_command_encoder(&Default::default());
-                {
-                    let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-                        label: Some("draw"),
-                        color_attachments: &attachments,
-                        ..Default::default()
-                    });
-                    pass.set_pipeline(&pipeline);
-                    for (i, g) in groups.iter().enumerate() {
-                        if let Some((_, bg)) = g {
-                            pass.set_bind_group(i as u32, bg, &[]);
-                        }
-                    }
-                    for (slot, b) in &vbufs {
-                        pass.set_vertex_buffer(*slot, b.slice(..));
-                    }
-                    pass.draw(0..vertices, 0..instances);
-                }
+                let draw = executor::Draw {
+                    color: &attachments,
+                    depth: None,
+                    vertex_buffers: &vertex_buffers,
+                    indices: None,
+                    vertices,
+                    instances,
+                };
+                executor::encode_draw(&mut enc, &pipeline, &groups, &draw);
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("draw: {e}")))?;
+        for (slot, stand_in) in &stand_ins {
+            if let Some(Resource { gpu: Ok(GpuRes::Texture(t, _)), .. }) = self.resources.get(&(ResKind::Rtv, *slot)) {
+                self.copy_bits(stand_in, t)?;
+            }
+        }
         self.gpu.wait().map_err(|e| OpErr::Fail(e.to_string()))?;
         let errs = self.gpu.take_errors();
         if let Some(e) = errs.first() {
@@ -1393,39 +1498,15 @@ impl<'a> Pass<'a> {
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no compute shader")))?;
         let (cs_naga, cs_wgpu) = self.link(cs, None)?;
         let groups = self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)])?;
-        let bgls: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| g.as_ref().map(|p| &p.0)).collect();
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
-            .scoped(|| {
-                let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: None,
-                    bind_group_layouts: &bgls,
-                    immediate_size: 0,
-                });
-                dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("dispatch"),
-                    layout: Some(&layout),
-                    module: &cs_wgpu,
-                    entry_point: None,
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-            })
+            .scoped(|| executor::compute_pipeline(dev, &groups.layout, &cs_wgpu, None))
             .map_err(|e| OpErr::Fail(format!("compute pipeline creation failed: {e}")))?;
         self.gpu
             .scoped(|| {
                 let mut enc = dev.create_command_encoder(&Default::default());
-                {
-                    let mut pass = enc.begin_compute_pass(&Default::default());
-                    pass.set_pipeline(&pipeline);
-                    for (i, g) in groups.iter().enumerate() {
-                        if let Some((_, bg)) = g {
-                            pass.set_bind_group(i as u32, bg, &[]);
-                        }
-                    }
-                    pass.dispatch_workgroups(x, y, z);
-                }
+                executor::encode_dispatch(&mut enc, &pipeline, &groups, [x, y, z]);
                 self.gpu.queue.submit([enc.finish()]);
             })
             .map_err(|e| OpErr::Fail(format!("dispatch: {e}")))?;
@@ -1497,39 +1578,29 @@ fn typed_format(f: Format) -> Option<dxbc_naga::TypedFormat> {
     })
 }
 
-/// Location bindings of the entry point's inputs (`outputs == false`) with their interpolation.
-fn location_bindings(
-    m: &naga::Module,
-    outputs: bool,
-) -> HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)> {
-    let mut out = HashMap::new();
-    let Some(ep) = m.entry_points.first() else { return out };
-    let mut add = |b: &Option<naga::Binding>| {
-        if let Some(naga::Binding::Location { location, interpolation, sampling, .. }) = b {
-            out.insert(*location, (*interpolation, *sampling));
-        }
+/// The 32-bit-per-channel format with `format`'s channels and component
+/// `kind` (None for other formats).
+fn same_bits_format(format: wgpu::TextureFormat, kind: naga::ScalarKind) -> Option<wgpu::TextureFormat> {
+    use naga::ScalarKind as K;
+    use wgpu::TextureFormat as T;
+    let channels = match format {
+        T::R32Float | T::R32Uint | T::R32Sint => 1,
+        T::Rg32Float | T::Rg32Uint | T::Rg32Sint => 2,
+        T::Rgba32Float | T::Rgba32Uint | T::Rgba32Sint => 4,
+        _ => return None,
     };
-    let mut visit = |b: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| {
-        if b.is_none() {
-            if let naga::TypeInner::Struct { members, .. } = &m.types[ty].inner {
-                for mm in members {
-                    add(&mm.binding);
-                }
-            }
-        } else {
-            add(b);
-        }
-    };
-    if outputs {
-        if let Some(r) = &ep.function.result {
-            visit(&r.binding, r.ty);
-        }
-    } else {
-        for a in &ep.function.arguments {
-            visit(&a.binding, a.ty);
-        }
-    }
-    out
+    Some(match (channels, kind) {
+        (1, K::Float) => T::R32Float,
+        (1, K::Uint) => T::R32Uint,
+        (1, K::Sint) => T::R32Sint,
+        (2, K::Float) => T::Rg32Float,
+        (2, K::Uint) => T::Rg32Uint,
+        (2, K::Sint) => T::Rg32Sint,
+        (_, K::Float) => T::Rgba32Float,
+        (_, K::Uint) => T::Rgba32Uint,
+        (_, K::Sint) => T::Rgba32Sint,
+        _ => return None,
+    })
 }
 
 /// Scalar kind written to each output location.
@@ -1560,7 +1631,46 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
 
 /// A binding as both stages declare it: binding, stages, register class, register, count.
 type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32);
-/// Pixel-shader inputs by location: interpolation and sampling.
-type PsInputs = HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)>;
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in target keeps the bits: same texel size and channels as the
+    /// test's target, of the shader's component class (wgpu's format tables).
+    #[test]
+    fn stand_in_formats_keep_the_texel_bits_and_take_the_shader_class() {
+        use wgpu::TextureFormat as T;
+        let formats = [
+            T::R32Float,
+            T::R32Uint,
+            T::R32Sint,
+            T::Rg32Float,
+            T::Rg32Uint,
+            T::Rg32Sint,
+            T::Rgba32Float,
+            T::Rgba32Uint,
+            T::Rgba32Sint,
+        ];
+        for f in formats {
+            for (kind, sample) in [
+                (naga::ScalarKind::Float, wgpu::TextureSampleType::Float { filterable: false }),
+                (naga::ScalarKind::Uint, wgpu::TextureSampleType::Uint),
+                (naga::ScalarKind::Sint, wgpu::TextureSampleType::Sint),
+            ] {
+                let s = same_bits_format(f, kind).unwrap();
+                assert_eq!(s.block_copy_size(None), f.block_copy_size(None), "{f:?} {kind:?}");
+                assert_eq!(s.components(), f.components(), "{f:?} {kind:?}");
+                assert_eq!(s.sample_type(None, None), Some(sample), "{f:?} {kind:?}");
+                // A target of the shader's class is used as it is.
+                if f.sample_type(None, None) == Some(sample) {
+                    assert_eq!(s, f);
+                }
+            }
+        }
+        assert_eq!(same_bits_format(T::Rgba8Unorm, naga::ScalarKind::Uint), None);
+        assert_eq!(same_bits_format(T::R32Float, naga::ScalarKind::Bool), None);
+    }
+}

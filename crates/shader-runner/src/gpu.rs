@@ -54,6 +54,9 @@ pub struct Gpu {
     errors: Arc<Mutex<Vec<String>>>,
     /// Set when a wait timed out: the device should be replaced.
     pub poisoned: bool,
+    /// Formats this adapter can bind as read-write storage textures (WebGPU
+    /// core allows only r32; adapter-specific format features add more).
+    pub read_write_storage: Vec<wgpu::TextureFormat>,
 }
 
 impl Gpu {
@@ -80,6 +83,17 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| GpuError::NoDevice(format!("request_device failed: {e}")))?;
+        let read_write_storage = {
+            use wgpu::TextureFormat as T;
+            let candidates = [T::Rgba32Float, T::Rgba32Uint, T::Rgba32Sint, T::Rg32Float, T::Rg32Uint, T::Rg32Sint];
+            let adapter_specific = features.contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES);
+            let rw = wgpu::TextureFormatFeatureFlags::STORAGE_READ_WRITE;
+            candidates
+                .into_iter()
+                .filter(|f| adapter_specific && adapter.get_texture_format_features(*f).flags.contains(rw))
+                .chain([T::R32Float, T::R32Uint, T::R32Sint])
+                .collect()
+        };
         let errors: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -95,6 +109,7 @@ impl Gpu {
             features,
             errors,
             poisoned: false,
+            read_write_storage,
         })
     }
 

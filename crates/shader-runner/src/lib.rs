@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod exec;
+pub mod executor;
 pub mod gpu;
 pub mod manifest;
 pub mod parse;

@@ -4,6 +4,7 @@
 //! returns the read-backs in plan order. Comparing the two tells a
 //! translation problem (both wrong) from a browser or driver one (they differ).
 
+use crate::executor;
 use crate::gpu::{first_line, Gpu, GpuError};
 use preview_model::plan::{Plan, Readback, Resource};
 use wgpu::util::DeviceExt;
@@ -211,9 +212,9 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                 })
             })
             .collect();
-        // Resources and layouts, group by group.
+        // Resources and their layout types, in plan order.
         let mut held: Vec<Held> = Vec::new();
-        let mut layout_entries: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); plan.group_count() as usize];
+        let mut types: Vec<wgpu::BindingType> = Vec::new();
         for e in &plan.entries {
             let (ty, h) = match &e.resource {
                 Resource::Buffer { kind, blob } => {
@@ -370,46 +371,30 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                     (wgpu::BindingType::Sampler(ty), Held::Sampler(s))
                 }
             };
-            layout_entries[e.group as usize].push(wgpu::BindGroupLayoutEntry {
-                binding: e.binding,
-                visibility: stage_vis,
-                ty,
-                count: None,
-            });
+            types.push(ty);
             held.push(h);
         }
-        let bgls: Vec<wgpu::BindGroupLayout> = layout_entries
+        let bound: Vec<executor::Bound> = plan
+            .entries
             .iter()
-            .map(|entries| dev.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries }))
-            .collect();
-        let groups: Vec<wgpu::BindGroup> = (0..bgls.len())
-            .map(|g| {
-                let entries: Vec<wgpu::BindGroupEntry> = plan
-                    .entries
-                    .iter()
-                    .zip(&held)
-                    .filter(|(e, _)| e.group as usize == g)
-                    .map(|(e, h)| wgpu::BindGroupEntry {
-                        binding: e.binding,
-                        resource: match h {
-                            Held::Buffer(b) => b.as_entire_binding(),
-                            Held::Texture(_, v) => wgpu::BindingResource::TextureView(v),
-                            Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
-                        },
-                    })
-                    .collect();
-                dev.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &bgls[g], entries: &entries })
+            .zip(&held)
+            .zip(&types)
+            .map(|((e, h), ty)| executor::Bound {
+                group: e.group,
+                binding: e.binding,
+                visibility: stage_vis,
+                ty: *ty,
+                resource: match h {
+                    Held::Buffer(b) => b.as_entire_binding(),
+                    Held::Texture(_, v) => wgpu::BindingResource::TextureView(v),
+                    Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
+                },
             })
             .collect();
-        let bgl_refs: Vec<&wgpu::BindGroupLayout> = bgls.iter().collect();
-        let layout = dev.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: None,
-            bind_group_layouts: &bgl_refs.iter().map(|b| Some(*b)).collect::<Vec<_>>(),
-            immediate_size: 0,
-        });
-        Ok((modules, held, groups, layout))
+        let bindings = executor::bind(&dev, &bound);
+        Ok((modules, held, bindings))
     });
-    let (modules, held, groups, layout) = built.and_then(|r| r)?;
+    let (modules, held, bindings) = built.and_then(|r| r)?;
 
     let mut targets: Vec<wgpu::Texture> = Vec::new();
     let submitted = gpu.scoped(|| -> Result<(), GpuError> {
@@ -444,46 +429,37 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                 "line-strip" => wgpu::PrimitiveTopology::LineStrip,
                 _ => wgpu::PrimitiveTopology::TriangleList,
             };
-            let pipeline = dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("preview"),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &modules[draw.vertex_module],
-                    entry_point: Some(&plan.modules[draw.vertex_module].entry),
-                    compilation_options: Default::default(),
-                    buffers: &if attrs.is_empty() {
-                        vec![]
-                    } else {
-                        vec![Some(wgpu::VertexBufferLayout {
-                            array_stride: draw.stride as u64,
-                            step_mode: wgpu::VertexStepMode::Vertex,
-                            attributes: &attrs,
-                        })]
-                    },
-                },
-                // D3D's rasterizer default: clockwise triangles face front; no culling.
-                primitive: wgpu::PrimitiveState { topology, front_face: wgpu::FrontFace::Cw, ..Default::default() },
-                depth_stencil: draw.depth.map(|test| wgpu::DepthStencilState {
-                    format: wgpu::TextureFormat::Depth32Float,
-                    depth_write_enabled: Some(true),
-                    depth_compare: Some(if test == "always" {
-                        wgpu::CompareFunction::Always
-                    } else {
-                        wgpu::CompareFunction::Less
-                    }),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &modules[draw.fragment_module],
-                    entry_point: Some(&plan.modules[draw.fragment_module].entry),
-                    compilation_options: Default::default(),
+            let buffers = if attrs.is_empty() {
+                vec![]
+            } else {
+                vec![Some(wgpu::VertexBufferLayout {
+                    array_stride: draw.stride as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &attrs,
+                })]
+            };
+            let pipeline = executor::render_pipeline(
+                &dev,
+                &bindings.layout,
+                &executor::Pipeline {
+                    vertex: (&modules[draw.vertex_module], Some(&plan.modules[draw.vertex_module].entry)),
+                    fragment: (&modules[draw.fragment_module], Some(&plan.modules[draw.fragment_module].entry)),
+                    buffers: &buffers,
+                    topology,
                     targets: &color_states,
-                }),
-                multiview_mask: None,
-                cache: None,
-            });
+                    depth: draw.depth.map(|test| wgpu::DepthStencilState {
+                        format: wgpu::TextureFormat::Depth32Float,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(if test == "always" {
+                            wgpu::CompareFunction::Always
+                        } else {
+                            wgpu::CompareFunction::Less
+                        }),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                },
+            );
             let size = wgpu::Extent3d { width: plan.width, height: plan.height, depth_or_array_layers: 1 };
             for f in &formats {
                 targets.push(dev.create_texture(&wgpu::TextureDescriptor {
@@ -538,52 +514,24 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                     usage: wgpu::BufferUsages::INDEX,
                 })
             });
-            {
-                let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("preview"),
-                    color_attachments: &attachments,
-                    depth_stencil_attachment: depth_view.as_ref().map(|v| wgpu::RenderPassDepthStencilAttachment {
-                        view: v,
-                        depth_ops: Some(wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(1.0),
-                            store: wgpu::StoreOp::Store,
-                        }),
-                        stencil_ops: None,
-                    }),
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
-                pass.set_pipeline(&pipeline);
-                for (i, g) in groups.iter().enumerate() {
-                    pass.set_bind_group(i as u32, g, &[]);
-                }
-                if let Some(vb) = &vb {
-                    pass.set_vertex_buffer(0, vb.slice(..));
-                }
-                match &ib {
-                    Some(ib) => {
-                        pass.set_index_buffer(ib.slice(..), wgpu::IndexFormat::Uint32);
-                        pass.draw_indexed(0..draw.index_count, 0, 0..1);
-                    }
-                    None => pass.draw(0..draw.vertex_count, 0..1),
-                }
-            }
+            let vertex_buffers: Vec<(u32, &wgpu::Buffer)> = vb.iter().map(|b| (0, b)).collect();
+            let d = executor::Draw {
+                color: &attachments,
+                depth: depth_view.as_ref().map(|v| wgpu::RenderPassDepthStencilAttachment {
+                    view: v,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                    stencil_ops: None,
+                }),
+                vertex_buffers: &vertex_buffers,
+                indices: ib.as_ref().map(|ib| (ib, draw.index_count)),
+                vertices: draw.vertex_count,
+                instances: 1,
+            };
+            executor::encode_draw(&mut enc, &pipeline, &bindings, &d);
         } else if let Some((module, g)) = plan.dispatch {
-            let pipeline = dev.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("preview"),
-                layout: Some(&layout),
-                module: &modules[module],
-                entry_point: Some(&plan.modules[module].entry),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-            let mut pass = enc.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            for (i, grp) in groups.iter().enumerate() {
-                pass.set_bind_group(i as u32, grp, &[]);
-            }
-            pass.dispatch_workgroups(g[0], g[1], g[2]);
+            let pipeline =
+                executor::compute_pipeline(&dev, &bindings.layout, &modules[module], Some(&plan.modules[module].entry));
+            executor::encode_dispatch(&mut enc, &pipeline, &bindings, g);
         }
         gpu.queue.submit([enc.finish()]);
         Ok(())
