@@ -102,7 +102,7 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         K::UniformBuffer { size_bytes } => format!("uniform buffer, {size_bytes} bytes"),
         K::ReadOnlyStorageBuffer { stride } => format!("read-only storage buffer (stride {stride})"),
         K::StorageBuffer { stride } => format!("storage buffer (stride {stride})"),
-        K::SampledTexture { dimension, sample_type, multisampled } => {
+        K::SampledTexture { dimension, view_dimension, sample_type, multisampled } => {
             let of = match sample_type.as_str() {
                 "f" => "float",
                 "i" => "sint",
@@ -110,7 +110,11 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
                 "depth" => "depth",
                 other => other,
             };
-            format!("{dimension}, {of}{}", if *multisampled { ", multisampled" } else { "" })
+            format!(
+                "{dimension}{}, {of}{}",
+                emulated_view(dimension, view_dimension),
+                if *multisampled { ", multisampled" } else { "" }
+            )
         }
         K::TypedBuffer { writable, channels } => {
             format!(
@@ -118,11 +122,23 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
                 if *writable { "writable" } else { "read-only" }
             )
         }
-        K::StorageTexture { dimension, sample_type } => format!("storage {dimension}, {sample_type}"),
+        K::StorageTexture { dimension, view_dimension, sample_type } => {
+            format!("storage {dimension}{}, {sample_type}", emulated_view(dimension, view_dimension))
+        }
         K::Sampler { comparison: true } => "comparison sampler".to_string(),
         K::Sampler { comparison: false } => "sampler".to_string(),
     };
     BindingRow { register, group: b.group, binding: b.binding, kind }
+}
+
+/// How an emulated texture is bound: a 1D array is bound as a 2D array of
+/// height 1 (the translator states the view it needs).
+fn emulated_view(dimension: &str, view_dimension: &str) -> String {
+    if dimension == "texture1darray" {
+        format!(" (bind a {view_dimension} of height 1)")
+    } else {
+        String::new()
+    }
 }
 
 /// The first `_eN` identifier on a line (N as a number).

@@ -140,6 +140,8 @@ pub(crate) struct Lower<'a> {
     pub(crate) span: Span,
     offset: usize,
     pub(crate) options: &'a Options,
+    /// The emulations this translation used (reported to users).
+    pub(crate) emulations: BTreeSet<Emulation>,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -199,6 +201,7 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         span: Span::UNDEFINED,
         offset: p.offset,
         options,
+        emulations: BTreeSet::new(),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -221,7 +224,16 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
             return Err(TranslateError::Validation { message, offset });
         }
     };
-    Ok(Translation { module: l.module, info, stage, bindings: l.bindings, inputs, outputs, workgroup_size })
+    Ok(Translation {
+        module: l.module,
+        info,
+        stage,
+        bindings: l.bindings,
+        inputs,
+        outputs,
+        workgroup_size,
+        emulations: l.emulations.into_iter().collect(),
+    })
 }
 
 impl<'a> Lower<'a> {
@@ -1017,7 +1029,7 @@ impl<'a> Lower<'a> {
         self.write(d1, second, k, sat)
     }
 
-    fn alu(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
+    pub(crate) fn alu(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
         let sat = saturate(ins);
         let name = code.info().asm;
@@ -1406,6 +1418,9 @@ impl<'a> Lower<'a> {
             O::LdUavTyped => return self.load_typed_uav(ins),
             O::StoreUavTyped => return self.store_typed_uav(ins),
             O::Sync => return self.sync(ins),
+            c if c == O::CheckAccessFullyMapped || crate::emulate::feedback::sibling(c).is_some() => {
+                return self.feedback(ins, code)
+            }
             _ => {
                 return match Limitation::of_opcode(code) {
                     Some(l) => unsupported(l, format!("instruction {name}"), at),
@@ -1591,6 +1606,7 @@ impl<'a> Lower<'a> {
                     }
                     .into(),
                     components: comps,
+                    synthesised: false,
                 });
             }
         }
@@ -1643,6 +1659,7 @@ impl<'a> Lower<'a> {
                 builtin: Some(name.into()),
                 scalar: "u32".into(),
                 components: comps,
+                synthesised: false,
             });
         }
         let _ = declared_specials;
@@ -1821,6 +1838,7 @@ impl<'a> Lower<'a> {
                 }
                 .into(),
                 components: 4,
+                synthesised: false,
             });
         }
         for (&ty, &g) in &self.specials.clone() {
@@ -1865,10 +1883,21 @@ impl<'a> Lower<'a> {
                 builtin: Some(name.into()),
                 scalar: if conv.is_some() { "f32" } else { "u32" }.into(),
                 components: 1,
+                synthesised: false,
             });
         }
         if stage == ShaderStage::Vertex && !outputs.iter().any(|o| o.builtin.as_deref() == Some("position")) {
-            return unsupported(L::VertexWithoutPosition, "vertex shader without an SV_Position output", p.offset);
+            // A VS that feeds a GS or HS writes no SV_Position, but naga and
+            // WebGPU require one: a constant position is added after the real
+            // outputs (their locations are untouched) and reported as
+            // synthesised.
+            let (member, value, entry) = crate::emulate::position::synthesised_position(&mut ep, self.t.vec4f, offset);
+            emit_all(&ep, ep.expressions.len() - 1, &mut stmts);
+            members.push(member);
+            offset += 16;
+            values.push(value);
+            outputs.push(entry);
+            self.emulations.insert(Emulation::SynthesisedPosition);
         }
         if !members.is_empty() {
             let sty = self.ty(TypeInner::Struct { members, span: offset });

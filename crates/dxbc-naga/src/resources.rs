@@ -167,8 +167,10 @@ impl Lower<'_> {
                             .insert((T, id), Words { g, stride: 4 * channels, atomic: None, typed: true, channels, k });
                         return Ok(());
                     }
+                    // WGSL has no 1D arrays: a 2D array of height 1 (emulate/texture1d_array.rs).
                     RD::Texture1darray => {
-                        return unsupported(L::TextureArray1d, "1D texture arrays have no WebGPU form", at)
+                        self.emulations.insert(Emulation::Texture1dArrayAs2dArray);
+                        (ImageDimension::D2, true, false)
                     }
                     RD::Unknown | RD::RawBuffer | RD::StructuredBuffer => {
                         return malformed(format!("resource dimension {raw_dim}"), at)
@@ -188,6 +190,7 @@ impl Lower<'_> {
                 let dim_name = dim.row().asm.to_string();
                 let kind = BindingKind::SampledTexture {
                     dimension: dim_name,
+                    view_dimension: crate::emulate::texture1d_array::view_dimension(idim, arrayed).into(),
                     sample_type: if depth { "depth".into() } else { format!("{k:?}").to_lowercase() },
                     multisampled: multi,
                 };
@@ -330,12 +333,9 @@ impl Lower<'_> {
                         Some(d @ RD::Texture2d) => (d, ImageDimension::D2, false),
                         Some(d @ RD::Texture3d) => (d, ImageDimension::D3, false),
                         Some(d @ RD::Texture2darray) => (d, ImageDimension::D2, true),
-                        Some(RD::Texture1darray) => {
-                            return unsupported(
-                                L::TextureArray1d,
-                                "typed UAVs: 1D texture arrays have no WebGPU form",
-                                at,
-                            )
+                        Some(d @ RD::Texture1darray) => {
+                            self.emulations.insert(Emulation::Texture1dArrayAs2dArray);
+                            (d, ImageDimension::D2, true)
                         }
                         _ => {
                             return unsupported(L::TypedUavDimension, format!("typed UAVs of dimension {raw_dim}"), at)
@@ -354,6 +354,7 @@ impl Lower<'_> {
                     let ty = self.ty(TypeInner::Image { dim: idim, arrayed, class });
                     let kind = BindingKind::StorageTexture {
                         dimension: dim.row().asm.to_string(),
+                        view_dimension: crate::emulate::texture1d_array::view_dimension(idim, arrayed).into(),
                         sample_type: format!("{format:?}").to_lowercase(),
                     };
                     let g = self.resource_global(
@@ -512,6 +513,7 @@ impl Lower<'_> {
             self.read(a, K::F)?
         };
         let coordinate = self.sub_vector(addr, n);
+        let coordinate = self.as_2d(tex.dim, coordinate, Literal::F32(0.5));
         let array_index = if arrayed {
             let z = self.component(addr, n);
             let r = self.math(naga::MathFunction::Round, z, None, None);
@@ -542,6 +544,7 @@ impl Lower<'_> {
         let image = self.e(E::GlobalVariable(tex.g));
         let offset =
             if matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
+        let offset = offset.map(|o| self.as_2d(tex.dim, o, Literal::I32(0)));
         let scalar_arg = |l: &mut Self, i: usize| -> Result<H, TranslateError> {
             let o = l.op(ins, i)?;
             let v = l.read(o, K::F)?;
@@ -555,12 +558,14 @@ impl Lower<'_> {
                 let dx = {
                     let o = self.op(ins, 4)?;
                     let v = self.read(o, K::F)?;
-                    self.sub_vector(v, n)
+                    let g = self.sub_vector(v, n);
+                    self.as_2d(tex.dim, g, Literal::F32(0.0))
                 };
                 let dy = {
                     let o = self.op(ins, 5)?;
                     let v = self.read(o, K::F)?;
-                    self.sub_vector(v, n)
+                    let g = self.sub_vector(v, n);
+                    self.as_2d(tex.dim, g, Literal::F32(0.0))
                 };
                 (SampleLevel::Gradient { x: dx, y: dy }, None)
             }
@@ -687,6 +692,7 @@ impl Lower<'_> {
             Some(off) => self.bin(B::Add, coordinate, off),
             None => coordinate,
         };
+        let coordinate = self.as_2d(tex.dim, coordinate, Literal::I32(0));
         let image = self.e(E::GlobalVariable(tex.g));
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample, level });
         let v = self.widen(v, tex.depth);
@@ -743,7 +749,8 @@ impl Lower<'_> {
         });
         let mut comps = Vec::new();
         for c in 0..n {
-            comps.push(if n == 1 { size } else { self.component(size, c) });
+            let whole = n == 1 && tex.dim != RD::Texture1darray;
+            comps.push(if whole { size } else { self.component(size, c) });
         }
         if arrayed {
             comps.push(self.e(E::ImageQuery { image, query: ImageQuery::NumLayers }));
@@ -1070,6 +1077,7 @@ impl Lower<'_> {
         let (n, arrayed) = Self::coord_shape(st.dim);
         let ai = self.bitcast(addr, K::U, K::I);
         let coordinate = self.sub_vector(ai, n);
+        let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
         let image = self.e(E::GlobalVariable(st.g));
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample: None, level: None });
@@ -1117,6 +1125,7 @@ impl Lower<'_> {
         let (n, arrayed) = Self::coord_shape(st.dim);
         let ai = self.bitcast(addr, K::U, K::I);
         let coordinate = self.sub_vector(ai, n);
+        let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
         let image = self.e(E::GlobalVariable(st.g));
         self.stmt(S::ImageStore { image, coordinate, array_index, value });

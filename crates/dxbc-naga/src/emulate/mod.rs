@@ -1,0 +1,61 @@
+//! Exact emulations: DXBC features with no direct naga/WGSL form, lowered to
+//! code that gives D3D's results on every target (WGSL included).
+//!
+//! Each file is one feature; each says why its form is exact. A translation
+//! lists the emulations it used ([`crate::Translation::emulations`]).
+
+pub(crate) mod feedback;
+pub(crate) mod position;
+pub(crate) mod texture1d_array;
+
+use serde::{Deserialize, Serialize};
+
+/// An emulation a translation used: what it changed, for users and for
+/// pipelines that must bind accordingly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Emulation {
+    /// Tiled-resource feedback: every tile reported resident.
+    TiledFeedback,
+    /// A vertex shader without SV_Position got a constant position output.
+    SynthesisedPosition,
+    /// A 1D array texture is a 2D array of height 1 (bind it so).
+    Texture1dArrayAs2dArray,
+}
+
+impl Emulation {
+    /// Every emulation, in declaration order.
+    pub const ALL: &'static [Emulation] =
+        &[Emulation::TiledFeedback, Emulation::SynthesisedPosition, Emulation::Texture1dArrayAs2dArray];
+
+    /// A stable kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Emulation::TiledFeedback => "tiled-feedback",
+            Emulation::SynthesisedPosition => "synthesised-position",
+            Emulation::Texture1dArrayAs2dArray => "texture-1d-array-as-2d-array",
+        }
+    }
+
+    /// What the emulation does, for users.
+    pub fn what(self) -> &'static str {
+        match self {
+            Emulation::TiledFeedback => {
+                "tiled-resource status: every access is reported fully mapped (no tiled resources exist)"
+            }
+            Emulation::SynthesisedPosition => {
+                "the vertex shader writes no SV_Position (it feeds a GS or HS): a constant position \
+                 (0, 0, 0, 1) is output after the real outputs"
+            }
+            Emulation::Texture1dArrayAs2dArray => {
+                "a 1D array texture is declared as a 2D array texture: bind a 2D array of height 1 \
+                 (sampled at v = 0.5, loaded at row 0)"
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Emulation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
