@@ -251,6 +251,20 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// Opens a `loop` whose statements follow (emulations build loops).
+    pub(crate) fn open_loop(&mut self) {
+        self.flush();
+        self.frames.push(Frame::Loop { body: Block::new(), span: self.span });
+    }
+
+    /// Closes the loop [`Self::open_loop`] opened.
+    pub(crate) fn close_loop(&mut self) {
+        self.flush();
+        if let Some(Frame::Loop { body, span }) = self.frames.pop() {
+            self.block().push(S::Loop { body, continuing: Block::new(), break_if: None }, span);
+        }
+    }
+
     fn block(&mut self) -> &mut Block {
         match self.frames.last_mut() {
             None => &mut self.root,
@@ -1418,6 +1432,7 @@ impl<'a> Lower<'a> {
             O::LdUavTyped => return self.load_typed_uav(ins),
             O::StoreUavTyped => return self.store_typed_uav(ins),
             O::Sync => return self.sync(ins),
+            O::Msad => return self.msad(ins),
             c if c == O::CheckAccessFullyMapped || crate::emulate::feedback::sibling(c).is_some() => {
                 return self.feedback(ins, code)
             }

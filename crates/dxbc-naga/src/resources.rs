@@ -1012,6 +1012,18 @@ impl Lower<'_> {
             let v = self.read(o, k)?;
             self.component(v, 0)
         };
+        let signed_minmax = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
+        if signed_minmax && k == K::U {
+            // Signed min/max on a region that unsigned min/max also use.
+            let max = matches!(code, O::AtomicImax | O::ImmAtomicImax);
+            let old = self.signed_minmax_loop(ptr, v1, max);
+            if imm {
+                let s = self.splat(old);
+                let d = self.op(ins, 0)?;
+                self.write(d, s, K::U, false)?;
+            }
+            return Ok(());
+        }
         let (fun, value) = match code {
             O::AtomicAnd | O::ImmAtomicAnd => (AtomicFunction::And, v1),
             O::AtomicOr | O::ImmAtomicOr => (AtomicFunction::InclusiveOr, v1),
@@ -1228,6 +1240,8 @@ fn returns_old_value(code: O) -> bool {
 pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K>, TranslateError> {
     let mut depth = std::collections::BTreeSet::new();
     let mut atomics: std::collections::BTreeMap<(u32, u32), K> = std::collections::BTreeMap::new();
+    let mut signed_regions = std::collections::BTreeSet::new();
+    let mut unsigned_regions = std::collections::BTreeSet::new();
     for ins in &p.instructions {
         let Some(code) = ins.op() else { continue };
         match code {
@@ -1247,24 +1261,24 @@ pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K
                     let unsigned_minmax =
                         matches!(code, O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin);
                     let key = (op.ty(), res_id(op));
-                    let want = if signed { K::I } else { K::U };
-                    match atomics.get(&key) {
-                        Some(&k) if k != want && (signed || unsigned_minmax) => {
-                            return unsupported(
-                                L::MixedSignAtomics,
-                                "signed and unsigned atomic min/max on one region",
-                                ins.offset as usize,
-                            )
-                        }
-                        Some(&K::I) => {}
-                        _ => {
-                            atomics.insert(key, want);
-                        }
+                    atomics.entry(key).or_insert(K::U);
+                    if signed {
+                        signed_regions.insert(key);
+                    }
+                    if unsigned_minmax {
+                        unsigned_regions.insert(key);
                     }
                 }
             }
             _ => {}
         }
+    }
+    // Signed min/max alone make a region signed (add, and, exchange … are
+    // sign-agnostic on the bits). Mixed with unsigned min/max it stays
+    // unsigned and the signed ones become compare-exchange loops
+    // (emulate/atomics.rs).
+    for key in signed_regions.difference(&unsigned_regions) {
+        atomics.insert(*key, K::I);
     }
     Ok((depth, atomics))
 }

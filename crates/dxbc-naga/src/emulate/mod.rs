@@ -4,7 +4,9 @@
 //! Each file is one feature; each says why its form is exact. A translation
 //! lists the emulations it used ([`crate::Translation::emulations`]).
 
+pub(crate) mod atomics;
 pub(crate) mod feedback;
+pub(crate) mod msad;
 pub(crate) mod position;
 pub(crate) mod texture1d_array;
 
@@ -20,12 +22,22 @@ pub enum Emulation {
     SynthesisedPosition,
     /// A 1D array texture is a 2D array of height 1 (bind it so).
     Texture1dArrayAs2dArray,
+    /// `msad` as integer arithmetic.
+    Msad,
+    /// Signed and unsigned atomic min/max on one region: the region is
+    /// unsigned and signed min/max are compare-exchange loops.
+    MixedSignAtomics,
 }
 
 impl Emulation {
     /// Every emulation, in declaration order.
-    pub const ALL: &'static [Emulation] =
-        &[Emulation::TiledFeedback, Emulation::SynthesisedPosition, Emulation::Texture1dArrayAs2dArray];
+    pub const ALL: &'static [Emulation] = &[
+        Emulation::TiledFeedback,
+        Emulation::SynthesisedPosition,
+        Emulation::Texture1dArrayAs2dArray,
+        Emulation::Msad,
+        Emulation::MixedSignAtomics,
+    ];
 
     /// A stable kebab-case name.
     pub fn name(self) -> &'static str {
@@ -33,6 +45,8 @@ impl Emulation {
             Emulation::TiledFeedback => "tiled-feedback",
             Emulation::SynthesisedPosition => "synthesised-position",
             Emulation::Texture1dArrayAs2dArray => "texture-1d-array-as-2d-array",
+            Emulation::Msad => "msad",
+            Emulation::MixedSignAtomics => "mixed-sign-atomics",
         }
     }
 
@@ -49,6 +63,11 @@ impl Emulation {
             Emulation::Texture1dArrayAs2dArray => {
                 "a 1D array texture is declared as a 2D array texture: bind a 2D array of height 1 \
                  (sampled at v = 0.5, loaded at row 0)"
+            }
+            Emulation::Msad => "msad is computed byte by byte with integer arithmetic",
+            Emulation::MixedSignAtomics => {
+                "a region with both signed and unsigned atomic min/max holds unsigned words; \
+                 signed min/max are compare-exchange loops"
             }
         }
     }
