@@ -13,7 +13,7 @@ pub mod options;
 pub mod report;
 mod resources;
 
-pub use emulate::Emulation;
+pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, Options, TypedFormat};
 

@@ -1433,6 +1433,8 @@ impl<'a> Lower<'a> {
             O::StoreUavTyped => return self.store_typed_uav(ins),
             O::Sync => return self.sync(ins),
             O::Msad => return self.msad(ins),
+            O::Lod => return self.lod(ins),
+            O::SamplePos => return self.samplepos(ins),
             c if c == O::CheckAccessFullyMapped || crate::emulate::feedback::sibling(c).is_some() => {
                 return self.feedback(ins, code)
             }

@@ -389,7 +389,7 @@ impl Lower<'_> {
 
     // ---------------------------------------------------------- textures
 
-    fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
+    pub(crate) fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
         if op.ty() != T {
             return unsupported(
                 L::TextureAccessOnUav,
@@ -433,7 +433,7 @@ impl Lower<'_> {
 
     /// Number of coordinate components for a D3D dimension, and whether an
     /// array index follows them.
-    fn coord_shape(dim: RD) -> (u32, bool) {
+    pub(crate) fn coord_shape(dim: RD) -> (u32, bool) {
         match dim {
             RD::Texture1d => (1, false),
             RD::Texture2d | RD::Texture2dms => (2, false),
@@ -445,7 +445,7 @@ impl Lower<'_> {
         }
     }
 
-    fn sub_vector(&mut self, v: H, n: u32) -> H {
+    pub(crate) fn sub_vector(&mut self, v: H, n: u32) -> H {
         match n {
             1 => self.component(v, 0),
             2 | 3 => {
@@ -478,7 +478,7 @@ impl Lower<'_> {
     }
 
     /// Applies the resource operand's swizzle to a fetched vec4 (of any kind).
-    fn resource_swizzle(&mut self, res: &Operand, v: H) -> H {
+    pub(crate) fn resource_swizzle(&mut self, res: &Operand, v: H) -> H {
         if !four_components(res) {
             return v;
         }

@@ -6,8 +6,12 @@
 
 pub(crate) mod atomics;
 pub(crate) mod feedback;
+pub(crate) mod lod;
 pub(crate) mod msad;
 pub(crate) mod position;
+pub(crate) mod samplepos;
+
+pub use samplepos::standard_sample_position;
 pub(crate) mod texture1d_array;
 
 use serde::{Deserialize, Serialize};
@@ -27,6 +31,10 @@ pub enum Emulation {
     /// Signed and unsigned atomic min/max on one region: the region is
     /// unsigned and signed min/max are compare-exchange loops.
     MixedSignAtomics,
+    /// `lod` computed from derivatives and the texture size.
+    Lod,
+    /// `samplepos` from the standard D3D sample patterns.
+    SamplePositions,
 }
 
 impl Emulation {
@@ -47,6 +55,8 @@ impl Emulation {
             Emulation::Texture1dArrayAs2dArray => "texture-1d-array-as-2d-array",
             Emulation::Msad => "msad",
             Emulation::MixedSignAtomics => "mixed-sign-atomics",
+            Emulation::Lod => "lod",
+            Emulation::SamplePositions => "sample-positions",
         }
     }
 
@@ -68,6 +78,13 @@ impl Emulation {
             Emulation::MixedSignAtomics => {
                 "a region with both signed and unsigned atomic min/max holds unsigned words; \
                  signed min/max are compare-exchange loops"
+            }
+            Emulation::Lod => {
+                "lod is computed from the coordinates' derivatives and the texture size (isotropic D3D \
+                 formula; the sampler's LOD bias and range taken as defaults)"
+            }
+            Emulation::SamplePositions => {
+                "samplepos reads the standard D3D sample pattern for the texture's sample count"
             }
         }
     }
