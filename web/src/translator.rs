@@ -127,6 +127,7 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         }
         K::Sampler { comparison: true } => "comparison sampler".to_string(),
         K::Sampler { comparison: false } => "sampler".to_string(),
+        K::UavCounter => "UAV counter (emulated): storage buffer of one atomic u32, the count".to_string(),
     };
     BindingRow { register, group: b.group, binding: b.binding, kind }
 }

@@ -53,6 +53,10 @@ pub enum BindingKind {
     StorageTexture { dimension: String, view_dimension: String, sample_type: String },
     /// A filtering or comparison sampler.
     Sampler { comparison: bool },
+    /// The hidden counter of the UAV at this register (append/consume,
+    /// `imm_atomic_alloc`/`imm_atomic_consume`): a read-write storage buffer
+    /// of one atomic u32, the count, initially 0 in D3D.
+    UavCounter,
 }
 
 /// One resource binding: where a D3D register went.

@@ -142,6 +142,10 @@ pub(crate) struct Lower<'a> {
     pub(crate) options: &'a Options,
     /// The emulations this translation used (reported to users).
     pub(crate) emulations: BTreeSet<Emulation>,
+    /// UAV counters by UAV id (emulate/counters.rs).
+    pub(crate) counters: BTreeMap<u32, Handle<GlobalVariable>>,
+    /// UAV ids counter instructions use.
+    pub(crate) counted_uavs: BTreeSet<u32>,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -202,6 +206,8 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         offset: p.offset,
         options,
         emulations: BTreeSet::new(),
+        counters: BTreeMap::new(),
+        counted_uavs: crate::emulate::counters::counted_uavs(p),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;

@@ -248,8 +248,8 @@ impl Lower<'_> {
                     );
                 }
                 // The UAV "has counter" bit; fxc leaves it clear on SRVs.
-                if DCL_UAV_CONTROLS[3].get(ins.token) != 0 {
-                    return unsupported(L::AppendConsume, "append/consume buffers (UAV counters)", at);
+                if uav && (DCL_UAV_CONTROLS[3].get(ins.token) != 0 || self.counted_uavs.contains(&id)) {
+                    self.declare_counter(id, register, space);
                 }
                 let atomic = self.atomic_targets.get(&(file, id)).copied();
                 let ty = self.word_array(atomic, None);
@@ -991,7 +991,7 @@ impl Lower<'_> {
         let at = ins.offset as usize;
         let imm = returns_old_value(code);
         if matches!(code, O::ImmAtomicAlloc | O::ImmAtomicConsume) {
-            return unsupported(L::AppendConsume, "append/consume counters (imm_atomic_alloc/consume)", at);
+            return self.counter_op(ins, code);
         }
         // atomic_op u, addr, value[, value2] ; imm_atomic_op dst, u, addr, value[, value2]
         let base = if imm { 1 } else { 0 };

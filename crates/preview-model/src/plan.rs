@@ -570,6 +570,11 @@ fn bind(
                 let name = cb.map(|c| c.name.clone()).unwrap_or_default();
                 (name, Resource::Buffer { kind: "uniform", blob: add_blob(plan, bytes) })
             }
+            // The translator's emulated UAV counter: one u32, D3D's initial count 0.
+            (_, BindingKind::UavCounter) => (
+                format!("counter of u{}", b.register),
+                Resource::Buffer { kind: "storage", blob: add_blob(plan, vec![0; 4]) },
+            ),
             (_, BindingKind::ReadOnlyStorageBuffer { .. })
             | (_, BindingKind::StorageBuffer { .. })
             | (_, BindingKind::TypedBuffer { .. }) => {

@@ -806,7 +806,8 @@ impl<'a> Pass<'a> {
                         m.4 = m.4.max(size);
                     }
                     None => {
-                        merged.insert(k, (b, *vis, entry.class, entry.register, size));
+                        let counter = entry.kind == dxbc_naga::BindingKind::UavCounter;
+                        merged.insert(k, (b, *vis, entry.class, entry.register, size, counter));
                     }
                 }
             }
@@ -828,7 +829,7 @@ impl<'a> Pass<'a> {
             }
             let mut layout_entries = Vec::new();
             let mut held: Vec<(u32, Held)> = Vec::new();
-            for ((_, binding), (mb, vis, class, reg, size)) in &entries {
+            for ((_, binding), (mb, vis, class, reg, size, counter)) in &entries {
                 layout_entries.push(wgpu::BindGroupLayoutEntry {
                     binding: *binding,
                     visibility: *vis,
@@ -836,6 +837,17 @@ impl<'a> Pass<'a> {
                     count: None,
                 });
                 let h = match (class, mb.ty) {
+                    // The translator's emulated UAV counter: one u32, D3D's
+                    // initial count 0 (wgpu zero-fills new buffers).
+                    _ if *counter => {
+                        let buf = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                            label: Some("uav counter"),
+                            size: 4,
+                            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                            mapped_at_creation: false,
+                        });
+                        Held::Buf(buf)
+                    }
                     (RegisterClass::ConstantBuffer, _) => {
                         let size = (*size as usize).max(16).div_ceil(16) * 16;
                         let mut words = vec![0u32; size / 4];
@@ -1559,7 +1571,10 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
 }
 
 /// A binding as both stages declare it: binding, stages, register class, register, count.
-type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32);
+/// A binding of the merged stages: the module's binding, the stages that
+/// use it, the D3D register class and number, a uniform buffer's size, and
+/// whether it is an emulated UAV counter.
+type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32, bool);
 /// Pixel-shader inputs by location: interpolation and sampling.
 type PsInputs = HashMap<u32, (Option<naga::Interpolation>, Option<naga::Sampling>)>;
 /// Vertex buffers: slot, stride and attributes.

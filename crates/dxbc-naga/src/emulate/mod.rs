@@ -5,6 +5,7 @@
 //! lists the emulations it used ([`crate::Translation::emulations`]).
 
 pub(crate) mod atomics;
+pub(crate) mod counters;
 pub(crate) mod feedback;
 pub(crate) mod lod;
 pub(crate) mod msad;
@@ -35,6 +36,8 @@ pub enum Emulation {
     Lod,
     /// `samplepos` from the standard D3D sample patterns.
     SamplePositions,
+    /// Append/consume counters as an atomic word in their own storage buffer.
+    UavCounters,
 }
 
 impl Emulation {
@@ -57,6 +60,7 @@ impl Emulation {
             Emulation::MixedSignAtomics => "mixed-sign-atomics",
             Emulation::Lod => "lod",
             Emulation::SamplePositions => "sample-positions",
+            Emulation::UavCounters => "uav-counters",
         }
     }
 
@@ -85,6 +89,10 @@ impl Emulation {
             }
             Emulation::SamplePositions => {
                 "samplepos reads the standard D3D sample pattern for the texture's sample count"
+            }
+            Emulation::UavCounters => {
+                "each UAV counter (append/consume) is an atomic u32 in its own storage buffer: bind a \
+                 4-byte buffer holding the initial count at the counter binding"
             }
         }
     }
