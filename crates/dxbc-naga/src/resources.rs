@@ -609,16 +609,19 @@ impl Lower<'_> {
         // gather4 dst, addr, t, s ; gather4_c dst, addr, t, s, ref ; _po adds an offset operand after addr.
         let po = matches!(code, O::Gather4Po | O::Gather4PoC);
         let base = if po { 3 } else { 2 };
-        if po {
-            return unsupported(
-                L::GatherRegisterOffset,
-                "gather4_po with a register offset (naga offsets must be constant)",
-                at,
-            );
-        }
         let res = self.op(ins, base)?;
         let tex = self.texture(res)?;
         let (n, coordinate, array_index) = self.float_coords(ins, tex)?;
+        if po && !matches!(tex.dim, RD::Texture2d | RD::Texture2darray) {
+            return malformed("gather4_po of a texture that is not 2D", at);
+        }
+        // The register offset is folded into the coordinate (emulate/gather_offset.rs).
+        let coordinate = if po {
+            let o = self.op(ins, 2)?;
+            self.gather_offset_coordinate(tex, coordinate, o)?
+        } else {
+            coordinate
+        };
         let samp_op = self.op(ins, base + 1)?;
         let channel = if samp_op.selection() == Some(SelectionMode::Select1Mode) && four_components(samp_op) {
             samp_op.select1()
@@ -636,7 +639,7 @@ impl Lower<'_> {
             None
         };
         let offset =
-            if matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
+            if po || matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
         // Depth images have one channel: comparison gathers always read it.
         let channel = if tex.depth { 0 } else { channel };
         let v = self.e(E::ImageSample {

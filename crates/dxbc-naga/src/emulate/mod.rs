@@ -7,6 +7,7 @@
 pub(crate) mod atomics;
 pub(crate) mod counters;
 pub(crate) mod feedback;
+pub(crate) mod gather_offset;
 pub(crate) mod lod;
 pub(crate) mod msad;
 pub(crate) mod position;
@@ -38,6 +39,8 @@ pub enum Emulation {
     SamplePositions,
     /// Append/consume counters as an atomic word in their own storage buffer.
     UavCounters,
+    /// `gather4_po` with a register offset folded into the coordinate.
+    GatherRegisterOffset,
 }
 
 impl Emulation {
@@ -61,6 +64,7 @@ impl Emulation {
             Emulation::Lod => "lod",
             Emulation::SamplePositions => "sample-positions",
             Emulation::UavCounters => "uav-counters",
+            Emulation::GatherRegisterOffset => "gather-register-offset",
         }
     }
 
@@ -93,6 +97,10 @@ impl Emulation {
             Emulation::UavCounters => {
                 "each UAV counter (append/consume) is an atomic u32 in its own storage buffer: bind a \
                  4-byte buffer holding the initial count at the counter binding"
+            }
+            Emulation::GatherRegisterOffset => {
+                "gather4_po's register offset is folded into the coordinate: the gather is taken at the \
+                 centre of the offset 2x2 quad, through the same sampler"
             }
         }
     }
