@@ -1221,6 +1221,14 @@ impl<'a> Lower<'a> {
                 let hi = self.splat_f(hi);
                 let c = self.math(M::Clamp, a, Some(lo), Some(hi));
                 let conv = self.e(E::As { expr: c, kind: k.kind(), convert: Some(4) });
+                // The largest f32 below 2^31 (2^32) converts short of the
+                // maximum: values at or above 2^31 (2^32) saturate to it.
+                let (limit, max) = match k {
+                    K::I => (self.splat_f(2147483648.0), self.splat_i(i32::MAX)),
+                    _ => (self.splat_f(4294967296.0), self.splat_u(u32::MAX)),
+                };
+                let above = self.bin(B::GreaterEqual, a, limit);
+                let conv = self.select(above, max, conv);
                 let nan = self.bin(B::NotEqual, a, a);
                 let zero = match k {
                     K::I => self.splat_i(0),
