@@ -214,6 +214,21 @@ mod tests {
     }
 
     #[test]
+    fn emulated_bindings_are_stated_in_the_binding_rows() {
+        // A 1D array texture: the library's view, bound with height 1.
+        let (_, o) = outcome(crate::test_corpus::file("fxc/directxtex_ps1darray.dxbc"));
+        let t = ok(&o);
+        let row = t.bindings.iter().find(|r| r.kind.starts_with("texture1darray")).expect("a 1D array row");
+        assert_eq!(row.kind, "texture1darray (bind a 2d-array of height 1), float");
+        // A UAV counter: its own row, where the library places it.
+        let (_, o) = outcome(crate::test_corpus::file("blobs/vkd3d_d3d12_cs_producer_code.dxbc"));
+        let t = ok(&o);
+        let (group, binding) = dxbc_naga::BindingScheme::GroupPerClass.place_counter(0, 0);
+        let row = t.bindings.iter().find(|r| r.kind.starts_with("UAV counter")).expect("a counter row");
+        assert_eq!((row.register.as_str(), row.group, row.binding), ("u0", group, binding));
+    }
+
+    #[test]
     fn baked_names() {
         assert_eq!(first_baked("    let _e12 = v0_1;"), Some(12));
         assert_eq!(first_baked("o0_ = f(_e1 * _e5);"), Some(1));
