@@ -102,7 +102,7 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         K::UniformBuffer { size_bytes } => format!("uniform buffer, {size_bytes} bytes"),
         K::ReadOnlyStorageBuffer { stride } => format!("read-only storage buffer (stride {stride})"),
         K::StorageBuffer { stride } => format!("storage buffer (stride {stride})"),
-        K::SampledTexture { dimension, sample_type, multisampled } => {
+        K::SampledTexture { dimension, view_dimension, sample_type, multisampled } => {
             let of = match sample_type.as_str() {
                 "f" => "float",
                 "i" => "sint",
@@ -110,7 +110,11 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
                 "depth" => "depth",
                 other => other,
             };
-            format!("{dimension}, {of}{}", if *multisampled { ", multisampled" } else { "" })
+            format!(
+                "{dimension}{}, {of}{}",
+                emulated_view(dimension, view_dimension),
+                if *multisampled { ", multisampled" } else { "" }
+            )
         }
         K::TypedBuffer { writable, channels } => {
             format!(
@@ -118,11 +122,24 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
                 if *writable { "writable" } else { "read-only" }
             )
         }
-        K::StorageTexture { dimension, sample_type } => format!("storage {dimension}, {sample_type}"),
+        K::StorageTexture { dimension, view_dimension, sample_type } => {
+            format!("storage {dimension}{}, {sample_type}", emulated_view(dimension, view_dimension))
+        }
         K::Sampler { comparison: true } => "comparison sampler".to_string(),
         K::Sampler { comparison: false } => "sampler".to_string(),
+        K::UavCounter => "UAV counter (emulated): storage buffer of one atomic u32, the count".to_string(),
     };
     BindingRow { register, group: b.group, binding: b.binding, kind }
+}
+
+/// How an emulated texture is bound: a 1D array is bound as a 2D array of
+/// height 1 (the translator states the view it needs).
+fn emulated_view(dimension: &str, view_dimension: &str) -> String {
+    if dimension == "texture1darray" {
+        format!(" (bind a {view_dimension} of height 1)")
+    } else {
+        String::new()
+    }
 }
 
 /// The first `_eN` identifier on a line (N as a number).
@@ -194,6 +211,21 @@ mod tests {
         let p = m.program().unwrap();
         let k = p.instructions.iter().position(|i| i.offset == start).expect("an instruction starts there");
         &m.lines[m.ins_line[k] as usize]
+    }
+
+    #[test]
+    fn emulated_bindings_are_stated_in_the_binding_rows() {
+        // A 1D array texture: the library's view, bound with height 1.
+        let (_, o) = outcome(crate::test_corpus::file("fxc/directxtex_ps1darray.dxbc"));
+        let t = ok(&o);
+        let row = t.bindings.iter().find(|r| r.kind.starts_with("texture1darray")).expect("a 1D array row");
+        assert_eq!(row.kind, "texture1darray (bind a 2d-array of height 1), float");
+        // A UAV counter: its own row, where the library places it.
+        let (_, o) = outcome(crate::test_corpus::file("blobs/vkd3d_d3d12_cs_producer_code.dxbc"));
+        let t = ok(&o);
+        let (group, binding) = dxbc_naga::BindingScheme::GroupPerClass.place_counter(0, 0);
+        let row = t.bindings.iter().find(|r| r.kind.starts_with("UAV counter")).expect("a counter row");
+        assert_eq!((row.register.as_str(), row.group, row.binding), ("u0", group, binding));
     }
 
     #[test]

@@ -404,10 +404,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     dxbc_naga::RegisterClass::Sampler => "s",
                     dxbc_naga::RegisterClass::UnorderedAccess => "u",
                 };
+                // An emulated UAV counter has its own binding (see BindingKind::UavCounter).
+                let counter = if b.kind == dxbc_naga::BindingKind::UavCounter { " counter" } else { "" };
                 header.push_str(&format!(
-                    "{comment} {reg}{}, space{} -> @group({}) @binding({})\n",
+                    "{comment} {reg}{}{counter}, space{} -> @group({}) @binding({})\n",
                     b.register, b.space, b.group, b.binding
                 ));
+            }
+            // What was emulated, so a reader knows what the pipeline must provide.
+            for e in &t.emulations {
+                header.push_str(&format!("{comment} emulated ({}): {}\n", e.name(), e.what()));
             }
             if !header.is_empty() {
                 header.push('\n');

@@ -126,6 +126,20 @@ fn translate_writes_wgsl_with_the_binding_map() {
 }
 
 /// The offset `dxbc dump` prints for the opcode token of the listing line `line`.
+#[test]
+fn translate_states_emulations_and_their_bindings() {
+    let f = corpus("blobs/vkd3d_d3d12_cs_producer_code.dxbc");
+    let (code, out, err) = dxbc(&["translate", "--to", "wgsl", f.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    // The counter's binding is the library's placement, named as a counter.
+    let (g, b) = dxbc_naga::BindingScheme::GroupPerClass.place_counter(0, 0);
+    assert!(text.contains(&format!("// u0 counter, space0 -> @group({g}) @binding({b})\n")), "{text}");
+    let e = dxbc_naga::Emulation::UavCounters;
+    assert!(text.contains(&format!("// emulated ({}): {}\n", e.name(), e.what())), "{text}");
+    assert!(text.contains(&format!("@group({g}) @binding({b}) \nvar<storage, read_write> u0_counter: atomic<u32>;")));
+}
+
 fn offset_of(file: &str, line: &str) -> String {
     let (_, dump, _) = dxbc(&["dump", file], None);
     let dump = String::from_utf8(dump).unwrap();

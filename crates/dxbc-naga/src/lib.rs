@@ -6,6 +6,7 @@
 //! `to_*` functions run naga's backends on it.
 #![forbid(unsafe_code)]
 
+mod emulate;
 mod limitation;
 mod lower;
 pub mod options;
@@ -13,6 +14,7 @@ pub mod report;
 mod resources;
 pub mod specialise;
 
+pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, Options, TypedFormat};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
@@ -42,14 +44,21 @@ pub enum BindingKind {
     /// A read-write storage buffer of 32-bit words (raw or structured UAV).
     StorageBuffer { stride: u32 },
     /// A sampled texture with its D3D dimension name and component type.
-    SampledTexture { dimension: String, sample_type: String, multisampled: bool },
+    /// `view_dimension` is the WebGPU view the pipeline must bind (`1d`,
+    /// `2d`, `2d-array`, `cube`, `cube-array`, `3d`): a D3D `texture1darray`
+    /// is emulated as a `2d-array` of height 1.
+    SampledTexture { dimension: String, view_dimension: String, sample_type: String, multisampled: bool },
     /// A typed buffer (`Buffer<T>` / `RWBuffer<T>`) bound as 32-bit words,
     /// `channels` words per element (see `Options::typed_formats`).
     TypedBuffer { writable: bool, channels: u32 },
-    /// A storage texture (typed UAV).
-    StorageTexture { dimension: String, sample_type: String },
+    /// A storage texture (typed UAV); `view_dimension` as for sampled ones.
+    StorageTexture { dimension: String, view_dimension: String, sample_type: String },
     /// A filtering or comparison sampler.
     Sampler { comparison: bool },
+    /// The hidden counter of the UAV at this register (append/consume,
+    /// `imm_atomic_alloc`/`imm_atomic_consume`): a read-write storage buffer
+    /// of one atomic u32, the count, initially 0 in D3D.
+    UavCounter,
 }
 
 /// One resource binding: where a D3D register went.
@@ -86,6 +95,10 @@ pub struct IoEntry {
     pub scalar: String,
     /// Component count.
     pub components: u32,
+    /// Not in the shader: added because naga/WebGPU require it (a vertex
+    /// shader's position when the shader feeds a GS or HS).
+    #[serde(default)]
+    pub synthesised: bool,
 }
 
 /// A translated shader.
@@ -105,6 +118,8 @@ pub struct Translation {
     pub outputs: Vec<IoEntry>,
     /// Compute workgroup size.
     pub workgroup_size: [u32; 3],
+    /// The exact emulations the translation used, in [`Emulation`] order.
+    pub emulations: Vec<Emulation>,
 }
 
 /// Why a shader could not be translated.

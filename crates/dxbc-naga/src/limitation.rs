@@ -63,6 +63,8 @@ pub enum Limitation {
     ResinfoOnBufferUav,
     /// Tiled-resource feedback (`*_s` opcodes, `check_access_fully_mapped`).
     TiledResourceFeedback,
+    /// A minimum-LOD clamp (`sample*_cl_s`) that is not a literal `<= 0`.
+    LodClamp,
 
     // Buffers and memory.
     /// `ld` on a raw or structured buffer.
@@ -161,6 +163,7 @@ impl Limitation {
         Limitation::ResinfoOnMultisampledArray,
         Limitation::ResinfoOnBufferUav,
         Limitation::TiledResourceFeedback,
+        Limitation::LodClamp,
         Limitation::LoadOnWordBuffer,
         Limitation::StructureStride,
         Limitation::AppendConsume,
@@ -221,6 +224,7 @@ impl Limitation {
             L::ResinfoOnMultisampledArray => "resinfo-multisampled-array",
             L::ResinfoOnBufferUav => "resinfo-buffer-uav",
             L::TiledResourceFeedback => "tiled-resource-feedback",
+            L::LodClamp => "lod-clamp",
             L::LoadOnWordBuffer => "ld-on-word-buffer",
             L::StructureStride => "structure-stride",
             L::AppendConsume => "append-consume",
@@ -287,6 +291,7 @@ impl Limitation {
             L::ResinfoOnMultisampledArray => "naga 30 emits an invalid SPIR-V layer query for multisampled images",
             L::ResinfoOnBufferUav => "buffer UAVs have no size query through resinfo (bufinfo has one)",
             L::TiledResourceFeedback => "WebGPU has no tiled resources to report residency for",
+            L::LodClamp => "WGSL sampling has no minimum-LOD clamp",
             L::LoadOnWordBuffer => "ld on a raw or structured buffer is not lowered yet",
             L::StructureStride => "structure strides must be whole 32-bit words",
             L::AppendConsume => "UAV counters (append/consume) have no WebGPU form",

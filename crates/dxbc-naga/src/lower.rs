@@ -140,6 +140,12 @@ pub(crate) struct Lower<'a> {
     pub(crate) span: Span,
     offset: usize,
     pub(crate) options: &'a Options,
+    /// The emulations this translation used (reported to users).
+    pub(crate) emulations: BTreeSet<Emulation>,
+    /// UAV counters by UAV id (emulate/counters.rs).
+    pub(crate) counters: BTreeMap<u32, Handle<GlobalVariable>>,
+    /// UAV ids counter instructions use.
+    pub(crate) counted_uavs: BTreeSet<u32>,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -199,6 +205,9 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         span: Span::UNDEFINED,
         offset: p.offset,
         options,
+        emulations: BTreeSet::new(),
+        counters: BTreeMap::new(),
+        counted_uavs: crate::emulate::counters::counted_uavs(p),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -221,7 +230,16 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
             return Err(TranslateError::Validation { message, offset });
         }
     };
-    Ok(Translation { module: l.module, info, stage, bindings: l.bindings, inputs, outputs, workgroup_size })
+    Ok(Translation {
+        module: l.module,
+        info,
+        stage,
+        bindings: l.bindings,
+        inputs,
+        outputs,
+        workgroup_size,
+        emulations: l.emulations.into_iter().collect(),
+    })
 }
 
 impl<'a> Lower<'a> {
@@ -236,6 +254,20 @@ impl<'a> Lower<'a> {
             K::F => self.t.vec4f,
             K::I => self.t.vec4i,
             K::U => self.t.vec4u,
+        }
+    }
+
+    /// Opens a `loop` whose statements follow (emulations build loops).
+    pub(crate) fn open_loop(&mut self) {
+        self.flush();
+        self.frames.push(Frame::Loop { body: Block::new(), span: self.span });
+    }
+
+    /// Closes the loop [`Self::open_loop`] opened.
+    pub(crate) fn close_loop(&mut self) {
+        self.flush();
+        if let Some(Frame::Loop { body, span }) = self.frames.pop() {
+            self.block().push(S::Loop { body, continuing: Block::new(), break_if: None }, span);
         }
     }
 
@@ -1017,7 +1049,7 @@ impl<'a> Lower<'a> {
         self.write(d1, second, k, sat)
     }
 
-    fn alu(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
+    pub(crate) fn alu(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
         let sat = saturate(ins);
         let name = code.info().asm;
@@ -1189,6 +1221,14 @@ impl<'a> Lower<'a> {
                 let hi = self.splat_f(hi);
                 let c = self.math(M::Clamp, a, Some(lo), Some(hi));
                 let conv = self.e(E::As { expr: c, kind: k.kind(), convert: Some(4) });
+                // The largest f32 below 2^31 (2^32) converts short of the
+                // maximum: values at or above 2^31 (2^32) saturate to it.
+                let (limit, max) = match k {
+                    K::I => (self.splat_f(2147483648.0), self.splat_i(i32::MAX)),
+                    _ => (self.splat_f(4294967296.0), self.splat_u(u32::MAX)),
+                };
+                let above = self.bin(B::GreaterEqual, a, limit);
+                let conv = self.select(above, max, conv);
                 let nan = self.bin(B::NotEqual, a, a);
                 let zero = match k {
                     K::I => self.splat_i(0),
@@ -1406,6 +1446,12 @@ impl<'a> Lower<'a> {
             O::LdUavTyped => return self.load_typed_uav(ins),
             O::StoreUavTyped => return self.store_typed_uav(ins),
             O::Sync => return self.sync(ins),
+            O::Msad => return self.msad(ins),
+            O::Lod => return self.lod(ins),
+            O::SamplePos => return self.samplepos(ins),
+            c if c == O::CheckAccessFullyMapped || crate::emulate::feedback::sibling(c).is_some() => {
+                return self.feedback(ins, code)
+            }
             _ => {
                 return match Limitation::of_opcode(code) {
                     Some(l) => unsupported(l, format!("instruction {name}"), at),
@@ -1583,6 +1629,7 @@ impl<'a> Lower<'a> {
                     }
                     .into(),
                     components: comps,
+                    synthesised: false,
                 });
             }
         }
@@ -1635,6 +1682,7 @@ impl<'a> Lower<'a> {
                 builtin: Some(name.into()),
                 scalar: "u32".into(),
                 components: comps,
+                synthesised: false,
             });
         }
         let _ = declared_specials;
@@ -1808,6 +1856,7 @@ impl<'a> Lower<'a> {
                 }
                 .into(),
                 components: 4,
+                synthesised: false,
             });
         }
         for (&ty, &g) in &self.specials.clone() {
@@ -1852,10 +1901,21 @@ impl<'a> Lower<'a> {
                 builtin: Some(name.into()),
                 scalar: if conv.is_some() { "f32" } else { "u32" }.into(),
                 components: 1,
+                synthesised: false,
             });
         }
         if stage == ShaderStage::Vertex && !outputs.iter().any(|o| o.builtin.as_deref() == Some("position")) {
-            return unsupported(L::VertexWithoutPosition, "vertex shader without an SV_Position output", p.offset);
+            // A VS that feeds a GS or HS writes no SV_Position, but naga and
+            // WebGPU require one: a constant position is added after the real
+            // outputs (their locations are untouched) and reported as
+            // synthesised.
+            let (member, value, entry) = crate::emulate::position::synthesised_position(&mut ep, self.t.vec4f, offset);
+            emit_all(&ep, ep.expressions.len() - 1, &mut stmts);
+            members.push(member);
+            offset += 16;
+            values.push(value);
+            outputs.push(entry);
+            self.emulations.insert(Emulation::SynthesisedPosition);
         }
         if !members.is_empty() {
             let sty = self.ty(TypeInner::Struct { members, span: offset });

@@ -152,6 +152,18 @@ impl BindingScheme {
             }
         }
     }
+
+    /// Where the counter of UAV `register` goes (an emulation binding, see
+    /// [`crate::BindingKind::UavCounter`]): the UAV group at binding
+    /// register + 128 (+ 256 × space) for [`BindingScheme::GroupPerClass`]
+    /// (D3D11 has 64 UAV slots, so SM5.0 registers never collide), the
+    /// register's space at register + 4000 for [`BindingScheme::GroupPerSpace`].
+    pub fn place_counter(&self, register: u32, space: u32) -> (u32, u32) {
+        match self {
+            BindingScheme::GroupPerClass => (3, register + 128 + 256 * space),
+            BindingScheme::GroupPerSpace => (space, register + 4000),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -167,8 +167,10 @@ impl Lower<'_> {
                             .insert((T, id), Words { g, stride: 4 * channels, atomic: None, typed: true, channels, k });
                         return Ok(());
                     }
+                    // WGSL has no 1D arrays: a 2D array of height 1 (emulate/texture1d_array.rs).
                     RD::Texture1darray => {
-                        return unsupported(L::TextureArray1d, "1D texture arrays have no WebGPU form", at)
+                        self.emulations.insert(Emulation::Texture1dArrayAs2dArray);
+                        (ImageDimension::D2, true, false)
                     }
                     RD::Unknown | RD::RawBuffer | RD::StructuredBuffer => {
                         return malformed(format!("resource dimension {raw_dim}"), at)
@@ -188,6 +190,7 @@ impl Lower<'_> {
                 let dim_name = dim.row().asm.to_string();
                 let kind = BindingKind::SampledTexture {
                     dimension: dim_name,
+                    view_dimension: crate::emulate::texture1d_array::view_dimension(idim, arrayed).into(),
                     sample_type: if depth { "depth".into() } else { format!("{k:?}").to_lowercase() },
                     multisampled: multi,
                 };
@@ -245,8 +248,8 @@ impl Lower<'_> {
                     );
                 }
                 // The UAV "has counter" bit; fxc leaves it clear on SRVs.
-                if DCL_UAV_CONTROLS[3].get(ins.token) != 0 {
-                    return unsupported(L::AppendConsume, "append/consume buffers (UAV counters)", at);
+                if uav && (DCL_UAV_CONTROLS[3].get(ins.token) != 0 || self.counted_uavs.contains(&id)) {
+                    self.declare_counter(id, register, space);
                 }
                 let atomic = self.atomic_targets.get(&(file, id)).copied();
                 let ty = self.word_array(atomic, None);
@@ -330,12 +333,9 @@ impl Lower<'_> {
                         Some(d @ RD::Texture2d) => (d, ImageDimension::D2, false),
                         Some(d @ RD::Texture3d) => (d, ImageDimension::D3, false),
                         Some(d @ RD::Texture2darray) => (d, ImageDimension::D2, true),
-                        Some(RD::Texture1darray) => {
-                            return unsupported(
-                                L::TextureArray1d,
-                                "typed UAVs: 1D texture arrays have no WebGPU form",
-                                at,
-                            )
+                        Some(d @ RD::Texture1darray) => {
+                            self.emulations.insert(Emulation::Texture1dArrayAs2dArray);
+                            (d, ImageDimension::D2, true)
                         }
                         _ => {
                             return unsupported(L::TypedUavDimension, format!("typed UAVs of dimension {raw_dim}"), at)
@@ -354,6 +354,7 @@ impl Lower<'_> {
                     let ty = self.ty(TypeInner::Image { dim: idim, arrayed, class });
                     let kind = BindingKind::StorageTexture {
                         dimension: dim.row().asm.to_string(),
+                        view_dimension: crate::emulate::texture1d_array::view_dimension(idim, arrayed).into(),
                         sample_type: format!("{format:?}").to_lowercase(),
                     };
                     let g = self.resource_global(
@@ -388,7 +389,7 @@ impl Lower<'_> {
 
     // ---------------------------------------------------------- textures
 
-    fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
+    pub(crate) fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
         if op.ty() != T {
             return unsupported(
                 L::TextureAccessOnUav,
@@ -432,7 +433,7 @@ impl Lower<'_> {
 
     /// Number of coordinate components for a D3D dimension, and whether an
     /// array index follows them.
-    fn coord_shape(dim: RD) -> (u32, bool) {
+    pub(crate) fn coord_shape(dim: RD) -> (u32, bool) {
         match dim {
             RD::Texture1d => (1, false),
             RD::Texture2d | RD::Texture2dms => (2, false),
@@ -444,7 +445,7 @@ impl Lower<'_> {
         }
     }
 
-    fn sub_vector(&mut self, v: H, n: u32) -> H {
+    pub(crate) fn sub_vector(&mut self, v: H, n: u32) -> H {
         match n {
             1 => self.component(v, 0),
             2 | 3 => {
@@ -477,7 +478,7 @@ impl Lower<'_> {
     }
 
     /// Applies the resource operand's swizzle to a fetched vec4 (of any kind).
-    fn resource_swizzle(&mut self, res: &Operand, v: H) -> H {
+    pub(crate) fn resource_swizzle(&mut self, res: &Operand, v: H) -> H {
         if !four_components(res) {
             return v;
         }
@@ -512,6 +513,7 @@ impl Lower<'_> {
             self.read(a, K::F)?
         };
         let coordinate = self.sub_vector(addr, n);
+        let coordinate = self.as_2d(tex.dim, coordinate, Literal::F32(0.5));
         let array_index = if arrayed {
             let z = self.component(addr, n);
             let r = self.math(naga::MathFunction::Round, z, None, None);
@@ -542,6 +544,7 @@ impl Lower<'_> {
         let image = self.e(E::GlobalVariable(tex.g));
         let offset =
             if matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
+        let offset = offset.map(|o| self.as_2d(tex.dim, o, Literal::I32(0)));
         let scalar_arg = |l: &mut Self, i: usize| -> Result<H, TranslateError> {
             let o = l.op(ins, i)?;
             let v = l.read(o, K::F)?;
@@ -555,12 +558,14 @@ impl Lower<'_> {
                 let dx = {
                     let o = self.op(ins, 4)?;
                     let v = self.read(o, K::F)?;
-                    self.sub_vector(v, n)
+                    let g = self.sub_vector(v, n);
+                    self.as_2d(tex.dim, g, Literal::F32(0.0))
                 };
                 let dy = {
                     let o = self.op(ins, 5)?;
                     let v = self.read(o, K::F)?;
-                    self.sub_vector(v, n)
+                    let g = self.sub_vector(v, n);
+                    self.as_2d(tex.dim, g, Literal::F32(0.0))
                 };
                 (SampleLevel::Gradient { x: dx, y: dy }, None)
             }
@@ -604,16 +609,19 @@ impl Lower<'_> {
         // gather4 dst, addr, t, s ; gather4_c dst, addr, t, s, ref ; _po adds an offset operand after addr.
         let po = matches!(code, O::Gather4Po | O::Gather4PoC);
         let base = if po { 3 } else { 2 };
-        if po {
-            return unsupported(
-                L::GatherRegisterOffset,
-                "gather4_po with a register offset (naga offsets must be constant)",
-                at,
-            );
-        }
         let res = self.op(ins, base)?;
         let tex = self.texture(res)?;
         let (n, coordinate, array_index) = self.float_coords(ins, tex)?;
+        if po && !matches!(tex.dim, RD::Texture2d | RD::Texture2darray) {
+            return malformed("gather4_po of a texture that is not 2D", at);
+        }
+        // The register offset is folded into the coordinate (emulate/gather_offset.rs).
+        let coordinate = if po {
+            let o = self.op(ins, 2)?;
+            self.gather_offset_coordinate(tex, coordinate, o)?
+        } else {
+            coordinate
+        };
         let samp_op = self.op(ins, base + 1)?;
         let channel = if samp_op.selection() == Some(SelectionMode::Select1Mode) && four_components(samp_op) {
             samp_op.select1()
@@ -631,7 +639,7 @@ impl Lower<'_> {
             None
         };
         let offset =
-            if matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
+            if po || matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
         // Depth images have one channel: comparison gathers always read it.
         let channel = if tex.depth { 0 } else { channel };
         let v = self.e(E::ImageSample {
@@ -687,6 +695,7 @@ impl Lower<'_> {
             Some(off) => self.bin(B::Add, coordinate, off),
             None => coordinate,
         };
+        let coordinate = self.as_2d(tex.dim, coordinate, Literal::I32(0));
         let image = self.e(E::GlobalVariable(tex.g));
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample, level });
         let v = self.widen(v, tex.depth);
@@ -743,7 +752,8 @@ impl Lower<'_> {
         });
         let mut comps = Vec::new();
         for c in 0..n {
-            comps.push(if n == 1 { size } else { self.component(size, c) });
+            let whole = n == 1 && tex.dim != RD::Texture1darray;
+            comps.push(if whole { size } else { self.component(size, c) });
         }
         if arrayed {
             comps.push(self.e(E::ImageQuery { image, query: ImageQuery::NumLayers }));
@@ -984,7 +994,7 @@ impl Lower<'_> {
         let at = ins.offset as usize;
         let imm = returns_old_value(code);
         if matches!(code, O::ImmAtomicAlloc | O::ImmAtomicConsume) {
-            return unsupported(L::AppendConsume, "append/consume counters (imm_atomic_alloc/consume)", at);
+            return self.counter_op(ins, code);
         }
         // atomic_op u, addr, value[, value2] ; imm_atomic_op dst, u, addr, value[, value2]
         let base = if imm { 1 } else { 0 };
@@ -1005,6 +1015,18 @@ impl Lower<'_> {
             let v = self.read(o, k)?;
             self.component(v, 0)
         };
+        let signed_minmax = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
+        if signed_minmax && k == K::U {
+            // Signed min/max on a region that unsigned min/max also use.
+            let max = matches!(code, O::AtomicImax | O::ImmAtomicImax);
+            let old = self.signed_minmax_loop(ptr, v1, max);
+            if imm {
+                let s = self.splat(old);
+                let d = self.op(ins, 0)?;
+                self.write(d, s, K::U, false)?;
+            }
+            return Ok(());
+        }
         let (fun, value) = match code {
             O::AtomicAnd | O::ImmAtomicAnd => (AtomicFunction::And, v1),
             O::AtomicOr | O::ImmAtomicOr => (AtomicFunction::InclusiveOr, v1),
@@ -1070,6 +1092,7 @@ impl Lower<'_> {
         let (n, arrayed) = Self::coord_shape(st.dim);
         let ai = self.bitcast(addr, K::U, K::I);
         let coordinate = self.sub_vector(ai, n);
+        let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
         let image = self.e(E::GlobalVariable(st.g));
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample: None, level: None });
@@ -1117,6 +1140,7 @@ impl Lower<'_> {
         let (n, arrayed) = Self::coord_shape(st.dim);
         let ai = self.bitcast(addr, K::U, K::I);
         let coordinate = self.sub_vector(ai, n);
+        let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
         let image = self.e(E::GlobalVariable(st.g));
         self.stmt(S::ImageStore { image, coordinate, array_index, value });
@@ -1219,6 +1243,8 @@ fn returns_old_value(code: O) -> bool {
 pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K>, TranslateError> {
     let mut depth = std::collections::BTreeSet::new();
     let mut atomics: std::collections::BTreeMap<(u32, u32), K> = std::collections::BTreeMap::new();
+    let mut signed_regions = std::collections::BTreeSet::new();
+    let mut unsigned_regions = std::collections::BTreeSet::new();
     for ins in &p.instructions {
         let Some(code) = ins.op() else { continue };
         match code {
@@ -1238,24 +1264,24 @@ pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K
                     let unsigned_minmax =
                         matches!(code, O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin);
                     let key = (op.ty(), res_id(op));
-                    let want = if signed { K::I } else { K::U };
-                    match atomics.get(&key) {
-                        Some(&k) if k != want && (signed || unsigned_minmax) => {
-                            return unsupported(
-                                L::MixedSignAtomics,
-                                "signed and unsigned atomic min/max on one region",
-                                ins.offset as usize,
-                            )
-                        }
-                        Some(&K::I) => {}
-                        _ => {
-                            atomics.insert(key, want);
-                        }
+                    atomics.entry(key).or_insert(K::U);
+                    if signed {
+                        signed_regions.insert(key);
+                    }
+                    if unsigned_minmax {
+                        unsigned_regions.insert(key);
                     }
                 }
             }
             _ => {}
         }
+    }
+    // Signed min/max alone make a region signed (add, and, exchange … are
+    // sign-agnostic on the bits). Mixed with unsigned min/max it stays
+    // unsigned and the signed ones become compare-exchange loops
+    // (emulate/atomics.rs).
+    for key in signed_regions.difference(&unsigned_regions) {
+        atomics.insert(*key, K::I);
     }
     Ok((depth, atomics))
 }

@@ -519,12 +519,23 @@ fn register_name(prefix: char, register: u32, space: u32) -> String {
     }
 }
 
+/// The top row of each layer of `image`: a 1D array bound as a 2D array
+/// of height 1.
+fn one_row_per_layer(image: Image) -> Image {
+    let row = image.bytes_per_row() as usize;
+    let layer = row * image.height as usize;
+    let data = image.data.chunks(layer.max(1)).flat_map(|l| l[..row.min(l.len())].to_vec()).collect();
+    Image { height: 1, data, ..image }
+}
+
 /// Texture and view dimension for a D3D dimension name from the translator.
 fn dimensions(d3d: &str) -> Option<(&'static str, &'static str)> {
     Some(match d3d {
         "texture1d" => ("1d", "1d"),
         "texture2d" | "texture2dms" => ("2d", "2d"),
         "texture2darray" | "texture2dmsarray" => ("2d", "2d-array"),
+        // The translator emulates 1D arrays as 2D arrays of height 1.
+        "texture1darray" => ("2d", "2d-array"),
         "texture3d" => ("3d", "3d"),
         "texturecube" => ("2d", "cube"),
         "texturecubearray" => ("2d", "cube-array"),
@@ -559,6 +570,11 @@ fn bind(
                 let name = cb.map(|c| c.name.clone()).unwrap_or_default();
                 (name, Resource::Buffer { kind: "uniform", blob: add_blob(plan, bytes) })
             }
+            // The translator's emulated UAV counter: one u32, D3D's initial count 0.
+            (_, BindingKind::UavCounter) => (
+                format!("counter of u{}", b.register),
+                Resource::Buffer { kind: "storage", blob: add_blob(plan, vec![0; 4]) },
+            ),
             (_, BindingKind::ReadOnlyStorageBuffer { .. })
             | (_, BindingKind::StorageBuffer { .. })
             | (_, BindingKind::TypedBuffer { .. }) => {
@@ -575,7 +591,7 @@ fn bind(
                 let kind = if writable { "storage" } else { "read-only-storage" };
                 (name, Resource::Buffer { kind, blob: add_blob(plan, bytes) })
             }
-            (_, BindingKind::SampledTexture { dimension, sample_type, multisampled }) => {
+            (_, BindingKind::SampledTexture { dimension, sample_type, multisampled, .. }) => {
                 let (dim, view) = dimensions(dimension)
                     .ok_or_else(|| PlanError::Unsupported(format!("texture of dimension {dimension}")))?;
                 if *multisampled && view != "2d" {
@@ -622,6 +638,10 @@ fn bind(
                 let image = if view == "1d" && image.height > 1 {
                     let row = image.bytes_per_row() as usize;
                     Image { height: 1, layers: 1, data: image.data[..row].to_vec(), ..image }
+                } else if dimension == "texture1darray" && image.height > 1 {
+                    // The translator binds a 1D array as a 2D array of height 1:
+                    // each layer keeps its top row.
+                    one_row_per_layer(image)
                 } else {
                     image
                 };
@@ -706,7 +726,7 @@ fn bind(
                     },
                 )
             }
-            (_, BindingKind::StorageTexture { dimension, sample_type }) => {
+            (_, BindingKind::StorageTexture { dimension, sample_type, .. }) => {
                 let (dim, view) = dimensions(dimension)
                     .ok_or_else(|| PlanError::Unsupported(format!("storage texture of dimension {dimension}")))?;
                 let format = match sample_type.as_str() {
@@ -716,6 +736,9 @@ fn bind(
                 };
                 let slot = model.storage_textures.iter().find(|s| s.register == b.register && s.space == b.space);
                 let (w, h, l) = match (slot, view) {
+                    // A 1D array is bound as a 2D array of height 1 (see the binding's view).
+                    (Some(s), _) if dimension == "texture1darray" => (s.extent.0, 1, s.extent.2),
+                    (None, _) if dimension == "texture1darray" => (256, 1, 4),
                     (Some(s), _) => s.extent,
                     (None, "1d") => (256, 1, 1),
                     (None, "3d") => (16, 16, 16),

@@ -178,3 +178,36 @@ fn multisampled_inputs_are_filled_by_a_pass() {
         assert_eq!((p.modules[d.fragment_module].translated, p.modules[d.vertex_module].stage), (true, "vertex"));
     }
 }
+
+#[test]
+fn emulated_bindings_are_bound_as_the_translator_states() {
+    // A 1D array texture: the translator states a 2d-array view; the plan
+    // binds a 2D array of height 1.
+    let rel = "fxc/directxtex_ps1darray.dxbc";
+    let s = common::shader(rel);
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).unwrap();
+    let b = t
+        .bindings
+        .iter()
+        .find(|b| matches!(&b.kind, dxbc_naga::BindingKind::SampledTexture { dimension, .. } if dimension == "texture1darray"))
+        .expect("a 1D array binding");
+    let dxbc_naga::BindingKind::SampledTexture { view_dimension, .. } = &b.kind else { unreachable!() };
+    let p = plan_of(rel, &Settings::default());
+    let e = p.entries.iter().find(|e| (e.group, e.binding) == (b.group, b.binding)).expect("bound");
+    let Resource::Texture { view_dimension: view, dimension, height, depth_or_layers, width, blob, .. } = &e.resource
+    else {
+        panic!("{:?}", e.resource)
+    };
+    assert_eq!((*view, *dimension, *height), (view_dimension.as_str(), "2d", 1));
+    assert!(*depth_or_layers >= 1 && *width > 1);
+    assert_eq!(p.blobs[*blob].len(), (*width * *depth_or_layers * 4) as usize);
+    // A UAV counter: its own 4-byte storage buffer, count 0.
+    let rel = "blobs/vkd3d_d3d12_ps_code_13.dxbc";
+    let s = common::shader(rel);
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).unwrap();
+    let c = t.bindings.iter().find(|b| b.kind == dxbc_naga::BindingKind::UavCounter).expect("a counter");
+    let p = plan_of(rel, &Settings::default());
+    let e = p.entries.iter().find(|e| (e.group, e.binding) == (c.group, c.binding)).expect("counter bound");
+    let Resource::Buffer { kind, blob } = &e.resource else { panic!("{:?}", e.resource) };
+    assert_eq!((*kind, p.blobs[*blob].as_slice()), ("storage", &[0u8; 4][..]));
+}

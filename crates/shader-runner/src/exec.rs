@@ -995,7 +995,8 @@ impl<'a> Pass<'a> {
                         m.4 = m.4.max(size);
                     }
                     None => {
-                        merged.insert(k, (b, *vis, entry.class, entry.register, size));
+                        let counter = entry.kind == dxbc_naga::BindingKind::UavCounter;
+                        merged.insert(k, (b, *vis, entry.class, entry.register, size, counter));
                     }
                 }
             }
@@ -1008,8 +1009,19 @@ impl<'a> Pass<'a> {
         }
         let mut held: Vec<((u32, u32), wgpu::ShaderStages, wgpu::BindingType, Held)> = Vec::new();
         {
-            for (&(group, binding), (mb, vis, class, reg, size)) in &merged {
+            for (&(group, binding), (mb, vis, class, reg, size, counter)) in &merged {
                 let h = match (class, mb.ty) {
+                    // The translator's emulated UAV counter: one u32, D3D's
+                    // initial count 0 (wgpu zero-fills new buffers).
+                    _ if *counter => {
+                        let buf = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                            label: Some("uav counter"),
+                            size: 4,
+                            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                            mapped_at_creation: false,
+                        });
+                        Held::Buf(buf)
+                    }
                     (RegisterClass::ConstantBuffer, _) => {
                         let size = (*size as usize).max(16).div_ceil(16) * 16;
                         let mut words = vec![0u32; size / 4];
@@ -1629,8 +1641,10 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
     out
 }
 
-/// A binding as both stages declare it: binding, stages, register class, register, count.
-type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32);
+/// A binding of the merged stages: the module's binding, the stages that
+/// use it, the D3D register class and number, a uniform buffer's size, and
+/// whether it is an emulated UAV counter.
+type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32, bool);
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;
 

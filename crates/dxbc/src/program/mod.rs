@@ -232,6 +232,20 @@ impl OpIds {
     pub fn as_slice(&self) -> &[u32] {
         &self.ids[..self.len as usize]
     }
+
+    /// The ids without the one at position `i` (unchanged when `i` is past
+    /// the end): an instruction read as a sibling opcode with one operand
+    /// fewer (e.g. a `*_s` opcode without its status destination).
+    pub fn without(&self, i: usize) -> OpIds {
+        let mut out = OpIds::default();
+        for (j, &id) in self.as_slice().iter().enumerate() {
+            if j != i {
+                out.ids[out.len as usize] = id;
+                out.len += 1;
+            }
+        }
+        out
+    }
 }
 
 impl Instruction {

@@ -328,3 +328,12 @@ fn encoder_recomputes_lengths_after_an_edit() {
     assert_eq!(text(&again, 0), "mov r0.x, l(9)");
     assert_eq!(again.length, 8);
 }
+
+#[test]
+fn op_ids_without_drops_one_position() {
+    let ids = OpIds::contiguous(10, 4);
+    assert_eq!(ids.without(1).as_slice(), &[10, 12, 13]);
+    assert_eq!(ids.without(0).as_slice(), &[11, 12, 13]);
+    assert_eq!(ids.without(4).as_slice(), &[10, 11, 12, 13]);
+    assert_eq!(OpIds::default().without(0).as_slice(), &[] as &[u32]);
+}
