@@ -140,6 +140,8 @@ pub(crate) struct Lower<'a> {
     pub(crate) span: Span,
     offset: usize,
     pub(crate) options: &'a Options,
+    /// Features some targets cannot express (see [`Translation::refusal`]).
+    target_refusals: Vec<TargetRefusal>,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -199,6 +201,7 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         span: Span::UNDEFINED,
         offset: p.offset,
         options,
+        target_refusals: Vec::new(),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -221,11 +224,28 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
             return Err(TranslateError::Validation { message, offset });
         }
     };
-    Ok(Translation { module: l.module, info, stage, bindings: l.bindings, inputs, outputs, workgroup_size })
+    Ok(Translation {
+        module: l.module,
+        info,
+        stage,
+        bindings: l.bindings,
+        inputs,
+        outputs,
+        workgroup_size,
+        target_refusals: l.target_refusals,
+    })
 }
 
 impl<'a> Lower<'a> {
     // ------------------------------------------------------------ helpers
+
+    /// Records a feature that only some targets refuse (the first use of
+    /// each limitation: that is what a refusal points at).
+    pub(crate) fn target_refusal(&mut self, limitation: Limitation, detail: impl Into<String>, offset: usize) {
+        if !self.target_refusals.iter().any(|r| r.limitation == limitation) {
+            self.target_refusals.push(TargetRefusal { limitation, detail: detail.into(), offset });
+        }
+    }
 
     pub(crate) fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
         self.module.types.insert(Type { name: None, inner }, Span::UNDEFINED)
@@ -327,7 +347,7 @@ impl<'a> Lower<'a> {
     }
 
     /// A vec4<bool> mask turned into D3D's 0xFFFFFFFF / 0 per component.
-    fn mask_from_bool(&mut self, b: H) -> H {
+    pub(crate) fn mask_from_bool(&mut self, b: H) -> H {
         let t = self.splat_u(u32::MAX);
         let f = self.splat_u(0);
         self.select(b, t, f)
@@ -556,35 +576,43 @@ impl<'a> Lower<'a> {
     }
 
     pub(crate) fn read(&mut self, op: &Operand, k: K) -> Result<H, TranslateError> {
+        let v = self.read_bits(op)?;
+        Ok(self.modified(op, v, k))
+    }
+
+    /// An operand's register bits as vec4<u32>, swizzled, before source
+    /// modifiers (a 64-bit immediate: its doubles' low and high words).
+    pub(crate) fn read_bits(&mut self, op: &Operand) -> Result<H, TranslateError> {
         if self.static_out_of_bounds(op) {
-            let z = self.splat_u(0);
-            return Ok(self.bitcast(z, K::U, k));
+            return Ok(self.splat_u(0));
         }
         let raw = match self.pointer(op)? {
             Some(ptr) => self.e(E::Load { pointer: ptr }),
             None => {
                 let v = op.imm(self.p);
+                let words: Vec<u32> = match (op.operand_type() == Some(OT::Immediate64), v.len()) {
+                    (false, 1) => vec![v[0]; 4],
+                    (false, 4) => v.to_vec(),
+                    // One double fills both halves; two or more: the first two.
+                    (true, 2) => vec![v[0], v[1], v[0], v[1]],
+                    (true, n) if n >= 4 => v[..4].to_vec(),
+                    (_, n) => return malformed(format!("{n}-word immediate"), op.offset as usize),
+                };
                 if op.operand_type() == Some(OT::Immediate64) {
-                    return unsupported(L::Doubles, "64-bit immediates (doubles)", op.offset as usize);
+                    self.target_refusal(L::Doubles, "64-bit immediates (doubles)", op.offset as usize);
                 }
-                match v.len() {
-                    1 => {
-                        let x = self.lit_u(v[0]);
-                        let s = self.splat(x);
-                        return Ok(self.modified(op, s, k));
-                    }
-                    4 => {
-                        let hs: Vec<H> = v.iter().map(|&x| self.lit_u(x)).collect();
-                        let ty = self.t.vec4u;
-                        self.e(E::Compose { ty, components: hs })
-                    }
-                    n => return malformed(format!("{n}-component immediate"), op.offset as usize),
+                if v.len() == 1 {
+                    let x = self.lit_u(words[0]);
+                    return Ok(self.splat(x));
                 }
+                let hs: Vec<H> = words.iter().map(|&x| self.lit_u(x)).collect();
+                let ty = self.t.vec4u;
+                self.e(E::Compose { ty, components: hs })
             }
         };
         // Scalar registers (one component) are replicated.
         let components = NumComponents::from_u32(op.num_components());
-        let v = if components == Some(NumComponents::Component1) {
+        Ok(if components == Some(NumComponents::Component1) {
             let c = self.component(raw, 0);
             self.splat(c)
         } else if components == Some(NumComponents::Component4) {
@@ -605,12 +633,11 @@ impl<'a> Lower<'a> {
             }
         } else {
             raw
-        };
-        Ok(self.modified(op, v, k))
+        })
     }
 
     /// Bitcasts register bits to `k` and applies the operand's modifiers.
-    fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
+    pub(crate) fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
         let mut v = self.bitcast(v, K::U, k);
         let m = OperandModifier::from_u32(op.modifier(self.p));
         if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
@@ -1392,6 +1419,25 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
+            O::Dadd
+            | O::Dmax
+            | O::Dmin
+            | O::Dmul
+            | O::Deq
+            | O::Dge
+            | O::Dlt
+            | O::Dne
+            | O::Dmov
+            | O::Dmovc
+            | O::Dtof
+            | O::Ftod
+            | O::Ddiv
+            | O::Dfma
+            | O::Drcp
+            | O::Dtoi
+            | O::Dtou
+            | O::Itod
+            | O::Utod => return self.double(ins, code),
             O::Sample | O::SampleC | O::SampleCLz | O::SampleL | O::SampleD | O::SampleB => {
                 return self.sample(ins, code)
             }

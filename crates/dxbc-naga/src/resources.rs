@@ -129,6 +129,14 @@ impl Lower<'_> {
         let register = self.decl_register(op, at)?;
         let space = Self::space_of(ins, p);
         let payload = ins.payload(p);
+        if self.stage == naga::ShaderStage::Vertex
+            && matches!(
+                code,
+                O::DclUnorderedAccessViewRaw | O::DclUnorderedAccessViewStructured | O::DclUnorderedAccessViewTyped
+            )
+        {
+            self.target_refusal(L::UavInVertexShader, format!("u{id} declared in a vertex shader"), at);
+        }
         match code {
             O::DclResource => {
                 let raw_dim = DCL_RESOURCE_CONTROLS[0].get(ins.token);
@@ -216,15 +224,6 @@ impl Lower<'_> {
                     AddressSpace::Handle,
                 );
                 self.samplers.insert(id, g);
-            }
-            O::DclUnorderedAccessViewRaw | O::DclUnorderedAccessViewStructured | O::DclUnorderedAccessViewTyped
-                if self.stage == naga::ShaderStage::Vertex =>
-            {
-                return unsupported(
-                    L::UavInVertexShader,
-                    "UAVs in a vertex shader (WebGPU forbids writable storage there)",
-                    at,
-                );
             }
             O::DclResourceRaw
             | O::DclResourceStructured
