@@ -273,7 +273,9 @@ impl Limitation {
             L::TextureArray1d => "WGSL has no 1D array textures",
             L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",
             L::TypedUavOfDoubles => "no WebGPU storage format holds doubles or mixed component types",
-            L::TypedUavAtomics => "WGSL has atomics on buffers only, not on storage textures",
+            L::TypedUavAtomics => {
+                "WebGPU has atomics on buffers only, not on storage textures (native targets: add, and, or, xor, min, max without a returned value)"
+            }
             L::TypedUavDimension => "WebGPU has no cube or multisampled storage textures",
             L::TextureAccessOnUav => "sampling or loading a UAV through texture instructions is not lowered",
             L::SampleIntegerTexture => "WGSL cannot filter-sample integer textures",
@@ -340,6 +342,8 @@ impl Limitation {
             (L::Doubles, Hlsl) => {
                 Some("naga's HLSL writer turns 64-bit bitcasts into value conversions, which would change the doubles")
             }
+            (L::TypedUavAtomics, Wgsl) => Some(self.why()),
+            (L::TypedUavAtomics, _) => None,
             (L::UavInVertexShader, Wgsl) => Some(self.why()),
             (L::UavInVertexShader, _) => None,
             _ => Some(self.why()),
