@@ -304,7 +304,7 @@ impl Limitation {
             L::VertexWithoutPosition => "WebGPU vertex stages must write a position (this one feeds a GS or HS)",
             L::PullModelInterpolation => "pull-model interpolation (eval_*) has no WGSL form",
             L::IndexedStageIo => "indexed stage inputs and outputs are not lowered yet",
-            L::ClipDistance => "WGSL core has no clip distances",
+            L::ClipDistance => "clip distances in a register shared with other outputs, more than 8, or in a pixel shader",
             L::CullDistance => "WGSL has no cull distances",
             L::RenderTargetArrayIndex => "WebGPU has no layered rendering (render-target array index)",
             L::ViewportArrayIndex => "WebGPU has no viewport arrays",

@@ -1776,10 +1776,31 @@ impl<'a> Lower<'a> {
         }
         let mut offset = 0u32;
         let mut used_locations = BTreeSet::new();
+        // A vertex shader's SV_ClipDistance components become one
+        // `clip_distances` array, numbered by (semantic index, register,
+        // component). Registers holding them hold nothing else.
+        let is_clip = |e: &dxbc::chunks::signature::SignatureElement| {
+            stage == ShaderStage::Vertex && SN::from_u32(e.system_value) == Some(SN::ClipDistance)
+        };
+        let mut clip: Vec<(u32, u32, u32)> = Vec::new();
+        for e in sig_out.iter().filter(|e| is_clip(e) && e.register != u32::MAX) {
+            if sig_out.iter().any(|o| o.register == e.register && !is_clip(o)) {
+                return unsupported(
+                    L::ClipDistance,
+                    format!("clip distances share o{} with other outputs", e.register),
+                    e.offset,
+                );
+            }
+            clip.extend((0..4).filter(|c| e.mask & (1 << c) != 0).map(|c| (e.semantic_index, e.register, c)));
+        }
+        clip.sort_unstable();
         for (&reg, &g) in &self.outputs.clone() {
             let Some(e) = out_regs.get(&reg) else {
                 return malformed(format!("o{reg} is written but not in the output signature"), p.offset);
             };
+            if is_clip(e) {
+                continue;
+            }
             let k = register_kind(e.component_type);
             let (binding, ty, builtin, location) = match (stage, SN::from_u32(e.system_value)) {
                 (ShaderStage::Vertex, Some(SN::Position)) => (
@@ -1867,6 +1888,47 @@ impl<'a> Lower<'a> {
                 }
                 .into(),
                 components: 4,
+            });
+        }
+        if !clip.is_empty() {
+            let Some(n) = std::num::NonZeroU32::new(clip.len() as u32).filter(|n| n.get() <= 8) else {
+                return unsupported(L::ClipDistance, format!("{} clip distances (at most 8)", clip.len()), p.offset);
+            };
+            let f32_ty = self.t.f32;
+            let ty = self.ty(TypeInner::Array { base: f32_ty, size: ArraySize::Constant(n), stride: 4 });
+            let first = ep.expressions.len();
+            let mut comps = Vec::new();
+            for &(_, reg, c) in &clip {
+                comps.push(match self.outputs.get(&reg) {
+                    Some(&g) => {
+                        let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+                        let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
+                        let x = ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED);
+                        ep.expressions
+                            .append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
+                    }
+                    // Declared but never written: D3D leaves it 0.
+                    None => ep.expressions.append(E::Literal(Literal::F32(0.0)), Span::UNDEFINED),
+                });
+            }
+            let v = ep.expressions.append(E::Compose { ty, components: comps }, Span::UNDEFINED);
+            emit_all(&ep, first, &mut stmts);
+            members.push(StructMember {
+                name: Some("clip_distances".into()),
+                ty,
+                binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::ClipDistances)),
+                offset,
+            });
+            offset += 4 * n.get();
+            values.push(v);
+            outputs.push(IoEntry {
+                semantic: "SV_ClipDistance".into(),
+                semantic_index: 0,
+                register: clip[0].1,
+                location: None,
+                builtin: Some("clip_distances".into()),
+                scalar: "f32".into(),
+                components: n.get(),
             });
         }
         for (&ty, &g) in &self.specials.clone() {
