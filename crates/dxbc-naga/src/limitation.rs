@@ -342,6 +342,8 @@ impl Limitation {
             (L::Doubles, Hlsl) => {
                 Some("naga's HLSL writer turns 64-bit bitcasts into value conversions, which would change the doubles")
             }
+            (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, Spirv) => Some(self.why()),
+            (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, _) => None,
             (L::TypedUavAtomics, Wgsl) => Some(self.why()),
             (L::TypedUavAtomics, _) => None,
             (L::UavInVertexShader, Wgsl) => Some(self.why()),

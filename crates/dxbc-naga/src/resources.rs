@@ -715,21 +715,17 @@ impl Lower<'_> {
             self.texture(res)?
         };
         let storage = res.ty() == U;
+        // naga 30's SPIR-V writer queries the layers of these with
+        // OpImageQuerySizeLod, which Vulkan forbids: only SPIR-V refuses.
         if tex.dim == RD::Texture2dmsarray {
-            return unsupported(
+            self.target_refusal(
                 L::ResinfoOnMultisampledArray,
-                "resinfo on a multisampled array texture (naga's SPIR-V layer query is invalid there)",
+                "resinfo on a multisampled array texture",
                 ins.offset as usize,
             );
         }
         if storage && Self::coord_shape(tex.dim).1 {
-            // naga 30's SPIR-V writer queries layers of storage images with
-            // OpImageQuerySizeLod, which Vulkan forbids.
-            return unsupported(
-                L::ResinfoOnArrayedUav,
-                "resinfo on an arrayed UAV texture (naga's SPIR-V layer query is invalid there)",
-                ins.offset as usize,
-            );
+            self.target_refusal(L::ResinfoOnArrayedUav, "resinfo on an arrayed UAV texture", ins.offset as usize);
         }
         let (_, arrayed) = Self::coord_shape(tex.dim);
         // Size components: cubes report a 2-D face size.
