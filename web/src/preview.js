@@ -53,7 +53,9 @@ export async function preview_create(canvas) {
   // 1024-thread groups and more resources than WebGPU's defaults.
   const requiredLimits = {};
   for (const k in adapter.limits) if (typeof adapter.limits[k] === 'number') requiredLimits[k] = adapter.limits[k];
-  const device = await adapter.requestDevice({ requiredLimits });
+  // Clip distances (SV_ClipDistance) are an optional WebGPU feature the translated WGSL enables.
+  const requiredFeatures = ['clip-distances'].filter((f) => adapter.features.has(f));
+  const device = await adapter.requestDevice({ requiredLimits, requiredFeatures });
   const ctx = canvas.getContext('webgpu');
   if (!ctx) throw new Error('the canvas gave no WebGPU context');
   const format = navigator.gpu.getPreferredCanvasFormat();

@@ -33,6 +33,16 @@ impl Target {
         }
     }
 
+    /// The translator's output language.
+    pub fn language(self) -> dxbc_naga::Language {
+        match self {
+            Target::Wgsl => dxbc_naga::Language::Wgsl,
+            Target::Glsl => dxbc_naga::Language::Glsl,
+            Target::Msl => dxbc_naga::Language::Msl,
+            Target::Hlsl => dxbc_naga::Language::Hlsl,
+        }
+    }
+
     /// Index into [`TARGETS`].
     pub fn index(self) -> usize {
         TARGETS.iter().position(|&t| t == self).unwrap_or(0)
@@ -57,8 +67,9 @@ pub struct BindingRow {
 pub struct Translated {
     /// naga stage name (`vertex`, `fragment`, `compute`).
     pub stage: String,
-    /// Text per target (in [`TARGETS`] order), or the backend's error.
-    pub outputs: Vec<Result<Vec<String>, String>>,
+    /// Text per target (in [`TARGETS`] order), or why that target has none
+    /// (its own refusal, or the writer's failure).
+    pub outputs: Vec<Result<Vec<String>, Failure>>,
     /// For each WGSL line, the DXBC bytes (start, length) it came from.
     pub wgsl_spans: Vec<Option<(u32, u32)>>,
     /// The binding map.
@@ -78,6 +89,8 @@ pub enum FailureKind {
     Malformed,
     /// naga rejected the module built (a translator bug).
     Validation,
+    /// naga's writer for one target failed.
+    Backend,
 }
 
 impl FailureKind {
@@ -88,6 +101,7 @@ impl FailureKind {
             FailureKind::Unsupported(_) => "unsupported",
             FailureKind::Malformed => "malformed",
             FailureKind::Validation => "naga validation failed",
+            FailureKind::Backend => "the writer failed",
         }
     }
 
@@ -109,6 +123,9 @@ pub struct Failure {
     pub message: String,
     /// Byte offset it names.
     pub offset: Option<usize>,
+    /// The one target that failed (None: the translation, so every target).
+    #[serde(default)]
+    pub target: Option<Target>,
 }
 
 /// The outcome for one shader.
@@ -157,7 +174,16 @@ impl Outcome {
 impl Failure {
     /// A failure of `kind`.
     pub fn new(kind: FailureKind, message: String, offset: Option<usize>) -> Failure {
-        Failure { kind, message, offset }
+        Failure { kind, message, offset, target: None }
+    }
+
+    /// Why the limitation behind this failure stops it, for its target.
+    pub fn why(&self) -> Option<&'static str> {
+        let l = self.kind.limitation()?;
+        Some(match self.target {
+            Some(t) => l.why_in(t.language()).unwrap_or(l.why()),
+            None => l.why(),
+        })
     }
 }
 
@@ -182,7 +208,12 @@ mod tests {
     fn a_tab_copies_its_whole_text_and_a_failed_backend_nothing() {
         let t = Translated {
             stage: "fragment".into(),
-            outputs: vec![Ok(vec!["fn a() {".into(), "}".into()]), Err("no".into()), Ok(vec![]), Ok(vec!["".into()])],
+            outputs: vec![
+                Ok(vec!["fn a() {".into(), "}".into()]),
+                Err(Failure::new(FailureKind::Backend, "no".into(), None)),
+                Ok(vec![]),
+                Ok(vec!["".into()]),
+            ],
             wgsl_spans: Vec::new(),
             bindings: Vec::new(),
             expressions: 0,

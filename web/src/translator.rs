@@ -38,20 +38,31 @@ pub fn lower(shader: &Shader) -> Result<dxbc_naga::Translation, Failure> {
     })
 }
 
-/// Runs one backend.
-pub fn emit(t: &dxbc_naga::Translation, target: Target) -> Result<Vec<String>, String> {
+/// Runs one backend: its lines, or why this target has none (a refusal
+/// names the target and carries its limitation).
+pub fn emit(t: &dxbc_naga::Translation, target: Target) -> Result<Vec<String>, Failure> {
+    use dxbc_naga::OutputError as E;
     let text = match target {
         Target::Wgsl => dxbc_naga::to_wgsl(t),
         Target::Glsl => dxbc_naga::to_glsl(t),
         Target::Msl => dxbc_naga::to_msl(t),
         Target::Hlsl => dxbc_naga::to_hlsl(t),
     }
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| {
+        let mut f = match e {
+            E::Refused { limitation, detail, offset, .. } => {
+                Failure::new(FailureKind::Unsupported(limitation), detail, Some(offset))
+            }
+            e @ (E::Backend { .. } | E::Withheld { .. }) => Failure::new(FailureKind::Backend, e.to_string(), None),
+        };
+        f.target = Some(target);
+        f
+    })?;
     Ok(text.lines().map(str::to_string).collect())
 }
 
 /// Everything the pane shows once the lowering and the backends ran.
-pub fn finish(t: &dxbc_naga::Translation, outputs: Vec<Result<Vec<String>, String>>) -> Translated {
+pub fn finish(t: &dxbc_naga::Translation, outputs: Vec<Result<Vec<String>, Failure>>) -> Translated {
     let wgsl_spans = match &outputs[Target::Wgsl.index()] {
         Ok(lines) => wgsl_line_spans(t, lines),
         Err(_) => Vec::new(),
@@ -320,5 +331,59 @@ mod tests {
                 _ => panic!("{}: unexpected {o:?}", ex.id),
             }
         }
+    }
+
+    /// The CLI's exit status and stderr for `dxbc translate --to TARGET`.
+    fn cli_refusal(file: &str, target: &str) -> (i32, String) {
+        let cli = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/dxbc");
+        let path = format!("{}/../../shared/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
+        let o = std::process::Command::new(cli)
+            .args(["translate", "--to", target, &path])
+            .output()
+            .expect("target/release/dxbc is missing: cargo build --release -p dxbc-cli");
+        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+
+    #[test]
+    fn a_uav_in_a_vertex_shader_refuses_wgsl_only() {
+        use dxbc_naga::Limitation as L;
+        let file = "vkd3d/depth-bounds/004_vs_5_0.dxbc";
+        let (_, o) = outcome(crate::test_corpus::file(file));
+        let t = ok(&o);
+        let f = t.outputs[Target::Wgsl.index()].as_ref().expect_err("WGSL has no writable storage in a vertex shader");
+        assert_eq!((f.kind, f.target), (FailureKind::Unsupported(L::UavInVertexShader), Some(Target::Wgsl)));
+        assert_eq!(f.why(), L::UavInVertexShader.why_in(dxbc_naga::Language::Wgsl));
+        // The CLI (the oracle) refuses WGSL at the same offset and writes HLSL.
+        let (code, err) = cli_refusal(file, "wgsl");
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains(&format!("(at offset {:#x})", f.offset.unwrap())), "{err}");
+        assert!(err.contains("refused for WGSL (uav-in-vertex-shader)"), "{err}");
+        for k in [Target::Glsl, Target::Msl, Target::Hlsl] {
+            let lines = t.outputs[k.index()].as_ref().unwrap_or_else(|e| panic!("{k:?}: {e:?}"));
+            assert!(lines.iter().any(|l| l.contains("main")), "{k:?}");
+        }
+        assert_eq!(cli_refusal(file, "hlsl").0, 0);
+    }
+
+    #[test]
+    fn doubles_are_refused_per_tab_with_each_languages_reason() {
+        use dxbc_naga::{Language, Limitation as L};
+        let file = "fxc/dxdecompiler_basiccompute11_basiccompute11_raw_double.dxbc";
+        let (m, o) = outcome(crate::test_corpus::file(file));
+        let t = ok(&o);
+        for k in TARGETS {
+            let f = t.outputs[k.index()].as_ref().expect_err("no tab of the pane writes doubles");
+            assert_eq!((f.kind, f.target), (FailureKind::Unsupported(L::Doubles), Some(k)));
+            assert_eq!(f.why(), L::Doubles.why_in(k.language()));
+            let at = f.offset.unwrap() as u32;
+            let op = listing_line(&m, at).split_whitespace().next().unwrap();
+            assert!(op.starts_with('d') && !op.starts_with("dcl"), "{op}");
+        }
+        // SPIR-V has them natively (the CLI writes it); WGSL is refused.
+        assert!(L::Doubles.why_in(Language::Spirv).is_none());
+        assert_eq!(cli_refusal(file, "spirv").0, 0);
+        let (code, err) = cli_refusal(file, "wgsl");
+        assert_eq!(code, 3);
+        assert!(err.contains("refused for WGSL (doubles)"), "{err}");
     }
 }

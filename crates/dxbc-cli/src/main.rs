@@ -191,7 +191,13 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
 /// of a shader it cannot express (exit 3, with the typed reason).
 enum Failure {
     Error(String),
-    Refused { message: String, limitation: dxbc_naga::Limitation },
+    /// `language` is the output language that refused, or None when the
+    /// translation itself (every target) refused.
+    Refused {
+        message: String,
+        limitation: dxbc_naga::Limitation,
+        language: Option<dxbc_naga::Language>,
+    },
 }
 
 /// Exit status of `dxbc translate` when the translator refuses the shader.
@@ -212,7 +218,16 @@ impl From<&str> for Failure {
 impl From<dxbc_naga::TranslateError> for Failure {
     fn from(e: dxbc_naga::TranslateError) -> Failure {
         match e.limitation() {
-            Some(limitation) => Failure::Refused { message: e.to_string(), limitation },
+            Some(limitation) => Failure::Refused { message: e.to_string(), limitation, language: None },
+            None => Failure::Error(e.to_string()),
+        }
+    }
+}
+
+impl From<dxbc_naga::OutputError> for Failure {
+    fn from(e: dxbc_naga::OutputError) -> Failure {
+        match e.limitation() {
+            Some(limitation) => Failure::Refused { message: e.to_string(), limitation, language: Some(e.language()) },
             None => Failure::Error(e.to_string()),
         }
     }
@@ -377,22 +392,22 @@ fn run(cli: Cli) -> Result<(), Failure> {
             };
             let t = dxbc_naga::translate(&s, &options)?;
             let text = match to {
-                Target::Wgsl => dxbc_naga::to_wgsl(&t).map_err(|e| e.to_string()),
-                Target::Glsl => dxbc_naga::to_glsl(&t).map_err(|e| e.to_string()),
-                Target::Msl => dxbc_naga::to_msl(&t).map_err(|e| e.to_string()),
-                Target::Hlsl => dxbc_naga::to_hlsl(&t).map_err(|e| e.to_string()),
+                Target::Wgsl => dxbc_naga::to_wgsl(&t)?,
+                Target::Glsl => dxbc_naga::to_glsl(&t)?,
+                Target::Msl => dxbc_naga::to_msl(&t)?,
+                Target::Hlsl => dxbc_naga::to_hlsl(&t)?,
                 Target::Spirv => {
-                    let words = dxbc_naga::to_spirv(&t).map_err(|e| e.to_string())?;
+                    let words = dxbc_naga::to_spirv(&t)?;
                     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                     out.write_all(&bytes).map_err(io)?;
                     return Ok(());
                 }
                 Target::SpirvAsm => {
                     use rspirv::binary::Disassemble;
-                    let words = dxbc_naga::to_spirv(&t).map_err(|e| e.to_string())?;
-                    rspirv::dr::load_words(&words).map(|m| m.disassemble() + "\n").map_err(|e| e.to_string())
+                    let words = dxbc_naga::to_spirv(&t)?;
+                    rspirv::dr::load_words(&words).map(|m| m.disassemble() + "\n").map_err(|e| e.to_string())?
                 }
-            }?;
+            };
             // The chosen binding as a comment block, so the mapping travels with the output.
             let comment =
                 if matches!(to, Target::Wgsl | Target::Glsl | Target::Msl | Target::Hlsl) { "//" } else { ";" };
@@ -559,10 +574,18 @@ fn main() -> ExitCode {
             eprintln!("dxbc: {e}");
             ExitCode::from(1)
         }
-        Err(Failure::Refused { message, limitation }) => {
+        Err(Failure::Refused { message, limitation, language }) => {
             let _ = std::io::stdout().flush();
             eprintln!("dxbc: {message}");
-            eprintln!("dxbc: refused ({}): {}", limitation.name(), limitation.why());
+            match language {
+                Some(l) => eprintln!(
+                    "dxbc: refused for {} ({}): {}",
+                    l.name(),
+                    limitation.name(),
+                    limitation.why_in(l).unwrap_or(limitation.why())
+                ),
+                None => eprintln!("dxbc: refused ({}): {}", limitation.name(), limitation.why()),
+            }
             ExitCode::from(EXIT_REFUSED)
         }
     }

@@ -6,6 +6,7 @@
 //! `to_*` functions run naga's backends on it.
 #![forbid(unsafe_code)]
 
+mod doubles;
 mod emulate;
 mod limitation;
 mod lower;
@@ -120,6 +121,42 @@ pub struct Translation {
     pub workgroup_size: [u32; 3],
     /// The exact emulations the translation used, in [`Emulation`] order.
     pub emulations: Vec<Emulation>,
+    /// Features the module carries that some output languages cannot
+    /// express: each target refuses the first one it lacks (see
+    /// [`Translation::refusal`]); the other targets are written.
+    pub target_refusals: Vec<TargetRefusal>,
+}
+
+/// A feature of a translated shader that some targets cannot express (see
+/// [`Limitation::why_in`] for which).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TargetRefusal {
+    /// What the feature is.
+    pub limitation: Limitation,
+    /// What in this shader uses it (an instruction, a declaration …).
+    pub detail: String,
+    /// Absolute byte offset of the instruction (or declaration).
+    pub offset: usize,
+}
+
+impl Translation {
+    /// Why `language` cannot be written for this shader, if it cannot: the
+    /// first recorded feature that language lacks.
+    pub fn refusal(&self, language: Language) -> Option<&TargetRefusal> {
+        self.target_refusals.iter().find(|r| r.limitation.why_in(language).is_some())
+    }
+
+    fn check(&self, language: Language) -> Result<(), OutputError> {
+        match self.refusal(language) {
+            Some(r) => Err(OutputError::Refused {
+                language,
+                limitation: r.limitation,
+                detail: r.detail.clone(),
+                offset: r.offset,
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Why a shader could not be translated.
@@ -184,7 +221,7 @@ impl TranslateError {
 }
 
 /// An output language of the `to_*` writers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Language {
     /// WGSL text.
     Wgsl,
@@ -199,6 +236,20 @@ pub enum Language {
 }
 
 impl Language {
+    /// Every language, in the refusal table's column order.
+    pub const ALL: [Language; 5] = [Language::Wgsl, Language::Spirv, Language::Hlsl, Language::Msl, Language::Glsl];
+
+    /// A short lower-case name (`wgsl`, `spirv` …: table columns, CLI).
+    pub fn id(self) -> &'static str {
+        match self {
+            Language::Wgsl => "wgsl",
+            Language::Spirv => "spirv",
+            Language::Glsl => "glsl",
+            Language::Msl => "msl",
+            Language::Hlsl => "hlsl",
+        }
+    }
+
     /// The language's usual name.
     pub fn name(self) -> &'static str {
         match self {
@@ -229,9 +280,38 @@ pub enum OutputError {
         /// Why, with the upstream issue.
         reason: &'static str,
     },
+    /// The shader uses a feature this language cannot express (the other
+    /// languages may still be written: see [`Translation::refusal`]).
+    Refused {
+        /// The output language.
+        language: Language,
+        /// The feature (see [`Limitation::why_in`]).
+        limitation: Limitation,
+        /// What in this shader uses it.
+        detail: String,
+        /// Absolute byte offset of the instruction (or declaration).
+        offset: usize,
+    },
 }
 
 impl OutputError {
+    /// The output language that failed.
+    pub fn language(&self) -> Language {
+        match self {
+            OutputError::Backend { language, .. }
+            | OutputError::Withheld { language, .. }
+            | OutputError::Refused { language, .. } => *language,
+        }
+    }
+
+    /// The limitation behind a refusal (None for writer failures).
+    pub fn limitation(&self) -> Option<Limitation> {
+        match self {
+            OutputError::Refused { limitation, .. } => Some(*limitation),
+            _ => None,
+        }
+    }
+
     fn backend(language: Language, e: impl std::fmt::Display) -> OutputError {
         OutputError::Backend { language, message: e.to_string() }
     }
@@ -242,6 +322,12 @@ impl std::fmt::Display for OutputError {
         match self {
             OutputError::Backend { language, message } => write!(f, "{} writer failed: {message}", language.name()),
             OutputError::Withheld { language, reason } => write!(f, "{} output is withheld: {reason}", language.name()),
+            OutputError::Refused { language, limitation, detail, offset } => write!(
+                f,
+                "unsupported for {}: {detail} (at offset {offset:#x}): {}",
+                language.name(),
+                limitation.why_in(*language).unwrap_or(limitation.why())
+            ),
         }
     }
 }
@@ -255,6 +341,7 @@ pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation
 
 /// WGSL text.
 pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
+    t.check(Language::Wgsl)?;
     let mut s = naga::back::wgsl::write_string(&t.module, &t.info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     if t.stage == naga::ShaderStage::Fragment {
@@ -283,6 +370,7 @@ fn uses_sample_mask(t: &Translation) -> bool {
 /// declares the SampleMask built-in as a scalar where Vulkan requires an
 /// array (gfx-rs/wgpu#7311), so the module would not pass `spirv-val`.
 pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
+    t.check(Language::Spirv)?;
     if uses_sample_mask(t) {
         return Err(OutputError::Withheld {
             language: Language::Spirv,
@@ -300,6 +388,7 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
 /// several samplers gets one more image variable per further sampler, at a
 /// fresh binding of its group; a comment at the top names each one.
 pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
+    t.check(Language::Glsl)?;
     use naga::back::glsl;
     let split = specialise::split_images_per_sampler(&t.module);
     let split_info;
@@ -337,6 +426,7 @@ pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
 
 /// Metal Shading Language 2.4 text.
 pub fn to_msl(t: &Translation) -> Result<String, OutputError> {
+    t.check(Language::Msl)?;
     use naga::back::msl;
     let options = msl::Options { lang_version: (2, 4), fake_missing_bindings: true, ..Default::default() };
     let pipeline = msl::PipelineOptions { entry_point: Some((t.stage, "main".into())), ..Default::default() };
@@ -347,6 +437,7 @@ pub fn to_msl(t: &Translation) -> Result<String, OutputError> {
 
 /// HLSL text (shader model 5.1 syntax).
 pub fn to_hlsl(t: &Translation) -> Result<String, OutputError> {
+    t.check(Language::Hlsl)?;
     use naga::back::hlsl;
     let options =
         hlsl::Options { shader_model: hlsl::ShaderModel::V5_1, fake_missing_bindings: true, ..Default::default() };

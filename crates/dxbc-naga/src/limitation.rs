@@ -277,7 +277,9 @@ impl Limitation {
             L::TextureArray1d => "WGSL has no 1D array textures",
             L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",
             L::TypedUavOfDoubles => "no WebGPU storage format holds doubles or mixed component types",
-            L::TypedUavAtomics => "WGSL has atomics on buffers only, not on storage textures",
+            L::TypedUavAtomics => {
+                "WebGPU has atomics on buffers only, not on storage textures (native targets: add, and, or, xor, min, max without a returned value)"
+            }
             L::TypedUavDimension => "WebGPU has no cube or multisampled storage textures",
             L::TextureAccessOnUav => "sampling or loading a UAV through texture instructions is not lowered",
             L::SampleIntegerTexture => "WGSL cannot filter-sample integer textures",
@@ -295,10 +297,10 @@ impl Limitation {
             L::LoadOnWordBuffer => "ld on a raw or structured buffer is not lowered yet",
             L::StructureStride => "structure strides must be whole 32-bit words",
             L::AppendConsume => "UAV counters (append/consume) have no WebGPU form",
-            L::UavInVertexShader => "WebGPU forbids writable storage in vertex shaders",
+            L::UavInVertexShader => "WebGPU forbids writable storage in vertex shaders (native targets allow it)",
             L::MixedSignAtomics => "one region needs one atomic type, signed or unsigned",
             L::GroupSharedTooLarge => "WebGPU allows 16 KiB of workgroup memory (32 KiB here)",
-            L::Doubles => "doubles are not lowered yet (WGSL has no f64)",
+            L::Doubles => "WGSL has no f64 (SPIR-V gets native doubles)",
             L::WideMultiply => "64-bit products are not lowered yet",
             L::Msad => "msad is not lowered yet",
             L::DerivativesOutsidePixelShader => "WGSL has derivatives only in fragment shaders",
@@ -307,7 +309,7 @@ impl Limitation {
             L::VertexWithoutPosition => "WebGPU vertex stages must write a position (this one feeds a GS or HS)",
             L::PullModelInterpolation => "pull-model interpolation (eval_*) has no WGSL form",
             L::IndexedStageIo => "indexed stage inputs and outputs are not lowered yet",
-            L::ClipDistance => "WGSL core has no clip distances",
+            L::ClipDistance => "clip distances in a register shared with other outputs, more than 8, or in a pixel shader",
             L::CullDistance => "WGSL has no cull distances",
             L::RenderTargetArrayIndex => "WebGPU has no layered rendering (render-target array index)",
             L::ViewportArrayIndex => "WebGPU has no viewport arrays",
@@ -321,6 +323,37 @@ impl Limitation {
             L::DebugInstructions => "abort and debug_break have no WGSL form",
             L::TempsTooLarge => "the temp register file is too large",
             L::IndexableTempTooLarge => "the local array is too large",
+        }
+    }
+
+    /// Why `language` cannot express this feature, or None when it can.
+    ///
+    /// Most limitations stop the translation itself, so no target is
+    /// written; those the translator carries into naga IR (recorded in
+    /// [`crate::Translation::target_refusals`]) are refused only by the
+    /// languages named here.
+    pub fn why_in(self, language: crate::Language) -> Option<&'static str> {
+        use crate::Language::*;
+        use Limitation as L;
+        match (self, language) {
+            // f64 values travel in pairs of 32-bit register halves, through a
+            // 64-bit integer bitcast.
+            (L::Doubles, Spirv) => None,
+            (L::Doubles, Wgsl) => Some("WGSL has no f64"),
+            (L::Doubles, Msl) => Some("Metal has no doubles"),
+            (L::Doubles, Glsl) => {
+                Some("naga's GLSL writer has no 64-bit integers, which carry doubles in and out of 32-bit registers")
+            }
+            (L::Doubles, Hlsl) => {
+                Some("naga's HLSL writer turns 64-bit bitcasts into value conversions, which would change the doubles")
+            }
+            (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, Spirv) => Some(self.why()),
+            (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, _) => None,
+            (L::TypedUavAtomics, Wgsl) => Some(self.why()),
+            (L::TypedUavAtomics, _) => None,
+            (L::UavInVertexShader, Wgsl) => Some(self.why()),
+            (L::UavInVertexShader, _) => None,
+            _ => Some(self.why()),
         }
     }
 

@@ -146,6 +146,8 @@ pub(crate) struct Lower<'a> {
     pub(crate) counters: BTreeMap<u32, Handle<GlobalVariable>>,
     /// UAV ids counter instructions use.
     pub(crate) counted_uavs: BTreeSet<u32>,
+    /// Features some targets cannot express (see [`Translation::refusal`]).
+    target_refusals: Vec<TargetRefusal>,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -208,6 +210,7 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         emulations: BTreeSet::new(),
         counters: BTreeMap::new(),
         counted_uavs: crate::emulate::counters::counted_uavs(p),
+        target_refusals: Vec::new(),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -239,11 +242,20 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         outputs,
         workgroup_size,
         emulations: l.emulations.into_iter().collect(),
+        target_refusals: l.target_refusals,
     })
 }
 
 impl<'a> Lower<'a> {
     // ------------------------------------------------------------ helpers
+
+    /// Records a feature that only some targets refuse (the first use of
+    /// each limitation: that is what a refusal points at).
+    pub(crate) fn target_refusal(&mut self, limitation: Limitation, detail: impl Into<String>, offset: usize) {
+        if !self.target_refusals.iter().any(|r| r.limitation == limitation) {
+            self.target_refusals.push(TargetRefusal { limitation, detail: detail.into(), offset });
+        }
+    }
 
     pub(crate) fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
         self.module.types.insert(Type { name: None, inner }, Span::UNDEFINED)
@@ -359,7 +371,7 @@ impl<'a> Lower<'a> {
     }
 
     /// A vec4<bool> mask turned into D3D's 0xFFFFFFFF / 0 per component.
-    fn mask_from_bool(&mut self, b: H) -> H {
+    pub(crate) fn mask_from_bool(&mut self, b: H) -> H {
         let t = self.splat_u(u32::MAX);
         let f = self.splat_u(0);
         self.select(b, t, f)
@@ -588,35 +600,43 @@ impl<'a> Lower<'a> {
     }
 
     pub(crate) fn read(&mut self, op: &Operand, k: K) -> Result<H, TranslateError> {
+        let v = self.read_bits(op)?;
+        Ok(self.modified(op, v, k))
+    }
+
+    /// An operand's register bits as vec4<u32>, swizzled, before source
+    /// modifiers (a 64-bit immediate: its doubles' low and high words).
+    pub(crate) fn read_bits(&mut self, op: &Operand) -> Result<H, TranslateError> {
         if self.static_out_of_bounds(op) {
-            let z = self.splat_u(0);
-            return Ok(self.bitcast(z, K::U, k));
+            return Ok(self.splat_u(0));
         }
         let raw = match self.pointer(op)? {
             Some(ptr) => self.e(E::Load { pointer: ptr }),
             None => {
                 let v = op.imm(self.p);
+                let words: Vec<u32> = match (op.operand_type() == Some(OT::Immediate64), v.len()) {
+                    (false, 1) => vec![v[0]; 4],
+                    (false, 4) => v.to_vec(),
+                    // One double fills both halves; two or more: the first two.
+                    (true, 2) => vec![v[0], v[1], v[0], v[1]],
+                    (true, n) if n >= 4 => v[..4].to_vec(),
+                    (_, n) => return malformed(format!("{n}-word immediate"), op.offset as usize),
+                };
                 if op.operand_type() == Some(OT::Immediate64) {
-                    return unsupported(L::Doubles, "64-bit immediates (doubles)", op.offset as usize);
+                    self.target_refusal(L::Doubles, "64-bit immediates (doubles)", op.offset as usize);
                 }
-                match v.len() {
-                    1 => {
-                        let x = self.lit_u(v[0]);
-                        let s = self.splat(x);
-                        return Ok(self.modified(op, s, k));
-                    }
-                    4 => {
-                        let hs: Vec<H> = v.iter().map(|&x| self.lit_u(x)).collect();
-                        let ty = self.t.vec4u;
-                        self.e(E::Compose { ty, components: hs })
-                    }
-                    n => return malformed(format!("{n}-component immediate"), op.offset as usize),
+                if v.len() == 1 {
+                    let x = self.lit_u(words[0]);
+                    return Ok(self.splat(x));
                 }
+                let hs: Vec<H> = words.iter().map(|&x| self.lit_u(x)).collect();
+                let ty = self.t.vec4u;
+                self.e(E::Compose { ty, components: hs })
             }
         };
         // Scalar registers (one component) are replicated.
         let components = NumComponents::from_u32(op.num_components());
-        let v = if components == Some(NumComponents::Component1) {
+        Ok(if components == Some(NumComponents::Component1) {
             let c = self.component(raw, 0);
             self.splat(c)
         } else if components == Some(NumComponents::Component4) {
@@ -637,12 +657,11 @@ impl<'a> Lower<'a> {
             }
         } else {
             raw
-        };
-        Ok(self.modified(op, v, k))
+        })
     }
 
     /// Bitcasts register bits to `k` and applies the operand's modifiers.
-    fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
+    pub(crate) fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
         let mut v = self.bitcast(v, K::U, k);
         let m = OperandModifier::from_u32(op.modifier(self.p));
         if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
@@ -1432,6 +1451,25 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
+            O::Dadd
+            | O::Dmax
+            | O::Dmin
+            | O::Dmul
+            | O::Deq
+            | O::Dge
+            | O::Dlt
+            | O::Dne
+            | O::Dmov
+            | O::Dmovc
+            | O::Dtof
+            | O::Ftod
+            | O::Ddiv
+            | O::Dfma
+            | O::Drcp
+            | O::Dtoi
+            | O::Dtou
+            | O::Itod
+            | O::Utod => return self.double(ins, code),
             O::Sample | O::SampleC | O::SampleCLz | O::SampleL | O::SampleD | O::SampleB => {
                 return self.sample(ins, code)
             }
@@ -1770,10 +1808,31 @@ impl<'a> Lower<'a> {
         }
         let mut offset = 0u32;
         let mut used_locations = BTreeSet::new();
+        // A vertex shader's SV_ClipDistance components become one
+        // `clip_distances` array, numbered by (semantic index, register,
+        // component). Registers holding them hold nothing else.
+        let is_clip = |e: &dxbc::chunks::signature::SignatureElement| {
+            stage == ShaderStage::Vertex && SN::from_u32(e.system_value) == Some(SN::ClipDistance)
+        };
+        let mut clip: Vec<(u32, u32, u32)> = Vec::new();
+        for e in sig_out.iter().filter(|e| is_clip(e) && e.register != u32::MAX) {
+            if sig_out.iter().any(|o| o.register == e.register && !is_clip(o)) {
+                return unsupported(
+                    L::ClipDistance,
+                    format!("clip distances share o{} with other outputs", e.register),
+                    e.offset,
+                );
+            }
+            clip.extend((0..4).filter(|c| e.mask & (1 << c) != 0).map(|c| (e.semantic_index, e.register, c)));
+        }
+        clip.sort_unstable();
         for (&reg, &g) in &self.outputs.clone() {
             let Some(e) = out_regs.get(&reg) else {
                 return malformed(format!("o{reg} is written but not in the output signature"), p.offset);
             };
+            if is_clip(e) {
+                continue;
+            }
             let k = register_kind(e.component_type);
             let (binding, ty, builtin, location) = match (stage, SN::from_u32(e.system_value)) {
                 (ShaderStage::Vertex, Some(SN::Position)) => (
@@ -1856,6 +1915,48 @@ impl<'a> Lower<'a> {
                 }
                 .into(),
                 components: 4,
+                synthesised: false,
+            });
+        }
+        if !clip.is_empty() {
+            let Some(n) = std::num::NonZeroU32::new(clip.len() as u32).filter(|n| n.get() <= 8) else {
+                return unsupported(L::ClipDistance, format!("{} clip distances (at most 8)", clip.len()), p.offset);
+            };
+            let f32_ty = self.t.f32;
+            let ty = self.ty(TypeInner::Array { base: f32_ty, size: ArraySize::Constant(n), stride: 4 });
+            let first = ep.expressions.len();
+            let mut comps = Vec::new();
+            for &(_, reg, c) in &clip {
+                comps.push(match self.outputs.get(&reg) {
+                    Some(&g) => {
+                        let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+                        let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
+                        let x = ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED);
+                        ep.expressions
+                            .append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
+                    }
+                    // Declared but never written: D3D leaves it 0.
+                    None => ep.expressions.append(E::Literal(Literal::F32(0.0)), Span::UNDEFINED),
+                });
+            }
+            let v = ep.expressions.append(E::Compose { ty, components: comps }, Span::UNDEFINED);
+            emit_all(&ep, first, &mut stmts);
+            members.push(StructMember {
+                name: Some("clip_distances".into()),
+                ty,
+                binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::ClipDistances)),
+                offset,
+            });
+            offset += 4 * n.get();
+            values.push(v);
+            outputs.push(IoEntry {
+                semantic: "SV_ClipDistance".into(),
+                semantic_index: 0,
+                register: clip[0].1,
+                location: None,
+                builtin: Some("clip_distances".into()),
+                scalar: "f32".into(),
+                components: n.get(),
                 synthesised: false,
             });
         }

@@ -1,8 +1,9 @@
 //! The refusal table: over a set of containers, how many translate and how
-//! many are refused, counted by [`Limitation`] and by stage. The
+//! many are refused, counted by [`Limitation`] and by stage, then for each
+//! output language how many are written and why the others are not. The
 //! `refusals` example prints it; the corpus test asserts against it.
 
-use crate::{Limitation, Options, TranslateError};
+use crate::{Language, Limitation, Options, OutputError, TranslateError, Translation};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,49 @@ pub struct RefusalTable {
     /// Errors that are not refusals (malformed input, naga validation):
     /// the file, and the error.
     pub errors: Vec<(PathBuf, TranslateError)>,
+    /// Per output language, over the containers with a program.
+    pub targets: BTreeMap<Language, TargetCounts>,
+}
+
+/// One output language's outcomes over a set of containers.
+#[derive(Clone, Debug, Default)]
+pub struct TargetCounts {
+    /// Written, by stage prefix.
+    pub written: BTreeMap<&'static str, usize>,
+    /// Not written because of a limitation (the translation's own refusal
+    /// or this language's), by limitation, then by stage prefix.
+    pub refused: BTreeMap<Limitation, BTreeMap<&'static str, usize>>,
+    /// Withheld for a known naga defect, by stage prefix.
+    pub withheld: BTreeMap<&'static str, usize>,
+    /// The writer failed: the file and naga's message.
+    pub failed: Vec<(PathBuf, String)>,
+}
+
+impl TargetCounts {
+    /// (written, refused or withheld or failed) over the given stages.
+    pub fn count(&self, stages: &[&str]) -> (usize, usize) {
+        let sum = |m: &BTreeMap<&'static str, usize>| -> usize {
+            m.iter().filter(|(s, _)| stages.contains(s)).map(|(_, n)| n).sum()
+        };
+        let refused: usize = self.refused.values().map(sum).sum();
+        (sum(&self.written), refused + sum(&self.withheld) + self.failed.len())
+    }
+
+    /// Refusals of `limitation` over the given stages.
+    pub fn refused_in(&self, limitation: Limitation, stages: &[&str]) -> usize {
+        self.refused.get(&limitation).map_or(0, |m| m.iter().filter(|(s, _)| stages.contains(s)).map(|(_, n)| n).sum())
+    }
+}
+
+/// Runs `language`'s writer (SPIR-V: the words) and drops the output.
+pub fn write(t: &Translation, language: Language) -> Result<(), OutputError> {
+    match language {
+        Language::Wgsl => crate::to_wgsl(t).map(drop),
+        Language::Spirv => crate::to_spirv(t).map(drop),
+        Language::Hlsl => crate::to_hlsl(t).map(drop),
+        Language::Msl => crate::to_msl(t).map(drop),
+        Language::Glsl => crate::to_glsl(t).map(drop),
+    }
 }
 
 /// Every `.dxbc` file under `dir`, sorted.
@@ -56,20 +100,37 @@ impl RefusalTable {
                 t.undecodable += 1;
                 continue;
             };
-            t.add(f, &shader, crate::translate(&shader, &Options::default()).map(|_| ()));
+            t.add(f, &shader, crate::translate(&shader, &Options::default()).as_ref());
         }
         Ok(t)
     }
 
-    /// Counts one outcome.
-    pub fn add(&mut self, file: &Path, shader: &dxbc::Shader, outcome: Result<(), TranslateError>) {
+    /// Counts one outcome, running every writer on a translation.
+    pub fn add(&mut self, file: &Path, shader: &dxbc::Shader, outcome: Result<&Translation, &TranslateError>) {
         let stage = stage_of(shader);
         match outcome {
-            Ok(()) => *self.translated.entry(stage).or_default() += 1,
-            Err(TranslateError::Unsupported { limitation, .. }) => {
-                *self.refused.entry(limitation).or_default().entry(stage).or_default() += 1
+            Ok(t) => {
+                *self.translated.entry(stage).or_default() += 1;
+                for language in Language::ALL {
+                    let c = self.targets.entry(language).or_default();
+                    match write(t, language) {
+                        Ok(()) => *c.written.entry(stage).or_default() += 1,
+                        Err(OutputError::Refused { limitation, .. }) => {
+                            *c.refused.entry(limitation).or_default().entry(stage).or_default() += 1
+                        }
+                        Err(OutputError::Withheld { .. }) => *c.withheld.entry(stage).or_default() += 1,
+                        Err(e @ OutputError::Backend { .. }) => c.failed.push((file.to_path_buf(), e.to_string())),
+                    }
+                }
             }
-            Err(e) => self.errors.push((file.to_path_buf(), e)),
+            Err(&TranslateError::Unsupported { limitation, .. }) => {
+                *self.refused.entry(limitation).or_default().entry(stage).or_default() += 1;
+                for language in Language::ALL {
+                    let c = self.targets.entry(language).or_default();
+                    *c.refused.entry(limitation).or_default().entry(stage).or_default() += 1;
+                }
+            }
+            Err(e) => self.errors.push((file.to_path_buf(), e.clone())),
         }
     }
 
@@ -116,6 +177,56 @@ impl RefusalTable {
         }
         for (f, e) in &self.errors {
             s.push_str(&format!("error: {}: {e}\n", f.display()));
+        }
+        s.push('\n');
+        s.push_str(&self.render_targets());
+        s
+    }
+
+    /// The per-target table over VS/PS/CS: a line per language (written of
+    /// all), then one row per limitation with its refusals per language.
+    pub fn render_targets(&self) -> String {
+        let vpc = ["vs", "ps", "cs"];
+        let empty = TargetCounts::default();
+        let of = |l: Language| self.targets.get(&l).unwrap_or(&empty);
+        let mut s = String::new();
+        for l in Language::ALL {
+            let c = of(l);
+            let (ok, not) = c.count(&vpc);
+            let withheld: usize = c.withheld.iter().filter(|(st, _)| vpc.contains(st)).map(|(_, n)| n).sum();
+            s.push_str(&format!(
+                "{:<6} VS/PS/CS: {ok} of {} written ({:.1} %), {withheld} withheld, {} writer failures\n",
+                l.id(),
+                ok + not,
+                if ok + not == 0 { 0.0 } else { 100.0 * ok as f64 / (ok + not) as f64 },
+                c.failed.len()
+            ));
+        }
+        s.push_str(&format!("{:<34}", "VS/PS/CS refused by target"));
+        for l in Language::ALL {
+            s.push_str(&format!(" {:>5}", l.id()));
+        }
+        s.push('\n');
+        let mut rows: Vec<Limitation> = self
+            .targets
+            .values()
+            .flat_map(|c| c.refused.keys().copied())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        rows.retain(|&r| Language::ALL.iter().any(|&l| of(l).refused_in(r, &vpc) > 0));
+        rows.sort_by_key(|&r| (std::cmp::Reverse(of(Language::Wgsl).refused_in(r, &vpc)), r));
+        for r in rows {
+            s.push_str(&format!("{:<34}", r.name()));
+            for l in Language::ALL {
+                s.push_str(&format!(" {:>5}", of(l).refused_in(r, &vpc)));
+            }
+            s.push('\n');
+        }
+        for l in Language::ALL {
+            for (f, e) in &of(l).failed {
+                s.push_str(&format!("{} writer failed: {}: {e}\n", l.id(), f.display()));
+            }
         }
         s
     }

@@ -129,6 +129,14 @@ impl Lower<'_> {
         let register = self.decl_register(op, at)?;
         let space = Self::space_of(ins, p);
         let payload = ins.payload(p);
+        if self.stage == naga::ShaderStage::Vertex
+            && matches!(
+                code,
+                O::DclUnorderedAccessViewRaw | O::DclUnorderedAccessViewStructured | O::DclUnorderedAccessViewTyped
+            )
+        {
+            self.target_refusal(L::UavInVertexShader, format!("u{id} declared in a vertex shader"), at);
+        }
         match code {
             O::DclResource => {
                 let raw_dim = DCL_RESOURCE_CONTROLS[0].get(ins.token);
@@ -219,15 +227,6 @@ impl Lower<'_> {
                     AddressSpace::Handle,
                 );
                 self.samplers.insert(id, g);
-            }
-            O::DclUnorderedAccessViewRaw | O::DclUnorderedAccessViewStructured | O::DclUnorderedAccessViewTyped
-                if self.stage == naga::ShaderStage::Vertex =>
-            {
-                return unsupported(
-                    L::UavInVertexShader,
-                    "UAVs in a vertex shader (WebGPU forbids writable storage there)",
-                    at,
-                );
             }
             O::DclResourceRaw
             | O::DclResourceStructured
@@ -325,8 +324,14 @@ impl Lower<'_> {
                     );
                     self.words.insert((U, id), Words { g, stride: 4 * channels, atomic, typed: true, channels, k });
                 } else {
-                    if self.atomic_targets.contains_key(&(U, id)) {
-                        return unsupported(L::TypedUavAtomics, "typed UAVs: atomics on textures", at);
+                    // Atomics on a typed UAV texture: naga's image atomics on an
+                    // r32 uint/sint storage texture (native targets; WebGPU has none).
+                    let atomic = self.atomic_targets.contains_key(&(U, id));
+                    if atomic {
+                        if k == K::F {
+                            return unsupported(L::TypedUavAtomics, "atomics on a float typed UAV", at);
+                        }
+                        self.target_refusal(L::TypedUavAtomics, format!("atomics on the typed UAV u{id}"), at);
                     }
                     let (dim, idim, arrayed) = match dim {
                         Some(d @ RD::Texture1d) => (d, ImageDimension::D1, false),
@@ -343,14 +348,17 @@ impl Lower<'_> {
                     };
                     // A given view format of the declared kind replaces r32.
                     let given = self.options.typed_format(RegisterClass::UnorderedAccess, register);
-                    let format = match (given.filter(|f| f.scalar_kind() == k.scalar().kind), k) {
+                    let format = match (given.filter(|f| f.scalar_kind() == k.scalar().kind && !atomic), k) {
                         (Some(f), _) => f.storage_format(),
                         (None, K::F) => naga::StorageFormat::R32Float,
                         (None, K::U) => naga::StorageFormat::R32Uint,
                         (None, K::I) => naga::StorageFormat::R32Sint,
                     };
-                    let class =
-                        ImageClass::Storage { format, access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE };
+                    let mut access = naga::StorageAccess::LOAD | naga::StorageAccess::STORE;
+                    if atomic {
+                        access |= naga::StorageAccess::ATOMIC;
+                    }
+                    let class = ImageClass::Storage { format, access };
                     let ty = self.ty(TypeInner::Image { dim: idim, arrayed, class });
                     let kind = BindingKind::StorageTexture {
                         dimension: dim.row().asm.to_string(),
@@ -716,21 +724,17 @@ impl Lower<'_> {
             self.texture(res)?
         };
         let storage = res.ty() == U;
+        // naga 30's SPIR-V writer queries the layers of these with
+        // OpImageQuerySizeLod, which Vulkan forbids: only SPIR-V refuses.
         if tex.dim == RD::Texture2dmsarray {
-            return unsupported(
+            self.target_refusal(
                 L::ResinfoOnMultisampledArray,
-                "resinfo on a multisampled array texture (naga's SPIR-V layer query is invalid there)",
+                "resinfo on a multisampled array texture",
                 ins.offset as usize,
             );
         }
         if storage && Self::coord_shape(tex.dim).1 {
-            // naga 30's SPIR-V writer queries layers of storage images with
-            // OpImageQuerySizeLod, which Vulkan forbids.
-            return unsupported(
-                L::ResinfoOnArrayedUav,
-                "resinfo on an arrayed UAV texture (naga's SPIR-V layer query is invalid there)",
-                ins.offset as usize,
-            );
+            self.target_refusal(L::ResinfoOnArrayedUav, "resinfo on an arrayed UAV texture", ins.offset as usize);
         }
         let (_, arrayed) = Self::coord_shape(tex.dim);
         // Size components: cubes report a 2-D face size.
@@ -1002,6 +1006,11 @@ impl Lower<'_> {
         if target.ty() == T {
             return malformed("an atomic on a read-only resource (t#)", target.offset as usize);
         }
+        if target.ty() == U {
+            if let Some(st) = self.storage_textures.get(&res_id(target)).copied() {
+                return self.texture_atomic(ins, code, st, base);
+            }
+        }
         let w = self.words_of(target)?;
         let Some(k) = w.atomic else { return malformed("atomic on a region the pre-scan missed", at) };
         let addr = {
@@ -1144,6 +1153,50 @@ impl Lower<'_> {
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
         let image = self.e(E::GlobalVariable(st.g));
         self.stmt(S::ImageStore { image, coordinate, array_index, value });
+        Ok(())
+    }
+
+    /// An atomic on a typed UAV texture. naga's image atomics return
+    /// nothing and have no compare-exchange, so `imm_atomic_*` and
+    /// `atomic_cmp_store` on textures stay refused.
+    fn texture_atomic(
+        &mut self,
+        ins: &Instruction,
+        code: O,
+        st: StorageTex,
+        base: usize,
+    ) -> Result<(), TranslateError> {
+        let at = ins.offset as usize;
+        let fun = match code {
+            O::AtomicAnd => AtomicFunction::And,
+            O::AtomicOr => AtomicFunction::InclusiveOr,
+            O::AtomicXor => AtomicFunction::ExclusiveOr,
+            O::AtomicIadd => AtomicFunction::Add,
+            O::AtomicImax | O::AtomicUmax => AtomicFunction::Max,
+            O::AtomicImin | O::AtomicUmin => AtomicFunction::Min,
+            _ => {
+                return unsupported(
+                    L::TypedUavAtomics,
+                    format!("{} on a typed UAV texture (naga's image atomics return nothing)", code.info().asm),
+                    at,
+                )
+            }
+        };
+        let addr = {
+            let o = self.op(ins, base + 1)?;
+            self.read(o, K::U)?
+        };
+        let value = {
+            let o = self.op(ins, base + 2)?;
+            let v = self.read(o, st.k)?;
+            self.component(v, 0)
+        };
+        let (n, arrayed) = Self::coord_shape(st.dim);
+        let ai = self.bitcast(addr, K::U, K::I);
+        let coordinate = self.sub_vector(ai, n);
+        let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
+        let image = self.e(E::GlobalVariable(st.g));
+        self.stmt(S::ImageAtomic { image, coordinate, array_index, fun, value });
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 //! refusal table (`--example refusals`) is checked against the containers.
 
 use dxbc_naga::report::{dxbc_files, stage_of, RefusalTable};
-use dxbc_naga::{Limitation, TranslateError};
+use dxbc_naga::{Language, Limitation, OutputError, TranslateError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -36,8 +36,20 @@ fn corpus_translates_or_is_refused_by_a_typed_limitation() {
         *per_stage.entry(stage_of(&shader)).or_default() += 1;
         match dxbc_naga::translate(&shader, &dxbc_naga::Options::default()) {
             Ok(t) => {
-                if dxbc_naga::to_wgsl(&t).is_err() {
-                    wgsl_fail += 1;
+                // Every target refusal is typed, names its target, points at
+                // the bytes of the feature, and only languages that lack it refuse.
+                for r in &t.target_refusals {
+                    assert!(r.offset < std::fs::metadata(f).unwrap().len() as usize, "{}", f.display());
+                    assert!(Language::ALL.iter().any(|&l| r.limitation.why_in(l).is_none()), "{}", f.display());
+                }
+                match dxbc_naga::to_wgsl(&t) {
+                    Ok(_) => assert!(t.refusal(Language::Wgsl).is_none(), "{}", f.display()),
+                    Err(OutputError::Refused { language: Language::Wgsl, limitation, offset, .. }) => {
+                        let r = t.refusal(Language::Wgsl).expect("a WGSL refusal is recorded");
+                        assert_eq!((r.limitation, r.offset), (limitation, offset));
+                        assert!(limitation.why_in(Language::Wgsl).is_some());
+                    }
+                    Err(_) => wgsl_fail += 1,
                 }
                 for (name, r) in
                     [("glsl", dxbc_naga::to_glsl(&t)), ("msl", dxbc_naga::to_msl(&t)), ("hlsl", dxbc_naga::to_hlsl(&t))]
@@ -95,6 +107,51 @@ fn corpus_translates_or_is_refused_by_a_typed_limitation() {
     }
     assert_eq!(wgsl_fail, 0, "the WGSL writer rejected validated modules");
     assert!(translated >= 2900, "only {translated} shaders translate");
+
+    // Per target, over VS/PS/CS: each language either writes the shader or
+    // refuses it with a typed limitation; the SPIR-V and WGSL writers never fail.
+    let vpc = ["vs", "ps", "cs"];
+    let total = table.count(&vpc);
+    let total = total.0 + total.1;
+    let spirv = &table.targets[&Language::Spirv];
+    let wgsl = &table.targets[&Language::Wgsl];
+    assert!(spirv.failed.is_empty() && wgsl.failed.is_empty(), "{:?} {:?}", spirv.failed, wgsl.failed);
+    for l in Language::ALL {
+        let (ok, not) = table.targets[&l].count(&vpc);
+        assert_eq!(ok + not, total, "{l:?}");
+    }
+    // A language refuses beyond the whole-shader refusals only for what it
+    // cannot express.
+    let whole = |l: Limitation| -> usize {
+        table.refused.get(&l).map_or(0, |m| m.iter().filter(|(st, _)| vpc.contains(st)).map(|(_, n)| n).sum())
+    };
+    for l in Language::ALL {
+        for &lim in Limitation::ALL {
+            let n = table.targets[&l].refused_in(lim, &vpc);
+            assert!(n >= whole(lim), "{lim} in {l:?}");
+            assert!(n == whole(lim) || lim.why_in(l).is_some(), "{lim} refused by {l:?}, which expresses it");
+        }
+    }
+    // Texture atomics without a returned value: native targets only (4 corpus shaders).
+    let texture_atomics = Limitation::TypedUavAtomics;
+    assert_eq!(table.targets[&Language::Wgsl].refused_in(texture_atomics, &vpc), whole(texture_atomics) + 4);
+    assert_eq!(table.targets[&Language::Spirv].refused_in(texture_atomics, &vpc), whole(texture_atomics));
+    // The floors reached (SPIR-V: written, naga-validated; spirv-val below).
+    assert!(spirv.count(&vpc).0 >= 3072, "SPIR-V: {:?} of {total}", spirv.count(&vpc));
+    assert!(wgsl.count(&vpc).0 >= 3048, "WGSL: {:?} of {total}", wgsl.count(&vpc));
+    // Doubles are native in SPIR-V only; UAVs in a vertex shader everywhere but WGSL.
+    for (limitation, refused_by) in [
+        (Limitation::Doubles, &[Language::Wgsl, Language::Hlsl, Language::Msl, Language::Glsl][..]),
+        (Limitation::UavInVertexShader, &[Language::Wgsl][..]),
+    ] {
+        assert!(table.refused_total(limitation) == 0, "{limitation} still refuses whole shaders");
+        let n = table.targets[&Language::Wgsl].refused_in(limitation, &vpc);
+        assert!(n > 0, "{limitation}: no corpus shader exercises it");
+        for l in Language::ALL {
+            let want = if refused_by.contains(&l) { n } else { 0 };
+            assert_eq!(table.targets[&l].refused_in(limitation, &vpc), want, "{limitation} in {l:?}");
+        }
+    }
 }
 
 /// Every SPIR-V module we emit for the corpus passes `spirv-val` (Debian's
@@ -116,6 +173,7 @@ fn spirv_output_passes_spirv_val() {
         let words = match dxbc_naga::to_spirv(&t) {
             Ok(w) => w,
             Err(dxbc_naga::OutputError::Withheld { .. }) => continue,
+            Err(OutputError::Refused { language: Language::Spirv, .. }) => continue,
             Err(e) => panic!("{}: SPIR-V writer: {e}", f.display()),
         };
         let out = dir.join(format!("{}.spv", modules.len()));

@@ -360,10 +360,15 @@ impl Translated {
     /// The parts of `t` a plan uses, writing its WGSL.
     pub fn from_translation(t: &Translation) -> Result<Translated, PlanError> {
         Ok(Translated {
+            // The preview runs WebGPU: a WGSL refusal (a feature only native
+            // targets express) is the preview's refusal, typed.
             wgsl: dxbc_naga::to_wgsl(t).map_err(|e| PlanError::Translation {
                 message: e.to_string(),
-                offset: None,
-                limitation: None,
+                offset: match &e {
+                    dxbc_naga::OutputError::Refused { offset, .. } => Some(*offset),
+                    _ => None,
+                },
+                limitation: e.limitation(),
             })?,
             bindings: t.bindings.clone(),
             inputs: t.inputs.clone(),

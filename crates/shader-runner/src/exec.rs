@@ -371,6 +371,9 @@ impl<'a> Pass<'a> {
                 _ => Avail::Skip(skip),
             }
         })?;
+        if let Some(skip) = Skip::spirv_refusal(&translation) {
+            return Err(Avail::Skip(skip));
+        }
         let want = match stage {
             Stage::Pixel => Some(naga::ShaderStage::Fragment),
             Stage::Vertex => Some(naga::ShaderStage::Vertex),

@@ -72,6 +72,8 @@ impl Gpu {
             | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
             | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
             | wgpu::Features::VERTEX_WRITABLE_STORAGE
+            | wgpu::Features::TEXTURE_ATOMIC
+            | wgpu::Features::CLIP_DISTANCES
             | wgpu::Features::SUBGROUP;
         let features = adapter.features() & wanted;
         // The adapter's own limits: D3D allows 1024-thread groups and more bindings than WebGPU's defaults.

@@ -158,6 +158,17 @@ impl Skip {
     pub fn not_run(n: NotRun, detail: impl Into<String>) -> Skip {
         Skip::new(Status::NotRun(n), detail)
     }
+    /// The runner hands naga modules to wgpu's Vulkan backend, which writes
+    /// SPIR-V: a feature SPIR-V cannot express (a per-target refusal) is
+    /// `Unsupported` too.
+    pub fn spirv_refusal(t: &dxbc_naga::Translation) -> Option<Skip> {
+        t.refusal(dxbc_naga::Language::Spirv).map(|r| {
+            Skip::new(
+                Status::Unsupported(r.limitation),
+                format!("unsupported for SPIR-V: {} (at offset {:#x})", r.detail, r.offset),
+            )
+        })
+    }
     /// A translator error: a refusal is `Unsupported`, anything else fails.
     pub fn translation(e: &dxbc_naga::TranslateError) -> Skip {
         match e.limitation() {
@@ -561,5 +572,25 @@ mod tests {
         assert!(s.detail.ends_with("(at offset 0x40)"), "{}", s.detail);
         let e = dxbc_naga::TranslateError::Malformed { what: "x".into(), offset: 0 };
         assert_eq!(Skip::translation(&e).status, Status::Fail);
+    }
+
+    #[test]
+    fn a_spirv_only_refusal_is_unsupported_and_wgsl_only_ones_run() {
+        use dxbc_naga::{Language, Limitation as L};
+        let read = |f: &str| {
+            let path = format!("{}/../../../shared/corpus/{f}", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("corpus file {path} missing: {e}"));
+            dxbc_naga::translate(&dxbc::Shader::parse(&bytes).unwrap(), &dxbc_naga::Options::default()).unwrap()
+        };
+        // resinfo on an arrayed UAV: naga's SPIR-V would be invalid, WGSL is fine.
+        let t = read("blobs/vkd3d_d3d12_ps_ld_2d_uint_arr_code.dxbc");
+        assert!(t.refusal(Language::Wgsl).is_none());
+        let s = Skip::spirv_refusal(&t).expect("SPIR-V refuses");
+        assert_eq!(s.status, Status::Unsupported(L::ResinfoOnArrayedUav));
+        assert!(s.detail.starts_with("unsupported for SPIR-V: resinfo"), "{}", s.detail);
+        // Doubles: WGSL refuses, SPIR-V (what the runner uses) does not.
+        let t = read("fxc/dxdecompiler_basiccompute11_basiccompute11_raw_double.dxbc");
+        assert_eq!(t.refusal(Language::Wgsl).map(|r| r.limitation), Some(L::Doubles));
+        assert!(Skip::spirv_refusal(&t).is_none());
     }
 }

@@ -14,10 +14,11 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
     let vp = Viewport::new();
     vp.watch(node);
     let top = vp.top;
-    let lines = Arc::new(match &t.outputs[target.index()] {
-        Ok(l) => l.clone(),
-        Err(e) => vec![format!("// this backend failed: {e}")],
-    });
+    let lines = match &t.outputs[target.index()] {
+        Ok(l) => Arc::new(l.clone()),
+        // This target's own refusal (or writer failure); the other tabs still show code.
+        Err(f) => return crate::components::translation_pane::failure_view(f.clone()).into_any(),
+    };
     let n = lines.len();
     let spans = Arc::new(if target == Target::Wgsl { t.wgsl_spans.clone() } else { Vec::new() });
     // Show the WGSL of each newly selected instruction (a new view, opened
@@ -69,4 +70,5 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
             </div>
         </div>
     }
+    .into_any()
 }

@@ -116,6 +116,11 @@ pub fn TranslationPane() -> impl IntoView {
 pub fn failure_view(f: translation::Failure) -> impl IntoView {
     let s = st();
     let limitation = f.kind.limitation();
+    let why = f.why();
+    let heading = match f.target {
+        Some(t) => format!("Not written for {} — {}: ", t.label(), f.kind.label()),
+        None => format!("Not translated — {}: ", f.kind.label()),
+    };
     let link = f.offset.map(|off| {
         view! {
             <button class="offlink" data-testid="translation-offset" title="Select these bytes"
@@ -126,11 +131,11 @@ pub fn failure_view(f: translation::Failure) -> impl IntoView {
     });
     view! {
         <div class="terror" data-testid="translation-error">
-            <strong>{format!("Not translated — {}: ", f.kind.label())}</strong>
+            <strong>{heading}</strong>
             <span data-testid="translation-message">{f.message.clone()}</span>" "{link}
             {limitation.map(|l| view! {
                 <p class="small" data-testid="translation-why">
-                    {format!("Why: {}. ", l.why())}<code data-testid="translation-limitation">{l.name()}</code>
+                    {format!("Why: {}. ", why.unwrap_or(l.why()))}<code data-testid="translation-limitation">{l.name()}</code>
                 </p>
             })}
         </div>
