@@ -333,15 +333,26 @@ mod tests {
         }
     }
 
-    /// The CLI's exit status and stderr for `dxbc translate --to TARGET`.
-    fn cli_refusal(file: &str, target: &str) -> (i32, String) {
-        let cli = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/dxbc");
-        let path = format!("{}/../../shared/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
-        let o = std::process::Command::new(cli)
-            .args(["translate", "--to", target, &path])
-            .output()
-            .expect("target/release/dxbc is missing: cargo build --release -p dxbc-cli");
-        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).into_owned())
+    /// What the translator library (which the CLI runs) answers for `file`
+    /// in `language`: Ok, or the refusal's limitation and offset.
+    fn library_outcome(file: &str, language: dxbc_naga::Language) -> Result<(), (dxbc_naga::Limitation, usize)> {
+        use dxbc_naga::{Language as Lang, OutputError};
+        let shader = dxbc::Shader::parse(&crate::test_corpus::file(file)).unwrap();
+        let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).unwrap();
+        let r = match language {
+            Lang::Wgsl => dxbc_naga::to_wgsl(&t).map(drop),
+            Lang::Spirv => dxbc_naga::to_spirv(&t).map(drop),
+            Lang::Hlsl => dxbc_naga::to_hlsl(&t).map(drop),
+            Lang::Msl => dxbc_naga::to_msl(&t).map(drop),
+            Lang::Glsl => dxbc_naga::to_glsl(&t).map(drop),
+        };
+        match r {
+            Ok(()) => Ok(()),
+            Err(OutputError::Refused { language: l, limitation, offset, .. }) if l == language => {
+                Err((limitation, offset))
+            }
+            Err(e) => panic!("{file}: {e}"),
+        }
     }
 
     #[test]
@@ -353,16 +364,13 @@ mod tests {
         let f = t.outputs[Target::Wgsl.index()].as_ref().expect_err("WGSL has no writable storage in a vertex shader");
         assert_eq!((f.kind, f.target), (FailureKind::Unsupported(L::UavInVertexShader), Some(Target::Wgsl)));
         assert_eq!(f.why(), L::UavInVertexShader.why_in(dxbc_naga::Language::Wgsl));
-        // The CLI (the oracle) refuses WGSL at the same offset and writes HLSL.
-        let (code, err) = cli_refusal(file, "wgsl");
-        assert_eq!(code, 3, "{err}");
-        assert!(err.contains(&format!("(at offset {:#x})", f.offset.unwrap())), "{err}");
-        assert!(err.contains("refused for WGSL (uav-in-vertex-shader)"), "{err}");
+        // The translator the CLI runs refuses WGSL at the same offset and writes HLSL.
+        assert_eq!(library_outcome(file, dxbc_naga::Language::Wgsl), Err((L::UavInVertexShader, f.offset.unwrap())));
         for k in [Target::Glsl, Target::Msl, Target::Hlsl] {
             let lines = t.outputs[k.index()].as_ref().unwrap_or_else(|e| panic!("{k:?}: {e:?}"));
             assert!(lines.iter().any(|l| l.contains("main")), "{k:?}");
         }
-        assert_eq!(cli_refusal(file, "hlsl").0, 0);
+        assert_eq!(library_outcome(file, dxbc_naga::Language::Hlsl), Ok(()));
     }
 
     #[test]
@@ -379,11 +387,9 @@ mod tests {
             let op = listing_line(&m, at).split_whitespace().next().unwrap();
             assert!(op.starts_with('d') && !op.starts_with("dcl"), "{op}");
         }
-        // SPIR-V has them natively (the CLI writes it); WGSL is refused.
+        // SPIR-V has them natively (the translator writes it); WGSL is refused.
         assert!(L::Doubles.why_in(Language::Spirv).is_none());
-        assert_eq!(cli_refusal(file, "spirv").0, 0);
-        let (code, err) = cli_refusal(file, "wgsl");
-        assert_eq!(code, 3);
-        assert!(err.contains("refused for WGSL (doubles)"), "{err}");
+        assert_eq!(library_outcome(file, Language::Spirv), Ok(()));
+        assert!(matches!(library_outcome(file, Language::Wgsl), Err((L::Doubles, _))));
     }
 }

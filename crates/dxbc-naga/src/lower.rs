@@ -1451,25 +1451,8 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            O::Dadd
-            | O::Dmax
-            | O::Dmin
-            | O::Dmul
-            | O::Deq
-            | O::Dge
-            | O::Dlt
-            | O::Dne
-            | O::Dmov
-            | O::Dmovc
-            | O::Dtof
-            | O::Ftod
-            | O::Ddiv
-            | O::Dfma
-            | O::Drcp
-            | O::Dtoi
-            | O::Dtou
-            | O::Itod
-            | O::Utod => return self.double(ins, code),
+            // The double-precision family, as the Limitation table lists it.
+            c if crate::Limitation::of_opcode(c) == Some(crate::Limitation::Doubles) => return self.double(ins, code),
             O::Sample | O::SampleC | O::SampleCLz | O::SampleL | O::SampleD | O::SampleB => {
                 return self.sample(ins, code)
             }
