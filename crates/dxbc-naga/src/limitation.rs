@@ -117,6 +117,8 @@ pub enum Limitation {
     StencilExport,
     /// vInnerCoverage (conservative rasterization).
     InnerCoverage,
+    /// `forceEarlyDepthStencil` in a pixel shader that writes UAVs.
+    ForcedEarlyDepthTest,
     /// vCycleCounter.
     CycleCounter,
     /// A special input register with no built-in in this stage.
@@ -186,6 +188,7 @@ impl Limitation {
         Limitation::SystemValueInStage,
         Limitation::StencilExport,
         Limitation::InnerCoverage,
+        Limitation::ForcedEarlyDepthTest,
         Limitation::CycleCounter,
         Limitation::SpecialRegisterInStage,
         Limitation::Interfaces,
@@ -247,6 +250,7 @@ impl Limitation {
             L::SystemValueInStage => "system-value-in-stage",
             L::StencilExport => "stencil-export",
             L::InnerCoverage => "inner-coverage",
+            L::ForcedEarlyDepthTest => "forced-early-depth-test",
             L::CycleCounter => "cycle-counter",
             L::SpecialRegisterInStage => "special-register-in-stage",
             L::Interfaces => "interfaces",
@@ -316,6 +320,9 @@ impl Limitation {
             L::SystemValueInStage => "the system value has no WebGPU built-in in this stage",
             L::StencilExport => "WebGPU has no stencil export",
             L::InnerCoverage => "WebGPU has no conservative rasterization",
+            L::ForcedEarlyDepthTest => {
+                "WGSL cannot force depth tests before the pixel shader, so its UAV writes would also run for fragments that fail them"
+            }
             L::CycleCounter => "WebGPU has no cycle counter",
             L::SpecialRegisterInStage => "the special register has no WebGPU built-in in this stage",
             L::Interfaces => "class linkage (interfaces, fcall) has no naga form",
@@ -352,6 +359,8 @@ impl Limitation {
             (L::TypedUavAtomics, Wgsl) => Some(self.why()),
             (L::TypedUavAtomics, _) => None,
             (L::UavInVertexShader, Wgsl) => Some(self.why()),
+            (L::ForcedEarlyDepthTest, Wgsl) => Some(self.why()),
+            (L::ForcedEarlyDepthTest, _) => None,
             (L::UavInVertexShader, _) => None,
             _ => Some(self.why()),
         }

@@ -2012,10 +2012,14 @@ impl<'a> Lower<'a> {
             stmts.push(S::Return { value: None }, Span::UNDEFINED);
         }
         ep.body = stmts;
+        let early_depth_test = self.early_depth_test();
+        if early_depth_test == Some(naga::EarlyDepthTest::Force) && self.writes_storage() {
+            self.target_refusal(L::ForcedEarlyDepthTest, "forceEarlyDepthStencil with UAV writes", p.offset);
+        }
         self.module.entry_points.push(naga::EntryPoint {
             name: "main".into(),
             stage,
-            early_depth_test: None,
+            early_depth_test,
             workgroup_size: if stage == ShaderStage::Compute { workgroup_size } else { [0, 0, 0] },
             workgroup_size_overrides: None,
             function: ep,
@@ -2024,6 +2028,41 @@ impl<'a> Lower<'a> {
             incoming_ray_payload: None,
         });
         Ok((inputs, outputs, workgroup_size))
+    }
+}
+
+impl Lower<'_> {
+    /// The pixel shader's depth-test placement: `forceEarlyDepthStencil`
+    /// runs the tests before the shader (D3D then ignores depth written by
+    /// it and skips its UAV writes for failing fragments); `oDepthGE`/`oDepthLE`
+    /// promise a direction, which lets the driver keep early tests.
+    fn early_depth_test(&self) -> Option<naga::EarlyDepthTest> {
+        if self.stage != ShaderStage::Fragment {
+            return None;
+        }
+        let force = dxbc::spec::GLOBAL_FLAGS_CONTROLS[2].mask();
+        if self.p.instructions.iter().any(|i| i.op() == Some(O::DclGlobalFlags) && i.token & force != 0) {
+            return Some(naga::EarlyDepthTest::Force);
+        }
+        let conservative = if self.specials.contains_key(&OT::OutputDepthGreaterEqual) {
+            naga::ConservativeDepth::GreaterEqual
+        } else if self.specials.contains_key(&OT::OutputDepthLessEqual) {
+            naga::ConservativeDepth::LessEqual
+        } else {
+            return None;
+        };
+        Some(naga::EarlyDepthTest::Allow { conservative })
+    }
+
+    /// Whether the module stores to a storage buffer or texture (a UAV).
+    fn writes_storage(&self) -> bool {
+        self.module.global_variables.iter().any(|(_, g)| match (g.space, &self.module.types[g.ty].inner) {
+            (naga::AddressSpace::Storage { access }, _) => access.contains(naga::StorageAccess::STORE),
+            (_, TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }) => {
+                access.contains(naga::StorageAccess::STORE)
+            }
+            _ => false,
+        })
     }
 }
 

@@ -156,6 +156,10 @@ pub struct Pass<'a> {
     last_op: Option<LastOp>,
     unsupported_state: Option<Skip>,
     dsv_declared: bool,
+    /// The `[dsv]` target: a depth32float texture.
+    dsv: Option<Result<wgpu::Texture, Skip>>,
+    /// The `depth` command's comparison (None: no depth test).
+    depth_compare: Option<parse::Compare>,
     resources_declared: bool,
     builtin_vs: std::cell::RefCell<HashMap<String, wgpu::ShaderModule>>,
     pub results: BTreeMap<usize, SecAcc>,
@@ -184,6 +188,8 @@ impl<'a> Pass<'a> {
             last_op: None,
             unsupported_state: None,
             dsv_declared: false,
+            dsv: None,
+            depth_compare: None,
             resources_declared: false,
             builtin_vs: Default::default(),
             results: BTreeMap::new(),
@@ -241,6 +247,10 @@ impl<'a> Pass<'a> {
                 SectionKind::Dsv => {
                     self.dsv_declared = true;
                     self.resources_declared = true;
+                    self.dsv = Some(match ResourceDesc::parse(&sec.lines, Format::R32Float) {
+                        Ok(d) => self.create_dsv(&d),
+                        Err(e) => Err(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}"))),
+                    });
                 }
                 SectionKind::Sampler(n) => {
                     self.resources_declared = true;
@@ -643,6 +653,27 @@ impl<'a> Pass<'a> {
         Ok(GpuRes::Texture(filled, wgpu::TextureFormat::Depth32Float))
     }
 
+    /// The `[dsv]` depth target (depth32float, the format vkd3d's tests probe as f32).
+    fn create_dsv(&self, d: &ResourceDesc) -> Result<wgpu::Texture, Skip> {
+        if d.dim != Some(Dim::Tex2d) {
+            return Err(Skip::todo(RunnerTodo::DepthStencil, "runner: depth targets other than 2D"));
+        }
+        self.gpu
+            .scoped(|| {
+                self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("dsv"),
+                    size: wgpu::Extent3d { width: d.width, height: d.height, depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: wgpu::TextureFormat::Depth32Float,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                    view_formats: &[],
+                })
+            })
+            .map_err(|e| Skip::todo(RunnerTodo::DepthStencil, format!("runner: depth target creation failed: {e}")))
+    }
+
     /// Copies the bits of level 0, layer 0 of `from` into `to` (same size
     /// and texel size, any formats) through a buffer.
     fn copy_bits(&self, from: &wgpu::Texture, to: &wgpu::Texture) -> Result<(), OpErr> {
@@ -770,7 +801,28 @@ impl<'a> Pass<'a> {
                     self.gpu.queue.submit([enc.finish()]);
                 }
             }
-            Command::ClearDsv(_) => {}
+            Command::ClearDsv(v) => {
+                if let Some(Ok(tex)) = &self.dsv {
+                    let view = tex.create_view(&Default::default());
+                    let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+                    {
+                        let _p = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                            label: Some("clear dsv"),
+                            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                                view: &view,
+                                depth_ops: Some(wgpu::Operations {
+                                    load: wgpu::LoadOp::Clear(*v),
+                                    store: wgpu::StoreOp::Store,
+                                }),
+                                stencil_ops: None,
+                            }),
+                            ..Default::default()
+                        });
+                    }
+                    self.gpu.queue.submit([enc.finish()]);
+                }
+            }
+            Command::Depth(c) => self.depth_compare = Some(*c),
             Command::Probe(p) => {
                 let Some(op) = &self.last_op else { return };
                 let sections = op.sections.clone();
@@ -844,10 +896,18 @@ impl<'a> Pass<'a> {
             ProbeTarget::Rtv(n) => (ResKind::Rtv, n),
             ProbeTarget::Uav(n) => (ResKind::Uav, n),
             ProbeTarget::Dsv => {
-                return Err(OpErr::Skip(Skip::todo(
-                    RunnerTodo::DepthStencil,
-                    "runner: depth-stencil probes not supported",
-                )))
+                return match &self.dsv {
+                    Some(Ok(t)) => {
+                        let t = t.clone();
+                        self.gpu
+                            .read_aspect(&t, wgpu::TextureAspect::DepthOnly, 4, layer)
+                            .map_err(|e| OpErr::Fail(e.to_string()))
+                    }
+                    Some(Err(e)) => Err(OpErr::Skip(e.clone())),
+                    None => {
+                        Err(OpErr::Skip(Skip::todo(RunnerTodo::TestSyntax, "runner: probed dsv was never declared")))
+                    }
+                };
             }
         };
         let Some(res) = self.resources.get(&key) else {
@@ -933,8 +993,8 @@ impl<'a> Pass<'a> {
                 RunnerTodo::PipelineShape,
                 "runner: geometry/tessellation stages not supported",
             )))
-        } else if self.dsv_declared {
-            Err(OpErr::Skip(Skip::todo(RunnerTodo::DepthStencil, "runner: depth-stencil targets not supported")))
+        } else if let Some(Err(e)) = &self.dsv {
+            Err(OpErr::Skip(e.clone()))
         } else {
             self.do_draw(topology, vertices, instances)
         };
@@ -1441,6 +1501,10 @@ impl<'a> Pass<'a> {
             }
             v
         };
+        let dsv = match &self.dsv {
+            Some(Ok(t)) => Some(t.create_view(&Default::default())),
+            _ => None,
+        };
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
@@ -1454,7 +1518,13 @@ impl<'a> Pass<'a> {
                         buffers: &vb_descs,
                         topology: prim,
                         targets: &targets,
-                        depth: None,
+                        depth: dsv.as_ref().map(|_| wgpu::DepthStencilState {
+                            format: wgpu::TextureFormat::Depth32Float,
+                            depth_write_enabled: Some(true),
+                            depth_compare: Some(compare_function(self.depth_compare)),
+                            stencil: Default::default(),
+                            bias: Default::default(),
+                        }),
                     },
                 )
             })
@@ -1484,7 +1554,11 @@ impl<'a> Pass<'a> {
                 let mut enc = dev.create_command_encoder(&Default::default());
                 let draw = executor::Draw {
                     color: &attachments,
-                    depth: None,
+                    depth: dsv.as_ref().map(|view| wgpu::RenderPassDepthStencilAttachment {
+                        view,
+                        depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+                        stencil_ops: None,
+                    }),
                     vertex_buffers: &vertex_buffers,
                     indices: None,
                     vertices,
@@ -1650,6 +1724,23 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
 type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32, bool);
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;
+
+/// The depth test of a `depth` command; without one the test always passes
+/// (and still writes depth).
+fn compare_function(c: Option<parse::Compare>) -> wgpu::CompareFunction {
+    use parse::Compare as C;
+    use wgpu::CompareFunction as F;
+    match c {
+        None | Some(C::Always) => F::Always,
+        Some(C::Never) => F::Never,
+        Some(C::Less) => F::Less,
+        Some(C::Equal) => F::Equal,
+        Some(C::LessEqual) => F::LessEqual,
+        Some(C::Greater) => F::Greater,
+        Some(C::NotEqual) => F::NotEqual,
+        Some(C::GreaterEqual) => F::GreaterEqual,
+    }
+}
 
 #[cfg(test)]
 mod tests {

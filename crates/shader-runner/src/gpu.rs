@@ -74,7 +74,8 @@ impl Gpu {
             | wgpu::Features::VERTEX_WRITABLE_STORAGE
             | wgpu::Features::TEXTURE_ATOMIC
             | wgpu::Features::CLIP_DISTANCES
-            | wgpu::Features::SUBGROUP;
+            | wgpu::Features::SUBGROUP
+            | wgpu::Features::SHADER_EARLY_DEPTH_TEST;
         let features = adapter.features() & wanted;
         // The adapter's own limits: D3D allows 1024-thread groups and more bindings than WebGPU's defaults.
         let limits = adapter.limits();
@@ -198,6 +199,17 @@ impl Gpu {
 
     /// Reads layer `layer`, level 0 of a 2D texture into tightly packed rows.
     pub fn read_texture(&mut self, tex: &wgpu::Texture, texel_size: u32, layer: u32) -> Result<Readback, GpuError> {
+        self.read_aspect(tex, wgpu::TextureAspect::All, texel_size, layer)
+    }
+
+    /// Level 0 of one aspect of `tex` (a depth-stencil texture's depth).
+    pub fn read_aspect(
+        &mut self,
+        tex: &wgpu::Texture,
+        aspect: wgpu::TextureAspect,
+        texel_size: u32,
+        layer: u32,
+    ) -> Result<Readback, GpuError> {
         let (w, h) = (tex.width(), tex.height());
         let row = w * texel_size;
         let padded = row.div_ceil(256) * 256;
@@ -214,7 +226,7 @@ impl Gpu {
                 texture: tex,
                 mip_level: 0,
                 origin: wgpu::Origin3d { x: 0, y: 0, z: layer },
-                aspect: wgpu::TextureAspect::All,
+                aspect,
             },
             wgpu::TexelCopyBufferInfo {
                 buffer: &staging,

@@ -427,9 +427,41 @@ pub enum Command {
     Dispatch(u32, u32, u32),
     ClearRtv(u32, [f32; 4]),
     ClearDsv(f32),
+    /// `depth FUNC`: the depth test's comparison (the test writes depth).
+    Depth(Compare),
     Probe(Probe),
     /// A directive the runner recognises but does not implement (name, text).
     Unsupported(String, String),
+}
+
+/// A depth (or sampler) comparison function, as vkd3d's tests spell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    Never,
+    Less,
+    Equal,
+    LessEqual,
+    Greater,
+    NotEqual,
+    GreaterEqual,
+    Always,
+}
+
+impl Compare {
+    pub fn parse(s: &str) -> Option<Compare> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        Some(match words.as_slice() {
+            ["never"] => Compare::Never,
+            ["less"] => Compare::Less,
+            ["equal"] => Compare::Equal,
+            ["less", "equal"] => Compare::LessEqual,
+            ["greater"] => Compare::Greater,
+            ["not", "equal"] => Compare::NotEqual,
+            ["greater", "equal"] => Compare::GreaterEqual,
+            ["always"] => Compare::Always,
+            _ => return None,
+        })
+    }
 }
 
 /// A test line with its prefixes.
@@ -723,6 +755,8 @@ pub fn parse_test_line(line: usize, text: &str, env: &QualEnv) -> Result<Option<
         Command::ClearRtv(slot, c)
     } else if let Some(r) = s.strip_prefix("clear dsv") {
         Command::ClearDsv(r.split_whitespace().next().and_then(parse_c_float).ok_or("bad dsv clear")? as f32)
+    } else if let Some(r) = strip_word(s, "depth") {
+        Command::Depth(Compare::parse(r.trim()).ok_or_else(|| format!("unknown depth comparison in '{s}'"))?)
     } else if let Some(r) = strip_word(s, "probe") {
         parse_probe(r)?
     } else {
@@ -1023,6 +1057,18 @@ sample mask 3
 
     fn env(sm: Sm) -> QualEnv {
         QualEnv { sm, tags: vec!["llvmpipe".into()] }
+    }
+
+    #[test]
+    fn depth_commands_name_their_comparison() {
+        let env = QualEnv { sm: 50, tags: vec![] };
+        let cmd = |t: &str| parse_test_line(1, t, &env).unwrap().unwrap().command;
+        assert_eq!(cmd("depth less"), Command::Depth(Compare::Less));
+        assert_eq!(cmd("depth greater equal"), Command::Depth(Compare::GreaterEqual));
+        assert_eq!(cmd("depth not equal"), Command::Depth(Compare::NotEqual));
+        assert!(parse_test_line(1, "depth sideways", &env).is_err());
+        // `depth-bounds` is another command.
+        assert!(matches!(cmd("depth-bounds 0.3 0.6"), Command::Unsupported(n, _) if n == "depth-bounds"));
     }
 
     #[test]
