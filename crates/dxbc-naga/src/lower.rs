@@ -1707,6 +1707,27 @@ impl<'a> Lower<'a> {
             });
         }
         let _ = declared_specials;
+        // A shader that reads SV_SampleIndex or has a per-sample input runs
+        // once per sample; D3D still gives SV_Position at the pixel centre
+        // unless it is itself declared centroid or sample, while WebGPU
+        // (like Vulkan) then gives the sample's position.
+        let per_sample = sig_in
+            .iter()
+            .any(|e| SN::from_u32(e.system_value) == Some(SN::SampleIndex) && self.inputs.contains_key(&e.register))
+            || interp
+                .values()
+                .any(|m| matches!(m, InterpolationMode::LinearSample | InterpolationMode::LinearNoperspectiveSample));
+        let position_mode = sig_in
+            .iter()
+            .find(|e| SN::from_u32(e.system_value) == Some(SN::Position))
+            .and_then(|e| interp.get(&e.register).copied());
+        let position_at_centre = per_sample
+            && matches!(
+                position_mode,
+                None | Some(
+                    InterpolationMode::Linear | InterpolationMode::LinearNoperspective | InterpolationMode::Undefined
+                )
+            );
 
         // Copy arguments into the private input globals: whole registers
         // where the argument is a vec4 at component 0, else component by
@@ -1724,6 +1745,16 @@ impl<'a> Lower<'a> {
                         .map(|i| ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED))
                         .collect();
                     c[3] = ep.expressions.append(E::Binary { op: B::Divide, left: one, right: c[3] }, Span::UNDEFINED);
+                    if position_at_centre {
+                        let half = lit(&mut ep, Literal::F32(0.5));
+                        for x in &mut c[..2] {
+                            let f = ep.expressions.append(
+                                E::Math { fun: M::Floor, arg: *x, arg1: None, arg2: None, arg3: None },
+                                Span::UNDEFINED,
+                            );
+                            *x = ep.expressions.append(E::Binary { op: B::Add, left: f, right: half }, Span::UNDEFINED);
+                        }
+                    }
                     let v = ep.expressions.append(E::Compose { ty: self.t.vec4f, components: c }, Span::UNDEFINED);
                     let bits = ep
                         .expressions

@@ -160,6 +160,8 @@ pub struct Pass<'a> {
     dsv: Option<Result<wgpu::Texture, Skip>>,
     /// The `depth` command's comparison (None: no depth test).
     depth_compare: Option<parse::Compare>,
+    /// The `sample mask` command's mask.
+    sample_mask: u32,
     resources_declared: bool,
     builtin_vs: std::cell::RefCell<HashMap<String, wgpu::ShaderModule>>,
     pub results: BTreeMap<usize, SecAcc>,
@@ -190,6 +192,7 @@ impl<'a> Pass<'a> {
             dsv_declared: false,
             dsv: None,
             depth_compare: None,
+            sample_mask: !0,
             resources_declared: false,
             builtin_vs: Default::default(),
             results: BTreeMap::new(),
@@ -457,9 +460,7 @@ impl<'a> Pass<'a> {
             Some(Dim::Tex2d) => (wgpu::TextureDimension::D2, 1),
             Some(Dim::Tex2dArray) | Some(Dim::Cube) => (wgpu::TextureDimension::D2, d.depth),
             Some(Dim::Tex3d) => (wgpu::TextureDimension::D3, d.depth),
-            Some(Dim::Tex2dMs(_)) => {
-                return Err(Skip::todo(RunnerTodo::Multisampling, "runner: multisampled textures not supported"))
-            }
+            Some(Dim::Tex2dMs(samples)) => return self.create_multisampled(kind, d, format, samples),
             _ => unreachable!(),
         };
         let mut usage =
@@ -653,6 +654,201 @@ impl<'a> Pass<'a> {
         Ok(GpuRes::Texture(filled, wgpu::TextureFormat::Depth32Float))
     }
 
+    /// A `2dms` texture: samples are written by draws into it (a render
+    /// target) or by a copy from one; the CPU cannot write samples.
+    fn create_multisampled(
+        &self,
+        kind: ResKind,
+        d: &ResourceDesc,
+        format: wgpu::TextureFormat,
+        samples: u32,
+    ) -> Result<GpuRes, Skip> {
+        if !d.data.is_empty() {
+            return Err(Skip::todo(RunnerTodo::Multisampling, "runner: data for a multisampled texture"));
+        }
+        if kind == ResKind::Uav {
+            return Err(Skip::todo(RunnerTodo::Multisampling, "runner: multisampled UAVs do not exist in D3D11"));
+        }
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST;
+        self.gpu
+            .scoped(|| {
+                self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("multisampled texture"),
+                    size: wgpu::Extent3d { width: d.width, height: d.height, depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count: samples,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage,
+                    view_formats: &[],
+                })
+            })
+            .map(|t| GpuRes::Texture(t, format))
+            .map_err(|e| Skip::todo(RunnerTodo::Multisampling, format!("runner: {samples}-sample {format:?}: {e}")))
+    }
+
+    /// A one-sample texture bound where the shader declares `Texture2DMS`:
+    /// WebGPU binds only multisampled textures there, so the texels go to
+    /// sample 0 of a 4-sample copy and the other samples stay 0, what D3D
+    /// returns for a sample index past a one-sample resource's count.
+    fn multisampled_stand_in(&self, t: &wgpu::Texture) -> Result<wgpu::Texture, OpErr> {
+        let kind = match t.format().sample_type(None, Some(self.gpu.features)) {
+            Some(wgpu::TextureSampleType::Uint) => "u32",
+            Some(wgpu::TextureSampleType::Sint) => "i32",
+            Some(wgpu::TextureSampleType::Float { .. }) => "f32",
+            _ => {
+                return Err(OpErr::Skip(Skip::todo(
+                    RunnerTodo::Multisampling,
+                    format!("runner: {:?} bound as a multisampled texture", t.format()),
+                )))
+            }
+        };
+        let dev = &self.gpu.device;
+        self.gpu
+            .scoped(|| {
+                let ms = dev.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("multisampled stand-in"),
+                    size: wgpu::Extent3d { width: t.width(), height: t.height(), depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count: preview_model::plan::MULTISAMPLE_COUNT,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: t.format(),
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+                    view_formats: &[],
+                });
+                let source = t.create_view(&wgpu::TextureViewDescriptor {
+                    dimension: Some(wgpu::TextureViewDimension::D2),
+                    base_mip_level: 0,
+                    mip_level_count: Some(1),
+                    base_array_layer: 0,
+                    array_layer_count: Some(1),
+                    ..Default::default()
+                });
+                let wgsl = preview_model::plan::fill_wgsl(kind);
+                self.full_screen_pass(&wgsl, &source, &ms, preview_model::plan::MULTISAMPLE_COUNT, 1);
+                ms
+            })
+            .map_err(|e| OpErr::Fail(format!("runner: multisampled stand-in: {e}")))
+    }
+
+    /// Draws one full-screen triangle of `wgsl` (entry points `vs`, `fs`,
+    /// its one binding the texture `source`) into `target`, cleared to 0
+    /// first, with `samples` per pixel and the sample `mask`.
+    fn full_screen_pass(
+        &self,
+        wgsl: &str,
+        source: &wgpu::TextureView,
+        target: &wgpu::Texture,
+        samples: u32,
+        mask: u64,
+    ) {
+        let dev = &self.gpu.device;
+        let module = dev.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("full-screen pass"),
+            source: wgpu::ShaderSource::Wgsl(Cow::Owned(wgsl.to_string())),
+        });
+        let pipeline = dev.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("full-screen pass"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState { count: samples, mask, alpha_to_coverage_enabled: false },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(target.format().into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let bg = dev.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(source) }],
+        });
+        let view = target.create_view(&Default::default());
+        let mut enc = dev.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("full-screen pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bg, &[]);
+            pass.draw(0..3, 0..1);
+        }
+        self.gpu.queue.submit([enc.finish()]);
+    }
+
+    /// A multisampled float render target resolved the way D3D's
+    /// ResolveSubresource does for float formats: the mean of the samples.
+    fn resolve(&self, t: &wgpu::Texture) -> Result<wgpu::Texture, OpErr> {
+        if !matches!(t.format().sample_type(None, Some(self.gpu.features)), Some(wgpu::TextureSampleType::Float { .. }))
+        {
+            return Err(OpErr::Skip(Skip::todo(
+                RunnerTodo::Multisampling,
+                format!("runner: D3D cannot resolve a multisampled {:?} target", t.format()),
+            )));
+        }
+        let dev = &self.gpu.device;
+        self.gpu
+            .scoped(|| {
+                let out = dev.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("resolved"),
+                    size: wgpu::Extent3d { width: t.width(), height: t.height(), depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: t.format(),
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                    view_formats: &[],
+                });
+                self.full_screen_pass(RESOLVE_WGSL, &t.create_view(&Default::default()), &out, 1, !0);
+                out
+            })
+            .map_err(|e| OpErr::Fail(format!("runner: resolve: {e}")))
+    }
+
+    /// `copy`: the whole of one texture into another of the same size,
+    /// format and sample count.
+    fn copy_resource(&self, from: (ResKind, u32), to: (ResKind, u32)) -> Result<(), OpErr> {
+        let texture = |k| match self.resources.get(&k) {
+            Some(Resource { gpu: Ok(GpuRes::Texture(t, _)), .. }) => Ok(t.clone()),
+            Some(Resource { gpu: Err(e), .. }) => Err(OpErr::Skip(e.clone())),
+            _ => Err(OpErr::Skip(Skip::todo(RunnerTodo::TestCommand, "runner: copy between buffers or undeclared"))),
+        };
+        let (src, dst) = (texture(from)?, texture(to)?);
+        if src.size() != dst.size() || src.sample_count() != dst.sample_count() || src.format() != dst.format() {
+            return Err(OpErr::Skip(Skip::todo(RunnerTodo::TestCommand, "runner: copy between unlike textures")));
+        }
+        self.gpu
+            .scoped(|| {
+                let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+                enc.copy_texture_to_texture(src.as_image_copy(), dst.as_image_copy(), src.size());
+                self.gpu.queue.submit([enc.finish()]);
+            })
+            .map_err(|e| OpErr::Fail(format!("copy: {e}")))
+    }
+
     /// The `[dsv]` depth target (depth32float, the format vkd3d's tests probe as f32).
     fn create_dsv(&self, d: &ResourceDesc) -> Result<wgpu::Texture, Skip> {
         if d.dim != Some(Dim::Tex2d) {
@@ -823,6 +1019,25 @@ impl<'a> Pass<'a> {
                 }
             }
             Command::Depth(c) => self.depth_compare = Some(*c),
+            Command::SampleMask(m) => self.sample_mask = *m,
+            Command::Copy(from, to) => {
+                let key = |(b, n): (parse::Binding, u32)| {
+                    let kind = match b {
+                        parse::Binding::Rtv => ResKind::Rtv,
+                        parse::Binding::Srv => ResKind::Srv,
+                        parse::Binding::Uav => ResKind::Uav,
+                    };
+                    (kind, n)
+                };
+                let r = self.copy_resource(key(*from), key(*to));
+                if let Err(e) = r {
+                    let skip = match e {
+                        OpErr::Skip(s) => s,
+                        OpErr::Fail(m) => Skip::new(Status::Fail, m),
+                    };
+                    self.unsupported_state.get_or_insert(skip);
+                }
+            }
             Command::Probe(p) => {
                 let Some(op) = &self.last_op else { return };
                 let sections = op.sections.clone();
@@ -926,7 +1141,7 @@ impl<'a> Pass<'a> {
                 Readback { width, height: 1, texel_size: texel, data }
             }
             Ok(GpuRes::Texture(t, _)) => {
-                let t = t.clone();
+                let t = if t.sample_count() > 1 { self.resolve(t)? } else { t.clone() };
                 self.gpu.read_texture(&t, texel, layer).map_err(|e| OpErr::Fail(e.to_string()))?
             }
         };
@@ -1034,12 +1249,6 @@ impl<'a> Pass<'a> {
             let mb = gpu::module_bindings(module, filterable)
                 .map_err(|e| OpErr::Skip(Skip::todo(RunnerTodo::Binding, format!("runner: {e}"))))?;
             for b in mb {
-                if let wgpu::BindingType::Texture { multisampled: true, .. } = b.ty {
-                    return Err(OpErr::Skip(Skip::todo(
-                        RunnerTodo::Multisampling,
-                        "runner: multisampled textures (Texture2DMS) not supported",
-                    )));
-                }
                 let entry =
                     bindings.iter().find(|e| e.group == b.group && e.binding == b.binding).ok_or_else(|| {
                         OpErr::Fail(format!(
@@ -1124,6 +1333,19 @@ impl<'a> Pass<'a> {
                         match (&res.gpu, ty) {
                             (Err(e), _) => return Err(OpErr::Skip(e.clone())),
                             (Ok(GpuRes::Buffer(b, _)), wgpu::BindingType::Buffer { .. }) => Held::Buf(b.clone()),
+                            (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::Texture { multisampled: true, .. }) => {
+                                if t.sample_count() > 1 {
+                                    Held::View(t.create_view(&Default::default()))
+                                } else {
+                                    Held::View(self.multisampled_stand_in(t)?.create_view(&Default::default()))
+                                }
+                            }
+                            (Ok(GpuRes::Texture(t, _)), _) if t.sample_count() > 1 => {
+                                return Err(OpErr::Skip(Skip::todo(
+                                    RunnerTodo::Multisampling,
+                                    format!("runner: multisampled {kind:?} {reg} bound as {ty:?}"),
+                                )))
+                            }
                             (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::Texture { view_dimension, .. })
                             | (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::StorageTexture { view_dimension, .. }) => {
                                 let mut vd = wgpu::TextureViewDescriptor {
@@ -1347,6 +1569,12 @@ impl<'a> Pass<'a> {
                         format!("runner: render target {loc} is {f:?} but the shader writes {kind:?}"),
                     )));
                 };
+                if format != *f && t.sample_count() > 1 {
+                    return Err(OpErr::Skip(Skip::todo(
+                        RunnerTodo::Multisampling,
+                        format!("runner: multisampled render target {loc} is {f:?} but the shader writes {kind:?}"),
+                    )));
+                }
                 if format != *f {
                     let stand_in = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
                         label: Some("render target stand-in"),
@@ -1505,6 +1733,28 @@ impl<'a> Pass<'a> {
             Some(Ok(t)) => Some(t.create_view(&Default::default())),
             _ => None,
         };
+        // Every attachment has the pipeline's sample count.
+        let mut counts: Vec<u32> = self
+            .resources
+            .iter()
+            .filter(|(k, _)| k.0 == ResKind::Rtv)
+            .filter_map(|(_, r)| match &r.gpu {
+                Ok(GpuRes::Texture(t, _)) => Some(t.sample_count()),
+                _ => None,
+            })
+            .chain(self.dsv.iter().flatten().map(|t| t.sample_count()))
+            .collect();
+        counts.dedup();
+        let samples = match counts.as_slice() {
+            [] => 1,
+            [n] => *n,
+            _ => {
+                return Err(OpErr::Skip(Skip::todo(
+                    RunnerTodo::Multisampling,
+                    "runner: targets with different sample counts",
+                )))
+            }
+        };
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
@@ -1518,6 +1768,11 @@ impl<'a> Pass<'a> {
                         buffers: &vb_descs,
                         topology: prim,
                         targets: &targets,
+                        multisample: wgpu::MultisampleState {
+                            count: samples,
+                            mask: self.sample_mask as u64,
+                            alpha_to_coverage_enabled: false,
+                        },
                         depth: dsv.as_ref().map(|_| wgpu::DepthStencilState {
                             format: wgpu::TextureFormat::Depth32Float,
                             depth_write_enabled: Some(true),
@@ -1724,6 +1979,26 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
 type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32, bool);
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;
+
+/// D3D's resolve of a float target: the mean of each pixel's samples.
+const RESOLVE_WGSL: &str = "@group(0) @binding(0) var src: texture_multisampled_2d<f32>;
+
+@vertex
+fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let p = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4<f32>(p * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
+    let n = textureNumSamples(src);
+    var sum = vec4<f32>(0.0);
+    for (var i = 0u; i < n; i++) {
+        sum += textureLoad(src, vec2<u32>(p.xy), i);
+    }
+    return sum / f32(n);
+}
+";
 
 /// The depth test of a `depth` command; without one the test always passes
 /// (and still writes depth).

@@ -71,6 +71,8 @@ pub struct Pipeline<'a> {
     pub targets: &'a [Option<wgpu::ColorTargetState>],
     /// Depth test, if any.
     pub depth: Option<wgpu::DepthStencilState>,
+    /// Samples per pixel of the targets and the sample mask.
+    pub multisample: wgpu::MultisampleState,
 }
 
 /// Creates a render pipeline with D3D's default rasterizer state:
@@ -87,7 +89,7 @@ pub fn render_pipeline(device: &wgpu::Device, layout: &wgpu::PipelineLayout, p: 
         },
         primitive: wgpu::PrimitiveState { topology: p.topology, front_face: wgpu::FrontFace::Cw, ..Default::default() },
         depth_stencil: p.depth.clone(),
-        multisample: Default::default(),
+        multisample: p.multisample,
         fragment: Some(wgpu::FragmentState {
             module: p.fragment.0,
             entry_point: p.fragment.1,

@@ -429,9 +429,21 @@ pub enum Command {
     ClearDsv(f32),
     /// `depth FUNC`: the depth test's comparison (the test writes depth).
     Depth(Compare),
+    /// `sample mask M`: the pipeline's sample mask.
+    SampleMask(u32),
+    /// `copy rtv 0 srv 0`: a whole-resource copy (from, to).
+    Copy((Binding, u32), (Binding, u32)),
     Probe(Probe),
     /// A directive the runner recognises but does not implement (name, text).
     Unsupported(String, String),
+}
+
+/// The kind of resource a `copy` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    Rtv,
+    Srv,
+    Uav,
 }
 
 /// A depth (or sampler) comparison function, as vkd3d's tests spell it.
@@ -755,6 +767,28 @@ pub fn parse_test_line(line: usize, text: &str, env: &QualEnv) -> Result<Option<
         Command::ClearRtv(slot, c)
     } else if let Some(r) = s.strip_prefix("clear dsv") {
         Command::ClearDsv(r.split_whitespace().next().and_then(parse_c_float).ok_or("bad dsv clear")? as f32)
+    } else if let Some(r) = s.strip_prefix("sample mask ") {
+        Command::SampleMask(
+            parse_c_int(r).and_then(|v| u32::try_from(v).ok()).ok_or_else(|| format!("bad sample mask in '{s}'"))?,
+        )
+    } else if let Some(r) = strip_word(s, "copy") {
+        let w: Vec<&str> = r.split_whitespace().collect();
+        let res = |k: &str, n: &str| -> Option<(Binding, u32)> {
+            let kind = match k {
+                "rtv" => Binding::Rtv,
+                "srv" => Binding::Srv,
+                "uav" => Binding::Uav,
+                _ => return None,
+            };
+            Some((kind, n.parse().ok()?))
+        };
+        match w.as_slice() {
+            [a, n, b, m] => match (res(a, n), res(b, m)) {
+                (Some(from), Some(to)) => Command::Copy(from, to),
+                _ => return bad(format!("malformed copy '{s}'")),
+            },
+            _ => return bad(format!("malformed copy '{s}'")),
+        }
     } else if let Some(r) = strip_word(s, "depth") {
         Command::Depth(Compare::parse(r.trim()).ok_or_else(|| format!("unknown depth comparison in '{s}'"))?)
     } else if let Some(r) = strip_word(s, "probe") {
@@ -1067,6 +1101,8 @@ sample mask 3
         assert_eq!(cmd("depth greater equal"), Command::Depth(Compare::GreaterEqual));
         assert_eq!(cmd("depth not equal"), Command::Depth(Compare::NotEqual));
         assert!(parse_test_line(1, "depth sideways", &env).is_err());
+        assert_eq!(cmd("sample mask 0x0b"), Command::SampleMask(0xb));
+        assert_eq!(cmd("copy rtv 0 srv 1"), Command::Copy((Binding::Rtv, 0), (Binding::Srv, 1)));
         // `depth-bounds` is another command.
         assert!(matches!(cmd("depth-bounds 0.3 0.6"), Command::Unsupported(n, _) if n == "depth-bounds"));
     }
@@ -1196,7 +1232,7 @@ sample mask 3
             })
         );
         assert_eq!(cmds[9], &Command::Dispatch(4, 2, 1));
-        assert!(matches!(cmds[10], Command::Unsupported(n, _) if n == "sample mask"));
+        assert_eq!(cmds[10], &Command::SampleMask(3));
         assert_eq!(cmds.len(), 11);
     }
 

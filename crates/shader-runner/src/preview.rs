@@ -447,6 +447,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                     buffers: &buffers,
                     topology,
                     targets: &color_states,
+                    multisample: Default::default(),
                     depth: draw.depth.map(|test| wgpu::DepthStencilState {
                         format: wgpu::TextureFormat::Depth32Float,
                         depth_write_enabled: Some(true),
