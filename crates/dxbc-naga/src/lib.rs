@@ -14,6 +14,7 @@ pub mod options;
 pub mod report;
 mod resources;
 pub mod specialise;
+pub mod spirv_post;
 
 pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
@@ -352,34 +353,23 @@ pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     Ok(s)
 }
 
-/// Whether the entry point reads or writes the sample mask.
-fn uses_sample_mask(t: &Translation) -> bool {
-    let is_mask = |b: &Option<naga::Binding>| matches!(b, Some(naga::Binding::BuiltIn(naga::BuiltIn::SampleMask)));
-    t.module.entry_points.iter().any(|ep| {
-        ep.function.arguments.iter().any(|a| is_mask(&a.binding))
-            || ep.function.result.as_ref().is_some_and(|r| match &t.module.types[r.ty].inner {
-                naga::TypeInner::Struct { members, .. } => members.iter().any(|m| is_mask(&m.binding)),
-                _ => is_mask(&r.binding),
-            })
-    })
+/// SPIR-V words: naga's writer, then [`spirv_post`], which gives SPIR-V
+/// what naga 30's IR cannot say (the SampleMask array, Layer and
+/// ViewportIndex built-ins, level-free size queries of multisampled and
+/// storage images).
+pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
+    spirv_with_edits(t).map(|(words, _)| words)
 }
 
-/// SPIR-V words.
-///
-/// Withheld for shaders that use the sample mask (SV_Coverage): naga 30
-/// declares the SampleMask built-in as a scalar where Vulkan requires an
-/// array (gfx-rs/wgpu#7311), so the module would not pass `spirv-val`.
-pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
+/// SPIR-V words and the [`spirv_post::Edit`]s that naga's own words needed
+/// (a consumer that lets wgpu write SPIR-V from [`Translation::module`]
+/// does not get them).
+pub fn spirv_with_edits(t: &Translation) -> Result<(Vec<u32>, Vec<spirv_post::Edit>), OutputError> {
     t.check(Language::Spirv)?;
-    if uses_sample_mask(t) {
-        return Err(OutputError::Withheld {
-            language: Language::Spirv,
-            reason: "the shader uses SV_Coverage: naga 30 declares the SampleMask built-in as a scalar, \
-                     which Vulkan forbids (gfx-rs/wgpu#7311)",
-        });
-    }
     let options = naga::back::spv::Options::default();
-    naga::back::spv::write_vec(&t.module, &t.info, &options, None).map_err(|e| OutputError::backend(Language::Spirv, e))
+    let words = naga::back::spv::write_vec(&t.module, &t.info, &options, None)
+        .map_err(|e| OutputError::backend(Language::Spirv, e))?;
+    spirv_post::apply(&words).map_err(|e| OutputError::backend(Language::Spirv, e))
 }
 
 /// GLSL text (desktop GLSL 4.50, Vulkan-style bindings).

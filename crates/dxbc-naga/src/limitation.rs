@@ -55,10 +55,6 @@ pub enum Limitation {
     SamplePosition,
     /// `sampleinfo` of the rasterizer.
     RasterizerSampleInfo,
-    /// `resinfo` on an arrayed UAV texture.
-    ResinfoOnArrayedUav,
-    /// `resinfo` on a multisampled array texture.
-    ResinfoOnMultisampledArray,
     /// `resinfo` on a buffer UAV.
     ResinfoOnBufferUav,
     /// Tiled-resource feedback (`*_s` opcodes, `check_access_fully_mapped`).
@@ -161,8 +157,6 @@ impl Limitation {
         Limitation::Lod,
         Limitation::SamplePosition,
         Limitation::RasterizerSampleInfo,
-        Limitation::ResinfoOnArrayedUav,
-        Limitation::ResinfoOnMultisampledArray,
         Limitation::ResinfoOnBufferUav,
         Limitation::TiledResourceFeedback,
         Limitation::LodClamp,
@@ -223,8 +217,6 @@ impl Limitation {
             L::Lod => "lod",
             L::SamplePosition => "samplepos",
             L::RasterizerSampleInfo => "rasterizer-sampleinfo",
-            L::ResinfoOnArrayedUav => "resinfo-arrayed-uav",
-            L::ResinfoOnMultisampledArray => "resinfo-multisampled-array",
             L::ResinfoOnBufferUav => "resinfo-buffer-uav",
             L::TiledResourceFeedback => "tiled-resource-feedback",
             L::LodClamp => "lod-clamp",
@@ -293,8 +285,6 @@ impl Limitation {
             L::Lod => "WGSL has no query of the level of detail a sample would use",
             L::SamplePosition => "WGSL cannot query sample positions",
             L::RasterizerSampleInfo => "WGSL cannot query the render target's sample count",
-            L::ResinfoOnArrayedUav => "naga 30 emits an invalid SPIR-V layer query for storage images",
-            L::ResinfoOnMultisampledArray => "naga 30 emits an invalid SPIR-V layer query for multisampled images",
             L::ResinfoOnBufferUav => "buffer UAVs have no size query through resinfo (bufinfo has one)",
             L::TiledResourceFeedback => "WebGPU has no tiled resources to report residency for",
             L::LodClamp => "WGSL sampling has no minimum-LOD clamp",
@@ -354,8 +344,16 @@ impl Limitation {
             (L::Doubles, Hlsl) => {
                 Some("naga's HLSL writer turns 64-bit bitcasts into value conversions, which would change the doubles")
             }
-            (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, Spirv) => Some(self.why()),
-            (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, _) => None,
+            // naga's IR has no Layer / ViewportIndex built-in: SPIR-V gets
+            // them from `spirv_post`, the text writers cannot be given them.
+            (L::RenderTargetArrayIndex | L::ViewportArrayIndex, Spirv) => None,
+            (L::RenderTargetArrayIndex | L::ViewportArrayIndex, Wgsl) => Some(self.why()),
+            (L::RenderTargetArrayIndex, _) => {
+                Some("naga's IR has no render-target array index built-in, so its writer cannot declare one")
+            }
+            (L::ViewportArrayIndex, _) => {
+                Some("naga's IR has no viewport index built-in, so its writer cannot declare one")
+            }
             (L::TypedUavAtomics, Wgsl) => Some(self.why()),
             (L::TypedUavAtomics, _) => None,
             (L::UavInVertexShader, Wgsl) => Some(self.why()),

@@ -1617,6 +1617,12 @@ impl<'a> Lower<'a> {
                             ArgKind::Plain,
                         )
                     }
+                    (ShaderStage::Fragment, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex)), None) => {
+                        let (limitation, location, name) = layer_or_viewport(sv);
+                        let what = format!("input system value {} ({})", e.name, e.system_value_name());
+                        self.target_refusal(limitation, what, e.offset);
+                        (flat_location(location), self.t.u32, 1, Some(name), c0, ArgKind::Plain)
+                    }
                     _ => {
                         return unsupported(
                             system_value_limitation(e.system_value),
@@ -1848,7 +1854,18 @@ impl<'a> Lower<'a> {
                 continue;
             }
             let k = register_kind(e.component_type);
+            // A scalar output: the one component it takes from the register.
+            let mut scalar_from = None;
             let (binding, ty, builtin, location) = match (stage, SN::from_u32(e.system_value)) {
+                (ShaderStage::Vertex, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex)))
+                    if sig_out.iter().filter(|o| o.register == reg).count() == 1 =>
+                {
+                    let (limitation, location, name) = layer_or_viewport(sv);
+                    let what = format!("output system value {} ({})", e.name, e.system_value_name());
+                    self.target_refusal(limitation, what, e.offset);
+                    scalar_from = Some((e.mask as u32 & 0xf).trailing_zeros().min(3));
+                    (flat_location(location), self.t.u32, Some(name), None)
+                }
                 (ShaderStage::Vertex, Some(SN::Position)) => (
                     naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
                     self.t.vec4f,
@@ -1899,7 +1916,9 @@ impl<'a> Lower<'a> {
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
             let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
-            let v = if k_out == K::U {
+            let v = if let Some(c) = scalar_from {
+                ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED)
+            } else if k_out == K::U {
                 load
             } else {
                 ep.expressions.append(E::As { expr: load, kind: k_out.kind(), convert: None }, Span::UNDEFINED)
@@ -1928,7 +1947,7 @@ impl<'a> Lower<'a> {
                     K::U => "u32",
                 }
                 .into(),
-                components: 4,
+                components: if scalar_from.is_some() { 1 } else { 4 },
                 synthesised: false,
             });
         }
@@ -2099,6 +2118,28 @@ impl Lower<'_> {
 
 /// The one-component built-in inputs D3D system values map to, by stage:
 /// (built-in, name, how it lands in the register).
+/// SV_RenderTargetArrayIndex / SV_ViewportArrayIndex: naga has no such
+/// built-ins, so they travel as a flat `u32` at a reserved location that
+/// `spirv_post` turns into SPIR-V's `Layer` / `ViewportIndex` (the other
+/// targets refuse them).
+fn layer_or_viewport(sv: SN) -> (Limitation, u32, &'static str) {
+    if sv == SN::RenderTargetArrayIndex {
+        (L::RenderTargetArrayIndex, crate::spirv_post::LAYER_LOCATION, "layer")
+    } else {
+        (L::ViewportArrayIndex, crate::spirv_post::VIEWPORT_INDEX_LOCATION, "viewport_index")
+    }
+}
+
+fn flat_location(location: u32) -> naga::Binding {
+    naga::Binding::Location {
+        location,
+        interpolation: Some(naga::Interpolation::Flat),
+        sampling: None,
+        blend_src: None,
+        per_primitive: false,
+    }
+}
+
 fn scalar_builtin_input(stage: ShaderStage, system_value: u32) -> Option<(naga::BuiltIn, &'static str, ArgKind)> {
     use naga::BuiltIn::*;
     Some(match (stage, SN::from_u32(system_value)?) {

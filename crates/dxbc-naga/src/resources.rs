@@ -724,18 +724,9 @@ impl Lower<'_> {
             self.texture(res)?
         };
         let storage = res.ty() == U;
-        // naga 30's SPIR-V writer queries the layers of these with
-        // OpImageQuerySizeLod, which Vulkan forbids: only SPIR-V refuses.
-        if tex.dim == RD::Texture2dmsarray {
-            self.target_refusal(
-                L::ResinfoOnMultisampledArray,
-                "resinfo on a multisampled array texture",
-                ins.offset as usize,
-            );
-        }
-        if storage && Self::coord_shape(tex.dim).1 {
-            self.target_refusal(L::ResinfoOnArrayedUav, "resinfo on an arrayed UAV texture", ins.offset as usize);
-        }
+        // naga 30's SPIR-V writer queries the layers of multisampled and
+        // storage arrays with OpImageQuerySizeLod, which Vulkan forbids:
+        // `spirv_post` drops the level.
         let (_, arrayed) = Self::coord_shape(tex.dim);
         // Size components: cubes report a 2-D face size.
         let n = match tex.dim {

@@ -1,0 +1,509 @@
+//! # SPIR-V post-pass: what SPIR-V has and naga 30's IR cannot say
+//!
+//! naga writes the SPIR-V; this pass edits the word stream it wrote, for a
+//! short, closed list of constructs, each found by an unambiguous mark:
+//!
+//! 1. **SampleMask is an array.** naga declares the `SampleMask` built-in
+//!    (SV_Coverage, vCoverage) as a scalar `u32` variable; Vulkan requires
+//!    an array of `u32` (gfx-rs/wgpu#7311). Mark: `OpDecorate %v BuiltIn
+//!    SampleMask`. Edit: the variable's pointee becomes `OpTypeArray %u32 1`
+//!    and every `OpLoad`/`OpStore` of it goes through an `OpAccessChain` to
+//!    element 0.
+//! 2. **Layer and ViewportIndex.** naga has no such built-ins, so the
+//!    lowering carries SV_RenderTargetArrayIndex / SV_ViewportArrayIndex as a
+//!    flat `u32` user varying at a reserved location ([`LAYER_LOCATION`],
+//!    [`VIEWPORT_INDEX_LOCATION`]; user varyings use the register number,
+//!    below 32, so these cannot collide). Mark: `OpDecorate %v Location
+//!    1024|1025`. Edit: the decoration becomes `BuiltIn Layer` /
+//!    `BuiltIn ViewportIndex` (its `Flat` stays: Vulkan requires it on an
+//!    integer fragment input, built-in or not, VUID-StandaloneSpirv-Flat-04744),
+//!    and the capability the stage needs is declared:
+//!    a vertex output needs `ShaderViewportIndexLayerEXT` with the extension
+//!    `SPV_EXT_shader_viewport_index_layer` (naga writes SPIR-V 1.0, where
+//!    `ShaderLayer`/`ShaderViewportIndex` do not exist yet); a fragment input
+//!    needs `Geometry` (Layer) or `MultiViewport` (ViewportIndex). A VS and
+//!    a PS translated apart therefore still meet at the same built-in.
+//! 3. **Size queries of multisampled and storage images.** For the layer
+//!    count of an arrayed MS or storage image naga writes
+//!    `OpImageQuerySizeLod`, which Vulkan allows only on sampled,
+//!    single-sample images. Mark: that opcode with an image operand whose
+//!    type is `OpTypeImage` with `MS = 1` or `Sampled = 2`. Edit: it becomes
+//!    `OpImageQuerySize` without the level operand (such images have one
+//!    level, so the answer is the same).
+//!
+//! Everything else passes through word for word. The pass decodes the
+//! instruction stream, so a malformed stream (which naga never writes) is
+//! an error, not a panic. The tests check the result with `spirv-val
+//! --target-env vulkan1.1`, the environment the corpus test uses.
+
+/// The location the lowering gives SV_RenderTargetArrayIndex (SPIR-V:
+/// `BuiltIn Layer`).
+pub const LAYER_LOCATION: u32 = 1024;
+/// The location the lowering gives SV_ViewportArrayIndex (SPIR-V:
+/// `BuiltIn ViewportIndex`).
+pub const VIEWPORT_INDEX_LOCATION: u32 = 1025;
+
+/// SPIR-V numbers used here (from the SPIR-V 1.6 specification, §3).
+pub mod op {
+    pub const EXTENSION: u16 = 10;
+    pub const ENTRY_POINT: u16 = 15;
+    pub const CAPABILITY: u16 = 17;
+    pub const TYPE_INT: u16 = 21;
+    pub const TYPE_IMAGE: u16 = 25;
+    pub const TYPE_ARRAY: u16 = 28;
+    pub const TYPE_POINTER: u16 = 32;
+    pub const CONSTANT: u16 = 43;
+    pub const FUNCTION: u16 = 54;
+    pub const VARIABLE: u16 = 59;
+    pub const LOAD: u16 = 61;
+    pub const STORE: u16 = 62;
+    pub const ACCESS_CHAIN: u16 = 65;
+    pub const DECORATE: u16 = 71;
+    pub const IMAGE: u16 = 100;
+    pub const IMAGE_QUERY_SIZE_LOD: u16 = 103;
+    pub const IMAGE_QUERY_SIZE: u16 = 104;
+
+    /// Decorations.
+    pub const DECORATION_BUILTIN: u32 = 11;
+    pub const DECORATION_FLAT: u32 = 14;
+    pub const DECORATION_LOCATION: u32 = 30;
+    /// Built-ins.
+    pub const BUILTIN_LAYER: u32 = 9;
+    pub const BUILTIN_VIEWPORT_INDEX: u32 = 10;
+    pub const BUILTIN_SAMPLE_MASK: u32 = 20;
+    /// Capabilities.
+    pub const CAPABILITY_GEOMETRY: u32 = 2;
+    pub const CAPABILITY_MULTI_VIEWPORT: u32 = 57;
+    pub const CAPABILITY_VIEWPORT_INDEX_LAYER_EXT: u32 = 5254;
+    /// Execution models.
+    pub const MODEL_VERTEX: u32 = 0;
+    pub const MODEL_FRAGMENT: u32 = 4;
+}
+
+/// Why the post-pass could not edit a stream (naga never writes one of
+/// these: a translator bug if seen).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PostError {
+    /// Fewer than the five header words, or a wrong magic number.
+    BadHeader,
+    /// An instruction's word count is 0 or runs past the end.
+    BadInstruction { at: usize },
+    /// A marked construct is not shaped as naga writes it.
+    Unexpected(&'static str),
+}
+
+impl std::fmt::Display for PostError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PostError::BadHeader => write!(f, "SPIR-V post-pass: bad header"),
+            PostError::BadInstruction { at } => write!(f, "SPIR-V post-pass: bad instruction at word {at}"),
+            PostError::Unexpected(what) => write!(f, "SPIR-V post-pass: {what}"),
+        }
+    }
+}
+
+/// An edit the pass made (one per kind, in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Edit {
+    /// The SampleMask built-in became `u32[1]`.
+    SampleMaskArray,
+    /// A reserved location became `BuiltIn Layer`.
+    Layer,
+    /// A reserved location became `BuiltIn ViewportIndex`.
+    ViewportIndex,
+    /// `OpImageQuerySizeLod` of an MS or storage image became `OpImageQuerySize`.
+    SizeQueryWithoutLevel,
+}
+
+/// A decoded module: the header and the instructions, each a whole
+/// instruction (first word included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Words {
+    header: [u32; 5],
+    ins: Vec<Vec<u32>>,
+}
+
+fn inst(opcode: u16, operands: &[u32]) -> Vec<u32> {
+    let mut v = Vec::with_capacity(operands.len() + 1);
+    v.push(((operands.len() as u32 + 1) << 16) | opcode as u32);
+    v.extend_from_slice(operands);
+    v
+}
+
+/// A literal string as SPIR-V words (nul-terminated, zero-padded).
+fn string_words(s: &str) -> Vec<u32> {
+    let mut bytes = s.as_bytes().to_vec();
+    bytes.push(0);
+    while bytes.len() % 4 != 0 {
+        bytes.push(0);
+    }
+    bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+impl Words {
+    /// Decodes a word stream into instructions.
+    pub fn decode(words: &[u32]) -> Result<Words, PostError> {
+        if words.len() < 5 || words[0] != 0x0723_0203 {
+            return Err(PostError::BadHeader);
+        }
+        let mut header = [0; 5];
+        header.copy_from_slice(&words[..5]);
+        let mut ins = Vec::new();
+        let mut at = 5;
+        while at < words.len() {
+            let n = (words[at] >> 16) as usize;
+            if n == 0 || at + n > words.len() {
+                return Err(PostError::BadInstruction { at });
+            }
+            ins.push(words[at..at + n].to_vec());
+            at += n;
+        }
+        Ok(Words { header, ins })
+    }
+
+    /// The words again.
+    pub fn encode(&self) -> Vec<u32> {
+        let mut out = self.header.to_vec();
+        for i in &self.ins {
+            out.extend_from_slice(i);
+        }
+        out
+    }
+
+    /// The instructions, as (opcode, operands).
+    pub fn instructions(&self) -> impl Iterator<Item = (u16, &[u32])> {
+        self.ins.iter().map(|i| ((i[0] & 0xffff) as u16, &i[1..]))
+    }
+
+    fn opcode(i: &[u32]) -> u16 {
+        (i[0] & 0xffff) as u16
+    }
+
+    fn fresh_id(&mut self) -> u32 {
+        let id = self.header[3];
+        self.header[3] += 1;
+        id
+    }
+
+    /// The instruction defining `id` among those with (type, result) first.
+    fn def_typed(&self, id: u32) -> Option<&[u32]> {
+        self.ins
+            .iter()
+            .find(|i| {
+                matches!(Self::opcode(i), op::LOAD | op::IMAGE | op::VARIABLE | op::CONSTANT) && i.get(2) == Some(&id)
+            })
+            .map(|i| &i[..])
+    }
+
+    /// The instruction defining type `id` (result first).
+    fn def_type(&self, id: u32) -> Option<&[u32]> {
+        self.ins
+            .iter()
+            .find(|i| (op::TYPE_INT..=op::TYPE_POINTER).contains(&Self::opcode(i)) && i.get(1) == Some(&id))
+            .map(|i| &i[..])
+    }
+
+    fn has_capability(&self, cap: u32) -> bool {
+        self.ins.iter().any(|i| Self::opcode(i) == op::CAPABILITY && i.get(1) == Some(&cap))
+    }
+
+    fn add_capability(&mut self, cap: u32) {
+        if self.has_capability(cap) {
+            return;
+        }
+        let at = self.ins.iter().rposition(|i| Self::opcode(i) == op::CAPABILITY).map_or(0, |p| p + 1);
+        self.ins.insert(at, inst(op::CAPABILITY, &[cap]));
+    }
+
+    fn add_extension(&mut self, name: &str) {
+        let words = string_words(name);
+        if self.ins.iter().any(|i| Self::opcode(i) == op::EXTENSION && i[1..] == words[..]) {
+            return;
+        }
+        // Extensions follow the capabilities.
+        let at = self
+            .ins
+            .iter()
+            .rposition(|i| matches!(Self::opcode(i), op::CAPABILITY | op::EXTENSION))
+            .map_or(0, |p| p + 1);
+        self.ins.insert(at, inst(op::EXTENSION, &words));
+    }
+
+    /// Variables decorated with `decoration` and first literal `value`.
+    fn decorated(&self, decoration: u32, value: u32) -> Vec<u32> {
+        self.ins
+            .iter()
+            .filter(|i| Self::opcode(i) == op::DECORATE && i.len() >= 4 && i[2] == decoration && i[3] == value)
+            .map(|i| i[1])
+            .collect()
+    }
+
+    fn execution_model(&self) -> Option<u32> {
+        self.ins.iter().find(|i| Self::opcode(i) == op::ENTRY_POINT).and_then(|i| i.get(1).copied())
+    }
+
+    /// Edit 1: the SampleMask variables become `u32[1]`.
+    fn sample_mask_arrays(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
+        for var in self.decorated(op::DECORATION_BUILTIN, op::BUILTIN_SAMPLE_MASK) {
+            let Some(vi) = self.ins.iter().position(|i| Self::opcode(i) == op::VARIABLE && i.len() == 4 && i[2] == var)
+            else {
+                return Err(PostError::Unexpected("SampleMask is not a variable without initialiser"));
+            };
+            let ptr_ty = self.ins[vi][1];
+            let storage = self.ins[vi][3];
+            let elem = match self.def_type(ptr_ty) {
+                Some(p) if Self::opcode(p) == op::TYPE_POINTER && p.len() == 4 => p[3],
+                _ => return Err(PostError::Unexpected("SampleMask variable's type is not a pointer")),
+            };
+            match self.def_type(elem) {
+                Some(t) if Self::opcode(t) == op::TYPE_INT && t.len() == 4 && t[2] == 32 => {}
+                // Already an array (a naga that fixed it): leave it.
+                Some(t) if Self::opcode(t) == op::TYPE_ARRAY => continue,
+                _ => return Err(PostError::Unexpected("SampleMask is not a 32-bit integer")),
+            }
+            let (one, zero, arr, arr_ptr) = (self.fresh_id(), self.fresh_id(), self.fresh_id(), self.fresh_id());
+            let decls = [
+                inst(op::CONSTANT, &[elem, one, 1]),
+                inst(op::CONSTANT, &[elem, zero, 0]),
+                inst(op::TYPE_ARRAY, &[arr, elem, one]),
+                inst(op::TYPE_POINTER, &[arr_ptr, storage, arr]),
+            ];
+            self.ins[vi][1] = arr_ptr;
+            self.ins.splice(vi..vi, decls);
+            // Every load and store goes through element 0.
+            let mut out = Vec::with_capacity(self.ins.len() + 8);
+            for i in std::mem::take(&mut self.ins) {
+                let pointer_at = match Self::opcode(&i) {
+                    op::LOAD if i.len() >= 4 && i[3] == var => Some(3),
+                    op::STORE if i.len() >= 3 && i[1] == var => Some(1),
+                    _ => None,
+                };
+                match pointer_at {
+                    Some(at) => {
+                        let elem_ptr = self.fresh_id();
+                        out.push(inst(op::ACCESS_CHAIN, &[ptr_ty, elem_ptr, var, zero]));
+                        let mut i = i;
+                        i[at] = elem_ptr;
+                        out.push(i);
+                    }
+                    None => out.push(i),
+                }
+            }
+            self.ins = out;
+            if !edits.contains(&Edit::SampleMaskArray) {
+                edits.push(Edit::SampleMaskArray);
+            }
+        }
+        Ok(())
+    }
+
+    /// Edit 2: the reserved locations become the Layer / ViewportIndex
+    /// built-ins.
+    fn layer_and_viewport(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
+        for (location, builtin) in
+            [(LAYER_LOCATION, op::BUILTIN_LAYER), (VIEWPORT_INDEX_LOCATION, op::BUILTIN_VIEWPORT_INDEX)]
+        {
+            let vars = self.decorated(op::DECORATION_LOCATION, location);
+            if vars.is_empty() {
+                continue;
+            }
+            let capability = match (self.execution_model(), builtin) {
+                (Some(op::MODEL_VERTEX), _) => op::CAPABILITY_VIEWPORT_INDEX_LAYER_EXT,
+                (Some(op::MODEL_FRAGMENT), op::BUILTIN_LAYER) => op::CAPABILITY_GEOMETRY,
+                (Some(op::MODEL_FRAGMENT), _) => op::CAPABILITY_MULTI_VIEWPORT,
+                _ => return Err(PostError::Unexpected("layer or viewport index outside a vertex or pixel shader")),
+            };
+            for i in &mut self.ins {
+                if Self::opcode(i) == op::DECORATE && i.len() == 4 && vars.contains(&i[1]) {
+                    if i[2] == op::DECORATION_LOCATION {
+                        i[2] = op::DECORATION_BUILTIN;
+                        i[3] = builtin;
+                    }
+                }
+            }
+            self.add_capability(capability);
+            edits.push(if builtin == op::BUILTIN_LAYER { Edit::Layer } else { Edit::ViewportIndex });
+            if capability == op::CAPABILITY_VIEWPORT_INDEX_LAYER_EXT {
+                self.add_extension("SPV_EXT_shader_viewport_index_layer");
+            }
+        }
+        Ok(())
+    }
+
+    /// Edit 3: size queries of MS and storage images lose the level.
+    fn size_queries_without_level(&mut self, edits: &mut Vec<Edit>) {
+        let mut queries = Vec::new();
+        for (n, i) in self.ins.iter().enumerate() {
+            if Self::opcode(i) != op::IMAGE_QUERY_SIZE_LOD || i.len() != 5 {
+                continue;
+            }
+            let image_ty = self.def_typed(i[3]).map(|d| d[1]);
+            let ms_or_storage = image_ty
+                .and_then(|t| self.def_type(t))
+                .is_some_and(|t| Self::opcode(t) == op::TYPE_IMAGE && t.len() >= 9 && (t[6] == 1 || t[7] == 2));
+            if ms_or_storage {
+                queries.push(n);
+            }
+        }
+        for &n in &queries {
+            let i = &self.ins[n];
+            self.ins[n] = inst(op::IMAGE_QUERY_SIZE, &[i[1], i[2], i[3]]);
+        }
+        if !queries.is_empty() {
+            edits.push(Edit::SizeQueryWithoutLevel);
+        }
+    }
+}
+
+/// Applies every edit to naga's SPIR-V words: the new words and the
+/// edits made.
+pub fn apply(words: &[u32]) -> Result<(Vec<u32>, Vec<Edit>), PostError> {
+    let mut m = Words::decode(words)?;
+    let mut edits = Vec::new();
+    m.sample_mask_arrays(&mut edits)?;
+    m.layer_and_viewport(&mut edits)?;
+    m.size_queries_without_level(&mut edits);
+    Ok((m.encode(), edits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(body: &[Vec<u32>], bound: u32) -> Vec<u32> {
+        let mut w = vec![0x0723_0203, 0x0001_0000, 0, bound, 0];
+        for i in body {
+            w.extend_from_slice(i);
+        }
+        w
+    }
+
+    #[test]
+    fn decode_rejects_truncated_and_zero_length_instructions() {
+        assert_eq!(Words::decode(&[1, 2, 3]), Err(PostError::BadHeader));
+        let mut w = module(&[], 1);
+        w.push(3 << 16 | 17); // claims three words, has one
+        assert_eq!(Words::decode(&w), Err(PostError::BadInstruction { at: 5 }));
+        let mut w = module(&[], 1);
+        w.push(0);
+        assert_eq!(Words::decode(&w), Err(PostError::BadInstruction { at: 5 }));
+    }
+
+    #[test]
+    fn untouched_stream_round_trips() {
+        let w = module(&[inst(op::CAPABILITY, &[1]), inst(op::TYPE_INT, &[1, 32, 0])], 2);
+        assert_eq!(apply(&w).unwrap().0, w);
+    }
+
+    #[test]
+    fn sample_mask_becomes_an_array_accessed_at_element_0() {
+        // %1 = u32, %2 = ptr Output u32, %3 = var, a store of %4 and a load.
+        let output = 3;
+        let w = module(
+            &[
+                inst(op::CAPABILITY, &[1]),
+                inst(op::DECORATE, &[3, op::DECORATION_BUILTIN, op::BUILTIN_SAMPLE_MASK]),
+                inst(op::TYPE_INT, &[1, 32, 0]),
+                inst(op::TYPE_POINTER, &[2, output, 1]),
+                inst(op::VARIABLE, &[2, 3, output]),
+                inst(op::CONSTANT, &[1, 4, 7]),
+                inst(op::STORE, &[3, 4]),
+                inst(op::LOAD, &[1, 5, 3]),
+            ],
+            6,
+        );
+        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let ins: Vec<(u16, Vec<u32>)> = got.instructions().map(|(o, a)| (o, a.to_vec())).collect();
+        // New ids 6 (one), 7 (zero), 8 (array), 9 (pointer), 10 and 11 (chains).
+        assert_eq!(got.header[3], 12);
+        assert_eq!(
+            ins[3..],
+            [
+                (op::TYPE_POINTER, vec![2, output, 1]),
+                (op::CONSTANT, vec![1, 6, 1]),
+                (op::CONSTANT, vec![1, 7, 0]),
+                (op::TYPE_ARRAY, vec![8, 1, 6]),
+                (op::TYPE_POINTER, vec![9, output, 8]),
+                (op::VARIABLE, vec![9, 3, output]),
+                (op::CONSTANT, vec![1, 4, 7]),
+                (op::ACCESS_CHAIN, vec![2, 10, 3, 7]),
+                (op::STORE, vec![10, 4]),
+                (op::ACCESS_CHAIN, vec![2, 11, 3, 7]),
+                (op::LOAD, vec![1, 5, 11]),
+            ]
+        );
+    }
+
+    #[test]
+    fn reserved_location_becomes_layer_with_the_vertex_capability() {
+        let w = module(
+            &[
+                inst(op::CAPABILITY, &[1]),
+                inst(op::ENTRY_POINT, &[op::MODEL_VERTEX, 9, 0x6e69_616d, 0, 3]),
+                inst(op::DECORATE, &[3, op::DECORATION_LOCATION, LAYER_LOCATION]),
+                inst(op::DECORATE, &[3, op::DECORATION_FLAT]),
+                inst(op::DECORATE, &[4, op::DECORATION_LOCATION, 0]),
+            ],
+            10,
+        );
+        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let ins: Vec<(u16, Vec<u32>)> = got.instructions().map(|(o, a)| (o, a.to_vec())).collect();
+        assert_eq!(
+            ins,
+            [
+                (op::CAPABILITY, vec![1]),
+                (op::CAPABILITY, vec![op::CAPABILITY_VIEWPORT_INDEX_LAYER_EXT]),
+                (op::EXTENSION, string_words("SPV_EXT_shader_viewport_index_layer")),
+                (op::ENTRY_POINT, vec![op::MODEL_VERTEX, 9, 0x6e69_616d, 0, 3]),
+                (op::DECORATE, vec![3, op::DECORATION_BUILTIN, op::BUILTIN_LAYER]),
+                (op::DECORATE, vec![3, op::DECORATION_FLAT]),
+                (op::DECORATE, vec![4, op::DECORATION_LOCATION, 0]),
+            ]
+        );
+    }
+
+    #[test]
+    fn fragment_viewport_index_needs_multi_viewport() {
+        let w = module(
+            &[
+                inst(op::CAPABILITY, &[1]),
+                inst(op::ENTRY_POINT, &[op::MODEL_FRAGMENT, 9, 0x6e69_616d, 0, 3]),
+                inst(op::DECORATE, &[3, op::DECORATION_LOCATION, VIEWPORT_INDEX_LOCATION]),
+            ],
+            10,
+        );
+        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let caps: Vec<u32> = got.instructions().filter(|(o, _)| *o == op::CAPABILITY).map(|(_, a)| a[0]).collect();
+        assert_eq!(caps, [1, op::CAPABILITY_MULTI_VIEWPORT]);
+        assert!(got.instructions().all(|(o, _)| o != op::EXTENSION));
+    }
+
+    #[test]
+    fn size_lod_query_of_multisampled_or_storage_image_drops_the_level() {
+        let image = |id, ms, sampled| inst(op::TYPE_IMAGE, &[id, 1, 1, 0, 1, ms, sampled, 0]);
+        let w = module(
+            &[
+                image(2, 1, 1), // multisampled array
+                image(3, 0, 2), // storage array
+                image(4, 0, 1), // sampled: keeps its level
+                inst(op::LOAD, &[2, 10, 20]),
+                inst(op::LOAD, &[3, 11, 21]),
+                inst(op::LOAD, &[4, 12, 22]),
+                inst(op::IMAGE_QUERY_SIZE_LOD, &[5, 13, 10, 30]),
+                inst(op::IMAGE_QUERY_SIZE_LOD, &[5, 14, 11, 30]),
+                inst(op::IMAGE_QUERY_SIZE_LOD, &[5, 15, 12, 30]),
+            ],
+            40,
+        );
+        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let q: Vec<(u16, Vec<u32>)> = got.instructions().skip(6).map(|(o, a)| (o, a.to_vec())).collect();
+        assert_eq!(
+            q,
+            [
+                (op::IMAGE_QUERY_SIZE, vec![5, 13, 10]),
+                (op::IMAGE_QUERY_SIZE, vec![5, 14, 11]),
+                (op::IMAGE_QUERY_SIZE_LOD, vec![5, 15, 12, 30]),
+            ]
+        );
+    }
+}
