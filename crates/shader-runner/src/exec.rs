@@ -384,7 +384,7 @@ impl<'a> Pass<'a> {
                 _ => Avail::Skip(skip),
             }
         })?;
-        if let Some(skip) = Skip::spirv_refusal(&translation) {
+        if let Some(skip) = Skip::spirv_refusal(&translation).or_else(|| Skip::spirv_post_pass(&translation)) {
             return Err(Avail::Skip(skip));
         }
         let want = match stage {

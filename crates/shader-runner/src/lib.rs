@@ -111,6 +111,10 @@ pub enum RunnerTodo {
     PipelineShape,
     /// The per-test time limit ran out.
     TimeLimit,
+    /// The module's SPIR-V needs dxbc-naga's post-pass (Layer/ViewportIndex
+    /// built-ins, level-free size queries), but the runner hands wgpu the
+    /// naga module, from which wgpu writes naga's own words.
+    SpirvPostPass,
 }
 
 /// Why a row is not run at all.
@@ -166,6 +170,22 @@ impl Skip {
             Skip::new(
                 Status::Unsupported(r.limitation),
                 format!("unsupported for SPIR-V: {} (at offset {:#x})", r.detail, r.offset),
+            )
+        })
+    }
+    /// The runner hands wgpu the naga module, so wgpu writes naga's SPIR-V
+    /// without [`dxbc_naga::spirv_post`]: a module whose words need an edit
+    /// that changes what it means (a built-in, a valid size query) cannot
+    /// run that way. The SampleMask array edit only makes the declaration
+    /// conform; drivers accept naga's scalar, so it runs.
+    pub fn spirv_post_pass(t: &dxbc_naga::Translation) -> Option<Skip> {
+        use dxbc_naga::spirv_post::Edit;
+        let (_, edits) = dxbc_naga::spirv_with_edits(t).ok()?;
+        let needed: Vec<Edit> = edits.into_iter().filter(|e| *e != Edit::SampleMaskArray).collect();
+        (!needed.is_empty()).then(|| {
+            Skip::todo(
+                RunnerTodo::SpirvPostPass,
+                format!("runner: the SPIR-V needs the post-pass ({needed:?}), wgpu writes naga's own words"),
             )
         })
     }
@@ -582,12 +602,18 @@ mod tests {
             let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("corpus file {path} missing: {e}"));
             dxbc_naga::translate(&dxbc::Shader::parse(&bytes).unwrap(), &dxbc_naga::Options::default()).unwrap()
         };
-        // resinfo on an arrayed UAV: naga's SPIR-V would be invalid, WGSL is fine.
+        // resinfo on an arrayed UAV: every target writes it, but naga's own
+        // SPIR-V (what wgpu writes from the module) needs the post-pass.
         let t = read("blobs/vkd3d_d3d12_ps_ld_2d_uint_arr_code.dxbc");
-        assert!(t.refusal(Language::Wgsl).is_none());
-        let s = Skip::spirv_refusal(&t).expect("SPIR-V refuses");
-        assert_eq!(s.status, Status::Unsupported(L::ResinfoOnArrayedUav));
-        assert!(s.detail.starts_with("unsupported for SPIR-V: resinfo"), "{}", s.detail);
+        assert!(t.refusal(Language::Wgsl).is_none() && Skip::spirv_refusal(&t).is_none());
+        let s = Skip::spirv_post_pass(&t).expect("needs the post-pass");
+        assert_eq!(s.status, Status::Todo(RunnerTodo::SpirvPostPass));
+        assert!(s.detail.contains("SizeQueryWithoutLevel"), "{}", s.detail);
+        // SV_RenderTargetArrayIndex: SPIR-V only, through the post-pass.
+        let t = read("vkd3d/rt-array-index/003_ps_5_0.dxbc");
+        assert_eq!(t.refusal(Language::Wgsl).map(|r| r.limitation), Some(L::RenderTargetArrayIndex));
+        assert!(Skip::spirv_refusal(&t).is_none());
+        assert!(Skip::spirv_post_pass(&t).is_some_and(|s| s.detail.contains("Layer")));
         // Doubles: WGSL refuses, SPIR-V (what the runner uses) does not.
         let t = read("fxc/dxdecompiler_basiccompute11_basiccompute11_raw_double.dxbc");
         assert_eq!(t.refusal(Language::Wgsl).map(|r| r.limitation), Some(L::Doubles));
