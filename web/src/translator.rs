@@ -107,8 +107,13 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         C::Sampler => "s",
         C::UnorderedAccess => "u",
     };
-    let register =
-        if b.space == 0 { format!("{reg}{}", b.register) } else { format!("{reg}{}, space{}", b.register, b.space) };
+    let register = if b.kind == K::RasterizerSampleCount {
+        "rasterizer".to_string()
+    } else if b.space == 0 {
+        format!("{reg}{}", b.register)
+    } else {
+        format!("{reg}{}, space{}", b.register, b.space)
+    };
     let kind = match &b.kind {
         K::UniformBuffer { size_bytes } => format!("uniform buffer, {size_bytes} bytes"),
         K::ReadOnlyStorageBuffer { stride } => format!("read-only storage buffer (stride {stride})"),
@@ -139,6 +144,9 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         K::Sampler { comparison: true } => "comparison sampler".to_string(),
         K::Sampler { comparison: false } => "sampler".to_string(),
         K::UavCounter => "UAV counter (emulated): storage buffer of one atomic u32, the count".to_string(),
+        K::RasterizerSampleCount => {
+            "sample count (emulated): uniform buffer, the render target's sample count in the first u32".to_string()
+        }
     };
     BindingRow { register, group: b.group, binding: b.binding, kind }
 }

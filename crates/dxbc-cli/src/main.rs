@@ -419,7 +419,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     dxbc_naga::RegisterClass::Sampler => "s",
                     dxbc_naga::RegisterClass::UnorderedAccess => "u",
                 };
-                // An emulated UAV counter has its own binding (see BindingKind::UavCounter).
+                // Emulation bindings: a UAV counter (BindingKind::UavCounter)
+                // and the rasterizer's sample count, which has no register.
+                if b.kind == dxbc_naga::BindingKind::RasterizerSampleCount {
+                    header.push_str(&format!(
+                        "{comment} rasterizer sample count -> @group({}) @binding({})\n",
+                        b.group, b.binding
+                    ));
+                    continue;
+                }
                 let counter = if b.kind == dxbc_naga::BindingKind::UavCounter { " counter" } else { "" };
                 header.push_str(&format!(
                     "{comment} {reg}{}{counter}, space{} -> @group({}) @binding({})\n",

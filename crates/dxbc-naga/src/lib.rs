@@ -61,6 +61,12 @@ pub enum BindingKind {
     /// `imm_atomic_alloc`/`imm_atomic_consume`): a read-write storage buffer
     /// of one atomic u32, the count, initially 0 in D3D.
     UavCounter,
+    /// The render target's sample count, which D3D's `sampleinfo` of the
+    /// rasterizer reads (pipeline state): a 16-byte uniform buffer whose
+    /// first u32 the pipeline fills with its sample count (1 when it renders
+    /// single-sampled). Its entry has class `ConstantBuffer` and register
+    /// `u32::MAX` (no D3D register).
+    RasterizerSampleCount,
 }
 
 /// One resource binding: where a D3D register went.

@@ -53,8 +53,6 @@ pub enum Limitation {
     Lod,
     /// `samplepos`.
     SamplePosition,
-    /// `sampleinfo` of the rasterizer.
-    RasterizerSampleInfo,
     /// `resinfo` on a buffer UAV.
     ResinfoOnBufferUav,
     /// Tiled-resource feedback (`*_s` opcodes, `check_access_fully_mapped`).
@@ -156,7 +154,6 @@ impl Limitation {
         Limitation::GatherRegisterOffset,
         Limitation::Lod,
         Limitation::SamplePosition,
-        Limitation::RasterizerSampleInfo,
         Limitation::ResinfoOnBufferUav,
         Limitation::TiledResourceFeedback,
         Limitation::LodClamp,
@@ -216,7 +213,6 @@ impl Limitation {
             L::GatherRegisterOffset => "gather-register-offset",
             L::Lod => "lod",
             L::SamplePosition => "samplepos",
-            L::RasterizerSampleInfo => "rasterizer-sampleinfo",
             L::ResinfoOnBufferUav => "resinfo-buffer-uav",
             L::TiledResourceFeedback => "tiled-resource-feedback",
             L::LodClamp => "lod-clamp",
@@ -284,7 +280,6 @@ impl Limitation {
             L::GatherRegisterOffset => "naga texel offsets must be constants",
             L::Lod => "WGSL has no query of the level of detail a sample would use",
             L::SamplePosition => "WGSL cannot query sample positions",
-            L::RasterizerSampleInfo => "WGSL cannot query the render target's sample count",
             L::ResinfoOnBufferUav => "buffer UAVs have no size query through resinfo (bufinfo has one)",
             L::TiledResourceFeedback => "WebGPU has no tiled resources to report residency for",
             L::LodClamp => "WGSL sampling has no minimum-LOD clamp",

@@ -144,6 +144,8 @@ pub(crate) struct Lower<'a> {
     pub(crate) emulations: BTreeSet<Emulation>,
     /// UAV counters by UAV id (emulate/counters.rs).
     pub(crate) counters: BTreeMap<u32, Handle<GlobalVariable>>,
+    /// The rasterizer's sample count (`emulate::sample_count`).
+    pub(crate) sample_count: Option<Handle<GlobalVariable>>,
     /// UAV ids counter instructions use.
     pub(crate) counted_uavs: BTreeSet<u32>,
     /// Features some targets cannot express (see [`Translation::refusal`]).
@@ -209,6 +211,7 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         options,
         emulations: BTreeSet::new(),
         counters: BTreeMap::new(),
+        sample_count: None,
         counted_uavs: crate::emulate::counters::counted_uavs(p),
         target_refusals: Vec::new(),
     };

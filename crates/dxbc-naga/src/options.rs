@@ -164,6 +164,18 @@ impl BindingScheme {
             BindingScheme::GroupPerSpace => (space, register + 4000),
         }
     }
+
+    /// Where the rasterizer's sample count goes (an emulation binding, see
+    /// [`crate::BindingKind::RasterizerSampleCount`]): the constant-buffer
+    /// group at binding 128 for [`BindingScheme::GroupPerClass`] (D3D11 has
+    /// 14 constant-buffer slots, so SM5.0 registers never collide), space 0
+    /// at binding 5000 for [`BindingScheme::GroupPerSpace`].
+    pub fn place_rasterizer_sample_count(&self) -> (u32, u32) {
+        match self {
+            BindingScheme::GroupPerClass => (0, 128),
+            BindingScheme::GroupPerSpace => (0, 5000),
+        }
+    }
 }
 
 #[cfg(test)]

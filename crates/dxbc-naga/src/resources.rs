@@ -1194,22 +1194,22 @@ impl Lower<'_> {
     /// sampleinfo[_uint] dst, t#: the sample count of a multisampled texture.
     pub(crate) fn sampleinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let res = self.op(ins, 1)?;
-        if res.ty() != T {
-            return unsupported(
-                L::RasterizerSampleInfo,
-                "sampleinfo of the rasterizer (no WGSL equivalent)",
-                ins.offset as usize,
-            );
-        }
-        let tex = self.texture(res)?;
-        if !matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray) {
-            // D3D reports 0 samples for a resource that is not multisampled.
-            let z = self.splat_u(0);
-            let d = self.op(ins, 0)?;
-            return self.write(d, z, K::U, false);
-        }
-        let image = self.e(E::GlobalVariable(tex.g));
-        let n = self.e(E::ImageQuery { image, query: ImageQuery::NumSamples });
+        let n = if res.ty() == OT::Rasterizer as u32 {
+            // The rasterizer: pipeline state, an emulation binding.
+            self.load_rasterizer_sample_count()
+        } else if res.ty() != T {
+            return malformed("sampleinfo of neither a texture nor the rasterizer", ins.offset as usize);
+        } else {
+            let tex = self.texture(res)?;
+            if !matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray) {
+                // D3D reports 0 samples for a resource that is not multisampled.
+                let z = self.splat_u(0);
+                let d = self.op(ins, 0)?;
+                return self.write(d, z, K::U, false);
+            }
+            let image = self.e(E::GlobalVariable(tex.g));
+            self.e(E::ImageQuery { image, query: ImageQuery::NumSamples })
+        };
         let zero = self.lit_u(0);
         let ty = self.t.vec4u;
         let v = self.e(E::Compose { ty, components: vec![n, zero, zero, zero] });

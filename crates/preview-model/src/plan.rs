@@ -575,6 +575,14 @@ fn bind(
                 let name = cb.map(|c| c.name.clone()).unwrap_or_default();
                 (name, Resource::Buffer { kind: "uniform", blob: add_blob(plan, bytes) })
             }
+            // The rasterizer's sample count: the preview renders single-sampled.
+            (_, BindingKind::RasterizerSampleCount) => (
+                "rasterizer sample count".to_string(),
+                Resource::Buffer {
+                    kind: "uniform",
+                    blob: add_blob(plan, [1u32, 0, 0, 0].iter().flat_map(|w| w.to_le_bytes()).collect()),
+                },
+            ),
             // The translator's emulated UAV counter: one u32, D3D's initial count 0.
             (_, BindingKind::UavCounter) => (
                 format!("counter of u{}", b.register),

@@ -1267,8 +1267,12 @@ impl<'a> Pass<'a> {
                         m.4 = m.4.max(size);
                     }
                     None => {
-                        let counter = entry.kind == dxbc_naga::BindingKind::UavCounter;
-                        merged.insert(k, (b, *vis, entry.class, entry.register, size, counter));
+                        let emulated = match entry.kind {
+                            dxbc_naga::BindingKind::UavCounter => Emulated::UavCounter,
+                            dxbc_naga::BindingKind::RasterizerSampleCount => Emulated::SampleCount,
+                            _ => Emulated::No,
+                        };
+                        merged.insert(k, (b, *vis, entry.class, entry.register, size, emulated));
                     }
                 }
             }
@@ -1281,11 +1285,23 @@ impl<'a> Pass<'a> {
         }
         let mut held: Vec<((u32, u32), wgpu::ShaderStages, wgpu::BindingType, Held)> = Vec::new();
         {
-            for (&(group, binding), (mb, vis, class, reg, size, counter)) in &merged {
+            for (&(group, binding), (mb, vis, class, reg, size, emulated)) in &merged {
                 let h = match (class, mb.ty) {
+                    // The rasterizer's sample count: the runner renders
+                    // single-sampled (see RunnerTodo::Multisampling).
+                    _ if *emulated == Emulated::SampleCount => {
+                        let buf = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                            label: Some("rasterizer sample count"),
+                            size: 16,
+                            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                            mapped_at_creation: false,
+                        });
+                        self.gpu.queue.write_buffer(&buf, 0, bytemuck::cast_slice(&[1u32, 0, 0, 0]));
+                        Held::Buf(buf)
+                    }
                     // The translator's emulated UAV counter: one u32, D3D's
                     // initial count 0 (wgpu zero-fills new buffers).
-                    _ if *counter => {
+                    _ if *emulated == Emulated::UavCounter => {
                         let buf = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
                             label: Some("uav counter"),
                             size: 4,
@@ -1975,8 +1991,18 @@ fn output_kinds(m: &naga::Module) -> Vec<(u32, naga::ScalarKind)> {
 
 /// A binding of the merged stages: the module's binding, the stages that
 /// use it, the D3D register class and number, a uniform buffer's size, and
-/// whether it is an emulated UAV counter.
-type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32, bool);
+/// which emulation binding it is, if one.
+type MergedBinding = (ModuleBinding, wgpu::ShaderStages, RegisterClass, u32, u32, Emulated);
+
+/// The translator's emulation bindings the runner fills itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Emulated {
+    No,
+    /// A UAV counter ([`dxbc_naga::BindingKind::UavCounter`]).
+    UavCounter,
+    /// The rasterizer's sample count ([`dxbc_naga::BindingKind::RasterizerSampleCount`]).
+    SampleCount,
+}
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;
 

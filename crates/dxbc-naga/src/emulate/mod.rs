@@ -11,6 +11,7 @@ pub(crate) mod gather_offset;
 pub(crate) mod lod;
 pub(crate) mod msad;
 pub(crate) mod position;
+pub(crate) mod sample_count;
 pub(crate) mod samplepos;
 
 pub use samplepos::standard_sample_position;
@@ -41,6 +42,8 @@ pub enum Emulation {
     UavCounters,
     /// `gather4_po` with a register offset folded into the coordinate.
     GatherRegisterOffset,
+    /// `sampleinfo` of the rasterizer reads a uniform the pipeline fills.
+    RasterizerSampleCount,
 }
 
 impl Emulation {
@@ -65,6 +68,7 @@ impl Emulation {
             Emulation::SamplePositions => "sample-positions",
             Emulation::UavCounters => "uav-counters",
             Emulation::GatherRegisterOffset => "gather-register-offset",
+            Emulation::RasterizerSampleCount => "rasterizer-sample-count",
         }
     }
 
@@ -101,6 +105,10 @@ impl Emulation {
             Emulation::GatherRegisterOffset => {
                 "gather4_po's register offset is folded into the coordinate: the gather is taken at the \
                  centre of the offset 2x2 quad, through the same sampler"
+            }
+            Emulation::RasterizerSampleCount => {
+                "sampleinfo of the rasterizer reads the render target's sample count from a 16-byte \
+                 uniform buffer: the pipeline writes its sample count (1 if single-sampled) in the first u32"
             }
         }
     }
