@@ -1237,10 +1237,12 @@ impl<'a> Pass<'a> {
         self.shaders.get(i)?.avail.as_ref().ok()
     }
 
-    /// Builds bind groups for the given translated stages.
+    /// Builds bind groups for the given translated stages; `samples` is the
+    /// render target's sample count (the rasterizer's `sampleinfo`).
     fn bind_groups(
         &self,
         stages: &[(&naga::Module, &[dxbc_naga::BindingEntry], wgpu::ShaderStages)],
+        samples: u32,
     ) -> Result<executor::Bindings, OpErr> {
         let filterable = self.gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE);
         // (group, binding) → (binding, visibility, register class & number, uniform size)
@@ -1287,8 +1289,7 @@ impl<'a> Pass<'a> {
         {
             for (&(group, binding), (mb, vis, class, reg, size, emulated)) in &merged {
                 let h = match (class, mb.ty) {
-                    // The rasterizer's sample count: the runner renders
-                    // single-sampled (see RunnerTodo::Multisampling).
+                    // The rasterizer's sample count: the draw's.
                     _ if *emulated == Emulated::SampleCount => {
                         let buf = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
                             label: Some("rasterizer sample count"),
@@ -1296,7 +1297,7 @@ impl<'a> Pass<'a> {
                             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                             mapped_at_creation: false,
                         });
-                        self.gpu.queue.write_buffer(&buf, 0, bytemuck::cast_slice(&[1u32, 0, 0, 0]));
+                        self.gpu.queue.write_buffer(&buf, 0, bytemuck::cast_slice(&[samples, 0, 0, 0]));
                         Held::Buf(buf)
                     }
                     // The translator's emulated UAV counter: one u32, D3D's
@@ -1557,6 +1558,28 @@ impl<'a> Pass<'a> {
         Ok((translation.module, m))
     }
 
+    /// The draw's sample count: every attachment has the pipeline's.
+    fn target_samples(&self) -> Result<u32, OpErr> {
+        let mut counts: Vec<u32> = self
+            .resources
+            .iter()
+            .filter(|(k, _)| k.0 == ResKind::Rtv)
+            .filter_map(|(_, r)| match &r.gpu {
+                Ok(GpuRes::Texture(t, _)) => Some(t.sample_count()),
+                _ => None,
+            })
+            .chain(self.dsv.iter().flatten().map(|t| t.sample_count()))
+            .collect();
+        counts.dedup();
+        match counts.as_slice() {
+            [] => Ok(1),
+            [n] => Ok(*n),
+            _ => {
+                Err(OpErr::Skip(Skip::todo(RunnerTodo::Multisampling, "runner: targets with different sample counts")))
+            }
+        }
+    }
+
     fn do_draw(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
         let ps = self
             .compiled(Stage::Pixel)
@@ -1571,7 +1594,8 @@ impl<'a> Pass<'a> {
         if let (Some(v), Some((vn, _))) = (vs, &vs_linked) {
             stages.push((vn, &v.translation.bindings[..], wgpu::ShaderStages::VERTEX));
         }
-        let groups = self.bind_groups(&stages)?;
+        let samples = self.target_samples()?;
+        let groups = self.bind_groups(&stages, samples)?;
         // WebGPU needs the output type to agree with the target's format
         // class; D3D copies the bits as they are. A target of another class
         // is drawn through a stand-in of the shader's class with the same
@@ -1749,28 +1773,6 @@ impl<'a> Pass<'a> {
             Some(Ok(t)) => Some(t.create_view(&Default::default())),
             _ => None,
         };
-        // Every attachment has the pipeline's sample count.
-        let mut counts: Vec<u32> = self
-            .resources
-            .iter()
-            .filter(|(k, _)| k.0 == ResKind::Rtv)
-            .filter_map(|(_, r)| match &r.gpu {
-                Ok(GpuRes::Texture(t, _)) => Some(t.sample_count()),
-                _ => None,
-            })
-            .chain(self.dsv.iter().flatten().map(|t| t.sample_count()))
-            .collect();
-        counts.dedup();
-        let samples = match counts.as_slice() {
-            [] => 1,
-            [n] => *n,
-            _ => {
-                return Err(OpErr::Skip(Skip::todo(
-                    RunnerTodo::Multisampling,
-                    "runner: targets with different sample counts",
-                )))
-            }
-        };
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
@@ -1857,7 +1859,9 @@ impl<'a> Pass<'a> {
             .compiled(Stage::Compute)
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no compute shader")))?;
         let (cs_naga, cs_wgpu) = self.link(cs, None)?;
-        let groups = self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)])?;
+        // No rasterizer: a sample count of 1 (fxc allows sampleinfo of the
+        // rasterizer in pixel shaders only).
+        let groups = self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)], 1)?;
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
