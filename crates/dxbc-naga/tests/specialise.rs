@@ -40,6 +40,10 @@ fn locations(m: &naga::Module, outputs: bool) -> Bindings {
             add(&a.binding, a.ty);
         }
     }
+    // SV_RenderTargetArrayIndex / SV_ViewportArrayIndex ride at reserved
+    // locations that SPIR-V turns into built-ins: not registers to link.
+    use dxbc_naga::spirv_post::{LAYER_LOCATION, VIEWPORT_INDEX_LOCATION};
+    out.retain(|(l, ..)| *l != LAYER_LOCATION && *l != VIEWPORT_INDEX_LOCATION);
     out
 }
 
