@@ -134,7 +134,7 @@ fn inst(opcode: u16, operands: &[u32]) -> Vec<u32> {
 fn string_words(s: &str) -> Vec<u32> {
     let mut bytes = s.as_bytes().to_vec();
     bytes.push(0);
-    while bytes.len() % 4 != 0 {
+    while !bytes.len().is_multiple_of(4) {
         bytes.push(0);
     }
     bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
@@ -314,11 +314,13 @@ impl Words {
                 _ => return Err(PostError::Unexpected("layer or viewport index outside a vertex or pixel shader")),
             };
             for i in &mut self.ins {
-                if Self::opcode(i) == op::DECORATE && i.len() == 4 && vars.contains(&i[1]) {
-                    if i[2] == op::DECORATION_LOCATION {
-                        i[2] = op::DECORATION_BUILTIN;
-                        i[3] = builtin;
-                    }
+                if Self::opcode(i) == op::DECORATE
+                    && i.len() == 4
+                    && vars.contains(&i[1])
+                    && i[2] == op::DECORATION_LOCATION
+                {
+                    i[2] = op::DECORATION_BUILTIN;
+                    i[3] = builtin;
                 }
             }
             self.add_capability(capability);

@@ -77,7 +77,7 @@ fn validated_spirv(name: &str) -> Vec<(u32, Vec<u32>)> {
     decode(&words)
 }
 
-fn find<'a>(m: &'a [(u32, Vec<u32>)], op: u32, result: u32, at: usize) -> &'a [u32] {
+fn find(m: &[(u32, Vec<u32>)], op: u32, result: u32, at: usize) -> &[u32] {
     &m.iter()
         .find(|(o, a)| *o == op && a.get(at) == Some(&result))
         .unwrap_or_else(|| panic!("op {op} defining %{result}"))
