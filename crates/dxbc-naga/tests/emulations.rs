@@ -184,3 +184,18 @@ fn emulation_names_are_unique() {
         assert!(!e.what().is_empty());
     }
 }
+
+#[test]
+fn rasterizer_sampleinfo_reads_the_sample_count_binding_on_every_target() {
+    // vkd3d rt-get-sample-info 002: GetRenderTargetSampleCount().
+    for rel in ["vkd3d/rt-get-sample-info/002_ps_4_1.dxbc", "vkd3d/rt-get-sample-info/002_ps_5_0.dxbc"] {
+        let (shader, t, wgsl) = translate(rel);
+        assert!(listing(&shader).contains("rasterizer"), "{rel} has no sampleinfo of the rasterizer");
+        assert!(t.emulations.contains(&Emulation::RasterizerSampleCount), "{rel}");
+        let b: Vec<_> = t.bindings.iter().filter(|b| b.kind == dxbc_naga::BindingKind::RasterizerSampleCount).collect();
+        assert_eq!(b.len(), 1, "{rel}");
+        assert_eq!((b[0].group, b[0].binding), dxbc_naga::BindingScheme::GroupPerClass.place_rasterizer_sample_count());
+        assert!(wgsl.contains("@group(0) @binding(128)"), "{rel}");
+        assert!(t.target_refusals.is_empty(), "{rel}");
+    }
+}
