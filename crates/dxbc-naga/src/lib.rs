@@ -14,11 +14,13 @@ pub mod options;
 pub mod report;
 mod resources;
 pub mod specialise;
+pub mod stages;
 
 pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, Options, TypedFormat};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
+pub use stages::{ComputeForm, OutputTopology, StageBufferRole, StageForm};
 
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +62,10 @@ pub enum BindingKind {
     /// `imm_atomic_alloc`/`imm_atomic_consume`): a read-write storage buffer
     /// of one atomic u32, the count, initially 0 in D3D.
     UavCounter,
+    /// A buffer of a compute form's stage I/O (see [`stages`]): vertex
+    /// records of [`stages::REGISTER_STRIDE`] `vec4<u32>` registers, or the
+    /// count of vertices a geometry pass wrote.
+    StageBuffer { role: stages::StageBufferRole },
 }
 
 /// One resource binding: where a D3D register went.
@@ -125,6 +131,10 @@ pub struct Translation {
     /// express: each target refuses the first one it lacks (see
     /// [`Translation::refusal`]); the other targets are written.
     pub target_refusals: Vec<TargetRefusal>,
+    /// For a stage translated in a non-native form (a geometry shader as
+    /// compute, a vertex shader as compute, the draw that pulls a geometry
+    /// pass's vertices): what the pass reads, writes and how it is run.
+    pub compute_form: Option<ComputeForm>,
 }
 
 /// A feature of a translated shader that some targets cannot express (see
@@ -337,6 +347,26 @@ impl std::error::Error for OutputError {}
 /// Lowers `shader` to a validated naga module.
 pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     lower::translate(shader, options)
+}
+
+/// Lowers `shader` in the given form (see [`stages`]): a geometry shader
+/// as a compute pass ([`StageForm::Compute`]) or as the vertex shader that
+/// draws what that pass wrote ([`StageForm::DrawFromBuffer`]); a vertex
+/// shader as a compute pass that writes its outputs to a buffer.
+/// [`StageForm::Native`] is [`translate`].
+pub fn translate_pipeline_stage(
+    shader: &dxbc::Shader,
+    options: &Options,
+    form: StageForm,
+) -> Result<Translation, TranslateError> {
+    lower::translate_form(shader, options, form)
+}
+
+/// The form a shader is translated in when shown on its own (the CLI, the
+/// translation pane): geometry shaders as compute (no WebGPU or naga
+/// geometry stage exists), every other stage natively.
+pub fn translate_standalone(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
+    translate_pipeline_stage(shader, options, StageForm::standalone(shader))
 }
 
 /// WGSL text.

@@ -164,6 +164,18 @@ impl BindingScheme {
             BindingScheme::GroupPerSpace => (space, register + 4000),
         }
     }
+
+    /// Where the stage buffer of `role` goes (an emulation binding, see
+    /// [`crate::stages`]): the UAV group at binding 192 + slot for
+    /// [`BindingScheme::GroupPerClass`] (above every SM5.0 UAV and counter
+    /// of space 0, below space 1's), group 0 at binding 5000 + slot for
+    /// [`BindingScheme::GroupPerSpace`].
+    pub fn place_stage_buffer(&self, role: crate::StageBufferRole) -> (u32, u32) {
+        match self {
+            BindingScheme::GroupPerClass => (3, 192 + role.slot()),
+            BindingScheme::GroupPerSpace => (0, 5000 + role.slot()),
+        }
+    }
 }
 
 #[cfg(test)]
