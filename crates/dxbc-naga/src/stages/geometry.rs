@@ -294,16 +294,20 @@ impl Lower<'_> {
                 let two = self.lit_u(2);
                 let c = self.bin(B::GreaterEqual, len, two);
                 self.open_if(c);
-                // Triangle k = len − 2 of the strip: odd ones swap their
-                // first two vertices, as D3D draws them.
+                // Triangle k = len − 2 of the strip is (k, k+1, k+2), or
+                // (k, k+2, k+1) for odd k: D3D's order, which keeps the
+                // winding and the first (provoking) vertex.
                 let one = self.lit_u(1);
                 let zero = self.lit_u(0);
                 let k = self.bin(B::Subtract, len, two);
                 let bit = self.bin(B::And, k, one);
                 let odd = self.bin(B::NotEqual, bit, zero);
-                let first = self.select(odd, one, zero);
-                let second = self.select(odd, zero, one);
-                self.append(&[(Some(first), Src::Prev(0)), (Some(second), Src::Prev(1)), (None, Src::Current)], &regs)?;
+                let newer = self.select(odd, two, one);
+                let current = self.select(odd, one, two);
+                self.append(
+                    &[(Some(zero), Src::Prev(0)), (Some(newer), Src::Prev(1)), (Some(current), Src::Current)],
+                    &regs,
+                )?;
                 self.close_if();
                 // The newer vertex becomes the older.
                 let newer = self.load_global(prev[1]);

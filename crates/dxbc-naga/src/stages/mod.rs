@@ -22,9 +22,9 @@
 //!    stage output buffer, reserving space with an atomic counter (the
 //!    *vertex count* buffer), and turns strips into lists as it goes: a
 //!    line strip's vertex `k ≥ 1` appends the line (k−1, k); a triangle
-//!    strip's vertex `k ≥ 2` appends triangle (k−2, k−1, k), or (k−1, k−2, k)
-//!    for odd `k − 2`, which keeps every triangle's winding as D3D draws the
-//!    strip. `cut` restarts the strip; emits beyond `dcl_maxout` are dropped.
+//!    strip's vertex `j ≥ 2` appends triangle `t = j − 2` as (t, t+1, t+2),
+//!    or (t, t+2, t+1) for odd `t`: the order D3D gives a strip's triangles,
+//!    which keeps their winding and their first (provoking) vertex. `cut` restarts the strip; emits beyond `dcl_maxout` are dropped.
 //! 3. **Draw** ([`StageForm::DrawFromBuffer`] of the geometry shader,
 //!    `vertex_pulling.rs`): a vertex shader that pulls vertex
 //!    `vertex_index` from the GS's output buffer and outputs the registers
