@@ -138,6 +138,7 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         }
         K::Sampler { comparison: true } => "comparison sampler".to_string(),
         K::Sampler { comparison: false } => "sampler".to_string(),
+        K::StageBuffer { role } => format!("{} buffer of a compute pass", role.name()),
         K::UavCounter => "UAV counter (emulated): storage buffer of one atomic u32, the count".to_string(),
     };
     BindingRow { register, group: b.group, binding: b.binding, kind }
