@@ -143,6 +143,7 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         }
         K::Sampler { comparison: true } => "comparison sampler".to_string(),
         K::Sampler { comparison: false } => "sampler".to_string(),
+        K::StageBuffer { role } => format!("{} buffer of a compute pass", role.name()),
         K::UavCounter => "UAV counter (emulated): storage buffer of one atomic u32, the count".to_string(),
         K::RasterizerSampleCount => {
             "sample count (emulated): uniform buffer, the render target's sample count in the first u32".to_string()

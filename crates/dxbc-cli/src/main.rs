@@ -131,8 +131,23 @@ enum Command {
         /// interpolation that pixel shader declares (D3D decides it there).
         #[arg(long = "link-ps", value_name = "PS.dxbc")]
         link_ps: Option<String>,
+        /// The form of the stage: `auto` is native except for a geometry
+        /// shader, which has no WebGPU or naga stage and is written as its
+        /// compute pass; `compute` also turns a vertex shader into the pass
+        /// that writes its outputs to a buffer; `draw` is a geometry
+        /// shader's draw (the vertex shader pulling what the pass wrote).
+        #[arg(long, value_enum, default_value = "auto")]
+        form: Form,
         file: String,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Form {
+    Auto,
+    Native,
+    Compute,
+    Draw,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -372,7 +387,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Shader::decode(&bytes).map_err(|e| e.to_string())?;
             out.write_all(dxbc::export::c_header(&bytes, &name).as_bytes()).map_err(io)?;
         }
-        Command::Translate { to, bindings, formats, link_ps, file } => {
+        Command::Translate { to, bindings, formats, link_ps, form, file } => {
             let typed_formats = formats.iter().map(|f| parse_format(f)).collect::<Result<Vec<_>, _>>()?;
             let interpolation_from = match &link_ps {
                 Some(path) => {
@@ -390,7 +405,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 typed_formats,
                 interpolation_from,
             };
-            let t = dxbc_naga::translate(&s, &options)?;
+            let form = match form {
+                Form::Auto => dxbc_naga::StageForm::standalone(&s),
+                Form::Native => dxbc_naga::StageForm::Native,
+                Form::Compute => dxbc_naga::StageForm::Compute,
+                Form::Draw => dxbc_naga::StageForm::DrawFromBuffer,
+            };
+            let t = dxbc_naga::translate_pipeline_stage(&s, &options, form)?;
             let text = match to {
                 Target::Wgsl => dxbc_naga::to_wgsl(&t)?,
                 Target::Glsl => dxbc_naga::to_glsl(&t)?,
@@ -412,6 +433,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let comment =
                 if matches!(to, Target::Wgsl | Target::Glsl | Target::Msl | Target::Hlsl) { "//" } else { ";" };
             let mut header = String::new();
+            // The passes of a compute form, so a reader knows how to run it.
+            if let Some(c) = &t.compute_form {
+                for line in c.describe() {
+                    header.push_str(&format!("{comment} {line}\n"));
+                }
+            }
             for b in &t.bindings {
                 let reg = match b.class {
                     dxbc_naga::RegisterClass::ConstantBuffer => "b",
@@ -428,6 +455,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     ));
                     continue;
                 }
+                // A stage buffer of a compute form is no D3D register.
+                if let dxbc_naga::BindingKind::StageBuffer { role } = b.kind {
+                    header.push_str(&format!(
+                        "{comment} {} buffer -> @group({}) @binding({})\n",
+                        role.name(),
+                        b.group,
+                        b.binding
+                    ));
+                    continue;
+                }
+                // An emulated UAV counter has its own binding (see BindingKind::UavCounter).
                 let counter = if b.kind == dxbc_naga::BindingKind::UavCounter { " counter" } else { "" };
                 header.push_str(&format!(
                     "{comment} {reg}{}{counter}, space{} -> @group({}) @binding({})\n",

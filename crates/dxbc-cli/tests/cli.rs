@@ -113,8 +113,8 @@ fn translate_writes_wgsl_with_the_binding_map() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("// b0, space0 -> @group(0) @binding(0)\n"), "{text}");
     assert!(text.contains("@fragment"));
-    let (code, _, err) =
-        dxbc(&["translate", "--to", "wgsl", corpus("fxc/angle63_buffertotexture11_gs.dxbc").to_str().unwrap()], None);
+    let gs = corpus("fxc/angle63_buffertotexture11_gs.dxbc");
+    let (code, _, err) = dxbc(&["translate", "--to", "wgsl", "--form", "native", gs.to_str().unwrap()], None);
     assert_eq!(code, 3, "a refusal has its own exit status");
     assert!(err.contains("geometry shaders have no naga stage"), "{err}");
     let l = dxbc_naga::Limitation::GeometryStage;
@@ -123,6 +123,34 @@ fn translate_writes_wgsl_with_the_binding_map() {
     // Malformed input is an error, not a refusal.
     let (code, _, _) = dxbc(&["translate", "--to", "wgsl", "-"], Some(&b"DXBC"[..]));
     assert_eq!(code, 1);
+}
+
+#[test]
+fn translate_writes_a_geometry_shader_as_its_compute_pass_and_its_draw() {
+    let gs = corpus("blobs/vkd3dproton_pso_gs_topology_triangle.dxbc");
+    let gs = gs.to_str().unwrap();
+    let shader = dxbc::Shader::parse(&std::fs::read(gs).unwrap()).unwrap();
+    for (form, stage) in [("auto", "@compute"), ("draw", "@vertex")] {
+        let (code, out, err) = dxbc(&["translate", "--to", "wgsl", "--form", form, gs], None);
+        assert_eq!(code, 0, "{err}");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(stage), "{text}");
+        // The header is the library's description of the pass and its buffers.
+        let form = if form == "auto" { dxbc_naga::StageForm::Compute } else { dxbc_naga::StageForm::DrawFromBuffer };
+        let t = dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), form).unwrap();
+        for line in t.compute_form.as_ref().unwrap().describe() {
+            assert!(text.contains(&format!("// {line}\n")), "{line}");
+        }
+        for b in &t.bindings {
+            let dxbc_naga::BindingKind::StageBuffer { role } = b.kind else { continue };
+            let line = format!("// {} buffer -> @group({}) @binding({})", role.name(), b.group, b.binding);
+            assert!(text.contains(&line), "{line}");
+        }
+    }
+    // SPIR-V (naga 30 has no geometry stage either) is the compute pass.
+    let (code, out, err) = dxbc(&["translate", "--to", "spirv-asm", gs], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(String::from_utf8(out).unwrap().contains("OpEntryPoint GLCompute"));
 }
 
 #[test]

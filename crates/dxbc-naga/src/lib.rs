@@ -15,11 +15,13 @@ pub mod report;
 mod resources;
 pub mod specialise;
 pub mod spirv_post;
+pub mod stages;
 
 pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, Options, TypedFormat};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
+pub use stages::{ComputeForm, OutputTopology, StageBufferRole, StageForm};
 
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +69,10 @@ pub enum BindingKind {
     /// single-sampled). Its entry has class `ConstantBuffer` and register
     /// `u32::MAX` (no D3D register).
     RasterizerSampleCount,
+    /// A buffer of a compute form's stage I/O (see [`stages`]): vertex
+    /// records of [`stages::REGISTER_STRIDE`] `vec4<u32>` registers, or the
+    /// count of vertices a geometry pass wrote.
+    StageBuffer { role: stages::StageBufferRole },
 }
 
 /// One resource binding: where a D3D register went.
@@ -132,6 +138,10 @@ pub struct Translation {
     /// express: each target refuses the first one it lacks (see
     /// [`Translation::refusal`]); the other targets are written.
     pub target_refusals: Vec<TargetRefusal>,
+    /// For a stage translated in a non-native form (a geometry shader as
+    /// compute, a vertex shader as compute, the draw that pulls a geometry
+    /// pass's vertices): what the pass reads, writes and how it is run.
+    pub compute_form: Option<ComputeForm>,
 }
 
 /// A feature of a translated shader that some targets cannot express (see
@@ -344,6 +354,26 @@ impl std::error::Error for OutputError {}
 /// Lowers `shader` to a validated naga module.
 pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     lower::translate(shader, options)
+}
+
+/// Lowers `shader` in the given form (see [`stages`]): a geometry shader
+/// as a compute pass ([`StageForm::Compute`]) or as the vertex shader that
+/// draws what that pass wrote ([`StageForm::DrawFromBuffer`]); a vertex
+/// shader as a compute pass that writes its outputs to a buffer.
+/// [`StageForm::Native`] is [`translate`].
+pub fn translate_pipeline_stage(
+    shader: &dxbc::Shader,
+    options: &Options,
+    form: StageForm,
+) -> Result<Translation, TranslateError> {
+    lower::translate_form(shader, options, form)
+}
+
+/// The form a shader is translated in when shown on its own (the CLI, the
+/// translation pane): geometry shaders as compute (no WebGPU or naga
+/// geometry stage exists), every other stage natively.
+pub fn translate_standalone(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
+    translate_pipeline_stage(shader, options, StageForm::standalone(shader))
 }
 
 /// WGSL text.

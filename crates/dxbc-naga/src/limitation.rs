@@ -17,6 +17,12 @@ pub enum Limitation {
     HullStage,
     /// Domain shaders: no tessellation in naga or WebGPU.
     DomainStage,
+    /// A geometry shader that emits to a stream other than 0 (stream 0 is
+    /// the one rasterised; the compute form writes only that one).
+    GeometryStreams,
+    /// The stage has no compute form (pixel shaders need rasterisation;
+    /// hull and domain shaders are not lowered to compute yet).
+    NoComputeForm,
     /// A program type number no D3D stage has.
     UnknownProgramType,
 
@@ -138,6 +144,8 @@ impl Limitation {
         Limitation::GeometryStage,
         Limitation::HullStage,
         Limitation::DomainStage,
+        Limitation::GeometryStreams,
+        Limitation::NoComputeForm,
         Limitation::UnknownProgramType,
         Limitation::ResourceArrays,
         Limitation::ConstantBufferArrays,
@@ -197,6 +205,8 @@ impl Limitation {
             L::GeometryStage => "geometry-stage",
             L::HullStage => "hull-stage",
             L::DomainStage => "domain-stage",
+            L::GeometryStreams => "geometry-streams",
+            L::NoComputeForm => "no-compute-form",
             L::UnknownProgramType => "unknown-program-type",
             L::ResourceArrays => "resource-arrays",
             L::ConstantBufferArrays => "constant-buffer-arrays",
@@ -261,6 +271,11 @@ impl Limitation {
             L::NoProgram => "the file has no program chunk (SHDR/SHEX): nothing to translate",
             L::GeometryStage => "naga (and WebGPU) have no geometry stage",
             L::HullStage | L::DomainStage => "naga and WebGPU have no tessellation stages",
+            L::GeometryStreams => {
+                "the compute form of a geometry shader writes stream 0 only (the rasterised one); \
+                 emitting to another stream is refused"
+            }
+            L::NoComputeForm => "this stage has no compute form (only vertex and geometry shaders have one)",
             L::UnknownProgramType => "the program type is not a D3D stage",
             L::ResourceArrays | L::ConstantBufferArrays => {
                 "SM5.1 register ranges need binding arrays, which are not lowered yet"

@@ -150,16 +150,40 @@ pub(crate) struct Lower<'a> {
     pub(crate) counted_uavs: BTreeSet<u32>,
     /// Features some targets cannot express (see [`Translation::refusal`]).
     target_refusals: Vec<TargetRefusal>,
+    /// The form being translated (see [`crate::stages`]).
+    pub(crate) form: StageForm,
+    /// Stage buffers and state of a non-native form.
+    pub(crate) io: Option<crate::stages::geometry::StageIo>,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
+    translate_form(shader, options, StageForm::Native)
+}
+
+pub(crate) fn translate_form(
+    shader: &dxbc::Shader,
+    options: &Options,
+    form: StageForm,
+) -> Result<Translation, TranslateError> {
     let Some(p) = &shader.program else {
         return unsupported(L::NoProgram, "the file has no program chunk (SHDR/SHEX)", 0);
     };
     if let Some(e) = shader.errors.first() {
         return malformed(format!("the shader did not decode: {}", e.message()), e.offset());
     }
-    let stage = match ProgramType::from_u32(p.version.program_type()) {
+    let program_type = ProgramType::from_u32(p.version.program_type());
+    let stage = match (program_type, form) {
+        (_, StageForm::Native) => None,
+        (Some(ProgramType::VertexShader), StageForm::Compute)
+        | (Some(ProgramType::GeometryShader), StageForm::Compute) => Some(ShaderStage::Compute),
+        (Some(ProgramType::GeometryShader), StageForm::DrawFromBuffer) => Some(ShaderStage::Vertex),
+        (Some(ProgramType::VertexShader | ProgramType::PixelShader | ProgramType::ComputeShader), _) => {
+            return unsupported(L::NoComputeForm, format!("{form:?} form of this stage"), p.offset)
+        }
+        _ => None,
+    };
+    let stage = match program_type {
+        _ if stage.is_some() => stage.unwrap_or(ShaderStage::Compute),
         Some(ProgramType::PixelShader) => ShaderStage::Fragment,
         Some(ProgramType::VertexShader) => ShaderStage::Vertex,
         Some(ProgramType::ComputeShader) => ShaderStage::Compute,
@@ -214,12 +238,23 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         sample_count: None,
         counted_uavs: crate::emulate::counters::counted_uavs(p),
         target_refusals: Vec::new(),
+        form,
+        io: None,
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
     l.atomic_targets = atomics;
-    l.body()?;
-    let (inputs, outputs, workgroup_size) = l.entry_point(shader)?;
+    let compute_form = l.prepare_form(shader)?;
+    if form == StageForm::DrawFromBuffer {
+        l.pull_body(shader)?;
+    } else {
+        l.body()?;
+    }
+    let (inputs, outputs, workgroup_size) = if stage == ShaderStage::Compute && form == StageForm::Compute {
+        l.compute_entry_point()?
+    } else {
+        l.entry_point(shader)?
+    };
     let mut validator =
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
     let info = match validator.validate(&l.module) {
@@ -246,6 +281,7 @@ pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Tran
         workgroup_size,
         emulations: l.emulations.into_iter().collect(),
         target_refusals: l.target_refusals,
+        compute_form,
     })
 }
 
@@ -284,6 +320,33 @@ impl<'a> Lower<'a> {
         if let Some(Frame::Loop { body, span }) = self.frames.pop() {
             self.block().push(S::Loop { body, continuing: Block::new(), break_if: None }, span);
         }
+    }
+
+    /// Opens an `if` on `condition` whose statements follow.
+    pub(crate) fn open_if(&mut self, condition: H) {
+        self.flush();
+        self.frames.push(Frame::If { cond: condition, accept: Block::new(), reject: None, span: self.span });
+    }
+
+    /// Closes the `if` [`Self::open_if`] opened.
+    pub(crate) fn close_if(&mut self) {
+        self.flush();
+        if let Some(Frame::If { cond, accept, reject, span }) = self.frames.pop() {
+            self.block().push(S::If { condition: cond, accept, reject: reject.unwrap_or_default() }, span);
+        }
+    }
+
+    /// Swaps in `next` as the function under construction and returns the
+    /// finished one with its statements.
+    pub(crate) fn take_function(&mut self, next: Function) -> Function {
+        self.flush();
+        let mut f = std::mem::replace(&mut self.f, next);
+        // A body already finished (`finish_body`) keeps its statements.
+        let root = std::mem::take(&mut self.root);
+        if !root.is_empty() {
+            f.body = root;
+        }
+        f
     }
 
     fn block(&mut self) -> &mut Block {
@@ -401,7 +464,7 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn private_global(&mut self, name: String) -> Handle<GlobalVariable> {
+    pub(crate) fn private_global(&mut self, name: String) -> Handle<GlobalVariable> {
         let ty = self.t.vec4u;
         self.module.global_variables.append(
             GlobalVariable {
@@ -425,7 +488,7 @@ impl<'a> Lower<'a> {
         g
     }
 
-    fn output(&mut self, n: u32) -> Handle<GlobalVariable> {
+    pub(crate) fn output(&mut self, n: u32) -> Handle<GlobalVariable> {
         if let Some(&g) = self.outputs.get(&n) {
             return g;
         }
@@ -434,7 +497,7 @@ impl<'a> Lower<'a> {
         g
     }
 
-    fn special(&mut self, ty: OT) -> Handle<GlobalVariable> {
+    pub(crate) fn special(&mut self, ty: OT) -> Handle<GlobalVariable> {
         if let Some(&g) = self.specials.get(&ty) {
             return g;
         }
@@ -446,7 +509,7 @@ impl<'a> Lower<'a> {
 
     /// A scalar u32 index expression for index `d` of `op` (immediate plus
     /// optional relative register component).
-    fn index(&mut self, op: &Operand, d: usize) -> Result<H, TranslateError> {
+    pub(crate) fn index(&mut self, op: &Operand, d: usize) -> Result<H, TranslateError> {
         let idx = op.index[d];
         let imm = u32::try_from(idx.imm).unwrap_or(u32::MAX);
         if idx.rel == NO_OPERAND {
@@ -483,6 +546,7 @@ impl<'a> Lower<'a> {
                 let h = self.temp(reg0())?;
                 self.e(E::LocalVariable(h))
             }
+            OT::Input if self.io.is_some() => return self.stage_input_pointer(op).map(Some),
             OT::Input | OT::Output => {
                 if op.index_dim() != 1 {
                     return unsupported(L::IndexedStageIo, "multi-dimensional input/output registers", at);
@@ -745,10 +809,23 @@ impl<'a> Lower<'a> {
         if !self.frames.is_empty() {
             return malformed("control flow left open at the end of the program", self.offset);
         }
+        self.finish_body();
+        Ok(())
+    }
+
+    /// Moves the statements built so far into the body function.
+    pub(crate) fn finish_body(&mut self) {
         self.flush();
         let body = std::mem::take(&mut self.root);
         self.f.body = body;
-        Ok(())
+    }
+
+    pub(crate) fn specials_snapshot(&self) -> Vec<(OT, Handle<GlobalVariable>)> {
+        self.specials.iter().map(|(&k, &v)| (k, v)).collect()
+    }
+
+    pub(crate) fn outputs_snapshot(&self) -> Vec<(u32, Handle<GlobalVariable>)> {
+        self.outputs.iter().map(|(&k, &v)| (k, v)).collect()
     }
 
     fn declare(&mut self, ins: &Instruction, op: O) -> Result<(), TranslateError> {
@@ -864,6 +941,12 @@ impl<'a> Lower<'a> {
             O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {
                 return unsupported(L::Interfaces, "dynamic linkage (interfaces)", at)
             }
+            O::DclStream
+            | O::DclGsInstanceCount
+            | O::DclMaxOutputVertexCount
+            | O::DclGsInputPrimitive
+            | O::DclGsOutputPrimitiveTopology
+                if self.io.as_ref().is_some_and(|io| io.gs.is_some()) => {}
             O::DclStream
             | O::DclGsInstanceCount
             | O::DclMaxOutputVertexCount
@@ -1057,6 +1140,11 @@ impl<'a> Lower<'a> {
                 }
             }
             O::Nop => {}
+            O::Emit | O::Cut | O::Emitthencut | O::EmitStream | O::CutStream | O::EmitthencutStream
+                if self.io.as_ref().is_some_and(|io| io.gs.is_some()) =>
+            {
+                self.gs_instruction(ins, code)?
+            }
             _ => self.alu(ins, code)?,
         }
         Ok(())
@@ -1737,6 +1825,26 @@ impl<'a> Lower<'a> {
                     InterpolationMode::Linear | InterpolationMode::LinearNoperspective | InterpolationMode::Undefined
                 )
             );
+        if let Some(g) = self.io.as_ref().and_then(|io| io.pull_vertex) {
+            let idx = ep.arguments.len() as u32;
+            ep.arguments.push(FunctionArgument {
+                name: Some("vertex_index".into()),
+                ty: self.t.u32,
+                binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex)),
+            });
+            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
+            arg_exprs.push((arg, g, K::U, 1, 0, ArgKind::Plain));
+            inputs.push(IoEntry {
+                semantic: "SV_VertexID".into(),
+                semantic_index: 0,
+                register: 0,
+                location: None,
+                builtin: Some("vertex_index".into()),
+                scalar: "u32".into(),
+                components: 1,
+                synthesised: true,
+            });
+        }
 
         // Copy arguments into the private input globals: whole registers
         // where the argument is a vec4 at component 0, else component by
@@ -1815,6 +1923,8 @@ impl<'a> Lower<'a> {
         // ---- outputs
         let mut sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
             shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+        // A geometry shader's draw outputs stream 0, the rasterised one.
+        sig_out.retain(|e| e.stream.unwrap_or(0) == 0);
         for &reg in self.outputs.keys() {
             if !sig_out.iter().any(|e| e.register == reg) {
                 let name = if stage == ShaderStage::Fragment { "SV_Target".to_string() } else { format!("O{reg}") };
@@ -2247,4 +2357,4 @@ fn close_case(cases: &mut Vec<SwitchCase>, labels: &mut Vec<SwitchValue>, body: 
 }
 
 /// An entry point's inputs, outputs and workgroup size.
-type EntryIo = (Vec<IoEntry>, Vec<IoEntry>, [u32; 3]);
+pub(crate) type EntryIo = (Vec<IoEntry>, Vec<IoEntry>, [u32; 3]);

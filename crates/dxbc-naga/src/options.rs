@@ -176,6 +176,18 @@ impl BindingScheme {
             BindingScheme::GroupPerSpace => (0, 5000),
         }
     }
+
+    /// Where the stage buffer of `role` goes (an emulation binding, see
+    /// [`crate::stages`]): the UAV group at binding 192 + slot for
+    /// [`BindingScheme::GroupPerClass`] (above every SM5.0 UAV and counter
+    /// of space 0, below space 1's), group 0 at binding 5100 + slot for
+    /// [`BindingScheme::GroupPerSpace`].
+    pub fn place_stage_buffer(&self, role: crate::StageBufferRole) -> (u32, u32) {
+        match self {
+            BindingScheme::GroupPerClass => (3, 192 + role.slot()),
+            BindingScheme::GroupPerSpace => (0, 5100 + role.slot()),
+        }
+    }
 }
 
 #[cfg(test)]

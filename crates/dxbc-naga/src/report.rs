@@ -23,6 +23,86 @@ pub struct RefusalTable {
     pub errors: Vec<(PathBuf, TranslateError)>,
     /// Per output language, over the containers with a program.
     pub targets: BTreeMap<Language, TargetCounts>,
+    /// GS/HS/DS in their compute form ([`crate::translate_standalone`]),
+    /// counted apart so the VS/PS/CS figures above stay comparable.
+    pub compute_form: ComputeFormCounts,
+}
+
+/// Outcomes of GS/HS/DS translated to their compute form.
+#[derive(Clone, Debug, Default)]
+pub struct ComputeFormCounts {
+    /// Translated and validated, by stage prefix.
+    pub translated: BTreeMap<&'static str, usize>,
+    /// Refusals by limitation, then by stage prefix.
+    pub refused: BTreeMap<Limitation, BTreeMap<&'static str, usize>>,
+    /// WGSL written, by stage prefix.
+    pub wgsl_written: BTreeMap<&'static str, usize>,
+    /// SPIR-V written, by stage prefix.
+    pub spirv_written: BTreeMap<&'static str, usize>,
+    /// Malformed input or naga validation failures (translator bugs).
+    pub errors: Vec<(PathBuf, TranslateError)>,
+    /// Writer failures on translated modules (WGSL or SPIR-V).
+    pub failed: Vec<(PathBuf, OutputError)>,
+}
+
+impl ComputeFormCounts {
+    /// The stages counted.
+    pub const STAGES: [&'static str; 3] = ["gs", "hs", "ds"];
+
+    /// Counts one GS/HS/DS container.
+    pub fn add(&mut self, file: &Path, shader: &dxbc::Shader) {
+        let stage = stage_of(shader);
+        match crate::translate_standalone(shader, &Options::default()) {
+            Ok(t) => {
+                *self.translated.entry(stage).or_default() += 1;
+                match crate::to_wgsl(&t) {
+                    Ok(_) => *self.wgsl_written.entry(stage).or_default() += 1,
+                    Err(e) => self.failed.push((file.to_path_buf(), e)),
+                }
+                match crate::to_spirv(&t) {
+                    Ok(_) => *self.spirv_written.entry(stage).or_default() += 1,
+                    Err(e) => self.failed.push((file.to_path_buf(), e)),
+                }
+            }
+            Err(TranslateError::Unsupported { limitation, .. }) => {
+                *self.refused.entry(limitation).or_default().entry(stage).or_default() += 1
+            }
+            Err(e) => self.errors.push((file.to_path_buf(), e)),
+        }
+    }
+
+    /// (translated, refused) for one stage.
+    pub fn count(&self, stage: &str) -> (usize, usize) {
+        let ok = self.translated.get(stage).copied().unwrap_or(0);
+        let refused = self.refused.values().filter_map(|m| m.get(stage)).sum();
+        (ok, refused)
+    }
+
+    /// A line per stage, then the refusals by limitation.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for st in Self::STAGES {
+            let (ok, refused) = self.count(st);
+            s.push_str(&format!(
+                "{st} compute form: {ok} of {} translate ({:.1} %), WGSL {} written, SPIR-V {} written\n",
+                ok + refused,
+                if ok + refused == 0 { 0.0 } else { 100.0 * ok as f64 / (ok + refused) as f64 },
+                self.wgsl_written.get(st).copied().unwrap_or(0),
+                self.spirv_written.get(st).copied().unwrap_or(0),
+            ));
+        }
+        for (l, m) in &self.refused {
+            let per: Vec<String> = m.iter().map(|(st, n)| format!("{st} {n}")).collect();
+            s.push_str(&format!("  refused {}: {} ({})\n", l.name(), per.join(", "), l.why()));
+        }
+        for (f, e) in &self.errors {
+            s.push_str(&format!("compute form error: {}: {e}\n", f.display()));
+        }
+        for (f, e) in &self.failed {
+            s.push_str(&format!("compute form writer failed: {}: {e}\n", f.display()));
+        }
+        s
+    }
 }
 
 /// One output language's outcomes over a set of containers.
@@ -101,6 +181,9 @@ impl RefusalTable {
                 continue;
             };
             t.add(f, &shader, crate::translate(&shader, &Options::default()).as_ref());
+            if ComputeFormCounts::STAGES.contains(&stage_of(&shader)) {
+                t.compute_form.add(f, &shader);
+            }
         }
         Ok(t)
     }
@@ -180,6 +263,8 @@ impl RefusalTable {
         }
         s.push('\n');
         s.push_str(&self.render_targets());
+        s.push('\n');
+        s.push_str(&self.compute_form.render());
         s
     }
 

@@ -11,6 +11,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::executor;
+
+mod geometry;
 use crate::gpu::{self, Gpu, ModuleBinding};
 use crate::manifest::Row;
 use crate::parse::{
@@ -20,6 +22,7 @@ use crate::parse::{
 use crate::probe::{self, Readback};
 use crate::{Capability, NotRun, RunnerTodo, Skip, Status};
 use dxbc_naga::{RegisterClass, Translation};
+use geometry::Pulled;
 
 /// What happened to one shader section in one pass.
 #[derive(Clone, Debug, Default)]
@@ -90,6 +93,8 @@ fn cap_supported(cap: &str, gpu: &Gpu) -> bool {
     match cap {
         "float64" => gpu.features.contains(wgpu::Features::SHADER_F64),
         "int64" => gpu.features.contains(wgpu::Features::SHADER_INT64),
+        // Run through compute (dxbc_naga::stages): VS and GS as compute passes, then a draw.
+        "geometry-shader" => true,
         _ => false,
     }
 }
@@ -377,20 +382,23 @@ impl<'a> Pass<'a> {
         let path = row.dxbc_file(self.test_dir);
         let bytes = std::fs::read(&path).map_err(|e| Avail::Fail(format!("cannot read {}: {e}", path.display())))?;
         let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Fail(format!("DXBC decode: {e}")))?;
-        let translation = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).map_err(|e| {
-            let skip = Skip::translation(&e);
-            match skip.status {
-                Status::Fail => Avail::Fail(skip.detail),
-                _ => Avail::Skip(skip),
-            }
-        })?;
+        // A geometry shader runs as its compute pass (dxbc_naga::stages).
+        let form = if stage == Stage::Geometry { dxbc_naga::StageForm::Compute } else { dxbc_naga::StageForm::Native };
+        let translation =
+            dxbc_naga::translate_pipeline_stage(&shader, &dxbc_naga::Options::default(), form).map_err(|e| {
+                let skip = Skip::translation(&e);
+                match skip.status {
+                    Status::Fail => Avail::Fail(skip.detail),
+                    _ => Avail::Skip(skip),
+                }
+            })?;
         if let Some(skip) = Skip::spirv_refusal(&translation).or_else(|| Skip::spirv_post_pass(&translation)) {
             return Err(Avail::Skip(skip));
         }
         let want = match stage {
             Stage::Pixel => Some(naga::ShaderStage::Fragment),
             Stage::Vertex => Some(naga::ShaderStage::Vertex),
-            Stage::Compute => Some(naga::ShaderStage::Compute),
+            Stage::Compute | Stage::Geometry => Some(naga::ShaderStage::Compute),
             _ => None,
         };
         if want != Some(translation.stage) {
@@ -1203,15 +1211,14 @@ impl<'a> Pass<'a> {
             Err(OpErr::Skip(u.clone()))
         } else if !self.current.contains_key(&Stage::Pixel) {
             Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: draw without a pixel shader")))
-        } else if [Stage::Hull, Stage::Domain, Stage::Geometry].iter().any(|s| self.current.contains_key(s)) {
-            Err(OpErr::Skip(Skip::todo(
-                RunnerTodo::PipelineShape,
-                "runner: geometry/tessellation stages not supported",
-            )))
+        } else if [Stage::Hull, Stage::Domain].iter().any(|s| self.current.contains_key(s)) {
+            Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: tessellation stages not supported")))
         } else if let Some(Err(e)) = &self.dsv {
             Err(OpErr::Skip(e.clone()))
+        } else if self.current.contains_key(&Stage::Geometry) {
+            self.do_draw_gs(topology, vertices, instances)
         } else {
-            self.do_draw(topology, vertices, instances)
+            self.do_draw(topology, vertices, instances, None)
         };
         self.finish_op(sections, r, uniform_only);
     }
@@ -1243,6 +1250,7 @@ impl<'a> Pass<'a> {
         &self,
         stages: &[(&naga::Module, &[dxbc_naga::BindingEntry], wgpu::ShaderStages)],
         samples: u32,
+        stage_buffers: &[(dxbc_naga::StageBufferRole, &wgpu::Buffer)],
     ) -> Result<executor::Bindings, OpErr> {
         let filterable = self.gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE);
         // (group, binding) → (binding, visibility, register class & number, uniform size)
@@ -1272,6 +1280,7 @@ impl<'a> Pass<'a> {
                         let emulated = match entry.kind {
                             dxbc_naga::BindingKind::UavCounter => Emulated::UavCounter,
                             dxbc_naga::BindingKind::RasterizerSampleCount => Emulated::SampleCount,
+                            dxbc_naga::BindingKind::StageBuffer { role } => Emulated::Stage(role),
                             _ => Emulated::No,
                         };
                         merged.insert(k, (b, *vis, entry.class, entry.register, size, emulated));
@@ -1299,6 +1308,14 @@ impl<'a> Pass<'a> {
                         });
                         self.gpu.queue.write_buffer(&buf, 0, bytemuck::cast_slice(&[samples, 0, 0, 0]));
                         Held::Buf(buf)
+                    }
+                    // A compute form's stage buffer: the pass's own.
+                    _ if matches!(emulated, Emulated::Stage(_)) => {
+                        let Emulated::Stage(role) = *emulated else { unreachable!() };
+                        let found = stage_buffers.iter().find(|(r, _)| *r == role);
+                        let (_, buf) =
+                            found.ok_or_else(|| OpErr::Fail(format!("runner: no {} buffer", role.name())))?;
+                        Held::Buf((*buf).clone())
                     }
                     // The translator's emulated UAV counter: one u32, D3D's
                     // initial count 0 (wgpu zero-fills new buffers).
@@ -1580,11 +1597,18 @@ impl<'a> Pass<'a> {
         }
     }
 
-    fn do_draw(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
+    fn do_draw(
+        &mut self,
+        topology: Topology,
+        vertices: u32,
+        instances: u32,
+        pulled: Option<&Pulled>,
+    ) -> Result<(), OpErr> {
         let ps = self
             .compiled(Stage::Pixel)
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no pixel shader")))?;
-        let vs = self.compiled(Stage::Vertex);
+        // A geometry pass's draw pulls its vertices instead of the user VS.
+        let vs = if pulled.is_some() { None } else { self.compiled(Stage::Vertex) };
         let (ps_naga, ps_wgpu) = self.link(ps, None)?;
         let vs_linked = match vs {
             Some(v) => Some(self.link(v, Some(ps))?),
@@ -1595,7 +1619,12 @@ impl<'a> Pass<'a> {
             stages.push((vn, &v.translation.bindings[..], wgpu::ShaderStages::VERTEX));
         }
         let samples = self.target_samples()?;
-        let groups = self.bind_groups(&stages, samples)?;
+        let mut stage_buffers = Vec::new();
+        if let Some(p) = pulled {
+            stages.push((&p.naga, &p.bindings[..], wgpu::ShaderStages::VERTEX));
+            stage_buffers.push((dxbc_naga::StageBufferRole::Input, &p.records));
+        }
+        let groups = self.bind_groups(&stages, samples, &stage_buffers)?;
         // WebGPU needs the output type to agree with the target's format
         // class; D3D copies the bits as they are. A target of another class
         // is drawn through a stand-in of the shader's class with the same
@@ -1635,8 +1664,9 @@ impl<'a> Pass<'a> {
         }
         // Vertex stage.
         let builtin_module;
-        let (vs_module, vb_layouts): (&wgpu::ShaderModule, VertexBufferLayouts) = match vs {
-            Some(v) => {
+        let (vs_module, vb_layouts): (&wgpu::ShaderModule, VertexBufferLayouts) = match (pulled, vs) {
+            (Some(p), _) => (&p.module, Vec::new()),
+            (None, Some(v)) => {
                 let mut per_slot: BTreeMap<u32, (u64, Vec<wgpu::VertexAttribute>)> = BTreeMap::new();
                 let mut offsets: HashMap<u32, u64> = HashMap::new();
                 let mut placed: Vec<(u32, u64, &InputElement)> = Vec::new();
@@ -1673,7 +1703,7 @@ impl<'a> Pass<'a> {
                 }
                 (&vs_linked.as_ref().unwrap().1, per_slot.into_iter().map(|(s, (st, a))| (s, st, a)).collect())
             }
-            None => {
+            (None, None) => {
                 let src = Self::builtin_vs_source(&ps.translation.module)?;
                 if !self.builtin_vs.borrow().contains_key(&src) {
                     let m = self
@@ -1748,6 +1778,7 @@ impl<'a> Pass<'a> {
             }
         }
         let prim = match topology {
+            _ if pulled.is_some() => pulled.map_or(wgpu::PrimitiveTopology::TriangleList, |p| p.topology),
             Topology::TriangleList => wgpu::PrimitiveTopology::TriangleList,
             Topology::TriangleStrip => wgpu::PrimitiveTopology::TriangleStrip,
             Topology::PointList => wgpu::PrimitiveTopology::PointList,
@@ -1861,7 +1892,8 @@ impl<'a> Pass<'a> {
         let (cs_naga, cs_wgpu) = self.link(cs, None)?;
         // No rasterizer: a sample count of 1 (fxc allows sampleinfo of the
         // rasterizer in pixel shaders only).
-        let groups = self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)], 1)?;
+        let groups =
+            self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)], 1, &[])?;
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
@@ -2006,6 +2038,8 @@ enum Emulated {
     UavCounter,
     /// The rasterizer's sample count ([`dxbc_naga::BindingKind::RasterizerSampleCount`]).
     SampleCount,
+    /// A compute form's stage buffer ([`dxbc_naga::BindingKind::StageBuffer`]).
+    Stage(dxbc_naga::StageBufferRole),
 }
 /// Vertex buffers: slot, stride and attributes.
 type VertexBufferLayouts = Vec<(u32, u64, Vec<wgpu::VertexAttribute>)>;

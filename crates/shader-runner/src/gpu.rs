@@ -75,7 +75,8 @@ impl Gpu {
             | wgpu::Features::TEXTURE_ATOMIC
             | wgpu::Features::CLIP_DISTANCES
             | wgpu::Features::SUBGROUP
-            | wgpu::Features::SHADER_EARLY_DEPTH_TEST;
+            | wgpu::Features::SHADER_EARLY_DEPTH_TEST
+            | wgpu::Features::PRIMITIVE_INDEX;
         let features = adapter.features() & wanted;
         // The adapter's own limits: D3D allows 1024-thread groups and more bindings than WebGPU's defaults.
         let limits = adapter.limits();
