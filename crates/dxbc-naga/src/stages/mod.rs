@@ -54,6 +54,16 @@
 //! the output records; the draw pass refuses them (no WebGPU vertex output
 //! selects a layer or viewport).
 
+//!
+//! ## Not done yet
+//! The live preview and the translation pane still translate natively (a
+//! GS is refused there). The preview needs: the VS as compute over the
+//! mesh's assembled vertices (records filled from its attributes), the GS
+//! pass, a read of the vertex count (or an indirect draw), then the draw
+//! from `StageForm::DrawFromBuffer` with the PS, all on the same stage
+//! buffer bindings as `shader-runner` (`exec/geometry.rs`) uses. SV_PrimitiveID
+//! written by a GS and read by the PS is refused in the draw (typed).
+
 pub(crate) mod geometry;
 pub(crate) mod vertex_pulling;
 
