@@ -20,7 +20,7 @@ pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, Options, TypedFormat};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
-pub use stages::{ComputeForm, OutputTopology, StageBufferRole, StageForm};
+pub use stages::{ComputeForm, OutputTopology, Pass, StageBufferRole, StageForm, Tessellation};
 
 use serde::{Deserialize, Serialize};
 
@@ -65,7 +65,13 @@ pub enum BindingKind {
     /// A buffer of a compute form's stage I/O (see [`stages`]): vertex
     /// records of [`stages::REGISTER_STRIDE`] `vec4<u32>` registers, or the
     /// count of vertices a geometry pass wrote.
-    StageBuffer { role: stages::StageBufferRole },
+    StageBuffer {
+        /// What the buffer holds.
+        role: stages::StageBufferRole,
+        /// Whether the pass writes it (a read-write storage binding) or
+        /// only reads it (read-only storage).
+        writable: bool,
+    },
 }
 
 /// One resource binding: where a D3D register went.
