@@ -311,12 +311,25 @@ fn tessellation(shader: &dxbc::Shader, p: &dxbc::program::Program, hull: bool) -
 pub(crate) fn describe(c: &ComputeForm) -> Vec<String> {
     let mut v = Vec::new();
     let t = c.tessellation.as_ref();
-    let (inp, out) = t.map_or((0, 0), |t| (t.input_control_points, t.output_control_points));
+    let hull = matches!(c.pass, Pass::HullControlPoints | Pass::HullPatchConstants);
+    // A domain shader knows the hull shader's output points, not its input.
+    let (inp, out) = match t {
+        Some(t) if hull => (t.input_control_points.to_string(), t.output_control_points.to_string()),
+        Some(t) => ("n".to_string(), t.input_control_points.to_string()),
+        None => ("n".to_string(), "m".to_string()),
+    };
+    let name = |x: Option<String>| x.unwrap_or_else(|| "not declared".into());
     let tess = t.map_or(String::new(), |t| {
-        format!(
-            "domain {:?}, partitioning {:?}, output {:?}, max factor {:?}",
-            t.domain, t.partitioning, t.output_primitive, t.max_tess_factor
-        )
+        let mut s = format!("domain {}", name(t.domain.map(|d| format!("{d:?}").to_lowercase())));
+        if hull {
+            s += &format!(
+                ", partitioning {}, output primitive {}, max factor {}",
+                name(t.partitioning.map(|d| format!("{d:?}").to_lowercase())),
+                name(t.output_primitive.map(|d| format!("{d:?}").to_lowercase())),
+                name(t.max_tess_factor.map(|f| f.to_string()))
+            );
+        }
+        s
     });
     let passes = [
         "Hull and domain shaders through compute (WebGPU and naga have no tessellation stages). Passes:".to_string(),
