@@ -358,7 +358,11 @@ pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation
 /// Lowers `shader` in the given form (see [`stages`]): a geometry shader
 /// as a compute pass ([`StageForm::Compute`]) or as the vertex shader that
 /// draws what that pass wrote ([`StageForm::DrawFromBuffer`]); a vertex
-/// shader as a compute pass that writes its outputs to a buffer.
+/// shader as a compute pass that writes its outputs to a buffer; a hull
+/// shader as its control-point pass ([`StageForm::Compute`]) or its
+/// patch-constant pass ([`StageForm::PatchConstant`]); a domain shader as
+/// a vertex shader over domain points ([`StageForm::DrawFromBuffer`]) or as
+/// compute.
 /// [`StageForm::Native`] is [`translate`].
 pub fn translate_pipeline_stage(
     shader: &dxbc::Shader,
@@ -369,8 +373,10 @@ pub fn translate_pipeline_stage(
 }
 
 /// The form a shader is translated in when shown on its own (the CLI, the
-/// translation pane): geometry shaders as compute (no WebGPU or naga
-/// geometry stage exists), every other stage natively.
+/// translation pane): geometry shaders as compute, hull shaders as their
+/// control-point pass, domain shaders as the vertex shader over domain
+/// points (WebGPU and naga have none of these stages), every other stage
+/// natively. See [`StageForm::passes`] for every pass a stage needs.
 pub fn translate_standalone(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     translate_pipeline_stage(shader, options, StageForm::standalone(shader))
 }

@@ -125,3 +125,52 @@ fn hull_and_domain_passes_validate_and_pass_spirv_val() {
     assert_eq!(modules.len(), 2 * 79 + 2 * 28);
     println!("{} SPIR-V modules pass spirv-val", modules.len());
 }
+
+/// The patch-constant pass runs each fork and join phase of the fxc
+/// listing, in its order, as many times as its
+/// `dcl_hs_fork_phase_instance_count` says (1 without one): the calls of
+/// the pass's body, read from the naga module, against the listing.
+#[test]
+fn the_patch_constant_pass_calls_every_phase_of_the_listing_per_instance() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
+    for name in ["dxdecompiler_pntriangles11_pntriangles11_hs", "dxdecompiler_apps_tesselation_hs"] {
+        let listing = std::fs::read_to_string(root.join(format!("{name}.asm"))).expect("corpus listing");
+        let mut want: Vec<(String, u32)> = Vec::new();
+        let (mut forks, mut joins) = (0, 0);
+        for line in listing.lines().map(str::trim) {
+            match line {
+                "hs_fork_phase" => {
+                    want.push((format!("fork_phase_{}", forks + joins), 1));
+                    forks += 1;
+                }
+                "hs_join_phase" => {
+                    want.push((format!("join_phase_{}", forks + joins), 1));
+                    joins += 1;
+                }
+                _ => {
+                    let count = line
+                        .strip_prefix("dcl_hs_fork_phase_instance_count ")
+                        .or_else(|| line.strip_prefix("dcl_hs_join_phase_instance_count "));
+                    if let (Some(n), Some(last)) = (count, want.last_mut()) {
+                        last.1 = n.parse().unwrap();
+                    }
+                }
+            }
+        }
+        assert!(forks > 0, "{name}: no fork phase in the listing");
+        let shader = parse(&root.join(format!("{name}.dxbc"))).unwrap();
+        let t = dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), StageForm::PatchConstant).unwrap();
+        let main = t.module.functions.iter().find(|(_, f)| f.name.as_deref() == Some("dxbc_main")).unwrap().1;
+        let mut got: Vec<(String, u32)> = Vec::new();
+        for s in main.body.iter() {
+            if let naga::Statement::Call { function, .. } = s {
+                let n = t.module.functions[*function].name.clone().unwrap();
+                match got.last_mut() {
+                    Some((last, k)) if *last == n => *k += 1,
+                    _ => got.push((n, 1)),
+                }
+            }
+        }
+        assert_eq!(got, want, "{name}");
+    }
+}

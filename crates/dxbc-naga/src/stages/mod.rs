@@ -34,6 +34,16 @@
 //!    draws `min(count, capacity)` vertices as a list of the topology in
 //!    [`ComputeForm::output_topology`].
 //!
+//! Hull and domain shaders run the same way (`hull.rs`, `domain.rs`): the
+//! vertex shader as compute writes the input control points, a hull
+//! control-point pass ([`StageForm::Compute`]) and a patch-constant pass
+//! ([`StageForm::PatchConstant`]) write the output control points and the
+//! patch constants, the tessellator (crates/tessellator) turns the factors
+//! into domain points, and the domain shader runs as a vertex shader over
+//! them ([`StageForm::DrawFromBuffer`]) or as compute
+//! ([`StageForm::Compute`], output records a geometry pass can read). The
+//! tessellator's parameters are in [`ComputeForm::tessellation`].
+//!
 //! ## Records and bindings
 //! Every record is [`REGISTER_STRIDE`] `vec4<u32>` registers (512 bytes),
 //! register `r` at word offset `16 r / 4`, whatever the shader declares:
