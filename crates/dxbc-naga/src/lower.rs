@@ -2299,4 +2299,4 @@ fn close_case(cases: &mut Vec<SwitchCase>, labels: &mut Vec<SwitchValue>, body: 
 }
 
 /// An entry point's inputs, outputs and workgroup size.
-type EntryIo = (Vec<IoEntry>, Vec<IoEntry>, [u32; 3]);
+pub(crate) type EntryIo = (Vec<IoEntry>, Vec<IoEntry>, [u32; 3]);

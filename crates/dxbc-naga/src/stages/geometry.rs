@@ -433,7 +433,7 @@ impl Lower<'_> {
     /// The compute entry point of a VS or GS pass: one invocation per
     /// record group (and instance); sets the index registers, runs the
     /// body, and (VS) copies the outputs to the invocation's record.
-    pub(crate) fn compute_entry_point(&mut self) -> Result<(Vec<IoEntry>, Vec<IoEntry>, [u32; 3]), TranslateError> {
+    pub(crate) fn compute_entry_point(&mut self) -> Result<crate::lower::EntryIo, TranslateError> {
         let Some(io) = &self.io else { return malformed("no stage buffers", self.p.offset) };
         let (input, output, index, records) = (io.input, io.output, io.index, io.records);
         let instances = io.gs.as_ref().map_or(1, |g| g.instances);

@@ -692,7 +692,7 @@ impl Lower<'_> {
     }
 
     /// The compute entry point of a hull pass or a domain shader as compute.
-    pub(crate) fn tess_entry_point(&mut self) -> Result<(Vec<IoEntry>, Vec<IoEntry>, [u32; 3]), TranslateError> {
+    pub(crate) fn tess_entry_point(&mut self) -> Result<crate::lower::EntryIo, TranslateError> {
         let p = self.p;
         let Some(io) = &self.io else { return malformed("no stage buffers", p.offset) };
         let Some(t) = &io.tess else { return malformed("no tessellation state", p.offset) };
