@@ -1008,7 +1008,7 @@ impl<'a> Pass<'a> {
                     None => {
                         let counter = entry.kind == dxbc_naga::BindingKind::UavCounter;
                         let stage = match entry.kind {
-                            dxbc_naga::BindingKind::StageBuffer { role } => Some(role),
+                            dxbc_naga::BindingKind::StageBuffer { role, .. } => Some(role),
                             _ => None,
                         };
                         merged.insert(k, (b, *vis, entry.class, entry.register, size, counter, stage));
