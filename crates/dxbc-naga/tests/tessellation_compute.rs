@@ -219,3 +219,44 @@ fn damaged_hull_and_domain_shaders_translate_or_fail_typed() {
     // Every module built from a damaged shader still passes naga's validator.
     assert_eq!(outcomes[2], 0, "{outcomes:?}");
 }
+
+/// From a patch-constant record to the tessellator and back to domain
+/// points: the factor words sit where the fxc listing's patch-constant
+/// signature puts them (tesselation: QUADEDGE o0–o3.x, QUADINT o4–o5.x;
+/// pntriangles: TRIEDGE o0–o2.x, TRIINT o3.x), and the mode is the
+/// listing's (integer ccw triangles; fractional_odd cw triangles).
+#[test]
+fn patch_constant_records_feed_the_tessellator() {
+    use tessellator::{OutputPrimitive as O, Partitioning as P, TessFactors};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
+    let cases = [
+        (
+            "dxdecompiler_apps_tesselation_hs",
+            (P::Integer, O::TriangleCcw),
+            TessFactors::Quad { edges: [1.0, 2.0, 3.0, 4.0], inside: [5.0, 6.0] },
+        ),
+        (
+            "dxdecompiler_pntriangles11_pntriangles11_hs",
+            (P::FractionalOdd, O::TriangleCw),
+            TessFactors::Tri { edges: [1.0, 2.0, 3.0], inside: 4.0 },
+        ),
+    ];
+    for (name, mode, want) in cases {
+        let shader = parse(&root.join(format!("{name}.dxbc"))).unwrap();
+        let t = dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), StageForm::PatchConstant).unwrap();
+        let tess = t.compute_form.unwrap().tessellation.unwrap();
+        assert_eq!(tess.tessellator_mode(), Some(mode), "{name}");
+        // Register r's x holds r + 1.
+        let mut record = vec![0u32; dxbc_naga::stages::REGISTER_STRIDE as usize * 4];
+        for r in 0..6 {
+            record[4 * r] = (r as f32 + 1.0).to_bits();
+        }
+        assert_eq!(tess.factors_of(&record), Some(want), "{name}");
+        let out = tessellator::tessellate(mode.0, mode.1, &want).unwrap();
+        let records = dxbc_naga::stages::domain_point_records(7, &out.points);
+        assert_eq!(records.len(), out.points.len());
+        for (rec, p) in records.iter().zip(&out.points) {
+            assert_eq!(*rec, [p.u.to_bits(), p.v.to_bits(), p.w.to_bits(), 7]);
+        }
+    }
+}

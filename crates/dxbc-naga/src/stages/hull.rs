@@ -100,6 +100,9 @@ pub enum TessOutputPrimitive {
 pub struct TessFactorWord {
     /// fxc's abbreviation of the system value (`QUADEDGE`, `TRIINT`, `LINEDET` …).
     pub system_value: String,
+    /// The signature's `D3D_NAME` value (11 ..= 16: quad edge, quad
+    /// inside, tri edge, tri inside, line detail, line density).
+    pub d3d_name: u32,
     /// Semantic index (which edge, which inside factor).
     pub semantic_index: u32,
     /// Register of the patch-constant record.
@@ -128,6 +131,63 @@ pub struct Tessellation {
     pub factors: Vec<TessFactorWord>,
     /// Registers of the patch-constant record, ascending.
     pub patch_constant_registers: Vec<u32>,
+}
+
+impl Tessellation {
+    /// The tessellator's partitioning and output primitive (None where the
+    /// hull shader declares none).
+    pub fn tessellator_mode(&self) -> Option<(tessellator::Partitioning, tessellator::OutputPrimitive)> {
+        use tessellator::{OutputPrimitive as TOP, Partitioning as TPA};
+        let p = match self.partitioning? {
+            Partitioning::Integer => TPA::Integer,
+            Partitioning::Pow2 => TPA::Pow2,
+            Partitioning::FractionalOdd => TPA::FractionalOdd,
+            Partitioning::FractionalEven => TPA::FractionalEven,
+        };
+        let o = match self.output_primitive? {
+            TessOutputPrimitive::Point => TOP::Point,
+            TessOutputPrimitive::Line => TOP::Line,
+            TessOutputPrimitive::TriangleCw => TOP::TriangleCw,
+            TessOutputPrimitive::TriangleCcw => TOP::TriangleCcw,
+        };
+        Some((p, o))
+    }
+
+    /// A patch's factors in the tessellator's terms, read from its record
+    /// of the patch constants buffer (`words`: the record's 32-bit words,
+    /// register `r` component `c` at `4 r + c`). None where the domain is
+    /// undeclared or the record lacks a factor's word. Factors the
+    /// signature does not name read 0 (the patch is culled, as in D3D).
+    pub fn factors_of(&self, words: &[u32]) -> Option<tessellator::TessFactors> {
+        // The signature's D3D_NAME: 11 quad edge, 12 quad inside, 13 tri
+        // edge, 14 tri inside (semantic index = which one), 15 line detail,
+        // 16 line density.
+        let word = |name: u32, index: Option<u32>| -> Option<f32> {
+            let f = self.factors.iter().find(|f| f.d3d_name == name && index.is_none_or(|i| f.semantic_index == i));
+            match f {
+                Some(f) => words.get((4 * f.register + f.component) as usize).map(|&w| f32::from_bits(w)),
+                None => Some(0.0),
+            }
+        };
+        let each = |name: u32, n: u32| -> Option<Vec<f32>> { (0..n).map(|i| word(name, Some(i))).collect() };
+        Some(match self.domain? {
+            TessDomain::Quad => {
+                let (e, i) = (each(11, 4)?, each(12, 2)?);
+                tessellator::TessFactors::Quad { edges: [e[0], e[1], e[2], e[3]], inside: [i[0], i[1]] }
+            }
+            TessDomain::Tri => {
+                let e = each(13, 3)?;
+                tessellator::TessFactors::Tri { edges: [e[0], e[1], e[2]], inside: word(14, Some(0))? }
+            }
+            TessDomain::Isoline => tessellator::TessFactors::isoline_from_sv([word(16, None)?, word(15, None)?]),
+        })
+    }
+}
+
+/// The domain points buffer's records for one tessellated patch: point `k`
+/// as (u, v, w) f32 bits and the patch index (see `domain.rs`).
+pub fn domain_point_records(patch: u32, points: &[tessellator::DomainPoint]) -> Vec<[u32; 4]> {
+    points.iter().map(|p| [p.u.to_bits(), p.v.to_bits(), p.w.to_bits(), patch]).collect()
 }
 
 /// A fork or join phase of a hull shader: its instructions and instances.
@@ -289,11 +349,12 @@ fn tessellation(shader: &dxbc::Shader, p: &dxbc::program::Program, hull: bool) -
             _ => {}
         }
     }
-    // D3D_NAME_FINAL_*_TESSFACTOR are 11 ..= 22.
+    // The signature's D3D_NAME_FINAL_*_TESSFACTOR are 11 ..= 16.
     for e in shader.patch_constant_signature.iter().flat_map(|s| &s.elements) {
-        if (11..=22).contains(&e.system_value) && e.register != u32::MAX {
+        if (11..=16).contains(&e.system_value) && e.register != u32::MAX {
             t.factors.push(TessFactorWord {
                 system_value: e.system_value_name().to_string(),
+                d3d_name: e.system_value,
                 semantic_index: e.semantic_index,
                 register: e.register,
                 component: (e.mask as u32 & 0xf).trailing_zeros().min(3),

@@ -70,7 +70,7 @@ pub(crate) mod hull;
 pub(crate) mod vertex_pulling;
 
 pub use domain::DOMAIN_POINT_WORDS;
-pub use hull::{Partitioning, TessDomain, TessFactorWord, TessOutputPrimitive, Tessellation};
+pub use hull::{domain_point_records, Partitioning, TessDomain, TessFactorWord, TessOutputPrimitive, Tessellation};
 
 use serde::{Deserialize, Serialize};
 
