@@ -1,19 +1,22 @@
 //! Translation on arbitrary input: decoding, lowering and naga validation
 //! never panic; whatever validates also goes through the WGSL and SPIR-V
-//! writers.
+//! writers. The same for every compute pass of a GS, HS or DS.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(s) = dxbc::Shader::parse(data) else { return };
-    match dxbc_naga::translate(&s, &Default::default()) {
-        Ok(t) => {
-            let _ = dxbc_naga::to_wgsl(&t);
-            let _ = dxbc_naga::to_spirv(&t);
-        }
-        Err(e) => {
-            // Validation failures are translator bugs: fail loudly.
-            assert!(!matches!(e, dxbc_naga::TranslateError::Validation { .. }), "{e}");
+    let forms = std::iter::once(dxbc_naga::StageForm::Native).chain(dxbc_naga::StageForm::passes(&s).iter().copied());
+    for form in forms {
+        match dxbc_naga::translate_pipeline_stage(&s, &Default::default(), form) {
+            Ok(t) => {
+                let _ = dxbc_naga::to_wgsl(&t);
+                let _ = dxbc_naga::to_spirv(&t);
+            }
+            Err(e) => {
+                // Validation failures are translator bugs: fail loudly.
+                assert!(!matches!(e, dxbc_naga::TranslateError::Validation { .. }), "{e}");
+            }
         }
     }
 });

@@ -143,10 +143,12 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         }
         K::Sampler { comparison: true } => "comparison sampler".to_string(),
         K::Sampler { comparison: false } => "sampler".to_string(),
-        K::StageBuffer { role } => format!("{} buffer of a compute pass", role.name()),
         K::UavCounter => "UAV counter (emulated): storage buffer of one atomic u32, the count".to_string(),
         K::RasterizerSampleCount => {
             "sample count (emulated): uniform buffer, the render target's sample count in the first u32".to_string()
+        }
+        K::StageBuffer { role, writable } => {
+            format!("{} buffer of a compute pass ({})", role.name(), if *writable { "read-write" } else { "read-only" })
         }
     };
     BindingRow { register, group: b.group, binding: b.binding, kind }

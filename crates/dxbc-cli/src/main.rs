@@ -131,11 +131,15 @@ enum Command {
         /// interpolation that pixel shader declares (D3D decides it there).
         #[arg(long = "link-ps", value_name = "PS.dxbc")]
         link_ps: Option<String>,
-        /// The form of the stage: `auto` is native except for a geometry
-        /// shader, which has no WebGPU or naga stage and is written as its
-        /// compute pass; `compute` also turns a vertex shader into the pass
-        /// that writes its outputs to a buffer; `draw` is a geometry
-        /// shader's draw (the vertex shader pulling what the pass wrote).
+        /// The form of the stage: `auto` is native except for the stages
+        /// WebGPU and naga lack: a geometry shader is written as its
+        /// compute pass, a hull shader as its control-point pass, a domain
+        /// shader as the vertex shader over domain points. `compute` also
+        /// turns a vertex shader into the pass that writes its outputs to a
+        /// buffer, and a domain shader into one writing output records;
+        /// `draw` is a geometry shader's draw (the vertex shader pulling
+        /// what the pass wrote) or a domain shader's vertex form;
+        /// `patch-constant` is a hull shader's fork/join pass.
         #[arg(long, value_enum, default_value = "auto")]
         form: Form,
         file: String,
@@ -148,6 +152,7 @@ enum Form {
     Native,
     Compute,
     Draw,
+    PatchConstant,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -410,6 +415,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 Form::Native => dxbc_naga::StageForm::Native,
                 Form::Compute => dxbc_naga::StageForm::Compute,
                 Form::Draw => dxbc_naga::StageForm::DrawFromBuffer,
+                Form::PatchConstant => dxbc_naga::StageForm::PatchConstant,
             };
             let t = dxbc_naga::translate_pipeline_stage(&s, &options, form)?;
             let text = match to {
@@ -456,10 +462,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     continue;
                 }
                 // A stage buffer of a compute form is no D3D register.
-                if let dxbc_naga::BindingKind::StageBuffer { role } = b.kind {
+                if let dxbc_naga::BindingKind::StageBuffer { role, writable } = b.kind {
                     header.push_str(&format!(
-                        "{comment} {} buffer -> @group({}) @binding({})\n",
+                        "{comment} {} buffer ({}) -> @group({}) @binding({})\n",
                         role.name(),
+                        if writable { "read-write" } else { "read-only" },
                         b.group,
                         b.binding
                     ));

@@ -141,16 +141,80 @@ fn translate_writes_a_geometry_shader_as_its_compute_pass_and_its_draw() {
         for line in t.compute_form.as_ref().unwrap().describe() {
             assert!(text.contains(&format!("// {line}\n")), "{line}");
         }
-        for b in &t.bindings {
-            let dxbc_naga::BindingKind::StageBuffer { role } = b.kind else { continue };
-            let line = format!("// {} buffer -> @group({}) @binding({})", role.name(), b.group, b.binding);
-            assert!(text.contains(&line), "{line}");
-        }
+        assert_stage_buffers_listed(&t, &text);
     }
     // SPIR-V (naga 30 has no geometry stage either) is the compute pass.
     let (code, out, err) = dxbc(&["translate", "--to", "spirv-asm", gs], None);
     assert_eq!(code, 0, "{err}");
     assert!(String::from_utf8(out).unwrap().contains("OpEntryPoint GLCompute"));
+}
+
+/// The header names every stage buffer of `t`, its access and binding.
+fn assert_stage_buffers_listed(t: &dxbc_naga::Translation, text: &str) {
+    let mut n = 0;
+    for b in &t.bindings {
+        let dxbc_naga::BindingKind::StageBuffer { role, writable } = b.kind else { continue };
+        let access = if writable { "read-write" } else { "read-only" };
+        let line = format!("// {} buffer ({access}) -> @group({}) @binding({})", role.name(), b.group, b.binding);
+        assert!(text.contains(&line), "{line}");
+        n += 1;
+    }
+    assert!(n > 0, "no stage buffer in {text}");
+}
+
+#[test]
+fn translate_writes_hull_and_domain_shaders_as_their_passes() {
+    let hs = corpus("fxc/dxdecompiler_apps_tesselation_hs.dxbc");
+    let ds = corpus("fxc/dxdecompiler_apps_tesselation_ds.dxbc");
+    use dxbc_naga::StageForm as F;
+    let cases = [
+        (&hs, "auto", F::Compute, "@compute"),
+        (&hs, "patch-constant", F::PatchConstant, "@compute"),
+        (&ds, "auto", F::DrawFromBuffer, "@vertex"),
+        (&ds, "compute", F::Compute, "@compute"),
+    ];
+    for (file, form, library_form, stage) in cases {
+        let path = file.to_str().unwrap();
+        let (code, out, err) = dxbc(&["translate", "--to", "wgsl", "--form", form, path], None);
+        assert_eq!(code, 0, "{form}: {err}");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(stage), "{text}");
+        // The header is the library's description of the passes.
+        let shader = dxbc::Shader::parse(&std::fs::read(file).unwrap()).unwrap();
+        let t = dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), library_form).unwrap();
+        for line in t.compute_form.as_ref().unwrap().describe() {
+            assert!(text.contains(&format!("// {line}\n")), "{line}");
+        }
+        assert_stage_buffers_listed(&t, &text);
+    }
+    // The fxc listing of this hull shader: quad domain, integer
+    // partitioning, ccw triangles, 4 control points in and out; its patch
+    // constants are 4 edge factors in o0..o3.x and 2 inside ones in o4, o5.
+    let shader = dxbc::Shader::parse(&std::fs::read(&hs).unwrap()).unwrap();
+    let t = dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), F::PatchConstant).unwrap();
+    let tess = t.compute_form.unwrap().tessellation.unwrap();
+    assert_eq!(tess.domain, Some(dxbc_naga::stages::TessDomain::Quad));
+    assert_eq!(tess.partitioning, Some(dxbc_naga::stages::Partitioning::Integer));
+    assert_eq!(tess.output_primitive, Some(dxbc_naga::stages::TessOutputPrimitive::TriangleCcw));
+    assert_eq!((tess.input_control_points, tess.output_control_points), (4, 4));
+    let factors: Vec<(&str, u32, u32, u32)> =
+        tess.factors.iter().map(|f| (f.system_value.as_str(), f.semantic_index, f.register, f.component)).collect();
+    assert_eq!(
+        factors,
+        [
+            ("QUADEDGE", 0, 0, 0),
+            ("QUADEDGE", 1, 1, 0),
+            ("QUADEDGE", 2, 2, 0),
+            ("QUADEDGE", 3, 3, 0),
+            ("QUADINT", 0, 4, 0),
+            ("QUADINT", 1, 5, 0)
+        ]
+    );
+    // Native, a hull shader is still refused, typed.
+    let (code, _, err) = dxbc(&["translate", "--to", "wgsl", "--form", "native", hs.to_str().unwrap()], None);
+    assert_eq!(code, 3, "{err}");
+    let l = dxbc_naga::Limitation::HullStage;
+    assert!(err.contains(&format!("refused ({}): {}", l.name(), l.why())), "{err}");
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, Options, TypedFormat};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
-pub use stages::{ComputeForm, OutputTopology, StageBufferRole, StageForm};
+pub use stages::{ComputeForm, OutputTopology, Pass, StageBufferRole, StageForm, Tessellation};
 
 use serde::{Deserialize, Serialize};
 
@@ -72,7 +72,13 @@ pub enum BindingKind {
     /// A buffer of a compute form's stage I/O (see [`stages`]): vertex
     /// records of [`stages::REGISTER_STRIDE`] `vec4<u32>` registers, or the
     /// count of vertices a geometry pass wrote.
-    StageBuffer { role: stages::StageBufferRole },
+    StageBuffer {
+        /// What the buffer holds.
+        role: stages::StageBufferRole,
+        /// Whether the pass writes it (a read-write storage binding) or
+        /// only reads it (read-only storage).
+        writable: bool,
+    },
 }
 
 /// One resource binding: where a D3D register went.
@@ -359,7 +365,11 @@ pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation
 /// Lowers `shader` in the given form (see [`stages`]): a geometry shader
 /// as a compute pass ([`StageForm::Compute`]) or as the vertex shader that
 /// draws what that pass wrote ([`StageForm::DrawFromBuffer`]); a vertex
-/// shader as a compute pass that writes its outputs to a buffer.
+/// shader as a compute pass that writes its outputs to a buffer; a hull
+/// shader as its control-point pass ([`StageForm::Compute`]) or its
+/// patch-constant pass ([`StageForm::PatchConstant`]); a domain shader as
+/// a vertex shader over domain points ([`StageForm::DrawFromBuffer`]) or as
+/// compute.
 /// [`StageForm::Native`] is [`translate`].
 pub fn translate_pipeline_stage(
     shader: &dxbc::Shader,
@@ -370,8 +380,10 @@ pub fn translate_pipeline_stage(
 }
 
 /// The form a shader is translated in when shown on its own (the CLI, the
-/// translation pane): geometry shaders as compute (no WebGPU or naga
-/// geometry stage exists), every other stage natively.
+/// translation pane): geometry shaders as compute, hull shaders as their
+/// control-point pass, domain shaders as the vertex shader over domain
+/// points (WebGPU and naga have none of these stages), every other stage
+/// natively. See [`StageForm::passes`] for every pass a stage needs.
 pub fn translate_standalone(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     translate_pipeline_stage(shader, options, StageForm::standalone(shader))
 }

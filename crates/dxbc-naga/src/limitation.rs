@@ -13,15 +13,18 @@ pub enum Limitation {
     NoProgram,
     /// Geometry shaders: no naga or WebGPU stage.
     GeometryStage,
-    /// Hull shaders: no tessellation in naga or WebGPU.
+    /// Hull shaders natively: no tessellation in naga or WebGPU (their
+    /// compute passes translate: see [`crate::stages`]).
     HullStage,
-    /// Domain shaders: no tessellation in naga or WebGPU.
+    /// Domain shaders natively: no tessellation in naga or WebGPU (their
+    /// vertex and compute forms translate: see [`crate::stages`]).
     DomainStage,
     /// A geometry shader that emits to a stream other than 0 (stream 0 is
     /// the one rasterised; the compute form writes only that one).
     GeometryStreams,
-    /// The stage has no compute form (pixel shaders need rasterisation;
-    /// hull and domain shaders are not lowered to compute yet).
+    /// The stage has no such form (pixel and compute shaders have no
+    /// compute form; only geometry and domain shaders have a draw, only
+    /// hull shaders a patch-constant pass).
     NoComputeForm,
     /// A program type number no D3D stage has.
     UnknownProgramType,
@@ -275,7 +278,10 @@ impl Limitation {
                 "the compute form of a geometry shader writes stream 0 only (the rasterised one); \
                  emitting to another stream is refused"
             }
-            L::NoComputeForm => "this stage has no compute form (only vertex and geometry shaders have one)",
+            L::NoComputeForm => {
+                "this stage has no such form (vertex, geometry, hull and domain shaders have compute forms; \
+                 geometry and domain shaders a draw; hull shaders a patch-constant pass)"
+            }
             L::UnknownProgramType => "the program type is not a D3D stage",
             L::ResourceArrays | L::ConstantBufferArrays => {
                 "SM5.1 register ranges need binding arrays, which are not lowered yet"

@@ -131,9 +131,9 @@ pub(crate) struct Lower<'a> {
     pub(crate) atomic_targets: BTreeMap<(u32, u32), K>,
     // The body function under construction.
     pub(crate) f: Function,
-    temps: Vec<Handle<naga::LocalVariable>>,
-    indexable: BTreeMap<u32, Handle<naga::LocalVariable>>,
-    root: Block,
+    pub(crate) temps: Vec<Handle<naga::LocalVariable>>,
+    pub(crate) indexable: BTreeMap<u32, Handle<naga::LocalVariable>>,
+    pub(crate) root: Block,
     frames: Vec<Frame>,
     emit_from: Option<H>,
     emit_last: Option<H>,
@@ -172,15 +172,14 @@ pub(crate) fn translate_form(
         return malformed(format!("the shader did not decode: {}", e.message()), e.offset());
     }
     let program_type = ProgramType::from_u32(p.version.program_type());
+    use ProgramType as P;
     let stage = match (program_type, form) {
         (_, StageForm::Native) => None,
-        (Some(ProgramType::VertexShader), StageForm::Compute)
-        | (Some(ProgramType::GeometryShader), StageForm::Compute) => Some(ShaderStage::Compute),
-        (Some(ProgramType::GeometryShader), StageForm::DrawFromBuffer) => Some(ShaderStage::Vertex),
-        (Some(ProgramType::VertexShader | ProgramType::PixelShader | ProgramType::ComputeShader), _) => {
-            return unsupported(L::NoComputeForm, format!("{form:?} form of this stage"), p.offset)
-        }
-        _ => None,
+        (Some(P::VertexShader | P::GeometryShader | P::HullShader | P::DomainShader), StageForm::Compute)
+        | (Some(P::HullShader), StageForm::PatchConstant) => Some(ShaderStage::Compute),
+        (Some(P::GeometryShader | P::DomainShader), StageForm::DrawFromBuffer) => Some(ShaderStage::Vertex),
+        (Some(_), _) => return unsupported(L::NoComputeForm, format!("{form:?} form of this stage"), p.offset),
+        (None, _) => None,
     };
     let stage = match program_type {
         _ if stage.is_some() => stage.unwrap_or(ShaderStage::Compute),
@@ -245,12 +244,17 @@ pub(crate) fn translate_form(
     l.depth_textures = depth;
     l.atomic_targets = atomics;
     let compute_form = l.prepare_form(shader)?;
-    if form == StageForm::DrawFromBuffer {
+    let tess = l.io.as_ref().is_some_and(|io| io.tess.is_some());
+    if tess {
+        l.tess_body()?;
+    } else if form == StageForm::DrawFromBuffer {
         l.pull_body(shader)?;
     } else {
         l.body()?;
     }
-    let (inputs, outputs, workgroup_size) = if stage == ShaderStage::Compute && form == StageForm::Compute {
+    let (inputs, outputs, workgroup_size) = if tess && stage == ShaderStage::Compute {
+        l.tess_entry_point()?
+    } else if stage == ShaderStage::Compute && form == StageForm::Compute {
         l.compute_entry_point()?
     } else {
         l.entry_point(shader)?
@@ -538,6 +542,11 @@ impl<'a> Lower<'a> {
             return malformed(format!("operand type {} is not defined", op.ty()), at);
         };
         let reg0 = || u32::try_from(op.index[0].imm).unwrap_or(u32::MAX);
+        if self.io.as_ref().is_some_and(|io| io.tess.is_some()) && self.tess_pointer_kind(ty) {
+            if let Some(ptr) = self.tess_pointer(op, ty)? {
+                return Ok(Some(ptr));
+            }
+        }
         Ok(Some(match ty {
             OT::Temp => {
                 if !Self::is_static(op, 0) {
@@ -802,15 +811,50 @@ impl<'a> Lower<'a> {
     fn body(&mut self) -> Result<(), TranslateError> {
         let p = self.p;
         for ins in &p.instructions {
-            self.offset = ins.offset as usize;
-            self.span = Span::new(ins.offset, ins.offset + ins.length * 4);
-            self.instruction(ins)?;
+            self.lower_instruction(ins)?;
         }
+        self.check_frames_closed()?;
+        self.finish_body();
+        Ok(())
+    }
+
+    /// Lowers one instruction at its place (offset, span).
+    pub(crate) fn lower_instruction(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        self.offset = ins.offset as usize;
+        self.span = Span::new(ins.offset, ins.offset + ins.length * 4);
+        self.instruction(ins)
+    }
+
+    /// Fails on control flow left open (at the end of a program or phase).
+    pub(crate) fn check_frames_closed(&self) -> Result<(), TranslateError> {
         if !self.frames.is_empty() {
             return malformed("control flow left open at the end of the program", self.offset);
         }
-        self.finish_body();
         Ok(())
+    }
+
+    /// Forgets the temps of a hull shader phase (the next declares its own).
+    pub(crate) fn reset_temps(&mut self) {
+        self.temps.clear();
+        self.indexable.clear();
+    }
+
+    /// Operand types a hull or domain pass resolves itself
+    /// ([`Self::tess_pointer`]).
+    fn tess_pointer_kind(&self, ty: OT) -> bool {
+        matches!(
+            ty,
+            OT::InputControlPoint
+                | OT::OutputControlPoint
+                | OT::InputPatchConstant
+                | OT::Output
+                | OT::Input
+                | OT::InputPrimitiveid
+                | OT::OutputControlPointId
+                | OT::InputForkInstanceId
+                | OT::InputJoinInstanceId
+                | OT::InputDomainPoint
+        )
     }
 
     /// Moves the statements built so far into the body function.
@@ -926,6 +970,18 @@ impl<'a> Lower<'a> {
             | O::DclOutputSgv
             | O::DclOutputSiv
             | O::DclThreadGroup => {}
+            O::DclInputControlPointCount
+            | O::DclOutputControlPointCount
+            | O::DclTessDomain
+            | O::DclTessPartitioning
+            | O::DclTessOutputPrimitive
+            | O::DclHsMaxTessfactor
+            | O::DclHsForkPhaseInstanceCount
+            | O::DclHsJoinPhaseInstanceCount
+            // Control points, patch constants and a hull pass's outputs
+            // are addressed by index expressions: ranges need nothing.
+            | O::DclIndexRange
+                if self.io.as_ref().is_some_and(|io| io.tess.is_some()) => {}
             O::DclIndexRange => {
                 return unsupported(L::IndexedStageIo, "dcl_indexrange (indexed input/output registers)", at)
             }

@@ -139,7 +139,8 @@ impl BindingScheme {
                     Sampler => 2,
                     UnorderedAccess => 3,
                 };
-                (g, register + 256 * space)
+                // Saturating: a damaged declaration must not overflow.
+                (g, register.saturating_add(space.saturating_mul(256)))
             }
             BindingScheme::GroupPerSpace => {
                 let shift = match class {
@@ -148,7 +149,7 @@ impl BindingScheme {
                     Sampler => 2000,
                     UnorderedAccess => 3000,
                 };
-                (space, register + shift)
+                (space, register.saturating_add(shift))
             }
         }
     }
@@ -160,8 +161,8 @@ impl BindingScheme {
     /// register's space at register + 4000 for [`BindingScheme::GroupPerSpace`].
     pub fn place_counter(&self, register: u32, space: u32) -> (u32, u32) {
         match self {
-            BindingScheme::GroupPerClass => (3, register + 128 + 256 * space),
-            BindingScheme::GroupPerSpace => (space, register + 4000),
+            BindingScheme::GroupPerClass => (3, register.saturating_add(128).saturating_add(space.saturating_mul(256))),
+            BindingScheme::GroupPerSpace => (space, register.saturating_add(4000)),
         }
     }
 

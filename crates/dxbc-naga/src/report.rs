@@ -52,22 +52,35 @@ impl ComputeFormCounts {
     /// Counts one GS/HS/DS container.
     pub fn add(&mut self, file: &Path, shader: &dxbc::Shader) {
         let stage = stage_of(shader);
-        match crate::translate_standalone(shader, &Options::default()) {
-            Ok(t) => {
-                *self.translated.entry(stage).or_default() += 1;
-                match crate::to_wgsl(&t) {
-                    Ok(_) => *self.wgsl_written.entry(stage).or_default() += 1,
-                    Err(e) => self.failed.push((file.to_path_buf(), e)),
+        // A hull shader runs as two passes (control points, patch
+        // constants): it translates when both do. Other stages: the form
+        // they take on their own.
+        let standalone = [crate::StageForm::standalone(shader)];
+        let forms: &[crate::StageForm] = if stage == "hs" { crate::StageForm::passes(shader) } else { &standalone };
+        let mut translations = Vec::new();
+        for &form in forms {
+            match crate::translate_pipeline_stage(shader, &Options::default(), form) {
+                Ok(t) => translations.push(t),
+                Err(TranslateError::Unsupported { limitation, .. }) => {
+                    *self.refused.entry(limitation).or_default().entry(stage).or_default() += 1;
+                    return;
                 }
-                match crate::to_spirv(&t) {
-                    Ok(_) => *self.spirv_written.entry(stage).or_default() += 1,
-                    Err(e) => self.failed.push((file.to_path_buf(), e)),
+                Err(e) => {
+                    self.errors.push((file.to_path_buf(), e));
+                    return;
                 }
             }
-            Err(TranslateError::Unsupported { limitation, .. }) => {
-                *self.refused.entry(limitation).or_default().entry(stage).or_default() += 1
-            }
-            Err(e) => self.errors.push((file.to_path_buf(), e)),
+        }
+        *self.translated.entry(stage).or_default() += 1;
+        let wgsl: Result<Vec<_>, _> = translations.iter().map(crate::to_wgsl).collect();
+        match wgsl {
+            Ok(_) => *self.wgsl_written.entry(stage).or_default() += 1,
+            Err(e) => self.failed.push((file.to_path_buf(), e)),
+        }
+        let spirv: Result<Vec<_>, _> = translations.iter().map(crate::to_spirv).collect();
+        match spirv {
+            Ok(_) => *self.spirv_written.entry(stage).or_default() += 1,
+            Err(e) => self.failed.push((file.to_path_buf(), e)),
         }
     }
 

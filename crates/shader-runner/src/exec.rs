@@ -1280,7 +1280,7 @@ impl<'a> Pass<'a> {
                         let emulated = match entry.kind {
                             dxbc_naga::BindingKind::UavCounter => Emulated::UavCounter,
                             dxbc_naga::BindingKind::RasterizerSampleCount => Emulated::SampleCount,
-                            dxbc_naga::BindingKind::StageBuffer { role } => Emulated::Stage(role),
+                            dxbc_naga::BindingKind::StageBuffer { role, .. } => Emulated::Stage(role),
                             _ => Emulated::No,
                         };
                         merged.insert(k, (b, *vis, entry.class, entry.register, size, emulated));

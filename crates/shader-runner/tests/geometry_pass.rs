@@ -59,9 +59,9 @@ fn particle_gs_expands_points_to_quads() {
     for b in gpu::module_bindings(&t.module, false).unwrap() {
         let entry = t.bindings.iter().find(|e| (e.group, e.binding) == (b.group, b.binding)).unwrap();
         let buffer = match entry.kind {
-            dxbc_naga::BindingKind::StageBuffer { role: StageBufferRole::Input } => &input,
-            dxbc_naga::BindingKind::StageBuffer { role: StageBufferRole::Output } => &output,
-            dxbc_naga::BindingKind::StageBuffer { role: StageBufferRole::VertexCount } => &count,
+            dxbc_naga::BindingKind::StageBuffer { role: StageBufferRole::Input, .. } => &input,
+            dxbc_naga::BindingKind::StageBuffer { role: StageBufferRole::Output, .. } => &output,
+            dxbc_naga::BindingKind::StageBuffer { role: StageBufferRole::VertexCount, .. } => &count,
             dxbc_naga::BindingKind::UniformBuffer { .. } => &uniform,
             ref k => panic!("unexpected binding {k:?}"),
         };

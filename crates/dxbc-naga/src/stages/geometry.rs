@@ -31,6 +31,8 @@ pub(crate) struct StageIo {
     pub(crate) records: u32,
     /// Geometry state.
     pub(crate) gs: Option<GsState>,
+    /// Hull and domain state (`hull.rs`).
+    pub(crate) tess: Option<super::hull::TessState>,
 }
 
 /// Per-invocation state of a geometry pass.
@@ -57,7 +59,18 @@ enum Src {
 }
 
 impl Lower<'_> {
-    fn stage_buffer(&mut self, role: StageBufferRole, name: &str) -> Handle<GlobalVariable> {
+    pub(crate) fn stage_buffer(&mut self, role: StageBufferRole, name: &str) -> Handle<GlobalVariable> {
+        let writable = matches!(role, StageBufferRole::Output | StageBufferRole::VertexCount);
+        self.stage_buffer_access(role, name, writable)
+    }
+
+    /// A stage buffer, read-write when the pass writes it.
+    pub(crate) fn stage_buffer_access(
+        &mut self,
+        role: StageBufferRole,
+        name: &str,
+        writable: bool,
+    ) -> Handle<GlobalVariable> {
         let (group, binding) = self.options.bindings.place_stage_buffer(role);
         let (ty, access) = match role {
             StageBufferRole::VertexCount => {
@@ -66,10 +79,10 @@ impl Lower<'_> {
             _ => {
                 let base = self.t.vec4u;
                 let ty = self.ty(TypeInner::Array { base, size: ArraySize::Dynamic, stride: 16 });
-                let access = if role == StageBufferRole::Input {
-                    naga::StorageAccess::LOAD
-                } else {
+                let access = if writable {
                     naga::StorageAccess::LOAD | naga::StorageAccess::STORE
+                } else {
+                    naga::StorageAccess::LOAD
                 };
                 (ty, access)
             }
@@ -80,7 +93,7 @@ impl Lower<'_> {
             space: 0,
             group,
             binding,
-            kind: BindingKind::StageBuffer { role },
+            kind: BindingKind::StageBuffer { role, writable },
         });
         self.module.global_variables.append(
             GlobalVariable {
@@ -95,7 +108,7 @@ impl Lower<'_> {
         )
     }
 
-    fn private_typed(&mut self, name: &str, ty: Handle<naga::Type>) -> Handle<GlobalVariable> {
+    pub(crate) fn private_typed(&mut self, name: &str, ty: Handle<naga::Type>) -> Handle<GlobalVariable> {
         self.module.global_variables.append(
             GlobalVariable {
                 name: Some(name.into()),
@@ -111,7 +124,7 @@ impl Lower<'_> {
 
     /// Output registers a record carries: those the program declares, and
     /// those of the output signature (stream 0 for the draw).
-    fn record_registers(&self, shader: &dxbc::Shader) -> Result<Vec<u32>, TranslateError> {
+    pub(crate) fn record_registers(&self, shader: &dxbc::Shader) -> Result<Vec<u32>, TranslateError> {
         let p = self.p;
         let mut regs = std::collections::BTreeSet::new();
         for ins in &p.instructions {
@@ -141,13 +154,27 @@ impl Lower<'_> {
         if self.form == StageForm::Native {
             return Ok(None);
         }
+        if matches!(
+            ProgramType::from_u32(p.version.program_type()),
+            Some(ProgramType::HullShader | ProgramType::DomainShader)
+        ) {
+            return self.prepare_tess(shader);
+        }
         let is_gs = ProgramType::from_u32(p.version.program_type()) == Some(ProgramType::GeometryShader);
         let regs = self.record_registers(shader)?;
         let vec4u = self.t.vec4u;
         let index = self.private_typed("stage_index", vec4u);
         if self.form == StageForm::DrawFromBuffer {
             let input = self.stage_buffer(StageBufferRole::Input, "stage_input");
-            self.io = Some(StageIo { input, output: None, index, pull_vertex: Some(index), records: 1, gs: None });
+            self.io = Some(StageIo {
+                input,
+                output: None,
+                index,
+                pull_vertex: Some(index),
+                records: 1,
+                gs: None,
+                tess: None,
+            });
             let topology = gs_declarations(p)?.1;
             return Ok(Some(ComputeForm {
                 pass: Pass::DrawFromBuffer,
@@ -156,6 +183,7 @@ impl Lower<'_> {
                 max_vertices: 0,
                 output_topology: Some(topology),
                 output_registers: regs,
+                tessellation: None,
             }));
         }
         let input = self.stage_buffer(StageBufferRole::Input, "stage_input");
@@ -164,7 +192,15 @@ impl Lower<'_> {
             self.output(r);
         }
         if !is_gs {
-            self.io = Some(StageIo { input, output: Some(output), index, pull_vertex: None, records: 1, gs: None });
+            self.io = Some(StageIo {
+                input,
+                output: Some(output),
+                index,
+                pull_vertex: None,
+                records: 1,
+                gs: None,
+                tess: None,
+            });
             return Ok(Some(ComputeForm {
                 pass: Pass::VertexCompute,
                 vertices_per_primitive: 1,
@@ -172,6 +208,7 @@ impl Lower<'_> {
                 max_vertices: 1,
                 output_topology: None,
                 output_registers: regs,
+                tessellation: None,
             }));
         }
         let (records, topology, max_out, instances) = gs_declarations(p)?;
@@ -189,6 +226,7 @@ impl Lower<'_> {
             pull_vertex: None,
             records,
             gs: Some(GsState { topology, max_out, instances, count, strip_len, emitted, prev, regs: regs.clone() }),
+            tess: None,
         });
         Ok(Some(ComputeForm {
             pass: Pass::GeometryCompute,
@@ -197,17 +235,18 @@ impl Lower<'_> {
             max_vertices: max_out,
             output_topology: Some(topology),
             output_registers: regs,
+            tessellation: None,
         }))
     }
 
-    fn load_global(&mut self, g: Handle<GlobalVariable>) -> H {
+    pub(crate) fn load_global(&mut self, g: Handle<GlobalVariable>) -> H {
         let ptr = self.e(E::GlobalVariable(g));
         self.e(E::Load { pointer: ptr })
     }
 
     /// Component 0 of the private index register: this invocation's vertex
     /// or primitive.
-    fn invocation_index(&mut self) -> Result<H, TranslateError> {
+    pub(crate) fn invocation_index(&mut self) -> Result<H, TranslateError> {
         let Some(io) = &self.io else { return malformed("no stage buffers", self.p.offset) };
         let g = io.index;
         let v = self.load_global(g);

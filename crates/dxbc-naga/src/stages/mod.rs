@@ -34,6 +34,16 @@
 //!    draws `min(count, capacity)` vertices as a list of the topology in
 //!    [`ComputeForm::output_topology`].
 //!
+//! Hull and domain shaders run the same way (`hull.rs`, `domain.rs`): the
+//! vertex shader as compute writes the input control points, a hull
+//! control-point pass ([`StageForm::Compute`]) and a patch-constant pass
+//! ([`StageForm::PatchConstant`]) write the output control points and the
+//! patch constants, the tessellator (crates/tessellator) turns the factors
+//! into domain points, and the domain shader runs as a vertex shader over
+//! them ([`StageForm::DrawFromBuffer`]) or as compute
+//! ([`StageForm::Compute`], output records a geometry pass can read). The
+//! tessellator's parameters are in [`ComputeForm::tessellation`].
+//!
 //! ## Records and bindings
 //! Every record is [`REGISTER_STRIDE`] `vec4<u32>` registers (512 bytes),
 //! register `r` at word offset `16 r / 4`, whatever the shader declares:
@@ -55,17 +65,26 @@
 //! selects a layer or viewport).
 
 //!
+//! Hull and domain shaders have their own passes (`hull.rs`, `domain.rs`:
+//! a control-point pass, a patch-constant pass, and the domain shader as a
+//! vertex shader over the tessellator's domain points).
+//!
 //! ## Not done yet
 //! The live preview and the translation pane still translate natively (a
-//! GS is refused there). The preview needs: the VS as compute over the
+//! GS, HS or DS is refused there), and the runner draws only GS pipelines. The preview needs: the VS as compute over the
 //! mesh's assembled vertices (records filled from its attributes), the GS
 //! pass, a read of the vertex count (or an indirect draw), then the draw
 //! from `StageForm::DrawFromBuffer` with the PS, all on the same stage
 //! buffer bindings as `shader-runner` (`exec/geometry.rs`) uses. SV_PrimitiveID
 //! written by a GS and read by the PS is refused in the draw (typed).
 
+pub(crate) mod domain;
 pub(crate) mod geometry;
+pub(crate) mod hull;
 pub(crate) mod vertex_pulling;
+
+pub use domain::DOMAIN_POINT_WORDS;
+pub use hull::{domain_point_records, Partitioning, TessDomain, TessFactorWord, TessOutputPrimitive, Tessellation};
 
 use serde::{Deserialize, Serialize};
 
@@ -85,18 +104,39 @@ pub enum StageForm {
     /// geometry shader per primitive and instance.
     Compute,
     /// A geometry shader's draw: the vertex shader that pulls the vertices
-    /// its compute pass wrote.
+    /// its compute pass wrote. For a domain shader: the vertex shader over
+    /// the tessellator's domain points (`domain.rs`).
     DrawFromBuffer,
+    /// A hull shader's fork and join phases: one invocation per patch
+    /// writing its patch constants (`hull.rs`). The hull shader's
+    /// [`StageForm::Compute`] is its control-point phase.
+    PatchConstant,
 }
 
 impl StageForm {
     /// The form a shader shown on its own takes: compute for a geometry
-    /// shader, native otherwise.
+    /// shader and a hull shader (its control-point pass), the vertex shader
+    /// over domain points for a domain shader, native otherwise.
     pub fn standalone(shader: &dxbc::Shader) -> StageForm {
-        let gs = dxbc::spec::ProgramType::GeometryShader as u32;
-        match &shader.program {
-            Some(p) if p.version.program_type() == gs => StageForm::Compute,
+        use dxbc::spec::ProgramType as P;
+        match shader.program.as_ref().and_then(|p| P::from_u32(p.version.program_type())) {
+            Some(P::GeometryShader | P::HullShader) => StageForm::Compute,
+            Some(P::DomainShader) => StageForm::DrawFromBuffer,
             _ => StageForm::Native,
+        }
+    }
+
+    /// Every form a stage needs to run through compute, in pass order: a
+    /// hull shader's control-point and patch-constant passes; a geometry
+    /// shader's pass and its draw; a domain shader's vertex form. Empty for
+    /// the stages WebGPU has.
+    pub fn passes(shader: &dxbc::Shader) -> &'static [StageForm] {
+        use dxbc::spec::ProgramType as P;
+        match shader.program.as_ref().and_then(|p| P::from_u32(p.version.program_type())) {
+            Some(P::GeometryShader) => &[StageForm::Compute, StageForm::DrawFromBuffer],
+            Some(P::HullShader) => &[StageForm::Compute, StageForm::PatchConstant],
+            Some(P::DomainShader) => &[StageForm::DrawFromBuffer],
+            _ => &[],
         }
     }
 }
@@ -110,6 +150,18 @@ pub enum StageBufferRole {
     Output,
     /// One `atomic<u32>`: vertices the geometry pass appended (start at 0).
     VertexCount,
+    /// A hull shader's output control points, record `patch × n + i`
+    /// (`n` = output control points per patch): written by the
+    /// control-point pass, read by the patch-constant pass and the domain
+    /// shader.
+    ControlPoints,
+    /// Patch constants, record `patch`: written by the patch-constant pass
+    /// (the tessellation factors at the words the patch-constant signature
+    /// names), read by the domain shader.
+    PatchConstants,
+    /// The tessellator's output, read by the domain shader: one `vec4<u32>`
+    /// per domain point, (u, v, w) as f32 bits and the patch index.
+    DomainPoints,
 }
 
 impl StageBufferRole {
@@ -120,6 +172,9 @@ impl StageBufferRole {
             StageBufferRole::Input => 0,
             StageBufferRole::Output => 1,
             StageBufferRole::VertexCount => 2,
+            StageBufferRole::ControlPoints => 3,
+            StageBufferRole::PatchConstants => 4,
+            StageBufferRole::DomainPoints => 5,
         }
     }
 
@@ -129,6 +184,9 @@ impl StageBufferRole {
             StageBufferRole::Input => "stage input",
             StageBufferRole::Output => "stage output",
             StageBufferRole::VertexCount => "vertex count",
+            StageBufferRole::ControlPoints => "control points",
+            StageBufferRole::PatchConstants => "patch constants",
+            StageBufferRole::DomainPoints => "domain points",
         }
     }
 }
@@ -174,10 +232,19 @@ pub enum Pass {
     GeometryCompute,
     /// The vertex shader drawing a geometry pass's output.
     DrawFromBuffer,
+    /// A hull shader's control-point phase (or its implicit pass-through),
+    /// one invocation per patch and output control point.
+    HullControlPoints,
+    /// A hull shader's fork and join phases, one invocation per patch.
+    HullPatchConstants,
+    /// A domain shader as a vertex shader, one vertex per domain point.
+    DomainVertex,
+    /// A domain shader as compute, one output record per domain point.
+    DomainCompute,
 }
 
 /// How a pass of a non-native form runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ComputeForm {
     /// Which pass.
     pub pass: Pass,
@@ -193,6 +260,8 @@ pub struct ComputeForm {
     pub output_topology: Option<OutputTopology>,
     /// Output registers written per record, ascending.
     pub output_registers: Vec<u32>,
+    /// Hull and domain passes: what the tessellator between them needs.
+    pub tessellation: Option<Tessellation>,
 }
 
 impl ComputeForm {
@@ -242,6 +311,9 @@ impl ComputeForm {
                 v.push(
                     "the stage input buffer (the geometry pass's output) and output as the GS signature says.".into(),
                 );
+            }
+            Pass::HullControlPoints | Pass::HullPatchConstants | Pass::DomainVertex | Pass::DomainCompute => {
+                v.extend(hull::describe(self));
             }
         }
         v.push(format!(
