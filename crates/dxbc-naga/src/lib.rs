@@ -13,6 +13,7 @@ mod lower;
 pub mod options;
 pub mod report;
 mod resources;
+mod runtime_descriptor_array;
 pub mod specialise;
 
 pub use emulate::{standard_sample_position, Emulation};
@@ -62,6 +63,19 @@ pub enum BindingKind {
     UavCounter,
 }
 
+/// How many descriptors one binding holds: SM5.1 register ranges
+/// (`t0[2:5]`, `cb1[0:*]`) become one binding array each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BindingCount {
+    /// One resource (every register before SM5.1, and `[n:n]` ranges).
+    #[default]
+    Single,
+    /// A bounded range `[lo:hi]`: `hi - lo + 1` descriptors.
+    Array(u32),
+    /// An unbounded range `[lo:*]`.
+    Unbounded,
+}
+
 /// One resource binding: where a D3D register went.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BindingEntry {
@@ -77,6 +91,10 @@ pub struct BindingEntry {
     pub binding: u32,
     /// What the pipeline must bind there.
     pub kind: BindingKind,
+    /// One resource or a binding array of them (`register` is the range's
+    /// lower bound; shader index `register + i` is array element `i`).
+    #[serde(default)]
+    pub count: BindingCount,
 }
 
 /// Stage I/O of the entry point.
@@ -379,7 +397,12 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
         });
     }
     let options = naga::back::spv::Options::default();
-    naga::back::spv::write_vec(&t.module, &t.info, &options, None).map_err(|e| OutputError::backend(Language::Spirv, e))
+    let mut words = naga::back::spv::write_vec(&t.module, &t.info, &options, None)
+        .map_err(|e| OutputError::backend(Language::Spirv, e))?;
+    if runtime_descriptor_array::needed(&t.module) {
+        runtime_descriptor_array::add(&mut words);
+    }
+    Ok(words)
 }
 
 /// GLSL text (desktop GLSL 4.50, Vulkan-style bindings).

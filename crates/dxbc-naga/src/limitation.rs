@@ -21,10 +21,18 @@ pub enum Limitation {
     UnknownProgramType,
 
     // Bindings.
-    /// SM5.1 resource ranges (`t0:3`, unbounded arrays).
+    /// SM5.1 resource ranges (`T0[0:3]`, unbounded `[0:*]`): binding arrays.
     ResourceArrays,
-    /// SM5.1 constant-buffer ranges.
+    /// SM5.1 constant-buffer ranges: binding arrays of uniform blocks.
     ConstantBufferArrays,
+    /// An unbounded range of textures, UAVs or constant buffers.
+    UnboundedResourceArrays,
+    /// A range of buffers (raw, structured or typed; SRV or UAV).
+    BufferArrays,
+    /// A range of typed UAV textures (read-write storage textures).
+    UavTextureArrays,
+    /// A UAV counter (append/consume) on a register range.
+    UavCounterArrays,
     /// A resource array indexed by a register.
     DynamicResourceIndex,
 
@@ -47,6 +55,8 @@ pub enum Limitation {
     ComparisonBiasOrGradient,
     /// Comparison sampling of an integer or multisampled texture.
     ComparisonOfNonFloatTexture,
+    /// `ld` from a texture that is also compared (a depth texture).
+    LoadFromDepthTexture,
     /// `gather4_po` whose offset is a register.
     GatherRegisterOffset,
     /// `lod`.
@@ -145,6 +155,10 @@ impl Limitation {
         Limitation::UnknownProgramType,
         Limitation::ResourceArrays,
         Limitation::ConstantBufferArrays,
+        Limitation::UnboundedResourceArrays,
+        Limitation::BufferArrays,
+        Limitation::UavTextureArrays,
+        Limitation::UavCounterArrays,
         Limitation::DynamicResourceIndex,
         Limitation::TextureArray1d,
         Limitation::DoubleTextures,
@@ -155,6 +169,7 @@ impl Limitation {
         Limitation::SampleIntegerTexture,
         Limitation::ComparisonBiasOrGradient,
         Limitation::ComparisonOfNonFloatTexture,
+        Limitation::LoadFromDepthTexture,
         Limitation::GatherRegisterOffset,
         Limitation::Lod,
         Limitation::SamplePosition,
@@ -206,6 +221,10 @@ impl Limitation {
             L::UnknownProgramType => "unknown-program-type",
             L::ResourceArrays => "resource-arrays",
             L::ConstantBufferArrays => "constant-buffer-arrays",
+            L::UnboundedResourceArrays => "unbounded-resource-arrays",
+            L::BufferArrays => "buffer-arrays",
+            L::UavTextureArrays => "uav-texture-arrays",
+            L::UavCounterArrays => "uav-counter-arrays",
             L::DynamicResourceIndex => "dynamic-resource-index",
             L::TextureArray1d => "texture-1d-array",
             L::DoubleTextures => "double-textures",
@@ -216,6 +235,7 @@ impl Limitation {
             L::SampleIntegerTexture => "sample-integer-texture",
             L::ComparisonBiasOrGradient => "comparison-bias-or-gradient",
             L::ComparisonOfNonFloatTexture => "comparison-of-non-float-texture",
+            L::LoadFromDepthTexture => "load-from-depth-texture",
             L::GatherRegisterOffset => "gather-register-offset",
             L::Lod => "lod",
             L::SamplePosition => "samplepos",
@@ -271,8 +291,14 @@ impl Limitation {
             L::HullStage | L::DomainStage => "naga and WebGPU have no tessellation stages",
             L::UnknownProgramType => "the program type is not a D3D stage",
             L::ResourceArrays | L::ConstantBufferArrays => {
-                "SM5.1 register ranges need binding arrays, which are not lowered yet"
+                "SM5.1 register ranges need binding arrays, which WebGPU and naga's GLSL writer lack"
             }
+            L::UnboundedResourceArrays => "naga 30's HLSL writer cannot declare unbounded texture or buffer arrays",
+            L::BufferArrays => {
+                "naga 30's HLSL writer cannot declare arrays of storage buffers or take their lengths"
+            }
+            L::UavTextureArrays => "naga 30's MSL writer has no arrays of read-write textures at its default Metal version",
+            L::UavCounterArrays => "UAV counters of a register range are not lowered",
             L::DynamicResourceIndex => "resource arrays indexed by a register are not lowered yet",
             L::TextureArray1d => "WGSL has no 1D array textures",
             L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",
@@ -285,6 +311,7 @@ impl Limitation {
             L::SampleIntegerTexture => "WGSL cannot filter-sample integer textures",
             L::ComparisonBiasOrGradient => "WGSL depth textures have no bias or gradient comparison sampling",
             L::ComparisonOfNonFloatTexture => "WGSL has no integer or multisampled-array depth textures to compare",
+            L::LoadFromDepthTexture => "naga's GLSL writer cannot load texels from a depth texture",
             L::GatherRegisterOffset => "naga texel offsets must be constants",
             L::Lod => "WGSL has no query of the level of detail a sample would use",
             L::SamplePosition => "WGSL cannot query sample positions",
@@ -349,6 +376,18 @@ impl Limitation {
             }
             (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, Spirv) => Some(self.why()),
             (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, _) => None,
+            (L::ResourceArrays | L::ConstantBufferArrays, Wgsl) => Some("WebGPU has no binding arrays"),
+            (L::ResourceArrays | L::ConstantBufferArrays, Glsl) => Some("naga's GLSL writer has no binding arrays"),
+            (L::ConstantBufferArrays, Spirv) => {
+                Some("naga 30's SPIR-V writer leaves the blocks of a uniform-buffer binding array undecorated")
+            }
+            (L::ResourceArrays | L::ConstantBufferArrays, _) => None,
+            (L::UnboundedResourceArrays | L::BufferArrays, Hlsl) => Some(self.why()),
+            (L::UnboundedResourceArrays | L::BufferArrays, _) => None,
+            (L::LoadFromDepthTexture, Glsl) => Some(self.why()),
+            (L::LoadFromDepthTexture, _) => None,
+            (L::UavTextureArrays, Msl) => Some(self.why()),
+            (L::UavTextureArrays, _) => None,
             (L::TypedUavAtomics, Wgsl) => Some(self.why()),
             (L::TypedUavAtomics, _) => None,
             (L::UavInVertexShader, Wgsl) => Some(self.why()),

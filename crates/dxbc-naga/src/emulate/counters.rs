@@ -50,6 +50,7 @@ impl Lower<'_> {
             group,
             binding,
             kind: BindingKind::UavCounter,
+            count: crate::BindingCount::Single,
         });
         let g = self.module.global_variables.append(
             GlobalVariable {
