@@ -13,8 +13,8 @@ mod lower;
 pub mod options;
 pub mod report;
 mod resources;
-mod runtime_descriptor_array;
 pub mod specialise;
+mod spirv_binding_arrays;
 
 pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
@@ -95,6 +95,17 @@ pub struct BindingEntry {
     /// lower bound; shader index `register + i` is array element `i`).
     #[serde(default)]
     pub count: BindingCount,
+}
+
+impl BindingEntry {
+    /// The declared register range as fxc prints it (`[8:15]`, `[0:*]`),
+    /// or None for a single register.
+    pub fn range_text(&self) -> Option<String> {
+        match self.count {
+            BindingCount::Single => None,
+            count => Some(resources::range_text(self.register, count)),
+        }
+    }
 }
 
 /// Stage I/O of the entry point.
@@ -399,8 +410,11 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
     let options = naga::back::spv::Options::default();
     let mut words = naga::back::spv::write_vec(&t.module, &t.info, &options, None)
         .map_err(|e| OutputError::backend(Language::Spirv, e))?;
-    if runtime_descriptor_array::needed(&t.module) {
-        runtime_descriptor_array::add(&mut words);
+    if spirv_binding_arrays::unbounded(&t.module) {
+        spirv_binding_arrays::add_runtime_descriptor_array(&mut words);
+    }
+    if spirv_binding_arrays::uniform_arrays(&t.module) {
+        spirv_binding_arrays::add_uniform_array_blocks(&mut words);
     }
     Ok(words)
 }

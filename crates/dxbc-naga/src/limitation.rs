@@ -378,9 +378,6 @@ impl Limitation {
             (L::ResinfoOnArrayedUav | L::ResinfoOnMultisampledArray, _) => None,
             (L::ResourceArrays | L::ConstantBufferArrays, Wgsl) => Some("WebGPU has no binding arrays"),
             (L::ResourceArrays | L::ConstantBufferArrays, Glsl) => Some("naga's GLSL writer has no binding arrays"),
-            (L::ConstantBufferArrays, Spirv) => {
-                Some("naga 30's SPIR-V writer leaves the blocks of a uniform-buffer binding array undecorated")
-            }
             (L::ResourceArrays | L::ConstantBufferArrays, _) => None,
             (L::UnboundedResourceArrays | L::BufferArrays, Hlsl) => Some(self.why()),
             (L::UnboundedResourceArrays | L::BufferArrays, _) => None,
