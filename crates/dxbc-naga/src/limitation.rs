@@ -31,8 +31,6 @@ pub enum Limitation {
     BufferArrays,
     /// A range of typed UAV textures (read-write storage textures).
     UavTextureArrays,
-    /// A UAV counter (append/consume) on a register range.
-    UavCounterArrays,
     /// A resource array indexed by a register.
     DynamicResourceIndex,
 
@@ -158,7 +156,6 @@ impl Limitation {
         Limitation::UnboundedResourceArrays,
         Limitation::BufferArrays,
         Limitation::UavTextureArrays,
-        Limitation::UavCounterArrays,
         Limitation::DynamicResourceIndex,
         Limitation::TextureArray1d,
         Limitation::DoubleTextures,
@@ -224,7 +221,6 @@ impl Limitation {
             L::UnboundedResourceArrays => "unbounded-resource-arrays",
             L::BufferArrays => "buffer-arrays",
             L::UavTextureArrays => "uav-texture-arrays",
-            L::UavCounterArrays => "uav-counter-arrays",
             L::DynamicResourceIndex => "dynamic-resource-index",
             L::TextureArray1d => "texture-1d-array",
             L::DoubleTextures => "double-textures",
@@ -298,7 +294,6 @@ impl Limitation {
                 "naga 30's HLSL writer cannot declare arrays of storage buffers or take their lengths"
             }
             L::UavTextureArrays => "naga 30's MSL writer has no arrays of read-write textures at its default Metal version",
-            L::UavCounterArrays => "UAV counters of a register range are not lowered",
             L::DynamicResourceIndex => "resource arrays indexed by a register are not lowered yet",
             L::TextureArray1d => "WGSL has no 1D array textures",
             L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",

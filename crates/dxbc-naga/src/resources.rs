@@ -145,7 +145,8 @@ impl Lower<'_> {
             let span = match self.module.types[ty].inner {
                 TypeInner::Array { size: ArraySize::Constant(n), stride, .. } => n.get().saturating_mul(stride),
                 TypeInner::Array { stride, .. } => stride,
-                _ => 16,
+                // An atomic word (a UAV counter).
+                _ => 4,
             };
             self.ty(TypeInner::Struct {
                 members: vec![naga::StructMember { name: Some("words".into()), ty, binding: None, offset: 0 }],
@@ -418,10 +419,7 @@ impl Lower<'_> {
                 }
                 // The UAV "has counter" bit; fxc leaves it clear on SRVs.
                 if uav && (DCL_UAV_CONTROLS[3].get(ins.token) != 0 || self.counted_uavs.contains(&id)) {
-                    if count != BindingCount::Single {
-                        return unsupported(L::UavCounterArrays, "a UAV counter on a register range", at);
-                    }
-                    self.declare_counter(id, register, space);
+                    self.declare_counter(id, register, space, count);
                 }
                 let atomic = self.atomic_targets.get(&(file, id)).copied();
                 let ty = self.word_array(atomic, None);

@@ -5,7 +5,7 @@
 //! spirv-val, and each language either writes the shader or refuses it with
 //! the typed limitation it lacks.
 
-use dxbc_naga::{BindingCount, Language, Limitation, OutputError, RegisterClass, TranslateError, Translation};
+use dxbc_naga::{BindingCount, Language, Limitation, OutputError, RegisterClass, Translation};
 use std::path::PathBuf;
 
 fn blob(name: &str) -> dxbc::Shader {
@@ -87,11 +87,7 @@ fn the_binding_map_states_each_declared_range() {
         let shader = blob(name);
         let listed = listed_ranges(&shader);
         assert!(listed.iter().any(|r| r.2 != BindingCount::Single), "{name}: no range in the listing");
-        let t = match dxbc_naga::translate(&shader, &dxbc_naga::Options::default()) {
-            Ok(t) => t,
-            Err(TranslateError::Unsupported { limitation: Limitation::UavCounterArrays, .. }) => continue,
-            Err(e) => panic!("{name}: {e}"),
-        };
+        let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mapped: Vec<_> = t
             .bindings
             .iter()
@@ -188,10 +184,17 @@ fn each_language_writes_or_refuses_typed() {
         let got: Vec<_> = [Wgsl, Spirv, Hlsl, Msl, Glsl].iter().map(|&l| refused_by(&t, l)).collect();
         assert_eq!(got, want.to_vec(), "{name}");
     }
-    // A UAV counter on a range stays a whole-shader refusal.
-    let counter =
-        dxbc_naga::translate(&blob("vkd3dproton_bindless_bindless_uav_counter.dxbc"), &dxbc_naga::Options::default());
-    assert!(matches!(counter, Err(TranslateError::Unsupported { limitation: L::UavCounterArrays, .. })));
+    // UAV counters of a range: a binding array of counters, one per UAV, as
+    // many as the range (listing: `dcl_uav_structured U0[2:*], 4, space=1`).
+    let t = translate("vkd3dproton_bindless_bindless_uav_counter.dxbc");
+    let counters: Vec<_> = t
+        .bindings
+        .iter()
+        .filter(|b| b.kind == dxbc_naga::BindingKind::UavCounter)
+        .map(|b| (b.register, b.space, b.count))
+        .collect();
+    assert_eq!(counters, [(2, 1, BindingCount::Unbounded)]);
+    assert_eq!(refused_by(&t, Spirv), None);
 }
 
 /// Every range shader SPIR-V writes passes spirv-val (unbounded arrays need
@@ -216,5 +219,5 @@ fn spirv_of_ranges_passes_spirv_val() {
         checked += 1;
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(checked, 19);
+    assert_eq!(checked, 21);
 }
