@@ -107,12 +107,14 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         C::Sampler => "s",
         C::UnorderedAccess => "u",
     };
+    // An SM5.1 range is one binding array: its registers as declared.
+    let range = b.range_text().unwrap_or_default();
     let register = if b.kind == K::RasterizerSampleCount {
         "rasterizer".to_string()
     } else if b.space == 0 {
-        format!("{reg}{}", b.register)
+        format!("{reg}{}{range}", b.register)
     } else {
-        format!("{reg}{}, space{}", b.register, b.space)
+        format!("{reg}{}{range}, space{}", b.register, b.space)
     };
     let kind = match &b.kind {
         K::UniformBuffer { size_bytes } => format!("uniform buffer, {size_bytes} bytes"),
@@ -248,6 +250,23 @@ mod tests {
         let (group, binding) = dxbc_naga::BindingScheme::GroupPerClass.place_counter(0, 0);
         let row = t.bindings.iter().find(|r| r.kind.starts_with("UAV counter")).expect("a counter row");
         assert_eq!((row.register.as_str(), row.group, row.binding), ("u0", group, binding));
+    }
+
+    #[test]
+    fn register_ranges_are_one_row_each_with_their_declared_range() {
+        // vkd3d-shader's api test: T0[8:15], space=4 … S1[11:18], space=7 (its listing).
+        let (_, o) = outcome(crate::test_corpus::file("blobs/vkd3d_vkd3d_shader_api_ps_5_1.dxbc"));
+        let t = ok(&o);
+        let mut regs: Vec<&str> = t.bindings.iter().map(|b| b.register.as_str()).collect();
+        regs.sort();
+        assert_eq!(regs, ["s10[10:13], space6", "s11[11:18], space7", "t8[8:15], space4", "t9[9:12], space5"]);
+        // WGSL and naga's GLSL writer have no binding arrays; HLSL and MSL are written.
+        use crate::translation::FailureKind;
+        for target in [Target::Wgsl, Target::Glsl] {
+            let f = t.outputs[target.index()].as_ref().expect_err("refused");
+            assert_eq!(f.kind, FailureKind::Unsupported(dxbc_naga::Limitation::ResourceArrays), "{target:?}");
+        }
+        assert!(t.outputs[Target::Hlsl.index()].is_ok() && t.outputs[Target::Msl.index()].is_ok());
     }
 
     #[test]

@@ -474,8 +474,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 }
                 // An emulated UAV counter has its own binding (see BindingKind::UavCounter).
                 let counter = if b.kind == dxbc_naga::BindingKind::UavCounter { " counter" } else { "" };
+                // An SM5.1 range is one binding array: its registers as declared.
+                let range = b.range_text().map_or(String::new(), |r| format!(" {r} (binding array)"));
                 header.push_str(&format!(
-                    "{comment} {reg}{}{counter}, space{} -> @group({}) @binding({})\n",
+                    "{comment} {reg}{}{range}{counter}, space{} -> @group({}) @binding({})\n",
                     b.register, b.space, b.group, b.binding
                 ));
             }

@@ -14,6 +14,7 @@ pub mod options;
 pub mod report;
 mod resources;
 pub mod specialise;
+mod spirv_binding_arrays;
 pub mod spirv_post;
 pub mod stages;
 
@@ -81,6 +82,19 @@ pub enum BindingKind {
     },
 }
 
+/// How many descriptors one binding holds: SM5.1 register ranges
+/// (`t0[2:5]`, `cb1[0:*]`) become one binding array each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BindingCount {
+    /// One resource (every register before SM5.1, and `[n:n]` ranges).
+    #[default]
+    Single,
+    /// A bounded range `[lo:hi]`: `hi - lo + 1` descriptors.
+    Array(u32),
+    /// An unbounded range `[lo:*]`.
+    Unbounded,
+}
+
 /// One resource binding: where a D3D register went.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BindingEntry {
@@ -96,6 +110,21 @@ pub struct BindingEntry {
     pub binding: u32,
     /// What the pipeline must bind there.
     pub kind: BindingKind,
+    /// One resource or a binding array of them (`register` is the range's
+    /// lower bound; shader index `register + i` is array element `i`).
+    #[serde(default)]
+    pub count: BindingCount,
+}
+
+impl BindingEntry {
+    /// The declared register range as fxc prints it (`[8:15]`, `[0:*]`),
+    /// or None for a single register.
+    pub fn range_text(&self) -> Option<String> {
+        match self.count {
+            BindingCount::Single => None,
+            count => Some(resources::range_text(self.register, count)),
+        }
+    }
 }
 
 /// Stage I/O of the entry point.
@@ -415,8 +444,14 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
 pub fn spirv_with_edits(t: &Translation) -> Result<(Vec<u32>, Vec<spirv_post::Edit>), OutputError> {
     t.check(Language::Spirv)?;
     let options = naga::back::spv::Options::default();
-    let words = naga::back::spv::write_vec(&t.module, &t.info, &options, None)
+    let mut words = naga::back::spv::write_vec(&t.module, &t.info, &options, None)
         .map_err(|e| OutputError::backend(Language::Spirv, e))?;
+    if spirv_binding_arrays::unbounded(&t.module) {
+        spirv_binding_arrays::add_runtime_descriptor_array(&mut words);
+    }
+    if spirv_binding_arrays::uniform_arrays(&t.module) {
+        spirv_binding_arrays::add_uniform_array_blocks(&mut words);
+    }
     spirv_post::apply(&words).map_err(|e| OutputError::backend(Language::Spirv, e))
 }
 

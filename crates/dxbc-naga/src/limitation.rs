@@ -30,10 +30,16 @@ pub enum Limitation {
     UnknownProgramType,
 
     // Bindings.
-    /// SM5.1 resource ranges (`t0:3`, unbounded arrays).
+    /// SM5.1 resource ranges (`T0[0:3]`, unbounded `[0:*]`): binding arrays.
     ResourceArrays,
-    /// SM5.1 constant-buffer ranges.
+    /// SM5.1 constant-buffer ranges: binding arrays of uniform blocks.
     ConstantBufferArrays,
+    /// An unbounded range of textures, UAVs or constant buffers.
+    UnboundedResourceArrays,
+    /// A range of buffers (raw, structured or typed; SRV or UAV).
+    BufferArrays,
+    /// A range of typed UAV textures (read-write storage textures).
+    UavTextureArrays,
     /// A resource array indexed by a register.
     DynamicResourceIndex,
 
@@ -56,6 +62,8 @@ pub enum Limitation {
     ComparisonBiasOrGradient,
     /// Comparison sampling of an integer or multisampled texture.
     ComparisonOfNonFloatTexture,
+    /// `ld` from a texture that is also compared (a depth texture).
+    LoadFromDepthTexture,
     /// `gather4_po` whose offset is a register.
     GatherRegisterOffset,
     /// `lod`.
@@ -152,6 +160,9 @@ impl Limitation {
         Limitation::UnknownProgramType,
         Limitation::ResourceArrays,
         Limitation::ConstantBufferArrays,
+        Limitation::UnboundedResourceArrays,
+        Limitation::BufferArrays,
+        Limitation::UavTextureArrays,
         Limitation::DynamicResourceIndex,
         Limitation::TextureArray1d,
         Limitation::DoubleTextures,
@@ -162,6 +173,7 @@ impl Limitation {
         Limitation::SampleIntegerTexture,
         Limitation::ComparisonBiasOrGradient,
         Limitation::ComparisonOfNonFloatTexture,
+        Limitation::LoadFromDepthTexture,
         Limitation::GatherRegisterOffset,
         Limitation::Lod,
         Limitation::SamplePosition,
@@ -213,6 +225,9 @@ impl Limitation {
             L::UnknownProgramType => "unknown-program-type",
             L::ResourceArrays => "resource-arrays",
             L::ConstantBufferArrays => "constant-buffer-arrays",
+            L::UnboundedResourceArrays => "unbounded-resource-arrays",
+            L::BufferArrays => "buffer-arrays",
+            L::UavTextureArrays => "uav-texture-arrays",
             L::DynamicResourceIndex => "dynamic-resource-index",
             L::TextureArray1d => "texture-1d-array",
             L::DoubleTextures => "double-textures",
@@ -223,6 +238,7 @@ impl Limitation {
             L::SampleIntegerTexture => "sample-integer-texture",
             L::ComparisonBiasOrGradient => "comparison-bias-or-gradient",
             L::ComparisonOfNonFloatTexture => "comparison-of-non-float-texture",
+            L::LoadFromDepthTexture => "load-from-depth-texture",
             L::GatherRegisterOffset => "gather-register-offset",
             L::Lod => "lod",
             L::SamplePosition => "samplepos",
@@ -284,8 +300,13 @@ impl Limitation {
             }
             L::UnknownProgramType => "the program type is not a D3D stage",
             L::ResourceArrays | L::ConstantBufferArrays => {
-                "SM5.1 register ranges need binding arrays, which are not lowered yet"
+                "SM5.1 register ranges need binding arrays, which WebGPU and naga's GLSL writer lack"
             }
+            L::UnboundedResourceArrays => "naga 30's HLSL writer cannot declare unbounded texture or buffer arrays",
+            L::BufferArrays => {
+                "naga 30's HLSL writer cannot declare arrays of storage buffers or take their lengths"
+            }
+            L::UavTextureArrays => "naga 30's MSL writer has no arrays of read-write textures at its default Metal version",
             L::DynamicResourceIndex => "resource arrays indexed by a register are not lowered yet",
             L::TextureArray1d => "WGSL has no 1D array textures",
             L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",
@@ -298,6 +319,7 @@ impl Limitation {
             L::SampleIntegerTexture => "WGSL cannot filter-sample integer textures",
             L::ComparisonBiasOrGradient => "WGSL depth textures have no bias or gradient comparison sampling",
             L::ComparisonOfNonFloatTexture => "WGSL has no integer or multisampled-array depth textures to compare",
+            L::LoadFromDepthTexture => "naga's GLSL writer cannot load texels from a depth texture",
             L::GatherRegisterOffset => "naga texel offsets must be constants",
             L::Lod => "WGSL has no query of the level of detail a sample would use",
             L::SamplePosition => "WGSL cannot query sample positions",
@@ -370,6 +392,15 @@ impl Limitation {
             (L::ViewportArrayIndex, _) => {
                 Some("naga's IR has no viewport index built-in, so its writer cannot declare one")
             }
+            (L::ResourceArrays | L::ConstantBufferArrays, Wgsl) => Some("WebGPU has no binding arrays"),
+            (L::ResourceArrays | L::ConstantBufferArrays, Glsl) => Some("naga's GLSL writer has no binding arrays"),
+            (L::ResourceArrays | L::ConstantBufferArrays, _) => None,
+            (L::UnboundedResourceArrays | L::BufferArrays, Hlsl) => Some(self.why()),
+            (L::UnboundedResourceArrays | L::BufferArrays, _) => None,
+            (L::LoadFromDepthTexture, Glsl) => Some(self.why()),
+            (L::LoadFromDepthTexture, _) => None,
+            (L::UavTextureArrays, Msl) => Some(self.why()),
+            (L::UavTextureArrays, _) => None,
             (L::TypedUavAtomics, Wgsl) => Some(self.why()),
             (L::TypedUavAtomics, _) => None,
             (L::UavInVertexShader, Wgsl) => Some(self.why()),

@@ -127,6 +127,9 @@ pub(crate) struct Lower<'a> {
     pub(crate) samplers: BTreeMap<u32, Handle<GlobalVariable>>,
     pub(crate) words: BTreeMap<(u32, u32), crate::resources::Words>,
     pub(crate) storage_textures: BTreeMap<u32, crate::resources::StorageTex>,
+    /// Declarations over SM5.1 register ranges, by (register file, range
+    /// id): their lower register and descriptor count.
+    pub(crate) ranges: BTreeMap<(u32, u32), (u32, crate::BindingCount)>,
     pub(crate) depth_textures: BTreeSet<u32>,
     pub(crate) atomic_targets: BTreeMap<(u32, u32), K>,
     // The body function under construction.
@@ -220,6 +223,7 @@ pub(crate) fn translate_form(
         samplers: BTreeMap::new(),
         words: BTreeMap::new(),
         storage_textures: BTreeMap::new(),
+        ranges: BTreeMap::new(),
         depth_textures: BTreeSet::new(),
         atomic_targets: BTreeMap::new(),
         f: Function { name: Some("dxbc_main".into()), ..Default::default() },
@@ -581,7 +585,10 @@ impl<'a> Lower<'a> {
                 let Some(&g) = self.cbuffers.get(&id) else {
                     return malformed(format!("cb{id} is used but not declared"), at);
                 };
-                let base = self.e(E::GlobalVariable(g));
+                let base = match self.resource_element(g, op)? {
+                    Some(rows) => rows,
+                    None => self.e(E::GlobalVariable(g)),
+                };
                 if Self::is_static(op, row_dim) {
                     self.e(E::AccessIndex { base, index: op.index[row_dim].imm as u32 })
                 } else {
@@ -640,7 +647,7 @@ impl<'a> Lower<'a> {
     /// then source modifiers.
     /// Number of vec4 rows of the array a cb#/icb/x# operand indexes.
     fn array_len(&self, g: Handle<GlobalVariable>) -> u32 {
-        match self.module.types[self.module.global_variables[g].ty].inner {
+        match *self.element_inner(g) {
             TypeInner::Array { size: ArraySize::Constant(n), .. } => n.get(),
             _ => u32::MAX,
         }
@@ -927,9 +934,11 @@ impl<'a> Lower<'a> {
                 } else {
                     (op.index[0].imm as u32, op.index[0].imm as u32, op.index[1].imm as u32, 0)
                 };
-                if sm51 && op.index[1].imm != op.index[2].imm {
-                    return unsupported(L::ConstantBufferArrays, "constant buffer arrays (SM5.1 ranges)", at);
-                }
+                let count = if sm51 {
+                    crate::resources::range_of(op.index[1].imm, op.index[2].imm, at)?.1
+                } else {
+                    crate::BindingCount::Single
+                };
                 let rows = rows.clamp(1, 4096);
                 let base = self.t.vec4u;
                 let ty = self.ty(TypeInner::Array {
@@ -937,6 +946,16 @@ impl<'a> Lower<'a> {
                     size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
                     stride: 16,
                 });
+                // A range is a binding array of uniform blocks.
+                let ty = self.binding_array_type(ty, AddressSpace::Uniform, count);
+                if count != crate::BindingCount::Single {
+                    self.ranges.insert((OT::ConstantBuffer as u32, id), (register, count));
+                    let range = crate::resources::range_text(register, count);
+                    self.target_refusal(L::ConstantBufferArrays, format!("constant buffer range {range}"), at);
+                    if count == crate::BindingCount::Unbounded {
+                        self.target_refusal(L::UnboundedResourceArrays, format!("unbounded range {range}"), at);
+                    }
+                }
                 let (group, binding) = self.options.bindings.place(RegisterClass::ConstantBuffer, register, space);
                 let g = self.module.global_variables.append(
                     GlobalVariable {
@@ -957,6 +976,7 @@ impl<'a> Lower<'a> {
                     group,
                     binding,
                     kind: BindingKind::UniformBuffer { size_bytes: rows * 16 },
+                    count,
                 });
             }
             O::DclGlobalFlags => {}

@@ -30,6 +30,8 @@ use naga::{
 #[derive(Clone, Copy)]
 pub(crate) struct Tex {
     pub g: Handle<GlobalVariable>,
+    /// The binding-array element this use names (SM5.1 ranges), else None.
+    pub elem: Option<H>,
     pub dim: RD,
     pub k: K,
     pub depth: bool,
@@ -39,6 +41,9 @@ pub(crate) struct Tex {
 #[derive(Clone, Copy)]
 pub(crate) struct Words {
     pub g: Handle<GlobalVariable>,
+    /// A pointer to the words of the binding-array element this use names
+    /// (SM5.1 ranges), else None.
+    pub elem: Option<H>,
     pub stride: u32,
     pub atomic: Option<K>,
     /// A typed buffer (Buffer / RWBuffer): addressed by element.
@@ -53,6 +58,8 @@ pub(crate) struct Words {
 #[derive(Clone, Copy)]
 pub(crate) struct StorageTex {
     pub g: Handle<GlobalVariable>,
+    /// The binding-array element this use names (SM5.1 ranges), else None.
+    pub elem: Option<H>,
     pub dim: RD,
     pub k: K,
 }
@@ -73,6 +80,29 @@ fn return_kind(rt: u32) -> Option<K> {
     }
 }
 
+/// The lower register and descriptor count of an SM5.1 range `[lo:hi]`
+/// (`hi` all ones: unbounded).
+pub(crate) fn range_of(lo: u64, hi: u64, at: usize) -> Result<(u32, BindingCount), TranslateError> {
+    let Ok(lo32) = u32::try_from(lo) else { return malformed(format!("register range starting at {lo}"), at) };
+    if hi == u64::from(u32::MAX) {
+        return Ok((lo32, BindingCount::Unbounded));
+    }
+    match hi.checked_sub(lo) {
+        Some(0) => Ok((lo32, BindingCount::Single)),
+        Some(d) if d < u64::from(u32::MAX) => Ok((lo32, BindingCount::Array(d as u32 + 1))),
+        _ => malformed(format!("register range [{lo}:{hi}]"), at),
+    }
+}
+
+/// `[lo:hi]` as fxc prints a range.
+pub(crate) fn range_text(lo: u32, count: BindingCount) -> String {
+    match count {
+        BindingCount::Single => format!("[{lo}:{lo}]"),
+        BindingCount::Array(n) => format!("[{lo}:{}]", u64::from(lo) + u64::from(n) - 1),
+        BindingCount::Unbounded => format!("[{lo}:*]"),
+    }
+}
+
 /// Register id of a resource operand (SM5.1: the first index is the range id).
 pub(crate) fn res_id(op: &Operand) -> u32 {
     u32::try_from(op.index[0].imm).unwrap_or(u32::MAX)
@@ -83,15 +113,107 @@ impl Lower<'_> {
         ins.payload(p).iter().rev().find(|x| x.word == dxbc::spec::Word::Space).map_or(0, |x| x.value)
     }
 
-    /// Register number (lower bound) and range check for a declaration operand.
-    fn decl_register(&self, op: &Operand, at: usize) -> Result<u32, TranslateError> {
+    /// Register number (lower bound) and descriptor count of a declaration
+    /// operand (SM5.1: `T0[lo:hi]`, `hi` all ones for `*`).
+    fn decl_register(&self, op: &Operand, at: usize) -> Result<(u32, BindingCount), TranslateError> {
         if op.index_dim() == 3 {
-            if op.index[1].imm != op.index[2].imm {
-                return unsupported(L::ResourceArrays, "resource arrays (SM5.1 register ranges)", at);
-            }
-            Ok(op.index[1].imm as u32)
+            range_of(op.index[1].imm, op.index[2].imm, at)
         } else {
-            Ok(res_id(op))
+            Ok((res_id(op), BindingCount::Single))
+        }
+    }
+
+    /// The type of a resource declared over a register range: a binding
+    /// array of `ty`; buffers (storage, uniform) are wrapped in a struct,
+    /// as naga's binding arrays of buffers require.
+    pub(crate) fn binding_array_type(
+        &mut self,
+        ty: naga::Handle<naga::Type>,
+        space_kind: AddressSpace,
+        count: BindingCount,
+    ) -> naga::Handle<naga::Type> {
+        let size = match count {
+            BindingCount::Single => return ty,
+            BindingCount::Array(n) => {
+                ArraySize::Constant(std::num::NonZeroU32::new(n).unwrap_or(std::num::NonZeroU32::MIN))
+            }
+            BindingCount::Unbounded => ArraySize::Dynamic,
+        };
+        let base = if space_kind == AddressSpace::Handle {
+            ty
+        } else {
+            let span = match self.module.types[ty].inner {
+                TypeInner::Array { size: ArraySize::Constant(n), stride, .. } => n.get().saturating_mul(stride),
+                TypeInner::Array { stride, .. } => stride,
+                // An atomic word (a UAV counter).
+                _ => 4,
+            };
+            self.ty(TypeInner::Struct {
+                members: vec![naga::StructMember { name: Some("words".into()), ty, binding: None, offset: 0 }],
+                span,
+            })
+        };
+        self.ty(TypeInner::BindingArray { base, size })
+    }
+
+    /// The resource an operand names: the global itself, or for a register
+    /// range the binding-array element at the operand's register index
+    /// (immediate plus relative register) minus the range's lower bound;
+    /// for buffers, a pointer to the element's words.
+    pub(crate) fn resource_element(
+        &mut self,
+        g: Handle<GlobalVariable>,
+        op: &Operand,
+    ) -> Result<Option<H>, TranslateError> {
+        let Some(&(lo, count)) = self.ranges.get(&(op.ty(), res_id(op))) else { return Ok(None) };
+        let at = op.offset as usize;
+        if op.index_dim() < 2 {
+            return malformed("a register range used without a register index", at);
+        }
+        let base = self.e(E::GlobalVariable(g));
+        let element = if op.index[1].rel == dxbc::program::NO_OPERAND {
+            let reg = op.index[1].imm;
+            let inside = match count {
+                BindingCount::Array(n) => reg >= u64::from(lo) && reg - u64::from(lo) < u64::from(n),
+                _ => reg >= u64::from(lo) && reg <= u64::from(u32::MAX),
+            };
+            if !inside {
+                return malformed(format!("register {reg} is outside its declared range"), at);
+            }
+            self.e(E::AccessIndex { base, index: (reg - u64::from(lo)) as u32 })
+        } else {
+            let reg = self.index(op, 1)?;
+            let index = if lo == 0 {
+                reg
+            } else {
+                let l = self.lit_u(lo);
+                self.bin(B::Subtract, reg, l)
+            };
+            self.e(E::Access { base, index })
+        };
+        Ok(Some(match self.module.global_variables[g].space {
+            AddressSpace::Handle => element,
+            _ => self.e(E::AccessIndex { base: element, index: 0 }),
+        }))
+    }
+
+    /// The expression of a resource: the element a use names, or the global.
+    pub(crate) fn handle_of(&mut self, g: Handle<GlobalVariable>, elem: Option<H>) -> H {
+        match elem {
+            Some(e) => e,
+            None => self.e(E::GlobalVariable(g)),
+        }
+    }
+
+    /// The type a resource global holds per descriptor (through a binding array).
+    pub(crate) fn element_inner(&self, g: Handle<GlobalVariable>) -> &TypeInner {
+        let ty = self.module.global_variables[g].ty;
+        match self.module.types[ty].inner {
+            TypeInner::BindingArray { base, .. } => match &self.module.types[base].inner {
+                TypeInner::Struct { members, .. } if !members.is_empty() => &self.module.types[members[0].ty].inner,
+                inner => inner,
+            },
+            ref inner => inner,
         }
     }
 
@@ -105,9 +227,21 @@ impl Lower<'_> {
         space: u32,
         kind: BindingKind,
         space_kind: AddressSpace,
+        id: u32,
+        count: BindingCount,
     ) -> Handle<GlobalVariable> {
         let (group, binding) = self.options.bindings.place(class, register, space);
-        self.bindings.push(BindingEntry { class, register, space, group, binding, kind });
+        self.bindings.push(BindingEntry { class, register, space, group, binding, kind, count });
+        let ty = self.binding_array_type(ty, space_kind, count);
+        if count != BindingCount::Single {
+            let file = match class {
+                RegisterClass::ShaderResource => T,
+                RegisterClass::UnorderedAccess => U,
+                RegisterClass::Sampler => OT::Sampler as u32,
+                RegisterClass::ConstantBuffer => OT::ConstantBuffer as u32,
+            };
+            self.ranges.insert((file, id), (register, count));
+        }
         self.module.global_variables.append(
             GlobalVariable {
                 name: Some(name),
@@ -126,7 +260,25 @@ impl Lower<'_> {
         let at = ins.offset as usize;
         let op = self.op(ins, 0)?;
         let id = res_id(op);
-        let register = self.decl_register(op, at)?;
+        let (register, count) = self.decl_register(op, at)?;
+        if count != BindingCount::Single {
+            let range = range_text(register, count);
+            self.target_refusal(L::ResourceArrays, format!("register range {range}"), at);
+            let buffer = match code {
+                O::DclResource => RD::from_u32(DCL_RESOURCE_CONTROLS[0].get(ins.token)) == Some(RD::Buffer),
+                O::DclUnorderedAccessViewTyped => RD::from_u32(DCL_UAV_CONTROLS[0].get(ins.token)) == Some(RD::Buffer),
+                O::DclSampler => false,
+                _ => true,
+            };
+            if buffer {
+                self.target_refusal(L::BufferArrays, format!("buffer range {range}"), at);
+            } else if code == O::DclUnorderedAccessViewTyped {
+                self.target_refusal(L::UavTextureArrays, format!("UAV texture range {range}"), at);
+            }
+            if count == BindingCount::Unbounded && code != O::DclSampler {
+                self.target_refusal(L::UnboundedResourceArrays, format!("unbounded range {range}"), at);
+            }
+        }
         let space = Self::space_of(ins, p);
         let payload = ins.payload(p);
         if self.stage == naga::ShaderStage::Vertex
@@ -141,7 +293,14 @@ impl Lower<'_> {
             O::DclResource => {
                 let raw_dim = DCL_RESOURCE_CONTROLS[0].get(ins.token);
                 let rt = payload.first().map_or(0, |x| x.value);
-                let Some(k) = return_kind(rt) else {
+                // Doubles are stored as pairs of 32-bit words and tbuffers
+                // (`mixed`) as untyped 32-bit rows: `ld` puts those words in
+                // the register as they are, so the view is read as uint words
+                // (an rg32uint / rgba32uint view of the same bytes).
+                let x_type = ReturnType::from_u32(RETURN_TYPE_TOKEN_FIELDS[0].get(rt));
+                let mixed = x_type == Some(ReturnType::Mixed);
+                let words_view = mixed || x_type == Some(ReturnType::Double);
+                let Some(k) = return_kind(rt).or(if words_view { Some(K::U) } else { None }) else {
                     return unsupported(L::DoubleTextures, "textures returning doubles or mixed types", at);
                 };
                 let Some(dim) = RD::from_u32(raw_dim) else {
@@ -160,7 +319,11 @@ impl Lower<'_> {
                         // Buffer<T>: WebGPU has no texel buffers; like typed UAVs the
                         // view is taken to hold one 32-bit channel per element and is
                         // bound as a read-only buffer of words.
-                        let channels = self.options.channels(RegisterClass::ShaderResource, register);
+                        // A tbuffer's rows are four 32-bit words unless a format says otherwise.
+                        let channels = match self.options.typed_format(RegisterClass::ShaderResource, register) {
+                            None if mixed => 4,
+                            _ => self.options.channels(RegisterClass::ShaderResource, register),
+                        };
                         let ty = self.word_array(None, None);
                         let g = self.resource_global(
                             format!("t{id}"),
@@ -170,9 +333,13 @@ impl Lower<'_> {
                             space,
                             BindingKind::TypedBuffer { writable: false, channels },
                             AddressSpace::Storage { access: naga::StorageAccess::LOAD },
+                            id,
+                            count,
                         );
-                        self.words
-                            .insert((T, id), Words { g, stride: 4 * channels, atomic: None, typed: true, channels, k });
+                        self.words.insert(
+                            (T, id),
+                            Words { g, elem: None, stride: 4 * channels, atomic: None, typed: true, channels, k },
+                        );
                         return Ok(());
                     }
                     // WGSL has no 1D arrays: a 2D array of height 1 (emulate/texture1d_array.rs).
@@ -210,8 +377,10 @@ impl Lower<'_> {
                     space,
                     kind,
                     AddressSpace::Handle,
+                    id,
+                    count,
                 );
-                self.textures.insert(id, Tex { g, dim, k, depth });
+                self.textures.insert(id, Tex { g, elem: None, dim, k, depth });
             }
             O::DclSampler => {
                 let mode = SamplerMode::from_u32(DCL_SAMPLER_CONTROLS[0].get(ins.token));
@@ -225,6 +394,8 @@ impl Lower<'_> {
                     space,
                     BindingKind::Sampler { comparison },
                     AddressSpace::Handle,
+                    id,
+                    count,
                 );
                 self.samplers.insert(id, g);
             }
@@ -248,7 +419,7 @@ impl Lower<'_> {
                 }
                 // The UAV "has counter" bit; fxc leaves it clear on SRVs.
                 if uav && (DCL_UAV_CONTROLS[3].get(ins.token) != 0 || self.counted_uavs.contains(&id)) {
-                    self.declare_counter(id, register, space);
+                    self.declare_counter(id, register, space, count);
                 }
                 let atomic = self.atomic_targets.get(&(file, id)).copied();
                 let ty = self.word_array(atomic, None);
@@ -266,8 +437,9 @@ impl Lower<'_> {
                     )
                 };
                 let name = format!("{}{id}", if uav { "u" } else { "t" });
-                let g = self.resource_global(name, ty, class, register, space, kind, space_kind);
-                self.words.insert((file, id), Words { g, stride, atomic, typed: false, channels: 1, k: K::U });
+                let g = self.resource_global(name, ty, class, register, space, kind, space_kind, id, count);
+                self.words
+                    .insert((file, id), Words { g, elem: None, stride, atomic, typed: false, channels: 1, k: K::U });
             }
             O::DclThreadGroupSharedMemoryRaw | O::DclThreadGroupSharedMemoryStructured => {
                 let (stride, bytes) = if code == O::DclThreadGroupSharedMemoryRaw {
@@ -292,7 +464,7 @@ impl Lower<'_> {
                     },
                     self.span,
                 );
-                self.words.insert((G, id), Words { g, stride, atomic, typed: false, channels: 1, k: K::U });
+                self.words.insert((G, id), Words { g, elem: None, stride, atomic, typed: false, channels: 1, k: K::U });
             }
             O::DclUnorderedAccessViewTyped => {
                 // The bytecode does not carry the view's format: typed UAVs are
@@ -321,8 +493,13 @@ impl Lower<'_> {
                         space,
                         BindingKind::TypedBuffer { writable: true, channels },
                         AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
+                        id,
+                        count,
                     );
-                    self.words.insert((U, id), Words { g, stride: 4 * channels, atomic, typed: true, channels, k });
+                    self.words.insert(
+                        (U, id),
+                        Words { g, elem: None, stride: 4 * channels, atomic, typed: true, channels, k },
+                    );
                 } else {
                     // Atomics on a typed UAV texture: naga's image atomics on an
                     // r32 uint/sint storage texture (native targets; WebGPU has none).
@@ -373,8 +550,10 @@ impl Lower<'_> {
                         space,
                         kind,
                         AddressSpace::Handle,
+                        id,
+                        count,
                     );
-                    self.storage_textures.insert(id, StorageTex { g, dim, k });
+                    self.storage_textures.insert(id, StorageTex { g, elem: None, dim, k });
                 }
             }
             _ => return malformed("not a resource declaration", at),
@@ -405,11 +584,11 @@ impl Lower<'_> {
                 op.offset as usize,
             );
         }
-        if op.index_dim() == 2 && op.index[1].rel != dxbc::program::NO_OPERAND {
-            return unsupported(L::DynamicResourceIndex, "dynamically indexed resource arrays", op.offset as usize);
-        }
-        match self.textures.get(&res_id(op)) {
-            Some(t) => Ok(*t),
+        match self.textures.get(&res_id(op)).copied() {
+            Some(mut t) => {
+                t.elem = self.resource_element(t.g, op)?;
+                Ok(t)
+            }
             None => malformed(format!("t{} is used but not declared as a texture", res_id(op)), op.offset as usize),
         }
     }
@@ -421,10 +600,7 @@ impl Lower<'_> {
         let Some(&g) = self.samplers.get(&res_id(op)) else {
             return malformed(format!("s{} is used but not declared", res_id(op)), op.offset as usize);
         };
-        let is_cmp = matches!(
-            self.module.types[self.module.global_variables[g].ty].inner,
-            TypeInner::Sampler { comparison: true }
-        );
+        let is_cmp = matches!(self.element_inner(g), TypeInner::Sampler { comparison: true });
         if is_cmp != comparison {
             return malformed(
                 format!(
@@ -436,7 +612,8 @@ impl Lower<'_> {
                 op.offset as usize,
             );
         }
-        Ok(self.e(E::GlobalVariable(g)))
+        let elem = self.resource_element(g, op)?;
+        Ok(self.handle_of(g, elem))
     }
 
     /// Number of coordinate components for a D3D dimension, and whether an
@@ -549,7 +726,7 @@ impl Lower<'_> {
         let (n, coordinate, array_index) = self.float_coords(ins, tex)?;
         let samp_op = self.op(ins, samp_i)?;
         let sampler = self.sampler(samp_op, matches!(code, O::SampleC | O::SampleCLz))?;
-        let image = self.e(E::GlobalVariable(tex.g));
+        let image = self.handle_of(tex.g, tex.elem);
         let offset =
             if matches!(tex.dim, RD::Texturecube | RD::Texturecubearray) { None } else { self.aoffimmi(ins, n) };
         let offset = offset.map(|o| self.as_2d(tex.dim, o, Literal::I32(0)));
@@ -638,7 +815,7 @@ impl Lower<'_> {
         };
         let comparison = matches!(code, O::Gather4C | O::Gather4PoC);
         let sampler = self.sampler(samp_op, comparison)?;
-        let image = self.e(E::GlobalVariable(tex.g));
+        let image = self.handle_of(tex.g, tex.elem);
         let depth_ref = if comparison {
             let o = self.op(ins, base + 2)?;
             let v = self.read(o, K::F)?;
@@ -672,6 +849,7 @@ impl Lower<'_> {
             if !w.typed {
                 return unsupported(L::LoadOnWordBuffer, "ld on a raw/structured buffer", ins.offset as usize);
             }
+            let Some(w) = self.typed_words(res)? else { return malformed("typed buffer", ins.offset as usize) };
             // Buffer<T> element load.
             let addr = {
                 let a = self.op(ins, 1)?;
@@ -683,6 +861,13 @@ impl Lower<'_> {
             return self.write(d, v, K::U, false);
         }
         let tex = self.texture(res)?;
+        if tex.depth {
+            self.target_refusal(
+                L::LoadFromDepthTexture,
+                "ld from a texture that is also compared",
+                ins.offset as usize,
+            );
+        }
         let (n, arrayed) = Self::coord_shape(tex.dim);
         let addr = {
             let a = self.op(ins, 1)?;
@@ -704,7 +889,7 @@ impl Lower<'_> {
             None => coordinate,
         };
         let coordinate = self.as_2d(tex.dim, coordinate, Literal::I32(0));
-        let image = self.e(E::GlobalVariable(tex.g));
+        let image = self.handle_of(tex.g, tex.elem);
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample, level });
         let v = self.widen(v, tex.depth);
         let v = self.resource_swizzle(res, v);
@@ -716,8 +901,8 @@ impl Lower<'_> {
         let res = self.op(ins, 2)?;
         // Typed UAV textures answer size queries like sampled ones (one level).
         let tex = if res.ty() == U {
-            match self.storage_textures.get(&res_id(res)).copied() {
-                Some(st) => Tex { g: st.g, dim: st.dim, k: st.k, depth: false },
+            match self.storage_texture(res)? {
+                Some(st) => Tex { g: st.g, elem: st.elem, dim: st.dim, k: st.k, depth: false },
                 None => return unsupported(L::ResinfoOnBufferUav, "resinfo on a buffer UAV", ins.offset as usize),
             }
         } else {
@@ -739,7 +924,7 @@ impl Lower<'_> {
             let v = self.read(o, K::U)?;
             self.component(v, 0)
         };
-        let image = self.e(E::GlobalVariable(tex.g));
+        let image = self.handle_of(tex.g, tex.elem);
         let multi = matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray);
         let size = self.e(E::ImageQuery {
             image,
@@ -790,10 +975,13 @@ impl Lower<'_> {
 
     // ------------------------------------------------------ word regions
 
-    fn words_of(&self, op: &Operand) -> Result<Words, TranslateError> {
+    fn words_of(&mut self, op: &Operand) -> Result<Words, TranslateError> {
         let key = (op.ty(), res_id(op));
-        match self.words.get(&key) {
-            Some(w) => Ok(*w),
+        match self.words.get(&key).copied() {
+            Some(mut w) => {
+                w.elem = self.resource_element(w.g, op)?;
+                Ok(w)
+            }
             None => malformed(
                 format!(
                     "{}{} is not a raw or structured buffer / group-shared region",
@@ -830,14 +1018,36 @@ impl Lower<'_> {
         }
     }
 
+    /// A typed buffer at an operand, with the element the use names.
+    fn typed_words(&mut self, op: &Operand) -> Result<Option<Words>, TranslateError> {
+        match self.words.get(&(op.ty(), res_id(op))).copied().filter(|w| w.typed) {
+            Some(mut w) => {
+                w.elem = self.resource_element(w.g, op)?;
+                Ok(Some(w))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// A typed UAV texture at an operand, with the element the use names.
+    pub(crate) fn storage_texture(&mut self, op: &Operand) -> Result<Option<StorageTex>, TranslateError> {
+        match self.storage_textures.get(&res_id(op)).copied() {
+            Some(mut st) => {
+                st.elem = self.resource_element(st.g, op)?;
+                Ok(Some(st))
+            }
+            None => Ok(None),
+        }
+    }
+
     fn word_ptr(&mut self, w: &Words, index: H) -> H {
-        let base = self.e(E::GlobalVariable(w.g));
+        let base = self.handle_of(w.g, w.elem);
         self.e(E::Access { base, index })
     }
 
     /// Number of words in a region, as a u32 expression.
     fn word_count(&mut self, w: &Words) -> H {
-        let g = self.e(E::GlobalVariable(w.g));
+        let g = self.handle_of(w.g, w.elem);
         match self.module.global_variables[w.g].space {
             AddressSpace::WorkGroup => {
                 let ty = self.module.global_variables[w.g].ty;
@@ -998,7 +1208,7 @@ impl Lower<'_> {
             return malformed("an atomic on a read-only resource (t#)", target.offset as usize);
         }
         if target.ty() == U {
-            if let Some(st) = self.storage_textures.get(&res_id(target)).copied() {
+            if let Some(st) = self.storage_texture(target)? {
                 return self.texture_atomic(ins, code, st, base);
             }
         }
@@ -1080,13 +1290,13 @@ impl Lower<'_> {
             let o = self.op(ins, 1)?;
             self.read(o, K::U)?
         };
-        if let Some(w) = self.words.get(&(U, id)).copied().filter(|w| w.typed) {
+        if let Some(w) = self.typed_words(res)? {
             let v = self.typed_element(&w, addr);
             let v = self.resource_swizzle(res, v);
             let d = self.op(ins, 0)?;
             return self.write(d, v, K::U, false);
         }
-        let Some(st) = self.storage_textures.get(&id).copied() else {
+        let Some(st) = self.storage_texture(res)? else {
             return malformed(format!("u{id} is not a typed UAV"), ins.offset as usize);
         };
         let (n, arrayed) = Self::coord_shape(st.dim);
@@ -1094,7 +1304,7 @@ impl Lower<'_> {
         let coordinate = self.sub_vector(ai, n);
         let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
-        let image = self.e(E::GlobalVariable(st.g));
+        let image = self.handle_of(st.g, st.elem);
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample: None, level: None });
         let v = self.resource_swizzle(res, v);
         let d = self.op(ins, 0)?;
@@ -1112,7 +1322,7 @@ impl Lower<'_> {
             let o = self.op(ins, 1)?;
             self.read(o, K::U)?
         };
-        if let Some(w) = self.words.get(&(U, id)).copied().filter(|w| w.typed) {
+        if let Some(w) = self.typed_words(dst)? {
             let value = {
                 let o = self.op(ins, 2)?;
                 self.read(o, K::U)?
@@ -1130,7 +1340,7 @@ impl Lower<'_> {
             }
             return Ok(());
         }
-        let Some(st) = self.storage_textures.get(&id).copied() else {
+        let Some(st) = self.storage_texture(dst)? else {
             return malformed(format!("u{id} is not a typed UAV"), ins.offset as usize);
         };
         let value = {
@@ -1142,7 +1352,7 @@ impl Lower<'_> {
         let coordinate = self.sub_vector(ai, n);
         let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
-        let image = self.e(E::GlobalVariable(st.g));
+        let image = self.handle_of(st.g, st.elem);
         self.stmt(S::ImageStore { image, coordinate, array_index, value });
         Ok(())
     }
@@ -1186,7 +1396,7 @@ impl Lower<'_> {
         let ai = self.bitcast(addr, K::U, K::I);
         let coordinate = self.sub_vector(ai, n);
         let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
-        let image = self.e(E::GlobalVariable(st.g));
+        let image = self.handle_of(st.g, st.elem);
         self.stmt(S::ImageAtomic { image, coordinate, array_index, fun, value });
         Ok(())
     }
@@ -1207,7 +1417,7 @@ impl Lower<'_> {
                 let d = self.op(ins, 0)?;
                 return self.write(d, z, K::U, false);
             }
-            let image = self.e(E::GlobalVariable(tex.g));
+            let image = self.handle_of(tex.g, tex.elem);
             self.e(E::ImageQuery { image, query: ImageQuery::NumSamples })
         };
         let zero = self.lit_u(0);
@@ -1227,7 +1437,7 @@ impl Lower<'_> {
     pub(crate) fn bufinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let res = self.op(ins, 1)?;
         let w = self.words_of(res)?;
-        let base = self.e(E::GlobalVariable(w.g));
+        let base = self.handle_of(w.g, w.elem);
         let len = self.e(E::ArrayLength(base));
         let v = if w.stride == 0 {
             let four = self.lit_u(4);

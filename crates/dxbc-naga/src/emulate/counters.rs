@@ -39,9 +39,12 @@ pub(crate) fn counted_uavs(p: &dxbc::program::Program) -> std::collections::BTre
 }
 
 impl Lower<'_> {
-    /// Declares the counter of UAV `u{id}` (register `register`, `space`).
-    pub(crate) fn declare_counter(&mut self, id: u32, register: u32, space: u32) {
+    /// Declares the counter of UAV `u{id}` (register `register`, `space`;
+    /// a register range has a binding array of counters, one per UAV).
+    pub(crate) fn declare_counter(&mut self, id: u32, register: u32, space: u32, count: crate::BindingCount) {
         let ty = self.ty(TypeInner::Atomic(Scalar::U32));
+        let storage = AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE };
+        let ty = self.binding_array_type(ty, storage, count);
         let (group, binding) = self.options.bindings.place_counter(register, space);
         self.bindings.push(BindingEntry {
             class: RegisterClass::UnorderedAccess,
@@ -50,11 +53,12 @@ impl Lower<'_> {
             group,
             binding,
             kind: BindingKind::UavCounter,
+            count,
         });
         let g = self.module.global_variables.append(
             GlobalVariable {
                 name: Some(format!("u{id}_counter")),
-                space: AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
+                space: storage,
                 binding: Some(naga::ResourceBinding { group, binding }),
                 ty,
                 init: None,
@@ -73,7 +77,9 @@ impl Lower<'_> {
         let Some(&g) = self.counters.get(&res_id(uav)) else {
             return malformed(format!("u{} has no counter (declared without one)", res_id(uav)), at);
         };
-        let pointer = self.e(E::GlobalVariable(g));
+        // The counter of the range element the operand names (see resource_element).
+        let elem = self.resource_element(g, uav)?;
+        let pointer = self.handle_of(g, elem);
         let one = self.lit_u(1);
         let fun = if code == O::ImmAtomicAlloc { AtomicFunction::Add } else { AtomicFunction::Subtract };
         self.flush();

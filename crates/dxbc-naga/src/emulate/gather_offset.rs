@@ -46,7 +46,7 @@ impl Lower<'_> {
         let shift = self.e(E::Splat { size: VectorSize::Bi, value: twenty_six });
         let up = self.bin(B::ShiftLeft, offset, shift);
         let offset = self.bin(B::ShiftRight, up, shift);
-        let image = self.e(E::GlobalVariable(tex.g));
+        let image = self.handle_of(tex.g, tex.elem);
         let zero = self.lit_u(0);
         let size = self.e(E::ImageQuery { image, query: ImageQuery::Size { level: Some(zero) } });
         let size = self.e(E::As { expr: size, kind: ScalarKind::Float, convert: Some(4) });

@@ -54,7 +54,7 @@ impl Lower<'_> {
             let v = self.read(a, K::F)?;
             self.sub_vector(v, n)
         };
-        let image = self.e(E::GlobalVariable(tex.g));
+        let image = self.handle_of(tex.g, tex.elem);
         let zero_u = self.lit_u(0);
         let size = self.e(E::ImageQuery { image, query: ImageQuery::Size { level: Some(zero_u) } });
         // A 1D array is a 2D array of height 1 here: its width is x.

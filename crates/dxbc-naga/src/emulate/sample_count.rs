@@ -25,6 +25,7 @@ impl Lower<'_> {
         }
         let (group, binding) = self.options.bindings.place_rasterizer_sample_count();
         self.bindings.push(BindingEntry {
+            count: crate::BindingCount::Single,
             class: RegisterClass::ConstantBuffer,
             register: NO_REGISTER,
             space: 0,

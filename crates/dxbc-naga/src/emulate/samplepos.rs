@@ -93,7 +93,7 @@ impl Lower<'_> {
             self.component(v, 0)
         };
         let table = self.sample_position_table();
-        let image = self.e(E::GlobalVariable(tex.g));
+        let image = self.handle_of(tex.g, tex.elem);
         let count = self.e(E::ImageQuery { image, query: ImageQuery::NumSamples });
         // Standard counts are the powers of two up to 16.
         let one = self.lit_u(1);

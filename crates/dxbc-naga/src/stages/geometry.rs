@@ -88,6 +88,7 @@ impl Lower<'_> {
             }
         };
         self.bindings.push(BindingEntry {
+            count: crate::BindingCount::Single,
             class: RegisterClass::UnorderedAccess,
             register: binding,
             space: 0,
