@@ -13,6 +13,7 @@ mod lower;
 pub mod options;
 pub mod report;
 mod resources;
+mod soft_f64;
 pub mod specialise;
 
 pub use emulate::{standard_sample_position, Emulation};
