@@ -18,7 +18,7 @@ pub mod specialise;
 
 pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
-pub use options::{BindingScheme, Options, TypedFormat};
+pub use options::{BindingScheme, DoubleMode, Options, TypedFormat};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
 
 use serde::{Deserialize, Serialize};
@@ -126,6 +126,17 @@ pub struct Translation {
     /// express: each target refuses the first one it lacks (see
     /// [`Translation::refusal`]); the other targets are written.
     pub target_refusals: Vec<TargetRefusal>,
+    /// For a shader with doubles lowered natively: the same shader with
+    /// software doubles ([`DoubleMode::Software`]), which the languages
+    /// without `f64` are written from.
+    pub software_doubles: Option<Box<SoftwareDoubles>>,
+}
+
+/// A second lowering of a shader with doubles, in software binary64.
+#[derive(Debug)]
+pub struct SoftwareDoubles {
+    pub module: naga::Module,
+    pub info: naga::valid::ModuleInfo,
 }
 
 /// A feature of a translated shader that some targets cannot express (see
@@ -141,6 +152,16 @@ pub struct TargetRefusal {
 }
 
 impl Translation {
+    /// The module `language` is written from: SPIR-V takes
+    /// [`Translation::module`], the others the software-doubles lowering
+    /// when there is one.
+    pub fn module_for(&self, language: Language) -> (&naga::Module, &naga::valid::ModuleInfo) {
+        match (&self.software_doubles, language) {
+            (Some(s), Language::Wgsl | Language::Glsl | Language::Msl | Language::Hlsl) => (&s.module, &s.info),
+            _ => (&self.module, &self.info),
+        }
+    }
+
     /// Why `language` cannot be written for this shader, if it cannot: the
     /// first recorded feature that language lacks.
     pub fn refusal(&self, language: Language) -> Option<&TargetRefusal> {
@@ -343,7 +364,8 @@ pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation
 /// WGSL text.
 pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Wgsl)?;
-    let mut s = naga::back::wgsl::write_string(&t.module, &t.info, naga::back::wgsl::WriterFlags::empty())
+    let (module, info) = t.module_for(Language::Wgsl);
+    let mut s = naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     if t.stage == naga::ShaderStage::Fragment {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
@@ -391,7 +413,8 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
 pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Glsl)?;
     use naga::back::glsl;
-    let split = specialise::split_images_per_sampler(&t.module);
+    let (base, base_info) = t.module_for(Language::Glsl);
+    let split = specialise::split_images_per_sampler(base);
     let split_info;
     let (module, info) = match &split {
         Some((m, _)) => {
@@ -401,7 +424,7 @@ pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
                     .map_err(|e| OutputError::backend(Language::Glsl, e.into_inner()))?;
             (m, &split_info)
         }
-        None => (&t.module, &t.info),
+        None => (base, base_info),
     };
     let options = glsl::Options {
         version: glsl::Version::Desktop(450),
@@ -431,7 +454,8 @@ pub fn to_msl(t: &Translation) -> Result<String, OutputError> {
     use naga::back::msl;
     let options = msl::Options { lang_version: (2, 4), fake_missing_bindings: true, ..Default::default() };
     let pipeline = msl::PipelineOptions { entry_point: Some((t.stage, "main".into())), ..Default::default() };
-    msl::write_string(&t.module, &t.info, &options, &pipeline)
+    let (module, info) = t.module_for(Language::Msl);
+    msl::write_string(module, info, &options, &pipeline)
         .map(|(s, _)| s)
         .map_err(|e| OutputError::backend(Language::Msl, e))
 }
@@ -445,6 +469,7 @@ pub fn to_hlsl(t: &Translation) -> Result<String, OutputError> {
     let pipeline = hlsl::PipelineOptions { entry_point: Some((t.stage, "main".into())) };
     let mut out = String::new();
     let mut w = hlsl::Writer::new(&mut out, &options, &pipeline);
-    w.write(&t.module, &t.info, None).map_err(|e| OutputError::backend(Language::Hlsl, e))?;
+    let (module, info) = t.module_for(Language::Hlsl);
+    w.write(module, info, None).map_err(|e| OutputError::backend(Language::Hlsl, e))?;
     Ok(out)
 }

@@ -140,7 +140,3 @@ pub(crate) fn fma<O: Ops>(o: &mut O, a: P<O>, b: P<O>, c: P<O>) -> P<O> {
     let qnan = nan(o);
     o.sel2(invalid, qnan, r)
 }
-
-fn o_k<O: Ops>(o: &mut O, v: u32) -> O::U {
-    o.k(v)
-}

@@ -107,7 +107,3 @@ pub(crate) fn from_int<O: Ops>(o: &mut O, i: O::U, signed: bool) -> P<O> {
     let r = pack(o, sign, [mag_nz, z, z, z], z, Format::F64);
     o.sel2(zero, [z, z], r)
 }
-
-fn o_k<O: Ops>(o: &mut O, v: u32) -> O::U {
-    o.k(v)
-}

@@ -50,7 +50,7 @@ pub(crate) fn function(module: &mut Module, cache: &mut Cache, f: SoftFn) -> Han
     for (i, &shape) in f.args().iter().enumerate() {
         let ty = shape_ty(b.module, shape);
         b.f.arguments.push(FunctionArgument { name: Some(["a", "b", "c"][i.min(2)].into()), ty, binding: None });
-        let arg = b.f.expressions.append(E::FunctionArgument(i as u32), Span::UNDEFINED);
+        let arg = b.e(E::FunctionArgument(i as u32));
         match shape {
             Shape::Double => {
                 words.push(b.e(E::AccessIndex { base: arg, index: 0 }));

@@ -100,7 +100,3 @@ pub(crate) fn pack<O: Ops>(o: &mut O, sign: O::U, s: Q<O>, x: O::U, fmt: Format)
         }
     }
 }
-
-fn o_zero<O: Ops>(o: &mut O) -> O::U {
-    o.k(0)
-}

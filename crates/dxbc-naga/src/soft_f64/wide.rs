@@ -101,10 +101,6 @@ pub(crate) fn mul32<O: Ops>(o: &mut O, a: O::U, b: O::U) -> P<O> {
     [lo, hi]
 }
 
-fn o_zero<O: Ops>(o: &mut O) -> O::U {
-    o.k(0)
-}
-
 /// The full 128-bit product of two 64-bit integers.
 pub(crate) fn mul64<O: Ops>(o: &mut O, a: P<O>, b: P<O>) -> Q<O> {
     let z = o.k(0);
