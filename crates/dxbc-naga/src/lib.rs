@@ -19,6 +19,7 @@ pub mod specialise;
 pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, DoubleMode, Options, TypedFormat};
+pub use soft_f64::{Shape as SoftDoubleShape, SoftFn as SoftDouble};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
 
 use serde::{Deserialize, Serialize};
@@ -362,6 +363,21 @@ pub fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation
 }
 
 /// WGSL text.
+/// The software double functions `fns` (and those they call) alone, as
+/// WGSL: what a shader with doubles gets, for testing them in isolation.
+pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> {
+    let mut module = naga::Module::default();
+    let mut cache = soft_f64::ir::Cache::new();
+    for &f in fns {
+        soft_f64::ir::function(&mut module, &mut cache, f);
+    }
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .map_err(|e| OutputError::backend(Language::Wgsl, e.into_inner()))?;
+    naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| OutputError::backend(Language::Wgsl, e))
+}
+
 pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Wgsl)?;
     let (module, info) = t.module_for(Language::Wgsl);

@@ -145,6 +145,8 @@ pub struct Pass<'a> {
     sm: u32,
     env: QualEnv,
     deadline: Instant,
+    /// How the translator represents doubles (`--doubles`).
+    doubles: dxbc_naga::DoubleMode,
     uniforms: Vec<u32>,
     resources: BTreeMap<(ResKind, u32), Resource>,
     samplers: HashMap<u32, SamplerDesc>,
@@ -165,6 +167,18 @@ const QUAD: [f32; 6] = [-2.0, -2.0, -2.0, 4.0, 4.0, -2.0];
 
 impl<'a> Pass<'a> {
     pub fn new(gpu: &'a mut Gpu, test_dir: &'a Path, rows: &'a [Row], sm: u32, deadline: Instant) -> Pass<'a> {
+        Pass::with_doubles(gpu, test_dir, rows, sm, deadline, dxbc_naga::DoubleMode::Native)
+    }
+
+    /// A pass whose shaders are translated with `doubles`.
+    pub fn with_doubles(
+        gpu: &'a mut Gpu,
+        test_dir: &'a Path,
+        rows: &'a [Row],
+        sm: u32,
+        deadline: Instant,
+        doubles: dxbc_naga::DoubleMode,
+    ) -> Pass<'a> {
         let env = QualEnv { sm, tags: gpu.tags() };
         Pass {
             gpu,
@@ -173,6 +187,7 @@ impl<'a> Pass<'a> {
             sm,
             env,
             deadline,
+            doubles,
             uniforms: Vec::new(),
             resources: BTreeMap::new(),
             samplers: HashMap::new(),
@@ -364,7 +379,8 @@ impl<'a> Pass<'a> {
         let path = row.dxbc_file(self.test_dir);
         let bytes = std::fs::read(&path).map_err(|e| Avail::Fail(format!("cannot read {}: {e}", path.display())))?;
         let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Fail(format!("DXBC decode: {e}")))?;
-        let translation = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).map_err(|e| {
+        let options = dxbc_naga::Options { doubles: self.doubles, ..Default::default() };
+        let translation = dxbc_naga::translate(&shader, &options).map_err(|e| {
             let skip = Skip::translation(&e);
             match skip.status {
                 Status::Fail => Avail::Fail(skip.detail),
@@ -1238,8 +1254,9 @@ impl<'a> Pass<'a> {
             Some(ps) => Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
             None => None,
         };
-        let options = dxbc_naga::Options { typed_formats, interpolation_from, ..Default::default() };
-        if options == dxbc_naga::Options::default() {
+        let options =
+            dxbc_naga::Options { typed_formats, interpolation_from, doubles: self.doubles, ..Default::default() };
+        if options == (dxbc_naga::Options { doubles: self.doubles, ..Default::default() }) {
             return Ok((c.translation.module.clone(), c.module.clone()));
         }
         let translation = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {

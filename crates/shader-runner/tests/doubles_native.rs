@@ -51,12 +51,29 @@ fn words(i: i32, f: f32, d: f64) -> [u32; 4] {
 
 #[test]
 fn dadd_on_the_gpu_matches_rust_f64_bit_for_bit() {
+    run_dadd(dxbc_naga::DoubleMode::Native);
+}
+
+/// The same shader with software doubles (`f64_add` on u32 pairs), through
+/// the same device: the same bits.
+#[test]
+fn software_dadd_on_the_gpu_matches_rust_f64_bit_for_bit() {
+    run_dadd(dxbc_naga::DoubleMode::Software);
+}
+
+fn run_dadd(doubles: dxbc_naga::DoubleMode) {
     let path = format!("{}/../../../shared/corpus/{FILE}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("corpus file {path} missing: {e}"));
     let shader = dxbc::Shader::parse(&bytes).unwrap();
-    let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).expect("translates");
+    let options = dxbc_naga::Options { doubles, ..Default::default() };
+    let t = dxbc_naga::translate(&shader, &options).expect("translates");
     assert_eq!(t.refusal(dxbc_naga::Language::Spirv), None);
-    assert_eq!(t.refusal(dxbc_naga::Language::Wgsl).map(|r| r.limitation), Some(dxbc_naga::Limitation::Doubles));
+    assert_eq!(t.refusal(dxbc_naga::Language::Wgsl), None);
+    // Software: no f64 anywhere in the module.
+    let has_f64 = t.module.types.iter().any(|(_, ty)| {
+        matches!(ty.inner, naga::TypeInner::Scalar(s) | naga::TypeInner::Vector { scalar: s, .. } if s == naga::Scalar::F64)
+    });
+    assert_eq!(has_f64, doubles == dxbc_naga::DoubleMode::Native);
 
     let g = Gpu::new().expect("a Vulkan adapter (lavapipe: apt-get install mesa-vulkan-drivers)");
     assert!(

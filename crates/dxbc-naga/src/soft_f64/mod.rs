@@ -153,14 +153,14 @@ pub(crate) trait Ops {
 
 /// Argument and result shapes: a double (two words) or one 32-bit word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Shape {
+pub enum Shape {
     Double,
     Word,
 }
 
 /// The software functions (one naga function each, added when used).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) enum SoftFn {
+pub enum SoftFn {
     Add,
     Mul,
     Fma,
@@ -182,8 +182,31 @@ pub(crate) enum SoftFn {
 }
 
 impl SoftFn {
-    /// The function's name in the emitted shader.
-    pub(crate) fn name(self) -> &'static str {
+    /// Every function.
+    pub const ALL: [SoftFn; 18] = [
+        SoftFn::Add,
+        SoftFn::Mul,
+        SoftFn::Fma,
+        SoftFn::Div,
+        SoftFn::Rcp,
+        SoftFn::Min,
+        SoftFn::Max,
+        SoftFn::Saturate,
+        SoftFn::Eq,
+        SoftFn::Ne,
+        SoftFn::Lt,
+        SoftFn::Ge,
+        SoftFn::Dtof,
+        SoftFn::Ftod,
+        SoftFn::Dtoi,
+        SoftFn::Dtou,
+        SoftFn::Itod,
+        SoftFn::Utod,
+    ];
+
+    /// The function's name in the emitted shader (no trailing digit: naga's
+    /// namer would append an underscore).
+    pub fn name(self) -> &'static str {
         match self {
             SoftFn::Add => "f64_add",
             SoftFn::Mul => "f64_mul",
@@ -197,17 +220,17 @@ impl SoftFn {
             SoftFn::Ne => "f64_ne",
             SoftFn::Lt => "f64_lt",
             SoftFn::Ge => "f64_ge",
-            SoftFn::Dtof => "f64_to_f32",
-            SoftFn::Ftod => "f64_from_f32",
-            SoftFn::Dtoi => "f64_to_i32",
-            SoftFn::Dtou => "f64_to_u32",
-            SoftFn::Itod => "f64_from_i32",
-            SoftFn::Utod => "f64_from_u32",
+            SoftFn::Dtof => "f64_to_float",
+            SoftFn::Ftod => "f64_from_float",
+            SoftFn::Dtoi => "f64_to_int",
+            SoftFn::Dtou => "f64_to_uint",
+            SoftFn::Itod => "f64_from_int",
+            SoftFn::Utod => "f64_from_uint",
         }
     }
 
     /// Argument shapes.
-    pub(crate) fn args(self) -> &'static [Shape] {
+    pub fn args(self) -> &'static [Shape] {
         use Shape::*;
         match self {
             SoftFn::Fma => &[Double, Double, Double],
@@ -227,7 +250,7 @@ impl SoftFn {
 
     /// Result shape (comparisons give D3D's 0xFFFFFFFF / 0 mask; `Dtof` the
     /// f32's bits, `Dtoi` the i32's).
-    pub(crate) fn result(self) -> Shape {
+    pub fn result(self) -> Shape {
         match self {
             SoftFn::Eq | SoftFn::Ne | SoftFn::Lt | SoftFn::Ge | SoftFn::Dtof | SoftFn::Dtoi | SoftFn::Dtou => {
                 Shape::Word
