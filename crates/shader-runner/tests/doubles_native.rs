@@ -69,11 +69,13 @@ fn run_dadd(doubles: dxbc_naga::DoubleMode) {
     let t = dxbc_naga::translate(&shader, &options).expect("translates");
     assert_eq!(t.refusal(dxbc_naga::Language::Spirv), None);
     assert_eq!(t.refusal(dxbc_naga::Language::Wgsl), None);
-    // Software: no f64 anywhere in the module.
-    let has_f64 = t.module.types.iter().any(|(_, ty)| {
-        matches!(ty.inner, naga::TypeInner::Scalar(s) | naga::TypeInner::Vector { scalar: s, .. } if s == naga::Scalar::F64)
-    });
-    assert_eq!(has_f64, doubles == dxbc_naga::DoubleMode::Native);
+    // Software: no 64-bit conversion (to f64 or u64) anywhere in the module.
+    let wide = |f: &naga::Function| {
+        f.expressions.iter().any(|(_, e)| matches!(e, naga::Expression::As { convert: Some(8), .. }))
+    };
+    let has_64 =
+        t.module.functions.iter().any(|(_, f)| wide(f)) || t.module.entry_points.iter().any(|ep| wide(&ep.function));
+    assert_eq!(has_64, doubles == dxbc_naga::DoubleMode::Native);
 
     let g = Gpu::new().expect("a Vulkan adapter (lavapipe: apt-get install mesa-vulkan-drivers)");
     assert!(
