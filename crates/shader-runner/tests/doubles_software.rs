@@ -216,7 +216,12 @@ fn oracle(f: F, a: f64, b: f64, c: f64, w: u32) -> ([u32; 2], bool) {
         F::Ne => m(a != b),
         F::Lt => m(a < b),
         F::Ge => m(a >= b),
-        F::Dtof => ([(a as f32).to_bits(), 0], a.is_nan()),
+        // D3D flushes float32 denormals (sign kept).
+        F::Dtof => {
+            let f = a as f32;
+            let f = if f.is_subnormal() { 0.0f32.copysign(f) } else { f };
+            ([f.to_bits(), 0], a.is_nan())
+        }
         // Rust's `as` saturates and sends NaN to 0, as D3D does.
         F::Dtoi => ([(a as i32) as u32, 0], false),
         F::Dtou => ([a as u32, 0], false),

@@ -5,7 +5,9 @@ use super::round::{pack, Format};
 use super::wide::{shr128, P};
 use super::Ops;
 
-/// `dtof`: rounded to nearest even, denormal f32 results kept; NaNs stay
+/// `dtof`: rounded to nearest even; an f32 result that is denormal after
+/// rounding is flushed to a zero of its sign (D3D flushes float32
+/// denormals, and so does the native path on the devices we run); NaNs stay
 /// quiet NaNs keeping the top payload bits.
 pub(crate) fn to_f32<O: Ops>(o: &mut O, d: P<O>) -> O::U {
     let p = decode(o, d);
@@ -13,6 +15,9 @@ pub(crate) fn to_f32<O: Ops>(o: &mut O, d: P<O>) -> O::U {
     let kk = o.k(1075);
     let x = o.sub(p.e, kk);
     let r = pack(o, p.sign, [p.sig[0], p.sig[1], z, z], x, Format::F32)[0];
+    let exp = o.andk(r, 0x7f80_0000);
+    let denormal = o.is0(exp);
+    let r = o.sel(denormal, p.sign, r);
     let payload_hi = o.andk(d[1], 0x000f_ffff);
     let payload_hi = o.shlk(payload_hi, 3);
     let payload_lo = o.shrk(d[0], 29);
