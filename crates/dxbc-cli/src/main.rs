@@ -389,6 +389,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 typed_formats,
                 interpolation_from,
+                ..Default::default()
             };
             let t = dxbc_naga::translate(&s, &options)?;
             let text = match to {

@@ -179,11 +179,8 @@ fn double(w: &[u32]) -> f64 {
 /// D3D `dmin`/`dmax`: a NaN operand loses; −0 orders below +0.
 fn d3d_min_max(a: f64, b: f64, max: bool) -> f64 {
     let below = |x: f64, y: f64| x < y || (x == 0.0 && y == 0.0 && x.is_sign_negative() && y.is_sign_positive());
-    if a.is_nan() {
-        b
-    } else if b.is_nan() {
-        a
-    } else if below(a, b) != max {
+    // A NaN loses to a number; otherwise a when it is the one asked for.
+    if b.is_nan() || (!a.is_nan() && below(a, b) != max) {
         a
     } else {
         b

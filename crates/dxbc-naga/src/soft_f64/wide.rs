@@ -116,10 +116,10 @@ pub(crate) fn mul64<O: Ops>(o: &mut O, a: P<O>, b: P<O>) -> Q<O> {
 /// Leading zeros of a 128-bit integer (128 for zero).
 pub(crate) fn clz128<O: Ops>(o: &mut O, a: Q<O>) -> O::U {
     let mut n = o.clz(a[0]);
-    for i in 1..4 {
-        // Count from the top: word i is above words below it.
-        let zi = o.is0(a[i]);
-        let ci = o.clz(a[i]);
+    for &w in &a[1..] {
+        // Each higher word: its own count, or 32 more than the count below.
+        let zi = o.is0(w);
+        let ci = o.clz(w);
         let below = o.addk(n, 32);
         n = o.sel(zi, below, ci);
     }
