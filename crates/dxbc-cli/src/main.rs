@@ -409,6 +409,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 typed_formats,
                 interpolation_from,
+                ..Default::default()
             };
             let form = match form {
                 Form::Auto => dxbc_naga::StageForm::standalone(&s),

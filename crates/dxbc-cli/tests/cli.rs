@@ -218,33 +218,19 @@ fn translate_writes_hull_and_domain_shaders_as_their_passes() {
 }
 
 #[test]
-fn translate_refuses_per_target_and_writes_the_others() {
-    // Doubles: native in SPIR-V, refused for WGSL with the target named.
+fn translate_writes_doubles_for_every_target() {
+    // Doubles: native f64 in SPIR-V, software binary64 (`f64_add` on u32 pairs) in the text targets.
     let f = corpus("fxc/dxdecompiler_basiccompute11_basiccompute11_raw_double.dxbc");
     let f = f.to_str().unwrap();
-    let (code, out, err) = dxbc(&["translate", "--to", "wgsl", f], None);
-    assert_eq!(code, 3, "{err}");
-    assert!(out.is_empty());
-    let l = dxbc_naga::Limitation::Doubles;
-    let why = l.why_in(dxbc_naga::Language::Wgsl).unwrap();
-    assert!(err.contains(&format!("refused for WGSL ({}): {why}", l.name())), "{err}");
-    // The offset named is that of a double instruction in the listing.
-    let at = err.split("(at offset ").nth(1).and_then(|r| r.split(')').next()).expect("an offset");
-    let (_, dump, _) = dxbc(&["dump", f], None);
-    let dump = String::from_utf8(dump).unwrap();
-    let at = usize::from_str_radix(at.trim_start_matches("0x"), 16).unwrap();
-    let lines: Vec<&str> = dump.lines().collect();
-    let k = lines
-        .iter()
-        .position(|d| d.starts_with(&format!("{at:#08x}")) && d.ends_with("opcode token"))
-        .expect("an instruction starts at the offset");
-    assert!(lines[k - 1].starts_with("; dadd "), "{}", lines[k - 1]);
+    for to in ["wgsl", "hlsl", "msl", "glsl"] {
+        let (code, out, err) = dxbc(&["translate", "--to", to, f], None);
+        assert_eq!(code, 0, "{to}: {err}");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("f64_add") && text.contains("f64_fma"), "{to}");
+    }
     let (code, out, err) = dxbc(&["translate", "--to", "spirv", f], None);
     assert_eq!(code, 0, "{err}");
     assert_eq!(&out[..4], &0x0723_0203u32.to_le_bytes(), "SPIR-V magic");
-    let (code, _, err) = dxbc(&["translate", "--to", "hlsl", f], None);
-    assert_eq!(code, 3);
-    assert!(err.contains("refused for HLSL (doubles)"), "{err}");
 }
 
 /// The offset `dxbc dump` prints for the opcode token of the listing line `line`.

@@ -1,15 +1,17 @@
-//! Double-precision instructions as native f64.
+//! Double-precision instructions, as native f64 or as calls of the
+//! software binary64 functions ([`crate::soft_f64`], `Options::doubles`).
 //!
 //! A double lives in two 32-bit register components, low word first: `.xy`
 //! holds double 0 and `.zw` double 1, and a source swizzle picks word pairs.
 //! The halves become an f64 through a 64-bit integer (`hi << 32 | lo`, then
 //! a bitcast), and back the same way, so every bit (NaN payloads, signed
 //! zeros, denormals) survives. naga carries f64 and u64, SPIR-V writes them;
-//! the languages that cannot are refused per target
-//! ([`Limitation::Doubles`]'s `why_in`).
+//! the languages that cannot are written from a second lowering in which
+//! the halves go, as they are, to software functions on `vec2<u32>`.
 
 use crate::lower::{saturate, Lower, H, K};
-use crate::{Limitation, TranslateError};
+use crate::soft_f64::{ir, Shape, SoftFn};
+use crate::TranslateError;
 use dxbc::program::{Instruction, Operand};
 use dxbc::spec::{NumComponents, Opcode as O, OperandModifier, SelectionMode};
 use naga::{BinaryOperator as B, Expression as E, Literal, MathFunction as M, ScalarKind, UnaryOperator};
@@ -113,7 +115,10 @@ impl Lower<'_> {
     /// Lowers one double-precision instruction.
     pub(crate) fn double(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
-        self.target_refusal(Limitation::Doubles, format!("instruction {}", code.info().asm), at);
+        self.uses_doubles = true;
+        if self.options.doubles == crate::DoubleMode::Software {
+            return self.double_soft(ins, code);
+        }
         let sat = saturate(ins);
         let p = self.p;
         let op = |i: usize| self.op(ins, i);
@@ -229,6 +234,216 @@ impl Lower<'_> {
                     *slot = self.e(E::As { expr: c, kind: ScalarKind::Float, convert: Some(8) });
                 }
                 self.write_doubles(dst, r, sat)
+            }
+            _ => crate::lower::malformed(format!("{} is not a double instruction", code.info().asm), at),
+        }
+    }
+}
+
+/// A double as its (low, high) word expressions.
+type Words = [H; 2];
+
+impl Lower<'_> {
+    /// A source's two doubles as words, with abs / neg applied to the sign bit.
+    fn read_words(&mut self, op: &Operand) -> Result<[Words; 2], TranslateError> {
+        let v = self.read_bits(op)?;
+        let m = OperandModifier::from_u32(op.modifier(self.p));
+        let mut out = [[v; 2]; 2];
+        for (i, d) in out.iter_mut().enumerate() {
+            let lo = self.component(v, 2 * i as u32);
+            let mut hi = self.component(v, 2 * i as u32 + 1);
+            if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
+                let k = self.lit_u(0x7fff_ffff);
+                hi = self.bin(B::And, hi, k);
+            }
+            if matches!(m, Some(OperandModifier::Neg | OperandModifier::Absneg)) {
+                let k = self.lit_u(0x8000_0000);
+                hi = self.bin(B::ExclusiveOr, hi, k);
+            }
+            *d = [lo, hi];
+        }
+        Ok(out)
+    }
+
+    /// Calls a software double function: argument words in, result words out.
+    fn soft(&mut self, f: SoftFn, args: &[H]) -> Vec<H> {
+        let g = ir::function(&mut self.module, &mut self.soft_fns, f);
+        let mut arguments = Vec::new();
+        let mut i = 0;
+        for &shape in f.args() {
+            match shape {
+                Shape::Double => {
+                    let ty = ir::vec2u_ty(&mut self.module);
+                    arguments.push(self.e(E::Compose { ty, components: vec![args[i], args[i + 1]] }));
+                    i += 2;
+                }
+                Shape::Word => {
+                    arguments.push(args[i]);
+                    i += 1;
+                }
+            }
+        }
+        // The call result is not emitted: the call statement defines it.
+        self.flush();
+        let (call, r) = ir::call_statement(&mut self.f, g, arguments);
+        self.stmt(call);
+        match f.result() {
+            Shape::Double => vec![self.component(r, 0), self.component(r, 1)],
+            Shape::Word => vec![r],
+        }
+    }
+
+    fn soft_d(&mut self, f: SoftFn, args: &[H]) -> Words {
+        let r = self.soft(f, args);
+        [r[0], r[1]]
+    }
+
+    /// Whether double `i` of a 64-bit destination is written.
+    fn writes_double(&self, dst: &Operand, i: usize) -> bool {
+        self.dest_mask(dst) & (3 << (2 * i)) != 0
+    }
+
+    /// Whether result `i` of a per-double 32-bit destination is written.
+    fn writes_result(&self, dst: &Operand, i: usize) -> bool {
+        (self.dest_mask(dst).count_ones() as usize) > i
+    }
+
+    /// Writes word pairs to a 64-bit destination (`.xy` double 0, `.zw` double 1).
+    fn write_words(&mut self, dst: &Operand, d: [Option<Words>; 2], sat: bool) -> Result<(), TranslateError> {
+        let zero = self.lit_u(0);
+        let mut words = [zero; 4];
+        for (i, w) in d.into_iter().enumerate() {
+            if let Some(mut w) = w {
+                if sat {
+                    w = self.soft_d(SoftFn::Saturate, &w);
+                }
+                words[2 * i] = w[0];
+                words[2 * i + 1] = w[1];
+            }
+        }
+        let ty = self.t.vec4u;
+        let value = self.e(E::Compose { ty, components: words.to_vec() });
+        self.write(dst, value, K::U, false)
+    }
+
+    /// Lowers one double-precision instruction to software function calls.
+    fn double_soft(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
+        let at = ins.offset as usize;
+        let sat = saturate(ins);
+        let (dst, a) = (self.op(ins, 0)?, self.op(ins, 1)?);
+        match code {
+            O::Dadd | O::Dmul | O::Ddiv | O::Dmin | O::Dmax => {
+                let f = match code {
+                    O::Dadd => SoftFn::Add,
+                    O::Dmul => SoftFn::Mul,
+                    O::Ddiv => SoftFn::Div,
+                    O::Dmin => SoftFn::Min,
+                    _ => SoftFn::Max,
+                };
+                let b = self.op(ins, 2)?;
+                let x = self.read_words(a)?;
+                let y = self.read_words(b)?;
+                let mut r = [None; 2];
+                for (i, slot) in r.iter_mut().enumerate() {
+                    if self.writes_double(dst, i) {
+                        *slot = Some(self.soft_d(f, &[x[i][0], x[i][1], y[i][0], y[i][1]]));
+                    }
+                }
+                self.write_words(dst, r, sat)
+            }
+            O::Dfma => {
+                let (b, c) = (self.op(ins, 2)?, self.op(ins, 3)?);
+                let x = self.read_words(a)?;
+                let y = self.read_words(b)?;
+                let z = self.read_words(c)?;
+                let mut r = [None; 2];
+                for (i, slot) in r.iter_mut().enumerate() {
+                    if self.writes_double(dst, i) {
+                        let args = [x[i][0], x[i][1], y[i][0], y[i][1], z[i][0], z[i][1]];
+                        *slot = Some(self.soft_d(SoftFn::Fma, &args));
+                    }
+                }
+                self.write_words(dst, r, sat)
+            }
+            O::Drcp | O::Dmov => {
+                let x = self.read_words(a)?;
+                let mut r = [None; 2];
+                for (i, slot) in r.iter_mut().enumerate() {
+                    if self.writes_double(dst, i) {
+                        *slot = Some(if code == O::Drcp { self.soft_d(SoftFn::Rcp, &x[i]) } else { x[i] });
+                    }
+                }
+                self.write_words(dst, r, sat)
+            }
+            O::Dmovc => {
+                let (b, c) = (self.op(ins, 2)?, self.op(ins, 3)?);
+                let cond = self.read(a, K::U)?;
+                let x = self.read_words(b)?;
+                let y = self.read_words(c)?;
+                let zero = self.lit_u(0);
+                let mut r = [None; 2];
+                for (i, slot) in r.iter_mut().enumerate() {
+                    let ci = self.component(cond, i as u32);
+                    let nz = self.bin(B::NotEqual, ci, zero);
+                    let lo = self.select(nz, x[i][0], y[i][0]);
+                    let hi = self.select(nz, x[i][1], y[i][1]);
+                    *slot = Some([lo, hi]);
+                }
+                self.write_words(dst, r, sat)
+            }
+            O::Deq | O::Dne | O::Dlt | O::Dge => {
+                let f = match code {
+                    O::Deq => SoftFn::Eq,
+                    O::Dne => SoftFn::Ne,
+                    O::Dlt => SoftFn::Lt,
+                    _ => SoftFn::Ge,
+                };
+                let b = self.op(ins, 2)?;
+                let x = self.read_words(a)?;
+                let y = self.read_words(b)?;
+                let zero = self.lit_u(0);
+                let mut r = [zero; 2];
+                for (i, slot) in r.iter_mut().enumerate() {
+                    if self.writes_result(dst, i) {
+                        *slot = self.soft(f, &[x[i][0], x[i][1], y[i][0], y[i][1]])[0];
+                    }
+                }
+                self.write_per_double(dst, r, K::U, false)
+            }
+            O::Dtof | O::Dtoi | O::Dtou => {
+                let (f, k) = match code {
+                    O::Dtof => (SoftFn::Dtof, K::F),
+                    O::Dtoi => (SoftFn::Dtoi, K::I),
+                    _ => (SoftFn::Dtou, K::U),
+                };
+                let x = self.read_words(a)?;
+                let zero = self.lit_u(0);
+                let mut r = [zero; 2];
+                for (i, slot) in r.iter_mut().enumerate() {
+                    if self.writes_result(dst, i) {
+                        *slot = self.soft(f, &x[i])[0];
+                    }
+                    *slot = self.bitcast(*slot, K::U, k);
+                }
+                self.write_per_double(dst, r, k, sat && code == O::Dtof)
+            }
+            O::Ftod | O::Itod | O::Utod => {
+                // 32-bit source: component i becomes double i.
+                let (f, k) = match code {
+                    O::Ftod => (SoftFn::Ftod, K::F),
+                    O::Itod => (SoftFn::Itod, K::I),
+                    _ => (SoftFn::Utod, K::U),
+                };
+                let v = self.read(a, k)?;
+                let v = self.bitcast(v, k, K::U);
+                let mut r = [None; 2];
+                for (i, slot) in r.iter_mut().enumerate() {
+                    if self.writes_double(dst, i) {
+                        let c = self.component(v, i as u32);
+                        *slot = Some(self.soft_d(f, &[c]));
+                    }
+                }
+                self.write_words(dst, r, sat)
             }
             _ => crate::lower::malformed(format!("{} is not a double instruction", code.info().asm), at),
         }

@@ -13,6 +13,7 @@ mod lower;
 pub mod options;
 pub mod report;
 mod resources;
+mod soft_f64;
 pub mod specialise;
 mod spirv_binding_arrays;
 pub mod spirv_post;
@@ -20,7 +21,8 @@ pub mod stages;
 
 pub use emulate::{standard_sample_position, Emulation};
 pub use limitation::Limitation;
-pub use options::{BindingScheme, Options, TypedFormat};
+pub use options::{BindingScheme, DoubleMode, Options, TypedFormat};
+pub use soft_f64::{Shape as SoftDoubleShape, SoftFn as SoftDouble};
 pub use specialise::{Interpolation, LinkError, PixelInputs};
 pub use stages::{ComputeForm, OutputTopology, Pass, StageBufferRole, StageForm, Tessellation};
 
@@ -177,6 +179,17 @@ pub struct Translation {
     /// compute, a vertex shader as compute, the draw that pulls a geometry
     /// pass's vertices): what the pass reads, writes and how it is run.
     pub compute_form: Option<ComputeForm>,
+    /// For a shader with doubles lowered natively: the same shader with
+    /// software doubles ([`DoubleMode::Software`]), which the languages
+    /// without `f64` are written from.
+    pub software_doubles: Option<Box<SoftwareDoubles>>,
+}
+
+/// A second lowering of a shader with doubles, in software binary64.
+#[derive(Debug)]
+pub struct SoftwareDoubles {
+    pub module: naga::Module,
+    pub info: naga::valid::ModuleInfo,
 }
 
 /// A feature of a translated shader that some targets cannot express (see
@@ -192,6 +205,16 @@ pub struct TargetRefusal {
 }
 
 impl Translation {
+    /// The module `language` is written from: SPIR-V takes
+    /// [`Translation::module`], the others the software-doubles lowering
+    /// when there is one.
+    pub fn module_for(&self, language: Language) -> (&naga::Module, &naga::valid::ModuleInfo) {
+        match (&self.software_doubles, language) {
+            (Some(s), Language::Wgsl | Language::Glsl | Language::Msl | Language::Hlsl) => (&s.module, &s.info),
+            _ => (&self.module, &self.info),
+        }
+    }
+
     /// Why `language` cannot be written for this shader, if it cannot: the
     /// first recorded feature that language lacks.
     pub fn refusal(&self, language: Language) -> Option<&TargetRefusal> {
@@ -418,9 +441,25 @@ pub fn translate_standalone(shader: &dxbc::Shader, options: &Options) -> Result<
 }
 
 /// WGSL text.
+/// The software double functions `fns` (and those they call) alone, as
+/// WGSL: what a shader with doubles gets, for testing them in isolation.
+pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> {
+    let mut module = naga::Module::default();
+    let mut cache = soft_f64::ir::Cache::new();
+    for &f in fns {
+        soft_f64::ir::function(&mut module, &mut cache, f);
+    }
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .map_err(|e| OutputError::backend(Language::Wgsl, e.into_inner()))?;
+    naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| OutputError::backend(Language::Wgsl, e))
+}
+
 pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Wgsl)?;
-    let mut s = naga::back::wgsl::write_string(&t.module, &t.info, naga::back::wgsl::WriterFlags::empty())
+    let (module, info) = t.module_for(Language::Wgsl);
+    let mut s = naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     if t.stage == naga::ShaderStage::Fragment {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
@@ -463,7 +502,8 @@ pub fn spirv_with_edits(t: &Translation) -> Result<(Vec<u32>, Vec<spirv_post::Ed
 pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Glsl)?;
     use naga::back::glsl;
-    let split = specialise::split_images_per_sampler(&t.module);
+    let (base, base_info) = t.module_for(Language::Glsl);
+    let split = specialise::split_images_per_sampler(base);
     let split_info;
     let (module, info) = match &split {
         Some((m, _)) => {
@@ -473,7 +513,7 @@ pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
                     .map_err(|e| OutputError::backend(Language::Glsl, e.into_inner()))?;
             (m, &split_info)
         }
-        None => (&t.module, &t.info),
+        None => (base, base_info),
     };
     let options = glsl::Options {
         version: glsl::Version::Desktop(450),
@@ -503,7 +543,8 @@ pub fn to_msl(t: &Translation) -> Result<String, OutputError> {
     use naga::back::msl;
     let options = msl::Options { lang_version: (2, 4), fake_missing_bindings: true, ..Default::default() };
     let pipeline = msl::PipelineOptions { entry_point: Some((t.stage, "main".into())), ..Default::default() };
-    msl::write_string(&t.module, &t.info, &options, &pipeline)
+    let (module, info) = t.module_for(Language::Msl);
+    msl::write_string(module, info, &options, &pipeline)
         .map(|(s, _)| s)
         .map_err(|e| OutputError::backend(Language::Msl, e))
 }
@@ -517,6 +558,7 @@ pub fn to_hlsl(t: &Translation) -> Result<String, OutputError> {
     let pipeline = hlsl::PipelineOptions { entry_point: Some((t.stage, "main".into())) };
     let mut out = String::new();
     let mut w = hlsl::Writer::new(&mut out, &options, &pipeline);
-    w.write(&t.module, &t.info, None).map_err(|e| OutputError::backend(Language::Hlsl, e))?;
+    let (module, info) = t.module_for(Language::Hlsl);
+    w.write(module, info, None).map_err(|e| OutputError::backend(Language::Hlsl, e))?;
     Ok(out)
 }

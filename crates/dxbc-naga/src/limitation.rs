@@ -332,7 +332,7 @@ impl Limitation {
             L::UavInVertexShader => "WebGPU forbids writable storage in vertex shaders (native targets allow it)",
             L::MixedSignAtomics => "one region needs one atomic type, signed or unsigned",
             L::GroupSharedTooLarge => "WebGPU allows 16 KiB of workgroup memory (32 KiB here)",
-            L::Doubles => "WGSL has no f64 (SPIR-V gets native doubles)",
+            L::Doubles => "double-precision instructions (native f64 in SPIR-V, software binary64 elsewhere)",
             L::WideMultiply => "64-bit products are not lowered yet",
             L::Msad => "msad is not lowered yet",
             L::DerivativesOutsidePixelShader => "WGSL has derivatives only in fragment shaders",
@@ -371,17 +371,9 @@ impl Limitation {
         use crate::Language::*;
         use Limitation as L;
         match (self, language) {
-            // f64 values travel in pairs of 32-bit register halves, through a
-            // 64-bit integer bitcast.
-            (L::Doubles, Spirv) => None,
-            (L::Doubles, Wgsl) => Some("WGSL has no f64"),
-            (L::Doubles, Msl) => Some("Metal has no doubles"),
-            (L::Doubles, Glsl) => {
-                Some("naga's GLSL writer has no 64-bit integers, which carry doubles in and out of 32-bit registers")
-            }
-            (L::Doubles, Hlsl) => {
-                Some("naga's HLSL writer turns 64-bit bitcasts into value conversions, which would change the doubles")
-            }
+            // Native f64 for SPIR-V; exact software binary64 on u32 pairs
+            // (soft_f64) for the languages without f64 or 64-bit integers.
+            (L::Doubles, _) => None,
             // naga's IR has no Layer / ViewportIndex built-in: SPIR-V gets
             // them from `spirv_post`, the text writers cannot be given them.
             (L::RenderTargetArrayIndex | L::ViewportArrayIndex, Spirv) => None,

@@ -157,6 +157,10 @@ pub(crate) struct Lower<'a> {
     pub(crate) form: StageForm,
     /// Stage buffers and state of a non-native form.
     pub(crate) io: Option<crate::stages::geometry::StageIo>,
+    /// Whether a double instruction or 64-bit immediate was lowered.
+    pub(crate) uses_doubles: bool,
+    /// The software double functions added to the module (soft_f64).
+    pub(crate) soft_fns: crate::soft_f64::ir::Cache,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -243,6 +247,8 @@ pub(crate) fn translate_form(
         target_refusals: Vec::new(),
         form,
         io: None,
+        uses_doubles: false,
+        soft_fns: Default::default(),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -279,7 +285,16 @@ pub(crate) fn translate_form(
             return Err(TranslateError::Validation { message, offset });
         }
     };
+    // Languages without f64 get a second lowering with software doubles.
+    let software_doubles = if l.uses_doubles && options.doubles == crate::DoubleMode::Native {
+        let soft = Options { doubles: crate::DoubleMode::Software, ..options.clone() };
+        let t = translate(shader, &soft)?;
+        Some(Box::new(crate::SoftwareDoubles { module: t.module, info: t.info }))
+    } else {
+        None
+    };
     Ok(Translation {
+        software_doubles,
         module: l.module,
         info,
         stage,
@@ -706,7 +721,7 @@ impl<'a> Lower<'a> {
                     (_, n) => return malformed(format!("{n}-word immediate"), op.offset as usize),
                 };
                 if op.operand_type() == Some(OT::Immediate64) {
-                    self.target_refusal(L::Doubles, "64-bit immediates (doubles)", op.offset as usize);
+                    self.uses_doubles = true;
                 }
                 if v.len() == 1 {
                     let x = self.lit_u(words[0]);

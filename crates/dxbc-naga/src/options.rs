@@ -30,6 +30,23 @@ pub struct Options {
     /// in the pixel shader alone). Default: perspective at the pixel centre.
     /// Ignored for other stages.
     pub interpolation_from: Option<crate::PixelInputs>,
+    /// How double-precision instructions are represented in
+    /// [`crate::Translation::module`]; see [`DoubleMode`].
+    pub doubles: DoubleMode,
+}
+
+/// The representation of D3D doubles in naga IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub enum DoubleMode {
+    /// Default. Native `f64` in the translation's module (what SPIR-V
+    /// gets); a shader that uses doubles is lowered a second time in
+    /// [`DoubleMode::Software`] for the languages without `f64` (WGSL, MSL,
+    /// GLSL, HLSL).
+    #[default]
+    Native,
+    /// Exact software binary64 on `vec2<u32>` word pairs (functions named
+    /// `f64_add`, `f64_div`, …), for every target.
+    Software,
 }
 
 /// A view format of 32-bit channels (what a typed view may be bound as).

@@ -150,6 +150,8 @@ pub struct Pass<'a> {
     sm: u32,
     env: QualEnv,
     deadline: Instant,
+    /// How the translator represents doubles (`--doubles`).
+    doubles: dxbc_naga::DoubleMode,
     uniforms: Vec<u32>,
     resources: BTreeMap<(ResKind, u32), Resource>,
     samplers: HashMap<u32, SamplerDesc>,
@@ -176,6 +178,18 @@ const QUAD: [f32; 6] = [-2.0, -2.0, -2.0, 4.0, 4.0, -2.0];
 
 impl<'a> Pass<'a> {
     pub fn new(gpu: &'a mut Gpu, test_dir: &'a Path, rows: &'a [Row], sm: u32, deadline: Instant) -> Pass<'a> {
+        Pass::with_doubles(gpu, test_dir, rows, sm, deadline, dxbc_naga::DoubleMode::Native)
+    }
+
+    /// A pass whose shaders are translated with `doubles`.
+    pub fn with_doubles(
+        gpu: &'a mut Gpu,
+        test_dir: &'a Path,
+        rows: &'a [Row],
+        sm: u32,
+        deadline: Instant,
+        doubles: dxbc_naga::DoubleMode,
+    ) -> Pass<'a> {
         let env = QualEnv { sm, tags: gpu.tags() };
         Pass {
             gpu,
@@ -184,6 +198,7 @@ impl<'a> Pass<'a> {
             sm,
             env,
             deadline,
+            doubles,
             uniforms: Vec::new(),
             resources: BTreeMap::new(),
             samplers: HashMap::new(),
@@ -382,16 +397,16 @@ impl<'a> Pass<'a> {
         let path = row.dxbc_file(self.test_dir);
         let bytes = std::fs::read(&path).map_err(|e| Avail::Fail(format!("cannot read {}: {e}", path.display())))?;
         let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Fail(format!("DXBC decode: {e}")))?;
+        let options = dxbc_naga::Options { doubles: self.doubles, ..Default::default() };
         // A geometry shader runs as its compute pass (dxbc_naga::stages).
         let form = if stage == Stage::Geometry { dxbc_naga::StageForm::Compute } else { dxbc_naga::StageForm::Native };
-        let translation =
-            dxbc_naga::translate_pipeline_stage(&shader, &dxbc_naga::Options::default(), form).map_err(|e| {
-                let skip = Skip::translation(&e);
-                match skip.status {
-                    Status::Fail => Avail::Fail(skip.detail),
-                    _ => Avail::Skip(skip),
-                }
-            })?;
+        let translation = dxbc_naga::translate_pipeline_stage(&shader, &options, form).map_err(|e| {
+            let skip = Skip::translation(&e);
+            match skip.status {
+                Status::Fail => Avail::Fail(skip.detail),
+                _ => Avail::Skip(skip),
+            }
+        })?;
         if let Some(skip) = Skip::spirv_refusal(&translation).or_else(|| Skip::spirv_post_pass(&translation)) {
             return Err(Avail::Skip(skip));
         }
@@ -1554,8 +1569,9 @@ impl<'a> Pass<'a> {
             Some(ps) => Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
             None => None,
         };
-        let options = dxbc_naga::Options { typed_formats, interpolation_from, ..Default::default() };
-        if options == dxbc_naga::Options::default() {
+        let options =
+            dxbc_naga::Options { typed_formats, interpolation_from, doubles: self.doubles, ..Default::default() };
+        if options == (dxbc_naga::Options { doubles: self.doubles, ..Default::default() }) {
             return Ok((c.translation.module.clone(), c.module.clone()));
         }
         let translation = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {

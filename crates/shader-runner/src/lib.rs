@@ -292,12 +292,23 @@ fn status_reason(row: &manifest::Row, failures: &std::collections::HashMap<(Stri
     Skip::not_run(n, detail)
 }
 
-/// Runs every row of one test folder.
+/// Runs every row of one test folder (native doubles).
 pub fn run_test(
     gpu: &mut gpu::Gpu,
     test_dir: &Path,
     rows: &[manifest::Row],
     failures: &std::collections::HashMap<(String, String, String), String>,
+) -> Vec<RowResult> {
+    run_test_with(gpu, test_dir, rows, failures, dxbc_naga::DoubleMode::Native)
+}
+
+/// Runs every row of one test folder, translating doubles as `doubles` says.
+pub fn run_test_with(
+    gpu: &mut gpu::Gpu,
+    test_dir: &Path,
+    rows: &[manifest::Row],
+    failures: &std::collections::HashMap<(String, String, String), String>,
+    doubles: dxbc_naga::DoubleMode,
 ) -> Vec<RowResult> {
     let name = rows.first().map(|r| r.test.clone()).unwrap_or_default();
     let file_path = test_dir.join(format!("{name}.shader_test"));
@@ -317,7 +328,7 @@ pub fn run_test(
         let deadline = Instant::now() + TEST_TIME_LIMIT;
         for m in models {
             let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut pass = exec::Pass::new(gpu, test_dir, rows, m, deadline);
+                let mut pass = exec::Pass::with_doubles(gpu, test_dir, rows, m, deadline, doubles);
                 pass.run(&file);
                 pass.results
             }));
@@ -614,9 +625,10 @@ mod tests {
         assert_eq!(t.refusal(Language::Wgsl).map(|r| r.limitation), Some(L::RenderTargetArrayIndex));
         assert!(Skip::spirv_refusal(&t).is_none());
         assert!(Skip::spirv_post_pass(&t).is_some_and(|s| s.detail.contains("Layer")));
-        // Doubles: WGSL refuses, SPIR-V (what the runner uses) does not.
+        // Doubles: no target refuses (native in SPIR-V, software elsewhere).
         let t = read("fxc/dxdecompiler_basiccompute11_basiccompute11_raw_double.dxbc");
-        assert_eq!(t.refusal(Language::Wgsl).map(|r| r.limitation), Some(L::Doubles));
+        assert!(Language::ALL.iter().all(|&l| t.refusal(l).is_none()));
+        assert!(t.software_doubles.is_some());
         assert!(Skip::spirv_refusal(&t).is_none());
     }
 }

@@ -24,7 +24,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use shader_runner::{gpu, manifest, pct, run_test, summarize, RowResult};
+use shader_runner::{gpu, manifest, pct, run_test_with, summarize, RowResult};
 
 struct Args {
     dir: PathBuf,
@@ -32,22 +32,37 @@ struct Args {
     summary: bool,
     json: Option<PathBuf>,
     require_bars: bool,
+    doubles: dxbc_naga::DoubleMode,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars]");
+    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software]");
     std::process::exit(2);
 }
 
 fn parse_args() -> Args {
     let mut it = std::env::args().skip(1);
     let mut dir = None;
-    let mut a = Args { dir: PathBuf::new(), filter: None, summary: false, json: None, require_bars: false };
+    let mut a = Args {
+        dir: PathBuf::new(),
+        filter: None,
+        summary: false,
+        json: None,
+        require_bars: false,
+        doubles: Default::default(),
+    };
     while let Some(x) = it.next() {
         match x.as_str() {
             "--filter" => a.filter = Some(it.next().unwrap_or_else(|| usage())),
             "--summary" => a.summary = true,
             "--require-bars" => a.require_bars = true,
+            "--doubles" => {
+                a.doubles = match it.next().as_deref() {
+                    Some("native") => dxbc_naga::DoubleMode::Native,
+                    Some("software") => dxbc_naga::DoubleMode::Software,
+                    _ => usage(),
+                }
+            }
             "--json" => a.json = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
             "-h" | "--help" => usage(),
             s if s.starts_with("--") => usage(),
@@ -114,7 +129,7 @@ fn main() -> ExitCode {
                 continue;
             }
         }
-        let res = run_test(&mut gpu, &root.join(t), &rows, &failures);
+        let res = run_test_with(&mut gpu, &root.join(t), &rows, &failures, args.doubles);
         for r in res {
             if let Some(f) = &args.filter {
                 if !r.id().contains(f.as_str()) {

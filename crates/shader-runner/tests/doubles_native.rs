@@ -51,12 +51,31 @@ fn words(i: i32, f: f32, d: f64) -> [u32; 4] {
 
 #[test]
 fn dadd_on_the_gpu_matches_rust_f64_bit_for_bit() {
+    run_dadd(dxbc_naga::DoubleMode::Native);
+}
+
+/// The same shader with software doubles (`f64_add` on u32 pairs), through
+/// the same device: the same bits.
+#[test]
+fn software_dadd_on_the_gpu_matches_rust_f64_bit_for_bit() {
+    run_dadd(dxbc_naga::DoubleMode::Software);
+}
+
+fn run_dadd(doubles: dxbc_naga::DoubleMode) {
     let path = format!("{}/../../../shared/corpus/{FILE}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("corpus file {path} missing: {e}"));
     let shader = dxbc::Shader::parse(&bytes).unwrap();
-    let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).expect("translates");
+    let options = dxbc_naga::Options { doubles, ..Default::default() };
+    let t = dxbc_naga::translate(&shader, &options).expect("translates");
     assert_eq!(t.refusal(dxbc_naga::Language::Spirv), None);
-    assert_eq!(t.refusal(dxbc_naga::Language::Wgsl).map(|r| r.limitation), Some(dxbc_naga::Limitation::Doubles));
+    assert_eq!(t.refusal(dxbc_naga::Language::Wgsl), None);
+    // Software: no 64-bit conversion (to f64 or u64) anywhere in the module.
+    let wide = |f: &naga::Function| {
+        f.expressions.iter().any(|(_, e)| matches!(e, naga::Expression::As { convert: Some(8), .. }))
+    };
+    let has_64 =
+        t.module.functions.iter().any(|(_, f)| wide(f)) || t.module.entry_points.iter().any(|ep| wide(&ep.function));
+    assert_eq!(has_64, doubles == dxbc_naga::DoubleMode::Native);
 
     let g = Gpu::new().expect("a Vulkan adapter (lavapipe: apt-get install mesa-vulkan-drivers)");
     assert!(
