@@ -142,10 +142,10 @@ fn corpus_translates_or_is_refused_by_a_typed_limitation() {
     assert_eq!(table.targets[&Language::Wgsl].refused_in(texture_atomics, &vpc), whole(texture_atomics) + 4);
     assert_eq!(table.targets[&Language::Spirv].refused_in(texture_atomics, &vpc), whole(texture_atomics));
     // The floors reached (SPIR-V: written, naga-validated; spirv-val below).
-    assert!(spirv.count(&vpc).0 >= 3172, "SPIR-V: {:?} of {total}", spirv.count(&vpc));
-    assert!(wgsl.count(&vpc).0 >= 3140, "WGSL: {:?} of {total}", wgsl.count(&vpc));
-    for l in [Language::Hlsl, Language::Msl, Language::Glsl] {
-        assert!(table.targets[&l].count(&vpc).0 >= 3151, "{l:?}: {:?} of {total}", table.targets[&l].count(&vpc));
+    assert!(spirv.count(&vpc).0 >= 3200, "SPIR-V: {:?} of {total}", spirv.count(&vpc));
+    assert!(wgsl.count(&vpc).0 >= 3148, "WGSL: {:?} of {total}", wgsl.count(&vpc));
+    for (l, floor) in [(Language::Hlsl, 3166), (Language::Msl, 3179), (Language::Glsl, 3159)] {
+        assert!(table.targets[&l].count(&vpc).0 >= floor, "{l:?}: {:?} of {total}", table.targets[&l].count(&vpc));
     }
     // `[earlydepthstencil]` pixel shaders that write UAVs (2): WGSL only.
     let early = Limitation::ForcedEarlyDepthTest;
