@@ -1765,6 +1765,13 @@ impl<'a> Lower<'a> {
                         0,
                         ArgKind::Position,
                     ),
+                    // Alone in its register, it is a varying at the register's
+                    // location, as the geometry shader's draw writes it.
+                    (ShaderStage::Fragment, Some(SN::PrimitiveId), _)
+                        if self.options.primitive_id_from_geometry && elems.len() == 1 =>
+                    {
+                        (flat_location(*reg), self.t.u32, 1, Some("primitive_id"), c0, ArgKind::Plain)
+                    }
                     (_, _, Some((builtin, name, how))) => {
                         let ty = if how == ArgKind::Bool { self.t.bool } else { self.t.u32 };
                         (naga::Binding::BuiltIn(builtin), ty, 1, Some(name), c0, how)
@@ -2069,6 +2076,14 @@ impl<'a> Lower<'a> {
                     self.target_refusal(limitation, what, e.offset);
                     scalar_from = Some((e.mask as u32 & 0xf).trailing_zeros().min(3));
                     (flat_location(location), self.t.u32, Some(name), None)
+                }
+                // Only a geometry shader's draw pass writes it (see
+                // `Options::primitive_id_from_geometry`).
+                (ShaderStage::Vertex, Some(SN::PrimitiveId))
+                    if sig_out.iter().filter(|o| o.register == reg).count() == 1 =>
+                {
+                    scalar_from = Some((e.mask as u32 & 0xf).trailing_zeros().min(3));
+                    (flat_location(reg), self.t.u32, Some("primitive_id"), None)
                 }
                 (ShaderStage::Vertex, Some(SN::Position)) => (
                     naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),

@@ -33,6 +33,13 @@ pub struct Options {
     /// How double-precision instructions are represented in
     /// [`crate::Translation::module`]; see [`DoubleMode`].
     pub doubles: DoubleMode,
+    /// A pixel shader drawn after a geometry shader that writes
+    /// SV_PrimitiveID: D3D gives the pixel shader that value (from the
+    /// provoking vertex), so it is read from the flat `u32` varying the draw
+    /// pass of the geometry shader writes at its register's location (as
+    /// every varying: location = register) instead of the rasterizer's
+    /// primitive index. Ignored for other stages.
+    pub primitive_id_from_geometry: bool,
 }
 
 /// The representation of D3D doubles in naga IR.

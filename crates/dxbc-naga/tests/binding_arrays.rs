@@ -219,5 +219,5 @@ fn spirv_of_ranges_passes_spirv_val() {
         checked += 1;
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(checked, 21);
+    assert_eq!(checked, 23);
 }

@@ -1547,7 +1547,12 @@ impl<'a> Pass<'a> {
     /// formats (DXBC declares only the component type), and a vertex shader
     /// takes its pixel shader's interpolation (D3D decides it there alone).
     /// Re-translates with those options; no module is modified here.
-    fn link(&self, c: &Compiled, ps: Option<&Compiled>) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
+    fn link(
+        &self,
+        c: &Compiled,
+        ps: Option<&Compiled>,
+        primitive_id_from_geometry: bool,
+    ) -> Result<(naga::Module, wgpu::ShaderModule), OpErr> {
         let mut typed_formats = Vec::new();
         for b in &c.translation.bindings {
             let (kind, class) = match b.kind {
@@ -1569,8 +1574,13 @@ impl<'a> Pass<'a> {
             Some(ps) => Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
             None => None,
         };
-        let options =
-            dxbc_naga::Options { typed_formats, interpolation_from, doubles: self.doubles, ..Default::default() };
+        let options = dxbc_naga::Options {
+            typed_formats,
+            interpolation_from,
+            doubles: self.doubles,
+            primitive_id_from_geometry,
+            ..Default::default()
+        };
         if options == (dxbc_naga::Options { doubles: self.doubles, ..Default::default() }) {
             return Ok((c.translation.module.clone(), c.module.clone()));
         }
@@ -1625,9 +1635,9 @@ impl<'a> Pass<'a> {
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no pixel shader")))?;
         // A geometry pass's draw pulls its vertices instead of the user VS.
         let vs = if pulled.is_some() { None } else { self.compiled(Stage::Vertex) };
-        let (ps_naga, ps_wgpu) = self.link(ps, None)?;
+        let (ps_naga, ps_wgpu) = self.link(ps, None, pulled.is_some_and(|p| p.writes_primitive_id))?;
         let vs_linked = match vs {
-            Some(v) => Some(self.link(v, Some(ps))?),
+            Some(v) => Some(self.link(v, Some(ps), false)?),
             None => None,
         };
         let mut stages = vec![(&ps_naga, &ps.translation.bindings[..], wgpu::ShaderStages::FRAGMENT)];
@@ -1905,7 +1915,7 @@ impl<'a> Pass<'a> {
         let cs = self
             .compiled(Stage::Compute)
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no compute shader")))?;
-        let (cs_naga, cs_wgpu) = self.link(cs, None)?;
+        let (cs_naga, cs_wgpu) = self.link(cs, None, false)?;
         // No rasterizer: a sample count of 1 (fxc allows sampleinfo of the
         // rasterizer in pixel shaders only).
         let groups =

@@ -503,7 +503,7 @@ impl Summary {
             pct(self.probed_met.0, self.probed_met.1)
         );
         out += &format!(
-            "all probed VS/PS/CS sections: {}/{} passed ({:.1}%)\n",
+            "all probed VS/PS/CS sections: {}/{} passed ({:.1}%, bar 97%)\n",
             self.probed_all.0,
             self.probed_all.1,
             pct(self.probed_all.0, self.probed_all.1)
@@ -576,7 +576,7 @@ mod tests {
         assert_eq!(json["probed_met"], serde_json::json!([1, 3]));
         let text = s.render();
         assert!(text.contains("whose requirements the runner meets: 1/3 passed (33.3%"), "{text}");
-        assert!(text.contains("all probed VS/PS/CS sections: 1/4 passed (25.0%)"), "{text}");
+        assert!(text.contains("all probed VS/PS/CS sections: 1/4 passed (25.0%, bar 97%)"), "{text}");
         assert!(text.contains("UNSUPPORTED [doubles]"), "{text}");
     }
 

@@ -16,6 +16,9 @@ pub(super) struct Pulled {
     pub(super) bindings: Vec<dxbc_naga::BindingEntry>,
     pub(super) topology: wgpu::PrimitiveTopology,
     pub(super) records: wgpu::Buffer,
+    /// The geometry shader writes SV_PrimitiveID, which the pixel shader
+    /// then reads from the draw's varying.
+    pub(super) writes_primitive_id: bool,
 }
 
 /// Most input records one draw may assemble (512 bytes each).
@@ -175,6 +178,11 @@ impl Pass<'_> {
     /// VS as compute → GS as compute → the draw that pulls the GS output.
     pub(super) fn do_draw_gs(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
         let gs = self.compiled(Stage::Geometry).ok_or_else(|| self.todo_gs("no geometry shader".into()))?;
+        let writes_primitive_id = gs.shader.output_signature.as_ref().is_some_and(|s| {
+            s.elements.iter().any(|e| {
+                dxbc::spec::SignatureName::from_u32(e.system_value) == Some(dxbc::spec::SignatureName::PrimitiveId)
+            })
+        });
         let vs = self
             .compiled(Stage::Vertex)
             .ok_or_else(|| self.todo_gs("a geometry shader without a vertex shader".into()))?;
@@ -242,6 +250,7 @@ impl Pass<'_> {
             _ => wgpu::PrimitiveTopology::TriangleList,
         };
         let pulled = Pulled {
+            writes_primitive_id,
             module: self.wgpu_module(&draw.module, "geometry draw")?,
             naga: draw.module,
             bindings: draw.bindings,
