@@ -499,6 +499,15 @@ impl Lower<'_> {
                 self.stmt(S::Store { pointer: ptr, value: v });
             }
         }
+        Ok(self.finish_compute_entry())
+    }
+}
+
+impl Lower<'_> {
+    /// Ends the body under construction and makes it the module's compute
+    /// entry point `main` (one invocation per record, [`WORKGROUP_SIZE`]
+    /// wide): the end every compute form shares.
+    pub(super) fn finish_compute_entry(&mut self) -> crate::lower::EntryIo {
         self.stmt(S::Return { value: None });
         let ep = self.take_function(Function::default());
         let workgroup_size = [WORKGROUP_SIZE, 1, 1];
@@ -523,7 +532,7 @@ impl Lower<'_> {
             components: 3,
             synthesised: true,
         }];
-        Ok((inputs, Vec::new(), workgroup_size))
+        (inputs, Vec::new(), workgroup_size)
     }
 }
 

@@ -50,8 +50,8 @@ use dxbc::spec::{
     DCL_CONTROL_POINT_CONTROLS, DCL_TESS_DOMAIN_CONTROLS, DCL_TESS_OUTPUT_CONTROLS, DCL_TESS_PARTITIONING_CONTROLS,
 };
 use naga::{
-    ArraySize, BinaryOperator as B, Expression as E, Function, FunctionArgument, GlobalVariable, Handle, Scalar,
-    ShaderStage, Span, Statement as S, TypeInner, VectorSize,
+    ArraySize, BinaryOperator as B, Expression as E, Function, FunctionArgument, GlobalVariable, Handle, Scalar, Span,
+    Statement as S, TypeInner, VectorSize,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -830,30 +830,6 @@ impl Lower<'_> {
                 self.stmt(S::Store { pointer: ptr, value });
             }
         }
-        self.stmt(S::Return { value: None });
-        let ep = self.take_function(Function::default());
-        let workgroup_size = [WORKGROUP_SIZE, 1, 1];
-        self.module.entry_points.push(naga::EntryPoint {
-            name: "main".into(),
-            stage: ShaderStage::Compute,
-            early_depth_test: None,
-            workgroup_size,
-            workgroup_size_overrides: None,
-            function: ep,
-            mesh_info: None,
-            task_payload: None,
-            incoming_ray_payload: None,
-        });
-        let inputs = vec![IoEntry {
-            semantic: "global_invocation_id".into(),
-            semantic_index: 0,
-            register: 0,
-            location: None,
-            builtin: Some("global_invocation_id".into()),
-            scalar: "u32".into(),
-            components: 3,
-            synthesised: true,
-        }];
-        Ok((inputs, Vec::new(), workgroup_size))
+        Ok(self.finish_compute_entry())
     }
 }
