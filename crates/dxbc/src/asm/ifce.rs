@@ -106,6 +106,13 @@ impl IfceText {
                 return Ok(());
             }
             _ if line.starts_with("// Interface slots, ") && self.ifce.is_some() => {
+                let n = line["// Interface slots, ".len()..].strip_suffix(" total:").unwrap_or("");
+                let n = n.parse().map_err(|_| {
+                    c.err_at("// Interface slots, ".len(), format!("expected a slot count, found `{n}`"))
+                })?;
+                if let Some(ifce) = self.ifce.as_mut() {
+                    ifce.interface_slot_count = n;
+                }
                 self.open(Section::Slots);
                 return Ok(());
             }

@@ -251,7 +251,9 @@ impl Ifce {
         w.u32(self.class_instances.len() as u32);
         w.u32(self.class_types.len() as u32);
         w.u32(self.interface_slots.len() as u32);
-        w.u32(self.interface_slots.iter().fold(0u32, |n, s| n.wrapping_add(s.slot_span)));
+        // The stored total, not the sum of the spans: a damaged file keeps
+        // what it says, and the listing prints this field.
+        w.u32(self.interface_slot_count);
         let instances_at = w.u32(0);
         let types_at = w.u32(0);
         let slots_at = w.u32(0);
@@ -358,6 +360,19 @@ mod tests {
         assert_eq!((s.start_slot, s.slot_span), (0, 2));
         assert_eq!(s.type_ids, [0, 1]);
         assert_eq!(s.table_ids, [4, 5]);
+    }
+
+    #[test]
+    fn stored_slot_total_survives_a_rebuild() {
+        // A total that disagrees with the spans (found by the roundtrip
+        // fuzzer) is what the file says; the encoder must not recompute it.
+        let mut d = sample();
+        d[0x24..0x28].copy_from_slice(&0x0040_0002u32.to_le_bytes());
+        let f = Ifce::parse(&d, 0).unwrap();
+        assert_eq!((f.interface_slot_count, f.interface_slots[0].slot_span), (2, 0x0040_0002));
+        let again = Ifce::parse(&f.encode(), 0).unwrap();
+        assert_eq!(again.interface_slot_count, 2);
+        assert_eq!(again.interface_slots[0].slot_span, 0x0040_0002);
     }
 
     #[test]
