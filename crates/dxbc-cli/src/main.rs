@@ -27,6 +27,8 @@ enum DialectArg {
     Modern,
     /// fxc 9.x / 6.3 spelling.
     Legacy,
+    /// fxc 9.30 spelling (a stripped file's header gains its `///` line).
+    Legacy930,
 }
 
 #[derive(Subcommand)]
@@ -269,6 +271,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 DialectArg::Auto => Dialect::Auto,
                 DialectArg::Modern => Dialect::Modern,
                 DialectArg::Legacy => Dialect::Legacy,
+                DialectArg::Legacy930 => Dialect::Legacy930,
             };
             out.write_all(dxbc::listing::disassemble_with(&s, d).as_bytes()).map_err(io)?;
             faults(&s)?;

@@ -135,8 +135,18 @@ fn program_info(shader: &Shader) -> ProgramInfo {
 
 /// Writes everything fxc prints before the program's version line.
 pub fn write_header(shader: &Shader, out: &mut String) {
+    write_header_with(shader, super::Dialect::Auto, out);
+}
+
+/// The header in a chosen dialect: the creator string decides where the file
+/// has one; a stripped file follows `forced`.
+pub fn write_header_with(shader: &Shader, forced: super::Dialect, out: &mut String) {
     let rdef = shader.rdef.as_ref();
-    let d = dialect(rdef.map(|r| r.creator.as_str()));
+    let d = match (rdef, forced) {
+        (Some(r), _) => dialect(Some(r.creator.as_str())),
+        (None, super::Dialect::Legacy930) => Dialect::V930,
+        (None, _) => Dialect::Modern,
+    };
     let creator = match rdef {
         Some(r) => r.creator.clone(),
         None if shader.container.find(b"XPDP").is_some() => {

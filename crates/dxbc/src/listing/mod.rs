@@ -18,6 +18,11 @@ pub enum Dialect {
     Modern,
     /// fxc 9.x and 6.3.
     Legacy,
+    /// fxc 9.30 (Windows 8 SDK): the legacy spelling, and a `///` header
+    /// line where 9.29 echoed its command line. Files with a creator string
+    /// print the header their compiler wrote whatever is asked; this choice
+    /// matters for stripped files, whose bytes cannot tell.
+    Legacy930,
 }
 
 /// The whole listing as `fxc /Fc` writes it.
@@ -28,11 +33,11 @@ pub fn disassemble(shader: &Shader) -> String {
 /// The listing in a chosen dialect.
 pub fn disassemble_with(shader: &Shader, dialect: Dialect) -> String {
     let mut out = String::with_capacity(shader.bytes.len() * 4);
-    header::write_header(shader, &mut out);
+    header::write_header_with(shader, dialect, &mut out);
     let legacy = match dialect {
         Dialect::Auto => creator_major(shader).is_some_and(|m| m < 10),
         Dialect::Modern => false,
-        Dialect::Legacy => true,
+        Dialect::Legacy | Dialect::Legacy930 => true,
     };
     if let Some(p) = &shader.program {
         program::write_program(p, legacy, &mut out);
