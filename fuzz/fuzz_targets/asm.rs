@@ -14,7 +14,7 @@ use dxbc::program::Program;
 use libfuzzer_sys::fuzz_target;
 
 fn body(p: &Program) -> String {
-    let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+    let cx = dxbc::listing::program::Ctx::modern(p);
     let mut out = String::new();
     for ins in &p.instructions {
         dxbc::listing::program::write_instruction(p, ins, cx, &mut out);

@@ -306,7 +306,7 @@ pub fn tree(m: &Model, k: usize) -> Vec<TreeRow> {
     };
     let ins = &p.instructions[k];
     let ty = ins.info().map_or(dxbc::spec::NumType::Untyped, |o| o.imm);
-    let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+    let cx = dxbc::listing::program::Ctx::modern(p);
     let top = ins.ops.as_slice();
     let mut out = Vec::new();
     // Tokens are contiguous from the instruction's offset.

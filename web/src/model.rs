@@ -529,7 +529,7 @@ mod tests {
     fn lines_match_printer(m: &Model) {
         let p = m.program().unwrap();
         let pl = m.program_line.unwrap();
-        let cx = dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false };
+        let cx = dxbc::listing::program::Ctx::modern(p);
         for (k, ins) in p.instructions.iter().enumerate() {
             let mut s = String::new();
             dxbc::listing::program::write_instruction(p, ins, cx, &mut s);

@@ -568,7 +568,7 @@ mod tests {
         assert!(s.checksum_ok());
         let p = s.program.as_ref().unwrap();
         let mut text = String::new();
-        crate::listing::program::write_program(p, false, &mut text);
+        crate::listing::program::write_program(p, false, false, &mut text);
         assert_eq!(
             text,
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_constantbuffer CB0[1], immediateIndexed\n\

@@ -26,7 +26,7 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
 
 fn line(p: &Program, ins: &Instruction) -> String {
     let mut s = String::new();
-    listing::program::write_instruction(p, ins, Ctx { sm51: p.version.is_sm51(), legacy: false }, &mut s);
+    listing::program::write_instruction(p, ins, Ctx::modern(p), &mut s);
     s.lines().next().unwrap_or("").to_string()
 }
 

@@ -10,7 +10,7 @@
 //! fraction qualifies the nearest float is taken. Either way the result
 //! prints as the same text.
 
-use crate::listing::program::write_float;
+use crate::listing::program::{write_float, write_float_ties_away};
 
 /// Largest denominator tried: above it, a window of 1e-6 holds some
 /// fraction too often for the choice to mean anything.
@@ -47,9 +47,16 @@ pub(crate) fn from_text(text: &str) -> Option<f32> {
     Some(if prints_as(candidate, text) { candidate } else { nearest })
 }
 
+/// Whether `f` prints as `text` under either rounding of a tie at the sixth
+/// decimal (fxc 10 rounds to even, fxc 9 away from zero).
 fn prints_as(f: f32, text: &str) -> bool {
     let mut s = String::with_capacity(text.len());
     write_float(f, &mut s);
+    if s == text {
+        return true;
+    }
+    s.clear();
+    write_float_ties_away(f, &mut s);
     s == text
 }
 

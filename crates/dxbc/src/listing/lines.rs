@@ -38,7 +38,7 @@ impl LineMap {
         let mut ins_line = Vec::new();
         let mut end_line = header_lines;
         let program_line = shader.program.as_ref().map(|p| {
-            let cx = Ctx { sm51: p.version.is_sm51(), legacy: false };
+            let cx = Ctx::modern(p);
             let mut at = header_lines + 1;
             let mut buf = String::new();
             ins_line.reserve(p.instructions.len());

@@ -39,8 +39,11 @@ pub fn disassemble_with(shader: &Shader, dialect: Dialect) -> String {
         Dialect::Modern => false,
         Dialect::Legacy | Dialect::Legacy930 => true,
     };
+    // The Durango (Xbox One) toolchain's C runtime rounds ties away from
+    // zero like fxc 9's; its XPDP chunk is what names it in the header too.
+    let ties_away = legacy || shader.container.find(b"XPDP").is_some();
     if let Some(p) = &shader.program {
-        program::write_program(p, legacy, &mut out);
+        program::write_program(p, legacy, ties_away, &mut out);
     }
     write_trailer(shader, &mut out);
     out

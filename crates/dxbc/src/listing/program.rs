@@ -31,15 +31,26 @@ pub struct Ctx {
     pub sm51: bool,
     /// Spell as fxc releases before 10.0 did.
     pub legacy: bool,
+    /// Round a float that lies exactly halfway between two six-decimal
+    /// spellings away from zero, as the older C runtimes did (fxc 9.x,
+    /// Durango); fxc 10 rounds it to even.
+    pub ties_away: bool,
+}
+
+impl Ctx {
+    /// The modern (fxc 10) spelling for `p`'s shader model.
+    pub fn modern(p: &Program) -> Ctx {
+        Ctx { sm51: p.version.is_sm51(), legacy: false, ties_away: false }
+    }
 }
 
 /// Writes the program listing (from the profile line to the last
 /// instruction) into `out`, one instruction per line.
-pub fn write_program(p: &Program, legacy: bool, out: &mut String) {
+pub fn write_program(p: &Program, legacy: bool, ties_away: bool, out: &mut String) {
     out.push_str(&p.version.profile());
     out.push('\n');
     let mut indent: usize = 0;
-    let cx = Ctx { sm51: p.version.is_sm51(), legacy };
+    let cx = Ctx { sm51: p.version.is_sm51(), legacy, ties_away: ties_away || legacy };
     for ins in &p.instructions {
         let code = ins.opcode();
         if matches!(code, opc::ELSE | opc::ENDIF | opc::ENDLOOP | opc::ENDSWITCH) {
@@ -60,7 +71,7 @@ pub fn write_program(p: &Program, legacy: bool, out: &mut String) {
 pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut String) {
     let code = ins.opcode();
     if ins.is_customdata() {
-        write_customdata(p, ins, cx.legacy, out);
+        write_customdata(p, ins, cx, out);
         return;
     }
     let Some(info) = ins.info() else {
@@ -310,7 +321,7 @@ fn write_register(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut Str
     let t = op.ty();
     let typed = op.operand_type();
     if matches!(typed, Some(T::Immediate32 | T::Immediate64)) {
-        write_immediate(p, op, ty, cx.legacy, out);
+        write_immediate(p, op, ty, cx, out);
         return;
     }
     let name = spec::OPERAND_TYPE.asm(t).unwrap_or("?");
@@ -380,7 +391,7 @@ fn write_components(op: &Operand, out: &mut String) {
     }
 }
 
-fn write_immediate(p: &Program, op: &Operand, ty: NumType, legacy: bool, out: &mut String) {
+fn write_immediate(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut String) {
     let v = op.imm(p);
     if op.operand_type() == Some(OperandType::Immediate64) {
         out.push_str("d(");
@@ -400,20 +411,14 @@ fn write_immediate(p: &Program, op: &Operand, ty: NumType, legacy: bool, out: &m
         if i > 0 {
             out.push_str(if ty == NumType::Untyped { "," } else { ", " });
         }
-        write_number(x, ty, legacy, out);
+        write_number(x, ty, cx, out);
     }
     out.push(')');
 }
 
 /// Writes one 32-bit immediate the way fxc does for the given type.
-pub fn write_number(x: u32, ty: NumType, legacy: bool, out: &mut String) {
-    let float = |out: &mut String| {
-        if legacy {
-            write_float_legacy(f32::from_bits(x), out)
-        } else {
-            write_float(f32::from_bits(x), out)
-        }
-    };
+pub fn write_number(x: u32, ty: NumType, cx: Ctx, out: &mut String) {
+    let float = |out: &mut String| write_float_in(f32::from_bits(x), cx, out);
     match ty {
         NumType::Float | NumType::Double => float(out),
         NumType::Int | NumType::Uint | NumType::None => write_int(x, out),
@@ -443,19 +448,42 @@ fn write_int(x: u32, out: &mut String) {
     }
 }
 
-/// `%f` as fxc prints it, including its spellings of infinities and NaNs.
+/// `%f` as fxc 10 prints it, including its spellings of infinities and
+/// NaNs. A float is an exact binary fraction, so its decimal expansion is
+/// finite and a value can lie exactly halfway between two six-decimal
+/// spellings (1/128 = 0.0078125). fxc 10's C runtime rounds such a tie to
+/// the even digit, as IEEE 754 asks (`l(0.007812)`), as Rust's formatting
+/// does.
 pub fn write_float(f: f32, out: &mut String) {
+    write_float_rounded(f, false, out);
+}
+
+/// A float in the dialect of `cx`.
+fn write_float_in(f: f32, cx: Ctx, out: &mut String) {
+    match (cx.legacy, cx.ties_away) {
+        (true, _) => write_float_legacy(f, out),
+        (false, true) => write_float_ties_away(f, out),
+        (false, false) => write_float(f, out),
+    }
+}
+
+/// `%f` as the C runtime of the fxc 9.x compilers printed it: a tie at the
+/// sixth decimal rounds away from zero (`l(0.007813)`).
+pub fn write_float_ties_away(f: f32, out: &mut String) {
+    write_float_rounded(f, true, out);
+}
+
+fn write_float_rounded(f: f32, ties_away: bool, out: &mut String) {
     if f.is_nan() {
         out.push_str(if f.is_sign_negative() { "-1.#IND00" } else { "1.#QNAN0" });
     } else if f.is_infinite() {
         out.push_str(if f < 0.0 { "-1.#INF00" } else { "1.#INF00" });
     } else {
         // f32 * 1e6 is exact in f64 (24 + 20 bits), so a tie at the sixth
-        // decimal is detected exactly; the C runtime rounds ties away from
-        // zero where Rust rounds them to even.
+        // decimal is detected exactly.
         let x = f as f64;
         let y = x * 1e6;
-        if y.abs() < 9.0e15 && (y.fract().abs() == 0.5) {
+        if ties_away && y.abs() < 9.0e15 && (y.fract().abs() == 0.5) {
             let r = y.abs().trunc() + 1.0;
             let int = (r / 1e6).trunc();
             let frac = r - int * 1e6;
@@ -468,10 +496,11 @@ pub fn write_float(f: f32, out: &mut String) {
 }
 
 /// `%f` as the C runtime of fxc before 10.0 printed it: at most 17
-/// significant digits, the rest of the integer part filled with zeros.
+/// significant digits, the rest of the integer part filled with zeros, and
+/// ties at the sixth decimal rounded away from zero.
 pub fn write_float_legacy(f: f32, out: &mut String) {
     let start = out.len();
-    write_float(f, out);
+    write_float_ties_away(f, out);
     let s = &out[start..];
     let neg = s.starts_with('-');
     let body = if neg { &s[1..] } else { s };
@@ -527,7 +556,7 @@ fn write_double(f: f64, out: &mut String) {
     }
 }
 
-fn write_customdata(p: &Program, ins: &Instruction, legacy: bool, out: &mut String) {
+fn write_customdata(p: &Program, ins: &Instruction, cx: Ctx, out: &mut String) {
     let class = ins.customdata_class();
     let data: Vec<u32> = ins.payload(p).iter().map(|x| x.value).collect();
     if CustomdataClass::from_u32(class) == Some(CustomdataClass::DclImmediateConstantBuffer) {
@@ -541,7 +570,7 @@ fn write_customdata(p: &Program, ins: &Instruction, legacy: bool, out: &mut Stri
             out.push('{');
             for (c, &x) in row.iter().enumerate() {
                 out.push_str(if c == 0 { " " } else { ", " });
-                write_number(x, NumType::Untyped, legacy, out);
+                write_number(x, NumType::Untyped, cx, out);
             }
             out.push('}');
         }
@@ -753,7 +782,7 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         }
         DCL_HS_MAX_TESSFACTOR => {
             out.push_str("dcl_hs_max_tessfactor l(");
-            write_float(f32::from_bits(w(0)), out);
+            write_float_in(f32::from_bits(w(0)), cx, out);
             out.push(')');
         }
         DCL_HS_FORK_PHASE_INSTANCE_COUNT | DCL_HS_JOIN_PHASE_INSTANCE_COUNT | DCL_GS_INSTANCE_COUNT => {
@@ -859,4 +888,37 @@ fn uppercase_register(out: &mut String) {
     let tail: String = out[start..].chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     let up = tail.to_ascii_uppercase();
     out.replace_range(start..start + tail.len(), &up);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn modern(f: f32) -> String {
+        let mut s = String::new();
+        write_float(f, &mut s);
+        s
+    }
+
+    fn legacy(f: f32) -> String {
+        let mut s = String::new();
+        write_float_legacy(f, &mut s);
+        s
+    }
+
+    #[test]
+    fn ties_at_the_sixth_decimal_round_to_even_in_fxc_10_and_away_in_fxc_9() {
+        // k/128 for odd k lies exactly halfway between two six-decimal values.
+        for (k, even, away) in [(1, "0.007812", "0.007813"), (3, "0.023438", "0.023438"), (5, "0.039062", "0.039063")] {
+            let f = k as f32 / 128.0;
+            assert_eq!((modern(f), legacy(f)), (even.to_string(), away.to_string()), "{k}/128");
+            assert_eq!((modern(-f), legacy(-f)), (format!("-{even}"), format!("-{away}")), "-{k}/128");
+        }
+        // Not a tie: 1/1024 = 0.0009765625 rounds up under both rules.
+        assert_eq!((modern(1.0 / 1024.0), legacy(1.0 / 1024.0)), ("0.000977".into(), "0.000977".into()));
+        // A tie in a float too large for a six-decimal fraction cannot
+        // exist; large values keep their exact integer digits (or 17 in 9.x).
+        assert_eq!(modern(1.0e20), "100000002004087734272.000000");
+        assert_eq!(legacy(1.0e20), "100000002004087730000.000000");
+    }
 }

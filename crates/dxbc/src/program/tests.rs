@@ -27,7 +27,7 @@ fn decode_ok(body: &[u32]) -> Program {
 
 fn text(p: &Program, i: usize) -> String {
     let mut s = String::new();
-    write_instruction(p, &p.instructions[i], Ctx { sm51: p.version.is_sm51(), legacy: false }, &mut s);
+    write_instruction(p, &p.instructions[i], Ctx::modern(p), &mut s);
     s
 }
 
@@ -211,7 +211,7 @@ fn conditional_and_control_flow_indentation() {
     let body = [opc(31, 3, 1 << 18), reg(0, 2 << 2 | 2, 1), 0, opc(2, 1, 0), opc(21, 1, 0), opc(62, 1, 0)];
     let p = decode_ok(&body);
     let mut s = String::new();
-    write_program(&p, false, &mut s);
+    write_program(&p, false, false, &mut s);
     assert_eq!(s, "ps_5_0\nif_nz r0.x\n  break \nendif \nret \n");
 }
 

@@ -141,7 +141,7 @@ impl Searcher<'_> {
     fn listing_line(&self, k: usize) -> String {
         let Some(p) = self.program() else { return String::new() };
         let mut s = String::new();
-        write_instruction(p, &p.instructions[k], Ctx { sm51: p.version.is_sm51(), legacy: false }, &mut s);
+        write_instruction(p, &p.instructions[k], Ctx::modern(p), &mut s);
         s.lines().next().unwrap_or("").trim_end().to_string()
     }
 
