@@ -8,7 +8,7 @@ use crate::lower::{malformed, unsupported, Lower, H};
 use crate::*;
 use dxbc::program::{Instruction, Operand};
 use dxbc::spec::{
-    Opcode as O, OperandType as OT, Primitive, PrimitiveTopology, ProgramType, DCL_GS_INPUT_CONTROLS,
+    Opcode as O, OperandType as OT, Primitive, PrimitiveTopology, ProgramType, SignatureName, DCL_GS_INPUT_CONTROLS,
     DCL_GS_OUTPUT_CONTROLS,
 };
 use naga::{
@@ -45,6 +45,15 @@ pub(crate) struct GsState {
     strip_len: Handle<GlobalVariable>,
     /// Vertices emitted by this invocation (bounded by `max_out`).
     emitted: Handle<GlobalVariable>,
+    /// First output record of this invocation's slot: invocation ×
+    /// `max_list`, so the output keeps D3D's primitive order.
+    slot_base: Handle<GlobalVariable>,
+    /// List vertices this invocation has written into its slot.
+    slot_len: Handle<GlobalVariable>,
+    /// List vertices a slot holds ([`ComputeForm::max_list_vertices`]).
+    max_list: u32,
+    /// Output register of SV_Position (stream 0), if the shader writes one.
+    position: Option<u32>,
     /// The strip's last two vertices, older first.
     prev: [Handle<GlobalVariable>; 2],
     /// Output registers of a record.
@@ -220,13 +229,48 @@ impl Lower<'_> {
         let n = std::num::NonZeroU32::new(REGISTER_STRIDE).unwrap_or(std::num::NonZeroU32::MIN);
         let arr = self.ty(TypeInner::Array { base: vec4u, size: ArraySize::Constant(n), stride: 16 });
         let prev = [self.private_typed("strip_older", arr), self.private_typed("strip_newer", arr)];
+        let slot_base = self.private_typed("slot_base", u32_ty);
+        let slot_len = self.private_typed("slot_length", u32_ty);
+        let position = shader
+            .output_signature
+            .iter()
+            .flat_map(|s| &s.elements)
+            .find(|e| {
+                e.stream.unwrap_or(0) == 0
+                    && e.register < REGISTER_STRIDE
+                    && SignatureName::from_u32(e.system_value) == Some(SignatureName::Position)
+            })
+            .map(|e| e.register);
+        let form = ComputeForm {
+            pass: Pass::GeometryCompute,
+            vertices_per_primitive: records,
+            instances,
+            max_vertices: max_out,
+            output_topology: Some(topology),
+            output_registers: regs.clone(),
+            tessellation: None,
+        };
+        let max_list = form.max_list_vertices();
         self.io = Some(StageIo {
             input,
             output: Some(output),
             index,
             pull_vertex: None,
             records,
-            gs: Some(GsState { topology, max_out, instances, count, strip_len, emitted, prev, regs: regs.clone() }),
+            gs: Some(GsState {
+                topology,
+                max_out,
+                instances,
+                count,
+                strip_len,
+                emitted,
+                slot_base,
+                slot_len,
+                max_list,
+                position,
+                prev,
+                regs: regs.clone(),
+            }),
             tess: None,
         });
         Ok(Some(ComputeForm {
@@ -376,21 +420,25 @@ impl Lower<'_> {
         self.span.to_range().map_or(self.p.offset, |r| r.start)
     }
 
-    /// Appends list vertices: reserves them at the count, then writes each
-    /// (at slot `base + position`, or `base + slot` where a slot expression
-    /// is given) if the output buffer holds them.
+    /// Appends list vertices at the end of this invocation's slot (at
+    /// `slot_len + position`, or `slot_len + slot` where a slot expression
+    /// is given) if the slot and the output buffer hold them, and adds them
+    /// to the count (which tells the caller how many were emitted in all).
     fn append(&mut self, vertices: &[(Option<H>, Src)], regs: &[u32]) -> Result<(), TranslateError> {
         let Some(io) = &self.io else { return malformed("no stage buffers", self.offset_now()) };
         let (Some(output), Some(gs)) = (io.output, io.gs.as_ref()) else {
             return malformed("emit outside a geometry shader", self.offset_now());
         };
-        let (count, prev) = (gs.count, gs.prev);
+        let (count, prev, slot_base, slot_len, max_list) = (gs.count, gs.prev, gs.slot_base, gs.slot_len, gs.max_list);
         let n = self.lit_u(vertices.len() as u32);
         let pointer = self.e(E::GlobalVariable(count));
-        self.flush();
-        let ty = self.t.u32;
-        let base = self.f.expressions.append(E::AtomicResult { ty, comparison: false }, self.span);
-        self.stmt(S::Atomic { pointer, fun: AtomicFunction::Add, value: n, result: Some(base) });
+        self.stmt(S::Atomic { pointer, fun: AtomicFunction::Add, value: n, result: None });
+        let written = self.load_global(slot_len);
+        let slot_first = self.load_global(slot_base);
+        let base = self.bin(B::Add, slot_first, written);
+        let written_after = self.bin(B::Add, written, n);
+        let room = self.lit_u(max_list);
+        let in_slot = self.bin(B::LessEqual, written_after, room);
         let out = self.e(E::GlobalVariable(output));
         let len = self.e(E::ArrayLength(out));
         let stride = self.lit_u(REGISTER_STRIDE);
@@ -400,7 +448,10 @@ impl Lower<'_> {
         let fits = self.bin(B::LessEqual, end, capacity);
         let no_wrap = self.bin(B::GreaterEqual, end, base);
         let ok = self.bin(B::LogicalAnd, fits, no_wrap);
+        let ok = self.bin(B::LogicalAnd, ok, in_slot);
         self.open_if(ok);
+        let len_ptr = self.e(E::GlobalVariable(slot_len));
+        self.stmt(S::Store { pointer: len_ptr, value: written_after });
         for (position, &(slot, src)) in vertices.iter().enumerate() {
             let offset = match slot {
                 Some(s) => s,
@@ -486,7 +537,18 @@ impl Lower<'_> {
             let ptr = self.e(E::GlobalVariable(g));
             self.stmt(S::Store { pointer: ptr, value: v });
         }
+        let slot =
+            self.io.as_ref().and_then(|io| io.gs.as_ref()).map(|g| (g.slot_base, g.slot_len, g.max_list, g.position));
+        if let Some((slot_base, _, max_list, _)) = slot {
+            let room = self.lit_u(max_list);
+            let first = self.bin(B::Multiply, id, room);
+            let ptr = self.e(E::GlobalVariable(slot_base));
+            self.stmt(S::Store { pointer: ptr, value: first });
+        }
         self.stmt(S::Call { function: body, arguments: Vec::new(), result: None });
+        if let (Some((slot_base, slot_len, max_list, Some(position))), Some(output)) = (slot, output) {
+            self.fill_slot_with_culled_vertices(output, slot_base, slot_len, max_list, position);
+        }
         if let (false, Some(output)) = (is_gs, output) {
             let stride = self.lit_u(REGISTER_STRIDE);
             let first = self.bin(B::Multiply, id, stride);
@@ -504,6 +566,51 @@ impl Lower<'_> {
 }
 
 impl Lower<'_> {
+    /// Writes a position of (0, 0, 0, −1) into every record of the slot the
+    /// invocation left unwritten: −w < x fails for every vertex, so clipping
+    /// discards whatever point, line or triangle those records form, and the
+    /// caller can draw every slot whole.
+    fn fill_slot_with_culled_vertices(
+        &mut self,
+        output: Handle<GlobalVariable>,
+        slot_base: Handle<GlobalVariable>,
+        slot_len: Handle<GlobalVariable>,
+        max_list: u32,
+        position: u32,
+    ) {
+        self.open_loop();
+        let written = self.load_global(slot_len);
+        let room = self.lit_u(max_list);
+        let full = self.bin(B::GreaterEqual, written, room);
+        self.open_if(full);
+        self.stmt(S::Break);
+        self.close_if();
+        let first = self.load_global(slot_base);
+        let record = self.bin(B::Add, first, written);
+        let out = self.e(E::GlobalVariable(output));
+        let len = self.e(E::ArrayLength(out));
+        let stride = self.lit_u(REGISTER_STRIDE);
+        let capacity = self.bin(B::Divide, len, stride);
+        let past = self.bin(B::GreaterEqual, record, capacity);
+        self.open_if(past);
+        self.stmt(S::Break);
+        self.close_if();
+        let word = self.bin(B::Multiply, record, stride);
+        let reg = self.lit_u(position);
+        let i = self.bin(B::Add, word, reg);
+        let zero = self.lit_u(0);
+        let minus_one = self.lit_u((-1.0f32).to_bits());
+        let culled = self.e(E::Compose { ty: self.t.vec4u, components: vec![zero, zero, zero, minus_one] });
+        let out = self.e(E::GlobalVariable(output));
+        let ptr = self.e(E::Access { base: out, index: i });
+        self.stmt(S::Store { pointer: ptr, value: culled });
+        let one = self.lit_u(1);
+        let next = self.bin(B::Add, written, one);
+        let len_ptr = self.e(E::GlobalVariable(slot_len));
+        self.stmt(S::Store { pointer: len_ptr, value: next });
+        self.close_loop();
+    }
+
     /// Ends the body under construction and makes it the module's compute
     /// entry point `main` (one invocation per record, [`WORKGROUP_SIZE`]
     /// wide): the end every compute form shares.

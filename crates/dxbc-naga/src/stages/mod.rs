@@ -19,8 +19,11 @@
 //!    `geometry.rs`): one invocation per input primitive and GS instance.
 //!    `v[k][r]` reads record `p × n + k` of the stage input buffer (`n` from
 //!    `dcl_inputprimitive`). `emit` appends the output registers to the
-//!    stage output buffer, reserving space with an atomic counter (the
-//!    *vertex count* buffer), and turns strips into lists as it goes: a
+//!    invocation's own slot of the stage output buffer (invocation ×
+//!    [`ComputeForm::max_list_vertices`] records, so the output keeps D3D's
+//!    primitive order whatever order the GPU runs invocations in), counts
+//!    them in the *vertex count* buffer, and turns strips into lists as it
+//!    goes: a
 //!    line strip's vertex `k ≥ 1` appends the line (k−1, k); a triangle
 //!    strip's vertex `j ≥ 2` appends triangle `t = j − 2` as (t, t+1, t+2),
 //!    or (t, t+2, t+1) for odd `t`: the order D3D gives a strip's triangles,
@@ -30,9 +33,11 @@
 //!    `vertex_index` from the GS's output buffer and outputs the registers
 //!    the GS output signature names (stream 0) as a VS with that signature
 //!    would: SV_Position as the position, the others at location =
-//!    register. The pixel shader links to it exactly as to a VS. The caller
-//!    draws `min(count, capacity)` vertices as a list of the topology in
-//!    [`ComputeForm::output_topology`].
+//!    register. The pixel shader links to it exactly as to a VS. An invocation
+//!    gives the records of its slot that it left unwritten a position of
+//!    (0, 0, 0, −1), which clipping discards, so the caller draws every
+//!    slot (`invocations × max_list_vertices` vertices) as a list of the
+//!    topology in [`ComputeForm::output_topology`].
 //!
 //! Hull and domain shaders run the same way (`hull.rs`, `domain.rs`): the
 //! vertex shader as compute writes the input control points, a hull

@@ -241,9 +241,12 @@ impl Pass<'_> {
                     skip => OpErr::Skip(skip),
                 }
             })?;
+        // Each invocation owns a slot of `max_list_vertices` records and
+        // culls what it leaves unwritten, so every slot is drawn whole, in
+        // D3D's primitive order.
         let bytes = self.gpu.read_buffer(&count, 4).map_err(|e| OpErr::Fail(e.to_string()))?;
         let appended = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-        let drawn = (appended as u64).min(capacity) as u32;
+        let drawn = if appended == 0 { 0 } else { capacity as u32 };
         let topology = match form.output_topology {
             Some(OutputTopology::PointList) => wgpu::PrimitiveTopology::PointList,
             Some(OutputTopology::LineList) => wgpu::PrimitiveTopology::LineList,
