@@ -16,6 +16,7 @@ mod resources;
 mod soft_f64;
 pub mod specialise;
 mod spirv_binding_arrays;
+pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
 
