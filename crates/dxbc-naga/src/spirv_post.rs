@@ -703,4 +703,78 @@ mod tests {
             ]
         );
     }
+
+    // Marks (spirv_marks): %1 u32, %3 f32, %4 vec4<f32>, %5 *Input vec4.
+    fn mark_types(tag: u32) -> Vec<Vec<u32>> {
+        vec![
+            inst(op::TYPE_INT, &[1, 32, 0]),
+            inst(op::CONSTANT, &[1, 2, crate::spirv_marks::TAG_BASE | tag]),
+            inst(op::TYPE_FLOAT, &[3, 32]),
+            inst(op::TYPE_VECTOR, &[4, 3, 4]),
+            inst(op::TYPE_POINTER, &[5, op::STORAGE_INPUT, 4]),
+        ]
+    }
+
+    #[test]
+    fn min_lod_mark_adds_the_operand_after_the_others_and_becomes_a_copy() {
+        use crate::spirv_marks::MIN_LOD;
+        // No operands yet; then a ConstOffset (0x8) before it.
+        for (operands, want) in [(vec![], vec![0x80, 13]), (vec![0x8, 30], vec![0x88, 30, 13])] {
+            let mut body = mark_types(MIN_LOD);
+            let mut sample = vec![4, 10, 11, 12];
+            sample.extend(&operands);
+            body.push(inst(op::IMAGE_SAMPLE_IMPLICIT_LOD, &sample));
+            body.push(inst(op::FUNCTION_CALL, &[4, 14, 20, 2, 10, 13]));
+            let (words, edits) = apply(&module(&body, 40)).unwrap();
+            let m = Words::decode(&words).unwrap();
+            let ins: Vec<(u16, Vec<u32>)> = m.instructions().map(|(o, a)| (o, a.to_vec())).collect();
+            let mut clamped = vec![4, 10, 11, 12];
+            clamped.extend(&want);
+            assert!(ins.contains(&(op::IMAGE_SAMPLE_IMPLICIT_LOD, clamped)));
+            assert!(ins.contains(&(op::COPY_OBJECT, vec![4, 14, 10])));
+            assert!(!ins.iter().any(|(o, _)| *o == op::FUNCTION_CALL));
+            assert!(ins.contains(&(op::CAPABILITY, vec![op::CAPABILITY_MIN_LOD])));
+            assert_eq!(edits, vec![Edit::MinLod]);
+        }
+        // An explicit LOD without gradients cannot take MinLod.
+        let mut body = mark_types(MIN_LOD);
+        body.push(inst(op::IMAGE_SAMPLE_EXPLICIT_LOD, &[4, 10, 11, 12, 0x2, 31]));
+        body.push(inst(op::FUNCTION_CALL, &[4, 14, 20, 2, 10, 13]));
+        assert!(matches!(apply(&module(&body, 40)), Err(PostError::Unexpected(_))));
+    }
+
+    #[test]
+    fn eval_marks_become_interpolate_at_of_the_input_variable() {
+        use crate::spirv_marks::{EVAL_CENTROID, EVAL_SAMPLE};
+        for (kind, extra, glsl_op) in [
+            (EVAL_CENTROID, vec![], op::GLSL_INTERPOLATE_AT_CENTROID),
+            (EVAL_SAMPLE, vec![17], op::GLSL_INTERPOLATE_AT_SAMPLE),
+        ] {
+            let mut body = mark_types(kind | 3);
+            body.push(inst(op::VARIABLE, &[5, 6, op::STORAGE_INPUT]));
+            body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_LOCATION, 3]));
+            let mut call = vec![4, 15, 21, 2, 16];
+            call.extend(&extra);
+            body.push(inst(op::FUNCTION_CALL, &call));
+            let (words, edits) = apply(&module(&body, 40)).unwrap();
+            let m = Words::decode(&words).unwrap();
+            let ins: Vec<(u16, Vec<u32>)> = m.instructions().map(|(o, a)| (o, a.to_vec())).collect();
+            let glsl = ins.iter().find(|(o, _)| *o == op::EXT_INST_IMPORT).expect("GLSL.std.450 imported").1[0];
+            let mut want = vec![4, 15, glsl, glsl_op, 6];
+            want.extend(&extra);
+            assert!(ins.contains(&(op::EXT_INST, want)), "{ins:?}");
+            assert!(ins.contains(&(op::CAPABILITY, vec![op::CAPABILITY_INTERPOLATION_FUNCTION])));
+            assert_eq!(edits, vec![Edit::InterpolateAt]);
+        }
+        // A flat input is its value: the call becomes a copy.
+        let mut body = mark_types(EVAL_CENTROID | 3);
+        body.push(inst(op::VARIABLE, &[5, 6, op::STORAGE_INPUT]));
+        body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_LOCATION, 3]));
+        body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_FLAT]));
+        body.push(inst(op::FUNCTION_CALL, &[4, 15, 21, 2, 16]));
+        let (words, edits) = apply(&module(&body, 40)).unwrap();
+        let m = Words::decode(&words).unwrap();
+        assert!(m.instructions().any(|(o, a)| o == op::COPY_OBJECT && a == [4, 15, 16]));
+        assert!(edits.is_empty());
+    }
 }
