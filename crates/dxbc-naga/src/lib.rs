@@ -16,6 +16,7 @@ mod resources;
 mod soft_f64;
 pub mod specialise;
 mod spirv_binding_arrays;
+pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
 
@@ -472,7 +473,8 @@ pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
 /// SPIR-V words: naga's writer, then [`spirv_post`], which gives SPIR-V
 /// what naga 30's IR cannot say (the SampleMask array, Layer and
 /// ViewportIndex built-ins, level-free size queries of multisampled and
-/// storage images).
+/// storage images, the `MinLod` operand and `InterpolateAt*` that
+/// [`spirv_marks`] stand for).
 pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
     spirv_with_edits(t).map(|(words, _)| words)
 }

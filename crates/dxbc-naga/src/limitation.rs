@@ -384,6 +384,14 @@ impl Limitation {
             (L::ViewportArrayIndex, _) => {
                 Some("naga's IR has no viewport index built-in, so its writer cannot declare one")
             }
+            // naga's IR has neither: SPIR-V gets them from `spirv_post`
+            // (the marks of `spirv_marks`).
+            (L::LodClamp | L::PullModelInterpolation, Spirv) => None,
+            (L::LodClamp | L::PullModelInterpolation, Wgsl) => Some(self.why()),
+            (L::LodClamp, _) => Some("naga's IR has no minimum-LOD sampling operand, so its writer cannot emit one"),
+            (L::PullModelInterpolation, _) => {
+                Some("naga's IR has no pull-model interpolation, so its writer cannot emit EvaluateAttribute* / interpolateAt*")
+            }
             (L::ResourceArrays | L::ConstantBufferArrays, Wgsl) => Some("WebGPU has no binding arrays"),
             (L::ResourceArrays | L::ConstantBufferArrays, Glsl) => Some("naga's GLSL writer has no binding arrays"),
             (L::ResourceArrays | L::ConstantBufferArrays, _) => None,

@@ -502,7 +502,7 @@ impl<'a> Lower<'a> {
         )
     }
 
-    fn input(&mut self, n: u32) -> Handle<GlobalVariable> {
+    pub(crate) fn input(&mut self, n: u32) -> Handle<GlobalVariable> {
         if let Some(&g) = self.inputs.get(&n) {
             return g;
         }
@@ -732,9 +732,15 @@ impl<'a> Lower<'a> {
                 self.e(E::Compose { ty, components: hs })
             }
         };
+        Ok(self.swizzled(op, raw))
+    }
+
+    /// `raw` (a register's vec4<u32>) as `op` selects it: replicated for a
+    /// one-component operand, swizzled for a four-component one.
+    pub(crate) fn swizzled(&mut self, op: &Operand, raw: H) -> H {
         // Scalar registers (one component) are replicated.
         let components = NumComponents::from_u32(op.num_components());
-        Ok(if components == Some(NumComponents::Component1) {
+        if components == Some(NumComponents::Component1) {
             let c = self.component(raw, 0);
             self.splat(c)
         } else if components == Some(NumComponents::Component4) {
@@ -755,7 +761,7 @@ impl<'a> Lower<'a> {
             }
         } else {
             raw
-        })
+        }
     }
 
     /// Bitcasts register bits to `k` and applies the operand's modifiers.
@@ -1652,6 +1658,7 @@ impl<'a> Lower<'a> {
             O::Msad => return self.msad(ins),
             O::Lod => return self.lod(ins),
             O::SamplePos => return self.samplepos(ins),
+            O::EvalCentroid | O::EvalSampleIndex | O::EvalSnapped => return self.eval(ins, code),
             c if c == O::CheckAccessFullyMapped || crate::emulate::feedback::sibling(c).is_some() => {
                 return self.feedback(ins, code)
             }

@@ -712,6 +712,19 @@ impl Lower<'_> {
     }
 
     pub(crate) fn sample(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
+        self.sample_clamped(ins, code, None)
+    }
+
+    /// Sampling with an optional minimum LOD (the `_cl` feedback forms):
+    /// the clamp goes through a [`crate::spirv_marks::MIN_LOD`] mark, which
+    /// only SPIR-V can carry (a [`L::LodClamp`] target refusal for the
+    /// others).
+    pub(crate) fn sample_clamped(
+        &mut self,
+        ins: &Instruction,
+        code: O,
+        min_lod: Option<H>,
+    ) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
         if self.stage != naga::ShaderStage::Fragment && matches!(code, O::Sample | O::SampleC | O::SampleB) {
             return unsupported(
@@ -782,6 +795,17 @@ impl Lower<'_> {
             depth_ref,
             clamp_to_edge: false,
         });
+        let v = match min_lod {
+            // SPIR-V allows MinLod with implicit LODs and gradients only.
+            Some(clamp) if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_) | SampleLevel::Gradient { .. }) => {
+                let ty = if tex.depth { self.t.f32 } else { self.t.vec4f };
+                let f32_ty = self.t.f32;
+                self.target_refusal(L::LodClamp, format!("{} with a LOD clamp", code.info().asm), at);
+                self.spirv_mark(crate::spirv_marks::MIN_LOD, v, ty, &[(clamp, f32_ty)])
+            }
+            Some(_) => return malformed(format!("{} has no LOD clamp form", code.info().asm), at),
+            None => v,
+        };
         let v = self.widen(v, tex.depth);
         let v = self.resource_swizzle(res, v);
         let sat = saturate(ins);

@@ -31,6 +31,18 @@
 //!    `OpImageQuerySize` without the level operand (such images have one
 //!    level, so the answer is the same).
 //!
+//! 4. **Minimum-LOD sampling** (`sample*_cl_s` with a clamp). Mark: a call
+//!    of a [`crate::spirv_marks`] function tagged `MIN_LOD` on a sample's
+//!    result. Edit: the `OpImageSample*` gets the `MinLod` image operand
+//!    (capability `MinLod`); the call becomes `OpCopyObject` of the sample.
+//! 5. **Pull-model interpolation** (`eval_centroid`, `eval_sample_index`,
+//!    `eval_snapped`). Mark: a call tagged `EVAL_*` with the input
+//!    register. Edit: the call becomes `OpExtInst GLSL.std.450
+//!    InterpolateAtCentroid|Sample|Offset` of the `Input` variable at that
+//!    register's location (capability `InterpolationFunction`); of a flat
+//!    or integer input it becomes a copy of the value read (D3D evaluates a
+//!    constant-interpolated input to its constant).
+//!
 //! Everything else passes through word for word. The pass decodes the
 //! instruction stream, so a malformed stream (which naga never writes) is
 //! an error, not a panic. The tests check the result with `spirv-val
@@ -46,6 +58,17 @@ pub const VIEWPORT_INDEX_LOCATION: u32 = 1025;
 /// SPIR-V numbers used here (from the SPIR-V 1.6 specification, §3).
 pub mod op {
     pub const EXTENSION: u16 = 10;
+    pub const EXT_INST_IMPORT: u16 = 11;
+    pub const EXT_INST: u16 = 12;
+    pub const TYPE_FLOAT: u16 = 22;
+    pub const TYPE_VECTOR: u16 = 23;
+    pub const FUNCTION_CALL: u16 = 57;
+    pub const COMPOSITE_EXTRACT: u16 = 81;
+    pub const COPY_OBJECT: u16 = 83;
+    pub const IMAGE_SAMPLE_IMPLICIT_LOD: u16 = 87;
+    pub const IMAGE_SAMPLE_EXPLICIT_LOD: u16 = 88;
+    pub const IMAGE_SAMPLE_DREF_IMPLICIT_LOD: u16 = 89;
+    pub const IMAGE_SAMPLE_DREF_EXPLICIT_LOD: u16 = 90;
     pub const ENTRY_POINT: u16 = 15;
     pub const CAPABILITY: u16 = 17;
     pub const TYPE_INT: u16 = 21;
@@ -78,6 +101,17 @@ pub mod op {
     /// Execution models.
     pub const MODEL_VERTEX: u32 = 0;
     pub const MODEL_FRAGMENT: u32 = 4;
+    /// Storage classes.
+    pub const STORAGE_INPUT: u32 = 1;
+    /// Image operands (bits of the mask).
+    pub const IMAGE_OPERAND_GRAD: u32 = 0x4;
+    pub const IMAGE_OPERAND_MIN_LOD: u32 = 0x80;
+    pub const CAPABILITY_MIN_LOD: u32 = 42;
+    pub const CAPABILITY_INTERPOLATION_FUNCTION: u32 = 52;
+    /// GLSL.std.450 instructions.
+    pub const GLSL_INTERPOLATE_AT_CENTROID: u32 = 76;
+    pub const GLSL_INTERPOLATE_AT_SAMPLE: u32 = 77;
+    pub const GLSL_INTERPOLATE_AT_OFFSET: u32 = 78;
 }
 
 /// Why the post-pass could not edit a stream (naga never writes one of
@@ -113,6 +147,10 @@ pub enum Edit {
     ViewportIndex,
     /// `OpImageQuerySizeLod` of an MS or storage image became `OpImageQuerySize`.
     SizeQueryWithoutLevel,
+    /// A sample got the `MinLod` operand.
+    MinLod,
+    /// An input is read through `InterpolateAt*`.
+    InterpolateAt,
 }
 
 /// A decoded module: the header and the instructions, each a whole
@@ -357,6 +395,162 @@ impl Words {
     }
 }
 
+impl Words {
+    /// The `GLSL.std.450` import, added when naga wrote none.
+    fn glsl_import(&mut self) -> u32 {
+        let name = string_words("GLSL.std.450");
+        if let Some(i) = self.ins.iter().find(|i| Self::opcode(i) == op::EXT_INST_IMPORT && i[2..] == name[..]) {
+            return i[1];
+        }
+        let id = self.fresh_id();
+        let at = self
+            .ins
+            .iter()
+            .rposition(|i| matches!(Self::opcode(i), op::CAPABILITY | op::EXTENSION | op::EXT_INST_IMPORT))
+            .map_or(0, |p| p + 1);
+        let mut operands = vec![id];
+        operands.extend(name);
+        self.ins.insert(at, inst(op::EXT_INST_IMPORT, &operands));
+        id
+    }
+
+    /// The position of the sample (or the extraction from one) defining `id`.
+    fn sample_def(&self, id: u32) -> Option<usize> {
+        self.ins.iter().position(|i| {
+            matches!(
+                Self::opcode(i),
+                op::IMAGE_SAMPLE_IMPLICIT_LOD
+                    | op::IMAGE_SAMPLE_EXPLICIT_LOD
+                    | op::IMAGE_SAMPLE_DREF_IMPLICIT_LOD
+                    | op::IMAGE_SAMPLE_DREF_EXPLICIT_LOD
+                    | op::COMPOSITE_EXTRACT
+            ) && i.len() >= 4
+                && i[2] == id
+        })
+    }
+
+    /// The `Input` variable at `location`, its pointee type, and whether it
+    /// is interpolated (a float vector without `Flat`).
+    fn input_at(&self, location: u32) -> Option<(u32, u32, bool)> {
+        let vars = self.decorated(op::DECORATION_LOCATION, location);
+        let (var, ptr_ty) = self.ins.iter().find_map(|i| {
+            (Self::opcode(i) == op::VARIABLE && i.len() >= 4 && i[3] == op::STORAGE_INPUT && vars.contains(&i[2]))
+                .then(|| (i[2], i[1]))
+        })?;
+        let pointee = self.def_type(ptr_ty).filter(|p| Self::opcode(p) == op::TYPE_POINTER && p.len() == 4)?[3];
+        let float = self.def_type(pointee).is_some_and(|t| {
+            Self::opcode(t) == op::TYPE_VECTOR
+                && t.len() == 4
+                && self.def_type(t[2]).is_some_and(|c| Self::opcode(c) == op::TYPE_FLOAT)
+        });
+        let flat = self
+            .ins
+            .iter()
+            .any(|i| Self::opcode(i) == op::DECORATE && i.len() == 3 && i[1] == var && i[2] == op::DECORATION_FLAT);
+        Some((var, pointee, float && !flat))
+    }
+
+    /// Edits 4 and 5: the calls of `spirv_marks` functions become the
+    /// instructions they stand for.
+    fn marks(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
+        use crate::spirv_marks as m;
+        let tags: std::collections::BTreeMap<u32, u32> = self
+            .ins
+            .iter()
+            .filter(|i| Self::opcode(i) == op::CONSTANT && i.len() == 4 && i[3] & 0xFFFF_0000 == m::TAG_BASE)
+            .map(|i| (i[2], i[3]))
+            .collect();
+        if tags.is_empty() {
+            return Ok(());
+        }
+        // Imported first: the import shifts the instructions after it.
+        let glsl = tags.values().any(|t| t & m::KIND_MASK != m::MIN_LOD).then(|| self.glsl_import());
+        let calls: Vec<usize> = (0..self.ins.len())
+            .filter(|&n| {
+                let i = &self.ins[n];
+                Self::opcode(i) == op::FUNCTION_CALL && i.len() >= 6 && tags.contains_key(&i[4])
+            })
+            .collect();
+        let (mut min_lod, mut interpolate) = (false, false);
+        for n in calls {
+            let call = self.ins[n].clone();
+            let (result_ty, result, value) = (call[1], call[2], call[5]);
+            let tag = tags[&call[4]];
+            let kind = tag & m::KIND_MASK;
+            if kind == m::MIN_LOD {
+                let &clamp = call.get(6).ok_or(PostError::Unexpected("MinLod mark without a clamp"))?;
+                let mut s = self.sample_def(value).ok_or(PostError::Unexpected("MinLod mark not on a sample"))?;
+                if Self::opcode(&self.ins[s]) == op::COMPOSITE_EXTRACT {
+                    let of = self.ins[s][3];
+                    s = self.sample_def(of).ok_or(PostError::Unexpected("MinLod mark not on a sample"))?;
+                }
+                let sample = &mut self.ins[s];
+                let code = Self::opcode(sample);
+                let (mask_at, explicit) = match code {
+                    op::IMAGE_SAMPLE_IMPLICIT_LOD => (5, false),
+                    op::IMAGE_SAMPLE_EXPLICIT_LOD => (5, true),
+                    op::IMAGE_SAMPLE_DREF_IMPLICIT_LOD => (6, false),
+                    op::IMAGE_SAMPLE_DREF_EXPLICIT_LOD => (6, true),
+                    _ => return Err(PostError::Unexpected("MinLod mark not on a sample")),
+                };
+                if sample.len() <= mask_at {
+                    if explicit {
+                        return Err(PostError::Unexpected("MinLod on an explicit-LOD sample"));
+                    }
+                    sample.push(op::IMAGE_OPERAND_MIN_LOD);
+                } else {
+                    let mask = sample[mask_at];
+                    // MinLod's operand follows those of every lower bit;
+                    // naga sets none above it.
+                    if mask >= op::IMAGE_OPERAND_MIN_LOD || (explicit && mask & op::IMAGE_OPERAND_GRAD == 0) {
+                        return Err(PostError::Unexpected("MinLod on a sample that cannot take it"));
+                    }
+                    sample[mask_at] = mask | op::IMAGE_OPERAND_MIN_LOD;
+                }
+                sample.push(clamp);
+                sample[0] = ((sample.len() as u32) << 16) | code as u32;
+                self.ins[n] = inst(op::COPY_OBJECT, &[result_ty, result, value]);
+                min_lod = true;
+                continue;
+            }
+            let instruction = match kind {
+                m::EVAL_CENTROID => op::GLSL_INTERPOLATE_AT_CENTROID,
+                m::EVAL_SAMPLE => op::GLSL_INTERPOLATE_AT_SAMPLE,
+                m::EVAL_SNAPPED => op::GLSL_INTERPOLATE_AT_OFFSET,
+                _ => return Err(PostError::Unexpected("unknown mark")),
+            };
+            let extra = match instruction {
+                op::GLSL_INTERPOLATE_AT_CENTROID => None,
+                _ => Some(*call.get(6).ok_or(PostError::Unexpected("eval mark without its operand"))?),
+            };
+            let (var, pointee, interpolated) = self
+                .input_at(tag & m::REGISTER_MASK)
+                .ok_or(PostError::Unexpected("eval mark of a register with no input variable"))?;
+            if !interpolated {
+                self.ins[n] = inst(op::COPY_OBJECT, &[result_ty, result, value]);
+                continue;
+            }
+            if pointee != result_ty {
+                return Err(PostError::Unexpected("eval mark's type differs from its input's"));
+            }
+            let glsl = glsl.ok_or(PostError::Unexpected("eval mark without an import"))?;
+            let mut operands = vec![result_ty, result, glsl, instruction, var];
+            operands.extend(extra);
+            self.ins[n] = inst(op::EXT_INST, &operands);
+            interpolate = true;
+        }
+        if min_lod {
+            self.add_capability(op::CAPABILITY_MIN_LOD);
+            edits.push(Edit::MinLod);
+        }
+        if interpolate {
+            self.add_capability(op::CAPABILITY_INTERPOLATION_FUNCTION);
+            edits.push(Edit::InterpolateAt);
+        }
+        Ok(())
+    }
+}
+
 /// Applies every edit to naga's SPIR-V words: the new words and the
 /// edits made.
 pub fn apply(words: &[u32]) -> Result<(Vec<u32>, Vec<Edit>), PostError> {
@@ -365,6 +559,7 @@ pub fn apply(words: &[u32]) -> Result<(Vec<u32>, Vec<Edit>), PostError> {
     m.sample_mask_arrays(&mut edits)?;
     m.layer_and_viewport(&mut edits)?;
     m.size_queries_without_level(&mut edits);
+    m.marks(&mut edits)?;
     Ok((m.encode(), edits))
 }
 
@@ -507,5 +702,79 @@ mod tests {
                 (op::IMAGE_QUERY_SIZE_LOD, vec![5, 15, 12, 30]),
             ]
         );
+    }
+
+    // Marks (spirv_marks): %1 u32, %3 f32, %4 vec4<f32>, %5 *Input vec4.
+    fn mark_types(tag: u32) -> Vec<Vec<u32>> {
+        vec![
+            inst(op::TYPE_INT, &[1, 32, 0]),
+            inst(op::CONSTANT, &[1, 2, crate::spirv_marks::TAG_BASE | tag]),
+            inst(op::TYPE_FLOAT, &[3, 32]),
+            inst(op::TYPE_VECTOR, &[4, 3, 4]),
+            inst(op::TYPE_POINTER, &[5, op::STORAGE_INPUT, 4]),
+        ]
+    }
+
+    #[test]
+    fn min_lod_mark_adds_the_operand_after_the_others_and_becomes_a_copy() {
+        use crate::spirv_marks::MIN_LOD;
+        // No operands yet; then a ConstOffset (0x8) before it.
+        for (operands, want) in [(vec![], vec![0x80, 13]), (vec![0x8, 30], vec![0x88, 30, 13])] {
+            let mut body = mark_types(MIN_LOD);
+            let mut sample = vec![4, 10, 11, 12];
+            sample.extend(&operands);
+            body.push(inst(op::IMAGE_SAMPLE_IMPLICIT_LOD, &sample));
+            body.push(inst(op::FUNCTION_CALL, &[4, 14, 20, 2, 10, 13]));
+            let (words, edits) = apply(&module(&body, 40)).unwrap();
+            let m = Words::decode(&words).unwrap();
+            let ins: Vec<(u16, Vec<u32>)> = m.instructions().map(|(o, a)| (o, a.to_vec())).collect();
+            let mut clamped = vec![4, 10, 11, 12];
+            clamped.extend(&want);
+            assert!(ins.contains(&(op::IMAGE_SAMPLE_IMPLICIT_LOD, clamped)));
+            assert!(ins.contains(&(op::COPY_OBJECT, vec![4, 14, 10])));
+            assert!(!ins.iter().any(|(o, _)| *o == op::FUNCTION_CALL));
+            assert!(ins.contains(&(op::CAPABILITY, vec![op::CAPABILITY_MIN_LOD])));
+            assert_eq!(edits, vec![Edit::MinLod]);
+        }
+        // An explicit LOD without gradients cannot take MinLod.
+        let mut body = mark_types(MIN_LOD);
+        body.push(inst(op::IMAGE_SAMPLE_EXPLICIT_LOD, &[4, 10, 11, 12, 0x2, 31]));
+        body.push(inst(op::FUNCTION_CALL, &[4, 14, 20, 2, 10, 13]));
+        assert!(matches!(apply(&module(&body, 40)), Err(PostError::Unexpected(_))));
+    }
+
+    #[test]
+    fn eval_marks_become_interpolate_at_of_the_input_variable() {
+        use crate::spirv_marks::{EVAL_CENTROID, EVAL_SAMPLE};
+        for (kind, extra, glsl_op) in [
+            (EVAL_CENTROID, vec![], op::GLSL_INTERPOLATE_AT_CENTROID),
+            (EVAL_SAMPLE, vec![17], op::GLSL_INTERPOLATE_AT_SAMPLE),
+        ] {
+            let mut body = mark_types(kind | 3);
+            body.push(inst(op::VARIABLE, &[5, 6, op::STORAGE_INPUT]));
+            body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_LOCATION, 3]));
+            let mut call = vec![4, 15, 21, 2, 16];
+            call.extend(&extra);
+            body.push(inst(op::FUNCTION_CALL, &call));
+            let (words, edits) = apply(&module(&body, 40)).unwrap();
+            let m = Words::decode(&words).unwrap();
+            let ins: Vec<(u16, Vec<u32>)> = m.instructions().map(|(o, a)| (o, a.to_vec())).collect();
+            let glsl = ins.iter().find(|(o, _)| *o == op::EXT_INST_IMPORT).expect("GLSL.std.450 imported").1[0];
+            let mut want = vec![4, 15, glsl, glsl_op, 6];
+            want.extend(&extra);
+            assert!(ins.contains(&(op::EXT_INST, want)), "{ins:?}");
+            assert!(ins.contains(&(op::CAPABILITY, vec![op::CAPABILITY_INTERPOLATION_FUNCTION])));
+            assert_eq!(edits, vec![Edit::InterpolateAt]);
+        }
+        // A flat input is its value: the call becomes a copy.
+        let mut body = mark_types(EVAL_CENTROID | 3);
+        body.push(inst(op::VARIABLE, &[5, 6, op::STORAGE_INPUT]));
+        body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_LOCATION, 3]));
+        body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_FLAT]));
+        body.push(inst(op::FUNCTION_CALL, &[4, 15, 21, 2, 16]));
+        let (words, edits) = apply(&module(&body, 40)).unwrap();
+        let m = Words::decode(&words).unwrap();
+        assert!(m.instructions().any(|(o, a)| o == op::COPY_OBJECT && a == [4, 15, 16]));
+        assert!(edits.is_empty());
     }
 }

@@ -181,3 +181,123 @@ fn size_queries_of_multisampled_and_storage_arrays_have_no_level() {
         }
     }
 }
+
+const OP_EXT_INST_IMPORT: u32 = 11;
+const OP_EXT_INST: u32 = 12;
+const OP_TYPE_FLOAT: u32 = 22;
+const OP_FUNCTION_CALL: u32 = 57;
+const CAP_MIN_LOD: u32 = 42;
+const CAP_INTERPOLATION_FUNCTION: u32 = 52;
+const IMAGE_OPERAND_MIN_LOD: u32 = 0x80;
+const STORAGE_INPUT: u32 = 1;
+
+/// Every corpus VS/PS/CS whose translation carries `limitation` (a feature
+/// only SPIR-V expresses), with its listing.
+fn carrying(limitation: Limitation) -> Vec<(String, dxbc_naga::Translation, String)> {
+    let mut out = Vec::new();
+    for dir in ["fxc", "blobs", "vkd3d"] {
+        let files = dxbc_naga::report::dxbc_files(&corpus(dir)).unwrap_or_else(|e| panic!("corpus {dir}: {e}"));
+        for f in files {
+            let Ok(s) = dxbc::Shader::parse(&std::fs::read(&f).unwrap()) else { continue };
+            if !["vs", "ps", "cs"].contains(&dxbc_naga::report::stage_of(&s)) {
+                continue;
+            }
+            let Ok(t) = dxbc_naga::translate(&s, &dxbc_naga::Options::default()) else { continue };
+            if t.target_refusals.iter().any(|r| r.limitation == limitation) {
+                let name = f.strip_prefix(corpus("")).unwrap().to_string_lossy().into_owned();
+                out.push((name, t, dxbc::listing::disassemble(&s)));
+            }
+        }
+    }
+    out
+}
+
+/// The typed refusal of every target but SPIR-V.
+fn only_spirv_writes(name: &str, t: &dxbc_naga::Translation, limitation: Limitation) {
+    for l in [Language::Wgsl, Language::Hlsl, Language::Msl, Language::Glsl] {
+        assert!(t.target_refusals.iter().any(|r| r.limitation == limitation && r.limitation.why_in(l).is_some()));
+        assert!(t.refusal(l).is_some(), "{name} {l:?}");
+    }
+    assert!(t.refusal(Language::Spirv).is_none(), "{name}");
+}
+
+/// No call of a mark function is left (its tag, 0xD3D5_0xxx, as the first
+/// argument).
+fn no_marks_left(name: &str, m: &[(u32, Vec<u32>)]) {
+    let tags: Vec<u32> =
+        m.iter().filter(|(o, a)| *o == OP_CONSTANT && a[2] >> 16 == 0xD3D5).map(|(_, a)| a[1]).collect();
+    assert!(!m.iter().any(|(o, a)| *o == OP_FUNCTION_CALL && a.len() > 3 && tags.contains(&a[3])), "{name}");
+}
+
+#[test]
+fn lod_clamps_are_the_min_lod_image_operand() {
+    let files = carrying(Limitation::LodClamp);
+    // The refusal table's count of `_cl_s` samples with a register clamp
+    // that reach SPIR-V (three more also sample a compared texture with a
+    // bias or gradient, which WGSL-shaped IR refuses first).
+    assert_eq!(files.len(), 4, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+    for (name, t, listing) in &files {
+        only_spirv_writes(name, t, Limitation::LodClamp);
+        let m = validated_spirv(name);
+        assert!(capabilities(&m).contains(&CAP_MIN_LOD), "{name}");
+        // Every sample with MinLod: the mask's bit, then a float clamp last.
+        let clamped: Vec<&Vec<u32>> = m
+            .iter()
+            .filter(|(o, a)| {
+                let mask_at = match o {
+                    87 | 88 => 4,
+                    89 | 90 => 5,
+                    _ => return false,
+                };
+                a.get(mask_at).is_some_and(|mask| mask & IMAGE_OPERAND_MIN_LOD != 0)
+            })
+            .map(|(_, a)| a)
+            .collect();
+        let in_listing = listing
+            .lines()
+            .filter(|l| l.trim_start().split([' ', '(']).next().is_some_and(|op| op.contains("_cl_s")))
+            .count();
+        assert!(!clamped.is_empty() && clamped.len() <= in_listing, "{name}: {} of {in_listing}", clamped.len());
+        for a in clamped {
+            let clamp = *a.last().unwrap();
+            let ty = m.iter().find(|(_, b)| b.len() > 1 && b[1] == clamp && b[0] != clamp).map(|(_, b)| b[0]);
+            let ty = ty.unwrap_or_else(|| panic!("{name}: clamp %{clamp} has no definition"));
+            assert_eq!(find(&m, OP_TYPE_FLOAT, ty, 0)[1], 32, "{name}: the clamp is an f32");
+        }
+        no_marks_left(name, &m);
+    }
+}
+
+#[test]
+fn eval_instructions_are_glsl_interpolate_at_of_the_input_variable() {
+    let files = carrying(Limitation::PullModelInterpolation);
+    assert_eq!(files.len(), 3, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+    for (name, t, listing) in &files {
+        only_spirv_writes(name, t, Limitation::PullModelInterpolation);
+        let m = validated_spirv(name);
+        assert!(capabilities(&m).contains(&CAP_INTERPOLATION_FUNCTION), "{name}");
+        let glsl = m
+            .iter()
+            .find(|(o, a)| *o == OP_EXT_INST_IMPORT && literal_string(&a[1..]) == "GLSL.std.450")
+            .map(|(_, a)| a[0])
+            .unwrap_or_else(|| panic!("{name}: no GLSL.std.450 import"));
+        let calls: Vec<&Vec<u32>> = m
+            .iter()
+            .filter(|(o, a)| *o == OP_EXT_INST && a[2] == glsl && (76..=78).contains(&a[3]))
+            .map(|(_, a)| a)
+            .collect();
+        assert!(!calls.is_empty(), "{name}");
+        for a in calls {
+            // The instruction is the listing's: centroid, sample, offset.
+            let asm = ["eval_centroid ", "eval_sample_index ", "eval_snapped "][(a[3] - 76) as usize];
+            assert!(listing.contains(asm), "{name}: {asm}");
+            // The interpolant is an Input variable with a location.
+            let var = find(&m, OP_VARIABLE, a[4], 1);
+            assert_eq!(var[2], STORAGE_INPUT, "{name}");
+            assert!(m.iter().any(|(o, d)| *o == OP_DECORATE && d[0] == a[4] && d[1] == LOCATION), "{name}");
+            // Sample and offset take one more operand.
+            assert_eq!(a.len(), if a[3] == 76 { 5 } else { 6 }, "{name}");
+        }
+        no_marks_left(name, &m);
+    }
+}

@@ -8,11 +8,11 @@
 //!
 //! The `_cl` forms carry a minimum-LOD clamp. A clamp that is a literal
 //! `<= 0` changes nothing (no level below 0 exists), which is what fxc emits
-//! when the HLSL call gives no clamp; any other clamp has no WGSL form and is
-//! refused as [`Limitation::LodClamp`].
+//! when the HLSL call gives no clamp; any other clamp becomes SPIR-V's
+//! `MinLod` operand ([`crate::spirv_marks`]) and is refused by the other
+//! targets as [`Limitation::LodClamp`].
 
-use crate::lower::{malformed, unsupported, Lower};
-use crate::Limitation as L;
+use crate::lower::{malformed, Lower};
 use crate::*;
 use dxbc::program::Instruction;
 use dxbc::spec::{opcode_token, Opcode as O, OperandType as OT};
@@ -65,16 +65,23 @@ impl Lower<'_> {
             return malformed(format!("{} is not a feedback instruction", code.info().asm), at);
         };
         let inner = without_status(ins, sib);
+        let mut min_lod = None;
         if let Some(i) = clamp {
             if let Some(op) = inner.operand(self.p, i) {
                 let no_clamp = op.operand_type() == Some(OT::Immediate32)
                     && op.imm(self.p).first().is_some_and(|&b| f32::from_bits(b) <= 0.0);
                 if !no_clamp {
-                    return unsupported(L::LodClamp, format!("{} with a LOD clamp", code.info().asm), at);
+                    // Read before the sample, so SPIR-V defines it first.
+                    let v = self.read(op, crate::lower::K::F)?;
+                    min_lod = Some(self.component(v, 0));
                 }
             }
         }
-        self.alu(&inner, sib)?;
+        if min_lod.is_some() {
+            self.sample_clamped(&inner, sib, min_lod)?;
+        } else {
+            self.alu(&inner, sib)?;
+        }
         // The status last: the sibling reads its sources first (fxc reuses a
         // source register as the status destination).
         let status = self.op(ins, 1)?;
