@@ -10,6 +10,7 @@ use dxbc::Shader;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+mod scan;
 mod workbench;
 
 #[derive(Parser)]
@@ -111,6 +112,29 @@ enum Command {
         /// Array name after `g_`.
         #[arg(long, default_value = "main")]
         name: String,
+    },
+    /// Carve every DXBC container out of files and folders (walked
+    /// recursively, in parallel): one JSON line per container found with
+    /// `file`, `offset`, `size`, `sha256`, `profile`, `stage`, counts,
+    /// features, creator, `checksum` (`valid`, `invalid`, `unsigned`,
+    /// `unchecked`) and whether it translates. Progress on stderr.
+    Scan {
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Print opcode, feature, profile and checksum histograms instead of the lines.
+        #[arg(long)]
+        summary: bool,
+        /// Skip the translation check (faster).
+        #[arg(long)]
+        no_translate: bool,
+    },
+    /// Write every container found in files and folders to DIR as `NAME_OFFSET.dxbc`.
+    Extract {
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Folder to write to (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: String,
     },
     /// Translate through naga to another shading language. Exits 3 when the
     /// translator refuses the shader (the reason's name and why on stderr),
@@ -385,6 +409,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let (text, count) = workbench::defuse_text(&s, &register)?;
             out.write_all(text.as_bytes()).map_err(io)?;
             eprintln!("{count}");
+        }
+        Command::Scan { paths, summary, no_translate } => {
+            scan::run(&paths, summary, !no_translate, &mut out)?;
+        }
+        Command::Extract { paths, out: dir } => {
+            let files = scan::walk(&paths)?;
+            scan::extract(&files, std::path::Path::new(&dir))?;
         }
         Command::Diff { .. } => return Err(Failure::Error("diff is run by main".into())),
         Command::Header { file, name } => {

@@ -233,6 +233,161 @@ fn plausible(data: &[u8], at: usize) -> Result<(usize, ProgramKind), Reject> {
     Ok((size, program))
 }
 
+/// An optional capability a shader uses, as `dxbc scan` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Feature {
+    /// Declares a read-write resource (`dcl_uav_*`).
+    Uavs,
+    /// Declares group-shared memory (`dcl_tgsm_*`).
+    Groupshared,
+    /// Uses double-precision arithmetic or conversions.
+    Doubles,
+    /// Dynamic linkage: interfaces, function bodies or an `IFCE` chunk.
+    Interfaces,
+    /// A hull or domain shader.
+    Tessellation,
+    /// A geometry shader.
+    Geometry,
+    /// A compute shader.
+    Compute,
+    /// Atomic memory operations.
+    Atomics,
+    /// Barriers or memory fences (`sync`).
+    Barriers,
+    /// Indexable temporary arrays (`x#`).
+    IndexableTemps,
+    /// A feature-level 9 program rides along (`Aon9`).
+    Level9,
+}
+
+impl Feature {
+    /// The word `dxbc scan` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Uavs => "uavs",
+            Feature::Groupshared => "groupshared",
+            Feature::Doubles => "doubles",
+            Feature::Interfaces => "interfaces",
+            Feature::Tessellation => "tessellation",
+            Feature::Geometry => "geometry",
+            Feature::Compute => "compute",
+            Feature::Atomics => "atomics",
+            Feature::Barriers => "barriers",
+            Feature::IndexableTemps => "indexable_temps",
+            Feature::Level9 => "level9",
+        }
+    }
+}
+
+/// What a scan reports about one decoded container: the same decoder the
+/// disassembler uses, nothing re-parsed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Facts {
+    /// What the program is.
+    pub program: ProgramKind,
+    /// Profile as fxc names it (`ps_5_0`), or a DXIL program's (`ps_6_0`).
+    pub profile: Option<String>,
+    /// Stage prefix (`ps`, `vs`, …, `lib`, `ms`).
+    pub stage: Option<&'static str>,
+    /// Instruction count the compiler recorded in `STAT` (fxc's
+    /// "Approximately N instruction slots used").
+    pub instructions: Option<u32>,
+    /// Temporary registers recorded in `STAT`.
+    pub temps: Option<u32>,
+    /// Capabilities the program uses (sorted, no repeats).
+    pub features: Vec<Feature>,
+    /// The optional hardware features `SFI0` says it requires, by name.
+    pub requires: Vec<&'static str>,
+    /// The compiler that wrote it (`RDEF` creator string).
+    pub creator: Option<String>,
+    /// How often each opcode occurs, by mnemonic, in program order of first use.
+    pub opcodes: Vec<(&'static str, u32)>,
+}
+
+impl Facts {
+    /// Reads the facts from a decoded container.
+    pub fn of(s: &Shader) -> Facts {
+        use crate::spec::{NumType, OpClass, Opcode};
+        let dxil = dxil_version(s);
+        let program = match (&s.program, dxil) {
+            (Some(_), _) => ProgramKind::Dxbc,
+            (None, Some(_)) => ProgramKind::Dxil,
+            _ if s.container.find(b"FX10").is_some() => ProgramKind::Effect,
+            _ => ProgramKind::None,
+        };
+        let (profile, stage) = match (&s.program, dxil) {
+            (Some(p), _) => (s.profile(), Some(p.version.stage_prefix())),
+            (None, Some(v)) => (Some(dxil_profile(v)), Some(dxil_stage(v))),
+            _ => (None, None),
+        };
+        let mut features = Vec::new();
+        let mut opcodes: Vec<(&'static str, u32)> = Vec::new();
+        if let Some(p) = &s.program {
+            match p.version.program_type() {
+                2 => features.push(Feature::Geometry),
+                3 | 4 => features.push(Feature::Tessellation),
+                5 => features.push(Feature::Compute),
+                _ => {}
+            }
+            for ins in &p.instructions {
+                let info = ins.info();
+                let name = info.map_or("(unknown opcode)", |i| i.asm);
+                match opcodes.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, c)) => *c += 1,
+                    None => opcodes.push((name, 1)),
+                }
+                let op = ins.op();
+                let feature = match op {
+                    Some(
+                        Opcode::DclUnorderedAccessViewTyped
+                        | Opcode::DclUnorderedAccessViewRaw
+                        | Opcode::DclUnorderedAccessViewStructured,
+                    ) => Some(Feature::Uavs),
+                    Some(Opcode::DclThreadGroupSharedMemoryRaw | Opcode::DclThreadGroupSharedMemoryStructured) => {
+                        Some(Feature::Groupshared)
+                    }
+                    Some(Opcode::DclInterface | Opcode::DclFunctionBody) => Some(Feature::Interfaces),
+                    Some(Opcode::Sync) => Some(Feature::Barriers),
+                    Some(Opcode::DclIndexableTemp) => Some(Feature::IndexableTemps),
+                    Some(Opcode::Ftod) => Some(Feature::Doubles),
+                    _ => match info {
+                        Some(i) if i.imm == NumType::Double => Some(Feature::Doubles),
+                        Some(i) if i.class == OpClass::Atomic => Some(Feature::Atomics),
+                        _ => None,
+                    },
+                };
+                features.extend(feature);
+            }
+        }
+        if s.ifce.is_some() {
+            features.push(Feature::Interfaces);
+        }
+        if s.aon9.is_some() {
+            features.push(Feature::Level9);
+        }
+        features.sort();
+        features.dedup();
+        let requires = s.sfi0.as_ref().map_or(Vec::new(), |f| {
+            (0..crate::chunks::sfi0::FEATURE_NAMES.len() as u32)
+                .filter(|&b| f.has(b))
+                .map(|b| crate::chunks::sfi0::FEATURE_NAMES[b as usize])
+                .collect()
+        });
+        Facts {
+            program,
+            profile,
+            stage,
+            instructions: s.stat.as_ref().map(|t| t.instruction_count.value),
+            temps: s.stat.as_ref().map(|t| t.temp_register_count.value),
+            features,
+            requires,
+            creator: s.rdef.as_ref().map(|r| r.creator.clone()),
+            opcodes,
+        }
+    }
+}
+
 /// The version token of a `DXIL` chunk's program header (same layout as a
 /// DXBC version token: stage, major and minor shader model), when present.
 pub fn dxil_version(shader: &Shader) -> Option<VersionToken> {
