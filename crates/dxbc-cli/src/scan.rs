@@ -48,31 +48,16 @@ fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether the translator takes the shader: the same calls as
-/// `dxbc translate --to wgsl` with its defaults.
-#[derive(Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Translates {
-    Yes,
-    /// The translator refuses it: the limitation's name.
-    Refused(&'static str),
-    /// It failed otherwise (a damaged or DXIL program, a translator fault).
-    No,
-}
-
-fn translates(bytes: &[u8]) -> Translates {
-    let Ok(s) = Shader::parse(bytes) else { return Translates::No };
-    if s.program.is_none() {
-        return Translates::No;
-    }
-    let t = match dxbc_naga::translate_standalone(&s, &dxbc_naga::Options::default()) {
-        Ok(t) => t,
-        Err(e) => return e.limitation().map_or(Translates::No, |l| Translates::Refused(l.name())),
-    };
-    match dxbc_naga::to_wgsl(&t) {
-        Ok(_) => Translates::Yes,
-        Err(e) => e.limitation().map_or(Translates::No, |l| Translates::Refused(l.name())),
-    }
+/// Whether the translator takes the shader, with the same calls as
+/// `dxbc translate --to wgsl` with its defaults: `Ok(())`, or the typed
+/// limitation's name when it refuses (`None`: it failed otherwise, e.g. a
+/// damaged program).
+fn translates(bytes: &[u8]) -> Result<(), Option<&'static str>> {
+    let s = Shader::parse(bytes).map_err(|_| None)?;
+    s.program.as_ref().ok_or(None)?;
+    let t = dxbc_naga::translate_standalone(&s, &dxbc_naga::Options::default())
+        .map_err(|e| e.limitation().map(|l| l.name()))?;
+    dxbc_naga::to_wgsl(&t).map(|_| ()).map_err(|e| e.limitation().map(|l| l.name()))
 }
 
 /// One JSON line of `dxbc scan`.
@@ -99,7 +84,11 @@ pub struct Line<'a> {
     /// Decoding faults (the first), for a container that did not decode cleanly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    pub translates: Translates,
+    /// Whether `dxbc translate` takes it (false for DXIL, effects, and with `--no-translate`).
+    pub translates: bool,
+    /// The translator's typed reason when it refuses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<&'static str>,
 }
 
 /// Lower-case hex SHA-256.
@@ -109,7 +98,6 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Everything found in one file.
 pub struct FileScan {
-    pub path: PathBuf,
     pub lines: Vec<String>,
     /// Facts of each found container (for `--summary`).
     pub facts: Vec<(Checksum, Facts)>,
@@ -130,7 +118,7 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn scan_file(path: &Path, translate: bool) -> FileScan {
-    let mut f = FileScan { path: path.to_path_buf(), lines: Vec::new(), facts: Vec::new(), error: None };
+    let mut f = FileScan { lines: Vec::new(), facts: Vec::new(), error: None };
     let data = match read_bounded(path) {
         Ok(d) => d,
         Err(e) => {
@@ -161,12 +149,16 @@ fn scan_file(path: &Path, translate: bool) -> FileScan {
             checksum: c.checksum,
             inside: c.parent.map(|i| found.found[i].offset),
             error: s.errors.first().map(|e| format!("{}: {e}", e.kind())),
-            translates: if translate && c.program == carve::ProgramKind::Dxbc {
-                translates(bytes)
-            } else {
-                Translates::No
-            },
+            translates: false,
+            refused: None,
         };
+        let mut line = line;
+        if translate && c.program == carve::ProgramKind::Dxbc {
+            match translates(bytes) {
+                Ok(()) => line.translates = true,
+                Err(reason) => line.refused = reason,
+            }
+        }
         f.lines.push(serde_json::to_string(&line).unwrap_or_default());
         f.facts.push((c.checksum, facts));
     }
