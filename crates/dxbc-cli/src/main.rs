@@ -549,7 +549,19 @@ fn info(s: &Shader) -> String {
     } else {
         let _ = writeln!(o, "size      {} bytes (the input has {})", c.total_size, s.bytes.len());
     }
-    let _ = writeln!(o, "profile   {}", s.profile().unwrap_or_else(|| "(no program chunk)".into()));
+    match (s.profile(), dxbc::carve::dxil_version(s)) {
+        (Some(p), _) => {
+            let _ = writeln!(o, "profile   {p}");
+        }
+        (None, Some(v)) => {
+            let p = dxbc::carve::dxil_profile(v);
+            let _ =
+                writeln!(o, "profile   {p} (DXIL: signatures and reflection decode; DXIL code is not disassembled)");
+        }
+        (None, None) => {
+            let _ = writeln!(o, "profile   (no program chunk)");
+        }
+    }
     if s.checksum_ok() {
         let _ = writeln!(o, "checksum  valid ({})", hex_sum(&c.checksum));
     } else {

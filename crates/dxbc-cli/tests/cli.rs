@@ -861,3 +861,38 @@ fn scan_summary_counts_opcodes_as_the_listings_show_them() {
         assert!(opcodes.lines().any(|l| l == row), "{row} not in\n{opcodes}");
     }
 }
+
+#[test]
+fn a_dxil_container_is_listed_as_dxil_and_says_its_code_is_not_disassembled() {
+    // DXIL program header (vs_6_0, 6 dwords) and bitcode header, no bitcode;
+    // an input signature with no elements.
+    let mut dxil = Vec::new();
+    for w in [0x0001_0060u32, 6, u32::from_le_bytes(*b"DXIL"), 0x100, 16, 0] {
+        dxil.extend_from_slice(&w.to_le_bytes());
+    }
+    let isg1 = [0u8, 0, 0, 0, 8, 0, 0, 0];
+    let c = dxbc::container::write_container(1, &[(*b"ISG1", &isg1[..]), (*b"DXIL", &dxil)]);
+    let (code, out, err) = dxbc(&["info", "-"], Some(&c));
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("profile   vs_6_0 (DXIL: signatures and reflection decode; DXIL code is not disassembled)"),
+        "{text}"
+    );
+    let dir = TempDir::new("dxil");
+    let file = dir.0.join("dxil.bin");
+    let mut data = b"0123456".to_vec();
+    data.extend_from_slice(&c);
+    std::fs::write(&file, &data).unwrap();
+    let (code, out, _) = dxbc(&["scan", file.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        (v["offset"].as_u64(), v["program"].as_str(), v["profile"].as_str()),
+        (Some(7), Some("dxil"), Some("vs_6_0"))
+    );
+    assert_eq!(
+        (v["stage"].as_str(), v["checksum"].as_str(), v["translates"].as_bool()),
+        (Some("vs"), Some("valid"), Some(false))
+    );
+}
