@@ -8,6 +8,12 @@
 //! * `scan`: carving plus decoding each container and reading its
 //!   [`dxbc::carve::Facts`], the work `dxbc scan --no-translate` does per
 //!   file apart from hashing with SHA-256 and printing.
+//!
+//! Measured 2026-12-02 on the shared 2-core machine while other builds and
+//! a fuzzer ran (so a floor): 3,416 containers, 4.3 MB with junk; carve
+//! 52 MiB/s (43,000 shaders/s), carve + decode + facts 22.7 MiB/s (19,900
+//! shaders/s). End to end, `dxbc scan --no-translate ../shared/corpus`
+//! took 0.32 s and `dxbc scan` (with the translation check) 3.1 s.
 
 use criterion::{criterion_group, Criterion, Throughput};
 use std::hint::black_box;
