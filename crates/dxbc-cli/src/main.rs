@@ -10,6 +10,7 @@ use dxbc::Shader;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+mod scan;
 mod workbench;
 
 #[derive(Parser)]
@@ -113,6 +114,29 @@ enum Command {
         /// Array name after `g_`.
         #[arg(long, default_value = "main")]
         name: String,
+    },
+    /// Carve every DXBC container out of files and folders (walked
+    /// recursively, in parallel): one JSON line per container found with
+    /// `file`, `offset`, `size`, `sha256`, `profile`, `stage`, counts,
+    /// features, creator, `checksum` (`valid`, `invalid`, `unsigned`,
+    /// `unchecked`) and whether it translates. Progress on stderr.
+    Scan {
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Print opcode, feature, profile and checksum histograms instead of the lines.
+        #[arg(long)]
+        summary: bool,
+        /// Skip the translation check (faster).
+        #[arg(long)]
+        no_translate: bool,
+    },
+    /// Write every container found in files and folders to DIR as `NAME_OFFSET.dxbc`.
+    Extract {
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Folder to write to (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: String,
     },
     /// Translate through naga to another shading language. Exits 3 when the
     /// translator refuses the shader (the reason's name and why on stderr),
@@ -389,6 +413,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out.write_all(text.as_bytes()).map_err(io)?;
             eprintln!("{count}");
         }
+        Command::Scan { paths, summary, no_translate } => {
+            scan::run(&paths, summary, !no_translate, &mut out)?;
+        }
+        Command::Extract { paths, out: dir } => {
+            let files = scan::walk(&paths)?;
+            scan::extract(&files, std::path::Path::new(&dir))?;
+        }
         Command::Diff { .. } => return Err(Failure::Error("diff is run by main".into())),
         Command::Header { file, name } => {
             let bytes = read_input(&file)?;
@@ -521,7 +552,19 @@ fn info(s: &Shader) -> String {
     } else {
         let _ = writeln!(o, "size      {} bytes (the input has {})", c.total_size, s.bytes.len());
     }
-    let _ = writeln!(o, "profile   {}", s.profile().unwrap_or_else(|| "(no program chunk)".into()));
+    match (s.profile(), dxbc::carve::dxil_version(s)) {
+        (Some(p), _) => {
+            let _ = writeln!(o, "profile   {p}");
+        }
+        (None, Some(v)) => {
+            let p = dxbc::carve::dxil_profile(v);
+            let _ =
+                writeln!(o, "profile   {p} (DXIL: signatures and reflection decode; DXIL code is not disassembled)");
+        }
+        (None, None) => {
+            let _ = writeln!(o, "profile   (no program chunk)");
+        }
+    }
     if s.checksum_ok() {
         let _ = writeln!(o, "checksum  valid ({})", hex_sum(&c.checksum));
     } else {

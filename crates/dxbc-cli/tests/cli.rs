@@ -678,3 +678,221 @@ fn defuse_prints_every_write_and_read_of_a_register_at_fxcs_lines() {
     assert_ne!(code, 0);
     assert!(err.contains("not a register"), "{err}");
 }
+
+/// A temporary folder removed on drop.
+struct TempDir(PathBuf);
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("dxbc-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+}
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Three corpus shaders among junk, and their offsets.
+fn three_among_junk(names: &[&str]) -> (Vec<u8>, Vec<(usize, Vec<u8>)>) {
+    let mut data = b"header of some archive, mentions DXBC in text ".to_vec();
+    let mut at = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        data.extend(std::iter::repeat_n(0xA5u8, 3 + i * 5));
+        let bytes = std::fs::read(corpus(&format!("fxc/{n}.dxbc"))).unwrap();
+        at.push((data.len(), bytes.clone()));
+        data.extend_from_slice(&bytes);
+    }
+    data.extend_from_slice(b"trailer");
+    (data, at)
+}
+
+fn sha256sum(bytes: &[u8]) -> String {
+    // The system tool as the oracle for our digest.
+    let mut c = Command::new("sha256sum").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    c.stdin.take().unwrap().write_all(bytes).unwrap();
+    let o = c.wait_with_output().unwrap();
+    String::from_utf8(o.stdout).unwrap().split_whitespace().next().unwrap().to_string()
+}
+
+/// MANIFEST.tsv rows of the fxc corpus: name → (profile, compiler, bytes, slots).
+fn manifest() -> std::collections::HashMap<String, (String, String, usize, u32)> {
+    let text = std::fs::read_to_string(corpus("fxc/MANIFEST.tsv")).unwrap();
+    let mut rows = text.lines();
+    let head: Vec<&str> = rows.next().unwrap().split('\t').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (p, c, b, s) = (col("profile"), col("compiler"), col("bytes"), col("slots"));
+    rows.map(|l| {
+        let f: Vec<&str> = l.split('\t').collect();
+        (f[0].to_string(), (f[p].to_string(), f[c].to_string(), f[b].parse().unwrap(), f[s].parse().unwrap()))
+    })
+    .collect()
+}
+
+#[test]
+fn scan_finds_each_shader_among_junk_with_offset_digest_and_facts() {
+    let names = ["angle63_passthrough2d11vs", "angle63_buffertotexture11_gs", "angle63_passthrough2d11vs"];
+    let (data, at) = three_among_junk(&names);
+    let dir = TempDir::new("scan");
+    let file = dir.0.join("archive.pak");
+    std::fs::write(&file, &data).unwrap();
+    let (code, out, err) = dxbc(&["scan", file.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1 files, 3 shaders"), "{err}");
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    let m = manifest();
+    for ((l, (offset, bytes)), name) in lines.iter().zip(&at).zip(names) {
+        let (profile, compiler, size, slots) = &m[name];
+        assert_eq!(l["file"], file.to_str().unwrap());
+        assert_eq!(l["offset"], *offset);
+        assert_eq!(l["size"], *size);
+        assert_eq!(l["size"], bytes.len());
+        assert_eq!(l["sha256"], sha256sum(bytes));
+        assert_eq!(l["profile"], profile.as_str());
+        assert_eq!(l["creator"], compiler.as_str());
+        assert_eq!(l["instructions"], *slots);
+        assert_eq!(l["checksum"], "valid");
+        assert_eq!(l["program"], "dxbc");
+        assert_eq!(l["stage"], &profile[..2]);
+        // Whether it translates: the exit status of `dxbc translate` on the file.
+        let (t, _, _) =
+            dxbc(&["translate", "--to", "wgsl", corpus(&format!("fxc/{name}.dxbc")).to_str().unwrap()], None);
+        assert_eq!(l["translates"], t == 0, "{name}");
+    }
+    assert_eq!(lines[1]["features"], serde_json::json!(["geometry"]));
+}
+
+#[test]
+fn scan_walks_a_folder_and_agrees_with_the_manifest() {
+    let m = manifest();
+    let dir = corpus("fxc");
+    let (code, out, err) = dxbc(&["scan", "--no-translate", dir.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    let mut seen = 0;
+    for l in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let path = PathBuf::from(v["file"].as_str().unwrap());
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let (profile, compiler, size, slots) = &m[name];
+        assert_eq!(v["offset"], 0, "{name}");
+        assert_eq!((&v["profile"], &v["size"]), (&profile.as_str().into(), &(*size).into()), "{name}");
+        // Stripped files (no RDEF) name the disassembler in the manifest and have no creator string.
+        let creator =
+            if compiler.starts_with("Microsoft (R) D3D Shader Disassembler") { None } else { Some(compiler.as_str()) };
+        assert_eq!(v["creator"].as_str(), creator, "{name}");
+        // The manifest's slots are fxc's "Approximately N instruction slots used"
+        // (0 where a stripped file has no STAT chunk to count them).
+        let stat = if creator.is_none() && *slots == 0 { None } else { Some(u64::from(*slots)) };
+        assert_eq!(v["instructions"].as_u64(), stat, "{name}");
+        assert_eq!(v["checksum"], "valid");
+        seen += 1;
+    }
+    assert_eq!(seen, m.len());
+}
+
+#[test]
+fn scan_reports_a_damaged_container_as_invalid() {
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let mut bytes = b"junk".to_vec();
+    bytes.extend(std::fs::read(&f).unwrap());
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    let dir = TempDir::new("invalid");
+    let file = dir.0.join("damaged.bin");
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, out, _) = dxbc(&["scan", "--no-translate", file.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((v["offset"].as_u64(), v["checksum"].as_str()), (Some(4), Some("invalid")));
+}
+
+#[test]
+fn extract_writes_each_container_as_name_offset() {
+    let names = ["angle63_passthrough2d11vs", "angle63_buffertotexture11_gs", "angle63_passthrough3d11gs"];
+    let (data, at) = three_among_junk(&names);
+    let dir = TempDir::new("extract");
+    let file = dir.0.join("bundle.bin");
+    std::fs::write(&file, &data).unwrap();
+    let out = dir.0.join("out");
+    let (code, _, err) = dxbc(&["extract", file.to_str().unwrap(), "--out", out.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let mut written: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    written.sort();
+    let mut expected: Vec<String> = at.iter().map(|(o, _)| format!("bundle_{o}.dxbc")).collect();
+    expected.sort();
+    assert_eq!(written, expected);
+    for (o, bytes) in &at {
+        assert_eq!(&std::fs::read(out.join(format!("bundle_{o}.dxbc"))).unwrap(), bytes);
+    }
+}
+
+#[test]
+fn scan_summary_counts_opcodes_as_the_listings_show_them() {
+    // Mnemonics fxc prints without suffixes, counted in the listings.
+    let names = ["angle63_passthrough2d11vs", "angle63_buffertotexture11_gs", "angle63_passthrough3d11gs"];
+    let dir = TempDir::new("summary");
+    let mut want: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    for n in names {
+        std::fs::copy(corpus(&format!("fxc/{n}.dxbc")), dir.0.join(format!("{n}.dxbc"))).unwrap();
+        let listing = std::fs::read_to_string(corpus(&format!("fxc/{n}.asm"))).unwrap();
+        for op in ["ret", "dcl_input", "dcl_output", "dcl_temps", "dcl_inputprimitive"] {
+            let k = listing.lines().filter(|l| l.split_whitespace().next() == Some(op)).count();
+            let e = want.entry(op).or_default();
+            e.0 += k;
+            e.1 += usize::from(k > 0);
+        }
+    }
+    let (code, out, err) = dxbc(&["scan", "--summary", dir.0.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("files\t3\nshaders\t3\n"), "{text}");
+    assert!(text.contains("\nchecksum\tshaders\nvalid\t3\n"), "{text}");
+    assert!(text.contains("\nfeature\tshaders\ngeometry\t2\n"), "{text}");
+    let opcodes = text.split("opcode\tcount\tshaders\n").nth(1).unwrap();
+    for (op, (count, shaders)) in want {
+        assert!(count > 0, "{op} does not occur in the listings");
+        let row = format!("{op}\t{count}\t{shaders}");
+        assert!(opcodes.lines().any(|l| l == row), "{row} not in\n{opcodes}");
+    }
+}
+
+#[test]
+fn a_dxil_container_is_listed_as_dxil_and_says_its_code_is_not_disassembled() {
+    // DXIL program header (vs_6_0, 6 dwords) and bitcode header, no bitcode;
+    // an input signature with no elements.
+    let mut dxil = Vec::new();
+    for w in [0x0001_0060u32, 6, u32::from_le_bytes(*b"DXIL"), 0x100, 16, 0] {
+        dxil.extend_from_slice(&w.to_le_bytes());
+    }
+    let isg1 = [0u8, 0, 0, 0, 8, 0, 0, 0];
+    let c = dxbc::container::write_container(1, &[(*b"ISG1", &isg1[..]), (*b"DXIL", &dxil)]);
+    let (code, out, err) = dxbc(&["info", "-"], Some(&c));
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("profile   vs_6_0 (DXIL: signatures and reflection decode; DXIL code is not disassembled)"),
+        "{text}"
+    );
+    let dir = TempDir::new("dxil");
+    let file = dir.0.join("dxil.bin");
+    let mut data = b"0123456".to_vec();
+    data.extend_from_slice(&c);
+    std::fs::write(&file, &data).unwrap();
+    let (code, out, _) = dxbc(&["scan", file.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        (v["offset"].as_u64(), v["program"].as_str(), v["profile"].as_str()),
+        (Some(7), Some("dxil"), Some("vs_6_0"))
+    );
+    assert_eq!(
+        (v["stage"].as_str(), v["checksum"].as_str(), v["translates"].as_bool()),
+        (Some("vs"), Some("valid"), Some(false))
+    );
+}

@@ -35,6 +35,7 @@
 #![forbid(unsafe_code)]
 
 pub mod asm;
+pub mod carve;
 pub mod checksum;
 pub mod chunks;
 pub mod container;
