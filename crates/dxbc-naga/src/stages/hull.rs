@@ -184,6 +184,44 @@ impl Tessellation {
     }
 }
 
+impl Tessellation {
+    /// The GPU tessellator's parameters (`tessellator::wgsl`) for `patches`
+    /// patch-constant records of [`super::REGISTER_STRIDE`] registers: the
+    /// same factor words [`Tessellation::factors_of`] reads. None where the
+    /// domain, partitioning or output primitive is undeclared. Capacities
+    /// are left 0 for the caller to size.
+    pub fn gpu_params(&self, patches: u32) -> Option<tessellator::wgsl::Params> {
+        let (partitioning, primitive) = self.tessellator_mode()?;
+        let word = |name: u32, index: u32| {
+            self.factors
+                .iter()
+                .find(|f| f.d3d_name == name && (f.semantic_index == index || matches!(name, 15 | 16)))
+                .map_or(tessellator::wgsl::NO_WORD, |f| 4 * f.register + f.component)
+        };
+        let none = tessellator::wgsl::NO_WORD;
+        let (domain, factor_words) = match self.domain? {
+            TessDomain::Tri => {
+                (tessellator::Domain::Tri, [word(13, 0), word(13, 1), word(13, 2), word(14, 0), none, none])
+            }
+            TessDomain::Quad => (
+                tessellator::Domain::Quad,
+                [word(11, 0), word(11, 1), word(11, 2), word(11, 3), word(12, 0), word(12, 1)],
+            ),
+            TessDomain::Isoline => (tessellator::Domain::Isoline, [word(16, 0), word(15, 0), none, none, none, none]),
+        };
+        Some(tessellator::wgsl::Params {
+            domain,
+            partitioning,
+            primitive,
+            patches,
+            record_words: REGISTER_STRIDE * 4,
+            point_capacity: 0,
+            index_capacity: 0,
+            factor_words,
+        })
+    }
+}
+
 /// The domain points buffer's records for one tessellated patch: point `k`
 /// as (u, v, w) f32 bits and the patch index (see `domain.rs`).
 pub fn domain_point_records(patch: u32, points: &[tessellator::DomainPoint]) -> Vec<[u32; 4]> {
