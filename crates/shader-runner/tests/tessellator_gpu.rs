@@ -84,6 +84,7 @@ fn cpu_factors(domain: Domain, f: &[f32; 6]) -> TessFactors {
 #[test]
 fn gpu_tessellator_matches_the_cpu_tessellator() {
     let mut gpu = Gpu::new().expect("a Vulkan adapter (lavapipe)");
+    let tessellator = tessellate::GpuTessellator::new(&gpu).expect("the tessellator module compiles");
     let (mut patches_checked, mut points_checked, mut indices_checked) = (0usize, 0usize, 0usize);
     for domain in [Domain::Tri, Domain::Quad, Domain::Isoline] {
         let prims: &[OutputPrimitive] = match domain {
@@ -121,7 +122,7 @@ fn gpu_tessellator_matches_the_cpu_tessellator() {
                     factor_words,
                 };
                 let mut enc = gpu.device.create_command_encoder(&Default::default());
-                let out = tessellate::encode(&gpu, &mut enc, &mut params, &consts).expect("tessellator passes");
+                let out = tessellator.encode(&gpu, &mut enc, &mut params, &consts).expect("tessellator passes");
                 gpu.queue.submit([enc.finish()]);
                 let table = tessellate::read_words(&mut gpu, &out.table, (sets.len() as u64 + 1) * 4).unwrap();
                 let total = &table[sets.len() * 4..];
