@@ -2134,6 +2134,20 @@ fn compare_function(c: Option<parse::Compare>) -> wgpu::CompareFunction {
 mod tests {
     use super::*;
 
+    #[test]
+    fn llvmpipe_does_not_hold_under_a_tessellation_requirement() {
+        let tags = || vec!["llvmpipe".to_string(), "mesa<23.3".to_string()];
+        let tess = Require { caps: vec!["tessellation-shader".into()], ..Default::default() };
+        let other = Require { caps: vec!["geometry-shader".into()], ..Default::default() };
+        assert_eq!(tags_for(tags(), &tess), vec!["mesa<23.3".to_string()]);
+        assert_eq!(tags_for(tags(), &other), tags());
+        let env = QualEnv { sm: 50, tags: tags_for(tags(), &tess) };
+        let line = "if(!llvmpipe) todo(glsl | mvk & vulkan) draw 3 control point patch list 3";
+        assert!(parse::parse_test_line(1, line, &env).unwrap().is_some());
+        let env = QualEnv { sm: 50, tags: tags_for(tags(), &other) };
+        assert!(parse::parse_test_line(1, line, &env).unwrap().is_none());
+    }
+
     /// A stand-in target keeps the bits: same texel size and channels as the
     /// test's target, of the shader's component class (wgpu's format tables).
     #[test]

@@ -20,9 +20,11 @@
 //!    what the fork phases wrote; the `o` registers go to record `patch` of
 //!    the *patch constants* buffer, the tessellation factors at the words the
 //!    patch-constant signature names ([`Tessellation::factors`]).
-//! 4. the tessellator (crates/tessellator, on the CPU today) reads the
-//!    factors and writes the *domain points* buffer: one `vec4<u32>` per
-//!    point, `(u, v, w)` as f32 bits and the patch index;
+//! 4. the tessellator reads the factors and writes the *domain points*
+//!    buffer: one `vec4<u32>` per point, `(u, v, w)` as f32 bits and the
+//!    patch index, and an index list. On the GPU it is `tessellator::wgsl`
+//!    (compute, parameters from [`Tessellation::gpu_params`]), which
+//!    reproduces crates/tessellator bit for bit;
 //! 5. the domain shader (`domain.rs`) as the vertex shader over those points.
 //!
 //! The two hull passes are separate modules, not two entry points of one:
