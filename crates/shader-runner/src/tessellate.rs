@@ -78,6 +78,16 @@ impl GpuTessellator {
         })
     }
 
+    /// The device's tessellator, compiled once (lavapipe spends seconds
+    /// compiling the three pipelines).
+    pub fn shared(gpu: &Gpu) -> Result<&GpuTessellator, GpuError> {
+        if let Some(t) = gpu.tessellator.get() {
+            return Ok(t);
+        }
+        let t = GpuTessellator::new(gpu)?;
+        Ok(gpu.tessellator.get_or_init(|| t))
+    }
+
     /// Encodes the three passes (count, scan, generate) over
     /// `patch_constants` (`params.record_words` words per patch).
     /// `params`' capacities are set here from the per-patch bounds.

@@ -118,7 +118,7 @@ impl Pass<'_> {
         let mut params = params;
         let gpu = &*self.gpu;
         let fail = |e: crate::gpu::GpuError| OpErr::Fail(format!("tessellator: {e}"));
-        let tessellator = crate::tessellate::GpuTessellator::new(gpu).map_err(fail)?;
+        let tessellator = crate::tessellate::GpuTessellator::shared(gpu).map_err(fail)?;
         let mut enc = gpu.device.create_command_encoder(&Default::default());
         let tessellated = tessellator.encode(gpu, &mut enc, &mut params, &pcs).map_err(fail)?;
         gpu.queue.submit([enc.finish()]);
