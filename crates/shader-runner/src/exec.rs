@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::executor;
 
 mod geometry;
+mod tessellation;
 use crate::gpu::{self, Gpu, ModuleBinding};
 use crate::manifest::Row;
 use crate::parse::{
@@ -95,8 +96,23 @@ fn cap_supported(cap: &str, gpu: &Gpu) -> bool {
         "int64" => gpu.features.contains(wgpu::Features::SHADER_INT64),
         // Run through compute (dxbc_naga::stages): VS and GS as compute passes, then a draw.
         "geometry-shader" => true,
+        // Run through compute too: VS, hull passes and the tessellator as
+        // compute, the domain shader as the vertex shader of the draw.
+        "tessellation-shader" => true,
         _ => false,
     }
+}
+
+/// The backend tags a file's lines are evaluated with. vkd3d gates its
+/// tessellation draws with `if(!llvmpipe)` because llvmpipe's own
+/// tessellation stages crash; here no draw reaches them (hull, tessellator
+/// and domain run as compute and as a vertex shader), so under a
+/// `tessellation-shader` requirement the `llvmpipe` tag does not hold.
+fn tags_for(mut tags: Vec<String>, require: &Require) -> Vec<String> {
+    if require.caps.iter().any(|c| c == "tessellation-shader") {
+        tags.retain(|t| t != "llvmpipe");
+    }
+    tags
 }
 
 fn uav_load_supported(fmt: &str, gpu: &Gpu) -> bool {
@@ -234,6 +250,7 @@ impl<'a> Pass<'a> {
                 SectionKind::Require => {
                     let r = Require::parse(&sec.lines);
                     self.require_unmet = self.check_require(&r);
+                    self.env.tags = tags_for(self.gpu.tags(), &r);
                 }
                 SectionKind::Shader { stage, attrs } => self.read_shader(sec.index, *stage, attrs),
                 SectionKind::Test => {
@@ -398,8 +415,14 @@ impl<'a> Pass<'a> {
         let bytes = std::fs::read(&path).map_err(|e| Avail::Fail(format!("cannot read {}: {e}", path.display())))?;
         let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Fail(format!("DXBC decode: {e}")))?;
         let options = dxbc_naga::Options { doubles: self.doubles, ..Default::default() };
-        // A geometry shader runs as its compute pass (dxbc_naga::stages).
-        let form = if stage == Stage::Geometry { dxbc_naga::StageForm::Compute } else { dxbc_naga::StageForm::Native };
+        // A geometry shader runs as its compute pass, a hull shader as its
+        // control-point pass, a domain shader as the vertex shader over the
+        // domain points (dxbc_naga::stages).
+        let form = match stage {
+            Stage::Geometry | Stage::Hull => dxbc_naga::StageForm::Compute,
+            Stage::Domain => dxbc_naga::StageForm::DrawFromBuffer,
+            _ => dxbc_naga::StageForm::Native,
+        };
         let translation = dxbc_naga::translate_pipeline_stage(&shader, &options, form).map_err(|e| {
             let skip = Skip::translation(&e);
             match skip.status {
@@ -412,8 +435,8 @@ impl<'a> Pass<'a> {
         }
         let want = match stage {
             Stage::Pixel => Some(naga::ShaderStage::Fragment),
-            Stage::Vertex => Some(naga::ShaderStage::Vertex),
-            Stage::Compute | Stage::Geometry => Some(naga::ShaderStage::Compute),
+            Stage::Vertex | Stage::Domain => Some(naga::ShaderStage::Vertex),
+            Stage::Compute | Stage::Geometry | Stage::Hull => Some(naga::ShaderStage::Compute),
             _ => None,
         };
         if want != Some(translation.stage) {
@@ -1226,10 +1249,10 @@ impl<'a> Pass<'a> {
             Err(OpErr::Skip(u.clone()))
         } else if !self.current.contains_key(&Stage::Pixel) {
             Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: draw without a pixel shader")))
-        } else if [Stage::Hull, Stage::Domain].iter().any(|s| self.current.contains_key(s)) {
-            Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: tessellation stages not supported")))
         } else if let Some(Err(e)) = &self.dsv {
             Err(OpErr::Skip(e.clone()))
+        } else if [Stage::Hull, Stage::Domain].iter().any(|s| self.current.contains_key(s)) {
+            self.do_draw_tess(topology, vertices, instances)
         } else if self.current.contains_key(&Stage::Geometry) {
             self.do_draw_gs(topology, vertices, instances)
         } else {
@@ -1648,7 +1671,7 @@ impl<'a> Pass<'a> {
         let mut stage_buffers = Vec::new();
         if let Some(p) = pulled {
             stages.push((&p.naga, &p.bindings[..], wgpu::ShaderStages::VERTEX));
-            stage_buffers.push((dxbc_naga::StageBufferRole::Input, &p.records));
+            stage_buffers.extend(p.records.iter().map(|(role, b)| (*role, b)));
         }
         let groups = self.bind_groups(&stages, samples, &stage_buffers)?;
         // WebGPU needs the output type to agree with the target's format
@@ -1890,7 +1913,7 @@ impl<'a> Pass<'a> {
                         stencil_ops: None,
                     }),
                     vertex_buffers: &vertex_buffers,
-                    indices: None,
+                    indices: pulled.and_then(|p| p.indices.as_ref()).map(|b| (b, vertices)),
                     vertices,
                     instances,
                 };
@@ -2110,6 +2133,20 @@ fn compare_function(c: Option<parse::Compare>) -> wgpu::CompareFunction {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn llvmpipe_does_not_hold_under_a_tessellation_requirement() {
+        let tags = || vec!["llvmpipe".to_string(), "mesa<23.3".to_string()];
+        let tess = Require { caps: vec!["tessellation-shader".into()], ..Default::default() };
+        let other = Require { caps: vec!["geometry-shader".into()], ..Default::default() };
+        assert_eq!(tags_for(tags(), &tess), vec!["mesa<23.3".to_string()]);
+        assert_eq!(tags_for(tags(), &other), tags());
+        let env = QualEnv { sm: 50, tags: tags_for(tags(), &tess) };
+        let line = "if(!llvmpipe) todo(glsl | mvk & vulkan) draw 3 control point patch list 3";
+        assert!(parse::parse_test_line(1, line, &env).unwrap().is_some());
+        let env = QualEnv { sm: 50, tags: tags_for(tags(), &other) };
+        assert!(parse::parse_test_line(1, line, &env).unwrap().is_none());
+    }
 
     /// A stand-in target keeps the bits: same texel size and channels as the
     /// test's target, of the shader's component class (wgpu's format tables).

@@ -54,6 +54,9 @@ pub struct Gpu {
     errors: Arc<Mutex<Vec<String>>>,
     /// Set when a wait timed out: the device should be replaced.
     pub poisoned: bool,
+    /// The tessellator's pipelines, compiled on first use
+    /// ([`crate::tessellate::GpuTessellator::shared`]).
+    pub(crate) tessellator: std::cell::OnceCell<crate::tessellate::GpuTessellator>,
     /// Formats this adapter can bind as read-write storage textures (WebGPU
     /// core allows only r32; adapter-specific format features add more).
     pub read_write_storage: Vec<wgpu::TextureFormat>,
@@ -113,6 +116,7 @@ impl Gpu {
             features,
             errors,
             poisoned: false,
+            tessellator: std::cell::OnceCell::new(),
             read_write_storage,
         })
     }

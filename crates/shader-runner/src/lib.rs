@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod parse;
 pub mod preview;
 pub mod probe;
+pub mod tessellate;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -192,6 +192,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod wgsl;
+
 /// Fractional bits of a fixed-point tessellation factor (16.16).
 pub const FACTOR_FRAC_BITS: u32 = 16;
 /// 1.0 as a fixed-point tessellation factor.

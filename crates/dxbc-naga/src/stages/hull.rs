@@ -20,9 +20,11 @@
 //!    what the fork phases wrote; the `o` registers go to record `patch` of
 //!    the *patch constants* buffer, the tessellation factors at the words the
 //!    patch-constant signature names ([`Tessellation::factors`]).
-//! 4. the tessellator (crates/tessellator, on the CPU today) reads the
-//!    factors and writes the *domain points* buffer: one `vec4<u32>` per
-//!    point, `(u, v, w)` as f32 bits and the patch index;
+//! 4. the tessellator reads the factors and writes the *domain points*
+//!    buffer: one `vec4<u32>` per point, `(u, v, w)` as f32 bits and the
+//!    patch index, and an index list. On the GPU it is `tessellator::wgsl`
+//!    (compute, parameters from [`Tessellation::gpu_params`]), which
+//!    reproduces crates/tessellator bit for bit;
 //! 5. the domain shader (`domain.rs`) as the vertex shader over those points.
 //!
 //! The two hull passes are separate modules, not two entry points of one:
@@ -180,6 +182,44 @@ impl Tessellation {
                 tessellator::TessFactors::Tri { edges: [e[0], e[1], e[2]], inside: word(14, Some(0))? }
             }
             TessDomain::Isoline => tessellator::TessFactors::isoline_from_sv([word(16, None)?, word(15, None)?]),
+        })
+    }
+}
+
+impl Tessellation {
+    /// The GPU tessellator's parameters (`tessellator::wgsl`) for `patches`
+    /// patch-constant records of [`super::REGISTER_STRIDE`] registers: the
+    /// same factor words [`Tessellation::factors_of`] reads. None where the
+    /// domain, partitioning or output primitive is undeclared. Capacities
+    /// are left 0 for the caller to size.
+    pub fn gpu_params(&self, patches: u32) -> Option<tessellator::wgsl::Params> {
+        let (partitioning, primitive) = self.tessellator_mode()?;
+        let word = |name: u32, index: u32| {
+            self.factors
+                .iter()
+                .find(|f| f.d3d_name == name && (f.semantic_index == index || matches!(name, 15 | 16)))
+                .map_or(tessellator::wgsl::NO_WORD, |f| 4 * f.register + f.component)
+        };
+        let none = tessellator::wgsl::NO_WORD;
+        let (domain, factor_words) = match self.domain? {
+            TessDomain::Tri => {
+                (tessellator::Domain::Tri, [word(13, 0), word(13, 1), word(13, 2), word(14, 0), none, none])
+            }
+            TessDomain::Quad => (
+                tessellator::Domain::Quad,
+                [word(11, 0), word(11, 1), word(11, 2), word(11, 3), word(12, 0), word(12, 1)],
+            ),
+            TessDomain::Isoline => (tessellator::Domain::Isoline, [word(16, 0), word(15, 0), none, none, none, none]),
+        };
+        Some(tessellator::wgsl::Params {
+            domain,
+            partitioning,
+            primitive,
+            patches,
+            record_words: REGISTER_STRIDE * 4,
+            point_capacity: 0,
+            index_capacity: 0,
+            factor_words,
         })
     }
 }

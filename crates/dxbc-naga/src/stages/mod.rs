@@ -76,7 +76,9 @@
 //!
 //! ## Not done yet
 //! The live preview and the translation pane still translate natively (a
-//! GS, HS or DS is refused there), and the runner draws only GS pipelines. The preview needs: the VS as compute over the
+//! GS, HS or DS is refused there); the runner draws GS pipelines and
+//! VS → HS → DS → PS pipelines (`exec/geometry.rs`, `exec/tessellation.rs`;
+//! a GS after a DS is not drawn yet). The preview needs: the VS as compute over the
 //! mesh's assembled vertices (records filled from its attributes), the GS
 //! pass, a read of the vertex count (or an indirect draw), then the draw
 //! from `StageForm::DrawFromBuffer` with the PS, all on the same stage

@@ -15,7 +15,12 @@ pub(super) struct Pulled {
     pub(super) module: wgpu::ShaderModule,
     pub(super) bindings: Vec<dxbc_naga::BindingEntry>,
     pub(super) topology: wgpu::PrimitiveTopology,
-    pub(super) records: wgpu::Buffer,
+    /// The stage buffers the draw reads: the geometry pass's output; a
+    /// domain shader's domain points, control points and patch constants.
+    pub(super) records: Vec<(StageBufferRole, wgpu::Buffer)>,
+    /// An index buffer (the tessellator's), drawn with the vertex count as
+    /// the index count.
+    pub(super) indices: Option<wgpu::Buffer>,
     /// The geometry shader writes SV_PrimitiveID, which the pixel shader
     /// then reads from the draw's varying.
     pub(super) writes_primitive_id: bool,
@@ -62,7 +67,7 @@ impl Pass<'_> {
     }
 
     /// The input records of the VS pass: one per assembled vertex and instance.
-    fn vertex_records(&self, vs: &Compiled, order: &[u32], instances: u32) -> Result<Vec<u32>, OpErr> {
+    pub(super) fn vertex_records(&self, vs: &Compiled, order: &[u32], instances: u32) -> Result<Vec<u32>, OpErr> {
         let stride_words = (REGISTER_STRIDE * 4) as usize;
         let records = order.len() * instances as usize;
         let mut words = vec![0u32; records * stride_words];
@@ -130,7 +135,7 @@ impl Pass<'_> {
         Ok(words)
     }
 
-    fn storage_buffer(&self, label: &str, bytes: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
+    pub(super) fn storage_buffer(&self, label: &str, bytes: u64, extra: wgpu::BufferUsages) -> wgpu::Buffer {
         self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
             size: bytes.max(16),
@@ -139,7 +144,7 @@ impl Pass<'_> {
         })
     }
 
-    fn run_compute(
+    pub(super) fn run_compute(
         &self,
         naga_module: &naga::Module,
         module: &wgpu::ShaderModule,
@@ -163,7 +168,7 @@ impl Pass<'_> {
             .map_err(|e| OpErr::Fail(format!("dispatch: {e}")))
     }
 
-    fn wgpu_module(&self, m: &naga::Module, label: &str) -> Result<wgpu::ShaderModule, OpErr> {
+    pub(super) fn wgpu_module(&self, m: &naga::Module, label: &str) -> Result<wgpu::ShaderModule, OpErr> {
         let src = m.clone();
         self.gpu
             .scoped(|| {
@@ -258,7 +263,8 @@ impl Pass<'_> {
             naga: draw.module,
             bindings: draw.bindings,
             topology,
-            records: gs_out,
+            records: vec![(StageBufferRole::Input, gs_out)],
+            indices: None,
         };
         if drawn == 0 {
             return Ok(());
