@@ -102,7 +102,7 @@ pub enum Status {
     Running(String),
     /// WebGPU is missing; everything else keeps working.
     NoWebGpu(String),
-    /// GS/HS/DS, or nothing to run.
+    /// HS/DS, or nothing to run.
     NotPreviewable(String),
     /// The translator refused: message and offset.
     NotTranslated(String, Option<usize>),
