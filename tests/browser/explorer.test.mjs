@@ -245,30 +245,27 @@ test('translation pane: WGSL lines select their instruction, other targets, bind
   });
 });
 
-test('translation pane: a geometry shader gives the reason and its offset, linked to the bytes', async () => {
+test('translation pane: a geometry shader shows its compute form and its passes, as the CLI writes them', async () => {
   await withPage(async (page, errors) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await open(page);
     const pane = await openTranslation(page);
-    await page.getByTestId('examples').selectOption('gs');
-    const err = pane.getByTestId('translation-error');
-    await err.waitFor({ timeout: 20000 });
-    assert.match(await err.textContent(), /Not translated — unsupported: geometry shaders have no naga stage/);
-    // The typed reason is the one the CLI gives for any geometry shader it is
-    // asked to translate natively, as the pane does (exit 3: refused); by
-    // default the CLI writes the shader's compute form.
-    const cli = spawnSync(dxbcCli(), ['translate', '--to', 'wgsl', '--form', 'native', path.join(CORPUS, 'fxc', 'angle63_buffertotexture11_gs.dxbc')], { encoding: 'utf8' });
-    assert.equal(cli.status, 3, cli.stderr);
-    const [, name, why] = cli.stderr.match(/refused \(([a-z0-9-]+)\): (.*)/);
-    assert.equal(await pane.getByTestId('translation-limitation').textContent(), name);
-    assert.equal(await pane.getByTestId('translation-why').textContent(), `Why: ${why}. ${name}`);
-    const off = pane.getByTestId('translation-offset');
-    const at = parseInt((await off.textContent()).match(/at offset 0x([0-9a-f]+)/)[1], 16);
-    await page.getByTestId('hex-view').focus();
-    await page.keyboard.press('Home');
-    assert.ok(!(await selectedBytes(page)).includes(at) || at < 4);
-    await off.click();
-    const sel = await selectedBytes(page);
-    assert.ok(sel.length > 0 && sel[0] <= at && at <= sel[sel.length - 1], `offset ${at} in ${sel}`);
+    const file = path.join(CORPUS, 'fxc', 'angle63_buffertotexture11_gs.dxbc');
+    await page.getByTestId('file').setInputFiles(file);
+    await page.waitForFunction(() => /angle63_buffertotexture11_gs\.dxbc/.test(document.querySelector('[data-testid=status]').textContent));
+    await pane.getByTestId('translation-validation').waitFor({ timeout: 20000 });
+    assert.match(await pane.getByTestId('translation-validation').textContent(), /compute shader/);
+    // The CLI's default form of a GS (auto: its compute pass): a header
+    // comment naming the passes, then the bindings, then the WGSL.
+    const cli = spawnSync(dxbcCli(), ['translate', '--to', 'wgsl', '--form', 'auto', file], { encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    const passes = await pane.getByTestId('translation-passes').locator('div').allTextContents();
+    assert.ok(passes.length >= 3 && passes[0].startsWith('Geometry shader as compute'), passes.join('\n'));
+    assert.ok(cli.stdout.startsWith(passes.map((l) => `// ${l}\n`).join('')), cli.stdout.slice(0, 600));
+    await page.getByTestId('tab-wgsl').click();
+    await page.getByTestId('copy-translation').click();
+    const wgsl = await page.evaluate(() => navigator.clipboard.readText());
+    assert.ok(wgsl.includes('@compute') && cli.stdout.endsWith(`\n\n${wgsl}`), 'the pane\'s WGSL is not the CLI\'s');
     await shot(page, 'translation-gs');
     // Back to a pixel shader: translated again.
     await page.getByTestId('examples').selectOption('tint');

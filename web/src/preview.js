@@ -121,6 +121,48 @@ function fillMultisampled(d, module, r, texels) {
   return tex;
 }
 
+/** Bind groups (every index up to the highest used, empty between) and their pipeline layout. */
+function makeGroups(d, items) {
+  const count = items.reduce((n, x) => Math.max(n, x.group + 1), 0);
+  const bgls = [];
+  const groups = [];
+  for (let g = 0; g < count; g++) {
+    const mine = items.filter((x) => x.group === g);
+    const layout = d.createBindGroupLayout({ entries: mine.map((x) => x.layout) });
+    bgls.push(layout);
+    groups.push(d.createBindGroup({ layout, entries: mine.map((x) => ({ binding: x.binding, resource: x.resource })) }));
+  }
+  return { groups, layout: d.createPipelineLayout({ bindGroupLayouts: bgls }) };
+}
+
+/**
+ * The passes through compute before the draw (a geometry shader): their
+ * stage buffers, each pass's bind groups and pipeline, and the draw's
+ * groups (it reads only the stage buffers).
+ */
+function loadPasses(d, job, modules) {
+  const p = job.plan.passes;
+  job.stageBuffers = p.buffers.map((b) => {
+    const buf = d.createBuffer({ size: b.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC, label: b.label });
+    if (b.blob !== null && b.blob !== undefined) d.queue.writeBuffer(buf, 0, job.blobs[b.blob]);
+    return buf;
+  });
+  const stageItems = (list, visibility) => list.map((b) => ({
+    group: b.group, binding: b.binding,
+    layout: { binding: b.binding, visibility, buffer: { type: b.writable ? 'storage' : 'read-only-storage' } },
+    resource: { buffer: job.stageBuffers[b.buffer] },
+  }));
+  job.computePasses = p.compute.map((c) => {
+    const items = (c.shader_entries ? job.entryItems : []).concat(stageItems(c.buffers, COMPUTE));
+    const made = makeGroups(d, items);
+    const pipeline = d.createComputePipeline({ layout: made.layout, compute: { module: modules[c.module], entryPoint: job.plan.modules[c.module].entry } });
+    return { pipeline, groups: made.groups, workgroups: c.workgroups };
+  });
+  const draw = makeGroups(d, stageItems(p.draw_buffers, VERTEX));
+  job.drawGroups = draw.groups;
+  job.drawLayout = draw.layout;
+}
+
 /** Builds every object of the plan; resolves when the pipeline is compiled. */
 export async function preview_load(gpu, planJson, blobs) {
   const plan = JSON.parse(planJson);
@@ -178,12 +220,12 @@ export async function preview_load(gpu, planJson, blobs) {
       e._res = res;
       layouts[e.group].push({ binding: e.binding, visibility: vis, ...layout });
     }
-    const bgls = layouts.map((entries) => d.createBindGroupLayout({ entries }));
-    job.groups = bgls.map((layout, g) => d.createBindGroup({
-      layout,
-      entries: plan.entries.filter((e) => e.group === g).map((e) => ({ binding: e.binding, resource: e._res })),
-    }));
-    job.layout = d.createPipelineLayout({ bindGroupLayouts: bgls });
+    const items = plan.entries.map((e, i) => ({ group: e.group, binding: e.binding, layout: layouts[e.group].find((l) => l.binding === e.binding), resource: e._res, i }));
+    const made = makeGroups(d, items);
+    job.groups = made.groups;
+    job.layout = made.layout;
+    job.entryItems = items;
+    if (plan.passes) loadPasses(d, job, modules);
   });
   if (plan.draw) {
     const dr = plan.draw;
@@ -206,6 +248,7 @@ export async function preview_load(gpu, planJson, blobs) {
       primitive: { topology: dr.topology, frontFace: 'cw', cullMode: 'none' },
     };
     if (dr.depth) desc.depthStencil = { format: 'depth32float', depthWriteEnabled: true, depthCompare: dr.depth };
+    if (plan.passes) desc.layout = job.drawLayout;
     job.pipeline = await d.createRenderPipelineAsync(desc);
     job.targets = dr.targets.map((t) => d.createTexture({
       size: [plan.width, plan.height], format: t.format,
@@ -237,7 +280,20 @@ export function preview_update(gpu, entry, bytes) {
 }
 
 function encodeWork(gpu, enc) {
-  const { plan, groups } = gpu.job;
+  const { plan } = gpu.job;
+  let groups = gpu.job.groups;
+  if (plan.passes) {
+    // The geometry pass appends at a count that starts every frame at 0.
+    plan.passes.buffers.forEach((b, i) => { if (b.reset) enc.clearBuffer(gpu.job.stageBuffers[i]); });
+    for (const c of gpu.job.computePasses) {
+      const pass = enc.beginComputePass();
+      pass.setPipeline(c.pipeline);
+      c.groups.forEach((g, i) => pass.setBindGroup(i, g));
+      pass.dispatchWorkgroups(c.workgroups[0], c.workgroups[1], c.workgroups[2]);
+      pass.end();
+    }
+    groups = gpu.job.drawGroups;
+  }
   if (plan.draw) {
     const dr = plan.draw;
     const colorAttachments = [];

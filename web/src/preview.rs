@@ -434,8 +434,13 @@ mod tests {
         let (bytes, s) = tint();
         let direct = translate(&s).unwrap();
         assert_eq!(translated_from_json(&translate_json(&bytes)), Ok(direct));
+        // A geometry shader's answer carries its draw form too.
         let gs = dxbc::examples::point_to_triangle_geometry_shader();
-        assert!(matches!(translated_from_json(&translate_json(&gs)), Err(PlanError::StageNotPreviewable(_))));
+        let direct = translate(&dxbc::Shader::decode(&gs).unwrap()).unwrap();
+        assert!(direct.geometry.is_some());
+        assert_eq!(translated_from_json(&translate_json(&gs)), Ok(direct));
+        let hs = dxbc::examples::constant_tessellation_hull_shader();
+        assert!(matches!(translated_from_json(&translate_json(&hs)), Err(PlanError::StageNotPreviewable(_))));
         assert!(
             matches!(translated_from_json(&translate_json(b"junk")), Err(PlanError::StageNotPreviewable(m)) if m.contains("does not decode"))
         );
@@ -514,10 +519,30 @@ mod tests {
     }
 
     #[test]
-    fn geometry_shaders_are_refused_with_a_reason() {
-        let s = dxbc::Shader::decode(&dxbc::examples::point_to_triangle_geometry_shader()).unwrap();
+    fn tessellation_stages_are_refused_with_a_reason() {
+        let s = dxbc::Shader::decode(&dxbc::examples::constant_tessellation_hull_shader()).unwrap();
         let e = translate(&s).unwrap_err();
         assert!(matches!(e, PlanError::StageNotPreviewable(_)), "{e:?}");
-        assert!(e.to_string().contains("gs_4_0: only pixel, vertex and compute"), "{e}");
+        assert!(e.to_string().contains("only pixel, vertex, compute and geometry shaders"), "{e}");
+    }
+
+    #[test]
+    fn a_geometry_shader_runs_its_passes_before_the_draw() {
+        // The gallery's GS: points in, one triangle (a strip of 3) out each.
+        let bytes = dxbc::examples::point_to_triangle_geometry_shader();
+        let s = dxbc::Shader::decode(&bytes).unwrap();
+        let t = translate(&s).unwrap();
+        let p = prepare(&s, &t, PreviewModel::new(&s), &Values::new(), &Settings::default()).unwrap();
+        let passes = p.plan.passes.as_ref().unwrap();
+        let labels: Vec<_> = passes.compute.iter().map(|c| c.label).collect();
+        assert_eq!(labels, ["vertex", "geometry"]);
+        let d = p.plan.draw.as_ref().unwrap();
+        assert_eq!(d.topology, "triangle-list");
+        // One point per mesh vertex; every invocation appends at most one triangle.
+        let mesh = Settings::default().mesh.build();
+        assert_eq!(d.vertex_count as usize, mesh.positions.len() * 3);
+        // The draw reads the geometry pass's output buffer.
+        let out = passes.compute[1].buffers.iter().find(|b| b.writable && !passes.buffers[b.buffer].reset).unwrap();
+        assert_eq!(passes.draw_buffers[0].buffer, out.buffer);
     }
 }

@@ -102,7 +102,7 @@ pub enum Status {
     Running(String),
     /// WebGPU is missing; everything else keeps working.
     NoWebGpu(String),
-    /// GS/HS/DS, or nothing to run.
+    /// HS/DS, or nothing to run.
     NotPreviewable(String),
     /// The translator refused: message and offset.
     NotTranslated(String, Option<usize>),
@@ -630,9 +630,16 @@ fn StageControls() -> impl IntoView {
                         </select></label>
                 }).into_any()
             }
-            Stage::Vertex => {
+            Stage::Vertex | Stage::Geometry => {
                 let outs = p.vertex_outputs.clone();
+                // What runs around a lone geometry shader, said plainly.
+                let gs_note = (p.plan.stage == Stage::Geometry).then(|| view! {
+                    <p class="small" data-testid="preview-gs-note">
+                        "Geometry shader through compute: a built-in pass-through vertex shader feeds it the mesh (each input takes the mesh attribute its semantic names; SV_Position and POSITION the object-space position), it runs once per primitive and instance, and its output is drawn with a built-in pixel shader that shows the chosen output as colour."
+                    </p>
+                });
                 view! {
+                    {gs_note}
                     <label class="ctl">"Mesh "
                         <select data-testid="preview-mesh" on:change=move |ev| {
                             let m = match event_target_value(&ev).as_str() { "plane" => MeshKind::Plane, "cube" => MeshKind::Cube, _ => MeshKind::Sphere { segments: 32 } };

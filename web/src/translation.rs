@@ -76,6 +76,10 @@ pub struct Translated {
     pub bindings: Vec<BindingRow>,
     /// Expressions and statements naga validated (a size hint for the UI).
     pub expressions: usize,
+    /// For a stage run through compute (geometry, hull, domain): what each
+    /// pass does, the lines the CLI writes as the module's header comment.
+    #[serde(default)]
+    pub passes: Vec<String>,
 }
 
 /// What kind of failure stopped the translation.
@@ -217,6 +221,7 @@ mod tests {
             wgsl_spans: Vec::new(),
             bindings: Vec::new(),
             expressions: 0,
+            passes: Vec::new(),
         };
         assert_eq!(t.text(Target::Wgsl).as_deref(), Some("fn a() {\n}\n"));
         assert_eq!(t.text(Target::Glsl), None);

@@ -26,10 +26,13 @@ pub fn translate_json(bytes: &[u8]) -> String {
     .to_json()
 }
 
-/// Lowers and validates only (the expensive part that may fail).
+/// Lowers and validates only (the expensive part that may fail). Geometry,
+/// hull and domain shaders take the form they run in on WebGPU, through
+/// compute ([`dxbc_naga::StageForm::standalone`]): the CLI's `--form auto`.
 pub fn lower(shader: &Shader) -> Result<dxbc_naga::Translation, Failure> {
     use dxbc_naga::TranslateError as E;
-    dxbc_naga::translate(shader, &dxbc_naga::Options::default()).map_err(|e| match e {
+    let form = dxbc_naga::StageForm::standalone(shader);
+    dxbc_naga::translate_pipeline_stage(shader, &dxbc_naga::Options::default(), form).map_err(|e| match e {
         E::Unsupported { limitation, detail, offset } => {
             Failure::new(FailureKind::Unsupported(limitation), detail, Some(offset))
         }
@@ -81,6 +84,7 @@ pub fn finish(t: &dxbc_naga::Translation, outputs: Vec<Result<Vec<String>, Failu
         wgsl_spans,
         bindings: t.bindings.iter().map(binding_row).collect(),
         expressions,
+        passes: t.compute_form.as_ref().map_or(Vec::new(), |c| c.describe()),
     }
 }
 
@@ -270,6 +274,19 @@ mod tests {
     }
 
     #[test]
+    fn a_geometry_shader_shows_its_compute_form_and_its_passes() {
+        // The GS example: WebGPU has no geometry stage, so the pane shows the
+        // compute pass the preview and the CLI's `--form auto` run.
+        let (_, o) = outcome(crate::test_corpus::file("fxc/angle63_buffertotexture11_gs.dxbc"));
+        let t = ok(&o);
+        assert_eq!(t.stage, "compute");
+        assert!(t.passes[0].starts_with("Geometry shader as compute"), "{:?}", t.passes);
+        let wgsl = t.outputs[Target::Wgsl.index()].as_ref().unwrap();
+        assert!(wgsl.iter().any(|l| l.starts_with("@compute")));
+        assert!(t.bindings.iter().any(|b| b.kind.starts_with("vertex count buffer")));
+    }
+
+    #[test]
     fn baked_names() {
         assert_eq!(first_baked("    let _e12 = v0_1;"), Some(12));
         assert_eq!(first_baked("o0_ = f(_e1 * _e5);"), Some(1));
@@ -346,17 +363,18 @@ mod tests {
                     };
                     assert!(wgsl.iter().any(|l| l.starts_with(attr)), "{}", ex.id);
                 }
-                ("gs" | "hs" | "ds", Outcome::Failed(f)) => {
-                    use dxbc_naga::Limitation as L;
-                    let want = match &ex.profile[..2] {
-                        "gs" => L::GeometryStage,
-                        "hs" => L::HullStage,
-                        _ => L::DomainStage,
+                // Stages WebGPU lacks: their compute form (a DS: its vertex
+                // form over domain points), with the passes described.
+                ("gs" | "hs" | "ds", Outcome::Ok(t)) => {
+                    let (stage, attr) = match &ex.profile[..2] {
+                        "ds" => ("vertex", "@vertex"),
+                        _ => ("compute", "@compute"),
                     };
-                    assert_eq!(f.kind, FailureKind::Unsupported(want));
-                    assert!(f.message.contains("no naga stage"), "{f:?}");
-                    let off = f.offset.unwrap();
-                    assert!(off < m.bytes.len(), "{}: {off}", ex.id);
+                    assert_eq!(t.stage, stage, "{}", ex.id);
+                    assert!(!t.passes.is_empty(), "{}", ex.id);
+                    let wgsl = t.outputs[0].as_ref().unwrap();
+                    assert!(wgsl.iter().any(|l| l.starts_with(attr)), "{}", ex.id);
+                    let _ = &m;
                 }
                 _ => panic!("{}: unexpected {o:?}", ex.id),
             }

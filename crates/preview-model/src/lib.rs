@@ -72,7 +72,10 @@ pub enum Stage {
     Vertex,
     /// Compute shader: dispatched.
     Compute,
-    /// Geometry, hull or domain: no preview.
+    /// Geometry shader: run through compute over a built-in mesh, then drawn
+    /// ([`plan::Passes`]).
+    Geometry,
+    /// Hull or domain: no preview.
     Other,
 }
 
@@ -92,6 +95,7 @@ impl Stage {
             Some(P::PixelShader) => Stage::Pixel,
             Some(P::VertexShader) => Stage::Vertex,
             Some(P::ComputeShader) => Stage::Compute,
+            Some(P::GeometryShader) => Stage::Geometry,
             _ => Stage::Other,
         }
     }

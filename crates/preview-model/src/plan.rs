@@ -27,7 +27,7 @@ use crate::mesh::MeshKind;
 use crate::settings::{Settings, VertexView, DEFAULT_SIZE};
 use crate::textures::{Image, Pattern, TextureFormat, TextureSource};
 use crate::{vertex, PreviewModel, Stage, Values};
-use dxbc_naga::{BindingEntry, BindingKind, IoEntry, RegisterClass, Translation};
+use dxbc_naga::{BindingEntry, BindingKind, IoEntry, RegisterClass, StageBufferRole, Translation};
 use serde::{Deserialize, Serialize};
 
 /// Why a shader cannot be previewed.
@@ -252,6 +252,66 @@ pub struct Tolerance {
     pub edge_fraction: f32,
 }
 
+/// A storage buffer of the passes through compute: vertex records or the
+/// geometry pass's vertex count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StageBuffer {
+    /// What it holds (a label).
+    pub label: &'static str,
+    /// Size in bytes (a multiple of 16).
+    pub size: u64,
+    /// Initial contents, when not zeros (its length is `size`).
+    pub blob: Option<usize>,
+    /// Cleared to zeros before every frame: the count the geometry pass's
+    /// appends reserve from.
+    pub reset: bool,
+}
+
+/// A stage buffer bound for one pass, where the translator placed its role
+/// ([`dxbc_naga::BindingScheme::place_stage_buffer`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StageBinding {
+    /// Bind group.
+    pub group: u32,
+    /// Binding.
+    pub binding: u32,
+    /// Index in [`Passes::buffers`].
+    pub buffer: usize,
+    /// Bound read-write (else read-only storage).
+    pub writable: bool,
+}
+
+/// A compute pass run before the draw.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComputePass {
+    /// What it is (`vertex`, `geometry`).
+    pub label: &'static str,
+    /// Index into [`Plan::modules`].
+    pub module: usize,
+    /// Workgroups dispatched.
+    pub workgroups: [u32; 3],
+    /// Binds [`Plan::entries`] (the user shader's resources) too.
+    pub shader_entries: bool,
+    /// Its stage buffers.
+    pub buffers: Vec<StageBinding>,
+}
+
+/// A stage WebGPU lacks, run through compute before the draw: for a
+/// geometry shader, the vertex pass over the mesh's assembled vertices, the
+/// geometry pass per primitive and instance, then the draw pulls the
+/// geometry pass's output records ([`dxbc_naga::stages`]). The draw covers
+/// the whole output buffer: records no emit wrote stay zero, so their
+/// primitives have w = 0 everywhere and cover no pixel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Passes {
+    /// Every stage buffer.
+    pub buffers: Vec<StageBuffer>,
+    /// The compute passes, in order.
+    pub compute: Vec<ComputePass>,
+    /// The stage buffers the draw's vertex stage reads.
+    pub draw_buffers: Vec<StageBinding>,
+}
+
 /// A complete preview job.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Plan {
@@ -267,6 +327,8 @@ pub struct Plan {
     pub draw: Option<Draw>,
     /// The compute module and groups, for compute shaders.
     pub dispatch: Option<(usize, [u32; 3])>,
+    /// Compute passes before the draw, for a geometry shader.
+    pub passes: Option<Passes>,
     /// Bind group entries, sorted by group and binding. Groups without
     /// entries between used ones get an empty layout.
     pub entries: Vec<Entry>,
@@ -354,6 +416,22 @@ pub struct Translated {
     pub outputs: Vec<IoEntry>,
     /// Compute workgroup size.
     pub workgroup_size: [u32; 3],
+    /// A geometry shader's other forms (its `wgsl` is the compute pass).
+    #[serde(default)]
+    pub geometry: Option<GeometryForms>,
+}
+
+/// What a geometry preview needs besides the geometry pass.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GeometryForms {
+    /// How the geometry pass runs.
+    pub form: dxbc_naga::ComputeForm,
+    /// Bindings of the draw that pulls the pass's output.
+    pub draw_bindings: Vec<BindingEntry>,
+    /// The draw's vertex shader (`StageForm::DrawFromBuffer`).
+    pub draw_wgsl: String,
+    /// Its outputs (the GS output signature, stream 0).
+    pub draw_outputs: Vec<IoEntry>,
 }
 
 impl Translated {
@@ -374,32 +452,50 @@ impl Translated {
             inputs: t.inputs.clone(),
             outputs: t.outputs.clone(),
             workgroup_size: t.workgroup_size,
+            geometry: None,
         })
     }
 }
 
 /// Translates `shader` for a preview, or says why it has none.
 pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
-    if Stage::of(shader) == Stage::Other {
-        let name = shader.profile().unwrap_or_else(|| "this file".into());
-        return Err(PlanError::StageNotPreviewable(format!(
-            "{name}: only pixel, vertex and compute shaders can be previewed (geometry and tessellation stages need a whole pipeline around them)"
-        )));
+    match Stage::of(shader) {
+        Stage::Other => {
+            let name = shader.profile().unwrap_or_else(|| "this file".into());
+            Err(PlanError::StageNotPreviewable(format!(
+                "{name}: only pixel, vertex, compute and geometry shaders can be previewed (tessellation stages need a whole pipeline around them)"
+            )))
+        }
+        Stage::Geometry => {
+            use dxbc_naga::StageForm;
+            let gs =
+                dxbc_naga::translate_pipeline_stage(shader, &options(), StageForm::Compute).map_err(translate_error)?;
+            let draw = dxbc_naga::translate_pipeline_stage(shader, &options(), StageForm::DrawFromBuffer)
+                .map_err(translate_error)?;
+            let form = gs
+                .compute_form
+                .clone()
+                .ok_or_else(|| PlanError::Unsupported("the geometry pass has no compute form".into()))?;
+            let d = Translated::from_translation(&draw)?;
+            let mut t = Translated::from_translation(&gs)?;
+            t.geometry =
+                Some(GeometryForms { form, draw_bindings: d.bindings, draw_wgsl: d.wgsl, draw_outputs: d.outputs });
+            Ok(t)
+        }
+        _ => Translated::from_translation(&dxbc_naga::translate(shader, &options()).map_err(translate_error)?),
     }
-    let t = dxbc_naga::translate(shader, &options()).map_err(|e| {
-        let limitation = e.limitation();
-        let (message, offset) = match e {
-            dxbc_naga::TranslateError::Unsupported { limitation, detail, offset } => {
-                (format!("unsupported: {detail} ({})", limitation.why()), Some(offset))
-            }
-            dxbc_naga::TranslateError::Malformed { what, offset } => (format!("malformed: {what}"), Some(offset)),
-            dxbc_naga::TranslateError::Validation { message, offset } => {
-                (format!("naga validation: {message}"), offset)
-            }
-        };
-        PlanError::Translation { message, offset, limitation }
-    })?;
-    Translated::from_translation(&t)
+}
+
+fn translate_error(e: dxbc_naga::TranslateError) -> PlanError {
+    let limitation = e.limitation();
+    let (message, offset) = match e {
+        dxbc_naga::TranslateError::Unsupported { limitation, detail, offset } => {
+            (format!("unsupported: {detail} ({})", limitation.why()), Some(offset))
+        }
+        dxbc_naga::TranslateError::Malformed { what, offset } => (format!("malformed: {what}"), Some(offset)),
+        dxbc_naga::TranslateError::Validation { message, offset } => (format!("naga validation: {message}"), offset),
+    };
+    PlanError::Translation { message, offset, limitation }
 }
 
 /// The plan for `shader` with `values` and `settings`, translating it first.
@@ -433,6 +529,7 @@ pub fn build_from(
         modules: Vec::new(),
         draw: None,
         dispatch: None,
+        passes: None,
         entries: Vec::new(),
         readbacks: Vec::new(),
         tolerance: Tolerance { ulps: crate::reference::DEFAULT_ULPS, relative: 0.0, edge_fraction: 0.0 },
@@ -448,6 +545,7 @@ pub fn build_from(
     match model.stage {
         Stage::Pixel => pixel_draw(&mut plan, t, model),
         Stage::Vertex => vertex_draw(&mut plan, shader, t, settings),
+        Stage::Geometry => geometry_draw(&mut plan, shader, t, settings)?,
         _ => {
             let d = model
                 .dispatch
@@ -460,7 +558,7 @@ pub fn build_from(
     if plan.entries.iter().any(|e| matches!(e.resource, Resource::Sampler { filter: "linear", .. })) {
         plan.tolerance.relative = 1.0 / 128.0;
     }
-    if model.stage == Stage::Vertex {
+    if matches!(model.stage, Stage::Vertex | Stage::Geometry) {
         plan.tolerance.relative = plan.tolerance.relative.max(1.0 / 1024.0);
         plan.tolerance.edge_fraction = 0.02;
     }
@@ -567,6 +665,8 @@ fn bind(
             )));
         }
         let (name, resource) = match (&b.class, &b.kind) {
+            // The passes' own buffers: bound per pass ([`Passes`]).
+            (_, BindingKind::StageBuffer { .. }) => continue,
             (RegisterClass::ConstantBuffer, BindingKind::UniformBuffer { size_bytes }) => {
                 let cb = model.cbuffers.iter().find(|c| c.register == Some(b.register) && c.space == b.space);
                 let mut bytes = cb.map(|c| crate::pack(c, values)).unwrap_or_default();
@@ -884,7 +984,166 @@ fn pixel_draw(plan: &mut Plan, t: &Translated, model: &PreviewModel) {
 
 /// The user outputs of a vertex shader that can be shown (location, scalar, components).
 pub fn vertex_outputs(t: &Translated) -> Vec<(u32, String, u32)> {
-    t.outputs.iter().filter_map(|o| o.location.map(|l| (l, o.scalar.clone(), o.components))).collect()
+    match &t.geometry {
+        // A geometry preview shows what its draw outputs (the GS's stream 0).
+        Some(g) => located(&g.draw_outputs),
+        None => located(&t.outputs),
+    }
+}
+
+fn located(outputs: &[IoEntry]) -> Vec<(u32, String, u32)> {
+    outputs.iter().filter_map(|o| o.location.map(|l| (l, o.scalar.clone(), o.components))).collect()
+}
+
+/// Most vertex records a geometry preview assembles, and most it lets the
+/// geometry pass write (512 bytes each).
+pub const MAX_GEOMETRY_INPUT_RECORDS: u64 = 1 << 16;
+/// See [`MAX_GEOMETRY_INPUT_RECORDS`].
+pub const MAX_GEOMETRY_OUTPUT_RECORDS: u64 = 1 << 18;
+
+/// The vertex pass of a geometry preview: a pass-through vertex shader as
+/// compute, record `i` of the stage input buffer to record `i` of its
+/// output, bound where the translator places stage buffers.
+pub fn pass_through_vertex_wgsl() -> String {
+    use dxbc_naga::stages::{REGISTER_STRIDE, WORKGROUP_SIZE};
+    let (ig, ib) = options().bindings.place_stage_buffer(StageBufferRole::Input);
+    let (og, ob) = options().bindings.place_stage_buffer(StageBufferRole::Output);
+    format!(
+        "// Pass-through vertex shader as compute: the geometry shader's inputs\n\
+         // are the mesh attributes their semantics name.\n\
+         @group({ig}) @binding({ib}) var<storage, read> records_in: array<vec4<u32>>;\n\
+         @group({og}) @binding({ob}) var<storage, read_write> records_out: array<vec4<u32>>;\n\n\
+         @compute @workgroup_size({WORKGROUP_SIZE})\n\
+         fn main(@builtin(global_invocation_id) id: vec3<u32>) {{\n\
+         \x20   let first = id.x * {REGISTER_STRIDE}u;\n\
+         \x20   if (first >= arrayLength(&records_in)) {{\n\
+         \x20       return;\n\
+         \x20   }}\n\
+         \x20   for (var r = 0u; r < {REGISTER_STRIDE}u; r++) {{\n\
+         \x20       records_out[first + r] = records_in[first + r];\n\
+         \x20   }}\n\
+         }}\n"
+    )
+}
+
+/// The stage buffers of a translation, bound to the plan's buffers by role.
+fn stage_bindings(
+    bindings: &[BindingEntry],
+    buffer_of: impl Fn(StageBufferRole) -> Option<usize>,
+) -> Result<Vec<StageBinding>, PlanError> {
+    bindings
+        .iter()
+        .filter_map(|b| match b.kind {
+            BindingKind::StageBuffer { role, writable } => Some(
+                buffer_of(role)
+                    .map(|buffer| StageBinding { group: b.group, binding: b.binding, buffer, writable })
+                    .ok_or_else(|| PlanError::Unsupported(format!("a {} buffer in a geometry preview", role.name()))),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A geometry shader over the chosen mesh: the pass-through vertex pass
+/// over the assembled vertices, the geometry pass, then the draw of its
+/// output with the built-in fragment stage of a vertex preview.
+fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) -> Result<(), PlanError> {
+    use dxbc_naga::stages::{REGISTER_STRIDE, WORKGROUP_SIZE};
+    let g =
+        t.geometry.as_ref().ok_or_else(|| PlanError::Unsupported("a geometry shader without its draw form".into()))?;
+    let form = &g.form;
+    let mesh = match settings.mesh {
+        MeshKind::Sphere { segments } => MeshKind::Sphere { segments: segments.clamp(3, 256) },
+        m => m,
+    }
+    .build();
+    let n = form.vertices_per_primitive;
+    // Primitive assembly of the mesh's triangle list, as the GS input primitive asks.
+    let order: Vec<u32> = match n {
+        1 => (0..mesh.positions.len() as u32).collect(),
+        2 => mesh.indices.chunks_exact(3).flat_map(|k| [k[0], k[1], k[1], k[2], k[2], k[0]]).collect(),
+        3 => mesh.indices.chunks_exact(3).flatten().copied().collect(),
+        _ => {
+            return Err(PlanError::Unsupported(format!(
+            "a geometry shader of {n}-vertex input primitives (with adjacency): the example meshes have no adjacency"
+        )))
+        }
+    };
+    let records = order.len() as u64;
+    let invocations = records / n as u64 * form.instances as u64;
+    let capacity = invocations * form.max_list_vertices() as u64;
+    if records > MAX_GEOMETRY_INPUT_RECORDS || capacity > MAX_GEOMETRY_OUTPUT_RECORDS {
+        return Err(PlanError::Unsupported(format!(
+            "{records} assembled vertices and up to {capacity} output vertices (the preview takes at most {MAX_GEOMETRY_INPUT_RECORDS} and {MAX_GEOMETRY_OUTPUT_RECORDS}): choose a smaller mesh"
+        )));
+    }
+    let record_bytes = REGISTER_STRIDE as u64 * 16;
+    let words = vertex::geometry_input_records(shader, &mesh, &order);
+    let input = add_blob(plan, words.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let buffer = |label, size: u64, blob, reset| StageBuffer { label, size: size.max(16), blob, reset };
+    let buffers = vec![
+        buffer("vertex records in", records * record_bytes, Some(input), false),
+        buffer("vertex records out", records * record_bytes, None, false),
+        buffer("geometry records out", capacity * record_bytes, None, false),
+        buffer("geometry vertex count", 16, None, true),
+    ];
+    plan.modules.push(Module {
+        stage: "compute",
+        code: pass_through_vertex_wgsl(),
+        entry: "main".into(),
+        translated: false,
+    });
+    let vertex_pass = plan.modules.len() - 1;
+    plan.modules.push(Module { stage: "vertex", code: g.draw_wgsl.clone(), entry: "main".into(), translated: true });
+    let vertex_module = plan.modules.len() - 1;
+    let (code, format, _) = shown_fragment(&located(&g.draw_outputs), settings);
+    plan.modules.push(Module { stage: "fragment", code, entry: "main".into(), translated: false });
+    let fragment_module = plan.modules.len() - 1;
+    let place = |role| options().bindings.place_stage_buffer(role);
+    let ((ig, ib), (og, ob)) = (place(StageBufferRole::Input), place(StageBufferRole::Output));
+    let groups = |invocations: u64| [invocations.div_ceil(WORKGROUP_SIZE as u64).max(1) as u32, 1, 1];
+    let compute = vec![
+        ComputePass {
+            label: "vertex",
+            module: vertex_pass,
+            workgroups: groups(records),
+            shader_entries: false,
+            buffers: vec![
+                StageBinding { group: ig, binding: ib, buffer: 0, writable: false },
+                StageBinding { group: og, binding: ob, buffer: 1, writable: true },
+            ],
+        },
+        ComputePass {
+            label: "geometry",
+            module: 0,
+            workgroups: groups(invocations),
+            shader_entries: true,
+            buffers: stage_bindings(&t.bindings, |role| match role {
+                StageBufferRole::Input => Some(1),
+                StageBufferRole::Output => Some(2),
+                StageBufferRole::VertexCount => Some(3),
+                _ => None,
+            })?,
+        },
+    ];
+    let draw_buffers = stage_bindings(&g.draw_bindings, |role| (role == StageBufferRole::Input).then_some(2))?;
+    plan.passes = Some(Passes { buffers, compute, draw_buffers });
+    plan.readbacks.push(Readback::Target { index: 0, location: 0 });
+    let vertex_blob = add_blob(plan, Vec::new());
+    plan.draw = Some(Draw {
+        vertex_module,
+        fragment_module,
+        topology: form.output_topology.map_or("triangle-list", |o| o.webgpu_name()),
+        stride: 4,
+        attributes: Vec::new(),
+        vertex_blob,
+        vertex_count: capacity as u32,
+        index_blob: None,
+        index_count: 0,
+        targets: vec![Target { location: 0, format }],
+        depth: Some("less"),
+    });
+    Ok(())
 }
 
 fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) {
@@ -895,30 +1154,7 @@ fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
     .build();
     let inputs = vertex::mesh_inputs(shader, &mesh);
     let outputs = vertex_outputs(t);
-    let shown = outputs.iter().find(|o| o.0 == settings.target).or(outputs.first()).cloned();
-    let wire = settings.view == VertexView::Wireframe || shown.is_none();
-    let (code, format) = match (&shown, wire) {
-        (Some((l, scalar, n)), false) => {
-            let ty = if *n == 1 { scalar.clone() } else { format!("vec{n}<{scalar}>") };
-            let interp = if scalar == "f32" { "" } else { " @interpolate(flat)" };
-            let widen = match n {
-                1 => format!("vec4<{scalar}>(v, v, v, {})", one(scalar)),
-                2 => format!("vec4<{scalar}>(v, {}(0), {})", scalar, one(scalar)),
-                3 => format!("vec4<{scalar}>(v, {})", one(scalar)),
-                _ => "v".into(),
-            };
-            (
-                format!(
-                    "@fragment\nfn main(@location({l}){interp} v: {ty}) -> @location(0) vec4<{scalar}> {{\n    return {widen};\n}}\n"
-                ),
-                target_format(scalar),
-            )
-        }
-        _ => (
-            "@fragment\nfn main() -> @location(0) vec4<f32> {\n    return vec4<f32>(1.0);\n}\n".to_string(),
-            "rgba32float",
-        ),
-    };
+    let (code, format, wire) = shown_fragment(&outputs, settings);
     plan.modules.push(Module { stage: "fragment", code, entry: "main".into(), translated: false });
     let fragment_module = plan.modules.len() - 1;
     let attributes = inputs
@@ -959,6 +1195,37 @@ fn vertex_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
         targets: vec![Target { location: 0, format }],
         depth: Some("less"),
     });
+}
+
+/// The built-in fragment stage of a mesh draw: the chosen output (location,
+/// scalar, components) of the stage before it as the colour, or white
+/// (wireframe, or nothing to show). Also says whether it is the white one.
+fn shown_fragment(outputs: &[(u32, String, u32)], settings: &Settings) -> (String, &'static str, bool) {
+    let shown = outputs.iter().find(|o| o.0 == settings.target).or(outputs.first()).cloned();
+    let wire = settings.view == VertexView::Wireframe || shown.is_none();
+    let (code, format) = match (&shown, wire) {
+        (Some((l, scalar, n)), false) => {
+            let ty = if *n == 1 { scalar.clone() } else { format!("vec{n}<{scalar}>") };
+            let interp = if scalar == "f32" { "" } else { " @interpolate(flat)" };
+            let widen = match n {
+                1 => format!("vec4<{scalar}>(v, v, v, {})", one(scalar)),
+                2 => format!("vec4<{scalar}>(v, {}(0), {})", scalar, one(scalar)),
+                3 => format!("vec4<{scalar}>(v, {})", one(scalar)),
+                _ => "v".into(),
+            };
+            (
+                format!(
+                    "@fragment\nfn main(@location({l}){interp} v: {ty}) -> @location(0) vec4<{scalar}> {{\n    return {widen};\n}}\n"
+                ),
+                target_format(scalar),
+            )
+        }
+        _ => (
+            "@fragment\nfn main() -> @location(0) vec4<f32> {\n    return vec4<f32>(1.0);\n}\n".to_string(),
+            "rgba32float",
+        ),
+    };
+    (code, format, wire)
 }
 
 fn one(scalar: &str) -> &'static str {

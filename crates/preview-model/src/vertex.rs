@@ -477,3 +477,42 @@ pub fn mesh_inputs(shader: &dxbc::Shader, mesh: &Mesh) -> MeshInputs {
         .collect();
     MeshInputs { layout, data, vertex_count: n as u32, indices: mesh.indices.clone(), defaulted }
 }
+
+// ---------------------------------------------------------------- geometry
+
+/// The stage input records of a geometry preview's vertex pass: record `i`
+/// holds mesh vertex `order[i]` as the GS input signature's registers
+/// ([`dxbc_naga::stages::REGISTER_STRIDE`] `vec4<u32>` registers a record).
+/// Each element takes the mesh attribute its semantic names ([`Source`];
+/// `SV_Position` the object-space position), as a pass-through vertex
+/// shader with that output signature would write it.
+pub fn geometry_input_records(shader: &dxbc::Shader, mesh: &Mesh, order: &[u32]) -> Vec<u32> {
+    let stride = dxbc_naga::stages::REGISTER_STRIDE as usize * 4;
+    let mut words = vec![0u32; order.len() * stride];
+    let elements = shader.input_signature.as_ref().map(|s| s.elements.as_slice()).unwrap_or(&[]);
+    for e in elements {
+        let reg = e.register as usize;
+        if reg * 4 >= stride {
+            continue;
+        }
+        let source = if e.system_value == SignatureName::Position as u32 {
+            Source::Position
+        } else {
+            Source::for_semantic(&e.name)
+        };
+        let ty = ComponentType::from_signature(e.component_type);
+        let first = (e.mask as u32 & 0xf).trailing_zeros().min(3);
+        for (i, &v) in order.iter().enumerate() {
+            if v as usize >= mesh.positions.len() {
+                continue;
+            }
+            let value = mesh_value(mesh, v as usize, source);
+            for c in first..4 {
+                if e.mask & (1 << c) != 0 {
+                    words[i * stride + reg * 4 + c as usize] = ty.bits(value[(c - first) as usize]);
+                }
+            }
+        }
+    }
+    words
+}

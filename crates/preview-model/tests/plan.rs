@@ -81,8 +81,8 @@ fn compute_plans_read_back_every_writable_resource() {
 }
 
 #[test]
-fn geometry_shaders_and_refusals_are_errors_not_plans() {
-    let s = common::shader("fxc/angle63_buffertotexture11_gs.dxbc");
+fn tessellation_stages_and_refusals_are_errors_not_plans() {
+    let s = dxbc::Shader::decode(&dxbc::examples::constant_tessellation_hull_shader()).unwrap();
     let m = PreviewModel::new(&s);
     let e = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_err();
     assert!(matches!(e, plan::PlanError::StageNotPreviewable(_)), "{e:?}");
@@ -90,6 +90,34 @@ fn geometry_shaders_and_refusals_are_errors_not_plans() {
     let m = PreviewModel::new(&s);
     let e = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_err();
     assert!(matches!(e, plan::PlanError::Translation { offset: Some(0xfc), .. }), "{e:?}");
+}
+
+#[test]
+fn a_geometry_shader_plans_its_passes_on_the_mesh() {
+    // The fluid particles: one point per mesh vertex, a 4-vertex strip each
+    // (two list triangles, so at most 6 list vertices per point).
+    let p = plan_of("fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc", &Settings::default());
+    assert_eq!(p.stage, Stage::Geometry);
+    let mesh = Settings::default().mesh.build();
+    let points = mesh.positions.len();
+    let passes = p.passes.as_ref().unwrap();
+    let d = p.draw.as_ref().unwrap();
+    assert_eq!((d.topology, d.vertex_count as usize), ("triangle-list", points * 6));
+    // Input records: the GS input signature (POSITION.xy in v0, COLOR in v1) from the mesh.
+    let input = &p.blobs[passes.buffers[0].blob.unwrap()];
+    assert_eq!(input.len(), points * 512);
+    let word = |i: usize| u32::from_le_bytes(input[i * 4..i * 4 + 4].try_into().unwrap());
+    let v = points - 1;
+    assert_eq!([word(v * 128), word(v * 128 + 1)], [mesh.positions[v][0].to_bits(), mesh.positions[v][1].to_bits()]);
+    assert_eq!(word(v * 128 + 4 + 3), mesh.colors[v][3].to_bits());
+    // The vertex pass writes what the geometry pass reads, which writes what the draw reads.
+    let (vs, gs) = (&passes.compute[0], &passes.compute[1]);
+    let out_of = |c: &plan::ComputePass| c.buffers.iter().filter(|b| b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    let in_of = |c: &plan::ComputePass| c.buffers.iter().filter(|b| !b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    assert_eq!(out_of(vs), in_of(gs));
+    assert_eq!(out_of(gs).len(), 2);
+    assert!(out_of(gs).contains(&passes.draw_buffers[0].buffer));
+    assert!(gs.shader_entries && !vs.shader_entries);
 }
 
 #[test]

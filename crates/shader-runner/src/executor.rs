@@ -4,6 +4,7 @@
 //! here, so a draw or a dispatch is built the same way on both paths.
 
 /// One resource bound for a pipeline.
+#[derive(Clone)]
 pub struct Bound<'a> {
     /// Bind group.
     pub group: u32,

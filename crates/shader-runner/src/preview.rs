@@ -6,7 +6,7 @@
 
 use crate::executor;
 use crate::gpu::{first_line, Gpu, GpuError};
-use preview_model::plan::{Plan, Readback, Resource};
+use preview_model::plan::{Plan, Readback, Resource, StageBinding};
 use wgpu::util::DeviceExt;
 
 fn texture_format(name: &str) -> Result<wgpu::TextureFormat, GpuError> {
@@ -374,31 +374,84 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
             types.push(ty);
             held.push(h);
         }
-        let bound: Vec<executor::Bound> = plan
-            .entries
+        // The stage buffers of the passes through compute (zeros unless given).
+        let stage_buffers: Vec<wgpu::Buffer> = plan
+            .passes
             .iter()
-            .zip(&held)
-            .zip(&types)
-            .map(|((e, h), ty)| executor::Bound {
-                group: e.group,
-                binding: e.binding,
-                visibility: stage_vis,
-                ty: *ty,
-                resource: match h {
-                    Held::Buffer(b) => b.as_entire_binding(),
-                    Held::Texture(_, v) => wgpu::BindingResource::TextureView(v),
-                    Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
-                },
+            .flat_map(|p| &p.buffers)
+            .map(|b| {
+                let buf = dev.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(b.label),
+                    size: b.size,
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                });
+                if let Some(blob) = b.blob {
+                    gpu.queue.write_buffer(&buf, 0, &plan.blobs[blob]);
+                }
+                buf
             })
             .collect();
-        let bindings = executor::bind(&dev, &bound);
-        Ok((modules, held, bindings))
+        Ok((modules, held, types, stage_buffers))
     });
-    let (modules, held, bindings) = built.and_then(|r| r)?;
+    let (modules, held, types, stage_buffers) = built.and_then(|r| r)?;
+    let bound: Vec<executor::Bound> = plan
+        .entries
+        .iter()
+        .zip(&held)
+        .zip(&types)
+        .map(|((e, h), ty)| executor::Bound {
+            group: e.group,
+            binding: e.binding,
+            visibility: stage_vis,
+            ty: *ty,
+            resource: match h {
+                Held::Buffer(b) => b.as_entire_binding(),
+                Held::Texture(_, v) => wgpu::BindingResource::TextureView(v),
+                Held::Sampler(s) => wgpu::BindingResource::Sampler(s),
+            },
+        })
+        .collect();
+    // A pass's stage buffers, where the plan binds them.
+    let stage_bound = |list: &[StageBinding], visibility: wgpu::ShaderStages| -> Vec<executor::Bound> {
+        list.iter()
+            .map(|b| executor::Bound {
+                group: b.group,
+                binding: b.binding,
+                visibility,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: !b.writable },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                resource: stage_buffers[b.buffer].as_entire_binding(),
+            })
+            .collect()
+    };
+    let bindings = gpu.scoped(|| match &plan.passes {
+        // The draw after passes through compute reads only their output.
+        Some(p) => executor::bind(&dev, &stage_bound(&p.draw_buffers, wgpu::ShaderStages::VERTEX)),
+        None => executor::bind(&dev, &bound),
+    })?;
+    let mut passes = Vec::new();
+    for p in plan.passes.iter().flat_map(|p| &p.compute) {
+        let mut list: Vec<executor::Bound> = if p.shader_entries { bound.clone() } else { Vec::new() };
+        list.extend(stage_bound(&p.buffers, wgpu::ShaderStages::COMPUTE));
+        let made = gpu.scoped(|| {
+            let b = executor::bind(&dev, &list);
+            let pipeline =
+                executor::compute_pipeline(&dev, &b.layout, &modules[p.module], Some(&plan.modules[p.module].entry));
+            (pipeline, b)
+        })?;
+        passes.push((made, p.workgroups));
+    }
 
     let mut targets: Vec<wgpu::Texture> = Vec::new();
     let submitted = gpu.scoped(|| -> Result<(), GpuError> {
         let mut enc = dev.create_command_encoder(&Default::default());
+        for ((pipeline, b), groups) in &passes {
+            executor::encode_dispatch(&mut enc, pipeline, b, *groups);
+        }
         if let Some(draw) = &plan.draw {
             let attrs: Vec<wgpu::VertexAttribute> = draw
                 .attributes

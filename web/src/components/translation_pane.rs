@@ -83,8 +83,15 @@ pub fn TranslationPane() -> impl IntoView {
                                 <p class="small">"Default scheme: constant buffers group 0, SRVs group 1, samplers group 2, UAVs group 3; binding = register."</p>
                             }.into_any()
                         };
+                        // A stage WebGPU lacks runs as compute passes: say what each does.
+                        let passes = (!t.passes.is_empty()).then(|| view! {
+                            <div class="small" data-testid="translation-passes">
+                                {t.passes.iter().map(|l| view! { <div class="mono">{l.clone()}</div> }).collect_view()}
+                            </div>
+                        });
                         view! {
                             <p class="valid" data-testid="translation-validation">"✓ " {valid}</p>
+                            {passes}
                             <div class="tcols">
                                 <div class="tcode">
                                     <div class="tabs" role="tablist">

@@ -74,16 +74,19 @@
 //! a control-point pass, a patch-constant pass, and the domain shader as a
 //! vertex shader over the tessellator's domain points).
 //!
-//! ## Not done yet
-//! The live preview and the translation pane still translate natively (a
-//! GS, HS or DS is refused there); the runner draws GS pipelines and
-//! VS → HS → DS → PS pipelines (`exec/geometry.rs`, `exec/tessellation.rs`;
-//! a GS after a DS is not drawn yet). The preview needs: the VS as compute over the
-//! mesh's assembled vertices (records filled from its attributes), the GS
-//! pass, a read of the vertex count (or an indirect draw), then the draw
-//! from `StageForm::DrawFromBuffer` with the PS, all on the same stage
-//! buffer bindings as `shader-runner` (`exec/geometry.rs`) uses. SV_PrimitiveID
-//! written by a GS and read by the PS is refused in the draw (typed).
+//! ## Where this runs
+//! The explorer's translation pane shows a GS, HS or DS in its
+//! [`StageForm::standalone`] form (the CLI's `--form auto`) with
+//! [`ComputeForm::describe`] above it. The live preview runs a lone GS
+//! (`preview_model::plan::Passes`): a pass-through VS as compute over the
+//! mesh's assembled vertices, the GS pass, then the draw from
+//! [`StageForm::DrawFromBuffer`] with a built-in pixel shader; the browser and
+//! `shader-runner preview` execute the same plan. The runner draws GS
+//! pipelines and VS → HS → DS → PS pipelines (`exec/geometry.rs`,
+//! `exec/tessellation.rs`, with the GPU tessellator of
+//! `tessellator::wgsl`). Not done yet: HS/DS in the preview, a user VS or PS
+//! around a GS, and a GS after a DS. SV_PrimitiveID written by a GS and
+//! read by the PS is refused in the draw (typed).
 
 pub(crate) mod domain;
 pub(crate) mod geometry;
