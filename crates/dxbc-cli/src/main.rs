@@ -610,12 +610,7 @@ fn dump(s: &Shader) -> String {
                 last_ins = i;
                 let ins = &p.instructions[i];
                 let mut line = String::new();
-                dxbc::listing::program::write_instruction(
-                    p,
-                    ins,
-                    dxbc::listing::program::Ctx { sm51: p.version.is_sm51(), legacy: false },
-                    &mut line,
-                );
+                dxbc::listing::program::write_instruction(p, ins, dxbc::listing::program::Ctx::modern(p), &mut line);
                 let first = line.lines().next().unwrap_or("");
                 let _ = writeln!(o, "; {first}");
             }

@@ -61,7 +61,7 @@ pub fn defuse_text(s: &Shader, register: &str) -> Result<(String, String), Strin
 
 fn line(p: &Program, k: usize) -> String {
     let mut s = String::new();
-    write_instruction(p, &p.instructions[k], Ctx { sm51: p.version.is_sm51(), legacy: false }, &mut s);
+    write_instruction(p, &p.instructions[k], Ctx::modern(p), &mut s);
     s.lines().next().unwrap_or("").trim_end().to_string()
 }
 
