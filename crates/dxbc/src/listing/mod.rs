@@ -1,5 +1,6 @@
 //! fxc-identical text listings.
 
+pub mod debug;
 pub mod header;
 pub mod lines;
 pub mod program;
@@ -35,7 +36,7 @@ pub fn disassemble_with(shader: &Shader, dialect: Dialect) -> String {
         Dialect::Legacy => true,
     };
     if let Some(p) = &shader.program {
-        program::write_program(p, legacy, &mut out);
+        program::write_program_annotated(p, legacy, debug::annotations(shader).as_ref(), &mut out);
     }
     write_trailer(shader, &mut out);
     out
