@@ -58,6 +58,8 @@ fn every_spdb_file_decodes_and_prints_fxcs_listing() {
                 .collect();
             panic!("{name}: listing differs\n{}", d.join("\n"));
         }
+        // The MD5 fxc recorded for the file is the MD5 of the stored text.
+        assert_eq!(p.sources[0].checksum_ok, Some(true), "{name}");
         // The source text fxc stored is what its `#line` names point into.
         let src = &p.sources[0];
         let line_file = asm.lines().find_map(|l| l.strip_prefix("#line ")).and_then(|l| l.split_once(' ')).unwrap().1;

@@ -137,6 +137,9 @@ pub struct SourceFile {
     pub stream: usize,
     /// The text (UTF-8 when it is, else Latin-1).
     pub text: String,
+    /// Whether the MD5 the line tables record for this file equals the
+    /// MD5 of the stored text; `None` when no MD5 names the file.
+    pub checksum_ok: Option<bool>,
 }
 
 /// Text from raw bytes, Latin-1 for anything not ASCII.
@@ -187,7 +190,19 @@ impl Spdb {
             Ok(m) => s.module = m,
             Err(e) => s.faults.push(e),
         }
+        s.check_sources();
         Ok(s)
+    }
+
+    fn check_sources(&mut self) {
+        let Some(m) = &self.module else { return };
+        for f in &mut self.sources {
+            let Some(sum) = m.files.iter().find(|c| c.kind == 1 && c.name.eq_ignore_ascii_case(&f.name)) else {
+                continue;
+            };
+            let data = self.msf.streams.get(f.stream).map_or(&[][..], |s| &s.data[..]);
+            f.checksum_ok = Some(hex(&crate::checksum::md5(data)) == sum.checksum);
+        }
     }
 
     /// Stream number of the named stream `name`.
@@ -307,7 +322,44 @@ impl Spdb {
                 .as_ref()
                 .and_then(|t| t.strings().find(|x| x.eq_ignore_ascii_case(stream_name)))
                 .unwrap_or_else(|| stream_name.to_string());
-            out.push(SourceFile { name, stream_name: stream_name.to_string(), stream: s, text });
+            out.push(SourceFile { name, stream_name: stream_name.to_string(), stream: s, text, checksum_ok: None });
+        }
+        out
+    }
+
+    /// The embedded source files as `dxbc source` prints them: per file a
+    /// header line naming it, its stream and size, then its text as stored
+    /// (line ends kept), ending in a newline.
+    pub fn source_text(&self) -> String {
+        let mut out = String::new();
+        let n = self.sources.len();
+        for (i, f) in self.sources.iter().enumerate() {
+            out.push_str(&format!(
+                "// ==== source {}/{n}: {} (stream {}, {} bytes) ====\n",
+                i + 1,
+                f.name,
+                f.stream,
+                self.msf.streams.get(f.stream).map_or(0, |s| s.size)
+            ));
+            out.push_str(&f.text);
+            if !f.text.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// One line per source file for `dxbc info`: size, whether the recorded MD5 matches, name.
+    pub fn source_summary(&self) -> String {
+        let mut out = format!("sources   {}\n", self.sources.len());
+        for f in &self.sources {
+            let size = self.msf.streams.get(f.stream).map_or(0, |s| s.size);
+            let md5 = match f.checksum_ok {
+                Some(true) => "md5 ok",
+                Some(false) => "md5 MISMATCH",
+                None => "no md5",
+            };
+            out.push_str(&format!("  {size:>7} bytes  {md5}  {}\n", f.name));
         }
         out
     }

@@ -253,7 +253,6 @@ impl TypeTable {
 
 fn type_kind(leaf: u16, b: &[u8]) -> TypeKind {
     let u32_at = |p: usize| b.get(p..p + 4).map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]));
-    let u16_at = |p: usize| b.get(p..p + 2).map(|x| u16::from_le_bytes([x[0], x[1]]));
     let k = match leaf {
         0x1505 => (|| {
             let fields = u32_at(4)?;
@@ -282,7 +281,6 @@ fn type_kind(leaf: u16, b: &[u8]) -> TypeKind {
         0x1001 | 0x1518 => u32_at(0).map(|base| TypeKind::Modifier { base }),
         _ => None,
     };
-    let _ = u16_at;
     k.unwrap_or(TypeKind::Other(leaf))
 }
 
@@ -292,10 +290,6 @@ fn members(b: &[u8]) -> Vec<Member> {
     let mut p = 0;
     while p + 2 <= b.len() {
         let leaf = u16::from_le_bytes([b[p], b[p + 1]]);
-        if leaf >= 0xF0 && leaf & 0xFF00 == 0 {
-            p += 1;
-            continue;
-        }
         if b[p] >= 0xF0 {
             // Padding byte (0xF1..0xF3) before the next member.
             p += 1;
@@ -873,5 +867,101 @@ impl Module {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(gaps: Vec<(u16, u16)>, indices: Vec<u32>, register_type: u16) -> DefRange {
+        DefRange {
+            pos: 0,
+            register_type,
+            flags: 5,
+            offset_in_parent: 0,
+            size_in_parent: 4,
+            start: 0x60,
+            section: 1,
+            length: 0x224,
+            gaps,
+            indices,
+        }
+    }
+
+    #[test]
+    fn a_piece_arrives_at_its_start_and_after_each_gap_inside_the_range() {
+        let r = range(vec![(0xa0, 0x16c), (0x200, 0x100)], vec![0x0c], 2);
+        // The second gap runs past the range's end: the piece never comes back.
+        assert_eq!(r.arrivals(), vec![0x60, 0x26c]);
+        assert_eq!(r.register_name(), "o0.w");
+        assert_eq!(range(vec![], vec![0x24], 1).register_name(), "v2.y");
+        assert_eq!(range(vec![], vec![3, 0x18], 3).register_name(), "x3[1].z");
+    }
+
+    #[test]
+    fn annotations_give_statement_ranges_from_the_function_offset() {
+        // ColumnStart 3, LineOffset +11, CodeOffset +0xa0 (two-byte form),
+        // LineOffset +1, CodeOffset +0x1c, CodeLengthAndCodeOffset (0x20, +0x1c),
+        // RangeKind 0 (expressions), CodeOffset set to 0x100, CodeOffset +0.
+        let b = [9, 3, 6, 22, 3, 0x80, 0xa0, 6, 2, 3, 0x1c, 12, 0x20, 0x1c, 8, 0, 1, 0x81, 0x00, 3, 0];
+        let r = annotations(&b, 0x60);
+        let got: Vec<(u32, u32, u32, bool)> = r.iter().map(|r| (r.start, r.length, r.line, r.statement)).collect();
+        assert_eq!(
+            got,
+            vec![(0x100, 0x1c, 11, true), (0x11c, 0x1c, 12, true), (0x138, 0x20, 12, true), (0x100, 0, 12, false)]
+        );
+    }
+
+    #[test]
+    fn numeric_leaves_and_member_paths() {
+        assert_eq!(numeric(&[0x24, 0x00], 0), Some((0x24, 2)));
+        assert_eq!(numeric(&[0x04, 0x80, 1, 2, 3, 4], 0), Some((0x04030201, 6)));
+        assert_eq!(numeric(&[0x05, 0x80], 0), None);
+        // struct S { float4 pos; float2 uv; } with a field list.
+        let t = TypeTable {
+            version: 0,
+            header_size: 56,
+            first_index: 0x1000,
+            end_index: 0x1004,
+            record_bytes: 0,
+            records: vec![
+                TypeRecord {
+                    index: 0x1000,
+                    leaf: 0x151b,
+                    pos: 0,
+                    len: 0,
+                    kind: TypeKind::Vector { name: "float4".into(), element: 0x40, count: 4, size: 16 },
+                },
+                TypeRecord {
+                    index: 0x1001,
+                    leaf: 0x151b,
+                    pos: 0,
+                    len: 0,
+                    kind: TypeKind::Vector { name: "float2".into(), element: 0x40, count: 2, size: 8 },
+                },
+                TypeRecord {
+                    index: 0x1002,
+                    leaf: 0x1203,
+                    pos: 0,
+                    len: 0,
+                    kind: TypeKind::FieldList(vec![
+                        Member { name: "pos".into(), type_index: 0x1000, offset: 0 },
+                        Member { name: "uv".into(), type_index: 0x1001, offset: 16 },
+                    ]),
+                },
+                TypeRecord {
+                    index: 0x1003,
+                    leaf: 0x1505,
+                    pos: 0,
+                    len: 0,
+                    kind: TypeKind::Struct { name: "S".into(), fields: 0x1002, size: 24 },
+                },
+            ],
+        };
+        assert_eq!(t.piece_path(0x1003, 20), ".uv.y");
+        assert_eq!(t.piece_path(0x1003, 8), ".pos.z");
+        assert_eq!(t.piece_path(0x1000, 12), ".w");
+        assert_eq!(t.piece_path(0x40, 0), "");
     }
 }
