@@ -77,7 +77,7 @@ fn container_and_info_stream_fields() {
     assert_eq!(p.msf.directory_map_block, 25);
     // Every block of the chunk is 512 bytes: 27 blocks are the whole payload.
     let c = s.container.find(b"SPDB").unwrap();
-    assert_eq!(c.size as usize, 27 * 512);
+    assert_eq!(c.size, 27 * 512);
     let i = p.info.as_ref().unwrap();
     assert_eq!(i.version, 20000404);
     assert_eq!(i.age, 1);
@@ -96,7 +96,7 @@ fn container_and_info_stream_fields() {
     assert_eq!(e.name, "PSMain");
     // The entry point's code range ends at the end of the SHEX payload.
     let shex = s.container.find(b"SHEX").unwrap();
-    assert_eq!(e.code_offset + e.code_len, shex.size);
+    assert_eq!((e.code_offset + e.code_len) as usize, shex.size);
 }
 
 #[test]

@@ -119,7 +119,8 @@ mod tests {
         let p = s.program.as_ref().unwrap();
         for (k, ins) in p.instructions.iter().enumerate() {
             let mut one = String::new();
-            write_instruction(p, ins, Ctx { sm51: false, legacy: false }, &mut one);
+            let legacy = super::super::creator_major(&s).is_some_and(|v| v < 10);
+            write_instruction(p, ins, Ctx { sm51: false, legacy }, &mut one);
             let line = lines[m.instruction_line(k).unwrap()];
             assert!(line.trim_start().starts_with(one.as_str()), "instruction {k}: {line:?} vs {one:?}");
         }

@@ -4,7 +4,7 @@
 //! Blocks no stream uses (the free-block maps, slack) fall to the filler.
 
 use super::{Builder, Texts};
-use crate::chunks::spdb::{msf::Msf, Spdb};
+use crate::chunks::spdb::{msf::Msf, msf::SUPERBLOCK_SIZE as SUPERBLOCK, Spdb};
 
 const TEXTS: Texts = &[
     ("magic", "\"Microsoft C/C++ MSF 7.00\": the signature of a multi-stream file, the container a PDB lives in."),
@@ -19,6 +19,9 @@ const TEXTS: Texts = &[
     ("stream_size", "Byte size of one stream (0xFFFFFFFF: deleted)."),
     ("stream_block", "A block number of a stream, in stream order."),
     ("stream_data", "Bytes of a stream: its blocks, concatenated, make the stream."),
+    ("slack", "The rest of a block past the structure or stream it holds: never read."),
+    ("free_block_map", "A free-block map: one bit per block, set when the block is free."),
+    ("unused_block", "A block no stream, directory or map uses."),
 ];
 
 /// What fxc keeps in each stream, to name its blocks.
@@ -62,6 +65,43 @@ pub(super) fn claim(p: &Spdb, prefix: &str, b: &mut Builder) {
         b.num(TEXTS, "directory_block", format!("{prefix}/directory_map[{i}]"), map + 4 * i, 4, d as u64);
     }
     directory(m, prefix, b);
+    let bs = m.block_size as usize;
+    let n_blocks = m.block_count as usize;
+    let mut used = vec![false; n_blocks];
+    let mut mark = |blk: u32| {
+        if let Some(u) = used.get_mut(blk as usize) {
+            *u = true;
+        }
+    };
+    mark(0);
+    mark(m.directory_map_block);
+    m.directory_blocks.iter().for_each(|&d| mark(d));
+    m.streams.iter().flat_map(|s| &s.blocks).for_each(|&d| mark(d));
+    let slack = |b: &mut Builder, path: String, block: u32, from: usize| {
+        if from < bs {
+            let at = m.block_offset(block);
+            b.bytes(TEXTS, "slack", path, at + from..at + bs);
+        }
+    };
+    slack(b, format!("{sb}/slack"), 0, SUPERBLOCK);
+    slack(b, format!("{prefix}/directory_map/slack"), m.directory_map_block, 4 * m.directory_blocks.len());
+    if let Some(&last) = m.directory_blocks.last() {
+        let fill = m.directory_size as usize - (m.directory_blocks.len() - 1) * bs;
+        slack(b, format!("{prefix}/directory/slack"), last, fill);
+    }
+    for (i, s) in m.streams.iter().enumerate() {
+        if let Some(&last) = s.blocks.last() {
+            slack(b, format!("{prefix}/streams[{i}]/slack"), last, s.size as usize - (s.blocks.len() - 1) * bs);
+        }
+    }
+    for (k, u) in used.iter().enumerate() {
+        if !*u {
+            let at = m.block_offset(k as u32);
+            // Blocks 1 and 2 (and every block_size-th after them) hold the free-block maps.
+            let key = if k % bs == 1 || k % bs == 2 { "free_block_map" } else { "unused_block" };
+            b.bytes(TEXTS, key, format!("{prefix}/blocks[{k}]/{key}"), at..at + bs);
+        }
+    }
     for (i, s) in m.streams.iter().enumerate() {
         let role = stream_role(p, i);
         let bs = m.block_size as usize;
