@@ -565,7 +565,7 @@ impl Module {
         let s = SReader::new(msf, stream);
         let d = s.data();
         let sym_end = symbol_bytes as usize;
-        let c13_end = sym_end.checked_add(c13_bytes as usize).unwrap_or(usize::MAX);
+        let c13_end = sym_end.saturating_add(c13_bytes as usize);
         if c13_end > d.len() || sym_end < 4 {
             return Err(Error::of(
                 ErrorKind::OutOfBounds,
