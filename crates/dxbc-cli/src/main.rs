@@ -43,6 +43,8 @@ enum Command {
         #[arg(long, value_enum, default_value = "auto")]
         dialect: DialectArg,
     },
+    /// The HLSL source files embedded by `/Zi` (SPDB), each after a header line naming it.
+    Source { file: String },
     /// Every program token: offset, hex dword, role, and each bitfield.
     Dump { file: String },
     /// Every byte as a named leaf: `offset<TAB>length<TAB>path<TAB>value` per line.
@@ -286,6 +288,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Info { file } => {
             let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
             out.write_all(info(&s).as_bytes()).map_err(io)?;
+            faults(&s)?;
+        }
+        Command::Source { file } => {
+            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            let Some(p) = s.spdb.as_deref() else {
+                return Err(format!("{file}: no SPDB chunk: the shader was compiled without /Zi").into());
+            };
+            out.write_all(p.source_text().as_bytes()).map_err(io)?;
             faults(&s)?;
         }
         Command::Disasm { file, dialect } => {
@@ -585,6 +595,9 @@ fn info(s: &Shader) -> String {
             ch.size,
             dxbc::container::chunk_kind_description(&ch.tag)
         );
+    }
+    if let Some(p) = s.spdb.as_deref() {
+        o.push_str(&p.source_summary());
     }
     if !s.errors.is_empty() {
         let _ = writeln!(o, "errors    {}", s.errors.len());

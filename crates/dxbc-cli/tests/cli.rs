@@ -896,3 +896,32 @@ fn a_dxil_container_is_listed_as_dxil_and_says_its_code_is_not_disassembled() {
         (Some("vs"), Some("valid"), Some(false))
     );
 }
+
+#[test]
+fn source_prints_the_embedded_hlsl_and_info_lists_it() {
+    let f = corpus("fxc/dxdecompiler_misc_debugtest.dxbc");
+    let (code, out, _) = dxbc(&["source", f.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let text = String::from_utf8(out).unwrap();
+    let name = r"C:\Files\KM\DXDecompiler\src\SlimShader.Tests\Shaders\Internal\Misc\DebugTest.hlsl";
+    let (head, body) = text.split_once('\n').unwrap();
+    assert_eq!(head, format!("// ==== source 1/1: {name} (stream 8, 607 bytes) ===="));
+    // The text as stored: 607 bytes, CRLF line ends kept, plus the closing newline.
+    assert_eq!(body.len(), 608);
+    assert!(body.starts_with("cbuffer cbPerFrame : register(b1)\r\n{\r\n"));
+    assert!(body.ends_with("\treturn vDiffuse * fLighting;\r\n}\n"));
+    // The listing's `#line` names the same file.
+    let asm = std::fs::read_to_string(f.with_extension("asm")).unwrap();
+    assert!(asm.contains(&format!("#line 21 \"{name}\"")));
+
+    let (code, out, _) = dxbc(&["info", f.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let info = String::from_utf8(out).unwrap();
+    assert!(info.contains(&format!("sources   1\n      607 bytes  md5 ok  {name}\n")), "{info}");
+
+    // A shader without /Zi has nothing to print and says so.
+    let g = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let (code, _, err) = dxbc(&["source", g.to_str().unwrap()], None);
+    assert_ne!(code, 0);
+    assert!(err.contains("no SPDB chunk"), "{err}");
+}

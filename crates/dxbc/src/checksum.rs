@@ -52,6 +52,30 @@ fn compress(state: &mut [u32; 4], block: &[u8]) {
     state[3] = state[3].wrapping_add(d);
 }
 
+/// Plain MD5 of `data` (the PDB's file checksums use it), as its 16 bytes.
+pub fn md5(data: &[u8]) -> [u8; 16] {
+    let mut state = [0x67452301u32, 0xefcdab89, 0x98badcfe, 0x10325476];
+    let full = data.len() / 64 * 64;
+    for block in data[..full].chunks_exact(64) {
+        compress(&mut state, block);
+    }
+    let rest = &data[full..];
+    let bits = (data.len() as u64).wrapping_mul(8);
+    let mut tail = [0u8; 128];
+    tail[..rest.len()].copy_from_slice(rest);
+    tail[rest.len()] = 0x80;
+    let n = if rest.len() < 56 { 64 } else { 128 };
+    tail[n - 8..n].copy_from_slice(&bits.to_le_bytes());
+    for block in tail[..n].chunks_exact(64) {
+        compress(&mut state, block);
+    }
+    let mut out = [0u8; 16];
+    for (i, w) in state.iter().enumerate() {
+        out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
 /// Computes the checksum of a whole container (`data` includes the 32-byte
 /// header; bytes 0..20 are skipped). Returns the four words as stored.
 pub fn dxbc_checksum(data: &[u8]) -> [u32; 4] {
@@ -101,6 +125,15 @@ mod tests {
             compress(&mut state, b);
         }
         state
+    }
+
+    #[test]
+    fn md5_of_known_strings() {
+        let hex = |d: [u8; 16]| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        assert_eq!(hex(md5(b"")), "d41d8cd98f00b204e9800998ecf8427e");
+        assert_eq!(hex(md5(b"abc")), "900150983cd24fb0d6963f7d28e17f72");
+        let long = [b'a'; 100];
+        assert_eq!(hex(md5(&long)), "36a92cc94a9e0fa21f625f8bfb007adf");
     }
 
     #[test]

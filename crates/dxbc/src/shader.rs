@@ -1,6 +1,6 @@
 //! The whole decoded file: container plus every chunk it could decode.
 
-use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, stat::Stat};
+use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, spdb::Spdb, stat::Stat};
 use crate::container::{write_container, ChunkEntry, Container, HEADER_SIZE};
 use crate::error::{ChunkRef, Error, Result};
 use crate::program::Program;
@@ -32,6 +32,8 @@ pub struct Shader {
     pub ifce: Option<Ifce>,
     /// Aon9.
     pub aon9: Option<Box<Aon9>>,
+    /// SPDB: the `/Zi` debug information (a PDB).
+    pub spdb: Option<Box<Spdb>>,
     /// Faults met in the container (the same as `container.errors`, first)
     /// and while decoding chunks (each naming its chunk); each names its
     /// offset. Empty for a well-formed file.
@@ -57,6 +59,7 @@ impl Shader {
             sfi0: None,
             ifce: None,
             aon9: None,
+            spdb: None,
             errors: Vec::new(),
         };
         if !s.container.errors.is_empty() {
@@ -94,6 +97,13 @@ impl Shader {
                 b"SFI0" if s.sfi0.is_none() => keep(errors, at, Sfi0::parse(data, base), &mut s.sfi0),
                 b"IFCE" if s.ifce.is_none() => keep(errors, at, Ifce::parse(data, base), &mut s.ifce),
                 b"Aon9" if s.aon9.is_none() => keep(errors, at, Aon9::parse(data, base), &mut s.aon9),
+                b"SPDB" if s.spdb.is_none() => {
+                    keep(errors, at, Spdb::parse(data, base), &mut s.spdb);
+                    // A stream that did not decode is a fault of the chunk; the others stay.
+                    if let Some(p) = &s.spdb {
+                        errors.extend(p.faults.iter().cloned().map(|e| at.name(e)));
+                    }
+                }
                 _ => {}
             }
         }

@@ -179,7 +179,10 @@ fn check_fixpoint(t: &mut Tally, name: &str, text: &str, shader: &Shader) {
     // original's dialect.
     let legacy = dxbc::listing::creator_major(shader).is_some_and(|m| m < 10);
     let dialect = if legacy { Dialect::Legacy } else { Dialect::Modern };
-    let (a, b) = (program_listing(shader, dialect), program_listing(&ours, dialect));
+    // A `/Zi` listing interleaves names and lines from the SPDB chunk, which
+    // the text cannot rebuild (it holds a fraction of it): the original is
+    // compared as printed without its debug info.
+    let (a, b) = (program_listing(&without_debug_info(shader), dialect), program_listing(&ours, dialect));
     if a == b {
         t.same += 1;
     } else {
@@ -248,9 +251,17 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value, path: String) 
 
 /// Whole-listing fixpoint: `disasm(asm(L)) == disasm(original)`, header
 /// included, exactly.
+/// The shader as it prints without the SPDB chunk's names and lines (the
+/// listing shows a fraction of them, so the assembler cannot rebuild it).
+fn without_debug_info(shader: &Shader) -> Shader {
+    let mut plain = shader.clone();
+    plain.spdb = None;
+    plain
+}
+
 fn check_full(t: &mut Tally, name: &str, ours: &Shader, shader: &Shader) {
     t.total += 1;
-    let (a, b) = (dxbc::listing::disassemble(shader), dxbc::listing::disassemble(ours));
+    let (a, b) = (dxbc::listing::disassemble(&without_debug_info(shader)), dxbc::listing::disassemble(ours));
     if a == b {
         t.same += 1;
     } else {

@@ -5,5 +5,6 @@ pub mod ifce;
 pub mod rdef;
 pub mod sfi0;
 pub mod signature;
+pub mod spdb;
 pub mod stat;
 pub mod write;

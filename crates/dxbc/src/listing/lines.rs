@@ -42,9 +42,12 @@ impl LineMap {
             let mut at = header_lines + 1;
             let mut buf = String::new();
             ins_line.reserve(p.instructions.len());
-            for ins in &p.instructions {
+            // Debug lines (`#line`, the initial locations block) come before their instruction.
+            let debug = super::debug::annotations(shader);
+            for (k, ins) in p.instructions.iter().enumerate() {
                 buf.clear();
                 write_instruction(p, ins, cx, &mut buf);
+                at += debug.as_ref().and_then(|d| d.before.get(k)).map_or(0, |t| t.matches('\n').count());
                 ins_line.push(at as u32);
                 at += 1 + buf.matches('\n').count();
             }
@@ -103,5 +106,23 @@ mod tests {
         assert_eq!(m.instruction_of_line(last), Some(p.instructions.len() - 1));
         assert_eq!(m.instruction_of_line(last + 1), None);
         assert_eq!(m.instruction_of_line(0), None);
+    }
+
+    #[test]
+    fn debug_lines_shift_the_instruction_lines() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/fxc/specialk_vs_colorutil.dxbc");
+        let bytes = std::fs::read(path).expect("corpus file specialk_vs_colorutil.dxbc is missing");
+        let s = Shader::decode(&bytes).unwrap();
+        let text = super::super::disassemble(&s);
+        let lines: Vec<&str> = text.lines().collect();
+        let m = LineMap::new(&s);
+        let p = s.program.as_ref().unwrap();
+        for (k, ins) in p.instructions.iter().enumerate() {
+            let mut one = String::new();
+            let legacy = super::super::creator_major(&s).is_some_and(|v| v < 10);
+            write_instruction(p, ins, Ctx { sm51: false, legacy, ties_away: legacy }, &mut one);
+            let line = lines[m.instruction_line(k).unwrap()];
+            assert!(line.trim_start().starts_with(one.as_str()), "instruction {k}: {line:?} vs {one:?}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! fxc-identical text listings.
 
+pub mod debug;
 pub mod header;
 pub mod lines;
 pub mod program;
@@ -43,7 +44,7 @@ pub fn disassemble_with(shader: &Shader, dialect: Dialect) -> String {
     // zero like fxc 9's; its XPDP chunk is what names it in the header too.
     let ties_away = legacy || shader.container.find(b"XPDP").is_some();
     if let Some(p) = &shader.program {
-        program::write_program(p, legacy, ties_away, &mut out);
+        program::write_program_annotated(p, legacy, ties_away, debug::annotations(shader).as_ref(), &mut out);
     }
     write_trailer(shader, &mut out);
     out

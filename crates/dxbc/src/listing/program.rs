@@ -47,12 +47,27 @@ impl Ctx {
 /// Writes the program listing (from the profile line to the last
 /// instruction) into `out`, one instruction per line.
 pub fn write_program(p: &Program, legacy: bool, ties_away: bool, out: &mut String) {
+    write_program_annotated(p, legacy, ties_away, None, out)
+}
+
+/// [`write_program`] with the debug information of a `/Zi` shader
+/// interleaved (see [`super::debug`]).
+pub fn write_program_annotated(
+    p: &Program,
+    legacy: bool,
+    ties_away: bool,
+    debug: Option<&super::debug::Annotations>,
+    out: &mut String,
+) {
     out.push_str(&p.version.profile());
     out.push('\n');
     let mut indent: usize = 0;
     let cx = Ctx { sm51: p.version.is_sm51(), legacy, ties_away: ties_away || legacy };
-    for ins in &p.instructions {
+    for (k, ins) in p.instructions.iter().enumerate() {
         let code = ins.opcode();
+        if let Some(d) = debug.and_then(|d| d.before.get(k)) {
+            out.push_str(d);
+        }
         if matches!(code, opc::ELSE | opc::ENDIF | opc::ENDLOOP | opc::ENDSWITCH) {
             indent = indent.saturating_sub(1);
         }
@@ -60,6 +75,9 @@ pub fn write_program(p: &Program, legacy: bool, ties_away: bool, out: &mut Strin
             out.push_str("  ");
         }
         write_instruction(p, ins, cx, out);
+        if let Some(d) = debug.and_then(|d| d.after.get(k)) {
+            out.push_str(d);
+        }
         out.push('\n');
         if matches!(code, opc::IF | opc::ELSE | opc::LOOP | opc::SWITCH) {
             indent += 1;

@@ -46,6 +46,7 @@ mod program;
 mod rdef;
 mod signature;
 mod small;
+mod spdb;
 #[cfg(test)]
 mod tests;
 
