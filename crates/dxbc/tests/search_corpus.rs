@@ -46,20 +46,16 @@ fn has_vertex_input(line: &str, token: &str) -> bool {
 }
 
 /// The program part of fxc's listing: the lines after the profile line,
-/// without what debug builds add from their source (`#line` directives,
-/// variable-location comments, blank lines), numbered from 1.
+/// numbered from 1, as our listing numbers them (it prints what debug
+/// builds add from their source too: `#line` directives, variable
+/// locations, blank lines).
 fn program_lines(lines: &[String]) -> Vec<(usize, &str)> {
     let profile = |l: &str| {
         let p: Vec<&str> = l.split('_').collect();
         p.len() >= 3 && ["ps", "vs", "gs", "hs", "ds", "cs"].contains(&p[0]) && p[1].len() == 1
     };
     let start = lines.iter().position(|l| profile(l)).expect("profile line");
-    lines[start + 1..]
-        .iter()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("//") && !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.as_str()))
-        .collect()
+    lines[start + 1..].iter().enumerate().map(|(i, l)| (i + 1, l.as_str())).collect()
 }
 
 /// Lines a query finds, counted from the profile line. (fxc's `.asm` files
@@ -480,7 +476,8 @@ fn hex_finds_the_closing_ret() {
         let Some(p) = s.program.as_ref() else { continue };
         let Some(last) = p.instructions.last() else { continue };
         let program = program_lines(&lines);
-        let (ret_line, ret) = *program.last().unwrap();
+        let (ret_line, ret) =
+            *program.iter().rev().find(|(_, l)| !l.starts_with("//") && !l.trim().is_empty()).unwrap();
         if ret.trim_end() != "ret" {
             continue;
         }
