@@ -40,12 +40,8 @@ pub enum Limitation {
     BufferArrays,
     /// A range of typed UAV textures (read-write storage textures).
     UavTextureArrays,
-    /// A resource array indexed by a register.
-    DynamicResourceIndex,
 
     // Textures.
-    /// `Texture1DArray` / `RWTexture1DArray`.
-    TextureArray1d,
     /// A texture whose return type is double or mixed.
     DoubleTextures,
     /// A typed UAV of doubles or mixed types.
@@ -64,16 +60,12 @@ pub enum Limitation {
     ComparisonOfNonFloatTexture,
     /// `ld` from a texture that is also compared (a depth texture).
     LoadFromDepthTexture,
-    /// `gather4_po` whose offset is a register.
-    GatherRegisterOffset,
     /// `lod`.
     Lod,
     /// `samplepos`.
     SamplePosition,
     /// `resinfo` on a buffer UAV.
     ResinfoOnBufferUav,
-    /// Tiled-resource feedback (`*_s` opcodes, `check_access_fully_mapped`).
-    TiledResourceFeedback,
     /// A minimum-LOD clamp (`sample*_cl_s`) that is not a literal `<= 0`.
     LodClamp,
 
@@ -82,12 +74,8 @@ pub enum Limitation {
     LoadOnWordBuffer,
     /// A structure stride that is not whole words.
     StructureStride,
-    /// Append/consume buffers and their counters.
-    AppendConsume,
     /// A UAV in a vertex shader.
     UavInVertexShader,
-    /// Signed and unsigned atomic min/max on one region.
-    MixedSignAtomics,
     /// More group-shared memory than WebGPU allows.
     GroupSharedTooLarge,
 
@@ -96,8 +84,6 @@ pub enum Limitation {
     Doubles,
     /// `imul`/`umul` whose high 32 bits are used.
     WideMultiply,
-    /// `msad`.
-    Msad,
 
     // Stage rules.
     /// Derivatives (or implicit-derivative sampling) outside a pixel shader.
@@ -106,8 +92,6 @@ pub enum Limitation {
     DiscardOutsidePixelShader,
     /// Barriers and memory fences outside compute shaders.
     BarrierOutsideCompute,
-    /// A vertex shader without an SV_Position output (it feeds a GS/HS).
-    VertexWithoutPosition,
     /// Pull-model interpolation (`eval_*`).
     PullModelInterpolation,
 
@@ -163,8 +147,6 @@ impl Limitation {
         Limitation::UnboundedResourceArrays,
         Limitation::BufferArrays,
         Limitation::UavTextureArrays,
-        Limitation::DynamicResourceIndex,
-        Limitation::TextureArray1d,
         Limitation::DoubleTextures,
         Limitation::TypedUavOfDoubles,
         Limitation::TypedUavAtomics,
@@ -174,25 +156,19 @@ impl Limitation {
         Limitation::ComparisonBiasOrGradient,
         Limitation::ComparisonOfNonFloatTexture,
         Limitation::LoadFromDepthTexture,
-        Limitation::GatherRegisterOffset,
         Limitation::Lod,
         Limitation::SamplePosition,
         Limitation::ResinfoOnBufferUav,
-        Limitation::TiledResourceFeedback,
         Limitation::LodClamp,
         Limitation::LoadOnWordBuffer,
         Limitation::StructureStride,
-        Limitation::AppendConsume,
         Limitation::UavInVertexShader,
-        Limitation::MixedSignAtomics,
         Limitation::GroupSharedTooLarge,
         Limitation::Doubles,
         Limitation::WideMultiply,
-        Limitation::Msad,
         Limitation::DerivativesOutsidePixelShader,
         Limitation::DiscardOutsidePixelShader,
         Limitation::BarrierOutsideCompute,
-        Limitation::VertexWithoutPosition,
         Limitation::PullModelInterpolation,
         Limitation::IndexedStageIo,
         Limitation::ClipDistance,
@@ -228,8 +204,6 @@ impl Limitation {
             L::UnboundedResourceArrays => "unbounded-resource-arrays",
             L::BufferArrays => "buffer-arrays",
             L::UavTextureArrays => "uav-texture-arrays",
-            L::DynamicResourceIndex => "dynamic-resource-index",
-            L::TextureArray1d => "texture-1d-array",
             L::DoubleTextures => "double-textures",
             L::TypedUavOfDoubles => "typed-uav-of-doubles",
             L::TypedUavAtomics => "typed-uav-atomics",
@@ -239,25 +213,19 @@ impl Limitation {
             L::ComparisonBiasOrGradient => "comparison-bias-or-gradient",
             L::ComparisonOfNonFloatTexture => "comparison-of-non-float-texture",
             L::LoadFromDepthTexture => "load-from-depth-texture",
-            L::GatherRegisterOffset => "gather-register-offset",
             L::Lod => "lod",
             L::SamplePosition => "samplepos",
             L::ResinfoOnBufferUav => "resinfo-buffer-uav",
-            L::TiledResourceFeedback => "tiled-resource-feedback",
             L::LodClamp => "lod-clamp",
             L::LoadOnWordBuffer => "ld-on-word-buffer",
             L::StructureStride => "structure-stride",
-            L::AppendConsume => "append-consume",
             L::UavInVertexShader => "uav-in-vertex-shader",
-            L::MixedSignAtomics => "mixed-sign-atomics",
             L::GroupSharedTooLarge => "group-shared-too-large",
             L::Doubles => "doubles",
             L::WideMultiply => "wide-multiply",
-            L::Msad => "msad",
             L::DerivativesOutsidePixelShader => "derivatives-outside-pixel-shader",
             L::DiscardOutsidePixelShader => "discard-outside-pixel-shader",
             L::BarrierOutsideCompute => "barrier-outside-compute",
-            L::VertexWithoutPosition => "vertex-without-position",
             L::PullModelInterpolation => "pull-model-interpolation",
             L::IndexedStageIo => "indexed-stage-io",
             L::ClipDistance => "clip-distance",
@@ -307,8 +275,6 @@ impl Limitation {
                 "naga 30's HLSL writer cannot declare arrays of storage buffers or take their lengths"
             }
             L::UavTextureArrays => "naga 30's MSL writer has no arrays of read-write textures at its default Metal version",
-            L::DynamicResourceIndex => "resource arrays indexed by a register are not lowered yet",
-            L::TextureArray1d => "WGSL has no 1D array textures",
             L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",
             L::TypedUavOfDoubles => "no WebGPU storage format holds doubles or mixed component types",
             L::TypedUavAtomics => {
@@ -320,25 +286,19 @@ impl Limitation {
             L::ComparisonBiasOrGradient => "WGSL depth textures have no bias or gradient comparison sampling",
             L::ComparisonOfNonFloatTexture => "WGSL has no integer or multisampled-array depth textures to compare",
             L::LoadFromDepthTexture => "naga's GLSL writer cannot load texels from a depth texture",
-            L::GatherRegisterOffset => "naga texel offsets must be constants",
             L::Lod => "WGSL has no query of the level of detail a sample would use",
             L::SamplePosition => "WGSL cannot query sample positions",
             L::ResinfoOnBufferUav => "buffer UAVs have no size query through resinfo (bufinfo has one)",
-            L::TiledResourceFeedback => "WebGPU has no tiled resources to report residency for",
             L::LodClamp => "WGSL sampling has no minimum-LOD clamp",
             L::LoadOnWordBuffer => "ld on a raw or structured buffer is not lowered yet",
             L::StructureStride => "structure strides must be whole 32-bit words",
-            L::AppendConsume => "UAV counters (append/consume) have no WebGPU form",
             L::UavInVertexShader => "WebGPU forbids writable storage in vertex shaders (native targets allow it)",
-            L::MixedSignAtomics => "one region needs one atomic type, signed or unsigned",
             L::GroupSharedTooLarge => "WebGPU allows 16 KiB of workgroup memory (32 KiB here)",
             L::Doubles => "double-precision instructions (native f64 in SPIR-V, software binary64 elsewhere)",
             L::WideMultiply => "64-bit products are not lowered yet",
-            L::Msad => "msad is not lowered yet",
             L::DerivativesOutsidePixelShader => "WGSL has derivatives only in fragment shaders",
             L::DiscardOutsidePixelShader => "only fragment shaders can discard",
             L::BarrierOutsideCompute => "WGSL barriers exist only in compute shaders",
-            L::VertexWithoutPosition => "WebGPU vertex stages must write a position (this one feeds a GS or HS)",
             L::PullModelInterpolation => "pull-model interpolation (eval_*) has no WGSL form",
             L::IndexedStageIo => "indexed stage inputs and outputs are not lowered yet",
             L::ClipDistance => "clip distances in a register shared with other outputs, more than 8, or in a pixel shader",
@@ -438,23 +398,6 @@ impl Limitation {
             O::EvalSnapped | O::EvalSampleIndex | O::EvalCentroid => Limitation::PullModelInterpolation,
             O::Lod => Limitation::Lod,
             O::SamplePos => Limitation::SamplePosition,
-            O::Msad => Limitation::Msad,
-            O::Gather4Feedback
-            | O::Gather4CFeedback
-            | O::Gather4PoFeedback
-            | O::Gather4PoCFeedback
-            | O::LdFeedback
-            | O::LdMsFeedback
-            | O::LdUavTypedFeedback
-            | O::LdRawFeedback
-            | O::LdStructuredFeedback
-            | O::SampleLFeedback
-            | O::SampleCLzFeedback
-            | O::SampleClampFeedback
-            | O::SampleBClampFeedback
-            | O::SampleDClampFeedback
-            | O::SampleCClampFeedback
-            | O::CheckAccessFullyMapped => Limitation::TiledResourceFeedback,
             O::InterfaceCall => Limitation::Interfaces,
             O::Call | O::Callc | O::Label => Limitation::Subroutines,
             O::Abort | O::DebugBreak => Limitation::DebugInstructions,
@@ -497,7 +440,9 @@ mod tests {
         use dxbc::spec::Opcode as O;
         assert_eq!(Limitation::of_opcode(O::Dfma), Some(Limitation::Doubles));
         assert_eq!(Limitation::of_opcode(O::EvalCentroid), Some(Limitation::PullModelInterpolation));
-        assert_eq!(Limitation::of_opcode(O::SampleBClampFeedback), Some(Limitation::TiledResourceFeedback));
+        // Lowered (or emulated) opcodes fall under no limitation.
+        assert_eq!(Limitation::of_opcode(O::SampleBClampFeedback), None);
+        assert_eq!(Limitation::of_opcode(O::Msad), None);
         assert_eq!(Limitation::of_opcode(O::InterfaceCall), Some(Limitation::Interfaces));
         assert_eq!(Limitation::of_opcode(O::Emit), None);
         assert_eq!(Limitation::of_opcode(O::Add), None);

@@ -94,7 +94,7 @@ fn corpus_translates_or_is_refused_by_a_typed_limitation() {
         assert_eq!(table.translated.get(stage), None);
     }
     // Stage rules hold in the table: no vertex-only refusal outside VS, …
-    for (limitation, only) in [(Limitation::VertexWithoutPosition, "vs"), (Limitation::UavInVertexShader, "vs")] {
+    for (limitation, only) in [(Limitation::UavInVertexShader, "vs")] {
         if let Some(m) = table.refused.get(&limitation) {
             assert!(m.keys().all(|s| *s == only), "{limitation}: {m:?}");
         }

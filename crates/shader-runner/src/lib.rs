@@ -595,12 +595,12 @@ mod tests {
     #[test]
     fn a_refusal_is_unsupported_and_a_malformed_shader_fails() {
         let e = dxbc_naga::TranslateError::Unsupported {
-            limitation: dxbc_naga::Limitation::Msad,
-            detail: "instruction msad".into(),
+            limitation: dxbc_naga::Limitation::Interfaces,
+            detail: "instruction fcall".into(),
             offset: 0x40,
         };
         let s = Skip::translation(&e);
-        assert_eq!(s.status, Status::Unsupported(dxbc_naga::Limitation::Msad));
+        assert_eq!(s.status, Status::Unsupported(dxbc_naga::Limitation::Interfaces));
         assert!(s.detail.ends_with("(at offset 0x40)"), "{}", s.detail);
         let e = dxbc_naga::TranslateError::Malformed { what: "x".into(), offset: 0 };
         assert_eq!(Skip::translation(&e).status, Status::Fail);
