@@ -91,8 +91,23 @@ const KEYWORDS: &[&str] = &[
 
 /// Scalar base names that take vector and matrix suffixes (`float3x4`).
 const SCALARS: &[&str] = &[
-    "bool", "int", "uint", "dword", "half", "float", "double", "min16float", "min10float", "min16int", "min12int",
-    "min16uint", "int64_t", "uint64_t", "float16_t", "int16_t", "uint16_t",
+    "bool",
+    "int",
+    "uint",
+    "dword",
+    "half",
+    "float",
+    "double",
+    "min16float",
+    "min10float",
+    "min16int",
+    "min12int",
+    "min16uint",
+    "int64_t",
+    "uint64_t",
+    "float16_t",
+    "int16_t",
+    "uint16_t",
 ];
 
 const OBJECT_TYPES: &[&str] = &[
@@ -305,12 +320,14 @@ mod tests {
                 (Class::Comment, "// done"),
             ]
         );
-        assert_eq!(classes("row_major float3x4 m; half2x2 h; float5 no;"), [
-            (Class::Keyword, "row_major"),
-            (Class::Type, "float3x4"),
-            (Class::Type, "half2x2"),
-        ]);
-        assert_eq!(classes("#include \"common.hlsli\""), [(Class::Directive, "#include"), (Class::Str, "\"common.hlsli\"")]);
+        assert_eq!(
+            classes("row_major float3x4 m; half2x2 h; float5 no;"),
+            [(Class::Keyword, "row_major"), (Class::Type, "float3x4"), (Class::Type, "half2x2"),]
+        );
+        assert_eq!(
+            classes("#include \"common.hlsli\""),
+            [(Class::Directive, "#include"), (Class::Str, "\"common.hlsli\"")]
+        );
         // A # inside a line is no directive; a name holding a keyword is a name.
         assert_eq!(classes("x = a # b; returned = 0x1F;"), [(Class::Number, "0x1F")]);
     }

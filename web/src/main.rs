@@ -14,8 +14,8 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview, search, selection,
-    source_map, syntax, text, tour, translation,
+    def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview, search,
+    selection, source_map, syntax, text, tour, translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};
@@ -323,7 +323,8 @@ impl State {
         // A step about what only the user's file has (its SPDB) shows that
         // file again in place of the tour's example.
         if let Some(needs) = step.needs.filter(|f| !f(&m)) {
-            if let Some(t) = self.tour_saved.get_untracked().filter(|t| Arc::ptr_eq(&m, &t.example) && needs(&t.model)) {
+            if let Some(t) = self.tour_saved.get_untracked().filter(|t| Arc::ptr_eq(&m, &t.example) && needs(&t.model))
+            {
                 self.tour_saved.set(None);
                 self.model.set(t.model.clone());
                 self.status.set(t.status);

@@ -251,7 +251,8 @@ mod tests {
                 let loc = map.loc_of_instruction(k).unwrap();
                 assert_eq!(loc.line, *line);
                 let back: Vec<usize> = map.instructions_at(loc).iter().map(|x| x.1 as usize).collect();
-                let expect: Vec<usize> = (0..want.len()).filter(|&j| want[j].as_ref().is_some_and(|x| x.1 == *line)).collect();
+                let expect: Vec<usize> =
+                    (0..want.len()).filter(|&j| want[j].as_ref().is_some_and(|x| x.1 == *line)).collect();
                 assert_eq!(back, expect, "{name}: line {line}");
             }
         }
