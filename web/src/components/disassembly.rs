@@ -198,7 +198,9 @@ fn line_class(s: State, m: &crate::model::Model, l: usize, hover: Option<usize>,
     if s.diff.with_untracked(|d| d.as_ref().is_some_and(|d| d.marks_line(l))) {
         c.push_str(" dchg");
     }
-    if m.instruction_of_line(l).is_some_and(|k| s.src.marks.with_untracked(|x| x.has_instruction(k))) {
+    // The instruction's own lines, not the debug lines (#line, blank) printed before it.
+    let own = m.instruction_of_line(l).filter(|&k| m.ins_line.get(k).is_some_and(|&first| l >= first as usize));
+    if own.is_some_and(|k| s.src.marks.with_untracked(|x| x.has_instruction(k))) {
         c.push_str(" src");
     }
     if let Some(r) = s.du.with_untracked(|d| d.as_ref().and_then(|d| d.classes(l))) {
