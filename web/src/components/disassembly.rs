@@ -198,8 +198,9 @@ fn line_class(s: State, m: &crate::model::Model, l: usize, hover: Option<usize>,
     if s.diff.with_untracked(|d| d.as_ref().is_some_and(|d| d.marks_line(l))) {
         c.push_str(" dchg");
     }
-    // The instruction's own lines, not the debug lines (#line, blank) printed before it.
-    let own = m.instruction_of_line(l).filter(|&k| m.ins_line.get(k).is_some_and(|&first| l >= first as usize));
+    // The instruction's first line only: the debug lines (#line, blank) printed
+    // after it, before the next instruction, also count as its lines.
+    let own = m.instruction_of_line(l).filter(|&k| m.ins_line.get(k).is_some_and(|&first| l == first as usize));
     if own.is_some_and(|k| s.src.marks.with_untracked(|x| x.has_instruction(k))) {
         c.push_str(" src");
     }
