@@ -92,7 +92,7 @@ impl SourceMap {
                 ins_bytes.push((ins.offset, ins.offset.saturating_add(ins.length.saturating_mul(4))));
                 let off = ins.offset.wrapping_sub(p.offset as u32);
                 let entry = module.and_then(|m| m.line_at(off).map(|e| (m, e)));
-                if let Some((m, e)) = entry.filter(|(_, e)| !e.columns.is_some_and(|(a, b)| a == b)) {
+                if let Some((m, e)) = entry.filter(|(_, e)| e.columns.is_none_or(|(a, b)| a != b)) {
                     let (file, line) = m.inline_line_at(off).unwrap_or((e.file, e.line));
                     current = file_of(file).map(|file| Loc { file, line });
                 }
