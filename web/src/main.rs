@@ -14,8 +14,8 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    def_use, diff_view, gallery, history, input, inspect, layout, listing_edit, model, preview, search, selection,
-    syntax, text, tour, translation,
+    def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview, search,
+    selection, source_map, syntax, text, tour, translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};
@@ -97,6 +97,8 @@ struct State {
     du_reg: RwSignal<Option<String>>,
     /// Its sites in the current file (derived: register × model).
     du: Memo<Option<Arc<def_use::Highlight>>>,
+    /// The embedded HLSL source and its links to the instructions.
+    src: components::source_pane::SourceState,
 }
 
 /// The user's view the tour put aside.
@@ -317,7 +319,21 @@ impl State {
     fn tour_to(&self, k: usize) {
         let k = k.min(tour::STEPS.len() - 1);
         let step = &tour::STEPS[k];
-        let m = self.model.get_untracked();
+        let mut m = self.model.get_untracked();
+        // A step about what only the user's file has (its SPDB) shows that
+        // file again in place of the tour's example.
+        if let Some(needs) = step.needs.filter(|f| !f(&m)) {
+            if let Some(t) = self.tour_saved.get_untracked().filter(|t| Arc::ptr_eq(&m, &t.example) && needs(&t.model))
+            {
+                self.tour_saved.set(None);
+                self.model.set(t.model.clone());
+                self.status.set(t.status);
+                self.name.set(t.name);
+                self.history.set(t.history);
+                ensure_translation(*self);
+                m = t.model;
+            }
+        }
         let sel = match (step.target)(&m) {
             Some(s) => Some(s),
             None => {
@@ -465,10 +481,11 @@ fn App() -> impl IntoView {
         Some(Arc::new(DiffView::new(&other, &model.get())))
     });
     let du_reg = RwSignal::new(None::<String>);
+    let (hover, sel) = (RwSignal::new(None), RwSignal::new(None));
     let state = State {
         model,
-        hover: RwSignal::new(None),
-        sel: RwSignal::new(None),
+        hover,
+        sel,
         panes,
         tour: RwSignal::new(None),
         tour_saved: RwSignal::new(None),
@@ -503,6 +520,7 @@ fn App() -> impl IntoView {
             let r = du_reg.get()?;
             def_use::Highlight::find(&model.get(), &r).map(Arc::new)
         }),
+        src: components::source_pane::SourceState::new(model, sel, hover),
     };
     state.history.set(History::opened(&state.model.get_untracked().bytes));
     provide_context(state);

@@ -90,6 +90,7 @@ fn ListingView() -> impl IntoView {
         s.hits.track();
         s.diff.track();
         s.du.track();
+        s.src.marks.track();
         let Some(rows) = rows_ref.get_untracked() else { return };
         let m = s.model.get_untracked();
         let (h, sl) = (hover_line.get_untracked(), sel_line.get_untracked());
@@ -117,6 +118,18 @@ fn ListingView() -> impl IntoView {
             }
         }
     };
+    // The hovered instruction lights its source line (the source pane).
+    let on_over = move |ev: web_sys::MouseEvent| {
+        let k = data_attr(&ev, "data-line").and_then(|l| s.model.with_untracked(|m| m.instruction_of_line(l)));
+        if s.src.hover_ins.get_untracked() != k {
+            s.src.hover_ins.set(k);
+        }
+    };
+    let on_leave = move |_: web_sys::MouseEvent| {
+        if s.src.hover_ins.get_untracked().is_some() {
+            s.src.hover_ins.set(None);
+        }
+    };
     let on_dblclick = move |ev: web_sys::MouseEvent| {
         if let Some(l) = data_attr(&ev, "data-line") {
             open_line_editor(s, l);
@@ -132,7 +145,7 @@ fn ListingView() -> impl IntoView {
     };
     view! {
         <div class="dis" data-testid="disassembly" node_ref=s.dis_ref role="listbox" aria-label="fxc listing" tabindex="0"
-            on:click=on_click on:dblclick=on_dblclick on:keydown=on_key
+            on:click=on_click on:dblclick=on_dblclick on:keydown=on_key on:mouseover=on_over on:mouseleave=on_leave
             on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { vp.scrolled(&el) } }>
             <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
                 <div class="rows" node_ref=rows_ref style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
@@ -184,6 +197,12 @@ fn line_class(s: State, m: &crate::model::Model, l: usize, hover: Option<usize>,
     }
     if s.diff.with_untracked(|d| d.as_ref().is_some_and(|d| d.marks_line(l))) {
         c.push_str(" dchg");
+    }
+    // The instruction's first line only: the debug lines (#line, blank) printed
+    // after it, before the next instruction, also count as its lines.
+    let own = m.instruction_of_line(l).filter(|&k| m.ins_line.get(k).is_some_and(|&first| l == first as usize));
+    if own.is_some_and(|k| s.src.marks.with_untracked(|x| x.has_instruction(k))) {
+        c.push_str(" src");
     }
     if let Some(r) = s.du.with_untracked(|d| d.as_ref().and_then(|d| d.classes(l))) {
         c.push(' ');

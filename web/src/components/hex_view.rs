@@ -92,13 +92,15 @@ struct Marks {
     dbyte: u16,
     /// Operands naming the register clicked in the listing (def-use).
     du: u16,
+    /// Instructions of the focused source line (source pane).
+    src: u16,
 }
 
 impl Marks {
-    const CLASSES: [&'static str; 7] = ["sel", "hov", "hovf", "hit", "dtok", "dbyte", "du"];
+    const CLASSES: [&'static str; 8] = ["sel", "hov", "hovf", "hit", "dtok", "dbyte", "du", "src"];
 
-    fn masks(&self) -> [u16; 7] {
-        [self.sel, self.hov, self.hovf, self.hit, self.dtok, self.dbyte, self.du]
+    fn masks(&self) -> [u16; 8] {
+        [self.sel, self.hov, self.hovf, self.hit, self.dtok, self.dbyte, self.du, self.src]
     }
 }
 
@@ -160,6 +162,7 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             dtok,
             dbyte,
             du: s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))),
+            src: s.src.marks.with(|x| x.row_mask(base)),
         };
         let now = Shown { file, row, marks };
         if prev.file == file && prev.row == row {

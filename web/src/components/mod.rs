@@ -19,6 +19,7 @@ pub mod listing_tools;
 pub mod reflection;
 pub mod search_box;
 pub mod side_pane;
+pub mod source_pane;
 pub mod splitter;
 pub mod theme_toggle;
 pub mod tour_panel;

@@ -49,13 +49,21 @@ pub fn Workspace() -> impl IntoView {
                 <HexView/>
             </section>
             <Splitter handle=Handle::BytesListing container=ws/>
-            <section class="pane dispane" class:on=move || fold.get() == Fold::Listing>
-                <h2>"Listing " <small>"identical to fxc /Fc"</small><ListingTools/></h2>
-                <super::listing_editor::DraftKept/>
-                // Floats over the listing: showing or clearing it moves no line.
-                <super::def_use_bar::DefUseBar/>
-                <Disassembly/>
-            </section>
+            // The embedded HLSL of a /Zi shader sits over its listing.
+            <div class="listcol">
+                <Show when=move || s.src.map.with(Option::is_some)>
+                    <section class="pane srcsection" class:on=move || fold.get() == Fold::Listing>
+                        <super::source_pane::SourcePane/>
+                    </section>
+                </Show>
+                <section class="pane dispane" class:on=move || fold.get() == Fold::Listing>
+                    <h2>"Listing " <small>"identical to fxc /Fc"</small><ListingTools/></h2>
+                    <super::listing_editor::DraftKept/>
+                    // Floats over the listing: showing or clearing it moves no line.
+                    <super::def_use_bar::DefUseBar/>
+                    <Disassembly/>
+                </section>
+            </div>
             <Splitter handle=Handle::ListingSide container=ws/>
             <div class="rightcol" node_ref=right style:grid-template-rows=rows>
                 <section class="pane inspane" class:on=move || fold.get() == Fold::Inspector>
