@@ -10,7 +10,7 @@ use dxbc::Shader;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-mod scan;
+use dxbc_cli::scan;
 mod workbench;
 
 #[derive(Parser)]
@@ -316,7 +316,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
             faults(&s)?;
         }
         Command::Spans { file } => {
-            let s = Shader::decode(&read_input(&file)?).map_err(|e| e.to_string())?;
+            let bytes = read_input(&file)?;
+            // A bare effect file (fx_5_0 .fxo) has no DXBC header of its own.
+            if let Some(spans) = dxbc::spans::effect_leaves(&bytes) {
+                out.write_all(spans.to_tsv(&bytes).as_bytes()).map_err(io)?;
+                let effect = dxbc::effects::decode(&bytes, 0..bytes.len());
+                return match effect.errors.first() {
+                    Some(e) => Err(Failure::Error(e.to_string())),
+                    None => Ok(()),
+                };
+            }
+            let s = Shader::decode(&bytes).map_err(|e| e.to_string())?;
             out.write_all(dxbc::spans::leaves(&s).to_tsv(&s.bytes).as_bytes()).map_err(io)?;
             if let Some(e) = s.errors.first() {
                 return Err(Failure::Error(e.to_string()));

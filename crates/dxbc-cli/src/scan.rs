@@ -78,6 +78,12 @@ pub struct Line<'a> {
     pub requires: Vec<&'static str>,
     pub creator: Option<String>,
     pub checksum: Checksum,
+    /// The name an enclosing effect gives it (`Technique/Pass/vs`, or the variable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The effect's parts of that name: group, technique, pass, stage, variable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<&'a dxbc::effects::ShaderName>,
     /// Offset of the enclosing container found in the same file (an effect).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inside: Option<usize>,
@@ -118,23 +124,25 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn scan_file(path: &Path, translate: bool) -> FileScan {
+    match read_bounded(path) {
+        Ok(data) => scan_bytes(&path.to_string_lossy(), &data, translate),
+        Err(e) => FileScan { lines: Vec::new(), facts: Vec::new(), error: Some(e) },
+    }
+}
+
+/// Everything `dxbc scan` reports about one file's bytes (`name` is the
+/// `file` of each line): carving, then per container the SHA-256, the
+/// decoded facts and, with `translate`, the translation check.
+pub fn scan_bytes(name: &str, data: &[u8], translate: bool) -> FileScan {
     let mut f = FileScan { lines: Vec::new(), facts: Vec::new(), error: None };
-    let data = match read_bounded(path) {
-        Ok(d) => d,
-        Err(e) => {
-            f.error = Some(e);
-            return f;
-        }
-    };
-    let name = path.to_string_lossy();
-    let found: Carve = carve::carve(&data);
+    let found: Carve = carve::carve(data);
     for c in &found.found {
         let bytes = &data[c.range()];
         // Carving checked the header and chunk table, so decoding succeeds.
         let Ok(s) = Shader::decode(bytes) else { continue };
         let facts = Facts::of(&s);
         let line = Line {
-            file: &name,
+            file: name,
             offset: c.offset,
             size: c.size,
             sha256: sha256_hex(bytes),
@@ -147,6 +155,8 @@ fn scan_file(path: &Path, translate: bool) -> FileScan {
             requires: facts.requires.clone(),
             creator: facts.creator.clone(),
             checksum: c.checksum,
+            name: c.name.as_ref().map(|n| n.label()),
+            effect: c.name.as_ref(),
             inside: c.parent.map(|i| found.found[i].offset),
             error: s.errors.first().map(|e| format!("{}: {e}", e.kind())),
             translates: false,
@@ -269,10 +279,23 @@ impl Summary {
     }
 }
 
-/// `NAME_OFFSET.dxbc` for a container found at `offset` in `path`.
-pub fn extract_name(path: &Path, offset: usize) -> String {
+/// `NAME_OFFSET.dxbc` for a container found at `offset` in `path`;
+/// `NAME_SHADER_OFFSET.dxbc` when an effect names the shader (`SHADER` is
+/// that name with every character but letters, digits, `-` and `.` made `_`,
+/// at most 64 of them, so a shader-controlled name cannot leave the folder).
+pub fn extract_name(path: &Path, offset: usize, name: Option<&str>) -> String {
     let stem = path.file_stem().map_or_else(|| "input".into(), |s| s.to_string_lossy().into_owned());
-    format!("{stem}_{offset}.dxbc")
+    match name {
+        Some(n) => {
+            let clean: String = n
+                .chars()
+                .take(64)
+                .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+                .collect();
+            format!("{stem}_{clean}_{offset}.dxbc")
+        }
+        None => format!("{stem}_{offset}.dxbc"),
+    }
 }
 
 /// Writes every container found in `files` to `out`; returns how many.
@@ -291,7 +314,8 @@ pub fn extract(files: &[PathBuf], out: &Path) -> Result<usize, String> {
             }
         };
         for c in carve::carve(&data).found {
-            let dest = out.join(extract_name(path, c.offset));
+            let label = c.name.as_ref().map(|n| n.label());
+            let dest = out.join(extract_name(path, c.offset, label.as_deref()));
             match std::fs::write(&dest, &data[c.range()]) {
                 Ok(()) => {
                     written.fetch_add(1, Ordering::Relaxed);

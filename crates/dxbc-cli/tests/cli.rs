@@ -925,3 +925,97 @@ fn source_prints_the_embedded_hlsl_and_info_lists_it() {
     assert_ne!(code, 0);
     assert!(err.contains("no SPDB chunk"), "{err}");
 }
+
+/// An fx_5_0 effect written by the library's encoder (fxc cannot run here):
+/// technique `Render` (inline VS, PS variable `g_PS`) and `Post/Blur`
+/// (inline CS); returns the file and each shader's offset.
+fn effect_file() -> (Vec<u8>, Vec<usize>) {
+    use dxbc::effects::{Builder, ShaderSource, Stage};
+    let read = |n: &str| std::fs::read(corpus(&format!("fxc/{n}.dxbc"))).unwrap();
+    let (bytes, shaders) = Builder::new()
+        .variable("g_PS", Stage::Pixel, read("angle63_resolvedepth11_ps"))
+        .technique(
+            None,
+            "Render",
+            vec![(
+                "P0",
+                vec![
+                    (Stage::Vertex, ShaderSource::Inline(read("angle63_resolvedepthstencil11_vs"))),
+                    (Stage::Pixel, ShaderSource::Variable("g_PS".into())),
+                ],
+            )],
+        )
+        .technique(
+            Some("Post"),
+            "Blur",
+            vec![("Setup", vec![(Stage::Compute, ShaderSource::Inline(read("depthoffieldfx_cs_fast_filter_setup")))])],
+        )
+        .build();
+    let mut at: Vec<usize> = shaders.iter().map(|s| s.offset).collect();
+    at.sort();
+    (bytes, at)
+}
+
+#[test]
+fn scan_names_the_shaders_of_an_effect_file() {
+    let (bytes, at) = effect_file();
+    let dir = TempDir::new("scan-fx");
+    let file = dir.0.join("post.fxo");
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, out, err) = dxbc(&["scan", "--no-translate", file.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let got: Vec<(u64, &str, &str)> = lines
+        .iter()
+        .map(|l| (l["offset"].as_u64().unwrap(), l["name"].as_str().unwrap(), l["stage"].as_str().unwrap()))
+        .collect();
+    // The order the builder lays shaders out: variables first, then passes.
+    let want = [
+        (at[0] as u64, "Render/P0/ps", "ps"),
+        (at[1] as u64, "Render/P0/vs", "vs"),
+        (at[2] as u64, "Post/Blur/Setup/cs", "cs"),
+    ];
+    assert_eq!(got, want);
+    assert_eq!(
+        lines[0]["effect"],
+        serde_json::json!({"technique": "Render", "pass": "P0", "stage": "ps", "variable": "g_PS"})
+    );
+    assert_eq!(
+        lines[2]["effect"],
+        serde_json::json!({"group": "Post", "technique": "Blur", "pass": "Setup", "stage": "cs"})
+    );
+}
+
+#[test]
+fn extract_puts_effect_names_in_file_names_and_spans_tile_an_effect() {
+    let (bytes, at) = effect_file();
+    let dir = TempDir::new("extract-fx");
+    let file = dir.0.join("post.fxo");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = dir.0.join("out");
+    let (code, _, err) = dxbc(&["extract", file.to_str().unwrap(), "--out", out.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let mut written: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    written.sort();
+    let mut want = vec![
+        format!("post_Render_P0_ps_{}.dxbc", at[0]),
+        format!("post_Render_P0_vs_{}.dxbc", at[1]),
+        format!("post_Post_Blur_Setup_cs_{}.dxbc", at[2]),
+    ];
+    want.sort();
+    assert_eq!(written, want);
+    let (code, tsv, err) = dxbc(&["spans", file.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let mut end = 0;
+    for line in String::from_utf8(tsv).unwrap().lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f[0].parse::<usize>().unwrap(), end, "{line}");
+        end += f[1].parse::<usize>().unwrap();
+        if f[0].parse::<usize>().unwrap() == at[1] {
+            assert!(f[2].ends_with("/shader/bytecode"), "{line}");
+        }
+    }
+    assert_eq!(end, bytes.len());
+}

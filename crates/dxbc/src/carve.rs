@@ -23,6 +23,12 @@
 //!   at the next magic, and [`Found::parent`] names the innermost enclosing
 //!   container that was found. (`fx_5_0` effects have no outer container; their
 //!   shaders are found the same way.)
+//! * **Effects name their shaders.** When the input is an effect file, or a
+//!   found container is an `fx_4` effect, the effect is decoded
+//!   ([`crate::effects`]) and each shader it holds gets [`Found::name`]
+//!   (technique, pass, stage, or variable). An `fx_5_0` effect embedded at
+//!   another offset of a larger file is not looked for: its shaders are
+//!   found, unnamed.
 //! * **Bounded work.** Magic hits are at least 4 bytes apart, so there are at
 //!   most `len / 4` candidates; each costs at most [`MAX_CHUNKS`] table checks.
 //!   Checksums are the only work proportional to a candidate's size, so the
@@ -129,6 +135,10 @@ pub struct Found {
     /// Index in [`Carve::found`] of the innermost found container that
     /// encloses this one (an effect holding its shaders), if any.
     pub parent: Option<usize>,
+    /// What the enclosing effect calls this shader (technique, pass, stage
+    /// or variable), when it lies in an effect (see the module notes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<crate::effects::ShaderName>,
 }
 
 impl Found {
@@ -189,9 +199,40 @@ pub fn carve(data: &[u8]) -> Carve {
         // one that reaches past this whole container encloses it.
         let parent = open.iter().rev().find(|&&(end, _)| end >= at + size).map(|&(_, i)| i);
         open.push((at + size, out.found.len()));
-        out.found.push(Found { offset: at, size, checksum, program, parent });
+        out.found.push(Found { offset: at, size, checksum, program, parent, name: None });
     }
+    name_effect_shaders(data, &mut out);
     out
+}
+
+/// Names the found shaders that an effect holds: the input itself when it
+/// is an effect file, and every found `fx_4` container (`FX10` chunk). The
+/// effects decoded are bounded by [`hash_budget`] bytes in all, so
+/// overlapping false containers cannot make this quadratic.
+fn name_effect_shaders(data: &[u8], out: &mut Carve) {
+    let mut budget = hash_budget(data.len());
+    let mut effects: Vec<std::ops::Range<usize>> = Vec::new();
+    if let Some(r) = crate::effects::find(data).filter(|r| r.start == 0) {
+        effects.push(r);
+    }
+    for f in out.found.iter().filter(|f| f.program == ProgramKind::Effect) {
+        if let Some(r) = crate::effects::find(&data[f.range()]) {
+            effects.push(f.offset + r.start..f.offset + r.end);
+        }
+    }
+    for r in effects {
+        if r.len() > budget {
+            break;
+        }
+        budget -= r.len();
+        for s in crate::effects::decode(data, r).shaders {
+            if let Ok(i) = out.found.binary_search_by_key(&s.offset, |f| f.offset) {
+                if out.found[i].size == s.size && out.found[i].name.is_none() {
+                    out.found[i].name = Some(s.name());
+                }
+            }
+        }
+    }
 }
 
 /// Checks the header and chunk table of the candidate at `at`; returns
@@ -450,7 +491,8 @@ mod tests {
                 size: c.len(),
                 checksum: Checksum::Valid,
                 program: ProgramKind::Dxbc,
-                parent: None
+                parent: None,
+                name: None
             }]
         );
         // The magic in the junk is taken as a header and rejected.

@@ -42,6 +42,7 @@ pub mod container;
 pub mod defuse;
 pub mod diff;
 pub mod edit;
+pub mod effects;
 pub mod error;
 pub mod examples;
 pub mod export;

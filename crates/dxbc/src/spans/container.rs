@@ -87,6 +87,8 @@ fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
         b"SFI0" => s.sfi0.as_ref().filter(|m| m.offset == base).map(|m| super::small::sfi0(m, prefix, b)),
         b"IFCE" => s.ifce.as_ref().filter(|m| m.offset == base).map(|m| super::ifce::claim(m, prefix, b)),
         b"Aon9" => s.aon9.as_ref().filter(|m| m.offset == base).map(|m| super::aon9::claim(m, prefix, b)),
+        b"FX10" => crate::effects::Version::from_tag(b.dword(base).unwrap_or(0))
+            .map(|_| super::effects::claim(&s.bytes, data.clone(), prefix, b)),
         b"SPDB" => s.spdb.as_ref().filter(|m| m.offset == base).map(|m| super::spdb::claim(m, prefix, b)),
         _ => None,
     };

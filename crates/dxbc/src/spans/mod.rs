@@ -41,6 +41,7 @@
 mod aon9;
 mod container;
 mod dbug;
+mod effects;
 mod ifce;
 mod program;
 mod rdef;
@@ -177,6 +178,14 @@ pub fn leaves(shader: &Shader) -> Spans {
     let mut b = Builder { bytes: &shader.bytes, claims: Vec::new(), scopes: Vec::new() };
     container::claim(shader, &mut b);
     tile(shader.bytes.len(), b.claims, b.scopes)
+}
+
+/// Every byte of a bare effect file (`fx_4_x`/`fx_5_0` header at byte 0)
+/// as a leaf field; `None` when `bytes` does not start with an effect tag.
+/// (An `fx_4` effect wrapped in a DXBC container is decoded through its
+/// `FX10` chunk by [`leaves`].)
+pub fn effect_leaves(bytes: &[u8]) -> Option<Spans> {
+    effects::leaves(bytes)
 }
 
 /// A part of the file whose unclaimed bytes are named after it.
