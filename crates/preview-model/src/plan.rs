@@ -118,7 +118,8 @@ pub struct Draw {
     pub targets: Vec<Target>,
     /// Depth test against a `depth32float` buffer cleared to 1: `less` for
     /// meshes, `always` for pixel shaders that write `SV_Depth`; `None`
-    /// for no depth buffer.
+    /// for no depth buffer (a geometry preview: primitive order decides
+    /// what covers what).
     pub depth: Option<&'static str>,
 }
 
@@ -1141,7 +1142,13 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         index_blob: None,
         index_count: 0,
         targets: vec![Target { location: 0, format }],
-        depth: Some("less"),
+        // No depth test: GS output is often coplanar (sprites facing the
+        // camera, an extrusion of 0), and which of two coplanar primitives
+        // passes `less` is decided by the last bits of interpolated depth,
+        // which no API specifies (SwiftShader and lavapipe differ on 68 % of
+        // the fluid particles' pixels). In primitive order, D3D's order,
+        // which the geometry pass keeps, the later primitive wins everywhere.
+        depth: None,
     });
     Ok(())
 }

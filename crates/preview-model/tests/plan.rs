@@ -103,6 +103,8 @@ fn a_geometry_shader_plans_its_passes_on_the_mesh() {
     let passes = p.passes.as_ref().unwrap();
     let d = p.draw.as_ref().unwrap();
     assert_eq!((d.topology, d.vertex_count as usize), ("triangle-list", points * 6));
+    // The quads are coplanar: primitive order, not a depth test, decides what covers what.
+    assert_eq!(d.depth, None);
     // Input records: the GS input signature (POSITION.xy in v0, COLOR in v1) from the mesh.
     let input = &p.blobs[passes.buffers[0].blob.unwrap()];
     assert_eq!(input.len(), points * 512);

@@ -480,6 +480,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                 "triangle-strip" => wgpu::PrimitiveTopology::TriangleStrip,
                 "line-list" => wgpu::PrimitiveTopology::LineList,
                 "line-strip" => wgpu::PrimitiveTopology::LineStrip,
+                "point-list" => wgpu::PrimitiveTopology::PointList,
                 _ => wgpu::PrimitiveTopology::TriangleList,
             };
             let buffers = if attrs.is_empty() {
