@@ -142,20 +142,23 @@ function makeGroups(d, items) {
  */
 function loadPasses(d, job, modules) {
   const p = job.plan.passes;
+  // Storage buffers may also feed the draw as its indices or its indirect arguments.
+  const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.INDEX | GPUBufferUsage.INDIRECT;
   job.stageBuffers = p.buffers.map((b) => {
-    const buf = d.createBuffer({ size: b.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC, label: b.label });
+    const usage = (b.uniform ? GPUBufferUsage.UNIFORM : storage) | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    const buf = d.createBuffer({ size: b.size, usage, label: b.label });
     if (b.blob !== null && b.blob !== undefined) d.queue.writeBuffer(buf, 0, job.blobs[b.blob]);
     return buf;
   });
   const stageItems = (list, visibility) => list.map((b) => ({
     group: b.group, binding: b.binding,
-    layout: { binding: b.binding, visibility, buffer: { type: b.writable ? 'storage' : 'read-only-storage' } },
+    layout: { binding: b.binding, visibility, buffer: { type: b.uniform ? 'uniform' : b.writable ? 'storage' : 'read-only-storage' } },
     resource: { buffer: job.stageBuffers[b.buffer] },
   }));
   job.computePasses = p.compute.map((c) => {
     const items = (c.shader_entries ? job.entryItems : []).concat(stageItems(c.buffers, COMPUTE));
     const made = makeGroups(d, items);
-    const pipeline = d.createComputePipeline({ layout: made.layout, compute: { module: modules[c.module], entryPoint: job.plan.modules[c.module].entry } });
+    const pipeline = d.createComputePipeline({ layout: made.layout, compute: { module: modules[c.module], entryPoint: c.entry } });
     return { pipeline, groups: made.groups, workgroups: c.workgroups };
   });
   const draw = makeGroups(d, stageItems(p.draw_buffers, VERTEX));
@@ -311,7 +314,12 @@ function encodeWork(gpu, enc) {
     pass.setPipeline(gpu.job.pipeline);
     groups.forEach((g, i) => pass.setBindGroup(i, g));
     if (gpu.job.vb) pass.setVertexBuffer(0, gpu.job.vb);
-    if (gpu.job.ib) {
+    const p = plan.passes;
+    if (p && p.draw_indices !== null && p.draw_indices !== undefined) {
+      // The tessellator's indices, as many as a pass wrote into the arguments.
+      pass.setIndexBuffer(gpu.job.stageBuffers[p.draw_indices], 'uint32');
+      pass.drawIndexedIndirect(gpu.job.stageBuffers[p.draw_indirect], 0);
+    } else if (gpu.job.ib) {
       pass.setIndexBuffer(gpu.job.ib, 'uint32');
       pass.drawIndexed(dr.index_count);
     } else {

@@ -439,8 +439,13 @@ mod tests {
         let direct = translate(&dxbc::Shader::decode(&gs).unwrap()).unwrap();
         assert!(direct.geometry.is_some());
         assert_eq!(translated_from_json(&translate_json(&gs)), Ok(direct));
+        // A hull shader's carries its patch-constant pass.
         let hs = dxbc::examples::constant_tessellation_hull_shader();
-        assert!(matches!(translated_from_json(&translate_json(&hs)), Err(PlanError::StageNotPreviewable(_))));
+        let direct = translate(&dxbc::Shader::decode(&hs).unwrap()).unwrap();
+        assert!(direct.hull.is_some());
+        assert_eq!(translated_from_json(&translate_json(&hs)), Ok(direct));
+        let ds = dxbc::examples::barycentric_domain_shader();
+        assert!(matches!(translated_from_json(&translate_json(&ds)), Err(PlanError::StageNotPreviewable(_))));
         assert!(
             matches!(translated_from_json(&translate_json(b"junk")), Err(PlanError::StageNotPreviewable(m)) if m.contains("does not decode"))
         );
@@ -519,11 +524,11 @@ mod tests {
     }
 
     #[test]
-    fn tessellation_stages_are_refused_with_a_reason() {
-        let s = dxbc::Shader::decode(&dxbc::examples::constant_tessellation_hull_shader()).unwrap();
+    fn a_lone_domain_shader_is_refused_with_a_reason() {
+        let s = dxbc::Shader::decode(&dxbc::examples::barycentric_domain_shader()).unwrap();
         let e = translate(&s).unwrap_err();
         assert!(matches!(e, PlanError::StageNotPreviewable(_)), "{e:?}");
-        assert!(e.to_string().contains("only pixel, vertex, compute and geometry shaders"), "{e}");
+        assert!(e.to_string().contains("a domain shader needs the hull shader that feeds it"), "{e}");
     }
 
     #[test]

@@ -666,6 +666,13 @@ fn StageControls() -> impl IntoView {
                         </select></label>
                 }.into_any()
             }
+            // What runs around a lone hull shader, said plainly.
+            Stage::Hull => view! {
+                <p class="small" data-testid="preview-hs-note">
+                    "Hull shader through compute over one patch: a built-in pass-through vertex shader gives it its input control points (the plane's corners, each input taking the attribute its semantic names), its control-point and patch-constant phases run as compute, the D3D11 tessellator (also compute) turns its factors into domain points, and a built-in domain shader draws them at their (u, v) in a square (a triangle for tri domains), each primitive coloured by the (u, v, w) of its first point."
+                </p>
+            }
+            .into_any(),
             _ => {
                 let wg = p.model.dispatch.as_ref().map_or([1, 1, 1], |d| d.workgroup_size);
                 let dispatch = p.plan.dispatch;

@@ -75,7 +75,10 @@ pub enum Stage {
     /// Geometry shader: run through compute over a built-in mesh, then drawn
     /// ([`plan::Passes`]).
     Geometry,
-    /// Hull or domain: no preview.
+    /// Hull shader: run through compute over one patch, tessellated, and
+    /// drawn with a built-in domain shader ([`plan::Passes`]).
+    Hull,
+    /// Domain shader (or no program): no preview.
     Other,
 }
 
@@ -96,6 +99,7 @@ impl Stage {
             Some(P::VertexShader) => Stage::Vertex,
             Some(P::ComputeShader) => Stage::Compute,
             Some(P::GeometryShader) => Stage::Geometry,
+            Some(P::HullShader) => Stage::Hull,
             _ => Stage::Other,
         }
     }

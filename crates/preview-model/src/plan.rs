@@ -118,7 +118,8 @@ pub struct Draw {
     pub targets: Vec<Target>,
     /// Depth test against a `depth32float` buffer cleared to 1: `less` for
     /// meshes, `always` for pixel shaders that write `SV_Depth`; `None`
-    /// for no depth buffer.
+    /// for no depth buffer (a geometry or hull preview: primitive order
+    /// decides what covers what).
     pub depth: Option<&'static str>,
 }
 
@@ -265,6 +266,9 @@ pub struct StageBuffer {
     /// Cleared to zeros before every frame: the count the geometry pass's
     /// appends reserve from.
     pub reset: bool,
+    /// A uniform buffer (the tessellator's parameters); otherwise storage,
+    /// usable as an index buffer and as indirect draw arguments too.
+    pub uniform: bool,
 }
 
 /// A stage buffer bound for one pass, where the translator placed its role
@@ -279,6 +283,8 @@ pub struct StageBinding {
     pub buffer: usize,
     /// Bound read-write (else read-only storage).
     pub writable: bool,
+    /// Bound as a uniform buffer (its [`StageBuffer::uniform`] is set).
+    pub uniform: bool,
 }
 
 /// A compute pass run before the draw.
@@ -288,6 +294,8 @@ pub struct ComputePass {
     pub label: &'static str,
     /// Index into [`Plan::modules`].
     pub module: usize,
+    /// Its entry point (the tessellator's module has three).
+    pub entry: String,
     /// Workgroups dispatched.
     pub workgroups: [u32; 3],
     /// Binds [`Plan::entries`] (the user shader's resources) too.
@@ -310,6 +318,12 @@ pub struct Passes {
     pub compute: Vec<ComputePass>,
     /// The stage buffers the draw's vertex stage reads.
     pub draw_buffers: Vec<StageBinding>,
+    /// The stage buffer of `uint32` indices the draw uses (the tessellator's).
+    pub draw_indices: Option<usize>,
+    /// The stage buffer holding the draw's indexed-indirect arguments
+    /// (index count, instance count, first index, base vertex, first
+    /// instance), written by a pass: the draw's count is known only on the GPU.
+    pub draw_indirect: Option<usize>,
 }
 
 /// A complete preview job.
@@ -419,6 +433,35 @@ pub struct Translated {
     /// A geometry shader's other forms (its `wgsl` is the compute pass).
     #[serde(default)]
     pub geometry: Option<GeometryForms>,
+    /// A hull shader's other pass (its `wgsl` is the control-point pass).
+    #[serde(default)]
+    pub hull: Option<HullForms>,
+}
+
+/// What a hull preview needs besides the control-point pass.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HullForms {
+    /// How the control-point pass runs, with the tessellator's parameters.
+    pub form: dxbc_naga::ComputeForm,
+    /// The patch-constant pass (fork and join phases).
+    pub patch_constant_wgsl: String,
+    /// Its bindings.
+    pub patch_constant_bindings: Vec<BindingEntry>,
+}
+
+impl Translated {
+    /// Every binding of the passes that bind the shader's resources: the
+    /// main translation's and, for a hull shader, the patch-constant
+    /// pass's (one entry per group and binding).
+    fn all_bindings(&self) -> Vec<BindingEntry> {
+        let mut all = self.bindings.clone();
+        for b in self.hull.iter().flat_map(|h| &h.patch_constant_bindings) {
+            if !all.iter().any(|a| (a.group, a.binding) == (b.group, b.binding)) {
+                all.push(b.clone());
+            }
+        }
+        all
+    }
 }
 
 /// What a geometry preview needs besides the geometry pass.
@@ -453,6 +496,7 @@ impl Translated {
             outputs: t.outputs.clone(),
             workgroup_size: t.workgroup_size,
             geometry: None,
+            hull: None,
         })
     }
 }
@@ -463,8 +507,23 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
         Stage::Other => {
             let name = shader.profile().unwrap_or_else(|| "this file".into());
             Err(PlanError::StageNotPreviewable(format!(
-                "{name}: only pixel, vertex, compute and geometry shaders can be previewed (tessellation stages need a whole pipeline around them)"
+                "{name}: only pixel, vertex, compute, geometry and hull shaders can be previewed (a domain shader needs the hull shader that feeds it)"
             )))
+        }
+        Stage::Hull => {
+            use dxbc_naga::StageForm;
+            let cp =
+                dxbc_naga::translate_pipeline_stage(shader, &options(), StageForm::Compute).map_err(translate_error)?;
+            let pc = dxbc_naga::translate_pipeline_stage(shader, &options(), StageForm::PatchConstant)
+                .map_err(translate_error)?;
+            let form = cp
+                .compute_form
+                .clone()
+                .ok_or_else(|| PlanError::Unsupported("the control-point pass has no compute form".into()))?;
+            let p = Translated::from_translation(&pc)?;
+            let mut t = Translated::from_translation(&cp)?;
+            t.hull = Some(HullForms { form, patch_constant_wgsl: p.wgsl, patch_constant_bindings: p.bindings });
+            Ok(t)
         }
         Stage::Geometry => {
             use dxbc_naga::StageForm;
@@ -546,6 +605,7 @@ pub fn build_from(
         Stage::Pixel => pixel_draw(&mut plan, t, model),
         Stage::Vertex => vertex_draw(&mut plan, shader, t, settings),
         Stage::Geometry => geometry_draw(&mut plan, shader, t, settings)?,
+        Stage::Hull => hull_draw(&mut plan, shader, t)?,
         _ => {
             let d = model
                 .dispatch
@@ -558,7 +618,7 @@ pub fn build_from(
     if plan.entries.iter().any(|e| matches!(e.resource, Resource::Sampler { filter: "linear", .. })) {
         plan.tolerance.relative = 1.0 / 128.0;
     }
-    if matches!(model.stage, Stage::Vertex | Stage::Geometry) {
+    if matches!(model.stage, Stage::Vertex | Stage::Geometry | Stage::Hull) {
         plan.tolerance.relative = plan.tolerance.relative.max(1.0 / 1024.0);
         plan.tolerance.edge_fraction = 0.02;
     }
@@ -653,7 +713,7 @@ fn bind(
     values: &Values,
     settings: &Settings,
 ) -> Result<(), PlanError> {
-    let mut bindings = t.bindings.clone();
+    let mut bindings = t.all_bindings();
     bindings.sort_by_key(|b| (b.group, b.binding));
     for b in &bindings {
         if b.binding >= MAX_BINDING || b.group >= MAX_GROUPS {
@@ -1036,7 +1096,7 @@ fn stage_bindings(
         .filter_map(|b| match b.kind {
             BindingKind::StageBuffer { role, writable } => Some(
                 buffer_of(role)
-                    .map(|buffer| StageBinding { group: b.group, binding: b.binding, buffer, writable })
+                    .map(|buffer| StageBinding { group: b.group, binding: b.binding, buffer, writable, uniform: false })
                     .ok_or_else(|| PlanError::Unsupported(format!("a {} buffer in a geometry preview", role.name()))),
             ),
             _ => None,
@@ -1080,7 +1140,7 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
     let record_bytes = REGISTER_STRIDE as u64 * 16;
     let words = vertex::geometry_input_records(shader, &mesh, &order);
     let input = add_blob(plan, words.iter().flat_map(|w| w.to_le_bytes()).collect());
-    let buffer = |label, size: u64, blob, reset| StageBuffer { label, size: size.max(16), blob, reset };
+    let buffer = |label, size: u64, blob, reset| StageBuffer { label, size: size.max(16), blob, reset, uniform: false };
     let buffers = vec![
         buffer("vertex records in", records * record_bytes, Some(input), false),
         buffer("vertex records out", records * record_bytes, None, false),
@@ -1106,16 +1166,18 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         ComputePass {
             label: "vertex",
             module: vertex_pass,
+            entry: "main".into(),
             workgroups: groups(records),
             shader_entries: false,
             buffers: vec![
-                StageBinding { group: ig, binding: ib, buffer: 0, writable: false },
-                StageBinding { group: og, binding: ob, buffer: 1, writable: true },
+                StageBinding { group: ig, binding: ib, buffer: 0, writable: false, uniform: false },
+                StageBinding { group: og, binding: ob, buffer: 1, writable: true, uniform: false },
             ],
         },
         ComputePass {
             label: "geometry",
             module: 0,
+            entry: "main".into(),
             workgroups: groups(invocations),
             shader_entries: true,
             buffers: stage_bindings(&t.bindings, |role| match role {
@@ -1127,7 +1189,7 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         },
     ];
     let draw_buffers = stage_bindings(&g.draw_bindings, |role| (role == StageBufferRole::Input).then_some(2))?;
-    plan.passes = Some(Passes { buffers, compute, draw_buffers });
+    plan.passes = Some(Passes { buffers, compute, draw_buffers, draw_indices: None, draw_indirect: None });
     plan.readbacks.push(Readback::Target { index: 0, location: 0 });
     let vertex_blob = add_blob(plan, Vec::new());
     plan.draw = Some(Draw {
@@ -1141,7 +1203,13 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         index_blob: None,
         index_count: 0,
         targets: vec![Target { location: 0, format }],
-        depth: Some("less"),
+        // No depth test: GS output is often coplanar (sprites facing the
+        // camera, an extrusion of 0), and which of two coplanar primitives
+        // passes `less` is decided by the last bits of interpolated depth,
+        // which no API specifies (SwiftShader and lavapipe differ on 68 % of
+        // the fluid particles' pixels). In primitive order, D3D's order,
+        // which the geometry pass keeps, the later primitive wins everywhere.
+        depth: None,
     });
     Ok(())
 }
@@ -1234,4 +1302,214 @@ fn one(scalar: &str) -> &'static str {
         "i32" => "1i",
         _ => "1.0",
     }
+}
+
+/// Where a hull preview's built-in domain shader puts a domain point
+/// `uvw` (WGSL `vec3<f32>`) in clip space: the unit square (quads and
+/// isolines, v down) or a triangle (tri), filling most of the view.
+fn domain_placement(domain: dxbc_naga::stages::TessDomain) -> &'static str {
+    match domain {
+        dxbc_naga::stages::TessDomain::Tri => {
+            "uvw.x * vec2<f32>(0.0, 0.9) + uvw.y * vec2<f32>(-0.9, -0.8) + uvw.z * vec2<f32>(0.9, -0.8)"
+        }
+        _ => "(uvw.xy * 2.0 - 1.0) * vec2<f32>(0.9, -0.9)",
+    }
+}
+
+/// The built-in domain shader of a hull preview: a vertex shader over the
+/// tessellator's domain points (`vec4<u32>`: u, v, w as f32 bits, patch)
+/// that places each point by its domain location and passes that location
+/// on as a flat colour, so every primitive shows the corner it starts at
+/// and the tessellation pattern stays visible.
+pub fn domain_points_vertex_wgsl(domain: dxbc_naga::stages::TessDomain) -> String {
+    format!(
+        "// Built-in domain shader: domain point i at its (u, v, w), coloured by it.\n\
+         @group(0) @binding(0) var<storage, read> points: array<vec4<u32>>;\n\n\
+         struct Out {{\n\
+         \x20   @builtin(position) position: vec4<f32>,\n\
+         \x20   @location(0) @interpolate(flat) colour: vec4<f32>,\n\
+         }}\n\n\
+         @vertex\n\
+         fn main(@builtin(vertex_index) i: u32) -> Out {{\n\
+         \x20   let q = points[i];\n\
+         \x20   let uvw = vec3<f32>(bitcast<f32>(q.x), bitcast<f32>(q.y), bitcast<f32>(q.z));\n\
+         \x20   var out: Out;\n\
+         \x20   out.position = vec4<f32>({}, 0.5, 1.0);\n\
+         \x20   out.colour = vec4<f32>(uvw, 1.0);\n\
+         \x20   return out;\n\
+         }}\n",
+        domain_placement(domain)
+    )
+}
+
+/// The fragment stage of a hull preview: the flat colour.
+const FLAT_COLOUR_FRAGMENT: &str = "@fragment\nfn main(@location(0) @interpolate(flat) colour: vec4<f32>) -> @location(0) vec4<f32> {\n    return colour;\n}\n";
+
+/// The pass between the tessellator and the draw: the indexed-indirect
+/// arguments from the tessellator's totals (row `patches` of the patch
+/// table holds the points and indices of every patch), the index count
+/// capped at the index buffer's capacity.
+pub fn draw_arguments_wgsl(patches: u32, index_capacity: u32) -> String {
+    format!(
+        "// Indexed-indirect draw arguments from the tessellator's totals.\n\
+         @group(0) @binding(0) var<storage, read> patch_table: array<vec4<u32>>;\n\
+         @group(0) @binding(1) var<storage, read_write> arguments: array<u32>;\n\n\
+         @compute @workgroup_size(1)\n\
+         fn main() {{\n\
+         \x20   arguments[0] = min(patch_table[{patches}u].y, {index_capacity}u);\n\
+         \x20   arguments[1] = 1u;\n\
+         \x20   arguments[2] = 0u;\n\
+         \x20   arguments[3] = 0u;\n\
+         \x20   arguments[4] = 0u;\n\
+         }}\n"
+    )
+}
+
+/// A hull shader over one patch: the pass-through vertex pass over its
+/// input control points (corner `i mod 4` of the plane mesh, each input
+/// taking the attribute its semantic names), the control-point and
+/// patch-constant passes, the tessellator (`tessellator::wgsl`, its three
+/// passes), the pass writing the draw's arguments, then an indexed
+/// indirect draw of the domain points with the built-in domain shader
+/// ([`domain_points_vertex_wgsl`]). No depth test: the patch's primitives
+/// tile the domain without overlapping.
+fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(), PlanError> {
+    use dxbc_naga::stages::TessOutputPrimitive;
+    use dxbc_naga::stages::{REGISTER_STRIDE, WORKGROUP_SIZE};
+    let h = t
+        .hull
+        .as_ref()
+        .ok_or_else(|| PlanError::Unsupported("a hull shader without its patch-constant pass".into()))?;
+    let tess = h
+        .form
+        .tessellation
+        .as_ref()
+        .ok_or_else(|| PlanError::Unsupported("a hull shader without tessellation parameters".into()))?;
+    let (Some(domain), Some(primitive), Some(mut params)) = (tess.domain, tess.output_primitive, tess.gpu_params(1))
+    else {
+        return Err(PlanError::Unsupported(
+            "a hull shader without a declared domain, partitioning or output primitive".into(),
+        ));
+    };
+    params.point_capacity = tessellator::wgsl::MAX_PATCH_POINTS;
+    params.index_capacity = tessellator::wgsl::MAX_PATCH_INDICES;
+    let (inputs, outputs) = (tess.input_control_points as u64, tess.output_control_points as u64);
+    let plane = crate::mesh::plane();
+    let corners = plane.positions.len().max(1) as u32;
+    let order: Vec<u32> = (0..inputs as u32).map(|i| i % corners).collect();
+    let record_bytes = REGISTER_STRIDE as u64 * 16;
+    let words = vertex::geometry_input_records(shader, &plane, &order);
+    let input = add_blob(plan, words.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let parameters = add_blob(plan, params.words().iter().flat_map(|w| w.to_le_bytes()).collect());
+    let buffer = |label, size: u64, blob, uniform| StageBuffer {
+        label,
+        size: size.max(16).div_ceil(16) * 16,
+        blob,
+        reset: false,
+        uniform,
+    };
+    // The hull passes count patches by their output buffers, so these hold exactly one patch.
+    plan.passes = Some(Passes {
+        buffers: vec![
+            buffer("vertex records in", inputs * record_bytes, Some(input), false),
+            buffer("vertex records out", inputs * record_bytes, None, false),
+            buffer("control points", outputs * record_bytes, None, false),
+            buffer("patch constants", record_bytes, None, false),
+            buffer("tessellator parameters", 64, Some(parameters), true),
+            buffer("patch table", 2 * 16, None, false),
+            buffer("domain points", params.point_capacity as u64 * 16, None, false),
+            buffer("tessellated indices", params.index_capacity as u64 * 4, None, false),
+            buffer("draw arguments", 5 * 4, None, false),
+        ],
+        compute: Vec::new(),
+        draw_buffers: vec![StageBinding { group: 0, binding: 0, buffer: 6, writable: false, uniform: false }],
+        draw_indices: Some(7),
+        draw_indirect: Some(8),
+    });
+    let module = |plan: &mut Plan, stage, code: String, translated| {
+        plan.modules.push(Module { stage, code, entry: "main".into(), translated });
+        plan.modules.len() - 1
+    };
+    let vertex_pass = module(plan, "compute", pass_through_vertex_wgsl(), false);
+    let patch_constant_pass = module(plan, "compute", h.patch_constant_wgsl.clone(), true);
+    let tessellator = module(plan, "compute", tessellator::wgsl::SOURCE.to_string(), false);
+    let arguments = module(plan, "compute", draw_arguments_wgsl(1, params.index_capacity), false);
+    let vertex_module = module(plan, "vertex", domain_points_vertex_wgsl(domain), false);
+    let fragment_module = module(plan, "fragment", FLAT_COLOUR_FRAGMENT.to_string(), false);
+    let place = |role| options().bindings.place_stage_buffer(role);
+    let ((ig, ib), (og, ob)) = (place(StageBufferRole::Input), place(StageBufferRole::Output));
+    let groups = |invocations: u64| [invocations.div_ceil(WORKGROUP_SIZE as u64).max(1) as u32, 1, 1];
+    let hull_buffers = |role| match role {
+        StageBufferRole::Input => Some(1),
+        StageBufferRole::ControlPoints => Some(2),
+        StageBufferRole::PatchConstants => Some(3),
+        _ => None,
+    };
+    let bound = |group, binding, buffer, writable, uniform| StageBinding { group, binding, buffer, writable, uniform };
+    let tessellator_buffers = vec![
+        bound(0, 0, 4, false, true),
+        bound(0, 1, 3, false, false),
+        bound(0, 2, 5, true, false),
+        bound(0, 3, 6, true, false),
+        bound(0, 4, 7, true, false),
+    ];
+    let pass = |label, module, entry: &str, workgroups, shader_entries, buffers| ComputePass {
+        label,
+        module,
+        entry: entry.into(),
+        workgroups,
+        shader_entries,
+        buffers,
+    };
+    let mut compute = Vec::new();
+    if inputs > 0 {
+        compute.push(pass(
+            "vertex",
+            vertex_pass,
+            "main",
+            groups(inputs),
+            false,
+            vec![bound(ig, ib, 0, false, false), bound(og, ob, 1, true, false)],
+        ));
+    }
+    if outputs > 0 {
+        let buffers = stage_bindings(&t.bindings, hull_buffers)?;
+        compute.push(pass("hull control points", 0, "main", groups(outputs), true, buffers));
+    }
+    let buffers = stage_bindings(&h.patch_constant_bindings, hull_buffers)?;
+    compute.push(pass("hull patch constants", patch_constant_pass, "main", groups(1), true, buffers));
+    for entry in ["count", "scan", "generate"] {
+        compute.push(pass("tessellator", tessellator, entry, [1, 1, 1], false, tessellator_buffers.clone()));
+    }
+    compute.push(pass(
+        "draw arguments",
+        arguments,
+        "main",
+        [1, 1, 1],
+        false,
+        vec![bound(0, 0, 5, false, false), bound(0, 1, 8, true, false)],
+    ));
+    if let Some(p) = plan.passes.as_mut() {
+        p.compute = compute;
+    }
+    plan.readbacks.push(Readback::Target { index: 0, location: 0 });
+    let vertex_blob = add_blob(plan, Vec::new());
+    plan.draw = Some(Draw {
+        vertex_module,
+        fragment_module,
+        topology: match primitive {
+            TessOutputPrimitive::Point => "point-list",
+            TessOutputPrimitive::Line => "line-list",
+            TessOutputPrimitive::TriangleCw | TessOutputPrimitive::TriangleCcw => "triangle-list",
+        },
+        stride: 4,
+        attributes: Vec::new(),
+        vertex_blob,
+        vertex_count: 0,
+        index_blob: None,
+        index_count: 0,
+        targets: vec![Target { location: 0, format: "rgba32float" }],
+        depth: None,
+    });
+    Ok(())
 }

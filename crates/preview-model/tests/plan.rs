@@ -81,8 +81,8 @@ fn compute_plans_read_back_every_writable_resource() {
 }
 
 #[test]
-fn tessellation_stages_and_refusals_are_errors_not_plans() {
-    let s = dxbc::Shader::decode(&dxbc::examples::constant_tessellation_hull_shader()).unwrap();
+fn domain_shaders_and_refusals_are_errors_not_plans() {
+    let s = dxbc::Shader::decode(&dxbc::examples::barycentric_domain_shader()).unwrap();
     let m = PreviewModel::new(&s);
     let e = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_err();
     assert!(matches!(e, plan::PlanError::StageNotPreviewable(_)), "{e:?}");
@@ -103,6 +103,8 @@ fn a_geometry_shader_plans_its_passes_on_the_mesh() {
     let passes = p.passes.as_ref().unwrap();
     let d = p.draw.as_ref().unwrap();
     assert_eq!((d.topology, d.vertex_count as usize), ("triangle-list", points * 6));
+    // The quads are coplanar: primitive order, not a depth test, decides what covers what.
+    assert_eq!(d.depth, None);
     // Input records: the GS input signature (POSITION.xy in v0, COLOR in v1) from the mesh.
     let input = &p.blobs[passes.buffers[0].blob.unwrap()];
     assert_eq!(input.len(), points * 512);
@@ -238,4 +240,53 @@ fn emulated_bindings_are_bound_as_the_translator_states() {
     let e = p.entries.iter().find(|e| (e.group, e.binding) == (c.group, c.binding)).expect("counter bound");
     let Resource::Buffer { kind, blob } = &e.resource else { panic!("{:?}", e.resource) };
     assert_eq!((*kind, p.blobs[*blob].as_slice()), ("storage", &[0u8; 4][..]));
+}
+
+#[test]
+fn a_hull_shader_plans_its_passes_the_tessellator_and_an_indirect_draw() {
+    // The example: a tri patch of 3 control points, every factor 4, integer partitioning.
+    let bytes = dxbc::examples::constant_tessellation_hull_shader();
+    let s = dxbc::Shader::decode(&bytes).unwrap();
+    let m = PreviewModel::new(&s);
+    let p = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap();
+    assert_eq!(p.stage, Stage::Hull);
+    let passes = p.passes.as_ref().unwrap();
+    let labels: Vec<(&str, &str)> = passes.compute.iter().map(|c| (c.label, c.entry.as_str())).collect();
+    assert_eq!(
+        labels,
+        [
+            ("vertex", "main"),
+            ("hull control points", "main"),
+            ("hull patch constants", "main"),
+            ("tessellator", "count"),
+            ("tessellator", "scan"),
+            ("tessellator", "generate"),
+            ("draw arguments", "main"),
+        ]
+    );
+    let size = |i: usize| passes.buffers[i].size;
+    // One patch: its 3 input and 3 output control points, one patch-constant record (512 bytes each).
+    assert_eq!((size(0), size(1), size(2), size(3)), (3 * 512, 3 * 512, 3 * 512, 512));
+    // The tessellator's parameters: the factors at the words the patch-constant signature names.
+    let params = passes.buffers.iter().find(|b| b.uniform).unwrap();
+    let words: Vec<u32> =
+        p.blobs[params.blob.unwrap()].chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect();
+    // Tri (0), integer (0), triangle_cw (2), one patch, 128 words a record; edges in o0.x–o2.x, inside in o3.x.
+    assert_eq!(words[..5], [0, 0, 2, 1, 128]);
+    assert_eq!(words[8..12], [0, 4, 8, 12]);
+    // Each pass reads what the one before wrote; the draw pulls the domain points by the tessellator's indices.
+    let writes = |c: &plan::ComputePass| c.buffers.iter().filter(|b| b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    let reads = |c: &plan::ComputePass| c.buffers.iter().filter(|b| !b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    let c = &passes.compute;
+    assert_eq!((writes(&c[0]), reads(&c[1])), (vec![1], vec![1]));
+    assert_eq!(writes(&c[1]), [2]);
+    assert!(reads(&c[2]).contains(&2) && writes(&c[2]) == [3]);
+    assert!(reads(&c[3]).contains(&3));
+    let (points, indices, arguments) = (writes(&c[5])[1], writes(&c[5])[2], writes(&c[6])[0]);
+    assert_eq!(passes.draw_buffers[0].buffer, points);
+    assert_eq!((passes.draw_indices, passes.draw_indirect), (Some(indices), Some(arguments)));
+    assert!(size(indices) >= u64::from(tessellator::wgsl::MAX_PATCH_INDICES) * 4);
+    let d = p.draw.as_ref().unwrap();
+    assert_eq!((d.topology, d.depth), ("triangle-list", None));
+    assert!(c[1].shader_entries && c[2].shader_entries && !c[3].shader_entries);
 }

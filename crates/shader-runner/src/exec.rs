@@ -1914,6 +1914,7 @@ impl<'a> Pass<'a> {
                     }),
                     vertex_buffers: &vertex_buffers,
                     indices: pulled.and_then(|p| p.indices.as_ref()).map(|b| (b, vertices)),
+                    indirect: None,
                     vertices,
                     instances,
                 };

@@ -112,6 +112,9 @@ pub struct Draw<'a> {
     pub vertex_buffers: &'a [(u32, &'a wgpu::Buffer)],
     /// `uint32` index buffer and the number of indices drawn.
     pub indices: Option<(&'a wgpu::Buffer, u32)>,
+    /// Indexed-indirect arguments: the indices drawn are the count a pass
+    /// wrote there (then the count of `indices` is unused).
+    pub indirect: Option<&'a wgpu::Buffer>,
     /// Vertices drawn when not indexed.
     pub vertices: u32,
     /// Instances drawn.
@@ -135,12 +138,16 @@ pub fn encode_draw(encoder: &mut wgpu::CommandEncoder, pipeline: &wgpu::RenderPi
     for (slot, b) in d.vertex_buffers {
         pass.set_vertex_buffer(*slot, b.slice(..));
     }
-    match d.indices {
-        Some((ib, count)) => {
+    match (d.indices, d.indirect) {
+        (Some((ib, _)), Some(arguments)) => {
+            pass.set_index_buffer(ib.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed_indirect(arguments, 0);
+        }
+        (Some((ib, count)), None) => {
             pass.set_index_buffer(ib.slice(..), wgpu::IndexFormat::Uint32);
             pass.draw_indexed(0..count, 0, 0..d.instances);
         }
-        None => pass.draw(0..d.vertices, 0..d.instances),
+        (None, _) => pass.draw(0..d.vertices, 0..d.instances),
     }
 }
 

@@ -380,10 +380,16 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
             .iter()
             .flat_map(|p| &p.buffers)
             .map(|b| {
+                // Storage buffers may also feed the draw as its indices or its indirect arguments.
+                let usage = if b.uniform {
+                    wgpu::BufferUsages::UNIFORM
+                } else {
+                    wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDEX | wgpu::BufferUsages::INDIRECT
+                };
                 let buf = dev.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(b.label),
                     size: b.size,
-                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                    usage: usage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
                     mapped_at_creation: false,
                 });
                 if let Some(blob) = b.blob {
@@ -420,7 +426,11 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                 binding: b.binding,
                 visibility,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: !b.writable },
+                    ty: if b.uniform {
+                        wgpu::BufferBindingType::Uniform
+                    } else {
+                        wgpu::BufferBindingType::Storage { read_only: !b.writable }
+                    },
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
@@ -439,8 +449,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
         list.extend(stage_bound(&p.buffers, wgpu::ShaderStages::COMPUTE));
         let made = gpu.scoped(|| {
             let b = executor::bind(&dev, &list);
-            let pipeline =
-                executor::compute_pipeline(&dev, &b.layout, &modules[p.module], Some(&plan.modules[p.module].entry));
+            let pipeline = executor::compute_pipeline(&dev, &b.layout, &modules[p.module], Some(&p.entry));
             (pipeline, b)
         })?;
         passes.push((made, p.workgroups));
@@ -480,6 +489,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                 "triangle-strip" => wgpu::PrimitiveTopology::TriangleStrip,
                 "line-list" => wgpu::PrimitiveTopology::LineList,
                 "line-strip" => wgpu::PrimitiveTopology::LineStrip,
+                "point-list" => wgpu::PrimitiveTopology::PointList,
                 _ => wgpu::PrimitiveTopology::TriangleList,
             };
             let buffers = if attrs.is_empty() {
@@ -577,7 +587,11 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
                     stencil_ops: None,
                 }),
                 vertex_buffers: &vertex_buffers,
-                indices: ib.as_ref().map(|ib| (ib, draw.index_count)),
+                indices: match plan.passes.as_ref().and_then(|p| p.draw_indices) {
+                    Some(i) => stage_buffers.get(i).map(|ib| (ib, 0)),
+                    None => ib.as_ref().map(|ib| (ib, draw.index_count)),
+                },
+                indirect: plan.passes.as_ref().and_then(|p| p.draw_indirect).and_then(|i| stage_buffers.get(i)),
                 vertices: draw.vertex_count,
                 instances: 1,
             };
