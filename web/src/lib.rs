@@ -10,6 +10,7 @@
 //! results as JSON, so naga is linked into the worker's wasm alone and the
 //! first view loads without it.
 
+pub mod carved;
 pub mod def_use;
 pub mod diff_view;
 pub mod gallery;

@@ -5,6 +5,7 @@
 //! text); the views are in `components/`, one per file. This file holds
 //! the app's state, its shell and the mount.
 
+mod carve_pane;
 mod components;
 mod dom;
 mod preview_pane;
@@ -14,8 +15,8 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview, search,
-    selection, source_map, syntax, text, tour, translation,
+    carved, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview,
+    search, selection, source_map, syntax, text, tour, translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};
@@ -99,6 +100,8 @@ struct State {
     du: Memo<Option<Arc<def_use::Highlight>>>,
     /// The embedded HLSL source and its links to the instructions.
     src: components::source_pane::SourceState,
+    /// The file carved into a list of shaders, and the one open.
+    carve: carve_pane::CarveSignals,
 }
 
 /// The user's view the tour put aside.
@@ -283,6 +286,7 @@ impl State {
         }
         self.line_edit.set(None);
         self.du_reg.set(None);
+        self.carve.forget();
         self.history.set(History::opened(&bytes));
         self.name.set(None);
         let m = Model::new(bytes);
@@ -414,6 +418,8 @@ impl State {
 
     fn load_text(&self, text: &str) {
         match input::detect_text(text) {
+            // Pasted bytes that are not one container are carved, as a file's.
+            Ok(d) if d.view.is_none() && !carved::opens_directly(&d.bytes) => carve_pane::carve(*self, d.bytes, None),
             Ok(d) => self.load_detected(d),
             Err(e) => self.refuse(format!("Could not read the pasted text: {e}.")),
         }
@@ -521,6 +527,7 @@ fn App() -> impl IntoView {
             def_use::Highlight::find(&model.get(), &r).map(Arc::new)
         }),
         src: components::source_pane::SourceState::new(model, sel, hover),
+        carve: carve_pane::CarveSignals::new(),
     };
     state.history.set(History::opened(&state.model.get_untracked().bytes));
     provide_context(state);
@@ -586,6 +593,7 @@ fn App() -> impl IntoView {
         <div class="app">
             <components::header::Header/>
             <components::error_banner::ErrorBanner/>
+            <components::carve_list::CarveList/>
             <components::tour_panel::TourPanel/>
             <components::workspace::Workspace/>
         </div>

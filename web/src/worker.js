@@ -3,6 +3,8 @@
 // and naga is most of the code: both live in a second wasm (dxbc-worker,
 // built by Trunk from web/src/worker.rs) that only this worker loads, on
 // the first translation or preview. The page's own wasm stays small.
+// Files that are not one container are carved here too, step by step,
+// with progress messages and a cancel heard between steps.
 //
 // The page imports this file (wasm-bindgen copies it among the snippets)
 // for worker_request; started as a module worker, the same file serves
@@ -18,6 +20,30 @@ const waiting = new Map();
  * resolves to the JSON it returns; rejects when no worker can run.
  */
 export function worker_request(kind, shader) {
+  return post(kind, shader, null);
+}
+
+/**
+ * Carves `bytes` (a whole file) in the worker, one step per message;
+ * `on_progress(position, len)` follows the steps. Resolves to the JSON of
+ * the listing, or to null when carve_cancel stopped it.
+ */
+export function carve_request(bytes, on_progress) {
+  carve_cancel();
+  const p = post('carve', bytes, on_progress);
+  carving = seq;
+  return p;
+}
+
+/** Stops the carve in progress, if any (its promise resolves to null). */
+export function carve_cancel() {
+  if (carving !== null && worker) worker.postMessage({ id: carving, kind: 'cancel' });
+  carving = null;
+}
+
+let carving = null;
+
+function post(kind, shader, on_progress) {
   if (!worker) {
     if (typeof Worker === 'undefined') return Promise.reject(new Error('this browser runs no Web Workers'));
     worker = new Worker(import.meta.url, { type: 'module' });
@@ -28,13 +54,19 @@ export function worker_request(kind, shader) {
     };
     worker.onmessage = (e) => {
       const w = waiting.get(e.data.id);
+      if (e.data.progress !== undefined) {
+        if (w && w.on_progress) w.on_progress(e.data.progress, e.data.len);
+        return;
+      }
       waiting.delete(e.data.id);
+      if (e.data.id === carving) carving = null;
       if (w) e.data.error ? w.reject(new Error(e.data.error)) : w.resolve(e.data.json);
     };
     worker.onerror = (e) => {
       for (const w of waiting.values()) w.reject(new Error(e.message || 'the translation worker failed'));
       waiting.clear();
       worker = null;
+      carving = null;
     };
   }
   const id = ++seq;
@@ -42,22 +74,60 @@ export function worker_request(kind, shader) {
   const bytes = shader.slice();
   const w = worker;
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
+    waiting.set(id, { resolve, reject, on_progress });
     w.postMessage({ id, kind, shader: bytes, ...w.urls }, [bytes.buffer]);
   });
 }
 
 if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
   let app = null;
+  // Ids of carves told to stop; a carve checks between its steps.
+  const cancelled = new Set();
+  // The id of the carve whose session the wasm holds.
+  let current = null;
   self.onmessage = async (e) => {
     const { id, kind, js, wasm, shader } = e.data;
+    if (kind === 'cancel') {
+      cancelled.add(id);
+      return;
+    }
     try {
       if (!app) app = import(js).then(async (m) => { await m.default({ module_or_path: wasm }); return m; });
       const m = await app;
+      if (kind === 'carve') {
+        self.postMessage({ id, json: await carve(m, id, shader) });
+        return;
+      }
       const json = kind === 'translate' ? m.translate_json(shader) : m.preview_translate_json(shader);
       self.postMessage({ id, json });
     } catch (err) {
       self.postMessage({ id, error: String((err && err.message) || err) });
     }
   };
+
+  // Carves step by step, yielding between steps so that a cancel (or a
+  // translation) is heard; null when cancelled.
+  async function carve(m, id, bytes) {
+    current = id;
+    m.carve_begin(bytes);
+    const len = bytes.length;
+    for (;;) {
+      // Cancelled, or replaced by a newer carve (whose session this one must not drop).
+      if (cancelled.delete(id) || current !== id) {
+        if (current === id) {
+          m.carve_drop();
+          current = null;
+        }
+        return null;
+      }
+      const at = m.carve_step();
+      if (at < 0) return null;
+      self.postMessage({ id, progress: at, len });
+      if (at >= len) {
+        current = null;
+        return m.carve_finish_json();
+      }
+      await new Promise((r) => setTimeout(r, 0));
+    }
+  }
 }

@@ -1,6 +1,8 @@
 //! The explorer's worker wasm: the translator and the preview's translation,
 //! loaded on first use by `worker.js` in a Web Worker, so that the
 //! page's own wasm (the first view) carries no naga. File bytes in, JSON out.
+//! It also carves files that are not one container, a step per call so
+//! that `worker.js` can report progress and hear a cancel between steps.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -16,6 +18,39 @@ pub fn translate_json(bytes: &[u8]) -> String {
 #[wasm_bindgen]
 pub fn preview_translate_json(bytes: &[u8]) -> String {
     dxbc_web::preview::translate_json(bytes)
+}
+
+thread_local! {
+    /// The carve in progress (one at a time: a new one replaces it).
+    static CARVING: std::cell::RefCell<Option<dxbc_web::carved::Session>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Starts carving `bytes` (a whole file), replacing any carve in progress.
+#[wasm_bindgen]
+pub fn carve_begin(bytes: &[u8]) {
+    let session = dxbc_web::carved::Session::new(bytes.to_vec());
+    CARVING.with(|c| *c.borrow_mut() = Some(session));
+}
+
+/// Carves the next step; returns how many bytes have been looked at, or
+/// -1 when no carve is in progress.
+#[wasm_bindgen]
+pub fn carve_step() -> f64 {
+    CARVING.with(|c| c.borrow_mut().as_mut().map_or(-1.0, |s| s.step() as f64))
+}
+
+/// Ends the carve in progress: what it found, as the JSON of
+/// [`dxbc_web::carved::Listing`] (an empty listing when none was in progress).
+#[wasm_bindgen]
+pub fn carve_finish_json() -> String {
+    let listing = CARVING.with(|c| c.borrow_mut().take()).map(|s| s.listing()).unwrap_or_default();
+    serde_json::to_string(&listing).unwrap_or_default()
+}
+
+/// Drops the carve in progress (cancelled).
+#[wasm_bindgen]
+pub fn carve_drop() {
+    CARVING.with(|c| *c.borrow_mut() = None);
 }
 
 fn main() {

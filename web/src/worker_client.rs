@@ -7,6 +7,9 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(catch)]
     async fn worker_request(kind: &str, shader: &[u8]) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    async fn carve_request(bytes: &[u8], on_progress: &js_sys::Function) -> Result<JsValue, JsValue>;
+    fn carve_cancel();
 }
 
 /// What the worker is asked for.
@@ -27,9 +30,28 @@ pub async fn request(kind: Kind, shader: &[u8]) -> Result<String, String> {
     };
     match worker_request(name, shader).await {
         Ok(v) => Ok(v.as_string().unwrap_or_default()),
-        Err(e) => Err(e
-            .dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_else(|| "the translation worker failed".into())),
+        Err(e) => Err(failure(e)),
     }
+}
+
+fn failure(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_else(|| "the translation worker failed".into())
+}
+
+/// Carves `bytes` (a whole file) in the worker; `on_progress(position,
+/// len)` follows its steps. The JSON of `carved::Listing`, None when
+/// [`cancel_carve`] stopped it, or why the worker did not run.
+pub async fn carve(bytes: &[u8], on_progress: impl FnMut(f64, f64) + 'static) -> Result<Option<String>, String> {
+    let progress = Closure::<dyn FnMut(f64, f64)>::new(on_progress);
+    let r = carve_request(bytes, progress.as_ref().unchecked_ref()).await;
+    // The closure lives until the answer came: no progress follows it.
+    drop(progress);
+    r.map(|v| v.as_string()).map_err(failure)
+}
+
+/// Stops the carve in progress, if any.
+pub fn cancel_carve() {
+    carve_cancel();
 }

@@ -48,7 +48,7 @@ use crate::container::{HEADER_SIZE, MAX_CONTAINER_SIZE};
 use crate::program::VersionToken;
 use crate::reader::dword;
 use crate::Shader;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// Most chunks a candidate may declare (fxc writes at most about a dozen,
@@ -61,7 +61,7 @@ pub fn hash_budget(len: usize) -> usize {
 }
 
 /// What the stored checksum says about a found container.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Checksum {
     /// The stored checksum matches the bytes.
@@ -88,7 +88,7 @@ impl Checksum {
 }
 
 /// What kind of program a found container holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProgramKind {
     /// An SM4/SM5 token stream (`SHDR` or `SHEX`): decoded and disassembled.
@@ -166,21 +166,89 @@ impl Carve {
 
 /// Finds every DXBC container in `data` in one pass (see the module notes).
 pub fn carve(data: &[u8]) -> Carve {
-    let mut out = Carve::default();
-    let mut budget = hash_budget(data.len());
+    let mut c = Carver::new(data.len());
+    c.step(data, data.len());
+    c.finish(data)
+}
+
+/// A carve made in steps, for callers that report progress or stop early
+/// (the web worker): each [`Carver::step`] looks at the magic hits that
+/// start before a given position, resuming where the last step stopped.
+/// Steps share the hashing budget and the stack of open containers, so
+/// any split of the input into steps finds exactly what [`carve`] finds,
+/// containers straddling a step's end included (a step only bounds where
+/// a magic may start; the candidate's bytes are read from the whole input).
+#[derive(Clone, Debug)]
+pub struct Carver {
+    out: Carve,
+    budget: usize,
     // Found containers that may still enclose later hits: (end, index).
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    for at in memchr::memmem::find_iter(data, b"DXBC") {
+    open: Vec<(usize, usize)>,
+    // Every magic starting before this has been looked at.
+    pos: usize,
+    len: usize,
+}
+
+impl Carver {
+    /// A carve of an input of `len` bytes; every step must be given the
+    /// same input.
+    pub fn new(len: usize) -> Carver {
+        Carver { out: Carve::default(), budget: hash_budget(len), open: Vec::new(), pos: 0, len }
+    }
+
+    /// Where the next step starts: every magic before it has been looked at.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// True once the whole input has been looked at.
+    pub fn is_done(&self) -> bool {
+        self.pos >= self.len
+    }
+
+    /// What was found so far, in input order.
+    pub fn found(&self) -> &[Found] {
+        &self.out.found
+    }
+
+    /// Looks at every magic that starts in `position()..upto` (`upto` is
+    /// clamped to the input). `data` must be the input given to [`Carver::new`]
+    /// (a shorter or longer slice only ends the carve early).
+    pub fn step(&mut self, data: &[u8], upto: usize) {
+        let end = upto.min(data.len()).min(self.len);
+        if end <= self.pos {
+            return;
+        }
+        // Three bytes past `end`: a magic starting just before it is whole,
+        // one starting at it is not (the next step finds that one).
+        let window = &data[self.pos..(end + 3).min(data.len())];
+        let base = self.pos;
+        for rel in memchr::memmem::find_iter(window, b"DXBC") {
+            self.candidate(data, base + rel);
+        }
+        self.pos = end;
+    }
+
+    /// Everything found, with the shaders of effects named (`data` is the
+    /// input the steps were given).
+    pub fn finish(self, data: &[u8]) -> Carve {
+        let mut out = self.out;
+        name_effect_shaders(data, &mut out);
+        out
+    }
+
+    fn candidate(&mut self, data: &[u8], at: usize) {
+        let out = &mut self.out;
         let (size, program) = match plausible(data, at) {
             Ok(v) => v,
             Err(r) => {
                 out.rejected[r as usize] += 1;
-                continue;
+                return;
             }
         };
         let bytes = &data[at..at + size];
-        let checksum = if size <= budget {
-            budget -= size;
+        let checksum = if size <= self.budget {
+            self.budget -= size;
             let stored = std::array::from_fn(|i| dword(bytes, 1 + i));
             if stored == dxbc_checksum(bytes) {
                 Checksum::Valid
@@ -192,6 +260,7 @@ pub fn carve(data: &[u8]) -> Carve {
         } else {
             Checksum::Unchecked
         };
+        let open = &mut self.open;
         while open.last().is_some_and(|&(end, _)| end <= at) {
             open.pop();
         }
@@ -201,8 +270,6 @@ pub fn carve(data: &[u8]) -> Carve {
         open.push((at + size, out.found.len()));
         out.found.push(Found { offset: at, size, checksum, program, parent, name: None });
     }
-    name_effect_shaders(data, &mut out);
-    out
 }
 
 /// Names the found shaders that an effect holds: the input itself when it
@@ -521,6 +588,49 @@ mod tests {
         assert_eq!(r.found[1].parent, Some(0));
         assert_eq!(r.found[1].checksum, Checksum::Valid);
         assert_eq!(&outer[r.found[1].range()], &inner[..]);
+    }
+
+    #[test]
+    fn carving_in_steps_finds_what_one_pass_finds() {
+        // Containers at unaligned offsets, one nested in an effect, with
+        // magic decoys between them: every step size, including steps that
+        // end inside a magic or a container, gives the same carve.
+        let shader = write_container(1, &[(*b"SHDR", &shdr())]);
+        let mut payload = vec![0u8; 12];
+        payload.extend_from_slice(&shader);
+        let effect = write_container(1, &[(*b"FX10", &payload)]);
+        let mut data = b"xDXBCjunk".to_vec();
+        data.extend_from_slice(&shader);
+        data.extend_from_slice(b"DXB");
+        data.extend_from_slice(&effect);
+        data.extend_from_slice(b"DXBC");
+        data.extend_from_slice(&shader);
+        data.extend_from_slice(b"tailDX");
+        let whole = carve(&data);
+        assert_eq!(whole.found.len(), 4);
+        for step in 1..data.len() + 2 {
+            let mut c = Carver::new(data.len());
+            let mut steps = 0;
+            while !c.is_done() {
+                let before = c.position();
+                c.step(&data, before + step);
+                assert!(c.position() > before, "a step makes progress");
+                steps += 1;
+            }
+            assert_eq!(steps, data.len().div_ceil(step));
+            assert_eq!(c.finish(&data), whole, "steps of {step} bytes");
+        }
+    }
+
+    #[test]
+    fn a_step_past_the_end_or_backwards_is_harmless() {
+        let shader = write_container(1, &[(*b"SHDR", &shdr())]);
+        let mut c = Carver::new(shader.len());
+        c.step(&shader, usize::MAX);
+        assert!(c.is_done());
+        c.step(&shader, 0);
+        assert_eq!(c.found().len(), 1);
+        assert_eq!(c.finish(&shader), carve(&shader));
     }
 
     #[test]

@@ -134,6 +134,11 @@ pub fn read_file(s: State, f: web_sys::File) {
             Ok(buf) => {
                 let bytes = js_sys::Uint8Array::new(&buf).to_vec();
                 match input::detect_file(&bytes) {
+                    // Not one container (an archive, an effect, a dump): carved.
+                    Ok(d) if d.view.is_none() && !crate::carved::opens_directly(&d.bytes) => {
+                        s.tour.set(None);
+                        crate::carve_pane::carve(s, d.bytes, Some(name));
+                    }
                     Ok(d) => {
                         let kind = d.kind;
                         let n = d.bytes.len();

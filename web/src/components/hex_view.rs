@@ -1,6 +1,9 @@
 //! The virtualised hex view: little-endian dword rows, coloured by span
-//! and field, linked to the selection and the hover.
+//! and field, linked to the selection and the hover. A shader carved out
+//! of a file is shown in place: rows numbered by file offsets, with the
+//! file's bytes around it dimmed (`carved::Surroundings`).
 
+use crate::carved::{Cell, Surroundings};
 use crate::dom::{data_attr, ROW_H};
 use crate::layout;
 use crate::model::byte_class;
@@ -17,13 +20,14 @@ pub fn HexView() -> impl IntoView {
     let vp = Viewport::new();
     vp.watch(s.hex_ref);
     let slots = Memo::new(move |_| vp.fitting_rows(SLOT_MARGIN));
-    let rows = move || s.model.with(|m| m.bytes.len().div_ceil(ROW_BYTES));
+    let rows = move || view_rows(s.model.with(|m| m.bytes.len()), s.carve.around.get());
     // Keep the selection in view (also when the pane comes back from a fold tab).
     Effect::new(move |_| {
         s.fold.track();
         vp.track_size();
         if let (Some(sel), Some(el)) = (s.sel.get(), s.hex_ref.get()) {
-            vp.ensure_visible(&el, sel.start as usize / ROW_BYTES, rows());
+            let r = sel.start as usize / ROW_BYTES;
+            vp.ensure_visible(&el, s.carve.around.get_untracked().map_or(r, |a| a.view_row(r)), rows());
         }
     });
     let on_scroll = move |_| {
@@ -80,6 +84,12 @@ pub fn HexView() -> impl IntoView {
 /// Rows drawn beyond those that fit (a partly visible row at each end).
 const SLOT_MARGIN: usize = 2;
 
+/// Rows of the view: the file's, or an opened carved shader's with the
+/// carved file's rows around it.
+fn view_rows(len: usize, around: Option<Surroundings>) -> usize {
+    around.map_or(len.div_ceil(ROW_BYTES), |a| a.rows(len))
+}
+
 /// Which of a row's bytes carry each dynamic mark, bit k for byte base + k.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Marks {
@@ -108,6 +118,8 @@ impl Marks {
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Shown {
     file: usize,
+    /// Where the file sits in a carved file.
+    around: Option<Surroundings>,
     row: Option<usize>,
     marks: Marks,
 }
@@ -130,7 +142,8 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
     Effect::new(move |prev: Option<Shown>| {
         let prev = prev.unwrap_or_default();
         let m = s.model.get();
-        let rows = m.bytes.len().div_ceil(ROW_BYTES);
+        let around = s.carve.around.get();
+        let rows = view_rows(m.bytes.len(), around);
         let row = Some(layout::slot_row(vp.top.get(), slots.get(), i)).filter(|&r| r < rows);
         let (Some(row_el), Some(cells)) = (row_ref.get(), cells_ref.get()) else {
             return prev;
@@ -149,9 +162,19 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
                     cell = el.next_element_sibling();
                 }
             }
-            return Shown { file, row: None, marks: Marks::default() };
+            return Shown { file, around, row: None, marks: Marks::default() };
         };
-        let base = r * ROW_BYTES;
+        // The row's first byte in the file shown (negative: a row of the
+        // carved file before it, which has no marks).
+        let rel = around.map_or((r * ROW_BYTES) as isize, |a| a.row_base(r));
+        let Ok(base) = usize::try_from(rel) else {
+            if prev.file != file || prev.around != around || prev.row != row {
+                s.carve.file.with(|f| {
+                    fill_row(&row_el, &m, r, rel, around.zip(f.as_deref().map(|f| &f.bytes[..])), Marks::default())
+                });
+            }
+            return Shown { file, around, row, marks: Marks::default() };
+        };
         let (hov, hovf) = s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base));
         let (dtok, dbyte) = s.diff.with(|d| d.as_ref().map_or((0, 0), |d| d.marks.row_masks(base)));
         let marks = Marks {
@@ -164,12 +187,12 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             du: s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))),
             src: s.src.marks.with(|x| x.row_mask(base)),
         };
-        let now = Shown { file, row, marks };
-        if prev.file == file && prev.row == row {
+        let now = Shown { file, around, row, marks };
+        if prev.file == file && prev.around == around && prev.row == row {
             toggle_marks(&cells, prev.marks, marks);
             return now;
         }
-        fill_row(&row_el, &m, r, marks);
+        s.carve.file.with(|f| fill_row(&row_el, &m, r, rel, around.zip(f.as_deref().map(|f| &f.bytes[..])), marks));
         now
     });
     view! {
@@ -202,46 +225,81 @@ extern "C" {
 /// Offset written for a padding cell past the end of the file.
 const NO_BYTE: u32 = u32::MAX;
 
-/// Shows row `r` of the file in the slot `row_el`, with `marks`.
-fn fill_row(row_el: &web_sys::Element, m: &crate::model::Model, r: usize, marks: Marks) {
-    let base = r * ROW_BYTES;
-    let ascii: String = m.bytes[base..(base + ROW_BYTES).min(m.bytes.len())]
-        .iter()
-        .map(|&c| if c.is_ascii_graphic() { c as char } else { '·' })
-        .collect();
+/// Shows view row `r` in the slot `row_el`, with `marks`: the file's bytes
+/// from `rel` (the row's first byte; rows of a carved file around it count
+/// from the shader's start, negative before it), and `around` it, when it
+/// was carved, the carved file's bytes, dimmed.
+fn fill_row(
+    row_el: &web_sys::Element,
+    m: &crate::model::Model,
+    r: usize,
+    rel: isize,
+    around: Option<(Surroundings, &[u8])>,
+    marks: Marks,
+) {
+    let len = m.bytes.len();
+    let cell = |k: usize| {
+        let at = rel + k as isize;
+        match around {
+            Some((a, _)) => a.cell(len, at),
+            None if at >= 0 && (at as usize) < len => Cell::Shader(at as usize),
+            None => Cell::Empty,
+        }
+    };
+    let byte = |c: Cell| match (c, around) {
+        (Cell::Shader(b), _) => Some(m.bytes[b]),
+        (Cell::Around(f), Some((_, file))) => file.get(f).copied(),
+        _ => None,
+    };
+    let ascii: String = (0..ROW_BYTES)
+        .map(|k| byte(cell(k)).map_or(' ', |c| if c.is_ascii_graphic() { c as char } else { '·' }))
+        .collect::<String>()
+        .trim_end()
+        .to_string();
     let mut classes = String::with_capacity(ROW_BYTES * 24);
     let mut digits = String::with_capacity(ROW_BYTES * 2);
     let mut offsets = [NO_BYTE; ROW_BYTES];
     let mut selected = 0u32;
     for (j, off) in offsets.iter_mut().enumerate() {
-        let b = cell_byte(base, j);
-        let bit = 1u16 << (b - base);
+        let k = cell_byte(0, j);
+        let bit = 1u16 << k;
         let dwend = if j % 4 == 3 { " dwend" } else { "" };
         if j > 0 {
             classes.push('\n');
         }
-        if b < m.bytes.len() {
-            classes.push_str(&byte_class(m, b));
-            classes.push_str(dwend);
-            for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
-                if mask & bit != 0 {
-                    classes.push(' ');
-                    classes.push_str(name);
+        let c = cell(k);
+        match (c, byte(c)) {
+            (Cell::Shader(b), Some(v)) => {
+                classes.push_str(&byte_class(m, b));
+                classes.push_str(dwend);
+                for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
+                    if mask & bit != 0 {
+                        classes.push(' ');
+                        classes.push_str(name);
+                    }
+                }
+                digits.push_str(hex2(v));
+                *off = b as u32;
+                if marks.sel & bit != 0 {
+                    selected |= 1 << j;
                 }
             }
-            digits.push_str(hex2(m.bytes[b]));
-            *off = b as u32;
-            if marks.sel & bit != 0 {
-                selected |= 1 << j;
+            // The carved file around the shader: shown, dimmed, not selectable.
+            (Cell::Around(_), Some(v)) => {
+                classes.push_str("b around");
+                classes.push_str(dwend);
+                digits.push_str(hex2(v));
             }
-        } else {
-            // Padding keeps the dword gaps, so the text column stays aligned.
-            classes.push_str("b pad");
-            classes.push_str(dwend);
-            digits.push_str("  ");
+            _ => {
+                // Padding keeps the dword gaps, so the text column stays aligned.
+                classes.push_str("b pad");
+                classes.push_str(dwend);
+                digits.push_str("  ");
+            }
         }
     }
-    fill_hex_row(row_el, r as f64 * ROW_H, &format!("{base:08x}"), &ascii, &classes, &digits, &offsets, selected);
+    let offset = around.map_or(r * ROW_BYTES, |(a, _)| a.row_offset(r, len));
+    fill_hex_row(row_el, r as f64 * ROW_H, &format!("{offset:08x}"), &ascii, &classes, &digits, &offsets, selected);
 }
 
 /// Toggles the marks that changed, on just the cells they changed on.

@@ -2,6 +2,7 @@
 //! from context; logic they need lives in the plain modules (`layout`,
 //! `selection`, `inspect`, `text`, …), tested with `#[test]`.
 
+pub mod carve_list;
 pub mod code_view;
 pub mod container_map;
 pub mod copy_button;
