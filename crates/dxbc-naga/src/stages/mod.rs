@@ -81,11 +81,12 @@
 //! (`preview_model::plan::Passes`): a pass-through VS as compute over the
 //! mesh's assembled vertices, the GS pass, then the draw from
 //! [`StageForm::DrawFromBuffer`] with a built-in pixel shader; the browser and
-//! `shader-runner preview` execute the same plan. The runner draws GS
-//! pipelines and VS → HS → DS → PS pipelines (`exec/geometry.rs`,
-//! `exec/tessellation.rs`, with the GPU tessellator of
-//! `tessellator::wgsl`). Not done yet: HS/DS in the preview, a user VS or PS
-//! around a GS, and a GS after a DS. SV_PrimitiveID written by a GS and
+//! `shader-runner preview` execute the same plan. A lone HS previews over
+//! one patch: its control-point and patch-constant passes, the GPU
+//! tessellator of `tessellator::wgsl`, and an indirect draw with a built-in
+//! domain shader. The runner draws GS pipelines and VS → HS → DS → PS
+//! pipelines (`exec/geometry.rs`, `exec/tessellation.rs`). Not done yet: a
+//! lone DS in the preview, a user VS or PS around a GS, and a GS after a DS. SV_PrimitiveID written by a GS and
 //! read by the PS is refused in the draw (typed).
 
 pub(crate) mod domain;
@@ -307,8 +308,9 @@ impl ComputeForm {
                 v.push("  1. the vertex shader as compute writes one record per assembled vertex;".into());
                 v.push(format!(
                     "  2. this module: one invocation per primitive p and instance i (id = p * {} + i), \
-                     workgroups of {WORKGROUP_SIZE}; v[k][r] reads record p * {} + k; emit appends \
-                     {topo} vertices (strips made lists, at most {} emits) at an atomic count;",
+                     workgroups of {WORKGROUP_SIZE}; v[k][r] reads record p * {} + k; emit writes \
+                     {topo} vertices (strips made lists, at most {} emits) into the invocation's own slot \
+                     of the output, so the output keeps D3D's primitive order;",
                     self.instances, self.vertices_per_primitive, self.max_vertices
                 ));
                 v.push(format!(
