@@ -150,9 +150,9 @@ test('hovering reads the exact texel, and compare mode loads the native referenc
 
 test('stages without a preview, untranslatable shaders and missing WebGPU say so', async () => {
   await withPage(async (page, errors) => {
-    await page.goto(APP_URL + linkFor(path.join(CORPUS, 'fxc/dxdecompiler_apps_tesselation_hs.dxbc')));
+    await page.goto(APP_URL + linkFor(path.join(CORPUS, 'fxc/dxdecompiler_apps_tesselation_ds.dxbc')));
     await assert.doesNotReject(page.getByTestId('preview-status').filter({ hasText: 'Not previewable' }).waitFor({ timeout: 20000 }));
-    assert.match(await page.getByTestId('preview-status').textContent(), /hs_5_0: only pixel, vertex, compute and geometry/);
+    assert.match(await page.getByTestId('preview-status').textContent(), /ds_5_0: only pixel, vertex, compute, geometry and hull shaders can be previewed/);
     // A shader the translator refuses: the message, and a button that selects its bytes.
     await page.goto('about:blank');
     await page.goto(APP_URL + linkFor(path.join(CORPUS, 'fxc/angle_passthroughrg2darray11ps.dxbc')));
