@@ -63,7 +63,7 @@ struct Cx<'a> {
     by_variable: HashMap<String, Vec<usize>>,
     /// Type records already read (absolute offset), with what naming needs.
     types: HashMap<usize, (u32, u32, u32, u32)>,
-    types_traced: HashSet<usize>,
+    types_checked: HashSet<usize>,
 }
 
 fn walk(data: &[u8], range: Range<usize>, record: bool) -> (Effect, Option<Vec<Part>>) {
@@ -92,7 +92,7 @@ fn walk(data: &[u8], range: Range<usize>, record: bool) -> (Effect, Option<Vec<P
         by_block: HashMap::new(),
         by_variable: HashMap::new(),
         types: HashMap::new(),
-        types_traced: HashSet::new(),
+        types_checked: HashSet::new(),
     };
     let r = cx.header(&mut effect).and_then(|()| cx.body(&mut effect));
     if let Err(e) = r {
@@ -352,7 +352,9 @@ impl Cx<'_> {
         let w = |i: usize| self.dword_at(at + 4 * i, "type");
         let (name_o, var_type, elements, packed_size) = (w(0)?, w(1)?, w(2)?, w(5)?);
         let tp = format!("{path}/type");
-        let record = self.trace.is_some() && self.types_traced.insert(at);
+        // The first visit of a type record reads (and checks) all of it, when
+        // recording or not: what the walk finds must not depend on recording.
+        let record = self.types_checked.insert(at);
         if record {
             for (i, key) in
                 ["type_name", "var_type", "elements", "total_size", "stride", "packed_size"].into_iter().enumerate()
