@@ -282,6 +282,9 @@ test('names from the shader are shown as text, never as markup', async () => {
     await page.getByTestId('file').setInputFiles(path.join(HERE, 'fixtures', 'hostile_names.dxbc'));
     await page.waitForFunction(() => /hostile_names\.dxbc/.test(document.querySelector('[data-testid=status]').textContent));
     assert.equal(await page.getByTestId('checksum').textContent(), 'checksum valid');
+    // The status line names the file before the worker's carve check lets
+    // the model (and the reflection pane) take it: wait for the pane.
+    await page.waitForFunction(() => document.querySelector('[data-testid=reflection]')?.textContent.includes('Creator: <img'), null, { timeout: 8000 });
     const refl = await page.getByTestId('reflection').textContent();
     for (const s of ['Creator: <img src=x onerror=alert(1)>', 'cbuffer <script>alert(2)</script> (16 bytes)',
       '"><svg onload=alert(3)>', '<img src=y onerror=alert(4)>', '<script>alert(5)</script>']) {
