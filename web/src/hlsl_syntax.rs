@@ -267,19 +267,7 @@ pub fn highlight(line: &str, in_comment: bool) -> (Vec<(Class, &str)>, bool) {
             out.push((Class::Plain, &line[start..i]));
         }
     }
-    // Merge neighbouring plain pieces so lines stay light in the DOM.
-    let mut merged: Vec<(Class, &str)> = Vec::with_capacity(out.len());
-    for (c, s) in out {
-        if let Some(last) = merged.last_mut() {
-            if last.0 == c && c == Class::Plain {
-                let a = last.1.as_ptr() as usize - line.as_ptr() as usize;
-                last.1 = &line[a..a + last.1.len() + s.len()];
-                continue;
-            }
-        }
-        merged.push((c, s));
-    }
-    (merged, inside)
+    (crate::syntax::merge_plain(line, out, Class::Plain), inside)
 }
 
 #[cfg(test)]

@@ -129,11 +129,21 @@ pub fn highlight(line: &str) -> Vec<(Class, &str)> {
     if !comment.is_empty() {
         out.push((Class::Comment, comment));
     }
-    // Merge neighbouring plain pieces so lines stay light in the DOM.
-    let mut merged: Vec<(Class, &str)> = Vec::with_capacity(out.len());
+    merge_plain(line, out, Class::Plain)
+}
+
+/// Joins neighbouring `plain` pieces of `line` (consecutive slices of it)
+/// so lines stay light in the DOM; shared by the listing and HLSL
+/// highlighters.
+pub(crate) fn merge_plain<'a, C: Copy + PartialEq>(
+    line: &'a str,
+    out: Vec<(C, &'a str)>,
+    plain: C,
+) -> Vec<(C, &'a str)> {
+    let mut merged: Vec<(C, &str)> = Vec::with_capacity(out.len());
     for (c, s) in out {
         if let Some(last) = merged.last_mut() {
-            if last.0 == c && c == Class::Plain {
+            if last.0 == c && c == plain {
                 let a = last.1.as_ptr() as usize - line.as_ptr() as usize;
                 last.1 = &line[a..a + last.1.len() + s.len()];
                 continue;
