@@ -9,19 +9,10 @@
 
 use criterion::{black_box, criterion_group, Criterion, Throughput};
 use dxbc_naga::StageForm;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
 
-fn walk(d: &Path, out: &mut Vec<Vec<u8>>) {
-    for e in std::fs::read_dir(d).unwrap_or_else(|e| panic!("corpus {} missing: {e}", d.display())).flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxbc") {
-            out.push(std::fs::read(&p).unwrap());
-        }
-    }
-}
+mod common;
+use common::{median, walk};
 
 /// Every pass of `bytes` to WGSL; false when one is refused.
 fn all_passes(bytes: &[u8]) -> bool {
@@ -65,29 +56,6 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// Median seconds per shader, each timed over enough repetitions to last 2 ms.
-fn median(files: &[&[u8]]) -> f64 {
-    let mut t: Vec<f64> = files
-        .iter()
-        .map(|file| {
-            let mut reps = 1u32;
-            loop {
-                let start = Instant::now();
-                for _ in 0..reps {
-                    all_passes(file);
-                }
-                let el = start.elapsed().as_secs_f64();
-                if el > 2e-3 {
-                    return el / reps as f64;
-                }
-                reps *= 4;
-            }
-        })
-        .collect();
-    t.sort_by(|a, b| a.total_cmp(b));
-    t.get(t.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(5));
@@ -99,7 +67,13 @@ fn main() {
     let files = translatable();
     for stage in ["gs", "hs", "ds"] {
         let of: Vec<&[u8]> = files.iter().filter(|(s, _)| *s == stage).map(|(_, f)| f.as_slice()).collect();
-        println!("{stage}: {} shaders, median DXBC→WGSL (every pass) {:.1} µs", of.len(), median(&of) * 1e6);
+        println!(
+            "{stage}: {} shaders, median DXBC→WGSL (every pass) {:.1} µs",
+            of.len(),
+            median(&of, |f| {
+                all_passes(f);
+            }) * 1e6
+        );
     }
     Criterion::default().configure_from_args().final_summary();
 }

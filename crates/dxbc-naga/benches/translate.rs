@@ -5,19 +5,10 @@
 //! decode + lowering + validation + backend, measured shader by shader.
 
 use criterion::{black_box, criterion_group, Criterion, Throughput};
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
 
-fn walk(d: &Path, out: &mut Vec<Vec<u8>>) {
-    for e in std::fs::read_dir(d).unwrap_or_else(|e| panic!("corpus {} missing: {e}", d.display())).flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxbc") {
-            out.push(std::fs::read(&p).unwrap());
-        }
-    }
-}
+mod common;
+use common::{median, walk};
 
 fn translatable() -> Vec<Vec<u8>> {
     let mut files = Vec::new();
@@ -47,28 +38,6 @@ fn bench(c: &mut Criterion) {
     g.bench_function("dxbc_to_spirv", |b| b.iter(|| files.iter().for_each(|f| to_spirv(f))));
     g.bench_function("dxbc_to_wgsl", |b| b.iter(|| files.iter().for_each(|f| to_wgsl(f))));
     g.finish();
-}
-
-fn median(files: &[Vec<u8>], f: fn(&[u8])) -> f64 {
-    let mut t: Vec<f64> = files
-        .iter()
-        .map(|file| {
-            let mut reps = 1u32;
-            loop {
-                let start = Instant::now();
-                for _ in 0..reps {
-                    f(file);
-                }
-                let el = start.elapsed().as_secs_f64();
-                if el > 2e-3 {
-                    return el / reps as f64;
-                }
-                reps *= 4;
-            }
-        })
-        .collect();
-    t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    t[t.len() / 2]
 }
 
 criterion_group! {
