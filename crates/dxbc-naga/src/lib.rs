@@ -11,6 +11,7 @@ mod emulate;
 mod limitation;
 mod lower;
 pub mod options;
+pub mod readability;
 pub mod report;
 mod resources;
 mod soft_f64;
