@@ -38,9 +38,16 @@ fn main() {
         for path in &files {
             let Ok(bytes) = std::fs::read(path) else { continue };
             let Ok(shader) = dxbc::Shader::parse(&bytes) else { continue };
-            let Ok(t) = dxbc_naga::translate_standalone(&shader, &Default::default()) else {
-                refused += 1;
-                continue;
+            let t = match dxbc_naga::translate_standalone(&shader, &Default::default()) {
+                Ok(t) => t,
+                Err(e) => {
+                    // READABILITY_VERBOSE=1 names the files not translated.
+                    if std::env::var_os("READABILITY_VERBOSE").is_some() {
+                        eprintln!("{}: {e}", path.display());
+                    }
+                    refused += 1;
+                    continue;
+                }
             };
             let Ok(wgsl) = dxbc_naga::to_wgsl(&t) else {
                 refused += 1;

@@ -12,6 +12,7 @@ mod limitation;
 mod lower;
 pub mod options;
 pub mod readability;
+mod regs;
 pub mod report;
 mod resources;
 mod soft_f64;

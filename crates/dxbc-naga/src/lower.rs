@@ -1,13 +1,47 @@
 //! Lowering a DXBC program to naga IR.
 //!
-//! ## Shape
-//! DXBC registers are typeless 32-bit four-vectors, so every register file
-//! becomes `vec4<u32>` storage: temps `r#` are function locals, indexable
-//! temps `x#` local arrays, inputs `v#` and outputs `o#` private globals.
-//! Each instruction reads its sources as `vec4` of the type the opcode
-//! works in (a bitcast of the register bits, then the swizzle and source
-//! modifiers), computes component-wise, and writes back only the components
-//! its destination mask names. Immediates are raw bits, never parsed floats.
+//! ## Shape: typed values, not typed storage
+//! DXBC registers are typeless 32-bit four-vectors. Storing every write
+//! into a `vec4<u32>` and bitcasting at every use is correct but unreadable,
+//! so temps `r#` are not storage here: each temp component holds its
+//! *current value* (`regs.rs`) — an immediate's bits, or a component of the
+//! naga expression that computed it, with the kind (f32/i32/u32) its
+//! instruction gave it. A write records the value (one named `let` per
+//! destination write, `r1_xyz`, so the backends print one line per
+//! instruction and inline the rest); a read gathers its lanes from the
+//! current values (the value itself, a swizzle or a compose) and bitcasts
+//! only where the reader's kind differs from the value's: a real
+//! reinterpretation. `mov`, `movc` and `swapc` are typeless and keep the
+//! kind their source has. Component-wise instructions compute only the
+//! lanes their destination mask writes.
+//!
+//! A naga value lives to the end of the block it was emitted in, so values
+//! that cross a block boundary go through one scalar local per temp
+//! component (`r1_x`), made on first need and typed by how the program
+//! reads that component most (a pre-pass counts it). The rule: a construct
+//! (`if`, `switch`, `loop`) opens a register scope; each of its blocks
+//! starts from the values at the opening (they dominate it) and stores
+//! what it wrote at its end and before `break`/`continue`; after the
+//! construct, what it wrote is read from the variables, and values it
+//! overwrote that were not stored yet are stored just before it. A loop
+//! first stores every component its body writes (the pre-pass knows them)
+//! so its head reads the variable on every iteration. Constant-buffer rows
+//! and inputs never change in a body: their loads are kept while their
+//! block is open. Naga's validator is the judge of the scoping.
+//!
+//! Inputs `v#` and outputs `o#` stay private `vec4<u32>` globals and
+//! indexable temps `x#` local arrays; constant buffers are arrays of the
+//! `vec4` kind most of their RDEF variables have (f32 without RDEF), the
+//! immediate constant buffer of the kind most of its words look like.
+//!
+//! Immediates are built in the kind their reader wants: a float from its
+//! exact bits (`f32::from_bits`, printed by naga as the shortest decimal
+//! that round-trips, so no float parse is involved; translation.md's "raw
+//! bits" rule is kept in substance), a NaN or infinity still as bits and a
+//! bitcast (WGSL has no such literal); integers in decimal (naga prints
+//! every integer literal in decimal: hex masks cannot be asked for).
+//! Splats stay splats (`vec4(1f)`). Comparisons still produce D3D's
+//! all-ones masks (u32) rather than `bool`s.
 //!
 //! The program body becomes one function, `dxbc_main`, over those globals.
 //! The entry point `main` is a wrapper: it copies its arguments (locations
@@ -121,7 +155,12 @@ pub(crate) struct Lower<'a> {
     /// Special registers (oDepth, vThreadID, …) by operand type.
     specials: BTreeMap<OT, Handle<GlobalVariable>>,
     cbuffers: BTreeMap<u32, Handle<GlobalVariable>>,
+    /// The element kind of each constant buffer (by id): what most of its
+    /// RDEF variables are, f32 without RDEF.
+    cb_kinds: BTreeMap<u32, K>,
     icb: Option<Handle<GlobalVariable>>,
+    /// The element kind of the immediate constant buffer.
+    icb_kind: K,
     pub(crate) bindings: Vec<BindingEntry>,
     pub(crate) textures: BTreeMap<u32, crate::resources::Tex>,
     pub(crate) samplers: BTreeMap<u32, Handle<GlobalVariable>>,
@@ -134,7 +173,23 @@ pub(crate) struct Lower<'a> {
     pub(crate) atomic_targets: BTreeMap<(u32, u32), K>,
     // The body function under construction.
     pub(crate) f: Function,
-    pub(crate) temps: Vec<Handle<naga::LocalVariable>>,
+    /// The temps' current values (see `regs`).
+    pub(crate) regs: Vec<[crate::regs::Slot; 4]>,
+    /// Each temp component's variable, once a value crosses a block.
+    pub(crate) reg_vars: Vec<[Option<crate::regs::CompVar>; 4]>,
+    /// One register scope per open construct (parallel to `frames`).
+    pub(crate) scopes: Vec<crate::regs::Scope>,
+    /// Loads valid in the block being built.
+    pub(crate) loads: BTreeMap<crate::regs::LoadKey, H>,
+    /// Lane counts of the values written to temps.
+    pub(crate) widths: std::collections::HashMap<H, u8>,
+    pub(crate) prepass: crate::regs::Prepass,
+    /// The kind of each input register (its signature's component type).
+    pub(crate) input_kinds: BTreeMap<u32, K>,
+    /// The destination mask a component-wise instruction reads its sources
+    /// for (0xf otherwise), and the lane count of the value it writes.
+    pub(crate) lane_mask: u32,
+    pub(crate) lanes: usize,
     pub(crate) indexable: BTreeMap<u32, Handle<naga::LocalVariable>>,
     pub(crate) root: Block,
     frames: Vec<Frame>,
@@ -221,7 +276,9 @@ pub(crate) fn translate_form(
         outputs: BTreeMap::new(),
         specials: BTreeMap::new(),
         cbuffers: BTreeMap::new(),
+        cb_kinds: cbuffer_kinds(shader),
         icb: None,
+        icb_kind: K::U,
         bindings: Vec::new(),
         textures: BTreeMap::new(),
         samplers: BTreeMap::new(),
@@ -231,7 +288,21 @@ pub(crate) fn translate_form(
         depth_textures: BTreeSet::new(),
         atomic_targets: BTreeMap::new(),
         f: Function { name: Some("dxbc_main".into()), ..Default::default() },
-        temps: Vec::new(),
+        regs: Vec::new(),
+        reg_vars: Vec::new(),
+        scopes: Vec::new(),
+        loads: BTreeMap::new(),
+        widths: Default::default(),
+        prepass: crate::regs::prepass(p),
+        input_kinds: shader
+            .input_signature
+            .iter()
+            .flat_map(|s| s.elements.iter())
+            .filter(|e| e.register != u32::MAX)
+            .map(|e| (e.register, register_kind(e.component_type)))
+            .collect(),
+        lane_mask: 0xf,
+        lanes: 4,
         indexable: BTreeMap::new(),
         root: Block::new(),
         frames: Vec::new(),
@@ -334,13 +405,15 @@ impl<'a> Lower<'a> {
     /// Opens a `loop` whose statements follow (emulations build loops).
     pub(crate) fn open_loop(&mut self) {
         self.flush();
+        self.open_scope(true, true, None);
         self.frames.push(Frame::Loop { body: Block::new(), span: self.span });
     }
 
     /// Closes the loop [`Self::open_loop`] opened.
     pub(crate) fn close_loop(&mut self) {
-        self.flush();
+        self.end_block();
         if let Some(Frame::Loop { body, span }) = self.frames.pop() {
+            self.close_scope();
             self.block().push(S::Loop { body, continuing: Block::new(), break_if: None }, span);
         }
     }
@@ -348,13 +421,15 @@ impl<'a> Lower<'a> {
     /// Opens an `if` on `condition` whose statements follow.
     pub(crate) fn open_if(&mut self, condition: H) {
         self.flush();
+        self.open_scope(false, false, None);
         self.frames.push(Frame::If { cond: condition, accept: Block::new(), reject: None, span: self.span });
     }
 
     /// Closes the `if` [`Self::open_if`] opened.
     pub(crate) fn close_if(&mut self) {
-        self.flush();
+        self.end_block();
         if let Some(Frame::If { cond, accept, reject, span }) = self.frames.pop() {
+            self.close_scope();
             self.block().push(S::If { condition: cond, accept, reject: reject.unwrap_or_default() }, span);
         }
     }
@@ -363,6 +438,8 @@ impl<'a> Lower<'a> {
     /// finished one with its statements.
     pub(crate) fn take_function(&mut self, next: Function) -> Function {
         self.flush();
+        // Values are expressions of the function they were made in.
+        self.forget_values();
         let mut f = std::mem::replace(&mut self.f, next);
         // A body already finished (`finish_body`) keeps its statements.
         let root = std::mem::take(&mut self.root);
@@ -420,8 +497,13 @@ impl<'a> Lower<'a> {
         self.e(E::Literal(Literal::U32(v)))
     }
 
+    /// `v` replicated to the lanes of the instruction being lowered (itself
+    /// for one lane).
     pub(crate) fn splat(&mut self, v: H) -> H {
-        self.e(E::Splat { size: VectorSize::Quad, value: v })
+        match crate::regs::vector_size(self.lanes) {
+            Some(size) => self.e(E::Splat { size, value: v }),
+            None => v,
+        }
     }
 
     pub(crate) fn splat_u(&mut self, v: u32) -> H {
@@ -466,7 +548,26 @@ impl<'a> Lower<'a> {
         self.select(b, t, f)
     }
 
+    /// Component `c` of vector `v`, looking through splats, swizzles and
+    /// composes of scalars (so a lane read back is the value, not
+    /// `vec4(x).x`).
     pub(crate) fn component(&mut self, v: H, c: u32) -> H {
+        match self.f.expressions[v] {
+            E::Splat { value, .. } => return value,
+            E::Swizzle { vector, pattern, size } if (c as usize) < size as usize => {
+                return self.component(vector, pattern[c as usize] as u32)
+            }
+            E::Compose { ty, ref components } => {
+                if let TypeInner::Vector { size, .. } = self.module.types[ty].inner {
+                    if components.len() == size as usize {
+                        if let Some(&x) = components.get(c as usize) {
+                            return x;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
         self.e(E::AccessIndex { base: v, index: c })
     }
 
@@ -477,13 +578,6 @@ impl<'a> Lower<'a> {
         match ins.ops.as_slice().get(i) {
             Some(&id) => Ok(&p.operands[id as usize]),
             None => malformed(format!("instruction is missing operand {i}"), ins.offset as usize),
-        }
-    }
-
-    fn temp(&mut self, n: u32) -> Result<Handle<naga::LocalVariable>, TranslateError> {
-        match self.temps.get(n as usize) {
-            Some(&h) => Ok(h),
-            None => malformed(format!("r{n} is used but dcl_temps declares {}", self.temps.len()), self.offset),
         }
     }
 
@@ -539,8 +633,7 @@ impl<'a> Lower<'a> {
             return Ok(self.lit_u(imm));
         }
         let rel = &self.p.operands[idx.rel as usize];
-        let v = self.read(rel, K::U)?;
-        let c = self.component(v, 0);
+        let c = self.read_masked(rel, K::U, 1)?;
         if imm == 0 {
             Ok(c)
         } else {
@@ -567,13 +660,7 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(Some(match ty {
-            OT::Temp => {
-                if !Self::is_static(op, 0) {
-                    return malformed("temp register with a relative index", at);
-                }
-                let h = self.temp(reg0())?;
-                self.e(E::LocalVariable(h))
-            }
+            OT::Temp => return malformed("temp registers hold values, not memory", at),
             OT::Input if self.io.is_some() => return self.stage_input_pointer(op).map(Some),
             OT::Input | OT::Output => {
                 if op.index_dim() != 1 {
@@ -697,42 +784,134 @@ impl<'a> Lower<'a> {
         d < op.index_dim() && op.index[d].rel == NO_OPERAND && op.index[d].imm >= len as u64
     }
 
+    /// Reads an operand as vec4 of kind `k`, with its source modifiers.
     pub(crate) fn read(&mut self, op: &Operand, k: K) -> Result<H, TranslateError> {
-        let v = self.read_bits(op)?;
-        Ok(self.modified(op, v, k))
+        self.read_masked(op, k, 0xf)
+    }
+
+    /// Reads the lanes of an operand that destination mask `mask` selects
+    /// (a scalar for one lane), as kind `k`, with its source modifiers.
+    pub(crate) fn read_masked(&mut self, op: &Operand, k: K, mask: u32) -> Result<H, TranslateError> {
+        let (v, _) = self.read_lanes(op, Some(k), mask)?;
+        Ok(self.apply_modifiers(op, v, k))
     }
 
     /// An operand's register bits as vec4<u32>, swizzled, before source
     /// modifiers (a 64-bit immediate: its doubles' low and high words).
     pub(crate) fn read_bits(&mut self, op: &Operand) -> Result<H, TranslateError> {
+        Ok(self.read_lanes(op, Some(K::U), 0xf)?.0)
+    }
+
+    /// The lanes of `op` that destination mask `mask` selects, swizzled,
+    /// in kind `want` — or, for a typeless reader (`None`), in the kind the
+    /// value has — before source modifiers.
+    pub(crate) fn read_lanes(&mut self, op: &Operand, want: Option<K>, mask: u32) -> Result<(H, K), TranslateError> {
+        let at = op.offset as usize;
+        let all = crate::regs::selection(op);
+        let mask = if mask & 0xf == 0 { 0xf } else { mask };
+        let sel: Vec<u32> = (0..4).filter(|c| mask & (1 << c) != 0).map(|c| all[c] & 3).collect();
+        let n = sel.len();
         if self.static_out_of_bounds(op) {
-            return Ok(self.splat_u(0));
+            let k = want.unwrap_or(K::U);
+            return Ok((self.immediate(&vec![0; n], k), k));
         }
-        let raw = match self.pointer(op)? {
-            Some(ptr) => self.e(E::Load { pointer: ptr }),
-            None => {
+        let Some(ty) = op.operand_type() else {
+            return malformed(format!("operand type {} is not defined", op.ty()), at);
+        };
+        let tess = self.io.as_ref().is_some_and(|io| io.tess.is_some()) && self.tess_pointer_kind(ty);
+        match ty {
+            OT::Temp => {
+                if !Self::is_static(op, 0) {
+                    return malformed("temp register with a relative index", at);
+                }
+                return self.read_temp(op.index[0].imm as u32, &sel, want, at);
+            }
+            OT::Immediate32 | OT::Immediate64 => {
                 let v = op.imm(self.p);
-                let words: Vec<u32> = match (op.operand_type() == Some(OT::Immediate64), v.len()) {
+                let wide = ty == OT::Immediate64;
+                let words: Vec<u32> = match (wide, v.len()) {
                     (false, 1) => vec![v[0]; 4],
                     (false, 4) => v.to_vec(),
                     // One double fills both halves; two or more: the first two.
                     (true, 2) => vec![v[0], v[1], v[0], v[1]],
                     (true, n) if n >= 4 => v[..4].to_vec(),
-                    (_, n) => return malformed(format!("{n}-word immediate"), op.offset as usize),
+                    (_, n) => return malformed(format!("{n}-word immediate"), at),
                 };
-                if op.operand_type() == Some(OT::Immediate64) {
+                if wide {
                     self.uses_doubles = true;
                 }
-                if v.len() == 1 {
-                    let x = self.lit_u(words[0]);
-                    return Ok(self.splat(x));
+                let lanes: Vec<u32> = sel.iter().map(|&c| words[c as usize]).collect();
+                let k = match want {
+                    Some(k) => k,
+                    None if lanes.iter().any(|&b| crate::regs::looks_float(b)) => K::F,
+                    None => K::U,
+                };
+                return Ok((self.immediate(&lanes, k), k));
+            }
+            _ => {}
+        }
+        // Register files in memory: a load (kept while its block is open for
+        // those that never change), then the bitcast and the lanes.
+        use crate::regs::{k_code, LoadKey};
+        let input = ty == OT::Input && self.io.is_none() && !tess && Self::is_static(op, 0) && op.index_dim() == 1;
+        let cb_row =
+            ty == OT::ConstantBuffer && op.index_dim() == 2 && Self::is_static(op, 0) && Self::is_static(op, 1);
+        let (native, key) = if input {
+            let reg = op.index[0].imm as u32;
+            (self.input_kinds.get(&reg).copied().unwrap_or(K::F), Some((reg, 0u32, true)))
+        } else if cb_row {
+            let id = op.index[0].imm as u32;
+            (self.cb_kinds.get(&id).copied().unwrap_or(K::U), Some((id, op.index[1].imm as u32, false)))
+        } else {
+            (self.memory_kind(op), None)
+        };
+        let k = want.unwrap_or(native);
+        let raw = match key {
+            Some((reg, row, is_input)) => {
+                let key = if is_input { LoadKey::Input(reg, k_code(k)) } else { LoadKey::Cbuffer(reg, row, k_code(k)) };
+                if let Some(&h) = self.loads.get(&key) {
+                    h
+                } else {
+                    let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
+                    let load = self.e(E::Load { pointer: ptr });
+                    let h = self.bitcast(load, if is_input { K::U } else { native }, k);
+                    self.loads.insert(key, h);
+                    h
                 }
-                let hs: Vec<H> = words.iter().map(|&x| self.lit_u(x)).collect();
-                let ty = self.t.vec4u;
-                self.e(E::Compose { ty, components: hs })
+            }
+            None => {
+                let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
+                let load = self.e(E::Load { pointer: ptr });
+                self.bitcast(load, native, k)
             }
         };
-        Ok(self.swizzled(op, raw))
+        Ok((self.select_lanes(raw, &sel), k))
+    }
+
+    /// The element kind of the memory an operand names (u32 but for
+    /// constant buffers and the immediate constant buffer).
+    fn memory_kind(&self, op: &Operand) -> K {
+        match op.operand_type() {
+            Some(OT::ConstantBuffer) => self.cb_kinds.get(&(op.index[0].imm as u32)).copied().unwrap_or(K::U),
+            Some(OT::ImmediateConstantBuffer) => self.icb_kind,
+            _ => K::U,
+        }
+    }
+
+    /// Lanes `sel` of a vec4: itself, one component, or a swizzle.
+    pub(crate) fn select_lanes(&mut self, v: H, sel: &[u32]) -> H {
+        match sel.len() {
+            1 => self.component(v, sel[0]),
+            4 if sel == [0, 1, 2, 3] => v,
+            n => {
+                let mut pattern = [naga::SwizzleComponent::X; 4];
+                for (i, &c) in sel.iter().enumerate() {
+                    pattern[i] = naga::SwizzleComponent::XYZW[c as usize & 3];
+                }
+                let size = crate::regs::vector_size(n).unwrap_or(VectorSize::Quad);
+                self.e(E::Swizzle { size, vector: v, pattern })
+            }
+        }
     }
 
     /// `raw` (a register's vec4<u32>) as `op` selects it: replicated for a
@@ -766,7 +945,13 @@ impl<'a> Lower<'a> {
 
     /// Bitcasts register bits to `k` and applies the operand's modifiers.
     pub(crate) fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
-        let mut v = self.bitcast(v, K::U, k);
+        let v = self.bitcast(v, K::U, k);
+        self.apply_modifiers(op, v, k)
+    }
+
+    /// Applies the operand's modifiers to `v` of kind `k`.
+    pub(crate) fn apply_modifiers(&mut self, op: &Operand, v: H, k: K) -> H {
+        let mut v = v;
         let m = OperandModifier::from_u32(op.modifier(self.p));
         if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
             v = if k == K::U { v } else { self.math(M::Abs, v, None, None) };
@@ -810,23 +995,34 @@ impl<'a> Lower<'a> {
         if saturate && k == K::F {
             value = self.math(M::Saturate, value, None, None);
         }
+        let mask = crate::regs::dst_mask(dst);
+        let lanes = self.lanes;
+        if ty == Some(OT::Temp) {
+            if !Self::is_static(dst, 0) {
+                return malformed("temp register with a relative index", dst.offset as usize);
+            }
+            return self.write_temp(dst.index[0].imm as u32, mask, value, k, lanes, dst.offset as usize);
+        }
         let bits = self.bitcast(value, k, K::U);
         let Some(ptr) = self.pointer(dst)? else {
             return malformed("an immediate used as a destination", dst.offset as usize);
         };
-        let mask = match (NumComponents::from_u32(dst.num_components()), dst.selection()) {
-            (Some(NumComponents::Component4), Some(SelectionMode::MaskMode)) => dst.mask(),
-            (Some(NumComponents::Component1 | NumComponents::Component0), _) => 1,
-            (Some(NumComponents::Component4), Some(SelectionMode::Select1Mode)) => 1 << dst.select1(),
-            _ => 0xf,
-        };
-        if mask == 0xf {
+        if mask == 0xf && lanes == 4 {
             self.stmt(S::Store { pointer: ptr, value: bits });
+        } else if mask == 0xf && lanes == 1 {
+            let v = self.e(E::Splat { size: VectorSize::Quad, value: bits });
+            self.stmt(S::Store { pointer: ptr, value: v });
         } else {
+            let mut lane = 0;
             for c in 0..4 {
                 if mask & (1 << c) != 0 {
                     let p = self.e(E::AccessIndex { base: ptr, index: c });
-                    let v = self.component(bits, c);
+                    let v = match lanes {
+                        1 => bits,
+                        4 => self.component(bits, c),
+                        _ => self.component(bits, lane),
+                    };
+                    lane += 1;
                     self.stmt(S::Store { pointer: p, value: v });
                 }
             }
@@ -850,7 +1046,12 @@ impl<'a> Lower<'a> {
     pub(crate) fn lower_instruction(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         self.offset = ins.offset as usize;
         self.span = Span::new(ins.offset, ins.offset + ins.length * 4);
-        self.instruction(ins)
+        self.lane_mask = 0xf;
+        self.lanes = 4;
+        let r = self.instruction(ins);
+        self.lane_mask = 0xf;
+        self.lanes = 4;
+        r
     }
 
     /// Fails on control flow left open (at the end of a program or phase).
@@ -863,7 +1064,7 @@ impl<'a> Lower<'a> {
 
     /// Forgets the temps of a hull shader phase (the next declares its own).
     pub(crate) fn reset_temps(&mut self) {
-        self.temps.clear();
+        self.forget_values();
         self.indexable.clear();
     }
 
@@ -910,15 +1111,7 @@ impl<'a> Lower<'a> {
                 if n > 4096 {
                     return unsupported(L::TempsTooLarge, format!("{n} temp registers"), at);
                 }
-                let ty = self.t.vec4u;
-                for i in self.temps.len() as u32..n {
-                    let zero = self.f.expressions.append(E::ZeroValue(ty), Span::UNDEFINED);
-                    let h = self
-                        .f
-                        .local_variables
-                        .append(LocalVariable { name: Some(format!("r{i}")), ty, init: Some(zero) }, self.span);
-                    self.temps.push(h);
-                }
+                self.declare_temps(n);
             }
             O::DclIndexableTemp => {
                 let (reg, len) = (payload[0].value, payload.get(1).map_or(0, |x| x.value));
@@ -961,7 +1154,9 @@ impl<'a> Lower<'a> {
                     crate::BindingCount::Single
                 };
                 let rows = rows.clamp(1, 4096);
-                let base = self.t.vec4u;
+                let kind = self.cb_kinds.get(&id).copied().unwrap_or(K::F);
+                self.cb_kinds.insert(id, kind);
+                let base = self.vec_ty(kind);
                 let ty = self.ty(TypeInner::Array {
                     base,
                     size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
@@ -1062,7 +1257,10 @@ impl<'a> Lower<'a> {
             return malformed("immediate constant buffer is not a whole number of vec4s", ins.offset as usize);
         }
         let rows = (words.len() / 4) as u32;
-        let base = self.t.vec4u;
+        let floats = words.iter().filter(|&&w| crate::regs::looks_float(w)).count();
+        let kind = if floats * 2 > words.len() { K::F } else { K::U };
+        self.icb_kind = kind;
+        let base = self.vec_ty(kind);
         let arr = self.ty(TypeInner::Array {
             base,
             size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
@@ -1071,7 +1269,21 @@ impl<'a> Lower<'a> {
         let ge = &mut self.module.global_expressions;
         let mut rows_h = Vec::new();
         for r in words.chunks(4) {
-            let comps: Vec<H> = r.iter().map(|&x| ge.append(E::Literal(Literal::U32(x)), Span::UNDEFINED)).collect();
+            let comps: Vec<H> = r
+                .iter()
+                .map(|&x| {
+                    let lit = match kind {
+                        K::F if f32::from_bits(x).is_finite() => Literal::F32(f32::from_bits(x)),
+                        _ => Literal::U32(x),
+                    };
+                    let h = ge.append(E::Literal(lit), Span::UNDEFINED);
+                    if matches!(lit, Literal::U32(_)) && kind == K::F {
+                        ge.append(E::As { expr: h, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
+                    } else {
+                        h
+                    }
+                })
+                .collect();
             rows_h.push(ge.append(E::Compose { ty: base, components: comps }, Span::UNDEFINED));
         }
         let init = ge.append(E::Compose { ty: arr, components: rows_h }, Span::UNDEFINED);
@@ -1092,8 +1304,7 @@ impl<'a> Lower<'a> {
 
     fn cond(&mut self, ins: &Instruction) -> Result<H, TranslateError> {
         let op = self.op(ins, 0)?;
-        let v = self.read(op, K::U)?;
-        let c = self.component(v, 0);
+        let c = self.read_masked(op, K::U, 1)?;
         let z = self.lit_u(0);
         let nz = TestBoolean::from_u32(TEST_CONTROLS[0].get(ins.token)) == Some(TestBoolean::Nonzero);
         Ok(self.bin(if nz { B::NotEqual } else { B::Equal }, c, z))
@@ -1117,19 +1328,27 @@ impl<'a> Lower<'a> {
             O::If => {
                 let c = self.cond(ins)?;
                 self.flush();
+                self.open_scope(false, false, None);
                 self.frames.push(Frame::If { cond: c, accept: Block::new(), reject: None, span: self.span });
             }
             O::Else => {
-                self.flush();
-                match self.frames.last_mut() {
-                    Some(Frame::If { reject: r @ None, .. }) => *r = Some(Block::new()),
-                    _ => return malformed("else without if", at),
+                if !matches!(self.frames.last(), Some(Frame::If { reject: None, .. })) {
+                    return malformed("else without if", at);
                 }
+                self.end_block();
+                if let Some(Frame::If { reject: r @ None, .. }) = self.frames.last_mut() {
+                    *r = Some(Block::new());
+                }
+                self.restart_block();
             }
             O::Endif => {
-                self.flush();
+                if !matches!(self.frames.last(), Some(Frame::If { .. })) {
+                    return malformed("endif without if", at);
+                }
+                self.end_block();
                 match self.frames.pop() {
                     Some(Frame::If { cond, accept, reject, span }) => {
+                        self.close_scope();
                         self.block().push(S::If { condition: cond, accept, reject: reject.unwrap_or_default() }, span)
                     }
                     _ => return malformed("endif without if", at),
@@ -1137,12 +1356,18 @@ impl<'a> Lower<'a> {
             }
             O::Loop => {
                 self.flush();
+                let writes = self.prepass.loop_writes.get(&ins.offset).cloned();
+                self.open_scope(true, true, Some(writes.unwrap_or_default()));
                 self.frames.push(Frame::Loop { body: Block::new(), span: self.span });
             }
             O::Endloop => {
-                self.flush();
+                if !matches!(self.frames.last(), Some(Frame::Loop { .. })) {
+                    return malformed("endloop without loop", at);
+                }
+                self.end_block();
                 match self.frames.pop() {
                     Some(Frame::Loop { body, span }) => {
+                        self.close_scope();
                         self.block().push(S::Loop { body, continuing: Block::new(), break_if: None }, span)
                     }
                     _ => return malformed("endloop without loop", at),
@@ -1151,6 +1376,7 @@ impl<'a> Lower<'a> {
             O::Break => {
                 // D3D lets `break` end the program when no loop or switch is open.
                 if self.frames.iter().any(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. })) {
+                    self.before_jump(false);
                     self.stmt(S::Break)
                 } else {
                     self.stmt(S::Return { value: None })
@@ -1159,7 +1385,10 @@ impl<'a> Lower<'a> {
             O::Continue | O::Continuec if !self.frames.iter().any(|f| matches!(f, Frame::Loop { .. })) => {
                 return malformed("continue outside a loop", at);
             }
-            O::Continue => self.stmt(S::Continue),
+            O::Continue => {
+                self.before_jump(true);
+                self.stmt(S::Continue)
+            }
             O::Breakc | O::Continuec | O::Retc | O::Discard => {
                 let c = self.cond(ins)?;
                 let in_breakable = self.frames.iter().any(|f| matches!(f, Frame::Loop { .. } | Frame::Switch { .. }));
@@ -1174,6 +1403,9 @@ impl<'a> Lower<'a> {
                     O::Retc => S::Return { value: None },
                     _ => S::Kill,
                 };
+                if matches!(inner, S::Break | S::Continue) {
+                    self.before_jump(code == O::Continuec);
+                }
                 let mut accept = Block::new();
                 accept.push(inner, self.span);
                 self.stmt(S::If { condition: c, accept, reject: Block::new() });
@@ -1181,9 +1413,9 @@ impl<'a> Lower<'a> {
             O::Ret => self.stmt(S::Return { value: None }),
             O::Switch => {
                 let op = self.op(ins, 0)?;
-                let v = self.read(op, K::U)?;
-                let s = self.component(v, 0);
+                let s = self.read_masked(op, K::U, 1)?;
                 self.flush();
+                self.open_scope(false, true, None);
                 self.frames.push(Frame::Switch {
                     selector: s,
                     cases: Vec::new(),
@@ -1203,6 +1435,16 @@ impl<'a> Lower<'a> {
                     SwitchValue::Default
                 };
                 self.flush();
+                let Some(Frame::Switch { labels, body, .. }) = self.frames.last() else {
+                    return malformed("case outside a switch", at);
+                };
+                // A label after statements ends the previous case's block.
+                let ends_case = !labels.is_empty();
+                let _ = body;
+                if ends_case {
+                    self.end_block();
+                    self.restart_block();
+                }
                 let Some(Frame::Switch { cases, labels, body, .. }) = self.frames.last_mut() else {
                     return malformed("case outside a switch", at);
                 };
@@ -1218,9 +1460,13 @@ impl<'a> Lower<'a> {
                 labels.push(label);
             }
             O::Endswitch => {
-                self.flush();
+                if !matches!(self.frames.last(), Some(Frame::Switch { .. })) {
+                    return malformed("endswitch without switch", at);
+                }
+                self.end_block();
                 match self.frames.pop() {
                     Some(Frame::Switch { selector, mut cases, mut labels, body, span }) => {
+                        self.close_scope();
                         if !labels.is_empty() {
                             close_case(&mut cases, &mut labels, body.unwrap_or_default());
                         }
@@ -1260,9 +1506,20 @@ impl<'a> Lower<'a> {
         let at = ins.offset as usize;
         let sat = saturate(ins);
         let name = code.info().asm;
+        // A component-wise instruction computes only the lanes its
+        // destination mask writes.
+        if component_wise(code) {
+            if let Some(d) = ins.operand(self.p, 0).filter(|d| d.operand_type() != Some(OT::Null)) {
+                let mask = crate::regs::dst_mask(d) & 0xf;
+                if mask != 0 {
+                    self.lane_mask = mask;
+                    self.lanes = mask.count_ones() as usize;
+                }
+            }
+        }
         let src = |l: &mut Self, i: usize, k: K| -> Result<H, TranslateError> {
             let op = l.op(ins, i)?;
-            l.read(op, k)
+            l.read_masked(op, k, l.lane_mask)
         };
         let dst = |l: &mut Self, i: usize| l.op(ins, i);
         macro_rules! binary {
@@ -1330,9 +1587,10 @@ impl<'a> Lower<'a> {
                     (sa, sb)
                 };
                 let dot = self.math(M::Dot, a, Some(b), None);
-                let r = self.splat(dot);
+                // One scalar for every component the mask writes.
+                self.lanes = 1;
                 let d = dst(self, 0)?;
-                self.write(d, r, K::F, sat)?;
+                self.write(d, dot, K::F, sat)?;
             }
             O::Eq => compare!(K::F, B::Equal),
             O::Ne => compare!(K::F, B::NotEqual),
@@ -1389,19 +1647,34 @@ impl<'a> Lower<'a> {
             }
             O::Mov => {
                 let s = self.op(ins, 1)?;
-                // mov copies bits, unless a float modifier or _sat asks for a float.
-                let k = if s.modifier(self.p) != 0 || sat { K::F } else { K::U };
-                let a = self.read(s, k)?;
                 let d = dst(self, 0)?;
+                // mov copies bits (in the kind the value has), unless a float
+                // modifier or _sat asks for a float.
+                let typed = s.modifier(self.p) != 0 || sat;
+                if !typed && d.operand_type() == Some(OT::Temp) && Self::is_static(d, 0) {
+                    if let Some(bits) = self.immediate_lanes(s) {
+                        let mask = crate::regs::dst_mask(d);
+                        return self.write_temp_imm(d.index[0].imm as u32, mask, bits, d.offset as usize);
+                    }
+                }
+                let (a, k) = if typed {
+                    (self.read_masked(s, K::F, self.lane_mask)?, K::F)
+                } else {
+                    self.read_lanes(s, None, self.lane_mask)?
+                };
                 self.write(d, a, k, sat)?;
             }
             O::Movc => {
                 let c = src(self, 1, K::U)?;
                 let s1 = self.op(ins, 2)?;
                 let s2 = self.op(ins, 3)?;
-                let k = if s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat { K::F } else { K::U };
-                let a = self.read(s1, k)?;
-                let b = self.read(s2, k)?;
+                let typed = s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat;
+                let (a, k) = if typed {
+                    (self.read_masked(s1, K::F, self.lane_mask)?, K::F)
+                } else {
+                    self.read_lanes(s1, None, self.lane_mask)?
+                };
+                let b = self.read_masked(s2, k, self.lane_mask)?;
                 let z = self.splat_u(0);
                 let cb = self.bin(B::NotEqual, c, z);
                 let r = self.select(cb, a, b);
@@ -2433,6 +2706,106 @@ fn synthetic_element(register: u32, name: &str, semantic_index: u32) -> dxbc::ch
         reserved: 0,
         min_precision: None,
     }
+}
+
+/// Per constant buffer id: the kind most of its RDEF variables' bytes
+/// have (f32 when there is no RDEF entry, the common case).
+fn cbuffer_kinds(shader: &dxbc::Shader) -> BTreeMap<u32, K> {
+    let mut out = BTreeMap::new();
+    let Some(rdef) = &shader.rdef else { return out };
+    let sm51 = shader.program.as_ref().is_some_and(|p| p.version.is_sm51());
+    for b in rdef.bindings.iter().filter(|b| b.input_type == 0) {
+        let Some(cb) = rdef.constant_buffers.iter().find(|c| c.name == b.name) else { continue };
+        let mut bytes = [0u64; 3];
+        for v in &cb.variables {
+            let slot = match v.ty.base_type {
+                3 => 0,
+                2 => 1,
+                1 | 19 => 2,
+                _ => continue,
+            };
+            bytes[slot] += u64::from(v.size);
+        }
+        let kind = if bytes[0] >= bytes[1] && bytes[0] >= bytes[2] {
+            K::F
+        } else if bytes[2] >= bytes[1] {
+            K::U
+        } else {
+            K::I
+        };
+        let id = if sm51 { b.id.unwrap_or(b.bind_point) } else { b.bind_point };
+        out.insert(id, kind);
+    }
+    out
+}
+
+/// Instructions that compute each destination component from the same
+/// components of their sources (their sources are read per written lane).
+fn component_wise(code: O) -> bool {
+    use O::*;
+    matches!(
+        code,
+        Add | Mul
+            | Div
+            | Min
+            | Max
+            | Mad
+            | Eq
+            | Ne
+            | Lt
+            | Ge
+            | Ieq
+            | Ine
+            | Ilt
+            | Ige
+            | Ult
+            | Uge
+            | Frc
+            | RoundNe
+            | RoundNi
+            | RoundPi
+            | RoundZ
+            | Sqrt
+            | Rsq
+            | Exp
+            | Log
+            | Rcp
+            | DerivRtx
+            | DerivRty
+            | DerivRtxCoarse
+            | DerivRtxFine
+            | DerivRtyCoarse
+            | DerivRtyFine
+            | Mov
+            | Movc
+            | Ftoi
+            | Ftou
+            | Itof
+            | Utof
+            | Iadd
+            | And
+            | Or
+            | Xor
+            | Not
+            | Ineg
+            | Imax
+            | Imin
+            | Umax
+            | Umin
+            | Ishl
+            | Ishr
+            | Ushr
+            | Imad
+            | Umad
+            | Countbits
+            | Bfrev
+            | FirstbitLo
+            | FirstbitHi
+            | FirstbitShi
+            | Ubfe
+            | Ibfe
+            | Bfi
+    )
 }
 
 /// Emits the expressions from index `first` to the end of `f`, one `Emit`

@@ -9,32 +9,42 @@ var<uniform> cb0_: array<vec4<u32>, 1>;
 var<private> o0_: vec4<u32>;
 
 fn dxbc_main() {
-    var r0_: vec4<u32> = vec4<u32>();
-    var r1_: vec4<u32> = vec4<u32>();
+    var r0_x: f32 = f32();
+    var r0_y: f32 = f32();
+    var r0_z: f32 = f32();
+    var r0_w: f32 = f32();
 
-    let _e4 = cb0_[0];
-    r1_ = _e4;
-    let _e7 = r1_;
-    r1_.x = _e7.xxxx.x;
-    let _e13 = r1_;
-    switch _e13.xxxx.x {
+    let r1_xyzw = cb0_[0];
+    let r1_x = r1_xyzw.x;
+    switch r1_x {
         case 0u: {
-            r0_ = vec4<u32>(1077936128u, 1077936128u, 1077936128u, 1077936128u);
+            r0_x = 3f;
+            r0_y = 3f;
+            r0_z = 3f;
+            r0_w = 3f;
             break;
         }
         case 1u: {
-            r0_ = vec4<u32>(1082130432u, 1082130432u, 1082130432u, 1082130432u);
+            r0_x = 4f;
+            r0_y = 4f;
+            r0_z = 4f;
+            r0_w = 4f;
             break;
         }
         default: {
-            r0_ = vec4<u32>(1084227584u, 1084227584u, 1084227584u, 1084227584u);
+            r0_x = 5f;
+            r0_y = 5f;
+            r0_z = 5f;
+            r0_w = 5f;
             break;
         }
     }
-    let _e35 = r0_;
-    r1_ = _e35;
-    let _e38 = r1_;
-    o0_ = _e38;
+    let _e33 = r0_x;
+    let _e35 = r0_y;
+    let _e37 = r0_z;
+    let _e39 = r0_w;
+    let r1_xyzw_1 = vec4<f32>(_e33, _e35, _e37, _e39);
+    o0_ = bitcast<vec4<u32>>(r1_xyzw_1);
     return;
 }
 

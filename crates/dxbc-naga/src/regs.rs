@@ -1,0 +1,627 @@
+//! The temp register model: typed values, not typed storage (design in
+//! `lower.rs`). Each temp component holds its current value — an
+//! immediate's bits, a component of a naga expression with its kind, or
+//! "in its variable" — and only values that cross a naga block boundary go
+//! through a (scalar, typed) local variable.
+
+use crate::lower::{Lower, H, K};
+use crate::TranslateError;
+use dxbc::program::{Instruction, Program};
+use dxbc::spec::{NumComponents, Opcode as O, OperandType as OT, SelectionMode};
+use naga::{Expression as E, Handle, Literal, LocalVariable, Span, Statement as S, TypeInner, VectorSize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a temp component's current value is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Value {
+    /// An immediate's bits: each reader builds the literal in its own kind.
+    Imm(u32),
+    /// Component `comp` of `h` (`None`: `h` is a scalar) of kind `k`.
+    Expr { h: H, comp: Option<u8>, k: K },
+    /// In the component's variable.
+    Var,
+}
+
+/// One temp component.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Slot {
+    pub(crate) now: Value,
+    /// The value is not (yet) in the variable.
+    pub(crate) dirty: bool,
+}
+
+impl Slot {
+    /// A temp before its first write: zero, as its variable starts.
+    pub(crate) const ZERO: Slot = Slot { now: Value::Imm(0), dirty: false };
+}
+
+/// A temp component's variable and its kind.
+pub(crate) type CompVar = (Handle<LocalVariable>, K);
+
+/// A temp component: register and component (0..4).
+pub(crate) type Comp = (u32, u8);
+
+/// Loads that stay valid while the block they were made in is open
+/// (constant-buffer rows and input registers never change in a body).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum LoadKey {
+    /// `cb#[row]` as kind.
+    Cbuffer(u32, u32, u8),
+    /// `v#` as kind.
+    Input(u32, u8),
+}
+
+/// The register state of an open construct.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scope {
+    /// The temps when it opened: each of its blocks starts from them.
+    entry: Vec<[Slot; 4]>,
+    loads: BTreeMap<LoadKey, H>,
+    /// Components written inside it (for a loop, from the start: every
+    /// component its body writes, so reads at its head use the variable).
+    written: BTreeSet<Comp>,
+    /// Components written in the block being built (stored at its end).
+    block: BTreeSet<Comp>,
+    /// A loop (the target of `continue`) or a switch (with loops, of `break`).
+    pub(crate) breakable: bool,
+    pub(crate) is_loop: bool,
+}
+
+/// What the register model learns from one walk over the program before
+/// lowering it.
+#[derive(Debug, Default)]
+pub(crate) struct Prepass {
+    /// Per `loop` instruction (by offset): the temp components its body writes.
+    pub(crate) loop_writes: BTreeMap<u32, BTreeSet<Comp>>,
+    /// Per temp component: how often it is read as f32, i32, u32.
+    pub(crate) votes: BTreeMap<Comp, [u32; 3]>,
+}
+
+fn k_index(k: K) -> usize {
+    match k {
+        K::F => 0,
+        K::I => 1,
+        K::U => 2,
+    }
+}
+
+pub(crate) fn k_code(k: K) -> u8 {
+    k_index(k) as u8
+}
+
+/// The kind an opcode reads all its sources in, when it has one.
+fn source_kind(code: O) -> Option<K> {
+    use O::*;
+    Some(match code {
+        Add | Mul | Div | Min | Max | Mad | Dp2 | Dp3 | Dp4 | Eq | Ne | Lt | Ge | Frc | RoundNe | RoundNi | RoundPi
+        | RoundZ | Sqrt | Rsq | Exp | Log | Rcp | Sincos | DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine
+        | DerivRtyCoarse | DerivRtyFine | Ftoi | Ftou | F32tof16 | Sample | SampleC | SampleCLz | SampleL | SampleD
+        | SampleB | Gather4 | Gather4C | Lod => K::F,
+        Iadd | Ieq | Ine | Ilt | Ige | Imax | Imin | Ineg | Itof | Imad | Imul | Ishr | Ibfe | FirstbitShi => K::I,
+        And | Or | Xor | Not | Ult | Uge | Umax | Umin | Utof | Umad | Umul | Ushr | Ishl | Udiv | Uaddc | Usubb
+        | Countbits | Bfrev | FirstbitLo | FirstbitHi | Ubfe | Bfi | F16tof32 | Ld | LdMs | LdRaw | LdStructured
+        | StoreRaw | StoreStructured => K::U,
+        _ => return None,
+    })
+}
+
+/// The components a destination operand writes.
+pub(crate) fn dst_mask(dst: &dxbc::program::Operand) -> u32 {
+    match (NumComponents::from_u32(dst.num_components()), dst.selection()) {
+        (Some(NumComponents::Component4), Some(SelectionMode::MaskMode)) => dst.mask(),
+        (Some(NumComponents::Component1 | NumComponents::Component0), _) => 1,
+        (Some(NumComponents::Component4), Some(SelectionMode::Select1Mode)) => 1 << dst.select1(),
+        _ => 0xf,
+    }
+}
+
+/// The register components a source operand selects, per result lane.
+pub(crate) fn selection(op: &dxbc::program::Operand) -> [u32; 4] {
+    match NumComponents::from_u32(op.num_components()) {
+        Some(NumComponents::Component4) => match op.selection() {
+            Some(SelectionMode::SwizzleMode) => op.swizzle(),
+            Some(SelectionMode::Select1Mode) => [op.select1(); 4],
+            _ => [0, 1, 2, 3],
+        },
+        _ => [0; 4],
+    }
+}
+
+/// One walk over the program: which temp components each loop writes, and
+/// in which kinds temp components are read.
+pub(crate) fn prepass(p: &Program) -> Prepass {
+    let mut out = Prepass::default();
+    let mut open: Vec<(u32, BTreeSet<Comp>)> = Vec::new();
+    for ins in &p.instructions {
+        let Some(code) = ins.op().filter(|_| !ins.is_customdata()) else { continue };
+        match code {
+            O::Loop => open.push((ins.offset, BTreeSet::new())),
+            O::Endloop => {
+                if let Some((at, set)) = open.pop() {
+                    if let Some((_, outer)) = open.last_mut() {
+                        outer.extend(set.iter().copied());
+                    }
+                    out.loop_writes.insert(at, set);
+                }
+            }
+            _ => {}
+        }
+        let kind = source_kind(code);
+        for op in operands(ins, p) {
+            if op.operand_type() != Some(OT::Temp) {
+                continue;
+            }
+            let reg = op.index[0].imm as u32;
+            if op.selection() == Some(SelectionMode::MaskMode) {
+                if let Some((_, set)) = open.last_mut() {
+                    let mask = if op.mask() == 0 { 0xf } else { op.mask() };
+                    set.extend((0..4u8).filter(|c| mask & (1 << c) != 0).map(|c| (reg, c)));
+                }
+            } else if let Some(k) = kind {
+                for c in selection(op) {
+                    out.votes.entry((reg, c as u8)).or_default()[k_index(k)] += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn operands<'p>(ins: &Instruction, p: &'p Program) -> impl Iterator<Item = &'p dxbc::program::Operand> + 'p {
+    ins.operands(p)
+}
+
+/// Bits that read as a float a person would write (not a small integer,
+/// not a NaN or infinity).
+pub(crate) fn looks_float(bits: u32) -> bool {
+    // A normal float: small integers are denormals, -1 and other small
+    // negative integers NaNs.
+    let exponent = (bits >> 23) & 0xff;
+    exponent != 0 && exponent != 0xff
+}
+
+pub(crate) fn vector_size(n: usize) -> Option<VectorSize> {
+    match n {
+        2 => Some(VectorSize::Bi),
+        3 => Some(VectorSize::Tri),
+        4 => Some(VectorSize::Quad),
+        _ => None,
+    }
+}
+
+/// The register-letter suffix of a mask (`xyz`).
+pub(crate) fn mask_name(mask: u32) -> String {
+    (0..4).filter(|c| mask & (1 << c) != 0).map(|c| ['x', 'y', 'z', 'w'][c]).collect()
+}
+
+/// A literal of kind `k` with `bits`; a float that is not finite keeps its
+/// bits (WGSL has no such literal).
+pub(crate) fn literal(l: &mut Lower, bits: u32, k: K) -> H {
+    match k {
+        K::F if f32::from_bits(bits).is_finite() => l.e(E::Literal(Literal::F32(f32::from_bits(bits)))),
+        K::F => {
+            let u = l.lit_u(bits);
+            l.bitcast(u, K::U, K::F)
+        }
+        K::I => l.e(E::Literal(Literal::I32(bits as i32))),
+        K::U => l.lit_u(bits),
+    }
+}
+
+impl<'a> Lower<'a> {
+    /// Declares `n` temps (`dcl_temps`), all zero.
+    pub(crate) fn declare_temps(&mut self, n: u32) {
+        let n = n as usize;
+        if self.regs.len() < n {
+            self.regs.resize(n, [Slot::ZERO; 4]);
+            self.reg_vars.resize(n, [None; 4]);
+        }
+    }
+
+    fn check_temp(&self, reg: u32, at: usize) -> Result<(), TranslateError> {
+        if (reg as usize) < self.regs.len() {
+            Ok(())
+        } else {
+            crate::lower::malformed(format!("r{reg} is used but dcl_temps declares {}", self.regs.len()), at)
+        }
+    }
+
+    /// The kind a component's variable takes: how it is read most, else `fallback`.
+    fn var_kind(&self, c: Comp, fallback: K) -> K {
+        match self.prepass.votes.get(&c) {
+            Some(&[f, i, u]) if f + i + u > 0 => {
+                if f >= i && f >= u {
+                    K::F
+                } else if u >= i {
+                    K::U
+                } else {
+                    K::I
+                }
+            }
+            _ => fallback,
+        }
+    }
+
+    /// A component's variable (made on first use).
+    fn var(&mut self, c: Comp, fallback: K) -> (Handle<LocalVariable>, K) {
+        if let Some(v) = self.reg_vars[c.0 as usize][c.1 as usize] {
+            return v;
+        }
+        let k = self.var_kind(c, fallback);
+        let ty = self.ty(TypeInner::Scalar(k.scalar()));
+        // The initialiser is a constant expression: it must not fall inside
+        // the open Emit range.
+        self.flush();
+        let zero = self.f.expressions.append(E::ZeroValue(ty), Span::UNDEFINED);
+        let name = format!("r{}_{}", c.0, ['x', 'y', 'z', 'w'][c.1 as usize]);
+        let h = self.f.local_variables.append(LocalVariable { name: Some(name), ty, init: Some(zero) }, self.span);
+        self.reg_vars[c.0 as usize][c.1 as usize] = Some((h, k));
+        (h, k)
+    }
+
+    /// A scalar expression of kind `k` for one value.
+    fn scalar_of(&mut self, v: Value, want: K, c: Comp) -> H {
+        match v {
+            Value::Imm(bits) => literal(self, bits, want),
+            Value::Expr { h, comp, k } => {
+                let s = match comp {
+                    Some(i) => self.component(h, i as u32),
+                    None => h,
+                };
+                self.bitcast(s, k, want)
+            }
+            Value::Var => {
+                let (h, k) = self.var(c, want);
+                let ptr = self.e(E::LocalVariable(h));
+                let load = self.e(E::Load { pointer: ptr });
+                self.bitcast(load, k, want)
+            }
+        }
+    }
+
+    /// Stores a dirty component into its variable.
+    fn spill(&mut self, c: Comp) {
+        let slot = self.regs[c.0 as usize][c.1 as usize];
+        if !slot.dirty {
+            return;
+        }
+        let fallback = match slot.now {
+            Value::Expr { k, .. } => k,
+            Value::Imm(bits) if looks_float(bits) => K::F,
+            _ => K::U,
+        };
+        let (var, k) = self.var(c, fallback);
+        let value = self.scalar_of(slot.now, k, c);
+        let ptr = self.e(E::LocalVariable(var));
+        self.stmt(S::Store { pointer: ptr, value });
+        self.regs[c.0 as usize][c.1 as usize].dirty = false;
+    }
+
+    /// Reads temp `reg`'s components `sel` (one per lane): a scalar for one
+    /// lane, else a vector, in `want` (or, for a typeless reader, the kind
+    /// the values have).
+    pub(crate) fn read_temp(
+        &mut self,
+        reg: u32,
+        sel: &[u32],
+        want: Option<K>,
+        at: usize,
+    ) -> Result<(H, K), TranslateError> {
+        self.check_temp(reg, at)?;
+        let mut parts: Vec<Value> = Vec::with_capacity(sel.len());
+        for &s in sel {
+            let c = (reg, s.min(3) as u8);
+            let mut v = self.regs[reg as usize][c.1 as usize].now;
+            if v == Value::Var {
+                // Load once per block; later reads in it reuse the load.
+                let (var, k) = self.var(c, want.unwrap_or(K::U));
+                let ptr = self.e(E::LocalVariable(var));
+                let h = self.e(E::Load { pointer: ptr });
+                v = Value::Expr { h, comp: None, k };
+                self.regs[reg as usize][c.1 as usize].now = v;
+            }
+            parts.push(v);
+        }
+        let k = want.unwrap_or_else(|| {
+            parts
+                .iter()
+                .find_map(|v| match v {
+                    Value::Expr { k, .. } => Some(*k),
+                    _ => None,
+                })
+                .unwrap_or_else(|| {
+                    let float = parts.iter().any(|v| matches!(v, Value::Imm(b) if looks_float(*b)));
+                    if float {
+                        K::F
+                    } else {
+                        K::U
+                    }
+                })
+        });
+        Ok((self.gather_lanes(&parts, k, reg), k))
+    }
+
+    /// Builds the lanes `parts` as one value of kind `k`.
+    fn gather_lanes(&mut self, parts: &[Value], k: K, reg: u32) -> H {
+        let n = parts.len();
+        // Every lane from one expression: a swizzle of it (or it).
+        if let Some(Value::Expr { h, k: vk, .. }) = parts.first().copied() {
+            if parts.iter().all(|p| matches!(p, Value::Expr { h: ph, k: pk, .. } if *ph == h && *pk == vk)) {
+                let comps: Vec<Option<u8>> =
+                    parts.iter().map(|p| if let Value::Expr { comp, .. } = p { *comp } else { None }).collect();
+                let v = if comps.iter().all(Option::is_none) {
+                    // A scalar: replicated.
+                    if n == 1 {
+                        h
+                    } else {
+                        self.e(E::Splat { size: vector_size(n).unwrap_or(VectorSize::Quad), value: h })
+                    }
+                } else if comps.iter().all(Option::is_some) {
+                    let idx: Vec<u8> = comps.iter().map(|c| c.unwrap_or(0)).collect();
+                    let width = self.width_of(h);
+                    if n == 1 {
+                        self.component(h, idx[0] as u32)
+                    } else if width == n && idx.iter().enumerate().all(|(i, &c)| c as usize == i) {
+                        h
+                    } else {
+                        let comp = |c: u8| naga::SwizzleComponent::XYZW[c as usize & 3];
+                        let mut pattern = [naga::SwizzleComponent::X; 4];
+                        for (i, &c) in idx.iter().enumerate() {
+                            pattern[i] = comp(c);
+                        }
+                        self.e(E::Swizzle { size: vector_size(n).unwrap_or(VectorSize::Quad), vector: h, pattern })
+                    }
+                } else {
+                    return self.compose_parts(parts, k, reg);
+                };
+                return self.bitcast(v, vk, k);
+            }
+        }
+        // Every lane an immediate: literals, a splat when they agree.
+        if parts.iter().all(|p| matches!(p, Value::Imm(_))) {
+            let bits: Vec<u32> = parts.iter().map(|p| if let Value::Imm(b) = p { *b } else { 0 }).collect();
+            return self.immediate(&bits, k);
+        }
+        self.compose_parts(parts, k, reg)
+    }
+
+    fn compose_parts(&mut self, parts: &[Value], k: K, reg: u32) -> H {
+        let scalars: Vec<H> = parts.iter().enumerate().map(|(i, &p)| self.scalar_of(p, k, (reg, i as u8))).collect();
+        if scalars.len() == 1 {
+            return scalars[0];
+        }
+        let size = vector_size(scalars.len()).unwrap_or(VectorSize::Quad);
+        let ty = self.ty(TypeInner::Vector { size, scalar: k.scalar() });
+        self.e(E::Compose { ty, components: scalars })
+    }
+
+    /// An immediate's lanes as a literal of kind `k` (a splat when they agree).
+    pub(crate) fn immediate(&mut self, bits: &[u32], k: K) -> H {
+        let n = bits.len();
+        if bits.iter().all(|&b| b == bits[0]) {
+            let x = literal(self, bits[0], k);
+            return match vector_size(n) {
+                Some(size) => self.e(E::Splat { size, value: x }),
+                None => x,
+            };
+        }
+        let comps: Vec<H> = bits.iter().map(|&b| literal(self, b, k)).collect();
+        let size = vector_size(n).unwrap_or(VectorSize::Quad);
+        let ty = self.ty(TypeInner::Vector { size, scalar: k.scalar() });
+        self.e(E::Compose { ty, components: comps })
+    }
+
+    /// The lane count of an expression this lowering built (1 for a scalar).
+    pub(crate) fn width_of(&self, h: H) -> usize {
+        self.widths.get(&h).copied().map_or(4, usize::from)
+    }
+
+    /// Sets temp `reg`'s components `mask` from `value` (`lanes` wide: 1 a
+    /// scalar for every component, 4 a vector indexed by component, else a
+    /// vector of one lane per masked component).
+    pub(crate) fn write_temp(
+        &mut self,
+        reg: u32,
+        mask: u32,
+        value: H,
+        k: K,
+        lanes: usize,
+        at: usize,
+    ) -> Result<(), TranslateError> {
+        self.check_temp(reg, at)?;
+        self.widths.insert(value, lanes as u8);
+        if !self.f.named_expressions.contains_key(&value) && !self.f.expressions[value].needs_pre_emit() {
+            self.f.named_expressions.insert(value, format!("r{reg}_{}", mask_name(mask)));
+        }
+        let mut lane = 0u8;
+        for c in 0..4u8 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let comp = match lanes {
+                1 => None,
+                4 => Some(c),
+                _ => Some(lane),
+            };
+            lane += 1;
+            self.set_slot((reg, c), Value::Expr { h: value, comp, k });
+        }
+        Ok(())
+    }
+
+    /// Sets temp components from immediates (a `mov` of literals: no line
+    /// of its own; readers build the literal in their kind).
+    pub(crate) fn write_temp_imm(
+        &mut self,
+        reg: u32,
+        mask: u32,
+        bits: [u32; 4],
+        at: usize,
+    ) -> Result<(), TranslateError> {
+        self.check_temp(reg, at)?;
+        for c in 0..4u8 {
+            if mask & (1 << c) != 0 {
+                self.set_slot((reg, c), Value::Imm(bits[c as usize]));
+            }
+        }
+        Ok(())
+    }
+
+    fn set_slot(&mut self, c: Comp, v: Value) {
+        self.regs[c.0 as usize][c.1 as usize] = Slot { now: v, dirty: true };
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.written.insert(c);
+            scope.block.insert(c);
+        }
+    }
+
+    /// The temp components an immediate-only source of `mov` gives, if it is one.
+    pub(crate) fn immediate_lanes(&self, op: &dxbc::program::Operand) -> Option<[u32; 4]> {
+        let sel = selection(op);
+        match op.operand_type() {
+            Some(OT::Immediate32) => {
+                let v = op.imm(self.p);
+                match v.len() {
+                    1 => Some([v[0]; 4]),
+                    4 => Some(sel.map(|c| v[c as usize & 3])),
+                    _ => None,
+                }
+            }
+            Some(OT::Temp) if op.index[0].rel == dxbc::program::NO_OPERAND => {
+                let regs = self.regs.get(op.index[0].imm as usize)?;
+                let mut out = [0; 4];
+                for (i, &c) in sel.iter().enumerate() {
+                    match regs[c as usize & 3].now {
+                        Value::Imm(b) => out[i] = b,
+                        _ => return None,
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    // ------------------------------------------------------------ scopes
+
+    /// Opens the register scope of a construct. A loop first stores the
+    /// values its body overwrites (`writes`; None: every component) so that
+    /// its head reads them from their variables.
+    pub(crate) fn open_scope(&mut self, is_loop: bool, breakable: bool, writes: Option<BTreeSet<Comp>>) {
+        let mut written = BTreeSet::new();
+        if is_loop {
+            let all: BTreeSet<Comp> = match writes {
+                Some(w) => w,
+                None => (0..self.regs.len() as u32).flat_map(|r| (0..4u8).map(move |c| (r, c))).collect(),
+            };
+            for &c in &all {
+                if (c.0 as usize) < self.regs.len() {
+                    self.spill(c);
+                    self.regs[c.0 as usize][c.1 as usize] = Slot { now: Value::Var, dirty: false };
+                }
+            }
+            written = all;
+        }
+        self.flush();
+        self.scopes.push(Scope {
+            entry: self.regs.clone(),
+            loads: self.loads.clone(),
+            written,
+            block: BTreeSet::new(),
+            breakable,
+            is_loop,
+        });
+    }
+
+    /// Ends one block of the innermost construct: what it wrote goes to the
+    /// variables.
+    pub(crate) fn end_block(&mut self) {
+        let written: Vec<Comp> = self.scopes.last().map(|s| s.block.iter().copied().collect()).unwrap_or_default();
+        for c in written {
+            if (c.0 as usize) < self.regs.len() {
+                self.spill(c);
+            }
+        }
+        self.flush();
+    }
+
+    /// Starts the next block (`else`, the next `case`) from the state the
+    /// construct opened with.
+    pub(crate) fn restart_block(&mut self) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.block.clear();
+            self.regs = s.entry.clone();
+            self.loads = s.loads.clone();
+        }
+    }
+
+    /// Closes the innermost construct, before its statement joins the
+    /// enclosing block: values it overwrites that were not yet in their
+    /// variables are stored first, and after it those components are read
+    /// from the variables.
+    pub(crate) fn close_scope(&mut self) {
+        let Some(scope) = self.scopes.pop() else { return };
+        self.regs = scope.entry;
+        self.loads = scope.loads;
+        for &c in &scope.written {
+            if (c.0 as usize) < self.regs.len() {
+                self.spill(c);
+                self.regs[c.0 as usize][c.1 as usize] = Slot { now: Value::Var, dirty: false };
+            }
+        }
+        self.flush();
+        if let Some(outer) = self.scopes.last_mut() {
+            outer.written.extend(scope.written.iter().copied());
+            outer.block.extend(scope.written.iter().copied());
+        }
+    }
+
+    /// Before a `break` or `continue`: the values written inside the
+    /// constructs it leaves go to their variables.
+    pub(crate) fn before_jump(&mut self, is_continue: bool) {
+        let mut comps = BTreeSet::new();
+        for s in self.scopes.iter().rev() {
+            comps.extend(s.written.iter().copied());
+            if s.is_loop || (!is_continue && s.breakable) {
+                break;
+            }
+        }
+        for c in comps {
+            if (c.0 as usize) < self.regs.len() {
+                self.spill(c);
+            }
+        }
+        self.flush();
+    }
+
+    /// Forgets every value (a new function, or a hull shader phase).
+    pub(crate) fn forget_values(&mut self) {
+        self.regs.clear();
+        self.reg_vars.clear();
+        self.loads.clear();
+        self.widths.clear();
+        self.scopes.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_looking_bits() {
+        assert!(looks_float(1.0f32.to_bits()));
+        assert!(looks_float((-0.5f32).to_bits()));
+        assert!(!looks_float(0));
+        assert!(!looks_float(7));
+        assert!(!looks_float(u32::MAX));
+        assert!(!looks_float(f32::NAN.to_bits()));
+        assert!(!looks_float(f32::INFINITY.to_bits()));
+    }
+
+    #[test]
+    fn mask_names() {
+        assert_eq!(mask_name(0b0111), "xyz");
+        assert_eq!(mask_name(0b1010), "yw");
+    }
+}
