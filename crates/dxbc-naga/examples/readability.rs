@@ -49,9 +49,15 @@ fn main() {
                     continue;
                 }
             };
-            let Ok(wgsl) = dxbc_naga::to_wgsl(&t) else {
-                refused += 1;
-                continue;
+            let wgsl = match dxbc_naga::to_wgsl(&t) {
+                Ok(w) => w,
+                Err(e) => {
+                    if std::env::var_os("READABILITY_VERBOSE").is_some() {
+                        eprintln!("{}: {e}", path.display());
+                    }
+                    refused += 1;
+                    continue;
+                }
             };
             sum += Figures::of(&shader, &t.module, &wgsl);
         }

@@ -161,6 +161,8 @@ pub(crate) struct Lower<'a> {
     icb: Option<Handle<GlobalVariable>>,
     /// The element kind of the immediate constant buffer.
     icb_kind: K,
+    /// RDEF's resource names: (class, first register, space, count, name).
+    rdef_names: Vec<(RegisterClass, u32, u32, u32, String)>,
     pub(crate) bindings: Vec<BindingEntry>,
     pub(crate) textures: BTreeMap<u32, crate::resources::Tex>,
     pub(crate) samplers: BTreeMap<u32, Handle<GlobalVariable>>,
@@ -186,6 +188,11 @@ pub(crate) struct Lower<'a> {
     pub(crate) prepass: crate::regs::Prepass,
     /// The kind of each input register (its signature's component type).
     pub(crate) input_kinds: BTreeMap<u32, K>,
+    /// The kind of each output register (its signature's component type).
+    output_kinds: BTreeMap<u32, K>,
+    /// Input and output globals of a native stage are `vec4`s of their
+    /// signature's kind (the others hold u32 bits).
+    global_kinds: BTreeMap<Handle<GlobalVariable>, K>,
     /// The destination mask a component-wise instruction reads its sources
     /// for (0xf otherwise), and the lane count of the value it writes.
     pub(crate) lane_mask: u32,
@@ -279,6 +286,7 @@ pub(crate) fn translate_form(
         cb_kinds: cbuffer_kinds(shader),
         icb: None,
         icb_kind: K::U,
+        rdef_names: rdef_names(shader),
         bindings: Vec::new(),
         textures: BTreeMap::new(),
         samplers: BTreeMap::new(),
@@ -301,6 +309,15 @@ pub(crate) fn translate_form(
             .filter(|e| e.register != u32::MAX)
             .map(|e| (e.register, register_kind(e.component_type)))
             .collect(),
+        output_kinds: shader
+            .output_signature
+            .iter()
+            .flat_map(|s| s.elements.iter())
+            .filter(|e| e.register != u32::MAX && e.stream.unwrap_or(0) == 0)
+            .map(|e| (e.register, register_kind(e.component_type)))
+            .rev()
+            .collect(),
+        global_kinds: BTreeMap::new(),
         lane_mask: 0xf,
         lanes: 4,
         indexable: BTreeMap::new(),
@@ -600,7 +617,8 @@ impl<'a> Lower<'a> {
         if let Some(&g) = self.inputs.get(&n) {
             return g;
         }
-        let g = self.private_global(format!("v{n}"));
+        let kind = self.input_kinds.get(&n).copied().unwrap_or(K::F);
+        let g = self.io_global(format!("v{n}"), kind);
         self.inputs.insert(n, g);
         g
     }
@@ -609,9 +627,28 @@ impl<'a> Lower<'a> {
         if let Some(&g) = self.outputs.get(&n) {
             return g;
         }
-        let g = self.private_global(format!("o{n}"));
+        let kind = self.output_kinds.get(&n).copied().unwrap_or(K::F);
+        let g = self.io_global(format!("o{n}"), kind);
         self.outputs.insert(n, g);
         g
+    }
+
+    /// An input or output register's global: typed by the signature in a
+    /// native stage (only the entry point wrapper and the body use it),
+    /// u32 bits in the forms whose stage buffers copy registers.
+    fn io_global(&mut self, name: String, kind: K) -> Handle<GlobalVariable> {
+        if self.form != StageForm::Native {
+            return self.private_global(name);
+        }
+        let ty = self.vec_ty(kind);
+        let g = self.private_typed(&name, ty);
+        self.global_kinds.insert(g, kind);
+        g
+    }
+
+    /// The kind of the values a global holds.
+    pub(crate) fn global_kind(&self, g: Handle<GlobalVariable>) -> K {
+        self.global_kinds.get(&g).copied().unwrap_or(K::U)
     }
 
     pub(crate) fn special(&mut self, ty: OT) -> Handle<GlobalVariable> {
@@ -858,7 +895,8 @@ impl<'a> Lower<'a> {
             ty == OT::ConstantBuffer && op.index_dim() == 2 && Self::is_static(op, 0) && Self::is_static(op, 1);
         let (native, key) = if input {
             let reg = op.index[0].imm as u32;
-            (self.input_kinds.get(&reg).copied().unwrap_or(K::F), Some((reg, 0u32, true)))
+            let g = self.input(reg);
+            (self.global_kind(g), Some((reg, 0u32, true)))
         } else if cb_row {
             let id = op.index[0].imm as u32;
             (self.cb_kinds.get(&id).copied().unwrap_or(K::U), Some((id, op.index[1].imm as u32, false)))
@@ -874,7 +912,7 @@ impl<'a> Lower<'a> {
                 } else {
                     let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                     let load = self.e(E::Load { pointer: ptr });
-                    let h = self.bitcast(load, if is_input { K::U } else { native }, k);
+                    let h = self.bitcast(load, native, k);
                     self.loads.insert(key, h);
                     h
                 }
@@ -888,10 +926,43 @@ impl<'a> Lower<'a> {
         Ok((self.select_lanes(raw, &sel), k))
     }
 
+    /// The integer kind (i32 or u32) the first of sources `srcs` whose
+    /// value has one has, else `default`.
+    fn int_kind(&self, ins: &Instruction, srcs: &[usize], default: K) -> K {
+        srcs.iter()
+            .filter_map(|&i| ins.operand(self.p, i))
+            .filter_map(|op| match op.operand_type() {
+                Some(OT::Temp) => self.temp_kind(op),
+                Some(OT::ConstantBuffer | OT::Input | OT::ImmediateConstantBuffer) => Some(self.memory_kind(op)),
+                _ => None,
+            })
+            .find(|&k| k != K::F)
+            .unwrap_or(default)
+    }
+
+    /// RDEF's name for the resource at `register` of `class` in `space`,
+    /// as a WGSL identifier.
+    pub(crate) fn rdef_name(&self, class: RegisterClass, register: u32, space: u32) -> Option<String> {
+        self.rdef_names
+            .iter()
+            .find(|(c, first, s, count, _)| {
+                *c == class && *s == space && register >= *first && register - *first < (*count).max(1)
+            })
+            .and_then(|(_, _, _, _, name)| identifier(name))
+    }
+
     /// The element kind of the memory an operand names (u32 but for
     /// constant buffers and the immediate constant buffer).
     fn memory_kind(&self, op: &Operand) -> K {
+        let reg = op.index[0].imm as u32;
         match op.operand_type() {
+            Some(OT::Input) => match self.inputs.get(&reg) {
+                Some(&g) => self.global_kind(g),
+                // Not read yet: the kind its global will have.
+                None if self.form == StageForm::Native => self.input_kinds.get(&reg).copied().unwrap_or(K::F),
+                None => K::U,
+            },
+            Some(OT::Output) => self.outputs.get(&reg).map_or(K::U, |&g| self.global_kind(g)),
             Some(OT::ConstantBuffer) => self.cb_kinds.get(&(op.index[0].imm as u32)).copied().unwrap_or(K::U),
             Some(OT::ImmediateConstantBuffer) => self.icb_kind,
             _ => K::U,
@@ -1003,10 +1074,12 @@ impl<'a> Lower<'a> {
             }
             return self.write_temp(dst.index[0].imm as u32, mask, value, k, lanes, dst.offset as usize);
         }
-        let bits = self.bitcast(value, k, K::U);
         let Some(ptr) = self.pointer(dst)? else {
             return malformed("an immediate used as a destination", dst.offset as usize);
         };
+        // After `pointer`, which makes the register's global.
+        let memory = self.memory_kind(dst);
+        let bits = self.bitcast(value, k, memory);
         if mask == 0xf && lanes == 4 {
             self.stmt(S::Store { pointer: ptr, value: bits });
         } else if mask == 0xf && lanes == 1 {
@@ -1173,9 +1246,10 @@ impl<'a> Lower<'a> {
                     }
                 }
                 let (group, binding) = self.options.bindings.place(RegisterClass::ConstantBuffer, register, space);
+                let name = self.rdef_name(RegisterClass::ConstantBuffer, register, space);
                 let g = self.module.global_variables.append(
                     GlobalVariable {
-                        name: Some(format!("cb{id}")),
+                        name: Some(name.unwrap_or_else(|| format!("cb{id}"))),
                         space: AddressSpace::Uniform,
                         binding: Some(ResourceBinding { group, binding }),
                         ty,
@@ -1524,17 +1598,19 @@ impl<'a> Lower<'a> {
         let dst = |l: &mut Self, i: usize| l.op(ins, i);
         macro_rules! binary {
             ($k:expr, $op:expr) => {{
-                let a = src(self, 1, $k)?;
-                let b = src(self, 2, $k)?;
+                let k = $k;
+                let a = src(self, 1, k)?;
+                let b = src(self, 2, k)?;
                 let r = self.bin($op, a, b);
                 let d = dst(self, 0)?;
-                self.write(d, r, $k, sat)?;
+                self.write(d, r, k, sat)?;
             }};
         }
         macro_rules! compare {
             ($k:expr, $op:expr) => {{
-                let a = src(self, 1, $k)?;
-                let b = src(self, 2, $k)?;
+                let k = $k;
+                let a = src(self, 1, k)?;
+                let b = src(self, 2, k)?;
                 let c = self.bin($op, a, b);
                 let r = self.mask_from_bool(c);
                 let d = dst(self, 0)?;
@@ -1596,8 +1672,10 @@ impl<'a> Lower<'a> {
             O::Ne => compare!(K::F, B::NotEqual),
             O::Lt => compare!(K::F, B::Less),
             O::Ge => compare!(K::F, B::GreaterEqual),
-            O::Ieq => compare!(K::I, B::Equal),
-            O::Ine => compare!(K::I, B::NotEqual),
+            // Sign-agnostic integer operations work in the integer kind their
+            // sources already have (no i32/u32 bitcasts for nothing).
+            O::Ieq => compare!(self.int_kind(ins, &[1, 2], K::I), B::Equal),
+            O::Ine => compare!(self.int_kind(ins, &[1, 2], K::I), B::NotEqual),
             O::Ilt => compare!(K::I, B::Less),
             O::Ige => compare!(K::I, B::GreaterEqual),
             O::Ult => compare!(K::U, B::Less),
@@ -1725,15 +1803,16 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            O::Iadd => binary!(K::I, B::Add),
-            O::And => binary!(K::U, B::And),
-            O::Or => binary!(K::U, B::InclusiveOr),
-            O::Xor => binary!(K::U, B::ExclusiveOr),
+            O::Iadd => binary!(self.int_kind(ins, &[1, 2], K::I), B::Add),
+            O::And => binary!(self.int_kind(ins, &[1, 2], K::U), B::And),
+            O::Or => binary!(self.int_kind(ins, &[1, 2], K::U), B::InclusiveOr),
+            O::Xor => binary!(self.int_kind(ins, &[1, 2], K::U), B::ExclusiveOr),
             O::Not => {
-                let a = src(self, 1, K::U)?;
+                let k = self.int_kind(ins, &[1], K::U);
+                let a = src(self, 1, k)?;
                 let r = self.e(E::Unary { op: UnaryOperator::BitwiseNot, expr: a });
                 let d = dst(self, 0)?;
-                self.write(d, r, K::U, false)?;
+                self.write(d, r, k, false)?;
             }
             O::Ineg => {
                 let a = src(self, 1, K::I)?;
@@ -1750,7 +1829,11 @@ impl<'a> Lower<'a> {
                 self.write(d, r, k, false)?;
             }
             O::Ishl | O::Ishr | O::Ushr => {
-                let k = if code == O::Ishr { K::I } else { K::U };
+                let k = match code {
+                    O::Ishr => K::I,
+                    O::Ushr => K::U,
+                    _ => self.int_kind(ins, &[1], K::U),
+                };
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, K::U)?;
                 let m = self.splat_u(31);
@@ -1760,7 +1843,8 @@ impl<'a> Lower<'a> {
                 self.write(d, r, k, false)?;
             }
             O::Imad | O::Umad => {
-                let k = if code == O::Imad { K::I } else { K::U };
+                // The low 32 bits of a product and sum do not depend on sign.
+                let k = self.int_kind(ins, &[1, 2, 3], if code == O::Imad { K::I } else { K::U });
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, k)?;
                 let c = src(self, 3, k)?;
@@ -2105,7 +2189,7 @@ impl<'a> Lower<'a> {
                 }
                 let idx = ep.arguments.len() as u32;
                 ep.arguments.push(FunctionArgument {
-                    name: Some(e.name.to_ascii_lowercase()),
+                    name: Some(semantic_identifier(&e.name, e.semantic_index)),
                     ty,
                     binding: Some(binding),
                 });
@@ -2228,6 +2312,7 @@ impl<'a> Lower<'a> {
         // where the argument is a vec4 at component 0, else component by
         // component.
         for (arg, g, k, comps, c0, how) in arg_exprs {
+            let gk = self.global_kind(g);
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
             let lit = |ep: &mut Function, v: Literal| ep.expressions.append(E::Literal(v), Span::UNDEFINED);
@@ -2251,9 +2336,11 @@ impl<'a> Lower<'a> {
                         }
                     }
                     let v = ep.expressions.append(E::Compose { ty: self.t.vec4f, components: c }, Span::UNDEFINED);
-                    let bits = ep
-                        .expressions
-                        .append(E::As { expr: v, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED);
+                    let bits = if gk == K::F {
+                        v
+                    } else {
+                        ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
+                    };
                     stores.push((ptr, bits));
                 }
                 ArgKind::Bool => {
@@ -2261,15 +2348,19 @@ impl<'a> Lower<'a> {
                     let t = lit(&mut ep, Literal::U32(u32::MAX));
                     let f = lit(&mut ep, Literal::U32(0));
                     let v = ep.expressions.append(E::Select { condition: arg, accept: t, reject: f }, Span::UNDEFINED);
+                    let v = if gk == K::U {
+                        v
+                    } else {
+                        ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
+                    };
                     let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 }, Span::UNDEFINED);
                     stores.push((p, v));
                 }
                 ArgKind::Plain if comps == 4 && c0 == 0 => {
-                    let v = if k == K::U {
+                    let v = if k == gk {
                         arg
                     } else {
-                        ep.expressions
-                            .append(E::As { expr: arg, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED)
+                        ep.expressions.append(E::As { expr: arg, kind: gk.kind(), convert: None }, Span::UNDEFINED)
                     };
                     stores.push((ptr, v));
                 }
@@ -2280,11 +2371,10 @@ impl<'a> Lower<'a> {
                         } else {
                             ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED)
                         };
-                        let v = if k == K::U {
+                        let v = if k == gk {
                             v
                         } else {
-                            ep.expressions
-                                .append(E::As { expr: v, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED)
+                            ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
                         };
                         let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 + i }, Span::UNDEFINED);
                         stores.push((p, v));
@@ -2412,12 +2502,18 @@ impl<'a> Lower<'a> {
                 }
             };
             let k_out = if ty == self.t.vec4f { K::F } else { k };
+            let gk = self.global_kind(g);
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
             let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
             let v = if let Some(c) = scalar_from {
-                ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED)
-            } else if k_out == K::U {
+                let x = ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED);
+                if gk == K::U {
+                    x
+                } else {
+                    ep.expressions.append(E::As { expr: x, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED)
+                }
+            } else if k_out == gk {
                 load
             } else {
                 ep.expressions.append(E::As { expr: load, kind: k_out.kind(), convert: None }, Span::UNDEFINED)
@@ -2431,7 +2527,11 @@ impl<'a> Lower<'a> {
             if members.iter().any(|m: &StructMember| m.binding.as_ref() == Some(&binding)) {
                 return malformed(format!("two outputs bound as {binding:?} (o{reg})"), e.offset);
             }
-            members.push(StructMember { name: Some(format!("o{reg}")), ty, binding: Some(binding), offset });
+            let mut member = semantic_identifier(&e.name, e.semantic_index);
+            while members.iter().any(|m: &StructMember| m.name.as_deref() == Some(member.as_str())) {
+                member.push('_');
+            }
+            members.push(StructMember { name: Some(member), ty, binding: Some(binding), offset });
             offset += 16;
             values.push(v);
             outputs.push(IoEntry {
@@ -2464,8 +2564,12 @@ impl<'a> Lower<'a> {
                         let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
                         let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
                         let x = ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED);
-                        ep.expressions
-                            .append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
+                        if self.global_kind(g) == K::F {
+                            x
+                        } else {
+                            ep.expressions
+                                .append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
+                        }
                     }
                     // Declared but never written: D3D leaves it 0.
                     None => ep.expressions.append(E::Literal(Literal::F32(0.0)), Span::UNDEFINED),
@@ -2706,6 +2810,48 @@ fn synthetic_element(register: u32, name: &str, semantic_index: u32) -> dxbc::ch
         reserved: 0,
         min_precision: None,
     }
+}
+
+/// RDEF's resource bindings: (class, first register, space, count, name).
+fn rdef_names(shader: &dxbc::Shader) -> Vec<(RegisterClass, u32, u32, u32, String)> {
+    let Some(rdef) = &shader.rdef else { return Vec::new() };
+    rdef.bindings
+        .iter()
+        .filter_map(|b| {
+            // D3D_SHADER_INPUT_TYPE: which register file the binding is in.
+            let class = match b.input_type {
+                0 => RegisterClass::ConstantBuffer,
+                1 | 2 | 5 | 7 | 12 => RegisterClass::ShaderResource,
+                3 => RegisterClass::Sampler,
+                4 | 6 | 8 | 9 | 10 | 11 | 13 => RegisterClass::UnorderedAccess,
+                _ => return None,
+            };
+            Some((class, b.bind_point, b.space.unwrap_or(0), b.bind_count, b.name.clone()))
+        })
+        .collect()
+}
+
+/// `name` as a WGSL identifier: other characters become `_`, a leading
+/// digit or `__` gets a letter; None when nothing is left.
+pub(crate) fn identifier(name: &str) -> Option<String> {
+    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    while s.ends_with('_') && s.len() > 1 {
+        s.pop();
+    }
+    if s.chars().all(|c| c == '_') {
+        return None;
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with("__") {
+        s.insert(0, 'n');
+    }
+    Some(s)
+}
+
+/// A signature element's identifier: its semantic in lower case with its
+/// index (`texcoord0`, `sv_target1`).
+fn semantic_identifier(name: &str, index: u32) -> String {
+    let base = identifier(&name.to_ascii_lowercase()).unwrap_or_else(|| "io".into());
+    format!("{base}{index}")
 }
 
 /// Per constant buffer id: the kind most of its RDEF variables' bytes

@@ -502,6 +502,17 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The kind of the value in the first component a temp operand selects.
+    pub(crate) fn temp_kind(&self, op: &dxbc::program::Operand) -> Option<K> {
+        let c = selection(op)[0] as usize & 3;
+        let reg = op.index[0].imm as usize;
+        match self.regs.get(reg)?[c].now {
+            Value::Expr { k, .. } => Some(k),
+            Value::Var => self.reg_vars.get(reg)?[c].map(|(_, k)| k),
+            Value::Imm(_) => None,
+        }
+    }
+
     // ------------------------------------------------------------ scopes
 
     /// Opens the register scope of a construct. A loop first stores the

@@ -242,6 +242,8 @@ impl Lower<'_> {
             };
             self.ranges.insert((file, id), (register, count));
         }
+        // The shader's own name for the resource when RDEF has one.
+        let name = self.rdef_name(class, register, space).unwrap_or(name);
         self.module.global_variables.append(
             GlobalVariable {
                 name: Some(name),

@@ -117,7 +117,7 @@ impl Lower<'_> {
         let g = self.input(register);
         let ptr = self.e(E::GlobalVariable(g));
         let raw = self.e(E::Load { pointer: ptr });
-        let value = self.bitcast(raw, K::U, K::F);
+        let value = self.bitcast(raw, self.global_kind(g), K::F);
         let extra = match code {
             O::EvalCentroid => Vec::new(),
             O::EvalSampleIndex => {

@@ -1,15 +1,15 @@
 diagnostic(off, derivative_uniformity);
 
 struct FragmentOutput {
-    @location(0) o0_: vec4<f32>,
+    @location(0) sv_target0_: vec4<f32>,
 }
 
 @group(0) @binding(0) 
-var<uniform> cb0_: array<vec4<f32>, 1>;
-var<private> o0_: vec4<u32>;
+var<uniform> _Globals: array<vec4<f32>, 1>;
+var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let _e2 = cb0_[0];
+    let _e2 = _Globals[0];
     let r1_xy = _e2.xy;
     let r1_xy_1 = abs(r1_xy);
     let r1_zw = _e2.xy;
@@ -17,7 +17,7 @@ fn dxbc_main() {
     let r1_z_1 = (r1_z + -0.5f);
     let r1_z_2 = abs(r1_z_1);
     let r1_xyzw = vec4<f32>(r1_xy_1.x, r1_xy_1.y, r1_z_2, 0.4f);
-    o0_ = bitcast<vec4<u32>>(r1_xyzw);
+    o0_ = r1_xyzw;
     return;
 }
 
@@ -25,5 +25,5 @@ fn dxbc_main() {
 fn main() -> FragmentOutput {
     dxbc_main();
     let _e1 = o0_;
-    return FragmentOutput(bitcast<vec4<f32>>(_e1));
+    return FragmentOutput(_e1);
 }

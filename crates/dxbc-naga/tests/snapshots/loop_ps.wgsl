@@ -1,15 +1,15 @@
 diagnostic(off, derivative_uniformity);
 
 struct FragmentOutput {
-    @location(0) o0_: vec4<f32>,
+    @location(0) sv_target0_: vec4<f32>,
 }
 
 @group(0) @binding(0) 
-var<uniform> cb0_: array<vec4<f32>, 1>;
-var<private> o0_: vec4<u32>;
+var<uniform> _Globals: array<vec4<f32>, 1>;
+var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let _e2 = cb0_[0];
+    let _e2 = _Globals[0];
     let r0_x = _e2.x;
     let r0_y = _e2.x;
     let r0_x_1 = (r0_x + r0_y);
@@ -30,7 +30,7 @@ fn dxbc_main() {
     let r0_y_8 = _e2.x;
     let r0_x_9 = (r0_x_8 + r0_y_8);
     let r0_xyzw = vec4(r0_x_9);
-    o0_ = bitcast<vec4<u32>>(r0_xyzw);
+    o0_ = r0_xyzw;
     return;
 }
 
@@ -38,5 +38,5 @@ fn dxbc_main() {
 fn main() -> FragmentOutput {
     dxbc_main();
     let _e1 = o0_;
-    return FragmentOutput(bitcast<vec4<f32>>(_e1));
+    return FragmentOutput(_e1);
 }

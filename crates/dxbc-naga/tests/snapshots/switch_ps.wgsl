@@ -1,12 +1,12 @@
 diagnostic(off, derivative_uniformity);
 
 struct FragmentOutput {
-    @location(0) o0_: vec4<f32>,
+    @location(0) sv_target0_: vec4<f32>,
 }
 
 @group(0) @binding(0) 
-var<uniform> cb0_: array<vec4<u32>, 1>;
-var<private> o0_: vec4<u32>;
+var<uniform> _Globals: array<vec4<u32>, 1>;
+var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
     var r0_x: f32 = f32();
@@ -14,7 +14,7 @@ fn dxbc_main() {
     var r0_z: f32 = f32();
     var r0_w: f32 = f32();
 
-    let r1_xyzw = cb0_[0];
+    let r1_xyzw = _Globals[0];
     let r1_x = r1_xyzw.x;
     switch r1_x {
         case 0u: {
@@ -44,7 +44,7 @@ fn dxbc_main() {
     let _e37 = r0_z;
     let _e39 = r0_w;
     let r1_xyzw_1 = vec4<f32>(_e33, _e35, _e37, _e39);
-    o0_ = bitcast<vec4<u32>>(r1_xyzw_1);
+    o0_ = r1_xyzw_1;
     return;
 }
 
@@ -52,5 +52,5 @@ fn dxbc_main() {
 fn main() -> FragmentOutput {
     dxbc_main();
     let _e1 = o0_;
-    return FragmentOutput(bitcast<vec4<f32>>(_e1));
+    return FragmentOutput(_e1);
 }

@@ -1,38 +1,38 @@
 @group(0) @binding(0) 
-var<uniform> cb0_: array<vec4<u32>, 1>;
+var<uniform> _Globals: array<vec4<u32>, 1>;
 @group(3) @binding(1) 
-var<storage, read_write> u1_: array<atomic<u32>>;
+var<storage, read_write> u: array<atomic<u32>>;
 
 fn dxbc_main() {
-    let r0_xyzw = cb0_[0];
+    let r0_xyzw = _Globals[0];
     let r0_x = r0_xyzw.x;
-    atomicAnd((&u1_[0u]), r0_x);
+    atomicAnd((&u[0u]), r0_x);
     let r0_x_1 = r0_xyzw.y;
     let r0_y = r0_xyzw.x;
-    let _e17 = atomicCompareExchangeWeak((&u1_[1u]), r0_x_1, r0_y);
+    let _e17 = atomicCompareExchangeWeak((&u[1u]), r0_x_1, r0_y);
     let r0_x_2 = r0_xyzw.x;
-    atomicAdd((&u1_[2u]), r0_x_2);
+    atomicAdd((&u[2u]), r0_x_2);
     let r0_x_3 = r0_xyzw.x;
-    atomicOr((&u1_[3u]), r0_x_3);
+    atomicOr((&u[3u]), r0_x_3);
     let r0_x_4 = r0_xyzw.x;
-    atomicMax((&u1_[4u]), r0_x_4);
+    atomicMax((&u[4u]), r0_x_4);
     let r0_x_5 = r0_xyzw.x;
-    atomicMin((&u1_[5u]), r0_x_5);
+    atomicMin((&u[5u]), r0_x_5);
     let r0_x_6 = r0_xyzw.x;
-    atomicXor((&u1_[6u]), r0_x_6);
+    atomicXor((&u[6u]), r0_x_6);
     let r0_x_7 = r0_xyzw.x;
-    let _e54 = atomicExchange((&u1_[7u]), r0_x_7);
+    let _e54 = atomicExchange((&u[7u]), r0_x_7);
     let r0_x_8 = vec4(_e54);
-    let r0_x_9 = select(0u, 4294967295u, (bitcast<i32>(_e54) == 2i));
+    let r0_x_9 = select(0u, 4294967295u, (_e54 == 2u));
     let r0_x_10 = (r0_x_9 & 1u);
-    atomicAdd((&u1_[8u]), r0_x_10);
+    atomicAdd((&u[8u]), r0_x_10);
     let r0_x_11 = r0_xyzw.y;
     let r0_y_1 = r0_xyzw.x;
-    let _e77 = atomicCompareExchangeWeak((&u1_[9u]), r0_x_11, r0_y_1);
-    let r0_x_12 = vec4(_e77.old_value);
-    let r0_x_13 = select(0u, 4294967295u, (bitcast<i32>(_e77.old_value) == 5i));
+    let _e76 = atomicCompareExchangeWeak((&u[9u]), r0_x_11, r0_y_1);
+    let r0_x_12 = vec4(_e76.old_value);
+    let r0_x_13 = select(0u, 4294967295u, (_e76.old_value == 5u));
     let r0_x_14 = (r0_x_13 & 1u);
-    atomicAdd((&u1_[10u]), r0_x_14);
+    atomicAdd((&u[10u]), r0_x_14);
     return;
 }
 
