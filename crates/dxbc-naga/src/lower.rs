@@ -161,6 +161,9 @@ pub(crate) struct Lower<'a> {
     icb: Option<Handle<GlobalVariable>>,
     /// The element kind of the immediate constant buffer.
     icb_kind: K,
+    /// Per constant buffer id and row: the RDEF variable that starts in
+    /// it or covers it (`name`, `name_1` for its second row, …).
+    cb_row_names: BTreeMap<(u32, u32), String>,
     /// RDEF's resource names: (class, first register, space, count, name).
     rdef_names: Vec<(RegisterClass, u32, u32, u32, String)>,
     pub(crate) bindings: Vec<BindingEntry>,
@@ -287,6 +290,7 @@ pub(crate) fn translate_form(
         icb: None,
         icb_kind: K::U,
         rdef_names: rdef_names(shader),
+        cb_row_names: cbuffer_row_names(shader),
         bindings: Vec::new(),
         textures: BTreeMap::new(),
         samplers: BTreeMap::new(),
@@ -912,6 +916,12 @@ impl<'a> Lower<'a> {
                 } else {
                     let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                     let load = self.e(E::Load { pointer: ptr });
+                    // A constant-buffer row is named after its variable.
+                    if !is_input {
+                        if let Some(name) = self.cb_row_names.get(&(reg, row)) {
+                            self.f.named_expressions.insert(load, name.clone());
+                        }
+                    }
                     let h = self.bitcast(load, native, k);
                     self.loads.insert(key, h);
                     h
@@ -2810,6 +2820,38 @@ fn synthetic_element(register: u32, name: &str, semantic_index: u32) -> dxbc::ch
         reserved: 0,
         min_precision: None,
     }
+}
+
+/// Per (constant buffer id, row): the name of the RDEF variable in that
+/// row, the first one that starts there or else the one that covers it
+/// (`g_mWorld` for a matrix's first row, `g_mWorld_1` for its second).
+/// SM5.0 only (an SM5.1 id is not a register).
+fn cbuffer_row_names(shader: &dxbc::Shader) -> BTreeMap<(u32, u32), String> {
+    let mut out = BTreeMap::new();
+    let Some(rdef) = &shader.rdef else { return out };
+    if shader.program.as_ref().is_none_or(|p| p.version.is_sm51()) {
+        return out;
+    }
+    for b in rdef.bindings.iter().filter(|b| b.input_type == 0) {
+        let Some(cb) = rdef.constant_buffers.iter().find(|c| c.name == b.name) else { continue };
+        let mut vars: Vec<_> = cb.variables.iter().filter(|v| v.size > 0).collect();
+        vars.sort_by_key(|v| v.start_offset);
+        for v in &vars {
+            let Some(name) = identifier(&v.name) else { continue };
+            let first = v.start_offset / 16;
+            out.entry((b.bind_point, first)).or_insert_with(|| name.clone());
+        }
+        for v in &vars {
+            let Some(name) = identifier(&v.name) else { continue };
+            let first = v.start_offset / 16;
+            let last = (v.start_offset.saturating_add(v.size).saturating_sub(1)) / 16;
+            // Bounded: constant buffers have at most 4096 rows.
+            for row in first + 1..=last.min(first + 4096) {
+                out.entry((b.bind_point, row)).or_insert_with(|| format!("{name}_{}", row - first));
+            }
+        }
+    }
+    out
 }
 
 /// RDEF's resource bindings: (class, first register, space, count, name).

@@ -9,11 +9,11 @@ var<uniform> _Globals: array<vec4<f32>, 1>;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let _e2 = _Globals[0];
-    let r1_xy = _e2.xy;
+    let u = _Globals[0];
+    let r1_xy = u.xy;
     let r1_xy_1 = abs(r1_xy);
-    let r1_zw = _e2.xy;
-    let r1_z = _e2.x;
+    let r1_zw = u.xy;
+    let r1_z = u.x;
     let r1_z_1 = (r1_z + -0.5f);
     let r1_z_2 = abs(r1_z_1);
     let r1_xyzw = vec4<f32>(r1_xy_1.x, r1_xy_1.y, r1_z_2, 0.4f);

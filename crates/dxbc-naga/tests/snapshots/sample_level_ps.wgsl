@@ -13,8 +13,8 @@ var t: texture_2d<f32>;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let _e2 = _Globals[0];
-    let r0_x = _e2.x;
+    let level = _Globals[0];
+    let r0_x = level.x;
     let r0_xyzw = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, r0_x);
     o0_ = r0_xyzw;
     return;

@@ -14,8 +14,8 @@ fn dxbc_main() {
     var r0_z: f32 = f32();
     var r0_w: f32 = f32();
 
-    let r1_xyzw = _Globals[0];
-    let r1_x = r1_xyzw.x;
+    let v = _Globals[0];
+    let r1_x = v.x;
     switch r1_x {
         case 0u: {
             r0_x = 3f;
@@ -43,8 +43,8 @@ fn dxbc_main() {
     let _e35 = r0_y;
     let _e37 = r0_z;
     let _e39 = r0_w;
-    let r1_xyzw_1 = vec4<f32>(_e33, _e35, _e37, _e39);
-    o0_ = r1_xyzw_1;
+    let r1_xyzw = vec4<f32>(_e33, _e35, _e37, _e39);
+    o0_ = r1_xyzw;
     return;
 }
 
