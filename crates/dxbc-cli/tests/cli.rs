@@ -600,11 +600,11 @@ fn translate_links_a_vertex_shader_to_its_pixel_shader() {
         String::from_utf8(out).unwrap()
     };
     let ps_wgsl = wgsl(&["translate", "--to", "wgsl", ps]);
-    assert!(ps_wgsl.contains("@location(0) @interpolate(flat) texcoord: vec4<f32>"), "{ps_wgsl}");
+    assert!(ps_wgsl.contains("@location(0) @interpolate(flat) texcoord0_: vec4<f32>"), "{ps_wgsl}");
     let alone = wgsl(&["translate", "--to", "wgsl", vs]);
-    assert!(alone.contains("    @location(0) o0_: vec4<f32>,"), "{alone}");
+    assert!(alone.contains("    @location(0) texcoord0_: vec4<f32>,"), "{alone}");
     let linked = wgsl(&["translate", "--to", "wgsl", "--link-ps", ps, vs]);
-    assert!(linked.contains("    @location(0) @interpolate(flat) o0_: vec4<f32>,"), "{linked}");
+    assert!(linked.contains("    @location(0) @interpolate(flat) texcoord0_: vec4<f32>,"), "{linked}");
     // Only the interpolation differs.
     assert_eq!(linked.replace("@interpolate(flat) ", ""), alone);
     // SPIR-V carries it as a decoration (Flat on the output variable).

@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p dxbc-naga --example readability -- DIR...`
 //! translates every `.dxbc` file under the directories as the CLI does
-//! (`translate_standalone`, default options) and prints, per DXBC
+//! (`translate_standalone`, default options with register names) and prints, per DXBC
 //! instruction, what `dxbc_naga::readability` counts.
 use dxbc_naga::readability::Figures;
 
@@ -24,6 +24,7 @@ fn main() {
         eprintln!("usage: readability DIR...");
         std::process::exit(2);
     }
+    let options = dxbc_naga::Options { register_names: true, ..Default::default() };
     let mut total = Figures::default();
     let mut total_refused = 0;
     for dir in &dirs {
@@ -38,7 +39,7 @@ fn main() {
         for path in &files {
             let Ok(bytes) = std::fs::read(path) else { continue };
             let Ok(shader) = dxbc::Shader::parse(&bytes) else { continue };
-            let t = match dxbc_naga::translate_standalone(&shader, &Default::default()) {
+            let t = match dxbc_naga::translate_standalone(&shader, &options) {
                 Ok(t) => t,
                 Err(e) => {
                     // READABILITY_VERBOSE=1 names the files not translated.
