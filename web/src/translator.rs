@@ -189,26 +189,70 @@ pub fn first_baked(line: &str) -> Option<usize> {
     None
 }
 
+/// The identifier a `let` line binds, if the line is one.
+fn let_name(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("let ")?;
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+/// The named expressions of `f` in the order naga's WGSL writer prints
+/// them: each is written as its own `let` where its `Emit` statement
+/// stands, and the writer walks the body in statement order. The printed name is the namer's (sanitised, made
+/// unique), so lines are matched to handles by position, not by text.
+fn named_in_print_order(f: &naga::Function) -> Vec<naga::Handle<naga::Expression>> {
+    fn walk(f: &naga::Function, block: &naga::Block, out: &mut Vec<naga::Handle<naga::Expression>>) {
+        use naga::Statement as S;
+        for s in block.iter() {
+            match s {
+                S::Emit(range) => out.extend(range.clone().filter(|h| f.named_expressions.contains_key(h))),
+                S::Block(b) => walk(f, b, out),
+                S::If { accept, reject, .. } => {
+                    walk(f, accept, out);
+                    walk(f, reject, out);
+                }
+                S::Switch { cases, .. } => cases.iter().for_each(|c| walk(f, &c.body, out)),
+                S::Loop { body, continuing, .. } => {
+                    walk(f, body, out);
+                    walk(f, continuing, out);
+                }
+                // Statement results (calls, atomics) are printed `_eN`
+                // whatever their name.
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(f, &f.body, &mut out);
+    out
+}
+
 /// For each WGSL line, the DXBC byte range of the instruction it came from
-/// (only lines of the body function `dxbc_main` have one).
+/// (only lines of the body function `dxbc_main` have one). A line that
+/// binds a value names it either `_eN` (a baked value, N its handle) or
+/// after the register it stands for (`r1_xyz`, the next named expression
+/// in print order); a line that binds nothing belongs to the instruction
+/// of the line before.
 pub fn wgsl_line_spans(t: &dxbc_naga::Translation, lines: &[String]) -> Vec<Option<(u32, u32)>> {
     let mut out = vec![None; lines.len()];
     let Some(f) = body_function(&t.module) else { return out };
-    let spans: Vec<Option<(u32, u32)>> = f
-        .expressions
-        .iter()
-        .map(|(h, _)| {
-            let r = f.expressions.get_span(h).to_range()?;
-            Some((r.start as u32, (r.end - r.start) as u32))
-        })
-        .collect();
+    let span_of = |h: naga::Handle<naga::Expression>| {
+        let r = f.expressions.get_span(h).to_range()?;
+        Some((r.start as u32, (r.end - r.start) as u32))
+    };
+    let spans: Vec<Option<(u32, u32)>> = f.expressions.iter().map(|(h, _)| span_of(h)).collect();
+    let mut named = named_in_print_order(f).into_iter();
     let Some(first) = lines.iter().position(|l| l.starts_with("fn dxbc_main(")) else { return out };
     let mut cur = None;
     for (k, line) in lines.iter().enumerate().skip(first + 1) {
         if line.starts_with('}') {
             break; // the function's closing brace
         }
-        if let Some(span) = first_baked(line).and_then(|n| spans.get(n).copied().flatten()) {
+        let bound = match let_name(line) {
+            Some(name) if first_baked(name).is_none() => named.next().and_then(span_of),
+            _ => first_baked(line).and_then(|n| spans.get(n).copied().flatten()),
+        };
+        if let Some(span) = bound {
             cur = Some(span);
         }
         out[k] = cur;
@@ -322,6 +366,42 @@ mod tests {
             t.bindings,
             vec![BindingRow { register: "cb0".into(), group: 0, binding: 0, kind: "uniform buffer, 16 bytes".into() }]
         );
+    }
+
+    /// `r12_xz_3` → ("r12", "xz"): the register and mask a value is named after.
+    fn register_of(name: &str) -> Option<(String, String)> {
+        let digits = name.strip_prefix('r')?;
+        let n = digits.find(|c: char| !c.is_ascii_digit())?;
+        let mask = digits[n..].strip_prefix('_')?;
+        let mask: String = mask.chars().take_while(|c| "xyzw".contains(*c)).collect();
+        (n > 0 && !mask.is_empty()).then(|| (format!("r{}", &digits[..n]), mask))
+    }
+
+    #[test]
+    fn register_named_lines_map_to_the_instruction_that_writes_that_register() {
+        // Outside truth: the listing. A WGSL `let r3_xy = …` must link to an
+        // instruction whose printed destination is `r3.xy`.
+        for name in [
+            "fxc/dxdecompiler_cascadedshadowmaps11_rendercascadescene_ps.dxbc",
+            "fxc/dxdecompiler_transparencyaa10_1_transparencyaa10_1_ps.dxbc",
+        ] {
+            let (m, o) = outcome(crate::test_corpus::file(name));
+            let t = ok(&o);
+            let wgsl = t.outputs[Target::Wgsl.index()].as_ref().unwrap();
+            let mut checked = 0;
+            for (l, s) in wgsl.iter().zip(&t.wgsl_spans) {
+                let Some((reg, mask)) = let_name(l).and_then(register_of) else { continue };
+                let (start, _) = s.unwrap_or_else(|| panic!("{name}: `{l}` is not linked"));
+                let listing = listing_line(&m, start);
+                // Destinations come first; `imul`, `udiv`, `sincos`, `swapc`… have two.
+                let operands: Vec<&str> =
+                    listing.split_whitespace().skip(1).take(2).map(|o| o.trim_end_matches(',')).collect();
+                let want = format!("{reg}.{mask}");
+                assert!(operands.contains(&want.as_str()), "{name}: `{l}` linked to `{listing}`");
+                checked += 1;
+            }
+            assert!(checked >= 3, "{name}: {checked} register-named lines in {wgsl:#?}");
+        }
     }
 
     #[test]

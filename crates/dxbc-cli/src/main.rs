@@ -463,8 +463,6 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 },
                 typed_formats,
                 interpolation_from,
-                // A person reads this output: values named after registers.
-                register_names: true,
                 ..Default::default()
             };
             let form = match form {

@@ -24,7 +24,7 @@ fn main() {
         eprintln!("usage: readability DIR...");
         std::process::exit(2);
     }
-    let options = dxbc_naga::Options { register_names: true, ..Default::default() };
+    let options = dxbc_naga::Options::default();
     let mut total = Figures::default();
     let mut total_refused = 0;
     for dir in &dirs {

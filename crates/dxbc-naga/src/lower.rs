@@ -917,7 +917,7 @@ impl<'a> Lower<'a> {
                     let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                     let load = self.e(E::Load { pointer: ptr });
                     // A constant-buffer row is named after its variable.
-                    if !is_input && self.options.register_names {
+                    if !is_input {
                         if let Some(name) = self.cb_row_names.get(&(reg, row)) {
                             self.f.named_expressions.insert(load, name.clone());
                         }

@@ -40,13 +40,6 @@ pub struct Options {
     /// every varying: location = register) instead of the rasterizer's
     /// primitive index. Ignored for other stages.
     pub primitive_id_from_geometry: bool,
-    /// Name the value of each destination write after its register and
-    /// mask (`let r1_xyz = …`) and each constant-buffer row after its RDEF
-    /// variable, so the backends print one named line per instruction.
-    /// Off by default: without names the backends call baked values
-    /// `_eN` after their expression handle, which is how the web pane maps
-    /// a WGSL line back to its instruction's bytes. The CLI turns it on.
-    pub register_names: bool,
 }
 
 /// The representation of D3D doubles in naga IR.

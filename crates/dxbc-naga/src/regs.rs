@@ -430,10 +430,7 @@ impl<'a> Lower<'a> {
     ) -> Result<(), TranslateError> {
         self.check_temp(reg, at)?;
         self.widths.insert(value, lanes as u8);
-        if self.options.register_names
-            && !self.f.named_expressions.contains_key(&value)
-            && !self.f.expressions[value].needs_pre_emit()
-        {
+        if !self.f.named_expressions.contains_key(&value) && !self.f.expressions[value].needs_pre_emit() {
             self.f.named_expressions.insert(value, format!("r{reg}_{}", mask_name(mask)));
         }
         let mut lane = 0u8;

@@ -28,8 +28,7 @@ fn wgsl_output_matches_reviewed_snapshots() {
             std::fs::read(corpus.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
         };
         let shader = dxbc::Shader::parse(&bytes).unwrap();
-        let t = dxbc_naga::translate(&shader, &dxbc_naga::Options { register_names: true, ..Default::default() })
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
         let path = root.join("tests/snapshots").join(format!("{name}.wgsl"));
         if update {
