@@ -74,6 +74,9 @@ pub struct Lane {
     pub coverage_out: u32,
     /// `discard` ran (the lane went on as a helper).
     pub discarded: bool,
+    /// A helper pixel (outside the primitive, run for its quad's
+    /// derivatives): like a discarded one, it writes no memory.
+    pub helper: bool,
     /// Geometry-shader vertices.
     pub emitted: Vec<Emitted>,
 }
@@ -925,7 +928,15 @@ impl Machine<'_> {
         self.out(l, op, 0, swizzle(v, swz))
     }
 
+    /// Helper and discarded pixels write no memory (D3D11 16.8.1).
+    fn writes_memory(&self, l: usize) -> bool {
+        !(self.lanes[l].helper || self.lanes[l].discarded)
+    }
+
     fn store_typed(&mut self, l: usize, op: &Op) -> Result<()> {
+        if !self.writes_memory(l) {
+            return Ok(());
+        }
         let (a, v) = (self.s(l, op, 1)?, self.s(l, op, 2)?);
         let dim = self.srv_dim(op, 0);
         let slot = match op.ops.first() {
@@ -996,6 +1007,9 @@ impl Machine<'_> {
     }
 
     fn store_words(&mut self, l: usize, op: &Op) -> Result<()> {
+        if !self.writes_memory(l) {
+            return Ok(());
+        }
         let vi = if op.code == Opcode::StoreStructured { 3 } else { 2 };
         let addr = self.byte_address(l, op, 1, 0)? / 4;
         let v = self.s(l, op, vi)?;
@@ -1159,7 +1173,11 @@ impl Machine<'_> {
 
     fn atomic(&mut self, l: usize, op: &Op) -> Result<()> {
         use Opcode as O;
-        let imm = op.code.info().asm.starts_with("imm_");
+        if !self.writes_memory(l) {
+            return Ok(());
+        }
+        // The immediate forms write the old value to a second destination first.
+        let imm = dxbc::spec::destination_count(op.code.info()) == 2;
         let (ri, ai) = if imm { (1, 2) } else { (0, 1) };
         if matches!(op.code, O::ImmAtomicAlloc | O::ImmAtomicConsume) {
             let slot = match op.ops.get(1) {

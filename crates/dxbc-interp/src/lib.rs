@@ -84,3 +84,73 @@ pub fn compile_shader(shader: &dxbc::Shader) -> Result<Code> {
 
 #[cfg(test)]
 mod tests;
+
+/// Bindings for every resource the program declares: a 256-word buffer per
+/// buffer view, a 4×4 two-level float texture per texture view (texel
+/// values counting up), default samplers, and constant buffers 0..14 of
+/// 4096 words counting up. What the fuzz target, the bench and a bare
+/// `dxbc run` use when the caller has nothing better.
+pub fn default_bindings(code: &Code) -> Bindings {
+    use dxbc::spec::ResourceDimension as D;
+    let mut b = Bindings { rasterizer_samples: 1, ..Bindings::default() };
+    let resource = |dim: D, stride: u32| -> Resource {
+        match dim {
+            D::Buffer | D::RawBuffer | D::StructuredBuffer | D::Unknown => Resource::Buffer(Buffer {
+                words: (0..256).collect(),
+                stride,
+                typed: (dim == D::Buffer).then_some((Channel::Float, 4)),
+                counter: 0,
+            }),
+            _ => {
+                let level = |n: u32| (0..n * n * 6).map(|i| [(i as f32).to_bits(), 0, 0, 1.0f32.to_bits()]).collect();
+                let is_3d = dim == D::Texture3d;
+                let dim_of = match dim {
+                    D::Texture1d | D::Texture1darray => TexDim::Tex1d,
+                    D::Texture3d => TexDim::Tex3d,
+                    D::Texturecube | D::Texturecubearray => TexDim::Cube,
+                    _ => TexDim::Tex2d,
+                };
+                Resource::Texture(Texture {
+                    dim: dim_of,
+                    width: 4,
+                    height: 4,
+                    depth: if is_3d { 4 } else { 1 },
+                    layers: if is_3d { 1 } else { 6 },
+                    samples: 1,
+                    channel: Channel::Float,
+                    components: 4,
+                    levels: vec![level(4), level(2)],
+                })
+            }
+        }
+    };
+    for (&slot, &dim) in &code.srv_dims {
+        b.srvs.insert(slot, resource(dim, code.strides.get(&(false, slot)).copied().unwrap_or(0)));
+    }
+    for (&slot, &dim) in &code.uav_dims {
+        b.uavs.insert(slot, resource(dim, code.strides.get(&(true, slot)).copied().unwrap_or(0)));
+    }
+    for slot in 0..16 {
+        b.samplers.insert(slot, Sampler::default());
+    }
+    for slot in 0..14 {
+        b.cbs.insert(slot, (0..4096).collect());
+    }
+    b
+}
+
+/// Runs one default invocation of the program's stage: a pixel quad, thread
+/// group (0, 0, 0), or one vertex / primitive, with zeroed inputs.
+pub fn run_default(code: &Code, b: &mut Bindings, limits: Limits) -> Result<Stats> {
+    use dxbc::spec::ProgramType as P;
+    let lane = |n: usize| Lane { inputs: vec![[0; 4]; n], ..Lane::default() };
+    match code.stage {
+        P::ComputeShader => run_group(code, b, [0, 0, 0], limits),
+        P::PixelShader => {
+            let mut lanes: Vec<Lane> = (0..4).map(|_| lane(code.input_regs as usize)).collect();
+            run(code, b, &mut lanes, Grouping::Quads, limits)
+        }
+        // A geometry shader reads up to six vertices (triangles with adjacency).
+        _ => run(code, b, &mut [lane(code.input_regs as usize * 6)], Grouping::Independent, limits),
+    }
+}
