@@ -814,13 +814,15 @@ impl Machine<'_> {
         if op.code == Opcode::Sync {
             return Ok(());
         }
+        // Every lane's result is computed before any is written: the
+        // destination may be a register the neighbours' sources read.
+        let mut results = Vec::with_capacity(group.len());
         if is_derivative(op.code) {
-            let i = 1;
             for &l in group {
                 let q = l & !3;
                 let mut v = [[0f32; 4]; 4];
                 for (k, x) in v.iter_mut().enumerate() {
-                    *x = self.sf(q + k, op, i)?;
+                    *x = self.sf(q + k, op, 1)?;
                 }
                 let me = l & 3;
                 let r: [f32; 4] = std::array::from_fn(|c| match op.code {
@@ -838,19 +840,21 @@ impl Machine<'_> {
                         v[col + 2][c] - v[col][c]
                     }
                 });
-                let r = r.map(|x| fresult(x, op.sat));
-                self.out(l, op, 0, r)?;
+                results.push(r.map(|x| fresult(x, op.sat)));
             }
-            return Ok(());
+        } else {
+            // Implicit-LOD samples: the quad's coordinates give the derivatives.
+            for &l in group {
+                let q = l & !3;
+                let mut c = [[0f32; 4]; 4];
+                for (k, x) in c.iter_mut().enumerate() {
+                    *x = self.sf(q + k, op, 1)?;
+                }
+                results.push(self.sample_value(l, op, Some(c))?);
+            }
         }
-        // Implicit-LOD samples: the quad's coordinates give the derivatives.
-        for &l in group {
-            let q = l & !3;
-            let mut c = [[0f32; 4]; 4];
-            for (k, x) in c.iter_mut().enumerate() {
-                *x = self.sf(q + k, op, 1)?;
-            }
-            self.sample(l, op, Some(c))?;
+        for (&l, r) in group.iter().zip(results) {
+            self.out(l, op, 0, r)?;
         }
         Ok(())
     }
@@ -1091,6 +1095,12 @@ impl Machine<'_> {
     }
 
     fn sample(&mut self, l: usize, op: &Op, quad: Option<[[f32; 4]; 4]>) -> Result<()> {
+        let v = self.sample_value(l, op, quad)?;
+        self.out(l, op, 0, v)
+    }
+
+    /// What a sample instruction returns (before the write).
+    fn sample_value(&self, l: usize, op: &Op, quad: Option<[[f32; 4]; 4]>) -> Result<[u32; 4]> {
         use Opcode as O;
         let cf = self.sf(l, op, 1)?;
         let dim = self.srv_dim(op, 2);
@@ -1102,7 +1112,7 @@ impl Machine<'_> {
             return Err(Error::new(ErrorKind::UnsupportedFeature, "cube-map sampling", op.offset));
         };
         let Some(Resource::Texture(t)) = self.resource(op, 2) else {
-            return self.out(l, op, 0, [0; 4]);
+            return Ok([0; 4]);
         };
         let at = At { coord, layer, offset: op.aoff };
         let scalar = |i: usize| -> Result<f32> { Ok(self.sf(l, op, i)?[0]) };
@@ -1134,8 +1144,7 @@ impl Machine<'_> {
         let lod = if matches!(op.code, O::SampleL | O::SampleCLz) { lod } else { lod + s.lod_bias };
         let v = texture::sample(t, &s, &at, lod, compare);
         let v = if compare.is_some() { [v[0]; 4] } else { v };
-        let v = swizzle(bits(v.map(|x| f(x.to_bits()))), swz);
-        self.out(l, op, 0, v)
+        Ok(swizzle(bits(v.map(|x| f(x.to_bits()))), swz))
     }
 
     fn gather(&mut self, l: usize, op: &Op) -> Result<()> {

@@ -270,3 +270,20 @@ fn doubles_add_and_convert() {
     assert_eq!(f64::from_bits(out[0] as u64 | (out[1] as u64) << 32), 3.75);
     assert_eq!(f32::from_bits(out[3]), 3.75);
 }
+
+#[test]
+fn a_derivative_into_its_own_source_register_reads_the_neighbours_before_any_write() {
+    // vkd3d's ddxddy test: `deriv_rtx_coarse r0.x, r0.x` must see every
+    // lane's old r0.x (found by shader-runner --cpu).
+    let text = "ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\ndcl_temps 1\n\
+        mov r0.x, v0.x\nderiv_rtx_coarse r0.x, r0.x\nmov o0.x, r0.x\nret\n";
+    let code = compile(&program(text)).unwrap();
+    let mut lanes: Vec<Lane> = [0.5f32, 1.5, 0.5, 1.5]
+        .iter()
+        .map(|v| Lane { inputs: vec![[v.to_bits(), 0, 0, 0]], ..Lane::default() })
+        .collect();
+    run(&code, &mut Bindings::default(), &mut lanes, Grouping::Quads, Limits::default()).unwrap();
+    for l in &lanes {
+        assert_eq!(f32::from_bits(l.outputs[0][0]), 1.0);
+    }
+}

@@ -314,7 +314,7 @@ pub fn run_test_with(
     failures: &std::collections::HashMap<(String, String, String), String>,
     doubles: dxbc_naga::DoubleMode,
 ) -> Vec<RowResult> {
-    rows_from_passes(test_dir, rows, failures, |file, m, deadline| {
+    rows_from_passes(test_dir, rows, failures, "no probes: translated and accepted by wgpu", |file, m, deadline| {
         let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut pass = exec::Pass::with_doubles(gpu, test_dir, rows, m, deadline, doubles);
             pass.run(file);
@@ -336,7 +336,7 @@ pub fn run_test_cpu(
     rows: &[manifest::Row],
     failures: &std::collections::HashMap<(String, String, String), String>,
 ) -> Vec<RowResult> {
-    rows_from_passes(test_dir, rows, failures, |file, m, deadline| {
+    rows_from_passes(test_dir, rows, failures, "no probes: ran on the interpreter", |file, m, deadline| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut pass = cpu::CpuPass::new(test_dir, rows, m, deadline);
             pass.run(file);
@@ -355,6 +355,7 @@ fn rows_from_passes(
     test_dir: &Path,
     rows: &[manifest::Row],
     failures: &std::collections::HashMap<(String, String, String), String>,
+    no_probes: &str,
     mut pass: impl FnMut(&parse::TestFile, u32, Instant) -> PassResults,
 ) -> Vec<RowResult> {
     let name = rows.first().map(|r| r.test.clone()).unwrap_or_default();
@@ -443,7 +444,7 @@ fn rows_from_passes(
             (None, None, Some(s)) => (rr.status, rr.reason) = (s.status, s.detail.clone()),
             (None, None, None) if acc.probes_total == 0 => {
                 rr.status = Status::NoProbes;
-                rr.reason = "no probes: translated and accepted by wgpu".into();
+                rr.reason = no_probes.into();
             }
             (None, None, None) => rr.status = Status::Pass,
         }
