@@ -212,7 +212,8 @@ fn triangle(
     (width, height): (u32, u32),
     budget: &mut u64,
 ) -> Result<(), OpErr> {
-    if v.iter().any(|x| !(x.pos[3] > 0.0)) {
+    // NaN w is not above 0 either.
+    if v.iter().any(|x| x.pos[3].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
         return Err(todo("clipping against w <= 0 is not implemented"));
     }
     let screen: [[f64; 3]; 3] = std::array::from_fn(|i| {
@@ -277,7 +278,7 @@ fn triangle(
         let mut lanes = Vec::with_capacity(chunk.len() * 4);
         let mut z_of = Vec::with_capacity(chunk.len() * 4);
         for &(x0, y0, cov) in chunk {
-            for k in 0..4 {
+            for (k, &inside) in cov.iter().enumerate() {
                 let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
                 let p = [x as f64 + 0.5, y as f64 + 0.5];
                 let bs = [edge(xy(1), xy(2), p) / area, edge(xy(2), xy(0), p) / area, edge(xy(0), xy(1), p) / area];
@@ -285,7 +286,7 @@ fn triangle(
                 let sum: f64 = pw.iter().sum();
                 let persp: [f64; 3] = std::array::from_fn(|i| pw[i] / sum);
                 let z = bs[0] * screen[0][2] + bs[1] * screen[1][2] + bs[2] * screen[2][2];
-                let mut lane = Lane { inputs: vec![[0; 4]; input_regs], helper: !cov[k], ..Lane::default() };
+                let mut lane = Lane { inputs: vec![[0; 4]; input_regs], helper: !inside, ..Lane::default() };
                 for (e, src, mode) in &links {
                     let value: [u32; 4] = match e.system_value {
                         SV_POSITION => [p[0] as f32, p[1] as f32, z as f32, (1.0 / sum) as f32].map(f32::to_bits),
@@ -328,7 +329,7 @@ fn triangle(
                     }
                 }
                 lane.sys[dxbc_interp::Sys::PrimitiveId as usize] = [prim; 4];
-                lane.sys[dxbc_interp::Sys::Coverage as usize] = [cov[k] as u32; 4];
+                lane.sys[dxbc_interp::Sys::Coverage as usize] = [inside as u32; 4];
                 lanes.push(lane);
                 z_of.push(z as f32);
             }
