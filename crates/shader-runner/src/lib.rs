@@ -7,6 +7,7 @@
 //! compiled profile: PASS, FAIL (first wrong value) or SKIP (with the reason).
 #![forbid(unsafe_code)]
 
+pub mod cpu;
 pub mod exec;
 pub mod executor;
 pub mod gpu;
@@ -112,6 +113,8 @@ pub enum RunnerTodo {
     PipelineShape,
     /// The per-test time limit ran out.
     TimeLimit,
+    /// The interpreter (`--cpu`) does not execute this yet (named in the detail).
+    Interpreter,
     /// The module's SPIR-V needs dxbc-naga's post-pass (Layer/ViewportIndex
     /// built-ins, level-free size queries), but the runner hands wgpu the
     /// naga module, from which wgpu writes naga's own words.
@@ -311,6 +314,50 @@ pub fn run_test_with(
     failures: &std::collections::HashMap<(String, String, String), String>,
     doubles: dxbc_naga::DoubleMode,
 ) -> Vec<RowResult> {
+    rows_from_passes(test_dir, rows, failures, "no probes: translated and accepted by wgpu", |file, m, deadline| {
+        let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut pass = exec::Pass::with_doubles(gpu, test_dir, rows, m, deadline, doubles);
+            pass.run(file);
+            pass.results
+        }));
+        if gpu.poisoned {
+            if let Ok(g) = gpu::Gpu::new() {
+                *gpu = g;
+            }
+        }
+        res.map_err(|p| panic_message(&p))
+    })
+}
+
+/// Runs every row of one test folder on the interpreter (`--cpu`): the
+/// same rows and statuses as the GPU runner, no GPU.
+pub fn run_test_cpu(
+    test_dir: &Path,
+    rows: &[manifest::Row],
+    failures: &std::collections::HashMap<(String, String, String), String>,
+) -> Vec<RowResult> {
+    rows_from_passes(test_dir, rows, failures, "no probes: ran on the interpreter", |file, m, deadline| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut pass = cpu::CpuPass::new(test_dir, rows, m, deadline);
+            pass.run(file);
+            pass.results
+        }))
+        .map_err(|p| panic_message(&p))
+    })
+}
+
+/// The per-section results of one pass over a test file at one shader model.
+type PassResults = Result<BTreeMap<usize, exec::SecAcc>, String>;
+
+/// Reads the test file, runs `pass` once per shader model its rows use,
+/// and turns the sections' results into rows.
+fn rows_from_passes(
+    test_dir: &Path,
+    rows: &[manifest::Row],
+    failures: &std::collections::HashMap<(String, String, String), String>,
+    no_probes: &str,
+    mut pass: impl FnMut(&parse::TestFile, u32, Instant) -> PassResults,
+) -> Vec<RowResult> {
     let name = rows.first().map(|r| r.test.clone()).unwrap_or_default();
     let file_path = test_dir.join(format!("{name}.shader_test"));
     let text = std::fs::read_to_string(&file_path);
@@ -328,17 +375,7 @@ pub fn run_test_with(
         let file = parse::parse_file(text);
         let deadline = Instant::now() + TEST_TIME_LIMIT;
         for m in models {
-            let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut pass = exec::Pass::with_doubles(gpu, test_dir, rows, m, deadline, doubles);
-                pass.run(&file);
-                pass.results
-            }));
-            passes.insert(m, res.map_err(|p| panic_message(&p)));
-            if gpu.poisoned {
-                if let Ok(g) = gpu::Gpu::new() {
-                    *gpu = g;
-                }
-            }
+            passes.insert(m, pass(&file, m, deadline));
         }
     }
     let mut out = Vec::new();
@@ -407,7 +444,7 @@ pub fn run_test_with(
             (None, None, Some(s)) => (rr.status, rr.reason) = (s.status, s.detail.clone()),
             (None, None, None) if acc.probes_total == 0 => {
                 rr.status = Status::NoProbes;
-                rr.reason = "no probes: translated and accepted by wgpu".into();
+                rr.reason = no_probes.into();
             }
             (None, None, None) => rr.status = Status::Pass,
         }

@@ -1,4 +1,4 @@
-//! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars]`
+//! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--cpu]`
 //! `shader-runner preview FILE|LINK [--out REF] [--plan]`
 //! `shader-runner preview --sweep DIR`
 //!
@@ -9,6 +9,10 @@
 //! JSON (`--plan`); without either, prints a summary of each read-back.
 //! `--sweep DIR` previews every `.dxbc` under DIR with default inputs and
 //! counts what ran, what could not be planned and what the GPU refused.
+//!
+//! `--cpu` runs the shaders on the interpreter (`dxbc-interp`) with a CPU
+//! rasteriser instead of translating them for the GPU: the same rows and
+//! summary, no GPU needed.
 //!
 //! DIR is the vkd3d corpus folder (holding MANIFEST.tsv) or one test folder
 //! inside it. Each row is PASS, FAIL, RAN (no probes), UNSUPPORTED
@@ -25,7 +29,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use shader_runner::{gpu, manifest, pct, run_test_with, summarize, RowResult};
+use shader_runner::{gpu, manifest, pct, run_test_cpu, run_test_with, summarize, RowResult};
 
 struct Args {
     dir: PathBuf,
@@ -34,10 +38,11 @@ struct Args {
     json: Option<PathBuf>,
     require_bars: bool,
     doubles: dxbc_naga::DoubleMode,
+    cpu: bool,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software]");
+    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software] [--cpu]");
     std::process::exit(2);
 }
 
@@ -51,11 +56,13 @@ fn parse_args() -> Args {
         json: None,
         require_bars: false,
         doubles: Default::default(),
+        cpu: false,
     };
     while let Some(x) = it.next() {
         match x.as_str() {
             "--filter" => a.filter = Some(it.next().unwrap_or_else(|| usage())),
             "--summary" => a.summary = true,
+            "--cpu" => a.cpu = true,
             "--require-bars" => a.require_bars = true,
             "--doubles" => {
                 a.doubles = match it.next().as_deref() {
@@ -106,11 +113,16 @@ fn main() -> ExitCode {
         }
     };
     let failures = manifest::read_failures(&root.join("COMPILE_FAILURES.tsv"));
-    let mut gpu = match gpu::Gpu::new() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("shader-runner: ERROR: {e} (is mesa-vulkan-drivers installed? WGPU_BACKEND=vulkan)");
-            return ExitCode::from(3);
+    // `--cpu` needs no GPU at all.
+    let mut gpu = if args.cpu {
+        None
+    } else {
+        match gpu::Gpu::new() {
+            Ok(g) => Some(g),
+            Err(e) => {
+                eprintln!("shader-runner: ERROR: {e} (is mesa-vulkan-drivers installed? WGPU_BACKEND=vulkan)");
+                return ExitCode::from(3);
+            }
         }
     };
     // Translator panics are caught per test file and reported as rows.
@@ -130,7 +142,10 @@ fn main() -> ExitCode {
                 continue;
             }
         }
-        let res = run_test_with(&mut gpu, &root.join(t), &rows, &failures, args.doubles);
+        let res = match &mut gpu {
+            Some(gpu) => run_test_with(gpu, &root.join(t), &rows, &failures, args.doubles),
+            None => run_test_cpu(&root.join(t), &rows, &failures),
+        };
         for r in res {
             if let Some(f) = &args.filter {
                 if !r.id().contains(f.as_str()) {
@@ -148,8 +163,11 @@ fn main() -> ExitCode {
         print!("{}", s.render());
     }
     if let Some(path) = &args.json {
-        let v =
-            serde_json::json!({ "rows": all, "summary": s, "adapter": gpu.adapter_name, "driver": gpu.driver_info });
+        let (adapter, driver) = match &gpu {
+            Some(g) => (g.adapter_name.clone(), g.driver_info.clone()),
+            None => ("dxbc-interp".to_string(), env!("CARGO_PKG_VERSION").to_string()),
+        };
+        let v = serde_json::json!({ "rows": all, "summary": s, "adapter": adapter, "driver": driver });
         if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&v).unwrap_or_default()) {
             eprintln!("shader-runner: ERROR: cannot write {}: {e}", path.display());
             return ExitCode::from(2);

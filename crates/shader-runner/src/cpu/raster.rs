@@ -1,0 +1,373 @@
+//! Draws on the CPU: the vertex shader per vertex, triangles rasterised
+//! the D3D way (pixel centres at .5, 8-bit sub-pixel snapping, the top-left
+//! rule, clockwise front faces), attributes interpolated per the pixel
+//! shader's `dcl_input_ps` mode (perspective-correct, screen-linear, or
+//! flat from the provoking vertex 0), the pixel shader over 2×2 quads with
+//! helper lanes, then the depth test and the render-target writes.
+
+use dxbc::chunks::signature::SignatureElement;
+use dxbc::spec::InterpolationMode;
+use dxbc_interp::{Grouping, Lane, Limits, Resource};
+
+use super::{interp_skip, resources, CpuPass, OpErr, ResKind, OP_BUDGET, QUAD};
+use crate::parse::{Format, Stage, Topology};
+use crate::{RunnerTodo, Skip};
+
+/// `D3D_NAME` values the rasteriser fills.
+const SV_POSITION: u32 = 1;
+const SV_VERTEX_ID: u32 = 6;
+const SV_PRIMITIVE_ID: u32 = 7;
+const SV_INSTANCE_ID: u32 = 8;
+const SV_IS_FRONT_FACE: u32 = 9;
+const SV_SAMPLE_INDEX: u32 = 10;
+
+/// A shaded vertex: clip position and its output registers.
+struct Vertex {
+    pos: [f32; 4],
+    outputs: Vec<[u32; 4]>,
+}
+
+fn todo(detail: &str) -> OpErr {
+    OpErr::Skip(Skip::todo(RunnerTodo::Interpreter, format!("cpu runner: {detail}")))
+}
+
+fn first_bit(m: u8) -> usize {
+    (m.trailing_zeros() as usize).min(3)
+}
+
+fn same_semantic(a: &SignatureElement, b: &SignatureElement) -> bool {
+    a.name.eq_ignore_ascii_case(&b.name) && a.semantic_index == b.semantic_index
+}
+
+pub(super) fn draw(
+    pass: &mut CpuPass,
+    topology: Topology,
+    vertices: u32,
+    instances: u32,
+    quad: bool,
+) -> Result<(), OpErr> {
+    if !matches!(topology, Topology::TriangleList | Topology::TriangleStrip) {
+        return Err(todo("only triangle lists and strips are rasterised"));
+    }
+    let ps = pass.compiled(Stage::Pixel).ok_or_else(|| todo("no pixel shader"))?;
+    let ps_code = ps.code.clone();
+    let ps_sig: Vec<SignatureElement> =
+        ps.shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+    let (vs_out_sig, shaded) = shade_vertices(pass, vertices, instances, quad)?;
+    // Viewport: the first render target (or the depth target).
+    let (width, height) = match pass.resources.iter().find(|((k, _), _)| *k == ResKind::Rtv) {
+        Some((_, r)) => match &r.res {
+            Ok(Resource::Texture(t)) => (t.width, t.height),
+            _ => (r.desc.width, r.desc.height),
+        },
+        None => match &pass.dsv {
+            Some(Ok(d)) => (d.width, d.height),
+            _ => return Err(todo("no render target")),
+        },
+    };
+    let mut b = pass.take_bindings();
+    let mut budget = OP_BUDGET;
+    let mut result = Ok(());
+    for instance in 0..instances.max(1) {
+        let base = (instance * vertices) as usize;
+        let verts = shaded.get(base..base + vertices as usize).unwrap_or(&[]);
+        let tris: Vec<[usize; 3]> = match topology {
+            Topology::TriangleList => (0..verts.len() / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
+            _ => (0..verts.len().saturating_sub(2))
+                .map(|t| if t % 2 == 0 { [t, t + 1, t + 2] } else { [t + 1, t, t + 2] })
+                .collect(),
+        };
+        for (prim, tri) in tris.iter().enumerate() {
+            let v = [&verts[tri[0]], &verts[tri[1]], &verts[tri[2]]];
+            let r =
+                triangle(pass, &mut b, &ps_code, &ps_sig, &vs_out_sig, v, prim as u32, (width, height), &mut budget);
+            if let Err(e) = r {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    pass.return_bindings(b);
+    result
+}
+
+/// Runs the vertex stage (the test's VS, or the built-in one of `draw quad`).
+fn shade_vertices(
+    pass: &mut CpuPass,
+    vertices: u32,
+    instances: u32,
+    quad: bool,
+) -> Result<(Vec<SignatureElement>, Vec<Vertex>), OpErr> {
+    let vs = if quad && !pass.current.contains_key(&Stage::Vertex) { None } else { pass.compiled(Stage::Vertex) };
+    let Some(vs) = vs else {
+        if !quad {
+            return Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: draw without a vertex shader")));
+        }
+        let verts = (0..3).map(|i| Vertex { pos: [QUAD[2 * i], QUAD[2 * i + 1], 0.0, 1.0], outputs: Vec::new() });
+        return Ok((Vec::new(), verts.collect()));
+    };
+    let code = vs.code.clone();
+    let in_sig = vs.shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+    let out_sig = vs.shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+    let n = vertices as usize * instances.max(1) as usize;
+    if n > 1 << 16 {
+        return Err(todo("over 65536 vertices"));
+    }
+    // Each layout element's slot offset: elements of a slot are packed in order.
+    let mut offsets = Vec::new();
+    let mut slot_size: std::collections::HashMap<u32, u32> = Default::default();
+    for e in &pass.input_layout {
+        let s = slot_size.entry(e.slot).or_default();
+        offsets.push(*s);
+        *s += e.format.texel_size();
+    }
+    let mut lanes: Vec<Lane> = Vec::with_capacity(n);
+    for i in 0..n {
+        let (vid, iid) = ((i as u32) % vertices.max(1), (i as u32) / vertices.max(1));
+        let mut lane = Lane { inputs: vec![[0; 4]; code.input_regs as usize], ..Lane::default() };
+        for d in &code.inputs {
+            let value = match d.sysval {
+                SV_VERTEX_ID => Some([vid; 4]),
+                SV_INSTANCE_ID => Some([iid; 4]),
+                _ => None,
+            };
+            if let (Some(v), Some(slot)) = (value, lane.inputs.get_mut(d.reg as usize)) {
+                *slot = v;
+            }
+        }
+        for el in in_sig.iter().filter(|e| e.system_value == 0) {
+            let Some(k) = pass
+                .input_layout
+                .iter()
+                .position(|l| l.name.eq_ignore_ascii_case(&el.name) && l.index == el.semantic_index)
+            else {
+                continue;
+            };
+            let le = &pass.input_layout[k];
+            let Some((ch, comps)) = resources::channel(le.format) else { continue };
+            let stride = slot_size.get(&le.slot).copied().unwrap_or(0) as usize;
+            let words = match pass.resources.get(&(ResKind::Vb, le.slot)).map(|r| &r.res) {
+                Some(Ok(Resource::Buffer(b))) => &b.words[..],
+                _ => &[],
+            };
+            let start = (vid as usize * stride + offsets[k] as usize) / 4;
+            let mut full = [0, 0, 0, resources::one(ch)];
+            for (c, x) in full.iter_mut().enumerate().take(comps as usize) {
+                *x = words.get(start + c).copied().unwrap_or(0);
+            }
+            if let Some(r) = lane.inputs.get_mut(el.register as usize) {
+                let f0 = first_bit(el.mask);
+                for c in f0..4 {
+                    if el.mask >> c & 1 == 1 {
+                        r[c] = full[c - f0];
+                    }
+                }
+            }
+        }
+        lanes.push(lane);
+    }
+    let mut budget = OP_BUDGET;
+    let mut b = pass.take_bindings();
+    let mut result = Ok(());
+    for chunk in lanes.chunks_mut(dxbc_interp::MAX_LANES) {
+        match dxbc_interp::run(&code, &mut b, chunk, Grouping::Independent, Limits { budget }) {
+            Ok(s) => budget = budget.saturating_sub(s.instructions),
+            Err(e) => {
+                result = Err(interp_skip(&e));
+                break;
+            }
+        }
+    }
+    pass.return_bindings(b);
+    result?;
+    let pos_reg = out_sig.iter().find(|e| e.system_value == SV_POSITION).map(|e| e.register as usize);
+    let verts = lanes
+        .into_iter()
+        .map(|l| {
+            let p = pos_reg.and_then(|r| l.outputs.get(r)).copied().unwrap_or([0; 4]);
+            Vertex { pos: p.map(f32::from_bits), outputs: l.outputs }
+        })
+        .collect();
+    Ok((out_sig, verts))
+}
+
+fn edge(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+}
+
+/// Snaps to D3D's 8-bit sub-pixel grid.
+fn snap(v: f64) -> f64 {
+    (v * 256.0).round() / 256.0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn triangle(
+    pass: &mut CpuPass,
+    b: &mut dxbc_interp::Bindings,
+    code: &dxbc_interp::Code,
+    ps_sig: &[SignatureElement],
+    vs_sig: &[SignatureElement],
+    v: [&Vertex; 3],
+    prim: u32,
+    (width, height): (u32, u32),
+    budget: &mut u64,
+) -> Result<(), OpErr> {
+    // NaN w is not above 0 either.
+    if v.iter().any(|x| x.pos[3].partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)) {
+        return Err(todo("clipping against w <= 0 is not implemented"));
+    }
+    let screen: [[f64; 3]; 3] = std::array::from_fn(|i| {
+        let p = v[i].pos;
+        let w = p[3] as f64;
+        [
+            snap((p[0] as f64 / w + 1.0) * 0.5 * width as f64),
+            snap((1.0 - p[1] as f64 / w) * 0.5 * height as f64),
+            p[2] as f64 / w,
+        ]
+    });
+    let xy = |i: usize| [screen[i][0], screen[i][1]];
+    let area = edge(xy(0), xy(1), xy(2));
+    if area == 0.0 || !area.is_finite() {
+        return Ok(());
+    }
+    // Clockwise on screen (y down) is the front face.
+    let front = area > 0.0;
+    // Edge k is opposite vertex k; ordered so the triangle winds clockwise.
+    let edges: [(usize, usize); 3] = if front { [(1, 2), (2, 0), (0, 1)] } else { [(2, 1), (0, 2), (1, 0)] };
+    let top_left = |(a, c): (usize, usize)| {
+        let (pa, pb) = (xy(a), xy(c));
+        (pa[1] == pb[1] && pb[0] > pa[0]) || pb[1] < pa[1]
+    };
+    let covered = |p: [f64; 2]| -> bool {
+        edges.iter().all(|&e| {
+            let val = edge(xy(e.0), xy(e.1), p);
+            val > 0.0 || (val == 0.0 && top_left(e))
+        })
+    };
+    let minx = screen.iter().map(|s| s[0]).fold(f64::MAX, f64::min).floor().max(0.0) as u32;
+    let miny = screen.iter().map(|s| s[1]).fold(f64::MAX, f64::min).floor().max(0.0) as u32;
+    let maxx = (screen.iter().map(|s| s[0]).fold(f64::MIN, f64::max).ceil().min(width as f64)) as u32;
+    let maxy = (screen.iter().map(|s| s[1]).fold(f64::MIN, f64::max).ceil().min(height as f64)) as u32;
+    // For each PS input element: the VS output it reads, its interpolation.
+    let links: Vec<(&SignatureElement, Option<&SignatureElement>, InterpolationMode)> = ps_sig
+        .iter()
+        .map(|e| {
+            let mode =
+                code.inputs.iter().find(|d| d.reg == e.register).map_or(InterpolationMode::Linear, |d| d.interpolation);
+            (e, vs_sig.iter().find(|o| same_semantic(o, e)), mode)
+        })
+        .collect();
+    let mut quads: Vec<(u32, u32, [bool; 4])> = Vec::new();
+    let mut y0 = miny & !1;
+    while y0 < maxy {
+        let mut x0 = minx & !1;
+        while x0 < maxx {
+            let cov: [bool; 4] = std::array::from_fn(|k| {
+                let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
+                x < width && y < height && covered([x as f64 + 0.5, y as f64 + 0.5])
+            });
+            if cov.iter().any(|&c| c) {
+                quads.push((x0, y0, cov));
+            }
+            x0 += 2;
+        }
+        y0 += 2;
+    }
+    let input_regs = code.input_regs as usize;
+    for chunk in quads.chunks(dxbc_interp::MAX_LANES / 4) {
+        let mut lanes = Vec::with_capacity(chunk.len() * 4);
+        let mut z_of = Vec::with_capacity(chunk.len() * 4);
+        for &(x0, y0, cov) in chunk {
+            for (k, &inside) in cov.iter().enumerate() {
+                let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
+                let p = [x as f64 + 0.5, y as f64 + 0.5];
+                let bs = [edge(xy(1), xy(2), p) / area, edge(xy(2), xy(0), p) / area, edge(xy(0), xy(1), p) / area];
+                let pw: [f64; 3] = std::array::from_fn(|i| bs[i] / v[i].pos[3] as f64);
+                let sum: f64 = pw.iter().sum();
+                let persp: [f64; 3] = std::array::from_fn(|i| pw[i] / sum);
+                let z = bs[0] * screen[0][2] + bs[1] * screen[1][2] + bs[2] * screen[2][2];
+                let mut lane = Lane { inputs: vec![[0; 4]; input_regs], helper: !inside, ..Lane::default() };
+                for (e, src, mode) in &links {
+                    let value: [u32; 4] = match e.system_value {
+                        SV_POSITION => [p[0] as f32, p[1] as f32, z as f32, (1.0 / sum) as f32].map(f32::to_bits),
+                        SV_IS_FRONT_FACE => [if front { !0 } else { 0 }; 4],
+                        SV_PRIMITIVE_ID => [prim; 4],
+                        SV_SAMPLE_INDEX => [0; 4],
+                        _ => match src {
+                            Some(o) => {
+                                let at = |i: usize| v[i].outputs.get(o.register as usize).copied().unwrap_or([0; 4]);
+                                let f0 = first_bit(o.mask);
+                                let mut out = [0u32; 4];
+                                for (c, slot) in out.iter_mut().enumerate() {
+                                    let sc = (f0 + c).min(3);
+                                    *slot = match mode {
+                                        InterpolationMode::Constant => at(0)[sc],
+                                        InterpolationMode::LinearNoperspective
+                                        | InterpolationMode::LinearNoperspectiveCentroid
+                                        | InterpolationMode::LinearNoperspectiveSample => {
+                                            let f = |i: usize| f32::from_bits(at(i)[sc]) as f64;
+                                            ((bs[0] * f(0) + bs[1] * f(1) + bs[2] * f(2)) as f32).to_bits()
+                                        }
+                                        _ => {
+                                            let f = |i: usize| f32::from_bits(at(i)[sc]) as f64;
+                                            ((persp[0] * f(0) + persp[1] * f(1) + persp[2] * f(2)) as f32).to_bits()
+                                        }
+                                    };
+                                }
+                                out
+                            }
+                            None => [0; 4],
+                        },
+                    };
+                    if let Some(r) = lane.inputs.get_mut(e.register as usize) {
+                        let f0 = first_bit(e.mask);
+                        for c in f0..4 {
+                            if e.mask >> c & 1 == 1 {
+                                r[c] = value[if e.system_value == 0 { c - f0 } else { c }];
+                            }
+                        }
+                    }
+                }
+                lane.sys[dxbc_interp::Sys::PrimitiveId as usize] = [prim; 4];
+                lane.sys[dxbc_interp::Sys::Coverage as usize] = [inside as u32; 4];
+                lanes.push(lane);
+                z_of.push(z as f32);
+            }
+        }
+        let s = dxbc_interp::run(code, b, &mut lanes, Grouping::Quads, Limits { budget: *budget })
+            .map_err(|e| interp_skip(&e))?;
+        *budget = budget.saturating_sub(s.instructions);
+        for (q, &(x0, y0, cov)) in chunk.iter().enumerate() {
+            for k in 0..4 {
+                let lane = &lanes[4 * q + k];
+                if !cov[k] || lane.discarded {
+                    continue;
+                }
+                let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
+                let z = if code.writes_depth { f32::from_bits(lane.depth) } else { z_of[4 * q + k] };
+                if let Some(Ok(d)) = &mut pass.dsv {
+                    let i = y as usize * d.width as usize + x as usize;
+                    if let Some(stored) = d.values.get_mut(i) {
+                        let cmp = pass.depth_compare.map_or(dxbc_interp::Compare::Always, resources::compare);
+                        if !cmp.test(z, *stored) {
+                            continue;
+                        }
+                        *stored = z;
+                    }
+                }
+                for o in &code.outputs {
+                    if let Some(crate::cpu::CpuResource { res: Ok(Resource::Texture(t)), desc }) =
+                        pass.resources.get_mut(&(ResKind::Rtv, o.reg))
+                    {
+                        if desc.format != Format::Unknown {
+                            if let Some(val) = lane.outputs.get(o.reg as usize) {
+                                t.store(0, x as i32, y as i32, 0, 0, *val);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! `--cpu` on a handful of vkd3d test files: every probed section runs on
+//! the interpreter and passes. The outside truth is vkd3d's own probe
+//! values in the `.shader_test` files (integer and float arithmetic, bit
+//! operations, compute shaders with barriers and
+//! group-shared memory).
+
+use std::path::Path;
+
+use shader_runner::{manifest, run_test_cpu, Status};
+
+fn corpus() -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/vkd3d");
+    assert!(root.join("MANIFEST.tsv").is_file(), "vkd3d corpus missing at {}", root.display());
+    root
+}
+
+#[test]
+fn vkd3d_probes_pass_on_the_interpreter() {
+    let root = corpus();
+    let m = manifest::read(&root.join("MANIFEST.tsv")).expect("manifest");
+    let failures = manifest::read_failures(&root.join("COMPILE_FAILURES.tsv"));
+    let mut probes = 0;
+    let mut passed_sections = 0;
+    for test in ["arithmetic-int", "bitwise", "barriers"] {
+        let rows = m.get(test).unwrap_or_else(|| panic!("{test} not in the manifest"));
+        for r in run_test_cpu(&root.join(test), rows, &failures) {
+            if r.probed {
+                assert_eq!(r.status, Status::Pass, "{}", r.line_text());
+                assert_eq!(r.probes_passed, r.probes, "{}", r.line_text());
+                probes += r.probes;
+                passed_sections += 1;
+            }
+        }
+    }
+    // What the three files hold at the models the corpus compiled.
+    assert_eq!((passed_sections, probes), (56, 56), "probed sections and probes");
+}
