@@ -324,6 +324,10 @@ pub struct Passes {
     /// (index count, instance count, first index, base vertex, first
     /// instance), written by a pass: the draw's count is known only on the GPU.
     pub draw_indirect: Option<usize>,
+    /// The draw binds [`Plan::entries`] too, visible to its vertex stage:
+    /// the user's domain shader is the draw's vertex stage and reads its
+    /// own constant buffers and textures.
+    pub draw_entries: bool,
 }
 
 /// A complete preview job.
@@ -436,6 +440,10 @@ pub struct Translated {
     /// A hull shader's other pass (its `wgsl` is the control-point pass).
     #[serde(default)]
     pub hull: Option<HullForms>,
+    /// A domain shader's pass description (its `wgsl` is the vertex shader
+    /// over domain points).
+    #[serde(default)]
+    pub domain: Option<dxbc_naga::ComputeForm>,
 }
 
 /// What a hull preview needs besides the control-point pass.
@@ -497,6 +505,7 @@ impl Translated {
             workgroup_size: t.workgroup_size,
             geometry: None,
             hull: None,
+            domain: None,
         })
     }
 }
@@ -507,8 +516,19 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
         Stage::Other => {
             let name = shader.profile().unwrap_or_else(|| "this file".into());
             Err(PlanError::StageNotPreviewable(format!(
-                "{name}: only pixel, vertex, compute, geometry and hull shaders can be previewed (a domain shader needs the hull shader that feeds it)"
+                "{name}: only pixel, vertex, compute, geometry, hull and domain shaders can be previewed"
             )))
+        }
+        Stage::Domain => {
+            let ds = dxbc_naga::translate_pipeline_stage(shader, &options(), dxbc_naga::StageForm::DrawFromBuffer)
+                .map_err(translate_error)?;
+            let form = ds
+                .compute_form
+                .clone()
+                .ok_or_else(|| PlanError::Unsupported("the domain shader has no pass description".into()))?;
+            let mut t = Translated::from_translation(&ds)?;
+            t.domain = Some(form);
+            Ok(t)
         }
         Stage::Hull => {
             use dxbc_naga::StageForm;
@@ -596,7 +616,7 @@ pub fn build_from(
     };
     let stage_name = match model.stage {
         Stage::Pixel => "fragment",
-        Stage::Vertex => "vertex",
+        Stage::Vertex | Stage::Domain => "vertex",
         _ => "compute",
     };
     plan.modules.push(Module { stage: stage_name, code: wgsl, entry: "main".into(), translated: true });
@@ -606,6 +626,7 @@ pub fn build_from(
         Stage::Vertex => vertex_draw(&mut plan, shader, t, settings),
         Stage::Geometry => geometry_draw(&mut plan, shader, t, settings)?,
         Stage::Hull => hull_draw(&mut plan, shader, t)?,
+        Stage::Domain => domain_draw(&mut plan, shader, t, settings)?,
         _ => {
             let d = model
                 .dispatch
@@ -618,7 +639,7 @@ pub fn build_from(
     if plan.entries.iter().any(|e| matches!(e.resource, Resource::Sampler { filter: "linear", .. })) {
         plan.tolerance.relative = 1.0 / 128.0;
     }
-    if matches!(model.stage, Stage::Vertex | Stage::Geometry | Stage::Hull) {
+    if matches!(model.stage, Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain) {
         plan.tolerance.relative = plan.tolerance.relative.max(1.0 / 1024.0);
         plan.tolerance.edge_fraction = 0.02;
     }
@@ -1189,7 +1210,8 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         },
     ];
     let draw_buffers = stage_bindings(&g.draw_bindings, |role| (role == StageBufferRole::Input).then_some(2))?;
-    plan.passes = Some(Passes { buffers, compute, draw_buffers, draw_indices: None, draw_indirect: None });
+    plan.passes =
+        Some(Passes { buffers, compute, draw_buffers, draw_indices: None, draw_indirect: None, draw_entries: false });
     plan.readbacks.push(Readback::Target { index: 0, location: 0 });
     let vertex_blob = add_blob(plan, Vec::new());
     plan.draw = Some(Draw {
@@ -1425,6 +1447,7 @@ fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(
         draw_buffers: vec![StageBinding { group: 0, binding: 0, buffer: 6, writable: false, uniform: false }],
         draw_indices: Some(7),
         draw_indirect: Some(8),
+        draw_entries: false,
     });
     let module = |plan: &mut Plan, stage, code: String, translated| {
         plan.modules.push(Module { stage, code, entry: "main".into(), translated });
@@ -1509,6 +1532,145 @@ fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(
         index_blob: None,
         index_count: 0,
         targets: vec![Target { location: 0, format: "rgba32float" }],
+        depth: None,
+    });
+    Ok(())
+}
+
+/// The tessellation factor every edge and inside factor of a domain
+/// preview gets: fractional_odd rounds it up to 7 segments, two of them
+/// shorter, so the partitioning shows.
+pub const DOMAIN_TESS_FACTOR: f32 = 6.0;
+
+/// The control points a domain preview feeds its patch: mesh vertex
+/// `order[i]` is control point `i`. Four or fewer: the plane's corners
+/// (top left, bottom left, bottom right, top right, repeating), as a hull
+/// preview gets them. A square count from 9 up: a `k × k` grid over the
+/// same square ([`crate::mesh::patch_grid`]), the layout of biquadratic and
+/// bicubic patches. Other counts: the corners, repeating.
+pub fn domain_control_points(count: u32) -> (crate::mesh::Mesh, Vec<u32>) {
+    let k = (1..=6).find(|k| k * k == count).filter(|&k| k >= 3);
+    match k {
+        Some(k) => (crate::mesh::patch_grid(k), (0..count).collect()),
+        None => (crate::mesh::plane(), (0..count).map(|i| i % 4).collect()),
+    }
+}
+
+/// A domain shader over one patch: the control points of
+/// [`domain_control_points`] and a patch-constant record holding
+/// [`DOMAIN_TESS_FACTOR`] at every factor word its patch-constant
+/// signature names (other patch constants 0) are written from the CPU; the
+/// tessellator (`tessellator::wgsl`, fractional_odd, clockwise triangles or
+/// lines) and the draw-arguments pass run as compute; then an indexed
+/// indirect draw with the domain shader as its vertex stage and the
+/// built-in fragment stage of a vertex preview. No depth test, as for a
+/// hull preview: primitive order decides.
+fn domain_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) -> Result<(), PlanError> {
+    use dxbc_naga::stages::{Partitioning, TessDomain, TessOutputPrimitive, REGISTER_STRIDE};
+    let form =
+        t.domain.as_ref().ok_or_else(|| PlanError::Unsupported("a domain shader without its pass description".into()))?;
+    let mut tess = form
+        .tessellation
+        .clone()
+        .ok_or_else(|| PlanError::Unsupported("a domain shader without tessellation parameters".into()))?;
+    let domain =
+        tess.domain.ok_or_else(|| PlanError::Unsupported("a domain shader without a declared domain".into()))?;
+    // WebGPU's vertex stage cannot write storage: a DS writing a UAV has no draw here.
+    if let Some(e) = plan.entries.iter().find(|e| {
+        matches!(e.resource, Resource::Buffer { kind: "storage", .. } | Resource::StorageTexture { .. })
+    }) {
+        return Err(PlanError::Unsupported(format!(
+            "a domain shader that writes {}: it runs as a WebGPU vertex shader, which cannot write storage",
+            e.register
+        )));
+    }
+    // The hull shader that would choose these is absent: the preview's own.
+    tess.partitioning = Some(Partitioning::FractionalOdd);
+    let primitive =
+        if domain == TessDomain::Isoline { TessOutputPrimitive::Line } else { TessOutputPrimitive::TriangleCw };
+    tess.output_primitive = Some(primitive);
+    let mut params = tess
+        .gpu_params(1)
+        .ok_or_else(|| PlanError::Unsupported("a domain shader whose tessellator cannot be set up".into()))?;
+    params.point_capacity = tessellator::wgsl::MAX_PATCH_POINTS;
+    params.index_capacity = tessellator::wgsl::MAX_PATCH_INDICES;
+    let record_words = REGISTER_STRIDE as usize * 4;
+    let mut constants = vec![0u32; record_words];
+    for f in &tess.factors {
+        if let Some(w) = constants.get_mut((4 * f.register + f.component) as usize) {
+            *w = DOMAIN_TESS_FACTOR.to_bits();
+        }
+    }
+    let (mesh, order) = domain_control_points(tess.input_control_points);
+    let points = vertex::geometry_input_records(shader, &mesh, &order);
+    let control_points = add_blob(plan, points.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let patch_constants = add_blob(plan, constants.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let parameters = add_blob(plan, params.words().iter().flat_map(|w| w.to_le_bytes()).collect());
+    let record_bytes = record_words as u64 * 4;
+    let buffer = |label, size: u64, blob, uniform| StageBuffer {
+        label,
+        size: size.max(16).div_ceil(16) * 16,
+        blob,
+        reset: false,
+        uniform,
+    };
+    let draw_buffers = stage_bindings(&t.bindings, |role| match role {
+        StageBufferRole::ControlPoints => Some(0),
+        StageBufferRole::PatchConstants => Some(1),
+        StageBufferRole::DomainPoints => Some(4),
+        _ => None,
+    })?;
+    let module = |plan: &mut Plan, stage, code: String| {
+        plan.modules.push(Module { stage, code, entry: "main".into(), translated: false });
+        plan.modules.len() - 1
+    };
+    let tessellator = module(plan, "compute", tessellator::wgsl::SOURCE.to_string());
+    let arguments = module(plan, "compute", draw_arguments_wgsl(1, params.index_capacity));
+    let (code, format, _) = shown_fragment(&located(&t.outputs), settings);
+    let fragment_module = module(plan, "fragment", code);
+    let bound = |binding, buffer, writable, uniform| StageBinding { group: 0, binding, buffer, writable, uniform };
+    let tessellator_buffers =
+        vec![bound(0, 2, false, true), bound(1, 1, false, false), bound(2, 3, true, false), bound(3, 4, true, false), bound(4, 5, true, false)];
+    let pass = |label, module, entry: &str, buffers| ComputePass {
+        label,
+        module,
+        entry: entry.into(),
+        workgroups: [1, 1, 1],
+        shader_entries: false,
+        buffers,
+    };
+    let mut compute: Vec<ComputePass> =
+        ["count", "scan", "generate"].iter().map(|e| pass("tessellator", tessellator, e, tessellator_buffers.clone())).collect();
+    compute.push(pass("draw arguments", arguments, "main", vec![bound(0, 3, false, false), bound(1, 6, true, false)]));
+    plan.passes = Some(Passes {
+        buffers: vec![
+            buffer("control points", order.len() as u64 * record_bytes, Some(control_points), false),
+            buffer("patch constants", record_bytes, Some(patch_constants), false),
+            buffer("tessellator parameters", 64, Some(parameters), true),
+            buffer("patch table", 2 * 16, None, false),
+            buffer("domain points", params.point_capacity as u64 * 16, None, false),
+            buffer("tessellated indices", params.index_capacity as u64 * 4, None, false),
+            buffer("draw arguments", 5 * 4, None, false),
+        ],
+        compute,
+        draw_buffers,
+        draw_indices: Some(5),
+        draw_indirect: Some(6),
+        draw_entries: true,
+    });
+    plan.readbacks.push(Readback::Target { index: 0, location: 0 });
+    let vertex_blob = add_blob(plan, Vec::new());
+    plan.draw = Some(Draw {
+        vertex_module: 0,
+        fragment_module,
+        topology: if primitive == TessOutputPrimitive::Line { "line-list" } else { "triangle-list" },
+        stride: 4,
+        attributes: Vec::new(),
+        vertex_blob,
+        vertex_count: 0,
+        index_blob: None,
+        index_count: 0,
+        targets: vec![Target { location: 0, format }],
         depth: None,
     });
     Ok(())

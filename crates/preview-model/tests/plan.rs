@@ -81,9 +81,16 @@ fn compute_plans_read_back_every_writable_resource() {
 }
 
 #[test]
-fn domain_shaders_and_refusals_are_errors_not_plans() {
-    let s = dxbc::Shader::decode(&dxbc::examples::barycentric_domain_shader()).unwrap();
+fn files_without_a_program_and_refusals_are_errors_not_plans() {
+    // The example domain shader's signatures without its program or RDEF:
+    // nothing says what stage it is.
+    let ds = dxbc::examples::barycentric_domain_shader();
+    let c = dxbc::container::Container::parse(&ds).unwrap();
+    let isgn = &ds[c.find(b"ISGN").unwrap().data_range()];
+    let bytes = dxbc::container::write_container(1, &[(*b"ISGN", isgn)]);
+    let s = dxbc::Shader::decode(&bytes).unwrap();
     let m = PreviewModel::new(&s);
+    assert_eq!(m.stage, Stage::Other);
     let e = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_err();
     assert!(matches!(e, plan::PlanError::StageNotPreviewable(_)), "{e:?}");
     let s = common::shader("fxc/angle_passthroughrg2darray11ps.dxbc");
@@ -289,4 +296,76 @@ fn a_hull_shader_plans_its_passes_the_tessellator_and_an_indirect_draw() {
     let d = p.draw.as_ref().unwrap();
     assert_eq!((d.topology, d.depth), ("triangle-list", None));
     assert!(c[1].shader_entries && c[2].shader_entries && !c[3].shader_entries);
+}
+
+/// The 32-bit words of a blob.
+fn words_of(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect()
+}
+
+#[test]
+fn a_lone_domain_shader_plans_fixed_factors_the_tessellator_and_a_draw_of_its_own() {
+    // A quad patch of 4 control points (SV_Position in v0, COLOR in v1),
+    // bilinear between them; its patch-constant signature puts the four
+    // edge factors in o0.x–o3.x and the two inside factors in o4.x, o5.x.
+    let p = plan_of("fxc/dxdecompiler_apps_tesselation_ds.dxbc", &Settings::default());
+    assert_eq!(p.stage, Stage::Domain);
+    let passes = p.passes.as_ref().unwrap();
+    let labels: Vec<(&str, &str)> = passes.compute.iter().map(|c| (c.label, c.entry.as_str())).collect();
+    assert_eq!(
+        labels,
+        [("tessellator", "count"), ("tessellator", "scan"), ("tessellator", "generate"), ("draw arguments", "main")]
+    );
+    // Control points: the plane's corners, position and colour at the registers the input signature names.
+    let mesh = preview_model::mesh::plane();
+    let cps = words_of(&p.blobs[passes.buffers[0].blob.unwrap()]);
+    assert_eq!(cps.len(), 4 * 128);
+    for i in 0..4 {
+        let [x, y, z] = mesh.positions[i];
+        assert_eq!(cps[i * 128..i * 128 + 4], [x.to_bits(), y.to_bits(), z.to_bits(), 1f32.to_bits()]);
+        assert_eq!(cps[i * 128 + 4..i * 128 + 8], mesh.colors[i].map(f32::to_bits));
+    }
+    // The patch constants: the preview's factor at every factor word, nothing else.
+    let pc = words_of(&p.blobs[passes.buffers[1].blob.unwrap()]);
+    let f = plan::DOMAIN_TESS_FACTOR.to_bits();
+    for (w, &v) in pc.iter().enumerate() {
+        assert_eq!(v, if w % 4 == 0 && w < 24 { f } else { 0 }, "word {w}");
+    }
+    // The tessellator reads those words: quad (1), fractional_odd (2), triangle_cw (2), one patch.
+    let params = passes.buffers.iter().find(|b| b.uniform).unwrap();
+    let words = words_of(&p.blobs[params.blob.unwrap()]);
+    assert_eq!(words[..5], [1, 2, 2, 1, 128]);
+    assert_eq!(words[8..14], [0, 4, 8, 12, 16, 20]);
+    // The draw: the domain shader itself as the vertex stage, reading the
+    // control points, the patch constants and the tessellator's points,
+    // drawn by its indices and the arguments the last pass writes.
+    let c = &passes.compute;
+    let writes = |c: &plan::ComputePass| c.buffers.iter().filter(|b| b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    let (points, indices, arguments) = (writes(&c[2])[1], writes(&c[2])[2], writes(&c[3])[0]);
+    let mut read: Vec<usize> = passes.draw_buffers.iter().map(|b| b.buffer).collect();
+    read.sort();
+    assert_eq!(read, [0, 1, points]);
+    assert!(passes.draw_buffers.iter().all(|b| !b.writable));
+    assert_eq!((passes.draw_indices, passes.draw_indirect), (Some(indices), Some(arguments)));
+    assert!(passes.draw_entries && c.iter().all(|c| !c.shader_entries));
+    let d = p.draw.as_ref().unwrap();
+    assert!(p.modules[d.vertex_module].translated);
+    assert_eq!(p.modules[d.vertex_module].stage, "vertex");
+    assert_eq!((d.topology, d.depth), ("triangle-list", None));
+    // The built-in fragment stage shows the first output after the position (COLOR, o1).
+    assert!(p.modules[d.fragment_module].code.contains("@location(1)"));
+}
+
+#[test]
+fn a_bicubic_domain_shader_gets_a_grid_of_control_points() {
+    // SimpleBezier11: 16 control points, BEZIERPOS (no mesh attribute: the ramp, u, v, (u + v) / 2, 1).
+    let p = plan_of("fxc/dxdecompiler_simplebezier11_simplebezier11_ds.dxbc", &Settings::default());
+    let passes = p.passes.as_ref().unwrap();
+    let cps = words_of(&p.blobs[passes.buffers[0].blob.unwrap()]);
+    assert_eq!(cps.len(), 16 * 128);
+    // Control point 6 is row 1, column 2 of the 4 × 4 grid.
+    let (u, v) = (2.0f32 / 3.0, 1.0f32 / 3.0);
+    assert_eq!(cps[6 * 128..6 * 128 + 3], [u.to_bits(), v.to_bits(), ((u + v) * 0.5).to_bits()]);
+    // Its cbuffer (the view-projection matrix) is bound for the draw.
+    assert!(passes.draw_entries && p.entries.iter().any(|e| e.register == "b0"));
 }

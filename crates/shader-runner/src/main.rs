@@ -396,7 +396,7 @@ mod preview_cli {
             }
         }
         println!(
-            "{} files: {ran} previewed, {other_stage} DS (no preview), {not_translated} not translated, {not_planned} not planned, {refused} refused by the GPU, {timed_out} timed out (GPU_TIMEOUT {} s)",
+            "{} files: {ran} previewed, {other_stage} without a program (no preview), {not_translated} not translated, {not_planned} not planned, {refused} refused by the GPU, {timed_out} timed out (GPU_TIMEOUT {} s)",
             files.len(),
             shader_runner::gpu::GPU_TIMEOUT.as_secs()
         );

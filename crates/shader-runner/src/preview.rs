@@ -197,7 +197,8 @@ enum Held {
 pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
     let dev = gpu.device.clone();
     let stage_vis = match plan.stage {
-        preview_model::Stage::Vertex => wgpu::ShaderStages::VERTEX,
+        // A domain shader is the draw's vertex stage.
+        preview_model::Stage::Vertex | preview_model::Stage::Domain => wgpu::ShaderStages::VERTEX,
         preview_model::Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
         _ => wgpu::ShaderStages::COMPUTE,
     };
@@ -439,8 +440,13 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
             .collect()
     };
     let bindings = gpu.scoped(|| match &plan.passes {
-        // The draw after passes through compute reads only their output.
-        Some(p) => executor::bind(&dev, &stage_bound(&p.draw_buffers, wgpu::ShaderStages::VERTEX)),
+        // The draw after passes through compute reads their output, and
+        // the shader's own resources when it is the user's (a domain shader).
+        Some(p) => {
+            let mut list: Vec<executor::Bound> = if p.draw_entries { bound.clone() } else { Vec::new() };
+            list.extend(stage_bound(&p.draw_buffers, wgpu::ShaderStages::VERTEX));
+            executor::bind(&dev, &list)
+        }
         None => executor::bind(&dev, &bound),
     })?;
     let mut passes = Vec::new();
