@@ -343,7 +343,8 @@ fn fail(pv: PreviewSignals, e: PlanError) {
     pv.status.set(match e {
         PlanError::StageNotPreviewable(m) => Status::NotPreviewable(m),
         PlanError::Translation { message, offset, .. } => Status::NotTranslated(message, offset),
-        PlanError::Unsupported(m) => Status::Unsupported(m),
+        PlanError::Unsupported(m) | PlanError::Pipeline(m) => Status::Unsupported(m),
+        e @ PlanError::Link { .. } => Status::Unsupported(e.to_string()),
     });
 }
 
@@ -666,6 +667,13 @@ fn StageControls() -> impl IntoView {
                         </select></label>
                 }.into_any()
             }
+            // What runs around a lone domain shader, said plainly.
+            Stage::Domain => view! {
+                <p class="small" data-testid="preview-ds-note">
+                    {format!("Domain shader over one patch: its control points are the plane's corners (a 3 × 3 or 4 × 4 grid over the plane for 9 or 16 points), each input taking the attribute its semantic names; every tessellation factor is {} with fractional_odd partitioning; the D3D11 tessellator runs as compute, and the domain shader draws its points with a built-in pixel shader that shows its first output after the position as colour.", preview_model::plan::DOMAIN_TESS_FACTOR)}
+                </p>
+            }
+            .into_any(),
             // What runs around a lone hull shader, said plainly.
             Stage::Hull => view! {
                 <p class="small" data-testid="preview-hs-note">
