@@ -6,6 +6,7 @@
 //! WebGPU's async calls, and a control that moves while a frame is on the
 //! GPU only marks the next frame as wanted (frames never queue up).
 
+use crate::components::pipeline_control::PipelineControl;
 use crate::dom::yield_now;
 use crate::layout::PANE_PREVIEW;
 use crate::preview::{self, Prepared};
@@ -126,6 +127,10 @@ pub struct PreviewSignals {
     status: RwSignal<Status>,
     /// The prepared shader (None while preparing or when not previewable).
     pub prepared: RwSignal<Option<Arc<Prepared>>>,
+    /// Shaders added to make a pipeline with the open one (not in links).
+    pub companions: RwSignal<Vec<preview::Companion>>,
+    /// Why the last file offered as a companion was not taken.
+    pub companion_note: RwSignal<Option<String>>,
     readbacks: RwSignal<Option<Arc<Vec<Vec<u8>>>>>,
     hover: RwSignal<Option<(u32, u32)>>,
     reference: RwSignal<Option<Arc<Reference>>>,
@@ -145,6 +150,8 @@ impl PreviewSignals {
             pending: RwSignal::new(None),
             status: RwSignal::new(Status::Preparing),
             prepared: RwSignal::new(None),
+            companions: RwSignal::new(Vec::new()),
+            companion_note: RwSignal::new(None),
             readbacks: RwSignal::new(None),
             hover: RwSignal::new(None),
             reference: RwSignal::new(None),
@@ -187,6 +194,7 @@ pub fn install(s: State) {
         let open = s.panes.get() & PANE_PREVIEW != 0;
         let m = s.model.get();
         pv.settings.track();
+        pv.companions.track();
         if !open {
             GPU.with(|g| g.borrow_mut().take());
             return;
@@ -266,7 +274,13 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
         }
     };
     let settings = pv.settings.get_untracked();
-    let prepared = match preview::prepare(sh, &t, model, &values, &settings) {
+    let companions = pv.companions.get_untracked();
+    let prepared = if companions.is_empty() {
+        preview::prepare(sh, &t, model, &values, &settings)
+    } else {
+        preview::prepare_pipeline(sh, model, &values, &settings, &companions)
+    };
+    let prepared = match prepared {
         Ok(p) => Arc::new(p),
         Err(e) => return fail(pv, e),
     };
@@ -489,6 +503,7 @@ pub fn PreviewPane() -> impl IntoView {
                     }}</p>
                 </div>
                 <div class="pcontrols">
+                    <PipelineControl/>
                     <StageControls/>
                     <TextureControls/>
                     <ConstantControls/>
@@ -927,7 +942,13 @@ fn CompareControls() -> impl IntoView {
             match reference::decode(&bytes) {
                 Err(e) => pv.compare_note.set(Some(e.to_string())),
                 Ok(r) => {
-                    let want = p.model.fingerprint(&m.bytes, &pv.values.get_untracked(), &pv.settings.get_untracked());
+                    let want = preview::fingerprint(
+                        &p,
+                        &m.bytes,
+                        &pv.values.get_untracked(),
+                        &pv.settings.get_untracked(),
+                        &pv.companions.get_untracked(),
+                    );
                     if r.fingerprint != want {
                         pv.compare_note.set(Some(format!(
                             "this reference was computed for other inputs (fingerprint {:016x}, the page's is {want:016x}): copy the link again and rerun the command",

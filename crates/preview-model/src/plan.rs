@@ -1246,8 +1246,15 @@ fn geometry_draw(
         },
     ];
     let draw_buffers = stage_bindings(&g.draw_bindings, |role| (role == StageBufferRole::Input).then_some(2))?;
-    plan.passes =
-        Some(Passes { buffers, compute, draw_buffers, draw_indices: None, draw_indirect: None, draw_entries: false, draw_shader: 0 });
+    plan.passes = Some(Passes {
+        buffers,
+        compute,
+        draw_buffers,
+        draw_indices: None,
+        draw_indirect: None,
+        draw_entries: false,
+        draw_shader: 0,
+    });
     plan.readbacks.push(Readback::Target { index: 0, location: 0 });
     let vertex_blob = add_blob(plan, Vec::new());
     plan.draw = Some(Draw {
@@ -1551,8 +1558,14 @@ fn hull_draw(
     };
     let mut compute = Vec::new();
     if inputs > 0 {
-        let mut p =
-            pass("vertex", vertex_pass, "main", groups(inputs), vs.is_some(), vertex_pass_bindings(vs, (ig, ib), (og, ob), (0, 1))?);
+        let mut p = pass(
+            "vertex",
+            vertex_pass,
+            "main",
+            groups(inputs),
+            vs.is_some(),
+            vertex_pass_bindings(vs, (ig, ib), (og, ob), (0, 1))?,
+        );
         p.shader = vs.map_or(0, |v| v.index);
         compute.push(p);
     }
@@ -1628,8 +1641,10 @@ pub fn domain_control_points(count: u32) -> (crate::mesh::Mesh, Vec<u32>) {
 /// hull preview: primitive order decides.
 fn domain_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) -> Result<(), PlanError> {
     use dxbc_naga::stages::{Partitioning, TessDomain, TessOutputPrimitive, REGISTER_STRIDE};
-    let form =
-        t.domain.as_ref().ok_or_else(|| PlanError::Unsupported("a domain shader without its pass description".into()))?;
+    let form = t
+        .domain
+        .as_ref()
+        .ok_or_else(|| PlanError::Unsupported("a domain shader without its pass description".into()))?;
     let mut tess = form
         .tessellation
         .clone()
@@ -1637,9 +1652,11 @@ fn domain_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
     let domain =
         tess.domain.ok_or_else(|| PlanError::Unsupported("a domain shader without a declared domain".into()))?;
     // WebGPU's vertex stage cannot write storage: a DS writing a UAV has no draw here.
-    if let Some(e) = plan.entries.iter().find(|e| {
-        matches!(e.resource, Resource::Buffer { kind: "storage", .. } | Resource::StorageTexture { .. })
-    }) {
+    if let Some(e) = plan
+        .entries
+        .iter()
+        .find(|e| matches!(e.resource, Resource::Buffer { kind: "storage", .. } | Resource::StorageTexture { .. }))
+    {
         return Err(PlanError::Unsupported(format!(
             "a domain shader that writes {}: it runs as a WebGPU vertex shader, which cannot write storage",
             e.register
@@ -1690,8 +1707,13 @@ fn domain_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
     let (code, format, _) = shown_fragment(&located(&t.outputs), settings);
     let fragment_module = module(plan, "fragment", code);
     let bound = |binding, buffer, writable, uniform| StageBinding { group: 0, binding, buffer, writable, uniform };
-    let tessellator_buffers =
-        vec![bound(0, 2, false, true), bound(1, 1, false, false), bound(2, 3, true, false), bound(3, 4, true, false), bound(4, 5, true, false)];
+    let tessellator_buffers = vec![
+        bound(0, 2, false, true),
+        bound(1, 1, false, false),
+        bound(2, 3, true, false),
+        bound(3, 4, true, false),
+        bound(4, 5, true, false),
+    ];
     let pass = |label, module, entry: &str, buffers| ComputePass {
         label,
         module,
@@ -1701,8 +1723,10 @@ fn domain_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings:
         shader: 0,
         buffers,
     };
-    let mut compute: Vec<ComputePass> =
-        ["count", "scan", "generate"].iter().map(|e| pass("tessellator", tessellator, e, tessellator_buffers.clone())).collect();
+    let mut compute: Vec<ComputePass> = ["count", "scan", "generate"]
+        .iter()
+        .map(|e| pass("tessellator", tessellator, e, tessellator_buffers.clone()))
+        .collect();
     compute.push(pass("draw arguments", arguments, "main", vec![bound(0, 3, false, false), bound(1, 6, true, false)]));
     plan.passes = Some(Passes {
         buffers: vec![
@@ -1907,7 +1931,12 @@ pub fn build_pipeline(shaders: &[PipelineShader], settings: &Settings) -> Result
     }
     if let (Some(h), Some(d)) = (hs, ds) {
         let domain_of = |t: &Translated| {
-            t.hull.as_ref().map(|h| &h.form).or(t.domain.as_ref()).and_then(|f| f.tessellation.as_ref()).and_then(|t| t.domain)
+            t.hull
+                .as_ref()
+                .map(|h| &h.form)
+                .or(t.domain.as_ref())
+                .and_then(|f| f.tessellation.as_ref())
+                .and_then(|t| t.domain)
         };
         if domain_of(&translated[h]) != domain_of(&translated[d]) {
             return Err(PlanError::Pipeline(format!(
@@ -1923,7 +1952,12 @@ pub fn build_pipeline(shaders: &[PipelineShader], settings: &Settings) -> Result
         shaders: stages.clone(),
         width: DEFAULT_SIZE,
         height: DEFAULT_SIZE,
-        modules: vec![Module { stage: "compute", code: translated[primary].wgsl.clone(), entry: "main".into(), translated: true }],
+        modules: vec![Module {
+            stage: "compute",
+            code: translated[primary].wgsl.clone(),
+            entry: "main".into(),
+            translated: true,
+        }],
         draw: None,
         dispatch: None,
         passes: None,
@@ -1946,7 +1980,8 @@ pub fn build_pipeline(shaders: &[PipelineShader], settings: &Settings) -> Result
             )));
         }
     }
-    let companion = |i: Option<usize>| i.map(|i| Companion { shader: shaders[i].shader, t: &translated[i], index: i as u32 });
+    let companion =
+        |i: Option<usize>| i.map(|i| Companion { shader: shaders[i].shader, t: &translated[i], index: i as u32 });
     if p.model.stage == Stage::Geometry {
         geometry_draw(&mut plan, p.shader, &translated[primary], settings, companion(vs).as_ref())?;
     } else {

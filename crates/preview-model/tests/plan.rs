@@ -369,3 +369,117 @@ fn a_bicubic_domain_shader_gets_a_grid_of_control_points() {
     // Its cbuffer (the view-projection matrix) is bound for the draw.
     assert!(passes.draw_entries && p.entries.iter().any(|e| e.register == "b0"));
 }
+
+/// The plan of a pipeline of corpus shaders, the first previewed.
+fn pipeline_of(rel: &[&str]) -> Result<plan::Plan, plan::PlanError> {
+    let shaders: Vec<dxbc::Shader> = rel.iter().map(|r| common::shader(r)).collect();
+    let models: Vec<PreviewModel> = shaders.iter().map(PreviewModel::new).collect();
+    let values: Vec<preview_model::Values> = models.iter().map(|m| m.defaults()).collect();
+    let stages: Vec<plan::PipelineShader> = (0..shaders.len())
+        .map(|i| plan::PipelineShader { shader: &shaders[i], model: &models[i], values: &values[i] })
+        .collect();
+    plan::build_pipeline(&stages, &Settings::default())
+}
+
+#[test]
+fn a_vertex_shader_runs_as_compute_before_a_geometry_shader() {
+    // FluidCS11's render pair: the VS reads particle i from two structured
+    // buffers by SV_VertexID, the GS expands each point to a quad.
+    let p = pipeline_of(&[
+        "fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc",
+        "fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc",
+    ])
+    .unwrap();
+    assert_eq!((p.stage, p.shaders.as_slice()), (Stage::Geometry, &[Stage::Geometry, Stage::Vertex][..]));
+    let passes = p.passes.as_ref().unwrap();
+    let (vs, gs) = (&passes.compute[0], &passes.compute[1]);
+    // The user's VS is the vertex pass, binding its own buffers (t0, t1); the GS pass the GS's.
+    assert!(p.modules[vs.module].translated && vs.shader_entries && vs.shader == 1);
+    assert!(gs.shader_entries && gs.shader == 0);
+    let regs = |s: u32| p.entries.iter().filter(|e| e.shader == s).map(|e| e.register.as_str()).collect::<Vec<_>>();
+    assert_eq!(regs(1), ["t0", "t1"]);
+    // Its input records hold SV_VertexID: record i is mesh vertex i.
+    let input = words_of(&p.blobs[passes.buffers[0].blob.unwrap()]);
+    let points = Settings::default().mesh.build().positions.len();
+    assert_eq!(input.len(), points * 128);
+    assert!((0..points).all(|i| input[i * 128] == i as u32));
+    // The VS writes the records the GS reads.
+    let writes = |c: &plan::ComputePass| c.buffers.iter().filter(|b| b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    let reads = |c: &plan::ComputePass| c.buffers.iter().filter(|b| !b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    assert_eq!(writes(vs), reads(gs));
+    // The order of the files does not matter, only which is previewed.
+    let q = pipeline_of(&[
+        "fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc",
+        "fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc",
+    ])
+    .unwrap();
+    assert_eq!(q.shaders, [Stage::Vertex, Stage::Geometry]);
+    assert_eq!(q.modules, p.modules);
+}
+
+#[test]
+fn a_vertex_hull_and_domain_shader_run_as_one_pipeline() {
+    // One application's three stages: the VS transforms the control points
+    // by World, View and Projection, the HS sets factors from its
+    // constants, the DS interpolates bilinearly.
+    let p = pipeline_of(&[
+        "fxc/dxdecompiler_apps_tesselation_hs.dxbc",
+        "fxc/dxdecompiler_apps_tesselation_vs.dxbc",
+        "fxc/dxdecompiler_apps_tesselation_ds.dxbc",
+    ])
+    .unwrap();
+    assert_eq!(p.stage, Stage::Hull);
+    let passes = p.passes.as_ref().unwrap();
+    let c = &passes.compute;
+    assert_eq!((c[0].label, c[0].shader_entries, c[0].shader), ("vertex", true, 1));
+    assert!(p.modules[c[0].module].translated);
+    assert!(c[1].shader_entries && c[1].shader == 0 && c[2].shader == 0);
+    // The draw: the user's DS, its entries, and the control points, patch constants and points it reads.
+    let d = p.draw.as_ref().unwrap();
+    assert!(p.modules[d.vertex_module].translated);
+    assert!(passes.draw_entries && passes.draw_shader == 2);
+    let mut read: Vec<usize> = passes.draw_buffers.iter().map(|b| b.buffer).collect();
+    read.sort();
+    assert_eq!(read, [2, 3, 6]);
+    // The VS and the HS each bind their own b0 (the DS has no resources).
+    let b0: Vec<u32> = p.entries.iter().filter(|e| e.register == "b0").map(|e| e.shader).collect();
+    assert_eq!(b0, [0, 1]);
+    // Control values are the previewed shader's: its b0 is the one a control writes.
+    assert_eq!(p.entries[p.uniform_entry(0, 0).unwrap()].shader, 0);
+}
+
+#[test]
+fn pipelines_are_linked_by_signature_and_by_stage() {
+    // The fluid GS reads POSITION.xy and COLOR: the detail-tessellation particle VS writes POSITION only.
+    let e = pipeline_of(&[
+        "fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc",
+        "fxc/dxdecompiler_detailtessellation11_particle_vs.dxbc",
+    ])
+    .unwrap_err();
+    let gs = common::shader("fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc");
+    let colour = gs.input_signature.as_ref().unwrap().elements.iter().find(|e| e.name == "COLOR").unwrap();
+    assert_eq!(
+        e,
+        plan::PlanError::Link {
+            message: "vertex → geometry: the input COLOR0 in v1 (xyzw) is not written there by the stage before".into(),
+            offset: colour.offset
+        }
+    );
+    assert!(e.to_string().ends_with(&format!("(at offset {:#x})", colour.offset)));
+    // A domain shader of another domain than the hull shader's.
+    let e = pipeline_of(&[
+        "fxc/dxdecompiler_apps_tesselation_hs.dxbc",
+        "fxc/dxdecompiler_pntriangles11_pntriangles11_ds.dxbc",
+    ])
+    .unwrap_err();
+    assert!(e.to_string().starts_with("hull → domain: the input POSITION0 in v0"), "{e}");
+    // Stages the preview does not chain.
+    for set in [
+        &["fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc", "fxc/angle930_clearfloat11ps.dxbc"][..],
+        &["fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc", "fxc/dxdecompiler_apps_tesselation_vs.dxbc"][..],
+        &["fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc", "fxc/dxdecompiler_apps_tesselation_ds.dxbc"][..],
+    ] {
+        let e = pipeline_of(set).unwrap_err();
+        assert!(matches!(e, plan::PlanError::Pipeline(_)), "{set:?}: {e:?}");
+    }
+}

@@ -234,8 +234,12 @@ mod preview_cli {
             let fp = model.fingerprint(&inp.shader, &values, &settings);
             return Ok((plan, fp));
         }
-        let others: Vec<dxbc::Shader> =
-            inp.companions.iter().map(|b| dxbc::Shader::decode(b)).collect::<Result<_, _>>().map_err(PlanFailure::Decode)?;
+        let others: Vec<dxbc::Shader> = inp
+            .companions
+            .iter()
+            .map(|b| dxbc::Shader::decode(b))
+            .collect::<Result<_, _>>()
+            .map_err(PlanFailure::Decode)?;
         let models: Vec<PreviewModel> = others.iter().map(PreviewModel::new).collect();
         let defaults: Vec<preview_model::Values> = models.iter().map(|m| m.defaults()).collect();
         let mut stages = vec![preview_model::plan::PipelineShader { shader: &shader, model: &model, values: &values }];
@@ -400,8 +404,12 @@ mod preview_cli {
         let (mut ran, mut other_stage, mut not_translated, mut not_planned, mut refused, mut timed_out) =
             (0, 0, 0, 0, 0, 0);
         for f in &files {
-            let inp =
-                Inputs { shader: std::fs::read(f).unwrap_or_default(), values: None, settings: None, companions: Vec::new() };
+            let inp = Inputs {
+                shader: std::fs::read(f).unwrap_or_default(),
+                values: None,
+                settings: None,
+                companions: Vec::new(),
+            };
             match plan(&inp) {
                 Err(PlanFailure::Plan(PlanError::StageNotPreviewable(_))) => other_stage += 1,
                 Err(PlanFailure::Plan(PlanError::Translation { .. })) => not_translated += 1,
