@@ -112,14 +112,17 @@ pub fn companion(name: &str, bytes: Vec<u8>) -> Result<Companion, CompanionError
 }
 
 /// [`prepare`] for the previewed shader with its companions: one plan
-/// ([`plan::build_pipeline`]) in which `shader` keeps its values and the
-/// companions run with their defaults.
+/// ([`plan::build_pipeline_from`]) in which `shader` keeps its values and
+/// the companions run with their defaults. `translations`: [`translate`] of
+/// `shader` then of each companion (made by the worker: the page itself
+/// does not translate).
 pub fn prepare_pipeline(
     shader: &dxbc::Shader,
     model: PreviewModel,
     values: &Values,
     settings: &Settings,
     companions: &[Companion],
+    translations: &[Translated],
 ) -> Result<Prepared, PlanError> {
     let others: Vec<dxbc::Shader> = companions
         .iter()
@@ -132,13 +135,10 @@ pub fn prepare_pipeline(
     for ((s, m), v) in others.iter().zip(&models).zip(&defaults) {
         stages.push(plan::PipelineShader { shader: s, model: m, values: v });
     }
-    let plan = plan::build_pipeline(&stages, settings)?;
+    let plan = plan::build_pipeline_from(&stages, translations, settings)?;
     // What the draw's colour can show: the geometry shader's outputs.
-    let gs = stages.iter().find(|s| s.model.stage == preview_model::Stage::Geometry);
-    let vertex_outputs = match gs {
-        Some(g) => plan::vertex_outputs(&plan::translate(g.shader)?),
-        None => Vec::new(),
-    };
+    let gs = translations.iter().find(|t| t.geometry.is_some());
+    let vertex_outputs = gs.map(plan::vertex_outputs).unwrap_or_default();
     let plan_json = serde_json::to_string(&plan).map_err(|e| PlanError::Unsupported(e.to_string()))?;
     Ok(Prepared { model, plan, plan_json, vertex_outputs })
 }
@@ -625,7 +625,8 @@ mod tests {
         let model = PreviewModel::new(&gs);
         let values = model.defaults();
         let settings = Settings::default();
-        let p = prepare_pipeline(&gs, model, &values, &settings, std::slice::from_ref(&vs)).unwrap();
+        let translations = [translate(&gs).unwrap(), translate(&dxbc::Shader::decode(&vs.bytes).unwrap()).unwrap()];
+        let p = prepare_pipeline(&gs, model, &values, &settings, std::slice::from_ref(&vs), &translations).unwrap();
         assert_eq!(p.plan.shaders, [preview_model::Stage::Geometry, preview_model::Stage::Vertex]);
         // The colour choices are the geometry shader's outputs (COLOR in o1, TEXCOORD in o2).
         assert_eq!(p.vertex_outputs.iter().map(|o| o.0).collect::<Vec<_>>(), [1, 2]);

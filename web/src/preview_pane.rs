@@ -278,7 +278,23 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     let prepared = if companions.is_empty() {
         preview::prepare(sh, &t, model, &values, &settings)
     } else {
-        preview::prepare_pipeline(sh, model, &values, &settings, &companions)
+        // The companions are translated by the worker too.
+        let mut translations = vec![t];
+        for c in &companions {
+            match translate_off_thread(&c.bytes).await {
+                Ok(ct) => translations.push(ct),
+                Err(e) => {
+                    if current(gen) {
+                        fail(pv, PlanError::Pipeline(format!("{}: {e}", c.name)));
+                    }
+                    return;
+                }
+            }
+        }
+        if !current(gen) {
+            return;
+        }
+        preview::prepare_pipeline(sh, model, &values, &settings, &companions, &translations)
     };
     let prepared = match prepared {
         Ok(p) => Arc::new(p),

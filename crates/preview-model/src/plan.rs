@@ -469,6 +469,11 @@ pub struct Translated {
     /// over domain points).
     #[serde(default)]
     pub domain: Option<dxbc_naga::ComputeForm>,
+    /// A vertex shader's form as compute, what a pipeline preview runs
+    /// before a geometry or hull shader (made with the native form, so a
+    /// worker's one answer serves both previews), or why it has none.
+    #[serde(default)]
+    pub as_compute: Option<Result<Box<Translated>, PlanError>>,
 }
 
 /// What a hull preview needs besides the control-point pass.
@@ -531,6 +536,7 @@ impl Translated {
             geometry: None,
             hull: None,
             domain: None,
+            as_compute: None,
         })
     }
 }
@@ -584,6 +590,14 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
             let mut t = Translated::from_translation(&gs)?;
             t.geometry =
                 Some(GeometryForms { form, draw_bindings: d.bindings, draw_wgsl: d.wgsl, draw_outputs: d.outputs });
+            Ok(t)
+        }
+        Stage::Vertex => {
+            let mut t = Translated::from_translation(&dxbc_naga::translate(shader, &options()).map_err(translate_error)?)?;
+            let compute = dxbc_naga::translate_pipeline_stage(shader, &options(), dxbc_naga::StageForm::Compute)
+                .map_err(translate_error)
+                .and_then(|c| Translated::from_translation(&c));
+            t.as_compute = Some(compute.map(Box::new));
             Ok(t)
         }
         _ => Translated::from_translation(&dxbc_naga::translate(shader, &options()).map_err(translate_error)?),
@@ -1876,10 +1890,27 @@ fn mask_text(mask: u8) -> String {
 /// pass-through and the user's domain shader in place of the built-in one,
 /// each binding its own resources ([`Entry::shader`]).
 pub fn build_pipeline(shaders: &[PipelineShader], settings: &Settings) -> Result<Plan, PlanError> {
-    use dxbc_naga::StageForm;
+    let translated: Vec<Translated> = shaders.iter().map(|s| translate(s.shader)).collect::<Result<_, _>>()?;
+    build_pipeline_from(shaders, &translated, settings)
+}
+
+/// [`build_pipeline`] for translations already made ([`translate`] of
+/// each shader, e.g. by a worker), in `shaders` order.
+pub fn build_pipeline_from(
+    shaders: &[PipelineShader],
+    translations: &[Translated],
+    settings: &Settings,
+) -> Result<Plan, PlanError> {
     let [first, ..] = shaders else { return Err(PlanError::Pipeline("a pipeline of no shaders".into())) };
+    if translations.len() != shaders.len() {
+        return Err(PlanError::Pipeline(format!(
+            "{} translations for {} shaders",
+            translations.len(),
+            shaders.len()
+        )));
+    }
     if shaders.len() == 1 {
-        return build(first.shader, first.model, first.values, settings);
+        return build_from(first.shader, &translations[0], first.model, first.values, settings);
     }
     let stages: Vec<Stage> = shaders.iter().map(|s| s.model.stage).collect();
     let find = |stage: Stage| -> Result<Option<usize>, PlanError> {
@@ -1918,16 +1949,14 @@ pub fn build_pipeline(shaders: &[PipelineShader], settings: &Settings) -> Result
             "hull → domain patch constants",
         )?;
     }
-    // Each stage in the form the pipeline runs it in.
-    let mut translated: Vec<Translated> = Vec::with_capacity(shaders.len());
-    for (i, s) in shaders.iter().enumerate() {
-        translated.push(if Some(i) == vs {
-            let t = dxbc_naga::translate_pipeline_stage(s.shader, &options(), StageForm::Compute)
-                .map_err(translate_error)?;
-            Translated::from_translation(&t)?
-        } else {
-            translate(s.shader)?
-        });
+    // Each stage in the form the pipeline runs it in: the vertex shader as compute.
+    let mut translated: Vec<Translated> = translations.to_vec();
+    if let Some(v) = vs {
+        translated[v] = match translated[v].as_compute.take() {
+            Some(Ok(t)) => *t,
+            Some(Err(e)) => return Err(e),
+            None => return Err(PlanError::Pipeline("the vertex shader's translation has no compute form".into())),
+        };
     }
     if let (Some(h), Some(d)) = (hs, ds) {
         let domain_of = |t: &Translated| {
