@@ -11,11 +11,15 @@ import { RUNNER, run, linkFor, parseReference, openPreview, pageState, compareRe
 const withPage = (fn) => launch(fn, { webgpu: true });
 const fxc = (name) => path.join(CORPUS, 'fxc', name);
 
-/** Waits for a frame, with its read-backs, of a plan of `n` user shaders. */
+/**
+ * Waits for the read-backs of a frame of a plan of `n` user shaders (the
+ * plan is swapped before its first frame, so the read-backs of the plan
+ * before may still be there: they were taken before `loadedAt`).
+ */
 async function waitForPipeline(page, n) {
   await page.waitForFunction((n) => {
     const s = globalThis.__dxbcPreview;
-    return s && s.plan && s.plan.shaders.length === n && s.frames > 0 && s.readbackOf === s.frames
+    return s && s.plan && s.plan.shaders.length === n && s.readbackOf === s.frames && s.readbackOf > s.loadedAt
       && s.readbacks.length === s.plan.readbacks.length;
   }, n, { timeout: 60000 });
 }

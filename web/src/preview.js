@@ -6,11 +6,12 @@
 //
 // Exposes window.__dxbcPreview for the browser tests and benchmarks: frames
 // drawn, the last frame's time, the last read-backs and the frame they
-// were taken after (readbackOf).
+// were taken after (readbackOf), and the frame count when the current plan
+// was loaded (loadedAt: read-backs of its frames have readbackOf > loadedAt).
 
 const FRAGMENT = 2, VERTEX = 1, COMPUTE = 4;
 
-const stats = { frames: 0, lastFrameMs: 0, readbacks: [], readbackOf: -1, plan: null };
+const stats = { frames: 0, lastFrameMs: 0, readbacks: [], readbackOf: -1, plan: null, loadedAt: 0 };
 globalThis.__dxbcPreview = stats;
 
 function scoped(device, f) {
@@ -176,6 +177,7 @@ export async function preview_load(gpu, planJson, blobs) {
   const vis = plan.stage === 'Pixel' ? FRAGMENT : plan.stage === 'Vertex' || plan.stage === 'Domain' ? VERTEX : COMPUTE;
   const job = { plan, blobs, resources: [], targets: [], depth: null, groups: [], pipeline: null };
   stats.plan = plan;
+  stats.loadedAt = stats.frames;
   const modules = plan.modules.map((m) => d.createShaderModule({ code: m.code, label: m.stage }));
   await Promise.all(modules.map((m, i) => compileInfo(m, plan.modules[i].translated ? 'translated shader' : `${plan.modules[i].stage} glue`)));
   await scoped(d, () => {
