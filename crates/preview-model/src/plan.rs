@@ -593,7 +593,8 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
             Ok(t)
         }
         Stage::Vertex => {
-            let mut t = Translated::from_translation(&dxbc_naga::translate(shader, &options()).map_err(translate_error)?)?;
+            let mut t =
+                Translated::from_translation(&dxbc_naga::translate(shader, &options()).map_err(translate_error)?)?;
             let compute = dxbc_naga::translate_pipeline_stage(shader, &options(), dxbc_naga::StageForm::Compute)
                 .map_err(translate_error)
                 .and_then(|c| Translated::from_translation(&c));
@@ -1903,11 +1904,7 @@ pub fn build_pipeline_from(
 ) -> Result<Plan, PlanError> {
     let [first, ..] = shaders else { return Err(PlanError::Pipeline("a pipeline of no shaders".into())) };
     if translations.len() != shaders.len() {
-        return Err(PlanError::Pipeline(format!(
-            "{} translations for {} shaders",
-            translations.len(),
-            shaders.len()
-        )));
+        return Err(PlanError::Pipeline(format!("{} translations for {} shaders", translations.len(), shaders.len())));
     }
     if shaders.len() == 1 {
         return build_from(first.shader, &translations[0], first.model, first.values, settings);
