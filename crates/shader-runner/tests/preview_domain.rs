@@ -14,7 +14,8 @@ use std::path::PathBuf;
 
 #[test]
 fn a_bilinear_domain_shader_covers_the_view_with_its_control_points_colour() {
-    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc/dxdecompiler_apps_tesselation_ds.dxbc");
+    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/fxc/dxdecompiler_apps_tesselation_ds.dxbc");
     let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("corpus file {} missing: {e}", f.display()));
     let s = dxbc::Shader::decode(&bytes).unwrap();
     let m = PreviewModel::new(&s);
