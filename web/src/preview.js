@@ -6,11 +6,12 @@
 //
 // Exposes window.__dxbcPreview for the browser tests and benchmarks: frames
 // drawn, the last frame's time, the last read-backs and the frame they
-// were taken after (readbackOf).
+// were taken after (readbackOf), and the frame count when the current plan
+// was loaded (loadedAt: read-backs of its frames have readbackOf > loadedAt).
 
 const FRAGMENT = 2, VERTEX = 1, COMPUTE = 4;
 
-const stats = { frames: 0, lastFrameMs: 0, readbacks: [], readbackOf: -1, plan: null };
+const stats = { frames: 0, lastFrameMs: 0, readbacks: [], readbackOf: -1, plan: null, loadedAt: 0 };
 globalThis.__dxbcPreview = stats;
 
 function scoped(device, f) {
@@ -136,9 +137,10 @@ function makeGroups(d, items) {
 }
 
 /**
- * The passes through compute before the draw (a geometry shader): their
- * stage buffers, each pass's bind groups and pipeline, and the draw's
- * groups (it reads only the stage buffers).
+ * The passes through compute before the draw (a geometry, hull or domain
+ * shader): their stage buffers, each pass's bind groups and pipeline, and
+ * the draw's groups (the stage buffers it reads, and the shader's entries
+ * when the plan says so).
  */
 function loadPasses(d, job, modules) {
   const p = job.plan.passes;
@@ -156,12 +158,13 @@ function loadPasses(d, job, modules) {
     resource: { buffer: job.stageBuffers[b.buffer] },
   }));
   job.computePasses = p.compute.map((c) => {
-    const items = (c.shader_entries ? job.entryItems : []).concat(stageItems(c.buffers, COMPUTE));
+    const items = (c.shader_entries ? job.entryItems.filter((x) => x.shader === c.shader) : []).concat(stageItems(c.buffers, COMPUTE));
     const made = makeGroups(d, items);
     const pipeline = d.createComputePipeline({ layout: made.layout, compute: { module: modules[c.module], entryPoint: c.entry } });
     return { pipeline, groups: made.groups, workgroups: c.workgroups };
   });
-  const draw = makeGroups(d, stageItems(p.draw_buffers, VERTEX));
+  // The user's domain shader as the draw's vertex stage reads its own resources too.
+  const draw = makeGroups(d, (p.draw_entries ? job.entryItems.filter((x) => x.shader === p.draw_shader) : []).concat(stageItems(p.draw_buffers, VERTEX)));
   job.drawGroups = draw.groups;
   job.drawLayout = draw.layout;
 }
@@ -170,9 +173,11 @@ function loadPasses(d, job, modules) {
 export async function preview_load(gpu, planJson, blobs) {
   const plan = JSON.parse(planJson);
   const d = gpu.device;
-  const vis = plan.stage === 'Pixel' ? FRAGMENT : plan.stage === 'Vertex' ? VERTEX : COMPUTE;
+  // A domain shader is the draw's vertex stage.
+  const vis = plan.stage === 'Pixel' ? FRAGMENT : plan.stage === 'Vertex' || plan.stage === 'Domain' ? VERTEX : COMPUTE;
   const job = { plan, blobs, resources: [], targets: [], depth: null, groups: [], pipeline: null };
   stats.plan = plan;
+  stats.loadedAt = stats.frames;
   const modules = plan.modules.map((m) => d.createShaderModule({ code: m.code, label: m.stage }));
   await Promise.all(modules.map((m, i) => compileInfo(m, plan.modules[i].translated ? 'translated shader' : `${plan.modules[i].stage} glue`)));
   await scoped(d, () => {
@@ -221,10 +226,18 @@ export async function preview_load(gpu, planJson, blobs) {
         res = s;
       }
       e._res = res;
-      layouts[e.group].push({ binding: e.binding, visibility: vis, ...layout });
+      // A user domain shader is the draw's vertex stage; every other user
+      // shader of passes runs as compute.
+      const p = plan.passes;
+      const visibility = !p ? vis : p.draw_entries && p.draw_shader === e.shader ? VERTEX : COMPUTE;
+      layouts[e.group].push({ binding: e.binding, visibility, ...layout, shader: e.shader });
     }
-    const items = plan.entries.map((e, i) => ({ group: e.group, binding: e.binding, layout: layouts[e.group].find((l) => l.binding === e.binding), resource: e._res, i }));
-    const made = makeGroups(d, items);
+    const items = plan.entries.map((e, i) => {
+      const { shader, ...layout } = layouts[e.group].find((l) => l.binding === e.binding && l.shader === e.shader);
+      return { group: e.group, binding: e.binding, layout, resource: e._res, i, shader };
+    });
+    // The bind groups of a draw or dispatch without passes: one shader's.
+    const made = makeGroups(d, items.filter((x) => x.shader === 0));
     job.groups = made.groups;
     job.layout = made.layout;
     job.entryItems = items;

@@ -16,6 +16,7 @@ use preview_model::reference::{self, Comparison, Verdict};
 use preview_model::settings::Settings;
 use preview_model::textures::{Image, TextureFormat};
 use preview_model::{PreviewModel, Value, Values};
+use std::sync::Arc;
 
 /// A shader ready to run.
 #[derive(Debug)]
@@ -63,6 +64,91 @@ pub fn prepare(
     let plan = plan::build_from(shader, t, &model, values, settings)?;
     let plan_json = serde_json::to_string(&plan).map_err(|e| PlanError::Unsupported(e.to_string()))?;
     Ok(Prepared { model, plan, plan_json, vertex_outputs: plan::vertex_outputs(t) })
+}
+
+/// A shader the user added to the previewed one to make a pipeline
+/// (vertex + geometry, vertex + hull + domain …). Companions run with
+/// their defaults and stay on the user's machine: links do not carry them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Companion {
+    /// The file's name, as the user chose it.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Arc<Vec<u8>>,
+    /// Its stage.
+    pub stage: preview_model::Stage,
+}
+
+/// Why a file cannot join a pipeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompanionError {
+    /// The bytes are not a shader container.
+    Decode(String),
+    /// Only vertex, hull, domain and geometry shaders chain.
+    Stage(preview_model::Stage),
+}
+
+impl std::fmt::Display for CompanionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompanionError::Decode(e) => write!(f, "the file does not decode: {e}"),
+            CompanionError::Stage(s) => {
+                write!(f, "a {s:?} shader: only vertex, hull, domain and geometry shaders join a pipeline")
+            }
+        }
+    }
+}
+
+/// `bytes` (a file named `name`) as a pipeline companion.
+pub fn companion(name: &str, bytes: Vec<u8>) -> Result<Companion, CompanionError> {
+    use preview_model::Stage as S;
+    let shader = dxbc::Shader::decode(&bytes).map_err(|e| CompanionError::Decode(e.to_string()))?;
+    match preview_model::Stage::of(&shader) {
+        stage @ (S::Vertex | S::Hull | S::Domain | S::Geometry) => {
+            Ok(Companion { name: name.to_string(), bytes: Arc::new(bytes), stage })
+        }
+        other => Err(CompanionError::Stage(other)),
+    }
+}
+
+/// [`prepare`] for the previewed shader with its companions: one plan
+/// ([`plan::build_pipeline_from`]) in which `shader` keeps its values and
+/// the companions run with their defaults. `translations`: [`translate`] of
+/// `shader` then of each companion (made by the worker: the page itself
+/// does not translate).
+pub fn prepare_pipeline(
+    shader: &dxbc::Shader,
+    model: PreviewModel,
+    values: &Values,
+    settings: &Settings,
+    companions: &[Companion],
+    translations: &[Translated],
+) -> Result<Prepared, PlanError> {
+    let others: Vec<dxbc::Shader> = companions
+        .iter()
+        .map(|c| dxbc::Shader::decode(&c.bytes))
+        .collect::<Result<_, _>>()
+        .map_err(|e| PlanError::Pipeline(format!("a companion shader does not decode: {e}")))?;
+    let models: Vec<PreviewModel> = others.iter().map(PreviewModel::new).collect();
+    let defaults: Vec<Values> = models.iter().map(|m| m.defaults()).collect();
+    let mut stages = vec![plan::PipelineShader { shader, model: &model, values }];
+    for ((s, m), v) in others.iter().zip(&models).zip(&defaults) {
+        stages.push(plan::PipelineShader { shader: s, model: m, values: v });
+    }
+    let plan = plan::build_pipeline_from(&stages, translations, settings)?;
+    // What the draw's colour can show: the geometry shader's outputs.
+    let gs = translations.iter().find(|t| t.geometry.is_some());
+    let vertex_outputs = gs.map(plan::vertex_outputs).unwrap_or_default();
+    let plan_json = serde_json::to_string(&plan).map_err(|e| PlanError::Unsupported(e.to_string()))?;
+    Ok(Prepared { model, plan, plan_json, vertex_outputs })
+}
+
+/// The fingerprint a native reference for this preview carries
+/// (`shader-runner preview FILE --with COMPANION …`).
+pub fn fingerprint(p: &Prepared, bytes: &[u8], values: &Values, settings: &Settings, companions: &[Companion]) -> u64 {
+    let (v, s) = p.model.link_state(values, settings);
+    let others: Vec<&[u8]> = companions.iter().map(|c| c.bytes.as_slice()).collect();
+    reference::pipeline_fingerprint(bytes, &v, &s, &others)
 }
 
 /// The uniform buffers' new bytes for `values`: (entry index, bytes).
@@ -444,8 +530,11 @@ mod tests {
         let direct = translate(&dxbc::Shader::decode(&hs).unwrap()).unwrap();
         assert!(direct.hull.is_some());
         assert_eq!(translated_from_json(&translate_json(&hs)), Ok(direct));
+        // A domain shader's carries its pass description (the tessellator's inputs).
         let ds = dxbc::examples::barycentric_domain_shader();
-        assert!(matches!(translated_from_json(&translate_json(&ds)), Err(PlanError::StageNotPreviewable(_))));
+        let direct = translate(&dxbc::Shader::decode(&ds).unwrap()).unwrap();
+        assert!(direct.domain.as_ref().is_some_and(|f| f.tessellation.is_some()));
+        assert_eq!(translated_from_json(&translate_json(&ds)), Ok(direct));
         assert!(
             matches!(translated_from_json(&translate_json(b"junk")), Err(PlanError::StageNotPreviewable(m)) if m.contains("does not decode"))
         );
@@ -524,11 +613,39 @@ mod tests {
     }
 
     #[test]
-    fn a_lone_domain_shader_is_refused_with_a_reason() {
-        let s = dxbc::Shader::decode(&dxbc::examples::barycentric_domain_shader()).unwrap();
-        let e = translate(&s).unwrap_err();
+    fn companions_are_vertex_hull_domain_or_geometry_shaders_and_make_one_plan() {
+        use crate::test_corpus::file;
+        let ps = file("fxc/angle930_clearfloat11ps.dxbc");
+        assert_eq!(companion("ps.dxbc", ps).unwrap_err(), CompanionError::Stage(preview_model::Stage::Pixel));
+        assert!(matches!(companion("junk", b"junk".to_vec()), Err(CompanionError::Decode(_))));
+        let vs = companion("vs.dxbc", file("fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc")).unwrap();
+        assert_eq!(vs.stage, preview_model::Stage::Vertex);
+        let gs_bytes = file("fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc");
+        let gs = dxbc::Shader::decode(&gs_bytes).unwrap();
+        let model = PreviewModel::new(&gs);
+        let values = model.defaults();
+        let settings = Settings::default();
+        let translations = [translate(&gs).unwrap(), translate(&dxbc::Shader::decode(&vs.bytes).unwrap()).unwrap()];
+        let p = prepare_pipeline(&gs, model, &values, &settings, std::slice::from_ref(&vs), &translations).unwrap();
+        assert_eq!(p.plan.shaders, [preview_model::Stage::Geometry, preview_model::Stage::Vertex]);
+        // The colour choices are the geometry shader's outputs (COLOR in o1, TEXCOORD in o2).
+        assert_eq!(p.vertex_outputs.iter().map(|o| o.0).collect::<Vec<_>>(), [1, 2]);
+        // The reference fingerprint covers the companion: a lone GS's differs.
+        let alone = p.model.fingerprint(&gs_bytes, &values, &settings);
+        assert_eq!(fingerprint(&p, &gs_bytes, &values, &settings, &[]), alone);
+        assert_ne!(fingerprint(&p, &gs_bytes, &values, &settings, &[vs]), alone);
+    }
+
+    #[test]
+    fn a_file_without_a_program_is_refused_with_a_reason() {
+        // The example domain shader's input signature alone: no program, no RDEF.
+        let ds = dxbc::examples::barycentric_domain_shader();
+        let c = dxbc::container::Container::parse(&ds).unwrap();
+        let isgn = &ds[c.find(b"ISGN").unwrap().data_range()];
+        let bytes = dxbc::container::write_container(1, &[(*b"ISGN", isgn)]);
+        let e = translate(&dxbc::Shader::decode(&bytes).unwrap()).unwrap_err();
         assert!(matches!(e, PlanError::StageNotPreviewable(_)), "{e:?}");
-        assert!(e.to_string().contains("a domain shader needs the hull shader that feeds it"), "{e}");
+        assert!(e.to_string().contains("only pixel, vertex, compute, geometry, hull and domain shaders"), "{e}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! WebGPU's async calls, and a control that moves while a frame is on the
 //! GPU only marks the next frame as wanted (frames never queue up).
 
+use crate::components::pipeline_control::PipelineControl;
 use crate::dom::yield_now;
 use crate::layout::PANE_PREVIEW;
 use crate::preview::{self, Prepared};
@@ -126,6 +127,10 @@ pub struct PreviewSignals {
     status: RwSignal<Status>,
     /// The prepared shader (None while preparing or when not previewable).
     pub prepared: RwSignal<Option<Arc<Prepared>>>,
+    /// Shaders added to make a pipeline with the open one (not in links).
+    pub companions: RwSignal<Vec<preview::Companion>>,
+    /// Why the last file offered as a companion was not taken.
+    pub companion_note: RwSignal<Option<String>>,
     readbacks: RwSignal<Option<Arc<Vec<Vec<u8>>>>>,
     hover: RwSignal<Option<(u32, u32)>>,
     reference: RwSignal<Option<Arc<Reference>>>,
@@ -145,6 +150,8 @@ impl PreviewSignals {
             pending: RwSignal::new(None),
             status: RwSignal::new(Status::Preparing),
             prepared: RwSignal::new(None),
+            companions: RwSignal::new(Vec::new()),
+            companion_note: RwSignal::new(None),
             readbacks: RwSignal::new(None),
             hover: RwSignal::new(None),
             reference: RwSignal::new(None),
@@ -187,6 +194,7 @@ pub fn install(s: State) {
         let open = s.panes.get() & PANE_PREVIEW != 0;
         let m = s.model.get();
         pv.settings.track();
+        pv.companions.track();
         if !open {
             GPU.with(|g| g.borrow_mut().take());
             return;
@@ -266,7 +274,29 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
         }
     };
     let settings = pv.settings.get_untracked();
-    let prepared = match preview::prepare(sh, &t, model, &values, &settings) {
+    let companions = pv.companions.get_untracked();
+    let prepared = if companions.is_empty() {
+        preview::prepare(sh, &t, model, &values, &settings)
+    } else {
+        // The companions are translated by the worker too.
+        let mut translations = vec![t];
+        for c in &companions {
+            match translate_off_thread(&c.bytes).await {
+                Ok(ct) => translations.push(ct),
+                Err(e) => {
+                    if current(gen) {
+                        fail(pv, PlanError::Pipeline(format!("{}: {e}", c.name)));
+                    }
+                    return;
+                }
+            }
+        }
+        if !current(gen) {
+            return;
+        }
+        preview::prepare_pipeline(sh, model, &values, &settings, &companions, &translations)
+    };
+    let prepared = match prepared {
         Ok(p) => Arc::new(p),
         Err(e) => return fail(pv, e),
     };
@@ -343,7 +373,8 @@ fn fail(pv: PreviewSignals, e: PlanError) {
     pv.status.set(match e {
         PlanError::StageNotPreviewable(m) => Status::NotPreviewable(m),
         PlanError::Translation { message, offset, .. } => Status::NotTranslated(message, offset),
-        PlanError::Unsupported(m) => Status::Unsupported(m),
+        PlanError::Unsupported(m) | PlanError::Pipeline(m) => Status::Unsupported(m),
+        e @ PlanError::Link { .. } => Status::Unsupported(e.to_string()),
     });
 }
 
@@ -488,6 +519,7 @@ pub fn PreviewPane() -> impl IntoView {
                     }}</p>
                 </div>
                 <div class="pcontrols">
+                    <PipelineControl/>
                     <StageControls/>
                     <TextureControls/>
                     <ConstantControls/>
@@ -666,6 +698,13 @@ fn StageControls() -> impl IntoView {
                         </select></label>
                 }.into_any()
             }
+            // What runs around a lone domain shader, said plainly.
+            Stage::Domain => view! {
+                <p class="small" data-testid="preview-ds-note">
+                    {format!("Domain shader over one patch: its control points are the plane's corners (a 3 × 3 or 4 × 4 grid over the plane for 9 or 16 points), each input taking the attribute its semantic names; every tessellation factor is {} with fractional_odd partitioning; the D3D11 tessellator runs as compute, and the domain shader draws its points with a built-in pixel shader that shows its first output after the position as colour.", preview_model::plan::DOMAIN_TESS_FACTOR)}
+                </p>
+            }
+            .into_any(),
             // What runs around a lone hull shader, said plainly.
             Stage::Hull => view! {
                 <p class="small" data-testid="preview-hs-note">
@@ -919,7 +958,13 @@ fn CompareControls() -> impl IntoView {
             match reference::decode(&bytes) {
                 Err(e) => pv.compare_note.set(Some(e.to_string())),
                 Ok(r) => {
-                    let want = p.model.fingerprint(&m.bytes, &pv.values.get_untracked(), &pv.settings.get_untracked());
+                    let want = preview::fingerprint(
+                        &p,
+                        &m.bytes,
+                        &pv.values.get_untracked(),
+                        &pv.settings.get_untracked(),
+                        &pv.companions.get_untracked(),
+                    );
                     if r.fingerprint != want {
                         pv.compare_note.set(Some(format!(
                             "this reference was computed for other inputs (fingerprint {:016x}, the page's is {want:016x}): copy the link again and rerun the command",

@@ -78,7 +78,11 @@ pub enum Stage {
     /// Hull shader: run through compute over one patch, tessellated, and
     /// drawn with a built-in domain shader ([`plan::Passes`]).
     Hull,
-    /// Domain shader (or no program): no preview.
+    /// Domain shader: one patch of built-in control points and fixed
+    /// tessellation factors, tessellated through compute, the domain shader
+    /// drawing the domain points ([`plan::Passes`]).
+    Domain,
+    /// No program (or an unknown program type): no preview.
     Other,
 }
 
@@ -100,6 +104,7 @@ impl Stage {
             Some(P::ComputeShader) => Stage::Compute,
             Some(P::GeometryShader) => Stage::Geometry,
             Some(P::HullShader) => Stage::Hull,
+            Some(P::DomainShader) => Stage::Domain,
             _ => Stage::Other,
         }
     }

@@ -101,6 +101,21 @@ pub fn plane() -> Mesh {
     m
 }
 
+/// `k × k` points over [`plane`]'s square, row by row from the top left
+/// (u along +x, v down, as the plane's uvs): the control points of a
+/// bicubic (k = 4) or biquadratic (k = 3) patch. No indices.
+pub fn patch_grid(k: u32) -> Mesh {
+    let mut m = Mesh::empty();
+    let last = k.saturating_sub(1).max(1) as f32;
+    for row in 0..k {
+        for col in 0..k {
+            let (u, v) = (col as f32 / last, row as f32 / last);
+            m.push([2.0 * u - 1.0, 1.0 - 2.0 * v, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [u, v]);
+        }
+    }
+    m
+}
+
 /// A cube of side 1.2: 24 vertices (4 per face, so normals and uvs are per face), 36 indices.
 pub fn cube() -> Mesh {
     let h = 0.6;

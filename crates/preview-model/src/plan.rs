@@ -47,6 +47,17 @@ pub enum PlanError {
     },
     /// Something the preview cannot feed yet (e.g. a multisampled texture input).
     Unsupported(String),
+    /// A pipeline of user shaders whose stages do not form one the preview
+    /// runs (vertex + geometry, vertex + hull + domain, hull + domain).
+    Pipeline(String),
+    /// A pipeline stage reads an input the stage before does not write at
+    /// that register.
+    Link {
+        /// What does not match.
+        message: String,
+        /// Byte offset of the input's signature element in its file.
+        offset: usize,
+    },
 }
 
 impl std::fmt::Display for PlanError {
@@ -56,6 +67,8 @@ impl std::fmt::Display for PlanError {
             PlanError::Translation { message, offset: Some(o), .. } => write!(f, "{message} (at offset {o:#x})"),
             PlanError::Translation { message, offset: None, .. } => write!(f, "{message}"),
             PlanError::Unsupported(s) => write!(f, "{s}"),
+            PlanError::Pipeline(s) => write!(f, "{s}"),
+            PlanError::Link { message, offset } => write!(f, "{message} (at offset {offset:#x})"),
         }
     }
 }
@@ -207,6 +220,9 @@ pub struct Entry {
     pub name: String,
     /// What it holds.
     pub resource: Resource,
+    /// Whose resource it is: index in [`Plan::shaders`] (0, the previewed
+    /// shader, unless the plan is a pipeline of several).
+    pub shader: u32,
 }
 
 /// Something read back after the work.
@@ -298,8 +314,10 @@ pub struct ComputePass {
     pub entry: String,
     /// Workgroups dispatched.
     pub workgroups: [u32; 3],
-    /// Binds [`Plan::entries`] (the user shader's resources) too.
+    /// Binds the entries of user shader [`ComputePass::shader`] too.
     pub shader_entries: bool,
+    /// Whose entries (index in [`Plan::shaders`]).
+    pub shader: u32,
     /// Its stage buffers.
     pub buffers: Vec<StageBinding>,
 }
@@ -324,13 +342,23 @@ pub struct Passes {
     /// (index count, instance count, first index, base vertex, first
     /// instance), written by a pass: the draw's count is known only on the GPU.
     pub draw_indirect: Option<usize>,
+    /// The draw binds [`Plan::entries`] too, visible to its vertex stage:
+    /// the user's domain shader is the draw's vertex stage and reads its
+    /// own constant buffers and textures.
+    pub draw_entries: bool,
+    /// Whose entries the draw binds (index in [`Plan::shaders`]).
+    pub draw_shader: u32,
 }
 
 /// A complete preview job.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Plan {
-    /// Stage of the shader.
+    /// Stage of the shader (of a pipeline: the stage its passes are built
+    /// around, the geometry or hull shader).
     pub stage: Stage,
+    /// The user shaders' stages, by shader index: one for a lone shader;
+    /// for a pipeline, the previewed shader first, then its companions.
+    pub shaders: Vec<Stage>,
     /// Render size (square), for draws.
     pub width: u32,
     /// Render size (square), for draws.
@@ -362,9 +390,10 @@ impl Plan {
     }
 
     /// Index in [`Plan::entries`] of the uniform buffer for `b{register}` in `space`.
+    /// (The previewed shader's: the one whose controls the user changes.)
     pub fn uniform_entry(&self, register: u32, space: u32) -> Option<usize> {
         let want = if space == 0 { format!("b{register}") } else { format!("b{register}, space{space}") };
-        self.entries.iter().position(|e| e.register == want)
+        self.entries.iter().position(|e| e.shader == 0 && e.register == want)
     }
 
     /// Bytes read back for `readback` (what an executor must return).
@@ -436,6 +465,15 @@ pub struct Translated {
     /// A hull shader's other pass (its `wgsl` is the control-point pass).
     #[serde(default)]
     pub hull: Option<HullForms>,
+    /// A domain shader's pass description (its `wgsl` is the vertex shader
+    /// over domain points).
+    #[serde(default)]
+    pub domain: Option<dxbc_naga::ComputeForm>,
+    /// A vertex shader's form as compute, what a pipeline preview runs
+    /// before a geometry or hull shader (made with the native form, so a
+    /// worker's one answer serves both previews), or why it has none.
+    #[serde(default)]
+    pub as_compute: Option<Result<Box<Translated>, PlanError>>,
 }
 
 /// What a hull preview needs besides the control-point pass.
@@ -497,6 +535,8 @@ impl Translated {
             workgroup_size: t.workgroup_size,
             geometry: None,
             hull: None,
+            domain: None,
+            as_compute: None,
         })
     }
 }
@@ -507,8 +547,19 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
         Stage::Other => {
             let name = shader.profile().unwrap_or_else(|| "this file".into());
             Err(PlanError::StageNotPreviewable(format!(
-                "{name}: only pixel, vertex, compute, geometry and hull shaders can be previewed (a domain shader needs the hull shader that feeds it)"
+                "{name}: only pixel, vertex, compute, geometry, hull and domain shaders can be previewed"
             )))
+        }
+        Stage::Domain => {
+            let ds = dxbc_naga::translate_pipeline_stage(shader, &options(), dxbc_naga::StageForm::DrawFromBuffer)
+                .map_err(translate_error)?;
+            let form = ds
+                .compute_form
+                .clone()
+                .ok_or_else(|| PlanError::Unsupported("the domain shader has no pass description".into()))?;
+            let mut t = Translated::from_translation(&ds)?;
+            t.domain = Some(form);
+            Ok(t)
         }
         Stage::Hull => {
             use dxbc_naga::StageForm;
@@ -539,6 +590,15 @@ pub fn translate(shader: &dxbc::Shader) -> Result<Translated, PlanError> {
             let mut t = Translated::from_translation(&gs)?;
             t.geometry =
                 Some(GeometryForms { form, draw_bindings: d.bindings, draw_wgsl: d.wgsl, draw_outputs: d.outputs });
+            Ok(t)
+        }
+        Stage::Vertex => {
+            let mut t =
+                Translated::from_translation(&dxbc_naga::translate(shader, &options()).map_err(translate_error)?)?;
+            let compute = dxbc_naga::translate_pipeline_stage(shader, &options(), dxbc_naga::StageForm::Compute)
+                .map_err(translate_error)
+                .and_then(|c| Translated::from_translation(&c));
+            t.as_compute = Some(compute.map(Box::new));
             Ok(t)
         }
         _ => Translated::from_translation(&dxbc_naga::translate(shader, &options()).map_err(translate_error)?),
@@ -583,6 +643,7 @@ pub fn build_from(
     }
     let mut plan = Plan {
         stage: model.stage,
+        shaders: vec![model.stage],
         width: DEFAULT_SIZE,
         height: DEFAULT_SIZE,
         modules: Vec::new(),
@@ -596,16 +657,17 @@ pub fn build_from(
     };
     let stage_name = match model.stage {
         Stage::Pixel => "fragment",
-        Stage::Vertex => "vertex",
+        Stage::Vertex | Stage::Domain => "vertex",
         _ => "compute",
     };
     plan.modules.push(Module { stage: stage_name, code: wgsl, entry: "main".into(), translated: true });
-    bind(&mut plan, t, model, values, settings)?;
+    bind(&mut plan, t, model, values, settings, 0)?;
     match model.stage {
         Stage::Pixel => pixel_draw(&mut plan, t, model),
         Stage::Vertex => vertex_draw(&mut plan, shader, t, settings),
-        Stage::Geometry => geometry_draw(&mut plan, shader, t, settings)?,
-        Stage::Hull => hull_draw(&mut plan, shader, t)?,
+        Stage::Geometry => geometry_draw(&mut plan, shader, t, settings, None)?,
+        Stage::Hull => hull_draw(&mut plan, shader, t, settings, None, None)?,
+        Stage::Domain => domain_draw(&mut plan, shader, t, settings)?,
         _ => {
             let d = model
                 .dispatch
@@ -615,14 +677,22 @@ pub fn build_from(
             plan.dispatch = Some((0, d.clamp_groups(groups)));
         }
     }
+    finish(&mut plan, &[model]);
+    Ok(plan)
+}
+
+/// The tolerance and the read-backs of every writable entry, once the
+/// work is planned (`models`: each user shader's, by shader index).
+fn finish(plan: &mut Plan, models: &[&PreviewModel]) {
     if plan.entries.iter().any(|e| matches!(e.resource, Resource::Sampler { filter: "linear", .. })) {
         plan.tolerance.relative = 1.0 / 128.0;
     }
-    if matches!(model.stage, Stage::Vertex | Stage::Geometry | Stage::Hull) {
+    if matches!(plan.stage, Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain) {
         plan.tolerance.relative = plan.tolerance.relative.max(1.0 / 1024.0);
         plan.tolerance.edge_fraction = 0.02;
     }
     for (i, e) in plan.entries.iter().enumerate() {
+        let Some(model) = models.get(e.shader as usize) else { continue };
         match &e.resource {
             Resource::Buffer { kind: "storage", .. } => {
                 let slot = slot_of(model, e);
@@ -640,7 +710,6 @@ pub fn build_from(
             _ => {}
         }
     }
-    Ok(plan)
 }
 
 /// The model's buffer slot behind a buffer entry.
@@ -712,6 +781,7 @@ fn bind(
     model: &PreviewModel,
     values: &Values,
     settings: &Settings,
+    shader: u32,
 ) -> Result<(), PlanError> {
     let mut bindings = t.all_bindings();
     bindings.sort_by_key(|b| (b.group, b.binding));
@@ -847,6 +917,7 @@ fn bind(
                         s => s,
                     };
                     plan.entries.push(Entry {
+                        shader,
                         group: b.group,
                         binding: b.binding,
                         register: register_name('t', b.register, b.space),
@@ -966,6 +1037,7 @@ fn bind(
             register: register_name(class_letter(b.class), b.register, b.space),
             name,
             resource,
+            shader,
         });
     }
     Ok(())
@@ -1107,7 +1179,13 @@ fn stage_bindings(
 /// A geometry shader over the chosen mesh: the pass-through vertex pass
 /// over the assembled vertices, the geometry pass, then the draw of its
 /// output with the built-in fragment stage of a vertex preview.
-fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) -> Result<(), PlanError> {
+fn geometry_draw(
+    plan: &mut Plan,
+    shader: &dxbc::Shader,
+    t: &Translated,
+    settings: &Settings,
+    vs: Option<&Companion>,
+) -> Result<(), PlanError> {
     use dxbc_naga::stages::{REGISTER_STRIDE, WORKGROUP_SIZE};
     let g =
         t.geometry.as_ref().ok_or_else(|| PlanError::Unsupported("a geometry shader without its draw form".into()))?;
@@ -1138,7 +1216,8 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         )));
     }
     let record_bytes = REGISTER_STRIDE as u64 * 16;
-    let words = vertex::geometry_input_records(shader, &mesh, &order);
+    // The mesh as the first shader's inputs: the user's vertex shader, else the GS (through the pass-through).
+    let words = vertex::geometry_input_records(vs.map_or(shader, |v| v.shader), &mesh, &order);
     let input = add_blob(plan, words.iter().flat_map(|w| w.to_le_bytes()).collect());
     let buffer = |label, size: u64, blob, reset| StageBuffer { label, size: size.max(16), blob, reset, uniform: false };
     let buffers = vec![
@@ -1147,13 +1226,7 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         buffer("geometry records out", capacity * record_bytes, None, false),
         buffer("geometry vertex count", 16, None, true),
     ];
-    plan.modules.push(Module {
-        stage: "compute",
-        code: pass_through_vertex_wgsl(),
-        entry: "main".into(),
-        translated: false,
-    });
-    let vertex_pass = plan.modules.len() - 1;
+    let vertex_pass = vertex_pass_module(plan, vs);
     plan.modules.push(Module { stage: "vertex", code: g.draw_wgsl.clone(), entry: "main".into(), translated: true });
     let vertex_module = plan.modules.len() - 1;
     let (code, format, _) = shown_fragment(&located(&g.draw_outputs), settings);
@@ -1168,11 +1241,9 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
             module: vertex_pass,
             entry: "main".into(),
             workgroups: groups(records),
-            shader_entries: false,
-            buffers: vec![
-                StageBinding { group: ig, binding: ib, buffer: 0, writable: false, uniform: false },
-                StageBinding { group: og, binding: ob, buffer: 1, writable: true, uniform: false },
-            ],
+            shader_entries: vs.is_some(),
+            shader: vs.map_or(0, |v| v.index),
+            buffers: vertex_pass_bindings(vs, (ig, ib), (og, ob), (0, 1))?,
         },
         ComputePass {
             label: "geometry",
@@ -1180,6 +1251,7 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
             entry: "main".into(),
             workgroups: groups(invocations),
             shader_entries: true,
+            shader: plan_shader_index(plan, Stage::Geometry),
             buffers: stage_bindings(&t.bindings, |role| match role {
                 StageBufferRole::Input => Some(1),
                 StageBufferRole::Output => Some(2),
@@ -1189,7 +1261,15 @@ fn geometry_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, setting
         },
     ];
     let draw_buffers = stage_bindings(&g.draw_bindings, |role| (role == StageBufferRole::Input).then_some(2))?;
-    plan.passes = Some(Passes { buffers, compute, draw_buffers, draw_indices: None, draw_indirect: None });
+    plan.passes = Some(Passes {
+        buffers,
+        compute,
+        draw_buffers,
+        draw_indices: None,
+        draw_indirect: None,
+        draw_entries: false,
+        draw_shader: 0,
+    });
     plan.readbacks.push(Readback::Target { index: 0, location: 0 });
     let vertex_blob = add_blob(plan, Vec::new());
     plan.draw = Some(Draw {
@@ -1373,7 +1453,14 @@ pub fn draw_arguments_wgsl(patches: u32, index_capacity: u32) -> String {
 /// indirect draw of the domain points with the built-in domain shader
 /// ([`domain_points_vertex_wgsl`]). No depth test: the patch's primitives
 /// tile the domain without overlapping.
-fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(), PlanError> {
+fn hull_draw(
+    plan: &mut Plan,
+    shader: &dxbc::Shader,
+    t: &Translated,
+    settings: &Settings,
+    vs: Option<&Companion>,
+    ds: Option<&Companion>,
+) -> Result<(), PlanError> {
     use dxbc_naga::stages::TessOutputPrimitive;
     use dxbc_naga::stages::{REGISTER_STRIDE, WORKGROUP_SIZE};
     let h = t
@@ -1398,7 +1485,7 @@ fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(
     let corners = plane.positions.len().max(1) as u32;
     let order: Vec<u32> = (0..inputs as u32).map(|i| i % corners).collect();
     let record_bytes = REGISTER_STRIDE as u64 * 16;
-    let words = vertex::geometry_input_records(shader, &plane, &order);
+    let words = vertex::geometry_input_records(vs.map_or(shader, |v| v.shader), &plane, &order);
     let input = add_blob(plan, words.iter().flat_map(|w| w.to_le_bytes()).collect());
     let parameters = add_blob(plan, params.words().iter().flat_map(|w| w.to_le_bytes()).collect());
     let buffer = |label, size: u64, blob, uniform| StageBuffer {
@@ -1422,20 +1509,41 @@ fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(
             buffer("draw arguments", 5 * 4, None, false),
         ],
         compute: Vec::new(),
-        draw_buffers: vec![StageBinding { group: 0, binding: 0, buffer: 6, writable: false, uniform: false }],
+        // The user's domain shader reads the control points, the patch
+        // constants and the domain points where its translation put them.
+        draw_buffers: match ds {
+            Some(d) => stage_bindings(&d.t.bindings, |role| match role {
+                StageBufferRole::ControlPoints => Some(2),
+                StageBufferRole::PatchConstants => Some(3),
+                StageBufferRole::DomainPoints => Some(6),
+                _ => None,
+            })?,
+            None => vec![StageBinding { group: 0, binding: 0, buffer: 6, writable: false, uniform: false }],
+        },
         draw_indices: Some(7),
         draw_indirect: Some(8),
+        draw_entries: ds.is_some(),
+        draw_shader: ds.map_or(0, |d| d.index),
     });
     let module = |plan: &mut Plan, stage, code: String, translated| {
         plan.modules.push(Module { stage, code, entry: "main".into(), translated });
         plan.modules.len() - 1
     };
-    let vertex_pass = module(plan, "compute", pass_through_vertex_wgsl(), false);
+    let vertex_pass = vertex_pass_module(plan, vs);
     let patch_constant_pass = module(plan, "compute", h.patch_constant_wgsl.clone(), true);
     let tessellator = module(plan, "compute", tessellator::wgsl::SOURCE.to_string(), false);
     let arguments = module(plan, "compute", draw_arguments_wgsl(1, params.index_capacity), false);
-    let vertex_module = module(plan, "vertex", domain_points_vertex_wgsl(domain), false);
-    let fragment_module = module(plan, "fragment", FLAT_COLOUR_FRAGMENT.to_string(), false);
+    let (vertex_module, fragment_module, format) = match ds {
+        Some(d) => {
+            let (code, format, _) = shown_fragment(&located(&d.t.outputs), settings);
+            (module(plan, "vertex", d.t.wgsl.clone(), true), module(plan, "fragment", code, false), format)
+        }
+        None => (
+            module(plan, "vertex", domain_points_vertex_wgsl(domain), false),
+            module(plan, "fragment", FLAT_COLOUR_FRAGMENT.to_string(), false),
+            "rgba32float",
+        ),
+    };
     let place = |role| options().bindings.place_stage_buffer(role);
     let ((ig, ib), (og, ob)) = (place(StageBufferRole::Input), place(StageBufferRole::Output));
     let groups = |invocations: u64| [invocations.div_ceil(WORKGROUP_SIZE as u64).max(1) as u32, 1, 1];
@@ -1453,24 +1561,28 @@ fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(
         bound(0, 3, 6, true, false),
         bound(0, 4, 7, true, false),
     ];
+    let hull_index = plan_shader_index(plan, Stage::Hull);
     let pass = |label, module, entry: &str, workgroups, shader_entries, buffers| ComputePass {
         label,
         module,
         entry: entry.into(),
         workgroups,
         shader_entries,
+        shader: hull_index,
         buffers,
     };
     let mut compute = Vec::new();
     if inputs > 0 {
-        compute.push(pass(
+        let mut p = pass(
             "vertex",
             vertex_pass,
             "main",
             groups(inputs),
-            false,
-            vec![bound(ig, ib, 0, false, false), bound(og, ob, 1, true, false)],
-        ));
+            vs.is_some(),
+            vertex_pass_bindings(vs, (ig, ib), (og, ob), (0, 1))?,
+        );
+        p.shader = vs.map_or(0, |v| v.index);
+        compute.push(p);
     }
     if outputs > 0 {
         let buffers = stage_bindings(&t.bindings, hull_buffers)?;
@@ -1508,8 +1620,400 @@ fn hull_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated) -> Result<(
         vertex_count: 0,
         index_blob: None,
         index_count: 0,
-        targets: vec![Target { location: 0, format: "rgba32float" }],
+        targets: vec![Target { location: 0, format }],
         depth: None,
     });
     Ok(())
+}
+
+/// The tessellation factor every edge and inside factor of a domain
+/// preview gets: fractional_odd rounds it up to 7 segments, two of them
+/// shorter, so the partitioning shows.
+pub const DOMAIN_TESS_FACTOR: f32 = 6.0;
+
+/// The control points a domain preview feeds its patch: mesh vertex
+/// `order[i]` is control point `i`. Four or fewer: the plane's corners
+/// (top left, bottom left, bottom right, top right, repeating), as a hull
+/// preview gets them. A square count from 9 up: a `k × k` grid over the
+/// same square ([`crate::mesh::patch_grid`]), the layout of biquadratic and
+/// bicubic patches. Other counts: the corners, repeating.
+pub fn domain_control_points(count: u32) -> (crate::mesh::Mesh, Vec<u32>) {
+    let k = (1..=6).find(|k| k * k == count).filter(|&k| k >= 3);
+    match k {
+        Some(k) => (crate::mesh::patch_grid(k), (0..count).collect()),
+        None => (crate::mesh::plane(), (0..count).map(|i| i % 4).collect()),
+    }
+}
+
+/// A domain shader over one patch: the control points of
+/// [`domain_control_points`] and a patch-constant record holding
+/// [`DOMAIN_TESS_FACTOR`] at every factor word its patch-constant
+/// signature names (other patch constants 0) are written from the CPU; the
+/// tessellator (`tessellator::wgsl`, fractional_odd, clockwise triangles or
+/// lines) and the draw-arguments pass run as compute; then an indexed
+/// indirect draw with the domain shader as its vertex stage and the
+/// built-in fragment stage of a vertex preview. No depth test, as for a
+/// hull preview: primitive order decides.
+fn domain_draw(plan: &mut Plan, shader: &dxbc::Shader, t: &Translated, settings: &Settings) -> Result<(), PlanError> {
+    use dxbc_naga::stages::{Partitioning, TessDomain, TessOutputPrimitive, REGISTER_STRIDE};
+    let form = t
+        .domain
+        .as_ref()
+        .ok_or_else(|| PlanError::Unsupported("a domain shader without its pass description".into()))?;
+    let mut tess = form
+        .tessellation
+        .clone()
+        .ok_or_else(|| PlanError::Unsupported("a domain shader without tessellation parameters".into()))?;
+    let domain =
+        tess.domain.ok_or_else(|| PlanError::Unsupported("a domain shader without a declared domain".into()))?;
+    // WebGPU's vertex stage cannot write storage: a DS writing a UAV has no draw here.
+    if let Some(e) = plan
+        .entries
+        .iter()
+        .find(|e| matches!(e.resource, Resource::Buffer { kind: "storage", .. } | Resource::StorageTexture { .. }))
+    {
+        return Err(PlanError::Unsupported(format!(
+            "a domain shader that writes {}: it runs as a WebGPU vertex shader, which cannot write storage",
+            e.register
+        )));
+    }
+    // The hull shader that would choose these is absent: the preview's own.
+    tess.partitioning = Some(Partitioning::FractionalOdd);
+    let primitive =
+        if domain == TessDomain::Isoline { TessOutputPrimitive::Line } else { TessOutputPrimitive::TriangleCw };
+    tess.output_primitive = Some(primitive);
+    let mut params = tess
+        .gpu_params(1)
+        .ok_or_else(|| PlanError::Unsupported("a domain shader whose tessellator cannot be set up".into()))?;
+    params.point_capacity = tessellator::wgsl::MAX_PATCH_POINTS;
+    params.index_capacity = tessellator::wgsl::MAX_PATCH_INDICES;
+    let record_words = REGISTER_STRIDE as usize * 4;
+    let mut constants = vec![0u32; record_words];
+    for f in &tess.factors {
+        if let Some(w) = constants.get_mut((4 * f.register + f.component) as usize) {
+            *w = DOMAIN_TESS_FACTOR.to_bits();
+        }
+    }
+    let (mesh, order) = domain_control_points(tess.input_control_points);
+    let points = vertex::geometry_input_records(shader, &mesh, &order);
+    let control_points = add_blob(plan, points.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let patch_constants = add_blob(plan, constants.iter().flat_map(|w| w.to_le_bytes()).collect());
+    let parameters = add_blob(plan, params.words().iter().flat_map(|w| w.to_le_bytes()).collect());
+    let record_bytes = record_words as u64 * 4;
+    let buffer = |label, size: u64, blob, uniform| StageBuffer {
+        label,
+        size: size.max(16).div_ceil(16) * 16,
+        blob,
+        reset: false,
+        uniform,
+    };
+    let draw_buffers = stage_bindings(&t.bindings, |role| match role {
+        StageBufferRole::ControlPoints => Some(0),
+        StageBufferRole::PatchConstants => Some(1),
+        StageBufferRole::DomainPoints => Some(4),
+        _ => None,
+    })?;
+    let module = |plan: &mut Plan, stage, code: String| {
+        plan.modules.push(Module { stage, code, entry: "main".into(), translated: false });
+        plan.modules.len() - 1
+    };
+    let tessellator = module(plan, "compute", tessellator::wgsl::SOURCE.to_string());
+    let arguments = module(plan, "compute", draw_arguments_wgsl(1, params.index_capacity));
+    let (code, format, _) = shown_fragment(&located(&t.outputs), settings);
+    let fragment_module = module(plan, "fragment", code);
+    let bound = |binding, buffer, writable, uniform| StageBinding { group: 0, binding, buffer, writable, uniform };
+    let tessellator_buffers = vec![
+        bound(0, 2, false, true),
+        bound(1, 1, false, false),
+        bound(2, 3, true, false),
+        bound(3, 4, true, false),
+        bound(4, 5, true, false),
+    ];
+    let pass = |label, module, entry: &str, buffers| ComputePass {
+        label,
+        module,
+        entry: entry.into(),
+        workgroups: [1, 1, 1],
+        shader_entries: false,
+        shader: 0,
+        buffers,
+    };
+    let mut compute: Vec<ComputePass> = ["count", "scan", "generate"]
+        .iter()
+        .map(|e| pass("tessellator", tessellator, e, tessellator_buffers.clone()))
+        .collect();
+    compute.push(pass("draw arguments", arguments, "main", vec![bound(0, 3, false, false), bound(1, 6, true, false)]));
+    plan.passes = Some(Passes {
+        buffers: vec![
+            buffer("control points", order.len() as u64 * record_bytes, Some(control_points), false),
+            buffer("patch constants", record_bytes, Some(patch_constants), false),
+            buffer("tessellator parameters", 64, Some(parameters), true),
+            buffer("patch table", 2 * 16, None, false),
+            buffer("domain points", params.point_capacity as u64 * 16, None, false),
+            buffer("tessellated indices", params.index_capacity as u64 * 4, None, false),
+            buffer("draw arguments", 5 * 4, None, false),
+        ],
+        compute,
+        draw_buffers,
+        draw_indices: Some(5),
+        draw_indirect: Some(6),
+        draw_entries: true,
+        draw_shader: 0,
+    });
+    plan.readbacks.push(Readback::Target { index: 0, location: 0 });
+    let vertex_blob = add_blob(plan, Vec::new());
+    plan.draw = Some(Draw {
+        vertex_module: 0,
+        fragment_module,
+        topology: if primitive == TessOutputPrimitive::Line { "line-list" } else { "triangle-list" },
+        stride: 4,
+        attributes: Vec::new(),
+        vertex_blob,
+        vertex_count: 0,
+        index_blob: None,
+        index_count: 0,
+        targets: vec![Target { location: 0, format }],
+        depth: None,
+    });
+    Ok(())
+}
+
+/// A user shader of a pipeline that runs around the one its passes are
+/// built around (a vertex shader before a geometry or hull shader, a
+/// domain shader after a hull shader).
+struct Companion<'a> {
+    shader: &'a dxbc::Shader,
+    t: &'a Translated,
+    /// Index in [`Plan::shaders`].
+    index: u32,
+}
+
+/// Index in [`Plan::shaders`] of the user shader of `stage` (0 when none is).
+fn plan_shader_index(plan: &Plan, stage: Stage) -> u32 {
+    plan.shaders.iter().position(|&s| s == stage).unwrap_or(0) as u32
+}
+
+/// The module of the vertex pass: the user's vertex shader as compute, or
+/// the built-in pass-through.
+fn vertex_pass_module(plan: &mut Plan, vs: Option<&Companion>) -> usize {
+    let (code, translated) = match vs {
+        Some(v) => (v.t.wgsl.clone(), true),
+        None => (pass_through_vertex_wgsl(), false),
+    };
+    plan.modules.push(Module { stage: "compute", code, entry: "main".into(), translated });
+    plan.modules.len() - 1
+}
+
+/// The vertex pass's stage buffers: where the user's vertex shader's
+/// translation put its input and output records, or where the pass-through
+/// reads and writes them (`input`, `output`: their places).
+fn vertex_pass_bindings(
+    vs: Option<&Companion>,
+    (ig, ib): (u32, u32),
+    (og, ob): (u32, u32),
+    (records_in, records_out): (usize, usize),
+) -> Result<Vec<StageBinding>, PlanError> {
+    match vs {
+        Some(v) => stage_bindings(&v.t.bindings, |role| match role {
+            StageBufferRole::Input => Some(records_in),
+            StageBufferRole::Output => Some(records_out),
+            _ => None,
+        }),
+        None => Ok(vec![
+            StageBinding { group: ig, binding: ib, buffer: records_in, writable: false, uniform: false },
+            StageBinding { group: og, binding: ob, buffer: records_out, writable: true, uniform: false },
+        ]),
+    }
+}
+
+/// One user shader of a pipeline preview, with the values of its controls.
+#[derive(Clone, Copy)]
+pub struct PipelineShader<'a> {
+    /// The shader.
+    pub shader: &'a dxbc::Shader,
+    /// Its model.
+    pub model: &'a PreviewModel,
+    /// Its control values.
+    pub values: &'a Values,
+}
+
+/// `next`'s input signature checked against `prev`'s output signature, as
+/// the records between them are laid out (register by register, see
+/// `dxbc_naga::stages`): every input `next` declares at a register must be
+/// written there by `prev` under the same semantic, in at least the same
+/// components. System values the pipeline generates (vertex, instance and
+/// primitive ids) are not looked for. `what` names the two stages.
+pub fn link_signatures(
+    prev: Option<&dxbc::chunks::signature::Signature>,
+    next: Option<&dxbc::chunks::signature::Signature>,
+    what: &str,
+) -> Result<(), PlanError> {
+    use dxbc::spec::SignatureName as SN;
+    let generated = [SN::VertexId as u32, SN::InstanceId as u32, SN::PrimitiveId as u32];
+    let outputs = prev.map(|s| s.elements.as_slice()).unwrap_or(&[]);
+    for e in next.iter().flat_map(|s| &s.elements) {
+        if e.register == u32::MAX || generated.contains(&e.system_value) {
+            continue;
+        }
+        let written = outputs.iter().find(|o| {
+            o.register == e.register
+                && o.name.eq_ignore_ascii_case(&e.name)
+                && o.semantic_index == e.semantic_index
+                && o.mask & e.mask == e.mask
+        });
+        if written.is_none() {
+            return Err(PlanError::Link {
+                message: format!(
+                    "{what}: the input {}{} in v{} ({}) is not written there by the stage before",
+                    e.name,
+                    e.semantic_index,
+                    e.register,
+                    mask_text(e.mask)
+                ),
+                offset: e.offset,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn mask_text(mask: u8) -> String {
+    "xyzw".chars().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, c)| c).collect()
+}
+
+/// The plan for several user shaders run as one pipeline: `shaders[0]` is
+/// the previewed shader, the others its companions, in any order. The
+/// stages must form vertex + geometry, vertex + hull + domain, hull +
+/// domain, or vertex + hull (the built-in domain shader of a hull
+/// preview); each stage's inputs are linked to the outputs of the one
+/// before ([`link_signatures`]). The passes are those of a lone geometry or
+/// hull preview with the user's vertex shader (as compute) in place of the
+/// pass-through and the user's domain shader in place of the built-in one,
+/// each binding its own resources ([`Entry::shader`]).
+pub fn build_pipeline(shaders: &[PipelineShader], settings: &Settings) -> Result<Plan, PlanError> {
+    let translated: Vec<Translated> = shaders.iter().map(|s| translate(s.shader)).collect::<Result<_, _>>()?;
+    build_pipeline_from(shaders, &translated, settings)
+}
+
+/// [`build_pipeline`] for translations already made ([`translate`] of
+/// each shader, e.g. by a worker), in `shaders` order.
+pub fn build_pipeline_from(
+    shaders: &[PipelineShader],
+    translations: &[Translated],
+    settings: &Settings,
+) -> Result<Plan, PlanError> {
+    let [first, ..] = shaders else { return Err(PlanError::Pipeline("a pipeline of no shaders".into())) };
+    if translations.len() != shaders.len() {
+        return Err(PlanError::Pipeline(format!("{} translations for {} shaders", translations.len(), shaders.len())));
+    }
+    if shaders.len() == 1 {
+        return build_from(first.shader, &translations[0], first.model, first.values, settings);
+    }
+    let stages: Vec<Stage> = shaders.iter().map(|s| s.model.stage).collect();
+    let find = |stage: Stage| -> Result<Option<usize>, PlanError> {
+        let mut at = stages.iter().enumerate().filter(|(_, &s)| s == stage).map(|(i, _)| i);
+        match (at.next(), at.next()) {
+            (Some(_), Some(_)) => Err(PlanError::Pipeline(format!("two {stage:?} shaders in one pipeline"))),
+            (i, _) => Ok(i),
+        }
+    };
+    let (vs, hs, ds, gs) = (find(Stage::Vertex)?, find(Stage::Hull)?, find(Stage::Domain)?, find(Stage::Geometry)?);
+    let known = [vs, hs, ds, gs].iter().flatten().count();
+    let primary = match (vs, hs, ds, gs) {
+        _ if known != shaders.len() => None,
+        (Some(_), None, None, Some(g)) => Some(g),
+        (_, Some(h), _, None) if vs.is_some() || ds.is_some() => Some(h),
+        _ => None,
+    };
+    let Some(primary) = primary else {
+        return Err(PlanError::Pipeline(format!(
+            "the preview runs vertex + geometry, vertex + hull (+ domain) and hull + domain pipelines, not {}",
+            stages.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(" + ")
+        )));
+    };
+    let sig = |i: usize| shaders[i].shader;
+    if let (Some(v), Some(g)) = (vs, gs) {
+        link_signatures(sig(v).output_signature.as_ref(), sig(g).input_signature.as_ref(), "vertex → geometry")?;
+    }
+    if let (Some(v), Some(h)) = (vs, hs) {
+        link_signatures(sig(v).output_signature.as_ref(), sig(h).input_signature.as_ref(), "vertex → hull")?;
+    }
+    if let (Some(h), Some(d)) = (hs, ds) {
+        link_signatures(sig(h).output_signature.as_ref(), sig(d).input_signature.as_ref(), "hull → domain")?;
+        link_signatures(
+            sig(h).patch_constant_signature.as_ref(),
+            sig(d).patch_constant_signature.as_ref(),
+            "hull → domain patch constants",
+        )?;
+    }
+    // Each stage in the form the pipeline runs it in: the vertex shader as compute.
+    let mut translated: Vec<Translated> = translations.to_vec();
+    if let Some(v) = vs {
+        translated[v] = match translated[v].as_compute.take() {
+            Some(Ok(t)) => *t,
+            Some(Err(e)) => return Err(e),
+            None => return Err(PlanError::Pipeline("the vertex shader's translation has no compute form".into())),
+        };
+    }
+    if let (Some(h), Some(d)) = (hs, ds) {
+        let domain_of = |t: &Translated| {
+            t.hull
+                .as_ref()
+                .map(|h| &h.form)
+                .or(t.domain.as_ref())
+                .and_then(|f| f.tessellation.as_ref())
+                .and_then(|t| t.domain)
+        };
+        if domain_of(&translated[h]) != domain_of(&translated[d]) {
+            return Err(PlanError::Pipeline(format!(
+                "the hull shader tessellates a {:?} domain and the domain shader takes a {:?} one",
+                domain_of(&translated[h]),
+                domain_of(&translated[d])
+            )));
+        }
+    }
+    let p = &shaders[primary];
+    let mut plan = Plan {
+        stage: p.model.stage,
+        shaders: stages.clone(),
+        width: DEFAULT_SIZE,
+        height: DEFAULT_SIZE,
+        modules: vec![Module {
+            stage: "compute",
+            code: translated[primary].wgsl.clone(),
+            entry: "main".into(),
+            translated: true,
+        }],
+        draw: None,
+        dispatch: None,
+        passes: None,
+        entries: Vec::new(),
+        readbacks: Vec::new(),
+        tolerance: Tolerance { ulps: crate::reference::DEFAULT_ULPS, relative: 0.0, edge_fraction: 0.0 },
+        blobs: Vec::new(),
+    };
+    for (i, (s, t)) in shaders.iter().zip(&translated).enumerate() {
+        bind(&mut plan, t, s.model, s.values, settings, i as u32)?;
+    }
+    if let Some(d) = ds {
+        if let Some(e) = plan.entries.iter().find(|e| {
+            e.shader == d as u32
+                && matches!(e.resource, Resource::Buffer { kind: "storage", .. } | Resource::StorageTexture { .. })
+        }) {
+            return Err(PlanError::Unsupported(format!(
+                "a domain shader that writes {}: it runs as a WebGPU vertex shader, which cannot write storage",
+                e.register
+            )));
+        }
+    }
+    let companion =
+        |i: Option<usize>| i.map(|i| Companion { shader: shaders[i].shader, t: &translated[i], index: i as u32 });
+    if p.model.stage == Stage::Geometry {
+        geometry_draw(&mut plan, p.shader, &translated[primary], settings, companion(vs).as_ref())?;
+    } else {
+        hull_draw(&mut plan, p.shader, &translated[primary], settings, companion(vs).as_ref(), companion(ds).as_ref())?;
+    }
+    let models: Vec<&PreviewModel> = shaders.iter().map(|s| s.model).collect();
+    finish(&mut plan, &models);
+    Ok(plan)
 }

@@ -44,6 +44,19 @@ pub fn fingerprint(shader: &[u8], values: &[u8], settings: &[u8]) -> u64 {
     h
 }
 
+/// [`fingerprint`] of a pipeline preview: the previewed shader's inputs,
+/// then each companion shader's bytes (run with its defaults), each
+/// preceded by its length. With no companions it is [`fingerprint`].
+pub fn pipeline_fingerprint(shader: &[u8], values: &[u8], settings: &[u8], companions: &[&[u8]]) -> u64 {
+    let mut h = fingerprint(shader, values, settings);
+    for part in companions {
+        for &b in (part.len() as u64).to_le_bytes().iter().chain(*part) {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
 /// A decoded reference file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reference {

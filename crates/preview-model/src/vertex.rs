@@ -485,7 +485,9 @@ pub fn mesh_inputs(shader: &dxbc::Shader, mesh: &Mesh) -> MeshInputs {
 /// ([`dxbc_naga::stages::REGISTER_STRIDE`] `vec4<u32>` registers a record).
 /// Each element takes the mesh attribute its semantic names ([`Source`];
 /// `SV_Position` the object-space position), as a pass-through vertex
-/// shader with that output signature would write it.
+/// shader with that output signature would write it; `SV_VertexID` is the
+/// mesh vertex's index and `SV_InstanceID` 0 (what a vertex shader run as
+/// compute reads).
 pub fn geometry_input_records(shader: &dxbc::Shader, mesh: &Mesh, order: &[u32]) -> Vec<u32> {
     let stride = dxbc_naga::stages::REGISTER_STRIDE as usize * 4;
     let mut words = vec![0u32; order.len() * stride];
@@ -495,13 +497,22 @@ pub fn geometry_input_records(shader: &dxbc::Shader, mesh: &Mesh, order: &[u32])
         if reg * 4 >= stride {
             continue;
         }
+        let first = (e.mask as u32 & 0xf).trailing_zeros().min(3);
+        // A vertex shader run as compute reads SV_VertexID and
+        // SV_InstanceID from its records too: the mesh vertex and instance 0.
+        if e.system_value == SignatureName::VertexId as u32 || e.system_value == SignatureName::InstanceId as u32 {
+            let vertex = e.system_value == SignatureName::VertexId as u32;
+            for (i, &v) in order.iter().enumerate() {
+                words[i * stride + reg * 4 + first as usize] = if vertex { v } else { 0 };
+            }
+            continue;
+        }
         let source = if e.system_value == SignatureName::Position as u32 {
             Source::Position
         } else {
             Source::for_semantic(&e.name)
         };
         let ty = ComponentType::from_signature(e.component_type);
-        let first = (e.mask as u32 & 0xf).trailing_zeros().min(3);
         for (i, &v) in order.iter().enumerate() {
             if v as usize >= mesh.positions.len() {
                 continue;

@@ -81,9 +81,16 @@ fn compute_plans_read_back_every_writable_resource() {
 }
 
 #[test]
-fn domain_shaders_and_refusals_are_errors_not_plans() {
-    let s = dxbc::Shader::decode(&dxbc::examples::barycentric_domain_shader()).unwrap();
+fn files_without_a_program_and_refusals_are_errors_not_plans() {
+    // The example domain shader's signatures without its program or RDEF:
+    // nothing says what stage it is.
+    let ds = dxbc::examples::barycentric_domain_shader();
+    let c = dxbc::container::Container::parse(&ds).unwrap();
+    let isgn = &ds[c.find(b"ISGN").unwrap().data_range()];
+    let bytes = dxbc::container::write_container(1, &[(*b"ISGN", isgn)]);
+    let s = dxbc::Shader::decode(&bytes).unwrap();
     let m = PreviewModel::new(&s);
+    assert_eq!(m.stage, Stage::Other);
     let e = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_err();
     assert!(matches!(e, plan::PlanError::StageNotPreviewable(_)), "{e:?}");
     let s = common::shader("fxc/angle_passthroughrg2darray11ps.dxbc");
@@ -289,4 +296,190 @@ fn a_hull_shader_plans_its_passes_the_tessellator_and_an_indirect_draw() {
     let d = p.draw.as_ref().unwrap();
     assert_eq!((d.topology, d.depth), ("triangle-list", None));
     assert!(c[1].shader_entries && c[2].shader_entries && !c[3].shader_entries);
+}
+
+/// The 32-bit words of a blob.
+fn words_of(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap())).collect()
+}
+
+#[test]
+fn a_lone_domain_shader_plans_fixed_factors_the_tessellator_and_a_draw_of_its_own() {
+    // A quad patch of 4 control points (SV_Position in v0, COLOR in v1),
+    // bilinear between them; its patch-constant signature puts the four
+    // edge factors in o0.x–o3.x and the two inside factors in o4.x, o5.x.
+    let p = plan_of("fxc/dxdecompiler_apps_tesselation_ds.dxbc", &Settings::default());
+    assert_eq!(p.stage, Stage::Domain);
+    let passes = p.passes.as_ref().unwrap();
+    let labels: Vec<(&str, &str)> = passes.compute.iter().map(|c| (c.label, c.entry.as_str())).collect();
+    assert_eq!(
+        labels,
+        [("tessellator", "count"), ("tessellator", "scan"), ("tessellator", "generate"), ("draw arguments", "main")]
+    );
+    // Control points: the plane's corners, position and colour at the registers the input signature names.
+    let mesh = preview_model::mesh::plane();
+    let cps = words_of(&p.blobs[passes.buffers[0].blob.unwrap()]);
+    assert_eq!(cps.len(), 4 * 128);
+    for i in 0..4 {
+        let [x, y, z] = mesh.positions[i];
+        assert_eq!(cps[i * 128..i * 128 + 4], [x.to_bits(), y.to_bits(), z.to_bits(), 1f32.to_bits()]);
+        assert_eq!(cps[i * 128 + 4..i * 128 + 8], mesh.colors[i].map(f32::to_bits));
+    }
+    // The patch constants: the preview's factor at every factor word, nothing else.
+    let pc = words_of(&p.blobs[passes.buffers[1].blob.unwrap()]);
+    let f = plan::DOMAIN_TESS_FACTOR.to_bits();
+    for (w, &v) in pc.iter().enumerate() {
+        assert_eq!(v, if w % 4 == 0 && w < 24 { f } else { 0 }, "word {w}");
+    }
+    // The tessellator reads those words: quad (1), fractional_odd (2), triangle_cw (2), one patch.
+    let params = passes.buffers.iter().find(|b| b.uniform).unwrap();
+    let words = words_of(&p.blobs[params.blob.unwrap()]);
+    assert_eq!(words[..5], [1, 2, 2, 1, 128]);
+    assert_eq!(words[8..14], [0, 4, 8, 12, 16, 20]);
+    // The draw: the domain shader itself as the vertex stage, reading the
+    // control points, the patch constants and the tessellator's points,
+    // drawn by its indices and the arguments the last pass writes.
+    let c = &passes.compute;
+    let writes = |c: &plan::ComputePass| c.buffers.iter().filter(|b| b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    let (points, indices, arguments) = (writes(&c[2])[1], writes(&c[2])[2], writes(&c[3])[0]);
+    let mut read: Vec<usize> = passes.draw_buffers.iter().map(|b| b.buffer).collect();
+    read.sort();
+    assert_eq!(read, [0, 1, points]);
+    assert!(passes.draw_buffers.iter().all(|b| !b.writable));
+    assert_eq!((passes.draw_indices, passes.draw_indirect), (Some(indices), Some(arguments)));
+    assert!(passes.draw_entries && c.iter().all(|c| !c.shader_entries));
+    let d = p.draw.as_ref().unwrap();
+    assert!(p.modules[d.vertex_module].translated);
+    assert_eq!(p.modules[d.vertex_module].stage, "vertex");
+    assert_eq!((d.topology, d.depth), ("triangle-list", None));
+    // The built-in fragment stage shows the first output after the position (COLOR, o1).
+    assert!(p.modules[d.fragment_module].code.contains("@location(1)"));
+}
+
+#[test]
+fn a_bicubic_domain_shader_gets_a_grid_of_control_points() {
+    // SimpleBezier11: 16 control points, BEZIERPOS (no mesh attribute: the ramp, u, v, (u + v) / 2, 1).
+    let p = plan_of("fxc/dxdecompiler_simplebezier11_simplebezier11_ds.dxbc", &Settings::default());
+    let passes = p.passes.as_ref().unwrap();
+    let cps = words_of(&p.blobs[passes.buffers[0].blob.unwrap()]);
+    assert_eq!(cps.len(), 16 * 128);
+    // Control point 6 is row 1, column 2 of the 4 × 4 grid.
+    let (u, v) = (2.0f32 / 3.0, 1.0f32 / 3.0);
+    assert_eq!(cps[6 * 128..6 * 128 + 3], [u.to_bits(), v.to_bits(), ((u + v) * 0.5).to_bits()]);
+    // Its cbuffer (the view-projection matrix) is bound for the draw.
+    assert!(passes.draw_entries && p.entries.iter().any(|e| e.register == "b0"));
+}
+
+/// The plan of a pipeline of corpus shaders, the first previewed.
+fn pipeline_of(rel: &[&str]) -> Result<plan::Plan, plan::PlanError> {
+    let shaders: Vec<dxbc::Shader> = rel.iter().map(|r| common::shader(r)).collect();
+    let models: Vec<PreviewModel> = shaders.iter().map(PreviewModel::new).collect();
+    let values: Vec<preview_model::Values> = models.iter().map(|m| m.defaults()).collect();
+    let stages: Vec<plan::PipelineShader> = (0..shaders.len())
+        .map(|i| plan::PipelineShader { shader: &shaders[i], model: &models[i], values: &values[i] })
+        .collect();
+    plan::build_pipeline(&stages, &Settings::default())
+}
+
+#[test]
+fn a_vertex_shader_runs_as_compute_before_a_geometry_shader() {
+    // FluidCS11's render pair: the VS reads particle i from two structured
+    // buffers by SV_VertexID, the GS expands each point to a quad.
+    let p = pipeline_of(&[
+        "fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc",
+        "fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc",
+    ])
+    .unwrap();
+    assert_eq!((p.stage, p.shaders.as_slice()), (Stage::Geometry, &[Stage::Geometry, Stage::Vertex][..]));
+    let passes = p.passes.as_ref().unwrap();
+    let (vs, gs) = (&passes.compute[0], &passes.compute[1]);
+    // The user's VS is the vertex pass, binding its own buffers (t0, t1); the GS pass the GS's.
+    assert!(p.modules[vs.module].translated && vs.shader_entries && vs.shader == 1);
+    assert!(gs.shader_entries && gs.shader == 0);
+    let regs = |s: u32| p.entries.iter().filter(|e| e.shader == s).map(|e| e.register.as_str()).collect::<Vec<_>>();
+    assert_eq!(regs(1), ["t0", "t1"]);
+    // Its input records hold SV_VertexID: record i is mesh vertex i.
+    let input = words_of(&p.blobs[passes.buffers[0].blob.unwrap()]);
+    let points = Settings::default().mesh.build().positions.len();
+    assert_eq!(input.len(), points * 128);
+    assert!((0..points).all(|i| input[i * 128] == i as u32));
+    // The VS writes the records the GS reads.
+    let writes = |c: &plan::ComputePass| c.buffers.iter().filter(|b| b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    let reads = |c: &plan::ComputePass| c.buffers.iter().filter(|b| !b.writable).map(|b| b.buffer).collect::<Vec<_>>();
+    assert_eq!(writes(vs), reads(gs));
+    // The order of the files does not matter, only which is previewed.
+    let q = pipeline_of(&[
+        "fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc",
+        "fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc",
+    ])
+    .unwrap();
+    assert_eq!(q.shaders, [Stage::Vertex, Stage::Geometry]);
+    assert_eq!(q.modules, p.modules);
+}
+
+#[test]
+fn a_vertex_hull_and_domain_shader_run_as_one_pipeline() {
+    // One application's three stages: the VS transforms the control points
+    // by World, View and Projection, the HS sets factors from its
+    // constants, the DS interpolates bilinearly.
+    let p = pipeline_of(&[
+        "fxc/dxdecompiler_apps_tesselation_hs.dxbc",
+        "fxc/dxdecompiler_apps_tesselation_vs.dxbc",
+        "fxc/dxdecompiler_apps_tesselation_ds.dxbc",
+    ])
+    .unwrap();
+    assert_eq!(p.stage, Stage::Hull);
+    let passes = p.passes.as_ref().unwrap();
+    let c = &passes.compute;
+    assert_eq!((c[0].label, c[0].shader_entries, c[0].shader), ("vertex", true, 1));
+    assert!(p.modules[c[0].module].translated);
+    assert!(c[1].shader_entries && c[1].shader == 0 && c[2].shader == 0);
+    // The draw: the user's DS, its entries, and the control points, patch constants and points it reads.
+    let d = p.draw.as_ref().unwrap();
+    assert!(p.modules[d.vertex_module].translated);
+    assert!(passes.draw_entries && passes.draw_shader == 2);
+    let mut read: Vec<usize> = passes.draw_buffers.iter().map(|b| b.buffer).collect();
+    read.sort();
+    assert_eq!(read, [2, 3, 6]);
+    // The VS and the HS each bind their own b0 (the DS has no resources).
+    let b0: Vec<u32> = p.entries.iter().filter(|e| e.register == "b0").map(|e| e.shader).collect();
+    assert_eq!(b0, [0, 1]);
+    // Control values are the previewed shader's: its b0 is the one a control writes.
+    assert_eq!(p.entries[p.uniform_entry(0, 0).unwrap()].shader, 0);
+}
+
+#[test]
+fn pipelines_are_linked_by_signature_and_by_stage() {
+    // The fluid GS reads POSITION.xy and COLOR: the detail-tessellation particle VS writes POSITION only.
+    let e = pipeline_of(&[
+        "fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc",
+        "fxc/dxdecompiler_detailtessellation11_particle_vs.dxbc",
+    ])
+    .unwrap_err();
+    let gs = common::shader("fxc/dxdecompiler_fluidcs11_fluidrender_gs.dxbc");
+    let colour = gs.input_signature.as_ref().unwrap().elements.iter().find(|e| e.name == "COLOR").unwrap();
+    assert_eq!(
+        e,
+        plan::PlanError::Link {
+            message: "vertex → geometry: the input COLOR0 in v1 (xyzw) is not written there by the stage before".into(),
+            offset: colour.offset
+        }
+    );
+    assert!(e.to_string().ends_with(&format!("(at offset {:#x})", colour.offset)));
+    // A domain shader of another domain than the hull shader's.
+    let e = pipeline_of(&[
+        "fxc/dxdecompiler_apps_tesselation_hs.dxbc",
+        "fxc/dxdecompiler_pntriangles11_pntriangles11_ds.dxbc",
+    ])
+    .unwrap_err();
+    assert!(e.to_string().starts_with("hull → domain: the input POSITION0 in v0"), "{e}");
+    // Stages the preview does not chain.
+    for set in [
+        &["fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc", "fxc/angle930_clearfloat11ps.dxbc"][..],
+        &["fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc", "fxc/dxdecompiler_apps_tesselation_vs.dxbc"][..],
+        &["fxc/dxdecompiler_fluidcs11_fluidrender_vs.dxbc", "fxc/dxdecompiler_apps_tesselation_ds.dxbc"][..],
+    ] {
+        let e = pipeline_of(set).unwrap_err();
+        assert!(matches!(e, plan::PlanError::Pipeline(_)), "{set:?}: {e:?}");
+    }
 }

@@ -1,5 +1,5 @@
 //! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--cpu]`
-//! `shader-runner preview FILE|LINK [--out REF] [--plan]`
+//! `shader-runner preview FILE|LINK [--with FILE]… [--out REF] [--plan]`
 //! `shader-runner preview --sweep DIR`
 //!
 //! **preview**: the explorer's live preview, natively. FILE is a `.dxbc`
@@ -7,6 +7,9 @@
 //! control values and settings it carries). Writes the reference file the
 //! explorer's compare mode reads (`--out`, `-` for stdout), or the plan as
 //! JSON (`--plan`); without either, prints a summary of each read-back.
+//! Each `--with FILE` adds a companion shader (default inputs) to a
+//! pipeline around FILE: vertex + geometry, vertex + hull (+ domain),
+//! hull + domain (`preview_model::plan::build_pipeline`).
 //! `--sweep DIR` previews every `.dxbc` under DIR with default inputs and
 //! counts what ran, what could not be planned and what the GPU refused.
 //!
@@ -202,15 +205,22 @@ mod preview_cli {
         pub shader: Vec<u8>,
         pub values: Option<Vec<u8>>,
         pub settings: Option<Vec<u8>>,
+        /// The other shaders of a pipeline preview.
+        pub companions: Vec<Vec<u8>>,
     }
 
     fn read_inputs(arg: &str) -> Result<Inputs, String> {
         if arg.contains("#v1/") || arg.starts_with("v1/") {
             let l = dxbc::permalink::decode(arg).map_err(|e| format!("permalink: {e}"))?;
-            return Ok(Inputs { shader: l.shader, values: l.view.preview_values, settings: l.view.preview_settings });
+            return Ok(Inputs {
+                shader: l.shader,
+                values: l.view.preview_values,
+                settings: l.view.preview_settings,
+                companions: Vec::new(),
+            });
         }
         let shader = std::fs::read(arg).map_err(|e| format!("{arg}: {e}"))?;
-        Ok(Inputs { shader, values: None, settings: None })
+        Ok(Inputs { shader, values: None, settings: None, companions: Vec::new() })
     }
 
     /// Why a file has no plan; the sweep counts by variant.
@@ -237,14 +247,32 @@ mod preview_cli {
         let model = PreviewModel::new(&shader);
         let (values, settings) =
             model.restore_state(inp.values.as_deref(), inp.settings.as_deref()).map_err(PlanFailure::Restore)?;
-        let plan = preview_model::plan::build(&shader, &model, &values, &settings).map_err(PlanFailure::Plan)?;
-        let fp = model.fingerprint(&inp.shader, &values, &settings);
-        Ok((plan, fp))
+        if inp.companions.is_empty() {
+            let plan = preview_model::plan::build(&shader, &model, &values, &settings).map_err(PlanFailure::Plan)?;
+            let fp = model.fingerprint(&inp.shader, &values, &settings);
+            return Ok((plan, fp));
+        }
+        let others: Vec<dxbc::Shader> = inp
+            .companions
+            .iter()
+            .map(|b| dxbc::Shader::decode(b))
+            .collect::<Result<_, _>>()
+            .map_err(PlanFailure::Decode)?;
+        let models: Vec<PreviewModel> = others.iter().map(PreviewModel::new).collect();
+        let defaults: Vec<preview_model::Values> = models.iter().map(|m| m.defaults()).collect();
+        let mut stages = vec![preview_model::plan::PipelineShader { shader: &shader, model: &model, values: &values }];
+        for ((s, m), v) in others.iter().zip(&models).zip(&defaults) {
+            stages.push(preview_model::plan::PipelineShader { shader: s, model: m, values: v });
+        }
+        let plan = preview_model::plan::build_pipeline(&stages, &settings).map_err(PlanFailure::Plan)?;
+        let (v, s) = model.link_state(&values, &settings);
+        let companions: Vec<&[u8]> = inp.companions.iter().map(|c| c.as_slice()).collect();
+        Ok((plan, reference::pipeline_fingerprint(&inp.shader, &v, &s, &companions)))
     }
 
     fn usage() -> ExitCode {
         eprintln!(
-            "usage: shader-runner preview FILE|LINK [--out REF|-] [--plan]\n       shader-runner preview --sweep DIR"
+            "usage: shader-runner preview FILE|LINK [--with FILE]... [--out REF|-] [--plan]\n       shader-runner preview --sweep DIR"
         );
         ExitCode::from(2)
     }
@@ -254,12 +282,17 @@ mod preview_cli {
         let mut out = None;
         let mut sweep = None;
         let mut show_plan = false;
+        let mut with = Vec::new();
         let mut it = args.into_iter();
         while let Some(a) = it.next() {
             match a.as_str() {
                 "--out" => out = it.next(),
                 "--sweep" => sweep = it.next(),
                 "--plan" => show_plan = true,
+                "--with" => match it.next() {
+                    Some(f) => with.push(f),
+                    None => return usage(),
+                },
                 s if s.starts_with("--") => return usage(),
                 _ => input = Some(a),
             }
@@ -268,7 +301,12 @@ mod preview_cli {
             return run_sweep(Path::new(&dir));
         }
         let Some(input) = input else { return usage() };
-        let inp = match read_inputs(&input) {
+        let inp = match read_inputs(&input).and_then(|mut i| {
+            for f in &with {
+                i.companions.push(std::fs::read(f).map_err(|e| format!("{f}: {e}"))?);
+            }
+            Ok(i)
+        }) {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("shader-runner: ERROR: {e}");
@@ -384,7 +422,12 @@ mod preview_cli {
         let (mut ran, mut other_stage, mut not_translated, mut not_planned, mut refused, mut timed_out) =
             (0, 0, 0, 0, 0, 0);
         for f in &files {
-            let inp = Inputs { shader: std::fs::read(f).unwrap_or_default(), values: None, settings: None };
+            let inp = Inputs {
+                shader: std::fs::read(f).unwrap_or_default(),
+                values: None,
+                settings: None,
+                companions: Vec::new(),
+            };
             match plan(&inp) {
                 Err(PlanFailure::Plan(PlanError::StageNotPreviewable(_))) => other_stage += 1,
                 Err(PlanFailure::Plan(PlanError::Translation { .. })) => not_translated += 1,
@@ -414,7 +457,7 @@ mod preview_cli {
             }
         }
         println!(
-            "{} files: {ran} previewed, {other_stage} DS (no preview), {not_translated} not translated, {not_planned} not planned, {refused} refused by the GPU, {timed_out} timed out (GPU_TIMEOUT {} s)",
+            "{} files: {ran} previewed, {other_stage} without a program (no preview), {not_translated} not translated, {not_planned} not planned, {refused} refused by the GPU, {timed_out} timed out (GPU_TIMEOUT {} s)",
             files.len(),
             shader_runner::gpu::GPU_TIMEOUT.as_secs()
         );

@@ -197,7 +197,8 @@ enum Held {
 pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
     let dev = gpu.device.clone();
     let stage_vis = match plan.stage {
-        preview_model::Stage::Vertex => wgpu::ShaderStages::VERTEX,
+        // A domain shader is the draw's vertex stage.
+        preview_model::Stage::Vertex | preview_model::Stage::Domain => wgpu::ShaderStages::VERTEX,
         preview_model::Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
         _ => wgpu::ShaderStages::COMPUTE,
     };
@@ -401,6 +402,7 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
         Ok((modules, held, types, stage_buffers))
     });
     let (modules, held, types, stage_buffers) = built.and_then(|r| r)?;
+    // By entry, in plan order (each names its user shader).
     let bound: Vec<executor::Bound> = plan
         .entries
         .iter()
@@ -409,7 +411,13 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
         .map(|((e, h), ty)| executor::Bound {
             group: e.group,
             binding: e.binding,
-            visibility: stage_vis,
+            visibility: match &plan.passes {
+                // A user domain shader is the draw's vertex stage; every other
+                // user shader of passes runs as compute.
+                Some(p) if p.draw_entries && p.draw_shader == e.shader => wgpu::ShaderStages::VERTEX,
+                Some(_) => wgpu::ShaderStages::COMPUTE,
+                None => stage_vis,
+            },
             ty: *ty,
             resource: match h {
                 Held::Buffer(b) => b.as_entire_binding(),
@@ -418,6 +426,10 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
             },
         })
         .collect();
+    // The entries of one user shader (a pipeline has several).
+    let entries_of = |shader: u32| -> Vec<executor::Bound> {
+        plan.entries.iter().zip(&bound).filter(|(e, _)| e.shader == shader).map(|(_, b)| b.clone()).collect()
+    };
     // A pass's stage buffers, where the plan binds them.
     let stage_bound = |list: &[StageBinding], visibility: wgpu::ShaderStages| -> Vec<executor::Bound> {
         list.iter()
@@ -439,13 +451,18 @@ pub fn run(gpu: &mut Gpu, plan: &Plan) -> Result<Vec<Vec<u8>>, GpuError> {
             .collect()
     };
     let bindings = gpu.scoped(|| match &plan.passes {
-        // The draw after passes through compute reads only their output.
-        Some(p) => executor::bind(&dev, &stage_bound(&p.draw_buffers, wgpu::ShaderStages::VERTEX)),
+        // The draw after passes through compute reads their output, and
+        // the shader's own resources when it is the user's (a domain shader).
+        Some(p) => {
+            let mut list: Vec<executor::Bound> = if p.draw_entries { entries_of(p.draw_shader) } else { Vec::new() };
+            list.extend(stage_bound(&p.draw_buffers, wgpu::ShaderStages::VERTEX));
+            executor::bind(&dev, &list)
+        }
         None => executor::bind(&dev, &bound),
     })?;
     let mut passes = Vec::new();
     for p in plan.passes.iter().flat_map(|p| &p.compute) {
-        let mut list: Vec<executor::Bound> = if p.shader_entries { bound.clone() } else { Vec::new() };
+        let mut list: Vec<executor::Bound> = if p.shader_entries { entries_of(p.shader) } else { Vec::new() };
         list.extend(stage_bound(&p.buffers, wgpu::ShaderStages::COMPUTE));
         let made = gpu.scoped(|| {
             let b = executor::bind(&dev, &list);

@@ -1,6 +1,12 @@
 // Benchmark (prints figures, asserts nothing): control change -> re-rendered
 // preview frame, in headless Chromium with WebGPU on SwiftShader.
 //   APP_URL=http://127.0.0.1:8124/ node tests/browser/bench/preview.mjs [shader.dxbc]
+// BENCH_CONTROL=NAME changes the control whose label starts with NAME
+// (default: the first number, slider or colour input). The tessellated
+// preview's figure: the corpus hull shader dxdecompiler_apps_tesselation_hs
+// with fractional_odd partitioning and every factor 64 × OuterFactor
+// (README, "Preview frame time"), BENCH_CONTROL=OuterFactor: the values
+// 0.5 … 1.1 make factors 32 … 64.
 // Needs target/release/dxbc (cargo build --release -p dxbc-cli) for the link.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,9 +31,15 @@ const page = ctx.pages()[0] ?? await ctx.newPage();
 page.on('pageerror', (e) => console.log('page error:', String(e)));
 await page.goto(APP_URL + link);
 await page.waitForFunction(() => (globalThis.__dxbcPreview?.frames ?? 0) > 0, null, { timeout: 60000 });
-const res = await page.evaluate(async () => {
+const CONTROL = process.env.BENCH_CONTROL ?? null;
+const res = await page.evaluate(async (name) => {
   const s = globalThis.__dxbcPreview;
-  const input = document.querySelector('[data-testid=preview-controls] input[type=number], [data-testid=preview-controls] input[type=range], [data-testid=preview-controls] input[type=color]');
+  const inputs = 'input[type=number], input[type=range], input[type=color]';
+  const input = name === null
+    ? document.querySelector(`[data-testid=preview-controls] :is(${inputs})`)
+    : [...document.querySelectorAll('[data-testid=preview-controls] .ctl')]
+      .find((c) => (c.querySelector('.clabel')?.textContent ?? '').startsWith(name))?.querySelector(inputs);
+  if (!input) throw new Error(`no control ${name ?? ''}`);
   const colours = ['#102030', '#a0b0c0', '#ff8000', '#00ff80', '#8040c0', '#ffffff', '#404040'];
   const total = [], gpu = [], blocked = [];
   for (let i = 0; i < 40; i++) {
@@ -43,7 +55,7 @@ const res = await page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => r()));
   }
   return { total, gpu, blocked, plan: s.plan.stage };
-});
+}, CONTROL);
 console.log(`preview of ${path.basename(SHADER)} (${res.plan}), 40 control changes:`);
 console.log(`  change -> frame done on the GPU: median ${median(res.total).toFixed(1)} ms, max ${Math.max(...res.total).toFixed(1)} ms (one frame at 60 Hz = 16.7 ms)`);
 console.log(`  of which GPU work (submit -> onSubmittedWorkDone): median ${median(res.gpu).toFixed(1)} ms`);

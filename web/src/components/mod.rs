@@ -17,6 +17,7 @@ pub mod hex_view;
 pub mod inspector;
 pub mod listing_editor;
 pub mod listing_tools;
+pub mod pipeline_control;
 pub mod reflection;
 pub mod search_box;
 pub mod side_pane;

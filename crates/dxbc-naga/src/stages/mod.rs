@@ -85,8 +85,10 @@
 //! one patch: its control-point and patch-constant passes, the GPU
 //! tessellator of `tessellator::wgsl`, and an indirect draw with a built-in
 //! domain shader. The runner draws GS pipelines and VS → HS → DS → PS
-//! pipelines (`exec/geometry.rs`, `exec/tessellation.rs`). Not done yet: a
-//! lone DS in the preview, a user VS or PS around a GS, and a GS after a DS. SV_PrimitiveID written by a GS and
+//! pipelines (`exec/geometry.rs`, `exec/tessellation.rs`). The preview also
+//! runs a lone DS and pipelines of user shaders (VS + GS, VS + HS + DS;
+//! `preview_model::plan::build_pipeline`). Not done yet: a user PS around a
+//! GS in the preview, and a GS after a DS. SV_PrimitiveID written by a GS and
 //! read by the PS is refused in the draw (typed).
 
 pub(crate) mod domain;
