@@ -101,6 +101,17 @@ pub struct Model {
 impl Model {
     /// Decodes `bytes` and lays out its spans.
     pub fn new(bytes: Vec<u8>) -> Model {
+        Model::build(bytes, true)
+    }
+
+    /// The decode and the listing without the byte spans (no `spans`,
+    /// `tokens`, `leaves` or level-9 lines): what the listing editor's
+    /// assembler needs, in the worker, which then links no span layout.
+    pub fn listing_only(bytes: Vec<u8>) -> Model {
+        Model::build(bytes, false)
+    }
+
+    fn build(bytes: Vec<u8>, with_spans: bool) -> Model {
         let len = bytes.len() as u32;
         let mut spans = Vec::new();
         let mut tokens = Vec::new();
@@ -117,6 +128,10 @@ impl Model {
                 }
                 faults.push(Fault::of(&e));
                 None
+            }
+            Ok(s) if !with_spans => {
+                faults.extend(s.errors.iter().map(Fault::of));
+                Some(s)
             }
             Ok(mut s) => {
                 faults.extend(s.errors.iter().map(Fault::of));
