@@ -71,6 +71,11 @@ struct State {
     name: RwSignal<Option<String>>,
     /// The search box's text.
     query: RwSignal<String>,
+    /// The length of the link to the open file, measured after each change
+    /// of file ([`State::measure_link_later`]).
+    link_len: RwSignal<usize>,
+    /// The pending measurement.
+    link_len_timer: StoredValue<Option<leptos::prelude::TimeoutHandle>>,
     /// Its matches in the current file (derived: query × model).
     hits: Memo<Arc<search::Hits>>,
     /// What the diff view compares the current file with.
@@ -162,6 +167,31 @@ impl State {
                 false
             }
         }
+    }
+
+    /// Shows `m`: the one way the open file changes, so that the link's
+    /// length follows it.
+    fn set_model(&self, m: Arc<Model>) {
+        self.model.set(m);
+        self.measure_link_later();
+    }
+
+    /// Measures the link after the frame that shows the file: deflating a
+    /// large shader takes longer than a frame, and the meter can wait.
+    fn measure_link_later(&self) {
+        if let Some(h) = self.link_len_timer.get_value() {
+            h.clear();
+        }
+        let s = *self;
+        let h = set_timeout_with_handle(
+            move || {
+                s.link_len_timer.set_value(None);
+                s.link_len.set(untrack(|| s.link()).len());
+            },
+            std::time::Duration::ZERO,
+        )
+        .ok();
+        self.link_len_timer.set_value(h);
     }
 
     /// Undoes the last edit, if any.
@@ -330,7 +360,7 @@ impl State {
         let m = Arc::new(Model::new(bytes));
         let sel = sel.and_then(|s| selection::restore(&m, s.start, s.len, s.field));
         dom::clear_address();
-        self.model.set(m);
+        self.set_model(m);
         self.sel.set(sel);
         self.hover.set(None);
         self.edit_error.set(None);
@@ -356,7 +386,7 @@ impl State {
                 let pl = m.program_line?;
                 selection::select_line(&m, pl + 1)
             });
-        self.model.set(Arc::new(m));
+        self.set_model(Arc::new(m));
         self.select(first_sel);
         self.status.set(status);
         self.notice.set(None);
@@ -390,7 +420,7 @@ impl State {
             if let Some(t) = self.tour_saved.get_untracked().filter(|t| Arc::ptr_eq(&m, &t.example) && needs(&t.model))
             {
                 self.tour_saved.set(None);
-                self.model.set(t.model.clone());
+                self.set_model(t.model.clone());
                 self.status.set(t.status);
                 self.name.set(t.name);
                 self.history.set(t.history);
@@ -425,7 +455,7 @@ impl State {
         let Some(t) = self.tour_saved.get_untracked() else { return };
         self.tour_saved.set(None);
         if Arc::ptr_eq(&self.model.get_untracked(), &t.example) {
-            self.model.set(t.model);
+            self.set_model(t.model);
             self.select(t.sel);
             self.status.set(t.status);
             self.name.set(t.name);
@@ -568,6 +598,8 @@ fn App() -> impl IntoView {
         theme: RwSignal::new(dom::stored("dxbc-theme").and_then(|s| Theme::parse(&s))),
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         query,
+        link_len: RwSignal::new(0),
+        link_len_timer: StoredValue::new(None),
         hits: Memo::new(move |_| Arc::new(search::Hits::find(&model.get(), &query.get()))),
         history,
         compare,
@@ -608,6 +640,7 @@ fn App() -> impl IntoView {
         }
     };
     from_hash();
+    state.measure_link_later();
     if state.sel.get_untracked().is_none() {
         let m = state.model.get_untracked();
         if let Some(pl) = m.program_line {
