@@ -146,13 +146,14 @@ impl Model {
             }
         };
         let spans = fill_gaps(spans, len);
-        let map = shader.as_ref().map(dxbc::listing::lines::LineMap::new).unwrap_or_default();
-        let (lines, n_instructions) = match &shader {
+        // One printing gives the listing and its line map.
+        let (lines, map, n_instructions) = match &shader {
             Some(s) => {
-                let text = dxbc::listing::disassemble(s);
-                (text.lines().map(str::to_string).collect(), s.program.as_ref().map_or(0, |p| p.instructions.len()))
+                let (text, map) = dxbc::listing::disassemble_mapped(s);
+                let n = s.program.as_ref().map_or(0, |p| p.instructions.len());
+                (text.lines().map(str::to_string).collect(), map, n)
             }
-            None => (Vec::new(), 0),
+            None => (Vec::new(), Default::default(), 0),
         };
         let program_line = map.program_line;
         let line_ins = (0..lines.len()).map(|l| map.instruction_of_line(l).map(|k| k as u32)).collect();
