@@ -93,12 +93,25 @@ pub struct Model {
     /// Line of the level-9 program's version line (`ps_2_0`), when the
     /// file has an Aon9 chunk.
     pub l9_base: Option<usize>,
+    /// The line after the last instruction's (the listing's line map has it).
+    pub end_line: usize,
     /// Level-9 lines and their bytes: (line counted from `l9_base`, start,
     /// end), in line order.
     pub l9_lines: Vec<(u32, u32, u32)>,
 }
 
 impl Model {
+    /// The listing's line map (what `dxbc::listing::lines::LineMap::new`
+    /// gives), rebuilt from the model's copy instead of printed again.
+    pub fn line_map(&self) -> dxbc::listing::lines::LineMap {
+        dxbc::listing::lines::LineMap {
+            program_line: self.program_line,
+            ins_line: self.ins_line.clone(),
+            end_line: self.end_line,
+            l9_base: self.l9_base,
+        }
+    }
+
     /// Decodes `bytes` and lays out its spans.
     pub fn new(bytes: Vec<u8>) -> Model {
         Model::build(bytes, true)
@@ -159,6 +172,7 @@ impl Model {
         let line_ins = (0..lines.len()).map(|l| map.instruction_of_line(l).map(|k| k as u32)).collect();
         let ins_line = map.ins_line;
         let l9_base = map.l9_base;
+        let end_line = map.end_line;
         let l9_lines = level9_lines(&leaves, &spans);
         Model {
             bytes,
@@ -173,6 +187,7 @@ impl Model {
             line_ins,
             n_instructions,
             l9_base,
+            end_line,
             l9_lines,
         }
     }
@@ -458,6 +473,18 @@ mod tests {
 
     fn example() -> Model {
         Model::new(dxbc::examples::tint_pixel_shader())
+    }
+
+    #[test]
+    fn the_line_map_kept_is_the_one_the_listing_prints() {
+        let mut n = 0;
+        for (name, bytes) in crate::test_corpus::fxc().into_iter().step_by(5) {
+            let m = Model::new(bytes);
+            let Some(s) = m.shader.as_ref() else { continue };
+            assert_eq!(m.line_map(), dxbc::listing::lines::LineMap::new(s), "{name}");
+            n += 1;
+        }
+        assert!(n >= 80, "only {n} files decoded");
     }
 
     #[test]
