@@ -74,8 +74,8 @@ struct State {
     /// The length of the link to the open file, measured after each change
     /// of file ([`State::measure_link_later`]).
     link_len: RwSignal<usize>,
-    /// The pending measurement.
-    link_len_timer: StoredValue<Option<leptos::prelude::TimeoutHandle>>,
+    /// The latest measurement asked for (older ones are skipped).
+    link_len_ticket: StoredValue<u64>,
     /// Its matches in the current file (derived: query × model).
     hits: Memo<Arc<search::Hits>>,
     /// What the diff view compares the current file with.
@@ -177,21 +177,23 @@ impl State {
     }
 
     /// Measures the link after the frame that shows the file: deflating a
-    /// large shader takes longer than a frame, and the meter can wait.
+    /// large shader takes longer than a frame, and the meter can wait. A
+    /// task queued from an animation frame callback runs after that
+    /// frame's paint; only the latest request measures.
     fn measure_link_later(&self) {
-        if let Some(h) = self.link_len_timer.get_value() {
-            h.clear();
-        }
+        let ticket = self.link_len_ticket.get_value() + 1;
+        self.link_len_ticket.set_value(ticket);
         let s = *self;
-        let h = set_timeout_with_handle(
-            move || {
-                s.link_len_timer.set_value(None);
-                s.link_len.set(untrack(|| s.link()).len());
-            },
-            std::time::Duration::ZERO,
-        )
-        .ok();
-        self.link_len_timer.set_value(h);
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    if s.link_len_ticket.get_value() == ticket {
+                        s.link_len.set(untrack(|| s.link()).len());
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
+        });
     }
 
     /// Undoes the last edit, if any.
@@ -599,7 +601,7 @@ fn App() -> impl IntoView {
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         query,
         link_len: RwSignal::new(0),
-        link_len_timer: StoredValue::new(None),
+        link_len_ticket: StoredValue::new(0),
         hits: Memo::new(move |_| Arc::new(search::Hits::find(&model.get(), &query.get()))),
         history,
         compare,
