@@ -10,17 +10,22 @@
 //! header changed (a whole listing pasted, a signature row edited), the
 //! whole text is assembled (`dxbc::asm::assemble`) into a new container.
 //! Either way the result is re-signed and decodes strictly.
+//!
+//! The assembler is a large part of the code and the first view never
+//! needs it, so the page runs [`apply`] in the worker ([`apply_json`]
+//! there, [`from_json`] on the page's side).
 
 use crate::model::Model;
 use dxbc::asm::AsmError;
 use dxbc::edit::EditError;
+use serde::{Deserialize, Serialize};
 
 /// The most text the editor assembles (a listing of the largest corpus
 /// shader is about 1 MiB).
 pub const MAX_TEXT: usize = 16 << 20;
 
 /// How an accepted text was turned into bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum How {
     /// Program lines `first..first + count` of the text replaced the
     /// instructions they stand for; nothing else moved.
@@ -30,7 +35,7 @@ pub enum How {
 }
 
 /// What an edited text gives.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// The text stands for the bytes already shown.
     Unchanged,
@@ -39,7 +44,7 @@ pub enum Outcome {
 }
 
 /// Why a text gives no bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Refusal {
     /// The assembler stopped at a line.
     Asm(LineError),
@@ -47,10 +52,12 @@ pub enum Refusal {
     Edit { line: usize, error: EditError },
     /// The text is larger than [`MAX_TEXT`].
     TooLarge(usize),
+    /// The assembler (in the worker) could not be run: why.
+    Unavailable(String),
 }
 
 /// An assembly error placed in the edited text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineError {
     /// 0-based line of the text.
     pub line: usize,
@@ -66,7 +73,7 @@ impl Refusal {
         match self {
             Refusal::Asm(e) => Some(e.line),
             Refusal::Edit { line, .. } => Some(*line),
-            Refusal::TooLarge(_) => None,
+            Refusal::TooLarge(_) | Refusal::Unavailable(_) => None,
         }
     }
 
@@ -76,6 +83,7 @@ impl Refusal {
             Refusal::Asm(e) => format!("line {}, column {}: {}", e.line + 1, e.column, e.message),
             Refusal::Edit { line, error } => format!("line {}: {}", line + 1, error.message),
             Refusal::TooLarge(n) => format!("the text is {n} bytes; the editor assembles at most {MAX_TEXT}"),
+            Refusal::Unavailable(why) => format!("the assembler could not run: {why}"),
         }
     }
 }
@@ -235,6 +243,22 @@ fn whole(m: &Model, text: &str) -> Result<Outcome, Refusal> {
     Ok(if bytes == m.bytes { Outcome::Unchanged } else { Outcome::Edited { bytes, how: How::Whole } })
 }
 
+/// [`apply`] for the worker: `bytes` is the file shown, the answer the
+/// JSON of `Result<Outcome, Refusal>` (read back by [`from_json`]).
+pub fn apply_json(bytes: &[u8], text: &str) -> String {
+    let m = Model::listing_only(bytes.to_vec());
+    let r = apply(&m, text);
+    serde_json::to_string(&r).unwrap_or_else(|e| {
+        serde_json::to_string(&Err::<Outcome, _>(Refusal::Unavailable(e.to_string()))).unwrap_or_default()
+    })
+}
+
+/// Reads the worker's answer (see [`apply_json`]).
+pub fn from_json(json: &str) -> Result<Outcome, Refusal> {
+    serde_json::from_str(json)
+        .unwrap_or_else(|e| Err(Refusal::Unavailable(format!("the worker's answer does not read: {e}"))))
+}
+
 /// An assembler error at its 0-based line.
 pub fn line_error(e: &AsmError) -> LineError {
     LineError { line: e.line.saturating_sub(1), column: e.column, message: e.message.clone() }
@@ -384,5 +408,25 @@ mod tests {
         assert!(matches!(apply(&m, &"x".repeat(MAX_TEXT + 1)), Err(Refusal::TooLarge(_))));
         let empty = Model::new(Vec::new());
         assert!(apply(&empty, "ps_5_0\nret\n").is_ok());
+    }
+
+    #[test]
+    fn the_workers_answer_reads_back_as_the_outcome_apply_gives() {
+        let mut n = 0;
+        for (name, bytes) in crate::test_corpus::fxc().into_iter().take(40) {
+            let m = Model::new(bytes.clone());
+            let Some(l) = line_starting(&m, "mul ") else { continue };
+            let text = listing_text(&m);
+            let edited = splice_line(&m.lines, l, &m.lines[l].replacen("mul", "add", 1));
+            let bad = splice_line(&m.lines, l, &m.lines[l].replacen("mul", "mlu", 1));
+            for t in [&text, &edited, &bad] {
+                assert_eq!(from_json(&apply_json(&bytes, t)), apply(&m, t), "{name}");
+            }
+            assert!(matches!(from_json(&apply_json(&bytes, &edited)), Ok(Outcome::Edited { .. })), "{name}");
+            assert_eq!(from_json(&apply_json(&bytes, &bad)).unwrap_err().line(), Some(l), "{name}");
+            n += 1;
+        }
+        assert!(n >= 5, "only {n} shaders with a mul");
+        assert!(matches!(from_json("{"), Err(Refusal::Unavailable(_))));
     }
 }

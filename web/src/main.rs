@@ -71,6 +71,11 @@ struct State {
     name: RwSignal<Option<String>>,
     /// The search box's text.
     query: RwSignal<String>,
+    /// The length of the link to the open file, measured after each change
+    /// of file ([`State::measure_link_later`]).
+    link_len: RwSignal<usize>,
+    /// The latest measurement asked for (older ones are skipped).
+    link_len_ticket: StoredValue<u64>,
     /// Its matches in the current file (derived: query × model).
     hits: Memo<Arc<search::Hits>>,
     /// What the diff view compares the current file with.
@@ -80,6 +85,10 @@ struct State {
     diff: Memo<Option<Arc<DiffView>>>,
     /// The listing pane shows the text editor instead of the listing.
     editing: RwSignal<bool>,
+    /// How many listing texts are with the assembler (in the worker).
+    assembling: RwSignal<u32>,
+    /// The editor's text is with the assembler.
+    draft_in_flight: StoredValue<bool>,
     /// The editor's text, kept until it is applied or discarded (None:
     /// nothing typed that the listing does not show).
     draft: RwSignal<Option<String>>,
@@ -102,6 +111,16 @@ struct State {
     src: components::source_pane::SourceState,
     /// The file carved into a list of shaders, and the one open.
     carve: carve_pane::CarveSignals,
+}
+
+/// How a listing text sent to the assembler fared.
+enum Assembled {
+    /// Its bytes are shown (or it stands for the bytes already shown).
+    Accepted,
+    /// It gives no bytes: why.
+    Refused(listing_edit::Refusal),
+    /// The file changed while it was assembled; nothing was shown.
+    Stale,
 }
 
 /// The user's view the tour put aside.
@@ -150,6 +169,33 @@ impl State {
         }
     }
 
+    /// Shows `m`: the one way the open file changes, so that the link's
+    /// length follows it.
+    fn set_model(&self, m: Arc<Model>) {
+        self.model.set(m);
+        self.measure_link_later();
+    }
+
+    /// Measures the link after the frame that shows the file: deflating a
+    /// large shader takes longer than a frame, and the meter can wait. A
+    /// task queued from an animation frame callback runs after that
+    /// frame's paint; only the latest request measures.
+    fn measure_link_later(&self) {
+        let ticket = self.link_len_ticket.get_value() + 1;
+        self.link_len_ticket.set_value(ticket);
+        let s = *self;
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    if s.link_len_ticket.get_value() == ticket {
+                        s.link_len.set(untrack(|| s.link()).len());
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
+        });
+    }
+
     /// Undoes the last edit, if any.
     fn undo(&self) {
         let cur = self.model.get_untracked().bytes.clone();
@@ -183,37 +229,86 @@ impl State {
         }
     }
 
-    /// Assembles edited listing text and shows its bytes as one edit;
-    /// refused, nothing changes and the refusal says where.
-    fn apply_listing(&self, text: &str) -> Result<(), listing_edit::Refusal> {
+    /// Assembles edited listing text (in the worker, where the assembler
+    /// lives) and shows its bytes as one edit; refused, nothing changes.
+    /// `done` hears how it went. An answer for a file that changed
+    /// meanwhile (another file, an undo) is not shown.
+    fn apply_listing(&self, text: String, done: impl FnOnce(Assembled) + 'static) {
         let m = self.model.get_untracked();
-        if let listing_edit::Outcome::Edited { bytes, how } = listing_edit::apply(&m, text)? {
-            self.history.update(|h| h.edited(m.bytes.clone()));
-            self.show_edited(bytes);
-            self.status.set(match how {
-                listing_edit::How::Program { first, count } => format!(
-                    "Assembled listing line{} {}{}; the other instructions and chunks are as they were, the checksum is re-signed.",
-                    if count == 1 { "" } else { "s" },
-                    first + 1,
-                    if count > 1 { format!("–{}", first + count) } else { String::new() }
-                ),
-                listing_edit::How::Whole => {
-                    "Assembled the whole listing into a new container; the checksum is re-signed.".into()
-                }
-            });
+        // Text that reads as the listing shown needs no assembler (leaving the editor after an applied edit).
+        if listing_edit::listing_text(&m) == text {
+            done(Assembled::Accepted);
+            return;
         }
-        Ok(())
+        let s = *self;
+        self.assembling.update(|n| *n += 1);
+        leptos::task::spawn_local(async move {
+            let answer = worker_client::assemble(&m.bytes, &text).await;
+            s.assembling.update(|n| *n = n.saturating_sub(1));
+            if !Arc::ptr_eq(&m, &s.model.get_untracked()) {
+                done(Assembled::Stale);
+                return;
+            }
+            let outcome = answer.map_err(listing_edit::Refusal::Unavailable).and_then(|j| listing_edit::from_json(&j));
+            match outcome {
+                Ok(listing_edit::Outcome::Edited { bytes, how }) => {
+                    s.history.update(|h| h.edited(m.bytes.clone()));
+                    s.show_edited(bytes);
+                    s.status.set(match how {
+                        listing_edit::How::Program { first, count } => format!(
+                            "Assembled listing line{} {}{}; the other instructions and chunks are as they were, the checksum is re-signed.",
+                            if count == 1 { "" } else { "s" },
+                            first + 1,
+                            if count > 1 { format!("–{}", first + count) } else { String::new() }
+                        ),
+                        listing_edit::How::Whole => {
+                            "Assembled the whole listing into a new container; the checksum is re-signed.".into()
+                        }
+                    });
+                    done(Assembled::Accepted);
+                }
+                Ok(listing_edit::Outcome::Unchanged) => done(Assembled::Accepted),
+                Err(r) => done(Assembled::Refused(r)),
+            }
+        });
     }
 
-    /// Assembles the editor's text now (after a pause, or when leaving the editor).
+    /// Assembles the editor's text now (after a pause, or when leaving
+    /// the editor). One text at a time is with the assembler, so each is
+    /// assembled against the bytes the one before it made. Once the editor
+    /// is closed, an accepted text is dropped; a refused one is kept, to
+    /// resume or discard.
     fn flush_draft(&self) {
         if let Some(h) = self.draft_timer.get_value() {
             h.clear();
             self.draft_timer.set_value(None);
         }
+        if self.draft_in_flight.get_value() {
+            // The answer in flight looks at the draft again.
+            return;
+        }
         let Some(text) = self.draft.get_untracked() else { return };
-        let r = self.apply_listing(&text).err();
-        self.draft_error.set(r);
+        self.draft_in_flight.set_value(true);
+        let s = *self;
+        self.apply_listing(text.clone(), move |r| {
+            s.draft_in_flight.set_value(false);
+            if s.draft.with_untracked(|d| d.as_deref() != Some(text.as_str())) {
+                // Typed on (or discarded) meanwhile: the newer text is assembled against the new bytes.
+                s.flush_draft();
+                return;
+            }
+            match r {
+                Assembled::Accepted => {
+                    if !s.editing.get_untracked() {
+                        s.draft.set(None);
+                    }
+                    s.draft_error.set(None);
+                }
+                Assembled::Refused(e) => s.draft_error.set(Some(e)),
+                // The file changed under the text: it stays as typed, to apply again.
+                Assembled::Stale => {}
+            }
+        });
     }
 
     /// Re-assembles the editor's text once typing pauses.
@@ -230,11 +325,8 @@ impl State {
     /// pending; text that does not assemble is kept (to resume or discard).
     fn toggle_editor(&self) {
         if self.editing.get_untracked() {
-            self.flush_draft();
             self.editing.set(false);
-            if self.draft_error.with_untracked(Option::is_none) {
-                self.draft.set(None);
-            }
+            self.flush_draft();
         } else {
             if self.draft.with_untracked(Option::is_none) {
                 let text = self.model.with_untracked(|m| listing_edit::listing_text(m));
@@ -270,7 +362,7 @@ impl State {
         let m = Arc::new(Model::new(bytes));
         let sel = sel.and_then(|s| selection::restore(&m, s.start, s.len, s.field));
         dom::clear_address();
-        self.model.set(m);
+        self.set_model(m);
         self.sel.set(sel);
         self.hover.set(None);
         self.edit_error.set(None);
@@ -296,7 +388,7 @@ impl State {
                 let pl = m.program_line?;
                 selection::select_line(&m, pl + 1)
             });
-        self.model.set(Arc::new(m));
+        self.set_model(Arc::new(m));
         self.select(first_sel);
         self.status.set(status);
         self.notice.set(None);
@@ -330,7 +422,7 @@ impl State {
             if let Some(t) = self.tour_saved.get_untracked().filter(|t| Arc::ptr_eq(&m, &t.example) && needs(&t.model))
             {
                 self.tour_saved.set(None);
-                self.model.set(t.model.clone());
+                self.set_model(t.model.clone());
                 self.status.set(t.status);
                 self.name.set(t.name);
                 self.history.set(t.history);
@@ -365,7 +457,7 @@ impl State {
         let Some(t) = self.tour_saved.get_untracked() else { return };
         self.tour_saved.set(None);
         if Arc::ptr_eq(&self.model.get_untracked(), &t.example) {
-            self.model.set(t.model);
+            self.set_model(t.model);
             self.select(t.sel);
             self.status.set(t.status);
             self.name.set(t.name);
@@ -508,6 +600,8 @@ fn App() -> impl IntoView {
         theme: RwSignal::new(dom::stored("dxbc-theme").and_then(|s| Theme::parse(&s))),
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         query,
+        link_len: RwSignal::new(0),
+        link_len_ticket: StoredValue::new(0),
         hits: Memo::new(move |_| Arc::new(search::Hits::find(&model.get(), &query.get()))),
         history,
         compare,
@@ -518,6 +612,8 @@ fn App() -> impl IntoView {
         draft: RwSignal::new(None),
         draft_reset: RwSignal::new(0),
         draft_error: RwSignal::new(None),
+        assembling: RwSignal::new(0),
+        draft_in_flight: StoredValue::new(false),
         draft_timer: StoredValue::new(None),
         line_edit: RwSignal::new(None),
         line_error: RwSignal::new(None),
@@ -546,6 +642,7 @@ fn App() -> impl IntoView {
         }
     };
     from_hash();
+    state.measure_link_later();
     if state.sel.get_untracked().is_none() {
         let m = state.model.get_untracked();
         if let Some(pl) = m.program_line {

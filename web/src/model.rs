@@ -93,14 +93,38 @@ pub struct Model {
     /// Line of the level-9 program's version line (`ps_2_0`), when the
     /// file has an Aon9 chunk.
     pub l9_base: Option<usize>,
+    /// The line after the last instruction's (the listing's line map has it).
+    pub end_line: usize,
     /// Level-9 lines and their bytes: (line counted from `l9_base`, start,
     /// end), in line order.
     pub l9_lines: Vec<(u32, u32, u32)>,
 }
 
 impl Model {
+    /// The listing's line map (what `dxbc::listing::lines::LineMap::new`
+    /// gives), rebuilt from the model's copy instead of printed again.
+    pub fn line_map(&self) -> dxbc::listing::lines::LineMap {
+        dxbc::listing::lines::LineMap {
+            program_line: self.program_line,
+            ins_line: self.ins_line.clone(),
+            end_line: self.end_line,
+            l9_base: self.l9_base,
+        }
+    }
+
     /// Decodes `bytes` and lays out its spans.
     pub fn new(bytes: Vec<u8>) -> Model {
+        Model::build(bytes, true)
+    }
+
+    /// The decode and the listing without the byte spans (no `spans`,
+    /// `tokens`, `leaves` or level-9 lines): what the listing editor's
+    /// assembler needs, in the worker, which then links no span layout.
+    pub fn listing_only(bytes: Vec<u8>) -> Model {
+        Model::build(bytes, false)
+    }
+
+    fn build(bytes: Vec<u8>, with_spans: bool) -> Model {
         let len = bytes.len() as u32;
         let mut spans = Vec::new();
         let mut tokens = Vec::new();
@@ -118,6 +142,10 @@ impl Model {
                 faults.push(Fault::of(&e));
                 None
             }
+            Ok(s) if !with_spans => {
+                faults.extend(s.errors.iter().map(Fault::of));
+                Some(s)
+            }
             Ok(mut s) => {
                 faults.extend(s.errors.iter().map(Fault::of));
                 let program = program_spans(&s, &mut tokens, &mut spans);
@@ -131,18 +159,20 @@ impl Model {
             }
         };
         let spans = fill_gaps(spans, len);
-        let map = shader.as_ref().map(dxbc::listing::lines::LineMap::new).unwrap_or_default();
-        let (lines, n_instructions) = match &shader {
+        // One printing gives the listing and its line map.
+        let (lines, map, n_instructions) = match &shader {
             Some(s) => {
-                let text = dxbc::listing::disassemble(s);
-                (text.lines().map(str::to_string).collect(), s.program.as_ref().map_or(0, |p| p.instructions.len()))
+                let (text, map) = dxbc::listing::disassemble_mapped(s);
+                let n = s.program.as_ref().map_or(0, |p| p.instructions.len());
+                (text.lines().map(str::to_string).collect(), map, n)
             }
-            None => (Vec::new(), 0),
+            None => (Vec::new(), Default::default(), 0),
         };
         let program_line = map.program_line;
         let line_ins = (0..lines.len()).map(|l| map.instruction_of_line(l).map(|k| k as u32)).collect();
         let ins_line = map.ins_line;
         let l9_base = map.l9_base;
+        let end_line = map.end_line;
         let l9_lines = level9_lines(&leaves, &spans);
         Model {
             bytes,
@@ -157,6 +187,7 @@ impl Model {
             line_ins,
             n_instructions,
             l9_base,
+            end_line,
             l9_lines,
         }
     }
@@ -442,6 +473,18 @@ mod tests {
 
     fn example() -> Model {
         Model::new(dxbc::examples::tint_pixel_shader())
+    }
+
+    #[test]
+    fn the_line_map_kept_is_the_one_the_listing_prints() {
+        let mut n = 0;
+        for (name, bytes) in crate::test_corpus::fxc().into_iter().step_by(5) {
+            let m = Model::new(bytes);
+            let Some(s) = m.shader.as_ref() else { continue };
+            assert_eq!(m.line_map(), dxbc::listing::lines::LineMap::new(s), "{name}");
+            n += 1;
+        }
+        assert!(n >= 80, "only {n} files decoded");
     }
 
     #[test]

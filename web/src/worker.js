@@ -1,4 +1,4 @@
-// The translation worker. Lowering a shader to naga IR, validating it and
+// The translation worker (and the listing editor's assembler). Lowering a shader to naga IR, validating it and
 // running naga's writers takes up to a tenth of a second on large shaders,
 // and naga is most of the code: both live in a second wasm (dxbc-worker,
 // built by Trunk from web/src/worker.rs) that only this worker loads, on
@@ -24,6 +24,14 @@ export function worker_request(kind, shader) {
 }
 
 /**
+ * Assembles listing `text` for the file `shader` (bytes) in the worker
+ * (the assembler lives there) and resolves to the JSON of the outcome.
+ */
+export function assemble_request(shader, text) {
+  return post('assemble', shader, null, text);
+}
+
+/**
  * Carves `bytes` (a whole file) in the worker, one step per message;
  * `on_progress(position, len)` follows the steps. Resolves to the JSON of
  * the listing, or to null when carve_cancel stopped it.
@@ -43,7 +51,7 @@ export function carve_cancel() {
 
 let carving = null;
 
-function post(kind, shader, on_progress) {
+function post(kind, shader, on_progress, text) {
   if (!worker) {
     if (typeof Worker === 'undefined') return Promise.reject(new Error('this browser runs no Web Workers'));
     worker = new Worker(import.meta.url, { type: 'module' });
@@ -75,7 +83,7 @@ function post(kind, shader, on_progress) {
   const w = worker;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject, on_progress });
-    w.postMessage({ id, kind, shader: bytes, ...w.urls }, [bytes.buffer]);
+    w.postMessage({ id, kind, shader: bytes, text, ...w.urls }, [bytes.buffer]);
   });
 }
 
@@ -86,7 +94,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
   // The id of the carve whose session the wasm holds.
   let current = null;
   self.onmessage = async (e) => {
-    const { id, kind, js, wasm, shader } = e.data;
+    const { id, kind, js, wasm, shader, text } = e.data;
     if (kind === 'cancel') {
       cancelled.add(id);
       return;
@@ -98,7 +106,9 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
         self.postMessage({ id, json: await carve(m, id, shader) });
         return;
       }
-      const json = kind === 'translate' ? m.translate_json(shader) : m.preview_translate_json(shader);
+      const json = kind === 'translate' ? m.translate_json(shader)
+        : kind === 'assemble' ? m.assemble_listing_json(shader, text)
+        : m.preview_translate_json(shader);
       self.postMessage({ id, json });
     } catch (err) {
       self.postMessage({ id, error: String((err && err.message) || err) });

@@ -1,6 +1,7 @@
 //! The explorer's worker wasm: the translator and the preview's translation,
-//! loaded on first use by `worker.js` in a Web Worker, so that the
-//! page's own wasm (the first view) carries no naga. File bytes in, JSON out.
+//! and the listing editor's assembler, loaded on first use by `worker.js`
+//! in a Web Worker, so that the page's own wasm (the first view) carries
+//! neither naga nor the assembler. File bytes in, JSON out.
 //! It also carves files that are not one container, a step per call so
 //! that `worker.js` can report progress and hear a cancel between steps.
 
@@ -18,6 +19,14 @@ pub fn translate_json(bytes: &[u8]) -> String {
 #[wasm_bindgen]
 pub fn preview_translate_json(bytes: &[u8]) -> String {
     dxbc_web::preview::translate_json(bytes)
+}
+
+/// The listing editor: `text` assembled for the file `bytes`, as the JSON
+/// of `Result<listing_edit::Outcome, listing_edit::Refusal>`. The
+/// assembler lives here, not in the first view's wasm.
+#[wasm_bindgen]
+pub fn assemble_listing_json(bytes: &[u8], text: &str) -> String {
+    dxbc_web::listing_edit::apply_json(bytes, text)
 }
 
 thread_local! {

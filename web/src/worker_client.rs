@@ -8,6 +8,8 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn worker_request(kind: &str, shader: &[u8]) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]
+    async fn assemble_request(shader: &[u8], text: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
     async fn carve_request(bytes: &[u8], on_progress: &js_sys::Function) -> Result<JsValue, JsValue>;
     fn carve_cancel();
 }
@@ -29,6 +31,16 @@ pub async fn request(kind: Kind, shader: &[u8]) -> Result<String, String> {
         Kind::Preview => "preview",
     };
     match worker_request(name, shader).await {
+        Ok(v) => Ok(v.as_string().unwrap_or_default()),
+        Err(e) => Err(failure(e)),
+    }
+}
+
+/// Assembles listing `text` for the file `shader` in the worker: the JSON
+/// of `listing_edit`'s outcome (see `listing_edit::from_json`), or why the
+/// worker did not run.
+pub async fn assemble(shader: &[u8], text: &str) -> Result<String, String> {
+    match assemble_request(shader, text).await {
         Ok(v) => Ok(v.as_string().unwrap_or_default()),
         Err(e) => Err(failure(e)),
     }

@@ -36,7 +36,7 @@ pub struct Edited {
 }
 
 /// Why an edit was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum EditErrorKind {
     /// The input itself does not decode cleanly.
     InputDamaged,
@@ -55,8 +55,9 @@ pub enum EditErrorKind {
 }
 
 /// A refused edit: its kind, a message naming the field or instruction, and
-/// the byte offset it concerns.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// the byte offset it concerns. Serialisable: the web app's assembler runs
+/// in a worker and sends refusals back as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EditError {
     /// What went wrong.
     pub kind: EditErrorKind,

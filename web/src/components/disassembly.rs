@@ -6,7 +6,7 @@
 use super::listing_editor::ListingEditor;
 use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
 use crate::viewport::Viewport;
-use crate::{def_use, listing_edit, selection, st, syntax, State};
+use crate::{def_use, listing_edit, selection, st, syntax, Assembled, State};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -14,13 +14,15 @@ use std::sync::Arc;
 /// editor closes.
 fn apply_line(s: State, l: usize, text: &str) {
     let full = s.model.with_untracked(|m| listing_edit::splice_line(&m.lines, l, text));
-    match s.apply_listing(&full) {
-        Ok(()) => {
+    s.apply_listing(full, move |r| match r {
+        Assembled::Accepted => {
             s.line_edit.set(None);
             s.line_error.set(None);
         }
-        Err(e) => s.line_error.set(Some(e)),
-    }
+        Assembled::Refused(e) => s.line_error.set(Some(e)),
+        // Another file or an undo came first: the edited line no longer applies.
+        Assembled::Stale => s.line_edit.set(None),
+    });
 }
 
 /// Opens the line editor on the selected line.
@@ -235,6 +237,9 @@ fn line_editor(s: State, l: usize, text: String) -> impl IntoView {
                         _ => {}
                     }
                 }/>
+            {move || (s.assembling.get() > 0).then(|| view! {
+                <span class="assembling" data-testid="assembling" role="status">"Assembling…"</span>
+            })}
             {move || s.line_error.get().map(|e| view! {
                 <span class="line-error" data-testid="line-error" role="alert">{e.message()}</span>
             })}

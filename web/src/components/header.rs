@@ -51,10 +51,9 @@ pub fn Header() -> impl IntoView {
     // when it was last focused or copied, and the length meter follows the
     // file (the view's records add a few characters).
     let link = RwSignal::new(String::new());
-    let link_len = Memo::new(move |_| {
-        s.model.track();
-        untrack(|| s.link()).len()
-    });
+    // Measured after the frame that shows a new file or an edit, not in
+    // it (deflating a large shader takes longer than a frame).
+    let link_len = move || s.link_len.get();
     let copied = RwSignal::new(false);
     let copy = move |_| {
         let l = s.link();
@@ -106,8 +105,8 @@ pub fn Header() -> impl IntoView {
                     link.set(s.link());
                     if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                 }/>
-                <span class=move || { if link_len.get() > 8000 { "len warn" } else { "len" } } title="Chat tools and link shorteners often cut links beyond about 8,000 characters">
-                    {move || format!("{} chars", fmt_thousands(link_len.get()))}
+                <span class=move || { if link_len() > 8000 { "len warn" } else { "len" } } title="Chat tools and link shorteners often cut links beyond about 8,000 characters">
+                    {move || format!("{} chars", fmt_thousands(link_len()))}
                 </span>
             </span>
         </div>

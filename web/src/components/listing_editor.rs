@@ -1,7 +1,8 @@
 //! The listing as an editor: the whole listing in a textarea, assembled
 //! once typing pauses (one edit per pause). An error is shown with its
 //! line and a marker beside that line; the text stays as typed and the
-//! bytes as they were.
+//! bytes as they were. The assembler runs in the worker (loaded on the
+//! first edit); "Assembling…" shows while a text is with it.
 
 use crate::dom::ROW_H;
 use crate::st;
@@ -33,6 +34,9 @@ pub fn ListingEditor() -> impl IntoView {
                 <span class="err-mark" data-testid="listing-error-marker" data-line=l + 1 aria-hidden="true"
                     style:top=move || format!("{}px", l as f64 * ROW_H + 4.0 - scroll.get())>"●"</span>
             })}
+            {move || (s.assembling.get() > 0).then(|| view! {
+                <p class="assembling" data-testid="assembling" role="status">"Assembling…"</p>
+            })}
             {move || s.draft_error.get().map(|e| view! {
                 <p class="listing-error" data-testid="listing-error" data-line=e.line().map(|l| l + 1) role="alert"
                     title="Go to the line" on:click=go_to_error>{e.message()}</p>
@@ -46,7 +50,8 @@ pub fn ListingEditor() -> impl IntoView {
 #[component]
 pub fn DraftKept() -> impl IntoView {
     let s = st();
-    let kept = move || !s.editing.get() && s.draft.with(Option::is_some);
+    // Not while the text is with the assembler: it may yet be accepted.
+    let kept = move || !s.editing.get() && s.assembling.get() == 0 && s.draft.with(Option::is_some);
     view! {
         <Show when=kept>
             <div class="draft-kept" data-testid="draft-kept" role="status">

@@ -57,6 +57,40 @@ impl LineMap {
         LineMap { program_line, ins_line, end_line, l9_base }
     }
 
+    /// The map of `text`, the listing of `shader` printed with `marks`:
+    /// first where the header ends (the profile line, when there is a
+    /// program), then each instruction's line start and text end, in bytes.
+    /// What [`LineMap::new`] counts, read off the printed text instead.
+    pub(crate) fn from_marks(shader: &Shader, text: &str, marks: &[(usize, usize)]) -> LineMap {
+        // Line of each mark (marks ascend): the newlines before it, counted in one pass.
+        let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes()).peekable();
+        let mut seen = 0usize;
+        let mut line_at = |offset: usize| {
+            while newlines.next_if(|&n| n < offset).is_some() {
+                seen += 1;
+            }
+            seen
+        };
+        let header_lines = marks.first().map_or(0, |&(h, _)| line_at(h));
+        let l9_base = shader.aon9.as_ref().and_then(|a| {
+            let mut l9 = String::new();
+            a.program.write_listing(&mut l9);
+            header_lines.checked_sub(l9.lines().count())
+        });
+        let mut ins_line = Vec::with_capacity(marks.len().saturating_sub(1));
+        let mut end_line = header_lines;
+        let program_line = shader.program.as_ref().map(|_| {
+            end_line = header_lines + 1;
+            for &(start, end) in marks.iter().skip(1) {
+                ins_line.push(line_at(start) as u32);
+                // The instruction's own lines (the immediate constant buffer takes several).
+                end_line = line_at(end) + 1;
+            }
+            header_lines
+        });
+        LineMap { program_line, ins_line, end_line, l9_base }
+    }
+
     /// First line of instruction `k`.
     pub fn instruction_line(&self, k: usize) -> Option<usize> {
         self.ins_line.get(k).map(|&l| l as usize)
@@ -123,6 +157,26 @@ mod tests {
             write_instruction(p, ins, Ctx { sm51: false, legacy, ties_away: legacy }, &mut one);
             let line = lines[m.instruction_line(k).unwrap()];
             assert!(line.trim_start().starts_with(one.as_str()), "instruction {k}: {line:?} vs {one:?}");
+        }
+    }
+
+    #[test]
+    fn one_printing_maps_the_lines_as_counting_them_does() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/fxc");
+        let mut n = 0;
+        for e in std::fs::read_dir(dir).expect("the fxc corpus is missing") {
+            let path = e.unwrap().path();
+            let Ok(s) = Shader::decode(&std::fs::read(&path).unwrap()) else { continue };
+            let (text, map) = super::super::disassemble_mapped(&s);
+            assert_eq!(text, super::super::disassemble(&s), "{}", path.display());
+            assert_eq!(map, LineMap::new(&s), "{}", path.display());
+            n += 1;
+        }
+        assert!(n >= 400, "only {n} corpus files decoded");
+        for bytes in [crate::examples::tint_pixel_shader(), Vec::new(), vec![0; 64]] {
+            if let Ok(s) = Shader::decode(&bytes) {
+                assert_eq!(super::super::disassemble_mapped(&s).1, LineMap::new(&s));
+            }
         }
     }
 }

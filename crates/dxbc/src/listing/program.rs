@@ -59,6 +59,20 @@ pub fn write_program_annotated(
     debug: Option<&super::debug::Annotations>,
     out: &mut String,
 ) {
+    write_program_marked(p, legacy, ties_away, debug, out, None);
+}
+
+/// [`write_program_annotated`], noting in `marks` (when given) the byte
+/// offsets in `out` where each instruction's line starts (after its
+/// debug lines, before its indentation) and where its own text ends.
+pub(crate) fn write_program_marked(
+    p: &Program,
+    legacy: bool,
+    ties_away: bool,
+    debug: Option<&super::debug::Annotations>,
+    out: &mut String,
+    mut marks: Option<&mut Vec<(usize, usize)>>,
+) {
     out.push_str(&p.version.profile());
     out.push('\n');
     let mut indent: usize = 0;
@@ -71,10 +85,14 @@ pub fn write_program_annotated(
         if matches!(code, opc::ELSE | opc::ENDIF | opc::ENDLOOP | opc::ENDSWITCH) {
             indent = indent.saturating_sub(1);
         }
+        let start = out.len();
         for _ in 0..indent.min(64) {
             out.push_str("  ");
         }
         write_instruction(p, ins, cx, out);
+        if let Some(m) = marks.as_deref_mut() {
+            m.push((start, out.len()));
+        }
         if let Some(d) = debug.and_then(|d| d.after.get(k)) {
             out.push_str(d);
         }

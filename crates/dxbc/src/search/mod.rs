@@ -82,6 +82,12 @@ impl<'s> Searcher<'s> {
         Searcher { shader, lines: LineMap::new(shader), leaves: None }
     }
 
+    /// Indexes `shader` with its line map already made (by
+    /// [`crate::listing::disassemble_mapped`]), which saves printing it again.
+    pub fn with_lines(shader: &'s Shader, lines: LineMap) -> Searcher<'s> {
+        Searcher { shader, lines, leaves: None }
+    }
+
     /// Everything `q` finds.
     pub fn find(&mut self, q: &Query) -> Found {
         let mut out = Vec::new();
