@@ -33,7 +33,7 @@ pub fn disassemble(shader: &Shader) -> String {
 
 /// The listing in a chosen dialect.
 pub fn disassemble_with(shader: &Shader, dialect: Dialect) -> String {
-    print(shader, dialect, None)
+    print(shader, dialect, &mut ())
 }
 
 /// The listing ([`disassemble`]) and its line map ([`lines::LineMap::new`])
@@ -41,14 +41,14 @@ pub fn disassemble_with(shader: &Shader, dialect: Dialect) -> String {
 /// printing a large program twice costs more than a frame.
 pub fn disassemble_mapped(shader: &Shader) -> (String, lines::LineMap) {
     let mut marks = Vec::new();
-    let text = print(shader, Dialect::Auto, Some(&mut marks));
+    let text = print(shader, Dialect::Auto, &mut marks);
     let map = lines::LineMap::from_marks(shader, &text, &marks);
     (text, map)
 }
 
 /// Prints the listing; with `marks`, notes where each instruction's line
 /// starts and its text ends (byte offsets into the listing).
-fn print(shader: &Shader, dialect: Dialect, mut marks: Option<&mut Vec<(usize, usize)>>) -> String {
+fn print<M: program::Marks>(shader: &Shader, dialect: Dialect, marks: &mut M) -> String {
     let mut out = String::with_capacity(shader.bytes.len() * 4);
     header::write_header_with(shader, dialect, &mut out);
     let legacy = match dialect {
@@ -59,14 +59,10 @@ fn print(shader: &Shader, dialect: Dialect, mut marks: Option<&mut Vec<(usize, u
     // The Durango (Xbox One) toolchain's C runtime rounds ties away from
     // zero like fxc 9's; its XPDP chunk is what names it in the header too.
     let ties_away = legacy || shader.container.find(b"XPDP").is_some();
+    // The header ends where the profile line starts.
+    marks.mark(out.len(), out.len());
     if let Some(p) = &shader.program {
-        // The header ends where the profile line starts.
-        if let Some(m) = marks.as_deref_mut() {
-            m.push((out.len(), out.len()));
-        }
         program::write_program_marked(p, legacy, ties_away, debug::annotations(shader).as_ref(), &mut out, marks);
-    } else if let Some(m) = marks {
-        m.push((out.len(), out.len()));
     }
     write_trailer(shader, &mut out);
     out

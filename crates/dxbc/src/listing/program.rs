@@ -59,19 +59,37 @@ pub fn write_program_annotated(
     debug: Option<&super::debug::Annotations>,
     out: &mut String,
 ) {
-    write_program_marked(p, legacy, ties_away, debug, out, None);
+    write_program_marked(p, legacy, ties_away, debug, out, &mut ());
 }
 
-/// [`write_program_annotated`], noting in `marks` (when given) the byte
-/// offsets in `out` where each instruction's line starts (after its
-/// debug lines, before its indentation) and where its own text ends.
-pub(crate) fn write_program_marked(
+/// Where a printing notes each instruction's text. Generic rather than an
+/// `Option` so that the plain listing compiles to the loop without marks.
+pub(crate) trait Marks {
+    /// The instruction's line starts at `start` (after its debug lines,
+    /// before its indentation) and its own text ends at `end`.
+    fn mark(&mut self, start: usize, end: usize);
+}
+
+impl Marks for () {
+    #[inline(always)]
+    fn mark(&mut self, _: usize, _: usize) {}
+}
+
+impl Marks for Vec<(usize, usize)> {
+    fn mark(&mut self, start: usize, end: usize) {
+        self.push((start, end));
+    }
+}
+
+/// [`write_program_annotated`], noting in `marks` the byte offsets in
+/// `out` of each instruction (see [`Marks`]).
+pub(crate) fn write_program_marked<M: Marks>(
     p: &Program,
     legacy: bool,
     ties_away: bool,
     debug: Option<&super::debug::Annotations>,
     out: &mut String,
-    mut marks: Option<&mut Vec<(usize, usize)>>,
+    marks: &mut M,
 ) {
     out.push_str(&p.version.profile());
     out.push('\n');
@@ -90,9 +108,7 @@ pub(crate) fn write_program_marked(
             out.push_str("  ");
         }
         write_instruction(p, ins, cx, out);
-        if let Some(m) = marks.as_deref_mut() {
-            m.push((start, out.len()));
-        }
+        marks.mark(start, out.len());
         if let Some(d) = debug.and_then(|d| d.after.get(k)) {
             out.push_str(d);
         }
