@@ -126,7 +126,7 @@ fn filter_level(
     let mut base = [0i32; 3];
     let mut frac = [0f32; 3];
     for i in 0..dims {
-        let t = at.coord[i] * size[i] as f32;
+        let t = texel_space(at.coord[i] * size[i] as f32);
         if linear {
             let t = t - 0.5;
             let fl = t.floor();
@@ -177,6 +177,20 @@ fn sat_i32(v: f32) -> i32 {
     v as i32
 }
 
+/// A scaled texture coordinate as the sampler's fixed-point conversion
+/// sees it (the spec's float → fixed-point conversion): NaN becomes 0 and ±∞ the largest
+/// magnitude, so a projected coordinate divided by 0 addresses the edge
+/// texel under clamp instead of filtering with NaN weights. 2²⁴ is where
+/// f32 stops having a fraction, far beyond any texture (16,384 texels).
+fn texel_space(t: f32) -> f32 {
+    const LIMIT: f32 = 16_777_216.0;
+    if t.is_nan() {
+        0.0
+    } else {
+        t.clamp(-LIMIT, LIMIT)
+    }
+}
+
 /// A filtered sample at level of detail `lod` (already biased); with
 /// `compare` each texel's red is compared with the reference first.
 pub fn sample(tex: &Texture, s: &Sampler, at: &At, lod: f32, compare: Option<f32>) -> [f32; 4] {
@@ -197,8 +211,8 @@ pub fn sample(tex: &Texture, s: &Sampler, at: &At, lod: f32, compare: Option<f32
 pub fn gather(tex: &Texture, s: &Sampler, at: &At, channel: usize, compare: Option<f32>) -> [u32; 4] {
     let cmp = compare.and_then(|r| s.compare.map(|op| (op, r)));
     let (w, h, _) = tex.level_size(0);
-    let u = at.coord[0] * w as f32 - 0.5;
-    let v = at.coord[1] * h as f32 - 0.5;
+    let u = texel_space(at.coord[0] * w as f32) - 0.5;
+    let v = texel_space(at.coord[1] * h as f32) - 0.5;
     let (u0, v0) = (sat_i32(u.floor()).saturating_add(at.offset[0]), sat_i32(v.floor()).saturating_add(at.offset[1]));
     let pick = |x: i32, y: i32| -> u32 {
         let c = channel.min(3);
@@ -283,6 +297,18 @@ mod tests {
             ..Sampler::default()
         };
         assert_eq!(sample(&t, &s, &at(1.5, 0.5), 0.0, None), [9.0, 8.0, 7.0, 6.0]);
+    }
+
+    #[test]
+    fn infinite_coordinates_address_the_edge_under_clamp() {
+        // Float → fixed point sends ±INF to the extremes and NaN to 0;
+        // clamp addressing (7.18.5) then picks the last or first texel.
+        let t = ramp(3, 3);
+        let s = Sampler { address: [Address::Clamp; 3], ..Sampler::default() };
+        assert!(s.min_linear && s.mag_linear, "the default sampler filters linearly");
+        assert_eq!(sample(&t, &s, &at(f32::INFINITY, f32::INFINITY), 0.0, None), [8.0, 0.0, 0.0, 1.0]);
+        assert_eq!(sample(&t, &s, &at(f32::NEG_INFINITY, f32::NAN), 0.0, None), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(gather(&t, &s, &at(f32::INFINITY, f32::INFINITY), 0, None), [8.0f32.to_bits(); 4]);
     }
 
     #[test]
