@@ -196,6 +196,9 @@ pub struct Code {
     pub strides: BTreeMap<(bool, u32), u32>,
     /// The program writes oDepth.
     pub writes_depth: bool,
+    /// `dcl_globalFlags forceEarlyDepthStencil`: the depth test runs before
+    /// the pixel shader, so a pixel that fails it has no side effects.
+    pub early_depth: bool,
     /// Instructions the program has (not counting declarations).
     pub instruction_count: usize,
 }
@@ -241,6 +244,7 @@ pub fn compile(p: &Program) -> Result<Code> {
         uav_dims: BTreeMap::new(),
         strides: BTreeMap::new(),
         writes_depth: false,
+        early_depth: false,
         instruction_count: 0,
     };
     let mut labels: BTreeMap<u32, u32> = BTreeMap::new();
@@ -319,6 +323,10 @@ fn declare(cx: &Cx, code: &mut Code, ins: &Instruction, op: Opcode) -> Result<()
             }
             code.indexable.insert(r, (len, code.indexable_total));
             code.indexable_total = total;
+        }
+        Opcode::DclGlobalFlags => {
+            code.early_depth =
+                dxbc::spec::field_value(dxbc::spec::GLOBAL_FLAGS_CONTROLS, "forceEarlyDepthStencil", ins.token) != 0;
         }
         Opcode::DclThreadGroup => {
             let g = [payload(p, ins, 0), payload(p, ins, 1), payload(p, ins, 2)];

@@ -334,18 +334,41 @@ fn triangle(
                 z_of.push(z as f32);
             }
         }
+        // Forced early depth: the test (and the depth write) happen before
+        // the shader, and a pixel that fails runs only as a helper of its
+        // quad, writing no memory.
+        let early = code.early_depth && matches!(pass.dsv, Some(Ok(_)));
+        if early {
+            let cmp = pass.depth_compare.map_or(dxbc_interp::Compare::Always, resources::compare);
+            if let Some(Ok(d)) = &mut pass.dsv {
+                for (q, &(x0, y0, cov)) in chunk.iter().enumerate() {
+                    for k in (0..4).filter(|&k| cov[k]) {
+                        let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
+                        let i = y as usize * d.width as usize + x as usize;
+                        if let Some(stored) = d.values.get_mut(i) {
+                            let z = z_of[4 * q + k];
+                            if cmp.test(z, *stored) {
+                                *stored = z;
+                            } else {
+                                lanes[4 * q + k].helper = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
         let s = dxbc_interp::run(code, b, &mut lanes, Grouping::Quads, Limits { budget: *budget })
             .map_err(|e| interp_skip(&e))?;
         *budget = budget.saturating_sub(s.instructions);
         for (q, &(x0, y0, cov)) in chunk.iter().enumerate() {
             for k in 0..4 {
                 let lane = &lanes[4 * q + k];
-                if !cov[k] || lane.discarded {
+                if !cov[k] || lane.discarded || (early && lane.helper) {
                     continue;
                 }
                 let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
                 let z = if code.writes_depth { f32::from_bits(lane.depth) } else { z_of[4 * q + k] };
-                if let Some(Ok(d)) = &mut pass.dsv {
+                if let (false, Some(Ok(d))) = (early, &mut pass.dsv) {
                     let i = y as usize * d.width as usize + x as usize;
                     if let Some(stored) = d.values.get_mut(i) {
                         let cmp = pass.depth_compare.map_or(dxbc_interp::Compare::Always, resources::compare);
