@@ -1342,7 +1342,10 @@ impl<'a> Lower<'a> {
         }
         let rows = (words.len() / 4) as u32;
         let floats = words.iter().filter(|&&w| crate::regs::looks_float(w)).count();
-        let kind = if floats * 2 > words.len() { K::F } else { K::U };
+        // A float table must hold only finite values: its initialiser is a
+        // const-expression, which WGSL forbids to evaluate to NaN or infinity.
+        let all_finite = words.iter().all(|&w| f32::from_bits(w).is_finite());
+        let kind = if floats * 2 > words.len() && all_finite { K::F } else { K::U };
         self.icb_kind = kind;
         let base = self.vec_ty(kind);
         let arr = self.ty(TypeInner::Array {
@@ -1357,15 +1360,10 @@ impl<'a> Lower<'a> {
                 .iter()
                 .map(|&x| {
                     let lit = match kind {
-                        K::F if f32::from_bits(x).is_finite() => Literal::F32(f32::from_bits(x)),
+                        K::F => Literal::F32(f32::from_bits(x)),
                         _ => Literal::U32(x),
                     };
-                    let h = ge.append(E::Literal(lit), Span::UNDEFINED);
-                    if matches!(lit, Literal::U32(_)) && kind == K::F {
-                        ge.append(E::As { expr: h, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
-                    } else {
-                        h
-                    }
+                    ge.append(E::Literal(lit), Span::UNDEFINED)
                 })
                 .collect();
             rows_h.push(ge.append(E::Compose { ty: base, components: comps }, Span::UNDEFINED));

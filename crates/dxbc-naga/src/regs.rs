@@ -194,13 +194,22 @@ pub(crate) fn mask_name(mask: u32) -> String {
     (0..4).filter(|c| mask & (1 << c) != 0).map(|c| ['x', 'y', 'z', 'w'][c]).collect()
 }
 
-/// A literal of kind `k` with `bits`; a float that is not finite keeps its
-/// bits (WGSL has no such literal).
+/// A literal of kind `k` with `bits`. A float that is not finite keeps its
+/// bits and is read from a variable: WGSL has no such literal, and
+/// `bitcast<f32>(0x7fc00000u)` would be a const-expression, which WGSL
+/// forbids to evaluate to a NaN or an infinity (browsers refuse the shader).
 pub(crate) fn literal(l: &mut Lower, bits: u32, k: K) -> H {
     match k {
         K::F if f32::from_bits(bits).is_finite() => l.e(E::Literal(Literal::F32(f32::from_bits(bits)))),
         K::F => {
-            let u = l.lit_u(bits);
+            // The initialiser is a constant expression: outside the open Emit range.
+            l.flush();
+            let ty = l.ty(TypeInner::Scalar(naga::Scalar::U32));
+            let init = l.f.expressions.append(E::Literal(Literal::U32(bits)), Span::UNDEFINED);
+            let name = Some(format!("bits_{bits:08x}"));
+            let var = l.f.local_variables.append(LocalVariable { name, ty, init: Some(init) }, l.span);
+            let pointer = l.e(E::LocalVariable(var));
+            let u = l.e(E::Load { pointer });
             l.bitcast(u, K::U, K::F)
         }
         K::I => l.e(E::Literal(Literal::I32(bits as i32))),
