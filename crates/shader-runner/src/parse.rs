@@ -446,34 +446,24 @@ pub enum Binding {
     Uav,
 }
 
-/// A depth (or sampler) comparison function, as vkd3d's tests spell it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compare {
-    Never,
-    Less,
-    Equal,
-    LessEqual,
-    Greater,
-    NotEqual,
-    GreaterEqual,
-    Always,
-}
+/// Depth and sampler comparison functions: the interpreter's enum, so the
+/// CPU runner needs no mapping and the GPU runner maps it to wgpu's.
+pub use dxbc_interp::Compare;
 
-impl Compare {
-    pub fn parse(s: &str) -> Option<Compare> {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        Some(match words.as_slice() {
-            ["never"] => Compare::Never,
-            ["less"] => Compare::Less,
-            ["equal"] => Compare::Equal,
-            ["less", "equal"] => Compare::LessEqual,
-            ["greater"] => Compare::Greater,
-            ["not", "equal"] => Compare::NotEqual,
-            ["greater", "equal"] => Compare::GreaterEqual,
-            ["always"] => Compare::Always,
-            _ => return None,
-        })
-    }
+/// A comparison function as vkd3d's tests spell it (`less equal`).
+pub fn parse_compare(s: &str) -> Option<Compare> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    Some(match words.as_slice() {
+        ["never"] => Compare::Never,
+        ["less"] => Compare::Less,
+        ["equal"] => Compare::Equal,
+        ["less", "equal"] => Compare::LessEqual,
+        ["greater"] => Compare::Greater,
+        ["not", "equal"] => Compare::NotEqual,
+        ["greater", "equal"] => Compare::GreaterEqual,
+        ["always"] => Compare::Always,
+        _ => return None,
+    })
 }
 
 /// A test line with its prefixes.
@@ -790,7 +780,7 @@ pub fn parse_test_line(line: usize, text: &str, env: &QualEnv) -> Result<Option<
             _ => return bad(format!("malformed copy '{s}'")),
         }
     } else if let Some(r) = strip_word(s, "depth") {
-        Command::Depth(Compare::parse(r.trim()).ok_or_else(|| format!("unknown depth comparison in '{s}'"))?)
+        Command::Depth(parse_compare(r.trim()).ok_or_else(|| format!("unknown depth comparison in '{s}'"))?)
     } else if let Some(r) = strip_word(s, "probe") {
         parse_probe(r)?
     } else {

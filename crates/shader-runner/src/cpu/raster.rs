@@ -339,7 +339,7 @@ fn triangle(
         // quad, writing no memory.
         let early = code.early_depth && matches!(pass.dsv, Some(Ok(_)));
         if early {
-            let cmp = pass.depth_compare.map_or(dxbc_interp::Compare::Always, resources::compare);
+            let cmp = pass.depth_compare.unwrap_or(dxbc_interp::Compare::Always);
             if let Some(Ok(d)) = &mut pass.dsv {
                 for (q, &(x0, y0, cov)) in chunk.iter().enumerate() {
                     for k in (0..4).filter(|&k| cov[k]) {
@@ -371,7 +371,7 @@ fn triangle(
                 if let (false, Some(Ok(d))) = (early, &mut pass.dsv) {
                     let i = y as usize * d.width as usize + x as usize;
                     if let Some(stored) = d.values.get_mut(i) {
-                        let cmp = pass.depth_compare.map_or(dxbc_interp::Compare::Always, resources::compare);
+                        let cmp = pass.depth_compare.unwrap_or(dxbc_interp::Compare::Always);
                         if !cmp.test(z, *stored) {
                             continue;
                         }

@@ -1,7 +1,7 @@
 //! The test's resources as the interpreter's plain data, and back as
 //! probe read-backs.
 
-use dxbc_interp::{Address, Buffer, Channel, Compare, Resource, Sampler, TexDim, Texture};
+use dxbc_interp::{Address, Buffer, Channel, Resource, Sampler, TexDim, Texture};
 
 use crate::parse::{self, Dim, Format, ResourceDesc, SamplerDesc};
 use crate::probe::Readback;
@@ -127,24 +127,10 @@ pub fn sampler(s: &SamplerDesc) -> Sampler {
         mip_linear: s.filter[2],
         address: [address(&s.address[0]), address(&s.address[1]), address(&s.address[2])],
         border: [0.0; 4],
-        compare: s.comparison.as_deref().and_then(parse::Compare::parse).map(compare),
+        compare: s.comparison.as_deref().and_then(parse::parse_compare),
         lod_bias: 0.0,
         min_lod: 0.0,
         max_lod: f32::MAX,
-    }
-}
-
-/// The runner's comparison as the interpreter's.
-pub fn compare(c: parse::Compare) -> Compare {
-    match c {
-        parse::Compare::Never => Compare::Never,
-        parse::Compare::Less => Compare::Less,
-        parse::Compare::Equal => Compare::Equal,
-        parse::Compare::LessEqual => Compare::LessEqual,
-        parse::Compare::Greater => Compare::Greater,
-        parse::Compare::NotEqual => Compare::NotEqual,
-        parse::Compare::GreaterEqual => Compare::GreaterEqual,
-        parse::Compare::Always => Compare::Always,
     }
 }
 
