@@ -1,9 +1,6 @@
-//! Runs one `.shader_test` file at one shader model, as vkd3d's runner does:
-//! sections are read in order; shaders, resources, samplers, the input layout
-//! and the uniforms persist until replaced; `[require]` sets the conditions
-//! for everything after it; each `[test]` line runs against the shaders that
-//! are current. Each probe is credited to the shader sections used by the
-//! draw or dispatch that produced the probed data.
+//! The GPU runner: the [`Backend`] that runs a `.shader_test` file's shaders
+//! translated by dxbc-naga on wgpu. The walk of the file (sections, state,
+//! probes, statuses) is [`crate::walk`]'s, shared with the interpreter's runner.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -16,78 +13,29 @@ mod geometry;
 mod tessellation;
 use crate::gpu::{self, Gpu, ModuleBinding};
 use crate::manifest::Row;
-use crate::parse::{
-    self, Command, Dim, Format, InputElement, ProbeTarget, QualEnv, Require, ResourceDesc, SamplerDesc, SectionKind,
-    ShaderAttrs, Stage, Topology,
-};
-use crate::probe::{self, Readback};
-use crate::{Capability, NotRun, RunnerTodo, Skip, Status};
+use crate::parse::{self, Dim, Format, InputElement, Require, ResourceDesc, SamplerDesc, Stage, Topology};
+use crate::probe::Readback;
+pub use crate::walk::{Avail, SecAcc};
+use crate::walk::{Backend, Declared, OpErr, ResKind, State, Walker};
+use crate::{Capability, RunnerTodo, Skip, Status};
 use dxbc_naga::{RegisterClass, Translation};
 use geometry::Pulled;
 
-/// What happened to one shader section in one pass.
-#[derive(Clone, Debug, Default)]
-pub struct SecAcc {
-    pub probes_passed: u32,
-    pub probes_total: u32,
-    pub fail: Option<String>,
-    pub skip: Option<Skip>,
-    /// Only `uniform` + `draw quad` (built-in vertex stage, no resources) produced its probed data.
-    pub uniform_only: bool,
-    /// Section could not be run at all (translation error, …): the reason.
-    pub unavailable: Option<Avail>,
-    pub ops: u32,
-}
-
-#[derive(Clone, Debug)]
-pub enum Avail {
-    Skip(Skip),
-    /// Skipped because the test file says so: an unmet `[require]` or an
-    /// expected compile failure (sections excluded at this model do not
-    /// count as probed; those missing a capability do).
-    NotExpected(Skip),
-    Fail(String),
-}
-
-struct Compiled {
+/// A translated shader and its wgpu module.
+pub struct Compiled {
     shader: dxbc::Shader,
     translation: Translation,
     module: wgpu::ShaderModule,
 }
 
-struct ShaderEntry {
-    stage: Stage,
-    avail: Result<Compiled, Avail>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum ResKind {
-    Srv,
-    Uav,
-    Rtv,
-    Vb,
-}
-
-enum GpuRes {
+/// A created GPU resource.
+pub enum GpuRes {
     Buffer(wgpu::Buffer, u64),
     Texture(wgpu::Texture, wgpu::TextureFormat),
 }
 
-struct Resource {
-    desc: ResourceDesc,
-    gpu: Result<GpuRes, Skip>,
-}
-
-enum OpErr {
-    Skip(Skip),
-    Fail(String),
-}
-
-struct LastOp {
-    sections: Vec<usize>,
-    /// Why the operation did not run (its probes are skipped with this reason).
-    refused: Option<Skip>,
-}
+/// A declared resource on the GPU.
+type Resource = Declared<GpuRes>;
 
 /// Capabilities this runner provides (`[require]` words).
 fn cap_supported(cap: &str, gpu: &Gpu) -> bool {
@@ -158,45 +106,21 @@ fn vertex_format(f: Format) -> Option<wgpu::VertexFormat> {
     })
 }
 
-/// Per-pass runner state.
-pub struct Pass<'a> {
+/// The GPU as a [`Backend`]: dxbc-naga's translation on wgpu.
+pub struct Wgpu<'a> {
     gpu: &'a mut Gpu,
-    test_dir: &'a Path,
-    rows: &'a [Row],
-    sm: u32,
-    env: QualEnv,
-    deadline: Instant,
     /// How the translator represents doubles (`--doubles`).
     doubles: dxbc_naga::DoubleMode,
-    uniforms: Vec<u32>,
-    resources: BTreeMap<(ResKind, u32), Resource>,
-    samplers: HashMap<u32, SamplerDesc>,
-    input_layout: Vec<InputElement>,
-    current: HashMap<Stage, usize>,
-    shaders: HashMap<usize, ShaderEntry>,
-    require_unmet: Option<Skip>,
-    last_shader_expected_fail: bool,
-    last_op: Option<LastOp>,
-    unsupported_state: Option<Skip>,
-    dsv_declared: bool,
-    /// The `[dsv]` target: a depth32float texture.
-    dsv: Option<Result<wgpu::Texture, Skip>>,
-    /// The `depth` command's comparison (None: no depth test).
-    depth_compare: Option<parse::Compare>,
-    /// The `sample mask` command's mask.
-    sample_mask: u32,
-    resources_declared: bool,
     builtin_vs: std::cell::RefCell<HashMap<String, wgpu::ShaderModule>>,
-    pub results: BTreeMap<usize, SecAcc>,
 }
 
-const QUAD: [f32; 6] = [-2.0, -2.0, -2.0, 4.0, 4.0, -2.0];
+/// The pipeline state a GPU pass builds up.
+type GpuState<'a> = State<Wgpu<'a>>;
 
-impl<'a> Pass<'a> {
-    pub fn new(gpu: &'a mut Gpu, test_dir: &'a Path, rows: &'a [Row], sm: u32, deadline: Instant) -> Pass<'a> {
-        Pass::with_doubles(gpu, test_dir, rows, sm, deadline, dxbc_naga::DoubleMode::Native)
-    }
+/// A pass of the GPU runner over one test file at one shader model.
+pub type Pass<'a> = Walker<'a, Wgpu<'a>>;
 
+impl<'a> Walker<'a, Wgpu<'a>> {
     /// A pass whose shaders are translated with `doubles`.
     pub fn with_doubles(
         gpu: &'a mut Gpu,
@@ -206,152 +130,25 @@ impl<'a> Pass<'a> {
         deadline: Instant,
         doubles: dxbc_naga::DoubleMode,
     ) -> Pass<'a> {
-        let env = QualEnv { sm, tags: gpu.tags() };
-        Pass {
-            gpu,
-            test_dir,
-            rows,
-            sm,
-            env,
-            deadline,
-            doubles,
-            uniforms: Vec::new(),
-            resources: BTreeMap::new(),
-            samplers: HashMap::new(),
-            input_layout: Vec::new(),
-            current: HashMap::new(),
-            shaders: HashMap::new(),
-            require_unmet: None,
-            last_shader_expected_fail: false,
-            last_op: None,
-            unsupported_state: None,
-            dsv_declared: false,
-            dsv: None,
-            depth_compare: None,
-            sample_mask: !0,
-            resources_declared: false,
-            builtin_vs: Default::default(),
-            results: BTreeMap::new(),
+        Walker::new(Wgpu { gpu, doubles, builtin_vs: Default::default() }, test_dir, rows, sm, deadline)
+    }
+}
+
+impl<'a> Backend for Wgpu<'a> {
+    type Compiled = Compiled;
+    type Resource = GpuRes;
+    /// A depth32float texture.
+    type Depth = wgpu::Texture;
+
+    /// vkd3d's tags for this adapter, less `llvmpipe` under a tessellation requirement.
+    fn tags(&self, require: Option<&Require>) -> Vec<String> {
+        match require {
+            Some(r) => tags_for(self.gpu.tags(), r),
+            None => self.gpu.tags(),
         }
     }
 
-    /// Runs every section of `file`.
-    pub fn run(&mut self, file: &parse::TestFile) {
-        for sec in &file.sections {
-            if Instant::now() > self.deadline {
-                for acc in self.results.values_mut() {
-                    if acc.fail.is_none() && acc.skip.is_none() {
-                        acc.skip = Some(Skip::todo(RunnerTodo::TimeLimit, "runner: per-test time limit reached"));
-                    }
-                }
-                return;
-            }
-            match &sec.kind {
-                SectionKind::Require => {
-                    let r = Require::parse(&sec.lines);
-                    self.require_unmet = self.check_require(&r);
-                    self.env.tags = tags_for(self.gpu.tags(), &r);
-                }
-                SectionKind::Shader { stage, attrs } => self.read_shader(sec.index, *stage, attrs),
-                SectionKind::Test => {
-                    // A missing capability still runs the lines: draws and
-                    // dispatches are refused, so their probes count.
-                    let excluded = self.require_unmet.as_ref().is_some_and(|r| matches!(r.status, Status::NotRun(_)));
-                    if excluded || self.last_shader_expected_fail {
-                        continue;
-                    }
-                    let missing = self.require_unmet.clone();
-                    for (line, text) in &sec.lines {
-                        match parse::parse_test_line(*line, text, &self.env) {
-                            // Nothing runs on the GPU: draws and dispatches are
-                            // refused, so the probes after them count.
-                            Ok(Some(tl)) if missing.is_some() => self.refuse(&tl.command, missing.as_ref()),
-                            Ok(Some(tl)) => self.exec(tl.line, &tl.command, tl.todo),
-                            Ok(None) => {}
-                            Err(e) => {
-                                self.unsupported_state = Some(Skip::todo(
-                                    RunnerTodo::TestSyntax,
-                                    format!("runner: cannot parse line {line}: {e}"),
-                                ))
-                            }
-                        }
-                        if self.gpu.poisoned {
-                            return;
-                        }
-                    }
-                }
-                SectionKind::Srv(n) => self.declare(ResKind::Srv, *n, &sec.lines, Format::Rgba32Float),
-                SectionKind::Uav(n) => self.declare(ResKind::Uav, *n, &sec.lines, Format::Rgba32Float),
-                SectionKind::Rtv(n) => self.declare(ResKind::Rtv, *n, &sec.lines, Format::Rgba32Float),
-                SectionKind::Vb(n) => self.declare(ResKind::Vb, *n, &sec.lines, Format::Unknown),
-                SectionKind::Dsv => {
-                    self.dsv_declared = true;
-                    self.resources_declared = true;
-                    self.dsv = Some(match ResourceDesc::parse(&sec.lines, Format::R32Float) {
-                        Ok(d) => self.create_dsv(&d),
-                        Err(e) => Err(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}"))),
-                    });
-                }
-                SectionKind::Sampler(n) => {
-                    self.resources_declared = true;
-                    match SamplerDesc::parse(&sec.lines) {
-                        Ok(s) => {
-                            self.samplers.insert(*n, s);
-                        }
-                        Err(e) => {
-                            self.unsupported_state = Some(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}")))
-                        }
-                    }
-                }
-                SectionKind::InputLayout => {
-                    self.resources_declared = true;
-                    match parse::parse_input_layout(&sec.lines) {
-                        Ok(l) => self.input_layout = l,
-                        Err(e) => {
-                            self.unsupported_state = Some(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}")))
-                        }
-                    }
-                }
-                SectionKind::Preproc | SectionKind::Other(_) => {}
-            }
-        }
-    }
-
-    /// Under a missing capability: draws and dispatches are refused with
-    /// it (no GPU work, no state change), probes are credited to them.
-    fn refuse(&mut self, cmd: &Command, missing: Option<&Skip>) {
-        let Some(skip) = missing else { return };
-        let stages: &[Stage] = match cmd {
-            Command::DrawQuad | Command::Draw { .. } => {
-                &[Stage::Vertex, Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel]
-            }
-            Command::Dispatch(..) => &[Stage::Compute],
-            Command::Probe(_) => {
-                if let Some(op) = &self.last_op {
-                    let (sections, reason) = (op.sections.clone(), op.refused.clone());
-                    let reason = reason.unwrap_or_else(|| skip.clone());
-                    self.credit(&sections, |a| {
-                        a.probes_total += 1;
-                        if a.skip.is_none() {
-                            a.skip = Some(reason.clone());
-                        }
-                    });
-                }
-                return;
-            }
-            _ => return,
-        };
-        let (sections, _) = self.stage_sections(stages);
-        self.finish_op(sections, Err(OpErr::Skip(skip.clone())), false);
-    }
-
-    fn check_require(&self, r: &Require) -> Option<Skip> {
-        if !r.sm_ok(self.sm) {
-            return Some(Skip::not_run(
-                NotRun::ShaderModelRange,
-                format!("requires shader model range outside {}.{}", self.sm / 10, self.sm % 10),
-            ));
-        }
+    fn missing(&self, r: &Require) -> Option<Skip> {
         for c in &r.caps {
             if !cap_supported(c, self.gpu) {
                 return Some(Skip::missing(
@@ -371,49 +168,114 @@ impl<'a> Pass<'a> {
         None
     }
 
-    fn manifest_row(&self, index: usize, stage: Stage, hex: bool) -> Option<&'a Row> {
-        let profile = format!("{}_{}_{}", stage.short(), self.sm / 10, self.sm % 10);
-        self.rows
-            .iter()
-            .find(|r| r.section_index() == index && if hex { r.profile == "tpf-hex" } else { r.profile == profile })
+    fn compile(&mut self, shader: dxbc::Shader, stage: Stage) -> Result<Compiled, Avail> {
+        self.compile_shader(shader, stage)
     }
 
-    fn read_shader(&mut self, index: usize, stage: Stage, attrs: &str) {
-        let a = ShaderAttrs::parse(attrs);
-        let expected_fail = a.expected_failure(&self.env);
-        self.last_shader_expected_fail = expected_fail.is_some() || a.d3dbc_hex || a.dxil_hex;
-        if stage == Stage::Effect {
-            return;
+    fn create_resource(&mut self, kind: ResKind, desc: &ResourceDesc) -> Result<GpuRes, Skip> {
+        Wgpu::create_resource(self, kind, desc)
+    }
+
+    fn create_depth(&mut self, desc: &ResourceDesc) -> Result<wgpu::Texture, Skip> {
+        self.create_dsv(desc)
+    }
+
+    fn clear_rtv(&mut self, target: &mut GpuRes, c: [f32; 4]) {
+        let GpuRes::Texture(tex, _) = target else { return };
+        let view = tex.create_view(&Default::default());
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        {
+            let _p = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("clear"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: c[0] as f64,
+                            g: c[1] as f64,
+                            b: c[2] as f64,
+                            a: c[3] as f64,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
         }
-        self.current.insert(stage, index);
-        let avail = if let Some(r) = &self.require_unmet {
-            Err(Avail::NotExpected(r.clone()))
-        } else if let Some(f) = expected_fail {
-            Err(Avail::NotExpected(Skip::not_run(
-                NotRun::ExpectedCompileFailure,
-                format!("expected to fail compilation: {f}"),
-            )))
-        } else {
-            match self.manifest_row(index, stage, a.tpf_hex) {
-                None => Err(Avail::Skip(Skip::not_run(NotRun::NoDxbc, "no DXBC for this shader model in the corpus"))),
-                Some(row) if row.status != "ok" && row.status != "ok-hex" => {
-                    Err(Avail::Skip(Skip::not_run(NotRun::NoDxbc, format!("no DXBC: corpus status '{}'", row.status))))
-                }
-                Some(row) => self.compile(row, stage),
+        self.gpu.queue.submit([enc.finish()]);
+    }
+
+    fn clear_dsv(&mut self, tex: &mut wgpu::Texture, v: f32) {
+        let view = tex.create_view(&Default::default());
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        {
+            let _p = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("clear dsv"),
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &view,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(v), store: wgpu::StoreOp::Store }),
+                    stencil_ops: None,
+                }),
+                ..Default::default()
+            });
+        }
+        self.gpu.queue.submit([enc.finish()]);
+    }
+
+    fn copy(&mut self, st: &mut GpuState<'a>, from: (ResKind, u32), to: (ResKind, u32)) -> Result<(), OpErr> {
+        self.copy_resource(st, from, to)
+    }
+
+    fn read_resource(&mut self, res: &Resource, layer: u32) -> Result<Readback, OpErr> {
+        let texel = res.desc.element_size();
+        match &res.res {
+            Err(e) => Err(OpErr::Skip(e.clone())),
+            Ok(GpuRes::Buffer(b, size)) => {
+                let data = self.gpu.read_buffer(b, *size).map_err(|e| OpErr::Fail(e.to_string()))?;
+                let width = (size / texel as u64) as u32;
+                Ok(Readback { width, height: 1, texel_size: texel, data })
             }
-        };
-        let acc = self.results.entry(index).or_default();
-        acc.uniform_only = true;
-        if let Err(e) = &avail {
-            acc.unavailable = Some(e.clone());
+            Ok(GpuRes::Texture(t, _)) => {
+                let t = if t.sample_count() > 1 { self.resolve(t)? } else { t.clone() };
+                self.gpu.read_texture(&t, texel, layer).map_err(|e| OpErr::Fail(e.to_string()))
+            }
         }
-        self.shaders.insert(index, ShaderEntry { stage, avail });
     }
 
-    fn compile(&mut self, row: &Row, stage: Stage) -> Result<Compiled, Avail> {
-        let path = row.dxbc_file(self.test_dir);
-        let bytes = std::fs::read(&path).map_err(|e| Avail::Fail(format!("cannot read {}: {e}", path.display())))?;
-        let shader = dxbc::Shader::decode(&bytes).map_err(|e| Avail::Fail(format!("DXBC decode: {e}")))?;
+    fn read_depth(&mut self, t: &wgpu::Texture, layer: u32) -> Result<Readback, OpErr> {
+        self.gpu.read_aspect(t, wgpu::TextureAspect::DepthOnly, 4, layer).map_err(|e| OpErr::Fail(e.to_string()))
+    }
+
+    fn draw(
+        &mut self,
+        st: &mut GpuState<'a>,
+        topology: Topology,
+        vertices: u32,
+        instances: u32,
+        _quad: bool,
+    ) -> Result<(), OpErr> {
+        if [Stage::Hull, Stage::Domain].iter().any(|s| st.current.contains_key(s)) {
+            self.do_draw_tess(st, topology, vertices, instances)
+        } else if st.current.contains_key(&Stage::Geometry) {
+            self.do_draw_gs(st, topology, vertices, instances)
+        } else {
+            self.do_draw(st, topology, vertices, instances, None)
+        }
+    }
+
+    fn dispatch(&mut self, st: &mut GpuState<'a>, [x, y, z]: [u32; 3]) -> Result<(), OpErr> {
+        self.do_dispatch(st, x, y, z)
+    }
+
+    fn lost(&self) -> bool {
+        self.gpu.poisoned
+    }
+}
+
+impl<'a> Wgpu<'a> {
+    fn compile_shader(&mut self, shader: dxbc::Shader, stage: Stage) -> Result<Compiled, Avail> {
         let options = dxbc_naga::Options { doubles: self.doubles, ..Default::default() };
         // A geometry shader runs as its compute pass, a hull shader as its
         // control-point pass, a domain shader as the vertex shader over the
@@ -457,19 +319,6 @@ impl<'a> Pass<'a> {
             })
             .map_err(|e| Avail::Fail(format!("wgpu rejected the translated module: {e}")))?;
         Ok(Compiled { shader, translation, module: sm })
-    }
-
-    fn declare(&mut self, kind: ResKind, slot: u32, lines: &[(usize, String)], default: Format) {
-        self.resources_declared = true;
-        let desc = match ResourceDesc::parse(lines, default) {
-            Ok(d) => d,
-            Err(e) => {
-                self.unsupported_state = Some(Skip::todo(RunnerTodo::TestSyntax, format!("runner: {e}")));
-                return;
-            }
-        };
-        let gpu = self.create_resource(kind, &desc);
-        self.resources.insert((kind, slot), Resource { desc, gpu });
     }
 
     fn create_resource(&self, kind: ResKind, d: &ResourceDesc) -> Result<GpuRes, Skip> {
@@ -876,10 +725,10 @@ impl<'a> Pass<'a> {
 
     /// `copy`: the whole of one texture into another of the same size,
     /// format and sample count.
-    fn copy_resource(&self, from: (ResKind, u32), to: (ResKind, u32)) -> Result<(), OpErr> {
-        let texture = |k| match self.resources.get(&k) {
-            Some(Resource { gpu: Ok(GpuRes::Texture(t, _)), .. }) => Ok(t.clone()),
-            Some(Resource { gpu: Err(e), .. }) => Err(OpErr::Skip(e.clone())),
+    fn copy_resource(&self, st: &GpuState<'a>, from: (ResKind, u32), to: (ResKind, u32)) -> Result<(), OpErr> {
+        let texture = |k| match st.resources.get(&k) {
+            Some(Resource { res: Ok(GpuRes::Texture(t, _)), .. }) => Ok(t.clone()),
+            Some(Resource { res: Err(e), .. }) => Err(OpErr::Skip(e.clone())),
             _ => Err(OpErr::Skip(Skip::todo(RunnerTodo::TestCommand, "runner: copy between buffers or undeclared"))),
         };
         let (src, dst) = (texture(from)?, texture(to)?);
@@ -954,338 +803,11 @@ impl<'a> Pass<'a> {
             .map_err(|e| OpErr::Fail(format!("render target copy: {e}")))
     }
 
-    fn ensure_default_rt(&mut self) {
-        if !self.resources.contains_key(&(ResKind::Rtv, 0)) && !self.dsv_declared {
-            let desc = ResourceDesc {
-                format: Format::Rgba32Float,
-                explicit_format: true,
-                stride: 0,
-                dim: Some(Dim::Tex2d),
-                width: 640,
-                height: 480,
-                depth: 1,
-                levels: 1,
-                data: Vec::new(),
-            };
-            let gpu = self.create_resource(ResKind::Rtv, &desc);
-            self.resources.insert((ResKind::Rtv, 0), Resource { desc, gpu });
-        }
-    }
-
-    fn credit(&mut self, sections: &[usize], f: impl Fn(&mut SecAcc)) {
-        for s in sections {
-            if let Some(acc) = self.results.get_mut(s) {
-                f(acc);
-            }
-        }
-    }
-
-    fn exec(&mut self, line: usize, cmd: &Command, todo: bool) {
-        match cmd {
-            Command::Uniform { offset, words } => {
-                let end = (*offset as usize + words.len()).div_ceil(4) * 4;
-                if self.uniforms.len() < end {
-                    self.uniforms.resize(end, 0x7f7f_7f7f);
-                }
-                self.uniforms[*offset as usize..*offset as usize + words.len()].copy_from_slice(words);
-            }
-            Command::DrawQuad => {
-                self.ensure_default_rt();
-                self.input_layout =
-                    vec![InputElement { slot: 0, format: Format::Rg32Float, name: "position".into(), index: 0 }];
-                let desc = ResourceDesc {
-                    format: Format::Unknown,
-                    explicit_format: false,
-                    stride: 0,
-                    dim: Some(Dim::Buffer),
-                    width: 24,
-                    height: 1,
-                    depth: 1,
-                    levels: 1,
-                    data: QUAD.iter().map(|f| f.to_bits()).collect(),
-                };
-                let gpu = self.create_resource(ResKind::Vb, &desc);
-                self.resources.insert((ResKind::Vb, 0), Resource { desc, gpu });
-                self.draw(Topology::TriangleList, 3, 1, true);
-            }
-            Command::Draw { topology, vertices, instances } => {
-                self.ensure_default_rt();
-                self.draw(*topology, *vertices, *instances, false);
-            }
-            Command::Dispatch(x, y, z) => self.dispatch(*x, *y, *z),
-            Command::ClearRtv(slot, c) => {
-                self.ensure_default_rt();
-                if let Some(Resource { gpu: Ok(GpuRes::Texture(tex, _)), .. }) =
-                    self.resources.get(&(ResKind::Rtv, *slot))
-                {
-                    let view = tex.create_view(&Default::default());
-                    let mut enc = self.gpu.device.create_command_encoder(&Default::default());
-                    {
-                        let _p = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-                            label: Some("clear"),
-                            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                                view: &view,
-                                depth_slice: None,
-                                resolve_target: None,
-                                ops: wgpu::Operations {
-                                    load: wgpu::LoadOp::Clear(wgpu::Color {
-                                        r: c[0] as f64,
-                                        g: c[1] as f64,
-                                        b: c[2] as f64,
-                                        a: c[3] as f64,
-                                    }),
-                                    store: wgpu::StoreOp::Store,
-                                },
-                            })],
-                            ..Default::default()
-                        });
-                    }
-                    self.gpu.queue.submit([enc.finish()]);
-                }
-            }
-            Command::ClearDsv(v) => {
-                if let Some(Ok(tex)) = &self.dsv {
-                    let view = tex.create_view(&Default::default());
-                    let mut enc = self.gpu.device.create_command_encoder(&Default::default());
-                    {
-                        let _p = enc.begin_render_pass(&wgpu::RenderPassDescriptor {
-                            label: Some("clear dsv"),
-                            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                                view: &view,
-                                depth_ops: Some(wgpu::Operations {
-                                    load: wgpu::LoadOp::Clear(*v),
-                                    store: wgpu::StoreOp::Store,
-                                }),
-                                stencil_ops: None,
-                            }),
-                            ..Default::default()
-                        });
-                    }
-                    self.gpu.queue.submit([enc.finish()]);
-                }
-            }
-            Command::Depth(c) => self.depth_compare = Some(*c),
-            Command::SampleMask(m) => self.sample_mask = *m,
-            Command::Copy(from, to) => {
-                let key = |(b, n): (parse::Binding, u32)| {
-                    let kind = match b {
-                        parse::Binding::Rtv => ResKind::Rtv,
-                        parse::Binding::Srv => ResKind::Srv,
-                        parse::Binding::Uav => ResKind::Uav,
-                    };
-                    (kind, n)
-                };
-                let r = self.copy_resource(key(*from), key(*to));
-                if let Err(e) = r {
-                    let skip = match e {
-                        OpErr::Skip(s) => s,
-                        OpErr::Fail(m) => Skip::new(Status::Fail, m),
-                    };
-                    self.unsupported_state.get_or_insert(skip);
-                }
-            }
-            Command::Probe(p) => {
-                let Some(op) = &self.last_op else { return };
-                let sections = op.sections.clone();
-                if let Some(reason) = &op.refused {
-                    let reason = reason.clone();
-                    self.credit(&sections, |a| {
-                        a.probes_total += 1;
-                        if a.skip.is_none() {
-                            a.skip = Some(reason.clone());
-                        }
-                    });
-                    return;
-                }
-                let rb = self.readback(p.target, p.layer);
-                // The probe's failure, if it failed.
-                let failure: Option<String> = match rb {
-                    Err(OpErr::Skip(s)) => {
-                        self.credit(&sections, |a| {
-                            a.probes_total += 1;
-                            if a.skip.is_none() {
-                                a.skip = Some(s.clone());
-                            }
-                        });
-                        return;
-                    }
-                    Err(OpErr::Fail(s)) => Some(format!("line {line}: {s}")),
-                    Ok(rb) => probe::check(p, &rb).err().map(|m| {
-                        format!(
-                            "line {line}: probe {} ({}, {}): expected {}, got {}",
-                            p.target, m.x, m.y, m.expected, m.got
-                        )
-                    }),
-                };
-                // Our DXBC comes from vkd3d's compiler: a probe vkd3d marks `todo`
-                // for this shader model fails there too (its output is known wrong),
-                // so its failure is reported as a skip, not as a translator failure.
-                self.credit(&sections, |a| {
-                    a.probes_total += 1;
-                    match &failure {
-                        None => a.probes_passed += 1,
-                        Some(e) if todo => {
-                            if a.skip.is_none() {
-                                a.skip = Some(Skip::not_run(
-                                    NotRun::KnownWrong,
-                                    format!("vkd3d marks this probe todo: {e}"),
-                                ));
-                            }
-                        }
-                        Some(e) => {
-                            if a.fail.is_none() {
-                                a.fail = Some(e.clone());
-                            }
-                        }
-                    }
-                });
-            }
-            Command::Unsupported(name, _) => {
-                self.unsupported_state =
-                    Some(Skip::todo(RunnerTodo::TestCommand, format!("runner: '{name}' not supported")));
-                if let Some(ps) = self.current.get(&Stage::Pixel).copied() {
-                    if let Some(a) = self.results.get_mut(&ps) {
-                        a.uniform_only = false;
-                    }
-                }
-            }
-        }
-    }
-
-    fn readback(&mut self, target: ProbeTarget, layer: u32) -> Result<Readback, OpErr> {
-        let key = match target {
-            ProbeTarget::Rtv(n) => (ResKind::Rtv, n),
-            ProbeTarget::Uav(n) => (ResKind::Uav, n),
-            ProbeTarget::Dsv => {
-                return match &self.dsv {
-                    Some(Ok(t)) => {
-                        let t = t.clone();
-                        self.gpu
-                            .read_aspect(&t, wgpu::TextureAspect::DepthOnly, 4, layer)
-                            .map_err(|e| OpErr::Fail(e.to_string()))
-                    }
-                    Some(Err(e)) => Err(OpErr::Skip(e.clone())),
-                    None => {
-                        Err(OpErr::Skip(Skip::todo(RunnerTodo::TestSyntax, "runner: probed dsv was never declared")))
-                    }
-                };
-            }
-        };
-        let Some(res) = self.resources.get(&key) else {
-            return Err(OpErr::Skip(Skip::todo(
-                RunnerTodo::TestSyntax,
-                format!("runner: probed resource {target} was never declared"),
-            )));
-        };
-        let texel = res.desc.element_size();
-        let out = match &res.gpu {
-            Err(e) => return Err(OpErr::Skip(e.clone())),
-            Ok(GpuRes::Buffer(b, size)) => {
-                let (b, size) = (b.clone(), *size);
-                let data = self.gpu.read_buffer(&b, size).map_err(|e| OpErr::Fail(e.to_string()))?;
-                let width = (size / texel as u64) as u32;
-                Readback { width, height: 1, texel_size: texel, data }
-            }
-            Ok(GpuRes::Texture(t, _)) => {
-                let t = if t.sample_count() > 1 { self.resolve(t)? } else { t.clone() };
-                self.gpu.read_texture(&t, texel, layer).map_err(|e| OpErr::Fail(e.to_string()))?
-            }
-        };
-        Ok(out)
-    }
-
-    /// Sections a draw uses, or why it cannot run.
-    fn stage_sections(&self, stages: &[Stage]) -> (Vec<usize>, Option<OpErr>) {
-        let mut secs = Vec::new();
-        let mut err = None;
-        for st in stages {
-            if let Some(&i) = self.current.get(st) {
-                secs.push(i);
-                if let Some(e) = self.shaders.get(&i) {
-                    if let Err(a) = &e.avail {
-                        let (status, msg) = match a {
-                            Avail::Skip(s) | Avail::NotExpected(s) => (s.status, &s.detail),
-                            Avail::Fail(m) => (Status::NotRun(NotRun::PartnerFailed), m),
-                        };
-                        let detail = format!("{} shader (section {i:03}) not available: {msg}", e.stage.short());
-                        err.get_or_insert(OpErr::Skip(Skip::new(status, detail)));
-                    }
-                }
-            }
-        }
-        (secs, err)
-    }
-
-    fn finish_op(&mut self, sections: Vec<usize>, r: Result<(), OpErr>, uniform_only: bool) {
-        let refused = match r {
-            Ok(()) => None,
-            Err(OpErr::Skip(s)) => Some(s),
-            Err(OpErr::Fail(s)) => {
-                self.credit(&sections, |a| {
-                    if a.fail.is_none() {
-                        a.fail = Some(s.clone());
-                    }
-                });
-                Some(Skip::new(Status::Fail, s))
-            }
-        };
-        self.credit(&sections, |a| {
-            a.ops += 1;
-            a.uniform_only &= uniform_only;
-        });
-        self.last_op = Some(LastOp { sections, refused });
-    }
-
-    fn draw(&mut self, topology: Topology, vertices: u32, instances: u32, quad: bool) {
-        let (sections, err) =
-            self.stage_sections(&[Stage::Vertex, Stage::Hull, Stage::Domain, Stage::Geometry, Stage::Pixel]);
-        let has_user_vs = self.current.contains_key(&Stage::Vertex);
-        let uniform_only = quad && !has_user_vs && !self.resources_declared;
-        let r = if let Some(u) = &self.require_unmet {
-            Err(OpErr::Skip(u.clone()))
-        } else if let Some(e) = err {
-            Err(e)
-        } else if let Some(u) = &self.unsupported_state {
-            Err(OpErr::Skip(u.clone()))
-        } else if !self.current.contains_key(&Stage::Pixel) {
-            Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: draw without a pixel shader")))
-        } else if let Some(Err(e)) = &self.dsv {
-            Err(OpErr::Skip(e.clone()))
-        } else if [Stage::Hull, Stage::Domain].iter().any(|s| self.current.contains_key(s)) {
-            self.do_draw_tess(topology, vertices, instances)
-        } else if self.current.contains_key(&Stage::Geometry) {
-            self.do_draw_gs(topology, vertices, instances)
-        } else {
-            self.do_draw(topology, vertices, instances, None)
-        };
-        self.finish_op(sections, r, uniform_only);
-    }
-
-    fn dispatch(&mut self, x: u32, y: u32, z: u32) {
-        let (sections, err) = self.stage_sections(&[Stage::Compute]);
-        let r = if let Some(u) = &self.require_unmet {
-            Err(OpErr::Skip(u.clone()))
-        } else if let Some(e) = err {
-            Err(e)
-        } else if let Some(u) = &self.unsupported_state {
-            Err(OpErr::Skip(u.clone()))
-        } else if sections.is_empty() {
-            Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: dispatch without a compute shader")))
-        } else {
-            self.do_dispatch(sections[0], x, y, z)
-        };
-        self.finish_op(sections, r, false);
-    }
-
-    fn compiled(&self, stage: Stage) -> Option<&Compiled> {
-        let i = self.current.get(&stage)?;
-        self.shaders.get(i)?.avail.as_ref().ok()
-    }
-
     /// Builds bind groups for the given translated stages; `samples` is the
     /// render target's sample count (the rasterizer's `sampleinfo`).
     fn bind_groups(
         &self,
+        st: &GpuState<'a>,
         stages: &[(&naga::Module, &[dxbc_naga::BindingEntry], wgpu::ShaderStages)],
         samples: u32,
         stage_buffers: &[(dxbc_naga::StageBufferRole, &wgpu::Buffer)],
@@ -1370,8 +892,8 @@ impl<'a> Pass<'a> {
                         let size = (*size as usize).max(16).div_ceil(16) * 16;
                         let mut words = vec![0u32; size / 4];
                         if *reg == 0 {
-                            let n = self.uniforms.len().min(words.len());
-                            words[..n].copy_from_slice(&self.uniforms[..n]);
+                            let n = st.uniforms.len().min(words.len());
+                            words[..n].copy_from_slice(&st.uniforms[..n]);
                         }
                         let buf = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
                             label: Some("cb"),
@@ -1383,7 +905,7 @@ impl<'a> Pass<'a> {
                         Held::Buf(buf)
                     }
                     (RegisterClass::Sampler, _) => {
-                        let s = self.samplers.get(reg).cloned().unwrap_or(SamplerDesc {
+                        let s = st.samplers.get(reg).cloned().unwrap_or(SamplerDesc {
                             filter: [false; 3],
                             address: ["clamp".into(), "clamp".into(), "clamp".into()],
                             comparison: None,
@@ -1392,7 +914,7 @@ impl<'a> Pass<'a> {
                     }
                     (cls, ty) => {
                         let kind = if *cls == RegisterClass::UnorderedAccess { ResKind::Uav } else { ResKind::Srv };
-                        let res = self.resources.get(&(kind, *reg)).ok_or_else(|| {
+                        let res = st.resources.get(&(kind, *reg)).ok_or_else(|| {
                             OpErr::Skip(Skip::todo(
                                 RunnerTodo::Binding,
                                 format!(
@@ -1402,7 +924,7 @@ impl<'a> Pass<'a> {
                                 ),
                             ))
                         })?;
-                        match (&res.gpu, ty) {
+                        match (&res.res, ty) {
                             (Err(e), _) => return Err(OpErr::Skip(e.clone())),
                             (Ok(GpuRes::Buffer(b, _)), wgpu::BindingType::Buffer { .. }) => Held::Buf(b.clone()),
                             (Ok(GpuRes::Texture(t, _)), wgpu::BindingType::Texture { multisampled: true, .. }) => {
@@ -1572,6 +1094,7 @@ impl<'a> Pass<'a> {
     /// Re-translates with those options; no module is modified here.
     fn link(
         &self,
+        st: &GpuState<'a>,
         c: &Compiled,
         ps: Option<&Compiled>,
         primitive_id_from_geometry: bool,
@@ -1588,7 +1111,7 @@ impl<'a> Pass<'a> {
                 }
                 _ => continue,
             };
-            let Some(res) = self.resources.get(&(kind, b.register)) else { continue };
+            let Some(res) = st.resources.get(&(kind, b.register)) else { continue };
             if let Some(f) = typed_format(res.desc.format).filter(|f| f.channels() > 1) {
                 typed_formats.push((class, b.register, f));
             }
@@ -1625,16 +1148,16 @@ impl<'a> Pass<'a> {
     }
 
     /// The draw's sample count: every attachment has the pipeline's.
-    fn target_samples(&self) -> Result<u32, OpErr> {
-        let mut counts: Vec<u32> = self
+    fn target_samples(&self, st: &GpuState<'a>) -> Result<u32, OpErr> {
+        let mut counts: Vec<u32> = st
             .resources
             .iter()
             .filter(|(k, _)| k.0 == ResKind::Rtv)
-            .filter_map(|(_, r)| match &r.gpu {
+            .filter_map(|(_, r)| match &r.res {
                 Ok(GpuRes::Texture(t, _)) => Some(t.sample_count()),
                 _ => None,
             })
-            .chain(self.dsv.iter().flatten().map(|t| t.sample_count()))
+            .chain(st.dsv.iter().flatten().map(|t| t.sample_count()))
             .collect();
         counts.dedup();
         match counts.as_slice() {
@@ -1648,39 +1171,40 @@ impl<'a> Pass<'a> {
 
     fn do_draw(
         &mut self,
+        st: &GpuState<'a>,
         topology: Topology,
         vertices: u32,
         instances: u32,
         pulled: Option<&Pulled>,
     ) -> Result<(), OpErr> {
-        let ps = self
+        let ps = st
             .compiled(Stage::Pixel)
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no pixel shader")))?;
         // A geometry pass's draw pulls its vertices instead of the user VS.
-        let vs = if pulled.is_some() { None } else { self.compiled(Stage::Vertex) };
-        let (ps_naga, ps_wgpu) = self.link(ps, None, pulled.is_some_and(|p| p.writes_primitive_id))?;
+        let vs = if pulled.is_some() { None } else { st.compiled(Stage::Vertex) };
+        let (ps_naga, ps_wgpu) = self.link(st, ps, None, pulled.is_some_and(|p| p.writes_primitive_id))?;
         let vs_linked = match vs {
-            Some(v) => Some(self.link(v, Some(ps), false)?),
+            Some(v) => Some(self.link(st, v, Some(ps), false)?),
             None => None,
         };
         let mut stages = vec![(&ps_naga, &ps.translation.bindings[..], wgpu::ShaderStages::FRAGMENT)];
         if let (Some(v), Some((vn, _))) = (vs, &vs_linked) {
             stages.push((vn, &v.translation.bindings[..], wgpu::ShaderStages::VERTEX));
         }
-        let samples = self.target_samples()?;
+        let samples = self.target_samples(st)?;
         let mut stage_buffers = Vec::new();
         if let Some(p) = pulled {
             stages.push((&p.naga, &p.bindings[..], wgpu::ShaderStages::VERTEX));
             stage_buffers.extend(p.records.iter().map(|(role, b)| (*role, b)));
         }
-        let groups = self.bind_groups(&stages, samples, &stage_buffers)?;
+        let groups = self.bind_groups(st, &stages, samples, &stage_buffers)?;
         // WebGPU needs the output type to agree with the target's format
         // class; D3D copies the bits as they are. A target of another class
         // is drawn through a stand-in of the shader's class with the same
         // channels, its bits copied in before and out after.
         let mut stand_ins: HashMap<u32, wgpu::Texture> = HashMap::new();
         for (loc, kind) in output_kinds(&ps.translation.module) {
-            if let Some(Resource { gpu: Ok(GpuRes::Texture(t, f)), .. }) = self.resources.get(&(ResKind::Rtv, loc)) {
+            if let Some(Resource { res: Ok(GpuRes::Texture(t, f)), .. }) = st.resources.get(&(ResKind::Rtv, loc)) {
                 let Some(format) = same_bits_format(*f, kind) else {
                     return Err(OpErr::Skip(Skip::todo(
                         RunnerTodo::ResourceFormat,
@@ -1719,7 +1243,7 @@ impl<'a> Pass<'a> {
                 let mut per_slot: BTreeMap<u32, (u64, Vec<wgpu::VertexAttribute>)> = BTreeMap::new();
                 let mut offsets: HashMap<u32, u64> = HashMap::new();
                 let mut placed: Vec<(u32, u64, &InputElement)> = Vec::new();
-                for el in &self.input_layout {
+                for el in &st.input_layout {
                     let off = offsets.entry(el.slot).or_insert(0);
                     placed.push((el.slot, *off, el));
                     *off += el.format.texel_size() as u64;
@@ -1791,14 +1315,14 @@ impl<'a> Pass<'a> {
                 _ => {}
             }
         }
-        let rt_slots: Vec<u32> = self.resources.keys().filter(|k| k.0 == ResKind::Rtv).map(|k| k.1).collect();
+        let rt_slots: Vec<u32> = st.resources.keys().filter(|k| k.0 == ResKind::Rtv).map(|k| k.1).collect();
         let max_slot = rt_slots.iter().chain(out_locs.iter()).copied().max().unwrap_or(0);
         let mut targets: Vec<Option<wgpu::ColorTargetState>> = Vec::new();
         let mut views: Vec<Option<wgpu::TextureView>> = Vec::new();
         let mut extent = (640u32, 480u32);
         for slot in 0..=max_slot {
-            match self.resources.get(&(ResKind::Rtv, slot)) {
-                Some(Resource { gpu: Ok(GpuRes::Texture(t, f)), .. }) => {
+            match st.resources.get(&(ResKind::Rtv, slot)) {
+                Some(Resource { res: Ok(GpuRes::Texture(t, f)), .. }) => {
                     let write =
                         if out_locs.contains(&slot) { wgpu::ColorWrites::ALL } else { wgpu::ColorWrites::empty() };
                     let (t, f) = match stand_ins.get(&slot) {
@@ -1816,7 +1340,7 @@ impl<'a> Pass<'a> {
                         extent = (t.width(), t.height());
                     }
                 }
-                Some(Resource { gpu: Err(e), .. }) => return Err(OpErr::Skip(e.clone())),
+                Some(Resource { res: Err(e), .. }) => return Err(OpErr::Skip(e.clone())),
                 _ => {
                     if out_locs.contains(&slot) {
                         // D3D discards writes to unbound targets.
@@ -1849,7 +1373,7 @@ impl<'a> Pass<'a> {
             }
             v
         };
-        let dsv = match &self.dsv {
+        let dsv = match &st.dsv {
             Some(Ok(t)) => Some(t.create_view(&Default::default())),
             _ => None,
         };
@@ -1868,13 +1392,13 @@ impl<'a> Pass<'a> {
                         targets: &targets,
                         multisample: wgpu::MultisampleState {
                             count: samples,
-                            mask: self.sample_mask as u64,
+                            mask: st.sample_mask as u64,
                             alpha_to_coverage_enabled: false,
                         },
                         depth: dsv.as_ref().map(|_| wgpu::DepthStencilState {
                             format: wgpu::TextureFormat::Depth32Float,
                             depth_write_enabled: Some(true),
-                            depth_compare: Some(compare_function(self.depth_compare)),
+                            depth_compare: Some(compare_function(st.depth_compare)),
                             stencil: Default::default(),
                             bias: Default::default(),
                         }),
@@ -1884,8 +1408,8 @@ impl<'a> Pass<'a> {
             .map_err(|e| OpErr::Fail(format!("render pipeline creation failed: {e}")))?;
         let mut vbufs: Vec<(u32, wgpu::Buffer)> = Vec::new();
         for (slot, _, _) in &vb_layouts {
-            match self.resources.get(&(ResKind::Vb, *slot)) {
-                Some(Resource { gpu: Ok(GpuRes::Buffer(b, _)), .. }) => vbufs.push((*slot, b.clone())),
+            match st.resources.get(&(ResKind::Vb, *slot)) {
+                Some(Resource { res: Ok(GpuRes::Buffer(b, _)), .. }) => vbufs.push((*slot, b.clone())),
                 _ => return Err(OpErr::Skip(Skip::todo(RunnerTodo::VertexInput, format!("runner: no [vb {slot}]")))),
             }
         }
@@ -1923,7 +1447,7 @@ impl<'a> Pass<'a> {
             })
             .map_err(|e| OpErr::Fail(format!("draw: {e}")))?;
         for (slot, stand_in) in &stand_ins {
-            if let Some(Resource { gpu: Ok(GpuRes::Texture(t, _)), .. }) = self.resources.get(&(ResKind::Rtv, *slot)) {
+            if let Some(Resource { res: Ok(GpuRes::Texture(t, _)), .. }) = st.resources.get(&(ResKind::Rtv, *slot)) {
                 self.copy_bits(stand_in, t)?;
             }
         }
@@ -1935,15 +1459,15 @@ impl<'a> Pass<'a> {
         Ok(())
     }
 
-    fn do_dispatch(&mut self, _section: usize, x: u32, y: u32, z: u32) -> Result<(), OpErr> {
-        let cs = self
+    fn do_dispatch(&mut self, st: &GpuState<'a>, x: u32, y: u32, z: u32) -> Result<(), OpErr> {
+        let cs = st
             .compiled(Stage::Compute)
             .ok_or_else(|| OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: no compute shader")))?;
-        let (cs_naga, cs_wgpu) = self.link(cs, None, false)?;
+        let (cs_naga, cs_wgpu) = self.link(st, cs, None, false)?;
         // No rasterizer: a sample count of 1 (fxc allows sampleinfo of the
         // rasterizer in pixel shaders only).
         let groups =
-            self.bind_groups(&[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)], 1, &[])?;
+            self.bind_groups(st, &[(&cs_naga, &cs.translation.bindings[..], wgpu::ShaderStages::COMPUTE)], 1, &[])?;
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
@@ -2134,6 +1658,7 @@ fn compare_function(c: Option<parse::Compare>) -> wgpu::CompareFunction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::QualEnv;
 
     #[test]
     fn llvmpipe_does_not_hold_under_a_tessellation_requirement() {

@@ -16,6 +16,7 @@ pub mod parse;
 pub mod preview;
 pub mod probe;
 pub mod tessellate;
+pub mod walk;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -338,7 +339,7 @@ pub fn run_test_cpu(
 ) -> Vec<RowResult> {
     rows_from_passes(test_dir, rows, failures, "no probes: ran on the interpreter", |file, m, deadline| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut pass = cpu::CpuPass::new(test_dir, rows, m, deadline);
+            let mut pass = cpu::pass(test_dir, rows, m, deadline);
             pass.run(file);
             pass.results
         }))
@@ -347,7 +348,7 @@ pub fn run_test_cpu(
 }
 
 /// The per-section results of one pass over a test file at one shader model.
-type PassResults = Result<BTreeMap<usize, exec::SecAcc>, String>;
+type PassResults = Result<BTreeMap<usize, walk::SecAcc>, String>;
 
 /// Reads the test file, runs `pass` once per shader model its rows use,
 /// and turns the sections' results into rows.
@@ -430,14 +431,14 @@ fn rows_from_passes(
         // Sections the test itself excludes at this model are not probed;
         // those needing a capability the runner lacks are.
         let excluded =
-            matches!(&acc.unavailable, Some(exec::Avail::NotExpected(s)) if matches!(s.status, Status::NotRun(_)));
+            matches!(&acc.unavailable, Some(walk::Avail::NotExpected(s)) if matches!(s.status, Status::NotRun(_)));
         rr.probed = runnable_stage && acc.probes_total > 0 && !excluded;
         rr.uniform_only = r.stage == "ps" && acc.uniform_only && acc.ops > 0;
         match (&acc.unavailable, &acc.fail, &acc.skip) {
-            (Some(exec::Avail::Skip(s) | exec::Avail::NotExpected(s)), _, _) => {
+            (Some(walk::Avail::Skip(s) | walk::Avail::NotExpected(s)), _, _) => {
                 (rr.status, rr.reason) = (s.status, s.detail.clone())
             }
-            (Some(exec::Avail::Fail(m)), _, _) | (None, Some(m), _) => {
+            (Some(walk::Avail::Fail(m)), _, _) | (None, Some(m), _) => {
                 rr.status = Status::Fail;
                 rr.reason = m.clone();
             }

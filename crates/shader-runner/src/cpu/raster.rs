@@ -9,8 +9,9 @@ use dxbc::chunks::signature::SignatureElement;
 use dxbc::spec::InterpolationMode;
 use dxbc_interp::{Grouping, Lane, Limits, Resource};
 
-use super::{interp_skip, resources, CpuPass, OpErr, ResKind, OP_BUDGET, QUAD};
+use super::{interp_skip, resources, return_bindings, take_bindings, Cpu, OP_BUDGET};
 use crate::parse::{Format, Stage, Topology};
+use crate::walk::{Declared, OpErr, ResKind, State, QUAD};
 use crate::{RunnerTodo, Skip};
 
 /// `D3D_NAME` values the rasteriser fills.
@@ -40,7 +41,7 @@ fn same_semantic(a: &SignatureElement, b: &SignatureElement) -> bool {
 }
 
 pub(super) fn draw(
-    pass: &mut CpuPass,
+    st: &mut State<Cpu>,
     topology: Topology,
     vertices: u32,
     instances: u32,
@@ -49,23 +50,23 @@ pub(super) fn draw(
     if !matches!(topology, Topology::TriangleList | Topology::TriangleStrip) {
         return Err(todo("only triangle lists and strips are rasterised"));
     }
-    let ps = pass.compiled(Stage::Pixel).ok_or_else(|| todo("no pixel shader"))?;
+    let ps = st.compiled(Stage::Pixel).ok_or_else(|| todo("no pixel shader"))?;
     let ps_code = ps.code.clone();
     let ps_sig: Vec<SignatureElement> =
         ps.shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
-    let (vs_out_sig, shaded) = shade_vertices(pass, vertices, instances, quad)?;
+    let (vs_out_sig, shaded) = shade_vertices(st, vertices, instances, quad)?;
     // Viewport: the first render target (or the depth target).
-    let (width, height) = match pass.resources.iter().find(|((k, _), _)| *k == ResKind::Rtv) {
+    let (width, height) = match st.resources.iter().find(|((k, _), _)| *k == ResKind::Rtv) {
         Some((_, r)) => match &r.res {
             Ok(Resource::Texture(t)) => (t.width, t.height),
             _ => (r.desc.width, r.desc.height),
         },
-        None => match &pass.dsv {
+        None => match &st.dsv {
             Some(Ok(d)) => (d.width, d.height),
             _ => return Err(todo("no render target")),
         },
     };
-    let mut b = pass.take_bindings();
+    let mut b = take_bindings(st);
     let mut budget = OP_BUDGET;
     let mut result = Ok(());
     for instance in 0..instances.max(1) {
@@ -79,26 +80,25 @@ pub(super) fn draw(
         };
         for (prim, tri) in tris.iter().enumerate() {
             let v = [&verts[tri[0]], &verts[tri[1]], &verts[tri[2]]];
-            let r =
-                triangle(pass, &mut b, &ps_code, &ps_sig, &vs_out_sig, v, prim as u32, (width, height), &mut budget);
+            let r = triangle(st, &mut b, &ps_code, &ps_sig, &vs_out_sig, v, prim as u32, (width, height), &mut budget);
             if let Err(e) = r {
                 result = Err(e);
                 break;
             }
         }
     }
-    pass.return_bindings(b);
+    return_bindings(st, b);
     result
 }
 
 /// Runs the vertex stage (the test's VS, or the built-in one of `draw quad`).
 fn shade_vertices(
-    pass: &mut CpuPass,
+    st: &mut State<Cpu>,
     vertices: u32,
     instances: u32,
     quad: bool,
 ) -> Result<(Vec<SignatureElement>, Vec<Vertex>), OpErr> {
-    let vs = if quad && !pass.current.contains_key(&Stage::Vertex) { None } else { pass.compiled(Stage::Vertex) };
+    let vs = if quad && !st.current.contains_key(&Stage::Vertex) { None } else { st.compiled(Stage::Vertex) };
     let Some(vs) = vs else {
         if !quad {
             return Err(OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, "runner: draw without a vertex shader")));
@@ -116,7 +116,7 @@ fn shade_vertices(
     // Each layout element's slot offset: elements of a slot are packed in order.
     let mut offsets = Vec::new();
     let mut slot_size: std::collections::HashMap<u32, u32> = Default::default();
-    for e in &pass.input_layout {
+    for e in &st.input_layout {
         let s = slot_size.entry(e.slot).or_default();
         offsets.push(*s);
         *s += e.format.texel_size();
@@ -136,17 +136,17 @@ fn shade_vertices(
             }
         }
         for el in in_sig.iter().filter(|e| e.system_value == 0) {
-            let Some(k) = pass
+            let Some(k) = st
                 .input_layout
                 .iter()
                 .position(|l| l.name.eq_ignore_ascii_case(&el.name) && l.index == el.semantic_index)
             else {
                 continue;
             };
-            let le = &pass.input_layout[k];
+            let le = &st.input_layout[k];
             let Some((ch, comps)) = resources::channel(le.format) else { continue };
             let stride = slot_size.get(&le.slot).copied().unwrap_or(0) as usize;
-            let words = match pass.resources.get(&(ResKind::Vb, le.slot)).map(|r| &r.res) {
+            let words = match st.resources.get(&(ResKind::Vb, le.slot)).map(|r| &r.res) {
                 Some(Ok(Resource::Buffer(b))) => &b.words[..],
                 _ => &[],
             };
@@ -167,7 +167,7 @@ fn shade_vertices(
         lanes.push(lane);
     }
     let mut budget = OP_BUDGET;
-    let mut b = pass.take_bindings();
+    let mut b = take_bindings(st);
     let mut result = Ok(());
     for chunk in lanes.chunks_mut(dxbc_interp::MAX_LANES) {
         match dxbc_interp::run(&code, &mut b, chunk, Grouping::Independent, Limits { budget }) {
@@ -178,7 +178,7 @@ fn shade_vertices(
             }
         }
     }
-    pass.return_bindings(b);
+    return_bindings(st, b);
     result?;
     let pos_reg = out_sig.iter().find(|e| e.system_value == SV_POSITION).map(|e| e.register as usize);
     let verts = lanes
@@ -202,7 +202,7 @@ fn snap(v: f64) -> f64 {
 
 #[allow(clippy::too_many_arguments)]
 fn triangle(
-    pass: &mut CpuPass,
+    st: &mut State<Cpu>,
     b: &mut dxbc_interp::Bindings,
     code: &dxbc_interp::Code,
     ps_sig: &[SignatureElement],
@@ -337,10 +337,10 @@ fn triangle(
         // Forced early depth: the test (and the depth write) happen before
         // the shader, and a pixel that fails runs only as a helper of its
         // quad, writing no memory.
-        let early = code.early_depth && matches!(pass.dsv, Some(Ok(_)));
+        let early = code.early_depth && matches!(st.dsv, Some(Ok(_)));
         if early {
-            let cmp = pass.depth_compare.unwrap_or(dxbc_interp::Compare::Always);
-            if let Some(Ok(d)) = &mut pass.dsv {
+            let cmp = st.depth_compare.unwrap_or(dxbc_interp::Compare::Always);
+            if let Some(Ok(d)) = &mut st.dsv {
                 for (q, &(x0, y0, cov)) in chunk.iter().enumerate() {
                     for k in (0..4).filter(|&k| cov[k]) {
                         let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
@@ -368,10 +368,10 @@ fn triangle(
                 }
                 let (x, y) = (x0 + (k as u32 & 1), y0 + (k as u32 >> 1));
                 let z = if code.writes_depth { f32::from_bits(lane.depth) } else { z_of[4 * q + k] };
-                if let (false, Some(Ok(d))) = (early, &mut pass.dsv) {
+                if let (false, Some(Ok(d))) = (early, &mut st.dsv) {
                     let i = y as usize * d.width as usize + x as usize;
                     if let Some(stored) = d.values.get_mut(i) {
-                        let cmp = pass.depth_compare.unwrap_or(dxbc_interp::Compare::Always);
+                        let cmp = st.depth_compare.unwrap_or(dxbc_interp::Compare::Always);
                         if !cmp.test(z, *stored) {
                             continue;
                         }
@@ -379,8 +379,8 @@ fn triangle(
                     }
                 }
                 for o in &code.outputs {
-                    if let Some(crate::cpu::CpuResource { res: Ok(Resource::Texture(t)), desc }) =
-                        pass.resources.get_mut(&(ResKind::Rtv, o.reg))
+                    if let Some(Declared { res: Ok(Resource::Texture(t)), desc }) =
+                        st.resources.get_mut(&(ResKind::Rtv, o.reg))
                     {
                         if desc.format != Format::Unknown {
                             if let Some(val) = lane.outputs.get(o.reg as usize) {

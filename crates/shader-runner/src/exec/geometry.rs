@@ -61,20 +61,26 @@ fn attribute_words(format: Format, data: &[u32], at: usize) -> Option<[u32; 4]> 
     Some(w)
 }
 
-impl Pass<'_> {
+impl<'a> Wgpu<'a> {
     fn todo_gs(&self, what: String) -> OpErr {
         OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, format!("runner: {what}")))
     }
 
     /// The input records of the VS pass: one per assembled vertex and instance.
-    pub(super) fn vertex_records(&self, vs: &Compiled, order: &[u32], instances: u32) -> Result<Vec<u32>, OpErr> {
+    pub(super) fn vertex_records(
+        &self,
+        st: &GpuState<'a>,
+        vs: &Compiled,
+        order: &[u32],
+        instances: u32,
+    ) -> Result<Vec<u32>, OpErr> {
         let stride_words = (REGISTER_STRIDE * 4) as usize;
         let records = order.len() * instances as usize;
         let mut words = vec![0u32; records * stride_words];
         // Offsets of the layout's elements in their slots (packed in order).
         let mut offsets: HashMap<u32, u32> = HashMap::new();
         let mut placed = Vec::new();
-        for el in &self.input_layout {
+        for el in &st.input_layout {
             let off = offsets.entry(el.slot).or_insert(0);
             placed.push((el, *off));
             *off += el.format.texel_size();
@@ -104,7 +110,7 @@ impl Pass<'_> {
                             format!("runner: vertex input {}{} not in the input layout", e.name, e.semantic_index),
                         )));
                     };
-                    let Some(Resource { desc, .. }) = self.resources.get(&(ResKind::Vb, el.slot)) else {
+                    let Some(Resource { desc, .. }) = st.resources.get(&(ResKind::Vb, el.slot)) else {
                         return Err(OpErr::Skip(Skip::todo(
                             RunnerTodo::VertexInput,
                             format!("runner: no [vb {}]", el.slot),
@@ -146,13 +152,14 @@ impl Pass<'_> {
 
     pub(super) fn run_compute(
         &self,
+        st: &GpuState<'a>,
         naga_module: &naga::Module,
         module: &wgpu::ShaderModule,
         bindings: &[dxbc_naga::BindingEntry],
         buffers: &[(StageBufferRole, &wgpu::Buffer)],
         invocations: u64,
     ) -> Result<(), OpErr> {
-        let groups = self.bind_groups(&[(naga_module, bindings, wgpu::ShaderStages::COMPUTE)], 1, buffers)?;
+        let groups = self.bind_groups(st, &[(naga_module, bindings, wgpu::ShaderStages::COMPUTE)], 1, buffers)?;
         let dev = &self.gpu.device;
         let pipeline = self
             .gpu
@@ -181,17 +188,23 @@ impl Pass<'_> {
     }
 
     /// VS as compute → GS as compute → the draw that pulls the GS output.
-    pub(super) fn do_draw_gs(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
-        let gs = self.compiled(Stage::Geometry).ok_or_else(|| self.todo_gs("no geometry shader".into()))?;
+    pub(super) fn do_draw_gs(
+        &mut self,
+        st: &GpuState<'a>,
+        topology: Topology,
+        vertices: u32,
+        instances: u32,
+    ) -> Result<(), OpErr> {
+        let gs = st.compiled(Stage::Geometry).ok_or_else(|| self.todo_gs("no geometry shader".into()))?;
         let writes_primitive_id = gs.shader.output_signature.as_ref().is_some_and(|s| {
             s.elements.iter().any(|e| {
                 dxbc::spec::SignatureName::from_u32(e.system_value) == Some(dxbc::spec::SignatureName::PrimitiveId)
             })
         });
-        let vs = self
+        let vs = st
             .compiled(Stage::Vertex)
             .ok_or_else(|| self.todo_gs("a geometry shader without a vertex shader".into()))?;
-        let ps = self.compiled(Stage::Pixel).ok_or_else(|| self.todo_gs("no pixel shader".into()))?;
+        let ps = st.compiled(Stage::Pixel).ok_or_else(|| self.todo_gs("no pixel shader".into()))?;
         let form =
             gs.translation.compute_form.clone().ok_or_else(|| OpErr::Fail("GS without a compute form".into()))?;
         let n = form.vertices_per_primitive;
@@ -212,13 +225,13 @@ impl Pass<'_> {
                     Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
                     skip => OpErr::Skip(skip),
                 })?;
-        let words = self.vertex_records(vs, &order, instances)?;
+        let words = self.vertex_records(st, vs, &order, instances)?;
         let vs_in = self.storage_buffer("vs records in", records * record_bytes, wgpu::BufferUsages::COPY_DST);
         self.gpu.queue.write_buffer(&vs_in, 0, bytemuck::cast_slice(&words));
         let vs_out = self.storage_buffer("vs records out", records * record_bytes, wgpu::BufferUsages::empty());
         let vs_module = self.wgpu_module(&vs_form.module, "vertex pass")?;
         let io = [(StageBufferRole::Input, &vs_in), (StageBufferRole::Output, &vs_out)];
-        self.run_compute(&vs_form.module, &vs_module, &vs_form.bindings, &io, records)?;
+        self.run_compute(st, &vs_form.module, &vs_module, &vs_form.bindings, &io, records)?;
         // Pass 2: the geometry shader per primitive and instance.
         let primitives = records / n as u64;
         let invocations = primitives * form.instances as u64;
@@ -233,7 +246,7 @@ impl Pass<'_> {
             (StageBufferRole::Output, &gs_out),
             (StageBufferRole::VertexCount, &count),
         ];
-        self.run_compute(&gs.translation.module, &gs.module, &gs.translation.bindings, &io, invocations)?;
+        self.run_compute(st, &gs.translation.module, &gs.module, &gs.translation.bindings, &io, invocations)?;
         // Pass 3: the draw, with the pixel shader's interpolation.
         let options = dxbc_naga::Options {
             interpolation_from: Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
@@ -269,7 +282,7 @@ impl Pass<'_> {
         if drawn == 0 {
             return Ok(());
         }
-        self.do_draw(Topology::TriangleList, drawn, 1, Some(&pulled))
+        self.do_draw(st, Topology::TriangleList, drawn, 1, Some(&pulled))
     }
 }
 

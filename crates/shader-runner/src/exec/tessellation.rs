@@ -31,26 +31,30 @@ fn translation_error(e: &dxbc_naga::TranslateError) -> OpErr {
     }
 }
 
-impl Pass<'_> {
+impl<'a> Wgpu<'a> {
     fn todo_tess(&self, what: String) -> OpErr {
         OpErr::Skip(Skip::todo(RunnerTodo::PipelineShape, format!("runner: {what}")))
     }
 
     /// VS as compute → hull control-point and patch-constant passes →
     /// tessellator → the domain shader's draw over the domain points.
-    pub(super) fn do_draw_tess(&mut self, topology: Topology, vertices: u32, instances: u32) -> Result<(), OpErr> {
-        if self.current.contains_key(&Stage::Geometry) {
+    pub(super) fn do_draw_tess(
+        &mut self,
+        st: &GpuState<'a>,
+        topology: Topology,
+        vertices: u32,
+        instances: u32,
+    ) -> Result<(), OpErr> {
+        if st.current.contains_key(&Stage::Geometry) {
             return Err(self.todo_tess("a geometry shader after a domain shader".into()));
         }
         let hs =
-            self.compiled(Stage::Hull).ok_or_else(|| self.todo_tess("a domain shader without a hull shader".into()))?;
-        let ds = self
-            .compiled(Stage::Domain)
-            .ok_or_else(|| self.todo_tess("a hull shader without a domain shader".into()))?;
-        let vs = self
-            .compiled(Stage::Vertex)
-            .ok_or_else(|| self.todo_tess("tessellation without a vertex shader".into()))?;
-        let ps = self.compiled(Stage::Pixel).ok_or_else(|| self.todo_tess("no pixel shader".into()))?;
+            st.compiled(Stage::Hull).ok_or_else(|| self.todo_tess("a domain shader without a hull shader".into()))?;
+        let ds =
+            st.compiled(Stage::Domain).ok_or_else(|| self.todo_tess("a hull shader without a domain shader".into()))?;
+        let vs =
+            st.compiled(Stage::Vertex).ok_or_else(|| self.todo_tess("tessellation without a vertex shader".into()))?;
+        let ps = st.compiled(Stage::Pixel).ok_or_else(|| self.todo_tess("no pixel shader".into()))?;
         let form =
             hs.translation.compute_form.clone().ok_or_else(|| OpErr::Fail("HS without a compute form".into()))?;
         let tess = form.tessellation.clone().ok_or_else(|| OpErr::Fail("HS without tessellation parameters".into()))?;
@@ -78,14 +82,14 @@ impl Pass<'_> {
         let vs_form = dxbc_naga::translate_pipeline_stage(&vs.shader, &options, StageForm::Compute)
             .map_err(|e| translation_error(&e))?;
         let order: Vec<u32> = (0..(vertices / n) * n).collect();
-        let words = self.vertex_records(vs, &order, instances)?;
+        let words = self.vertex_records(st, vs, &order, instances)?;
         let records = order.len() as u64 * instances as u64;
         let vs_in = self.storage_buffer("vs records in", records * record_bytes, wgpu::BufferUsages::COPY_DST);
         self.gpu.queue.write_buffer(&vs_in, 0, bytemuck::cast_slice(&words));
         let vs_out = self.storage_buffer("vs records out", records * record_bytes, wgpu::BufferUsages::empty());
         let vs_module = self.wgpu_module(&vs_form.module, "vertex pass")?;
         let io = [(StageBufferRole::Input, &vs_in), (StageBufferRole::Output, &vs_out)];
-        self.run_compute(&vs_form.module, &vs_module, &vs_form.bindings, &io, records)?;
+        self.run_compute(st, &vs_form.module, &vs_module, &vs_form.bindings, &io, records)?;
         // Pass 2: the control-point phase, per patch and output point.
         let cps = self.storage_buffer(
             "control points",
@@ -99,13 +103,20 @@ impl Pass<'_> {
             (StageBufferRole::PatchConstants, &pcs),
         ];
         if out > 0 {
-            self.run_compute(&hs.translation.module, &hs.module, &hs.translation.bindings, &io, patches * out as u64)?;
+            self.run_compute(
+                st,
+                &hs.translation.module,
+                &hs.module,
+                &hs.translation.bindings,
+                &io,
+                patches * out as u64,
+            )?;
         }
         // Pass 3: the fork and join phases, per patch.
         let pc_form = dxbc_naga::translate_pipeline_stage(&hs.shader, &options, StageForm::PatchConstant)
             .map_err(|e| translation_error(&e))?;
         let pc_module = self.wgpu_module(&pc_form.module, "patch-constant pass")?;
-        self.run_compute(&pc_form.module, &pc_module, &pc_form.bindings, &io, patches)?;
+        self.run_compute(st, &pc_form.module, &pc_module, &pc_form.bindings, &io, patches)?;
         // Pass 5 (translated first: the read-back below needs the GPU alone):
         // the domain shader as the vertex shader of the draw.
         let options = dxbc_naga::Options {
@@ -147,6 +158,6 @@ impl Pass<'_> {
         if drawn == 0 {
             return Ok(());
         }
-        self.do_draw(Topology::TriangleList, drawn, 1, Some(&pulled))
+        self.do_draw(st, Topology::TriangleList, drawn, 1, Some(&pulled))
     }
 }
