@@ -347,6 +347,49 @@ pub fn run_test_cpu(
     })
 }
 
+/// Runs test folders (name, rows) under `root` on the interpreter on
+/// `threads` threads, each taking the next folder from a shared queue, and
+/// hands each folder's rows to `emit` in the order of `tests` as soon as
+/// it and every folder before it are done.
+pub fn run_tests_cpu(
+    root: &Path,
+    tests: &[(&str, &[manifest::Row])],
+    failures: &std::collections::HashMap<(String, String, String), String>,
+    threads: usize,
+    emit: impl FnMut(Vec<RowResult>) + Send,
+) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    // Rows done but not yet handed on (waiting for an earlier folder), the
+    // count handed on, and `emit`.
+    let done = Mutex::new((vec![None; tests.len()], 0usize, emit));
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some((name, rows)) = tests.get(i) else { break };
+            let res = run_test_cpu(&root.join(name), rows, failures);
+            // A worker that panicked holding the lock left the table whole.
+            let mut g = done.lock().unwrap_or_else(|e| e.into_inner());
+            let (slots, handed, emit) = &mut *g;
+            slots[i] = Some(res);
+            while let Some(r) = slots.get_mut(*handed).and_then(Option::take) {
+                emit(r);
+                *handed += 1;
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        // The interpreter and the rasteriser run on the worker's stack: as much as the main thread's.
+        let spawned = (0..threads.max(1))
+            .take_while(|_| std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, worker).is_ok())
+            .count();
+        if spawned == 0 {
+            worker();
+        }
+    });
+}
+
 /// The per-section results of one pass over a test file at one shader model.
 type PassResults = Result<BTreeMap<usize, walk::SecAcc>, String>;
 

@@ -15,7 +15,8 @@
 //!
 //! `--cpu` runs the shaders on the interpreter (`dxbc-interp`) with a CPU
 //! rasteriser instead of translating them for the GPU: the same rows and
-//! summary, no GPU needed.
+//! summary, no GPU needed. Test files run on all cores (rows in the same
+//! order as on one).
 //!
 //! DIR is the vkd3d corpus folder (holding MANIFEST.tsv) or one test folder
 //! inside it. Each row is PASS, FAIL, RAN (no probes), UNSUPPORTED
@@ -32,7 +33,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use shader_runner::{gpu, manifest, pct, run_test_cpu, run_test_with, summarize, RowResult};
+use shader_runner::{gpu, manifest, pct, run_test_with, run_tests_cpu, summarize, RowResult};
 
 struct Args {
     dir: PathBuf,
@@ -130,25 +131,20 @@ fn main() -> ExitCode {
     };
     // Translator panics are caught per test file and reported as rows.
     std::panic::set_hook(Box::new(|_| {}));
-    let mut tests: Vec<&String> = manifest.keys().collect();
-    tests.sort();
+    let mut names: Vec<&String> = manifest.keys().collect();
+    names.sort();
+    let tests: Vec<(&str, &[manifest::Row])> = names
+        .into_iter()
+        .filter(|t| only.as_ref().is_none_or(|o| o == *t))
+        .map(|t| (t.as_str(), &manifest[t][..]))
+        .filter(|(_, rows)| match &args.filter {
+            Some(f) => rows.iter().any(|r| format!("{}:{} {}", r.test, r.section, r.profile).contains(f.as_str())),
+            None => true,
+        })
+        .collect();
     let mut all: Vec<RowResult> = Vec::new();
     let stdout = std::io::stdout();
-    for t in tests {
-        if only.as_ref().is_some_and(|o| o != t) {
-            continue;
-        }
-        let rows: Vec<manifest::Row> = manifest[t].clone();
-        if let Some(f) = &args.filter {
-            let any = rows.iter().any(|r| format!("{}:{} {}", r.test, r.section, r.profile).contains(f.as_str()));
-            if !any {
-                continue;
-            }
-        }
-        let res = match &mut gpu {
-            Some(gpu) => run_test_with(gpu, &root.join(t), &rows, &failures, args.doubles),
-            None => run_test_cpu(&root.join(t), &rows, &failures),
-        };
+    let mut emit = |res: Vec<RowResult>| {
         for r in res {
             if let Some(f) = &args.filter {
                 if !r.id().contains(f.as_str()) {
@@ -159,6 +155,17 @@ fn main() -> ExitCode {
                 let _ = writeln!(stdout.lock(), "{}", r.line_text());
             }
             all.push(r);
+        }
+    };
+    match &mut gpu {
+        Some(gpu) => {
+            for (t, rows) in &tests {
+                emit(run_test_with(gpu, &root.join(t), rows, &failures, args.doubles));
+            }
+        }
+        None => {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            run_tests_cpu(&root, &tests, &failures, threads, emit);
         }
     }
     let s = summarize(&all);

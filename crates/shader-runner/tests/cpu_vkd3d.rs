@@ -35,3 +35,26 @@ fn vkd3d_probes_pass_on_the_interpreter() {
     // What the three files hold at the models the corpus compiled.
     assert_eq!((passed_sections, probes), (56, 56), "probed sections and probes");
 }
+
+/// The suite runs its files on several threads: the rows are those of one
+/// thread, in the same order.
+#[test]
+fn files_on_several_threads_give_the_rows_of_one_in_order() {
+    let root = corpus();
+    let m = manifest::read(&root.join("MANIFEST.tsv")).expect("manifest");
+    let failures = manifest::read_failures(&root.join("COMPILE_FAILURES.tsv"));
+    let names = ["arithmetic-int", "barriers", "bitwise", "geometry", "primitive-id"];
+    let tests: Vec<(&str, &[manifest::Row])> =
+        names.iter().map(|t| (*t, &m.get(*t).unwrap_or_else(|| panic!("{t} not in the manifest"))[..])).collect();
+    let one: Vec<String> = tests
+        .iter()
+        .flat_map(|(t, rows)| run_test_cpu(&root.join(t), rows, &failures))
+        .map(|r| r.line_text())
+        .collect();
+    let mut several = Vec::new();
+    shader_runner::run_tests_cpu(&root, &tests, &failures, 3, |rows| {
+        several.extend(rows.into_iter().map(|r| r.line_text()))
+    });
+    assert!(one.len() > 50, "{} rows", one.len());
+    assert_eq!(several, one);
+}
