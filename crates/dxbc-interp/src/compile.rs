@@ -164,6 +164,25 @@ pub struct TgsmDecl {
     pub stride: u32,
 }
 
+/// A geometry shader's declarations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GsDecl {
+    /// Vertices of each input primitive (`dcl_inputprimitive`: 1, 2, 3, 4 or 6).
+    pub input_vertices: u32,
+    /// What the emitted vertices form (`dcl_outputtopology`).
+    pub output: spec::PrimitiveTopology,
+    /// Invocations per input primitive (`dcl_gsinstances`).
+    pub instances: u32,
+    /// Most vertices one invocation emits (`dcl_maxout`).
+    pub max_vertices: u32,
+}
+
+impl Default for GsDecl {
+    fn default() -> GsDecl {
+        GsDecl { input_vertices: 1, output: spec::PrimitiveTopology::Undefined, instances: 1, max_vertices: 0 }
+    }
+}
+
 /// A program ready to run.
 #[derive(Clone, Debug)]
 pub struct Code {
@@ -199,6 +218,8 @@ pub struct Code {
     /// `dcl_globalFlags forceEarlyDepthStencil`: the depth test runs before
     /// the pixel shader, so a pixel that fails it has no side effects.
     pub early_depth: bool,
+    /// Geometry-shader declarations (defaults elsewhere).
+    pub gs: GsDecl,
     /// Instructions the program has (not counting declarations).
     pub instruction_count: usize,
 }
@@ -245,6 +266,7 @@ pub fn compile(p: &Program) -> Result<Code> {
         strides: BTreeMap::new(),
         writes_depth: false,
         early_depth: false,
+        gs: GsDecl::default(),
         instruction_count: 0,
     };
     let mut labels: BTreeMap<u32, u32> = BTreeMap::new();
@@ -324,6 +346,39 @@ fn declare(cx: &Cx, code: &mut Code, ins: &Instruction, op: Opcode) -> Result<()
             code.indexable.insert(r, (len, code.indexable_total));
             code.indexable_total = total;
         }
+        Opcode::DclGsInputPrimitive => {
+            use spec::Primitive as P;
+            let value = spec::control(op as u16, "primitive", ins.token);
+            code.gs.input_vertices = match P::from_u32(value) {
+                Some(P::Point) => 1,
+                Some(P::Line) => 2,
+                Some(P::Triangle) => 3,
+                Some(P::LineAdj) => 4,
+                Some(P::TriangleAdj) => 6,
+                // Patches of 1 to 32 control points follow one another.
+                Some(_) if value >= P::ControlPointPatch1 as u32 => value - P::ControlPointPatch1 as u32 + 1,
+                _ => {
+                    return Err(err(
+                        ErrorKind::Malformed,
+                        format!("geometry shader input primitive {value}"),
+                        ins.offset,
+                    ))
+                }
+            };
+        }
+        Opcode::DclGsOutputPrimitiveTopology => {
+            code.gs.output = spec::PrimitiveTopology::from_u32(spec::control(op as u16, "topology", ins.token))
+                .unwrap_or(spec::PrimitiveTopology::Undefined);
+        }
+        Opcode::DclGsInstanceCount => {
+            let n = payload(p, ins, 0);
+            // D3D11 allows 1 to 32 instances.
+            if !(1..=32).contains(&n) {
+                return Err(err(ErrorKind::Limit, format!("{n} geometry shader instances"), ins.offset));
+            }
+            code.gs.instances = n;
+        }
+        Opcode::DclMaxOutputVertexCount => code.gs.max_vertices = payload(p, ins, 0),
         Opcode::DclGlobalFlags => {
             code.early_depth =
                 dxbc::spec::field_value(dxbc::spec::GLOBAL_FLAGS_CONTROLS, "forceEarlyDepthStencil", ins.token) != 0;

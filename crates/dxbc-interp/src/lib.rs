@@ -57,6 +57,10 @@
 //! depth and emitted vertices are capped. Every error names the byte offset
 //! of the instruction ("(at offset 0x…)").
 //!
+//! **Geometry shaders** ([`run_geometry`]) run once per input primitive
+//! and instance, each invocation an independent lane; what they emit is
+//! cut into points, lines or triangles per stream in D3D's strip order.
+//!
 //! Not executed yet: hull and domain shaders, interfaces (`fcall`), cube
 //! maps, `lod`, `eval_snapped`, `samplepos`, the residency-feedback forms.
 #![forbid(unsafe_code)]
@@ -66,12 +70,14 @@ pub mod alu;
 pub mod compile;
 mod error;
 mod exec;
+pub mod geometry;
 pub mod resources;
 pub mod texture;
 
-pub use compile::{compile, Code, InputDecl, Sys, TgsmDecl};
+pub use compile::{compile, Code, GsDecl, InputDecl, Sys, TgsmDecl};
 pub use error::{Error, ErrorKind, Result};
 pub use exec::{run, run_group, Emitted, Grouping, Lane, Limits, Stats, MAX_CALL_DEPTH, MAX_EMITTED, MAX_LANES};
+pub use geometry::{run_geometry, GsInput, GsPrimitive};
 pub use resources::{Address, Bindings, Buffer, Channel, Compare, Resource, Sampler, TexDim, Texture};
 
 /// Compiles the program of a decoded shader container.

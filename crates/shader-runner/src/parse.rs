@@ -410,6 +410,21 @@ pub enum Topology {
     Patch(u32),
 }
 
+impl Topology {
+    /// The vertices of each primitive of `per_primitive` vertices, in the
+    /// order D3D gives them to a GS: a strip's odd triangle `k` is (k, k+2, k+1).
+    pub fn assemble(self, vertices: u32, per_primitive: u32) -> Option<Vec<u32>> {
+        Some(match (self, per_primitive) {
+            (Topology::PointList, 1) => (0..vertices).collect(),
+            (Topology::TriangleList, 3) => (0..vertices / 3 * 3).collect(),
+            (Topology::TriangleStrip, 3) => (0..vertices.saturating_sub(2))
+                .flat_map(|k| if k % 2 == 0 { [k, k + 1, k + 2] } else { [k, k + 2, k + 1] })
+                .collect(),
+            _ => return None,
+        })
+    }
+}
+
 /// One executable test line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {

@@ -36,6 +36,36 @@ fn vkd3d_probes_pass_on_the_interpreter() {
     assert_eq!((passed_sections, probes), (56, 56), "probed sections and probes");
 }
 
+/// Sections drawn through a geometry shader: the interpreter runs the VS
+/// per vertex, the GS per point, cuts its triangle strip into triangles and
+/// rasterises them; vkd3d's probes check the quad it emits, its colour and
+/// the primitive ID the GS writes for the pixel shader.
+#[test]
+fn geometry_shader_draws_pass_on_the_interpreter() {
+    let root = corpus();
+    let m = manifest::read(&root.join("MANIFEST.tsv")).expect("manifest");
+    let failures = manifest::read_failures(&root.join("COMPILE_FAILURES.tsv"));
+    let mut passed = Vec::new();
+    let mut probes = 0;
+    for test in ["geometry", "primitive-id"] {
+        let rows = m.get(test).unwrap_or_else(|| panic!("{test} not in the manifest"));
+        for r in run_test_cpu(&root.join(test), rows, &failures) {
+            if r.probes > 0 && !matches!(r.status, Status::NotRun(_)) {
+                assert_eq!(r.status, Status::Pass, "{}", r.line_text());
+                assert_eq!(r.probes_passed, r.probes, "{}", r.line_text());
+                probes += r.probes;
+                passed.push(r.id());
+            }
+        }
+    }
+    // geometry: the SM4 VS, GS and PS and the SM5 GS (5 probes each; the
+    // instanced GS has no DXBC); primitive-id: VS, GS and PS at 4.0 and 5.0
+    // (6 probes each).
+    assert!(passed.iter().any(|id| id == "geometry:004 gs_5_0"), "{passed:?}");
+    assert!(passed.iter().any(|id| id == "primitive-id:002 gs_4_0"), "{passed:?}");
+    assert_eq!((passed.len(), probes), (10, 56), "{passed:?}");
+}
+
 /// The suite runs its files on several threads: the rows are those of one
 /// thread, in the same order.
 #[test]

@@ -157,10 +157,10 @@ impl Backend for Cpu {
         instances: u32,
         quad: bool,
     ) -> Result<(), OpErr> {
-        if [Stage::Hull, Stage::Domain, Stage::Geometry].iter().any(|s| st.current.contains_key(s)) {
+        if [Stage::Hull, Stage::Domain].iter().any(|s| st.current.contains_key(s)) {
             return Err(OpErr::Skip(Skip::todo(
                 RunnerTodo::Interpreter,
-                "cpu runner: geometry and tessellation stages are not drawn yet",
+                "cpu runner: tessellation stages are not drawn yet",
             )));
         }
         raster::draw(st, topology, vertices, instances, quad)

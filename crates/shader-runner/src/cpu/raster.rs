@@ -40,6 +40,23 @@ fn same_semantic(a: &SignatureElement, b: &SignatureElement) -> bool {
     a.name.eq_ignore_ascii_case(&b.name) && a.semantic_index == b.semantic_index
 }
 
+/// A triangle to rasterise: three vertices and its `SV_PrimitiveID`.
+struct Triangle {
+    v: [usize; 3],
+    prim: u32,
+}
+
+/// What the last stage before the rasteriser produced: its output
+/// signature, its vertices and the triangles over them.
+struct Primitives {
+    sig: Vec<SignatureElement>,
+    verts: Vec<Vertex>,
+    tris: Vec<Triangle>,
+}
+
+/// Most input primitives one draw may give a geometry shader.
+const MAX_GS_INPUTS: usize = 1 << 16;
+
 pub(super) fn draw(
     st: &mut State<Cpu>,
     topology: Topology,
@@ -47,7 +64,8 @@ pub(super) fn draw(
     instances: u32,
     quad: bool,
 ) -> Result<(), OpErr> {
-    if !matches!(topology, Topology::TriangleList | Topology::TriangleStrip) {
+    let with_gs = st.current.contains_key(&Stage::Geometry);
+    if !with_gs && !matches!(topology, Topology::TriangleList | Topology::TriangleStrip) {
         return Err(todo("only triangle lists and strips are rasterised"));
     }
     let ps = st.compiled(Stage::Pixel).ok_or_else(|| todo("no pixel shader"))?;
@@ -55,6 +73,25 @@ pub(super) fn draw(
     let ps_sig: Vec<SignatureElement> =
         ps.shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
     let (vs_out_sig, shaded) = shade_vertices(st, vertices, instances, quad)?;
+    let Primitives { sig: out_sig, verts, tris } = if with_gs {
+        geometry(st, topology, vertices, instances, &vs_out_sig, &shaded)?
+    } else {
+        let mut tris = Vec::new();
+        for instance in 0..instances.max(1) {
+            let base = (instance * vertices) as usize;
+            let n = shaded.len().saturating_sub(base).min(vertices as usize);
+            let corners: Vec<[usize; 3]> = match topology {
+                Topology::TriangleList => (0..n / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
+                _ => (0..n.saturating_sub(2))
+                    .map(|t| if t % 2 == 0 { [t, t + 1, t + 2] } else { [t + 1, t, t + 2] })
+                    .collect(),
+            };
+            tris.extend(
+                corners.into_iter().enumerate().map(|(prim, c)| Triangle { v: c.map(|i| base + i), prim: prim as u32 }),
+            );
+        }
+        Primitives { sig: vs_out_sig, verts: shaded, tris }
+    };
     // Viewport: the first render target (or the depth target).
     let (width, height) = match st.resources.iter().find(|((k, _), _)| *k == ResKind::Rtv) {
         Some((_, r)) => match &r.res {
@@ -68,27 +105,80 @@ pub(super) fn draw(
     };
     let mut b = take_bindings(st);
     let mut budget = OP_BUDGET;
-    let mut result = Ok(());
-    for instance in 0..instances.max(1) {
-        let base = (instance * vertices) as usize;
-        let verts = shaded.get(base..base + vertices as usize).unwrap_or(&[]);
-        let tris: Vec<[usize; 3]> = match topology {
-            Topology::TriangleList => (0..verts.len() / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
-            _ => (0..verts.len().saturating_sub(2))
-                .map(|t| if t % 2 == 0 { [t, t + 1, t + 2] } else { [t + 1, t, t + 2] })
-                .collect(),
-        };
-        for (prim, tri) in tris.iter().enumerate() {
-            let v = [&verts[tri[0]], &verts[tri[1]], &verts[tri[2]]];
-            let r = triangle(st, &mut b, &ps_code, &ps_sig, &vs_out_sig, v, prim as u32, (width, height), &mut budget);
-            if let Err(e) = r {
-                result = Err(e);
-                break;
-            }
-        }
-    }
+    let result = tris.iter().try_for_each(|t| {
+        let v = t.v.map(|i| &verts[i]);
+        triangle(st, &mut b, &ps_code, &ps_sig, &out_sig, v, t.prim, (width, height), &mut budget)
+    });
     return_bindings(st, b);
     result
+}
+
+/// The geometry stage: the shaded vertices assembled into the geometry
+/// shader's input primitives (its inputs linked to the vertex shader's
+/// outputs by semantic), the shader run per primitive and instance, and
+/// the triangles it emitted on stream 0, the one rasterised.
+fn geometry(
+    st: &mut State<Cpu>,
+    topology: Topology,
+    vertices: u32,
+    instances: u32,
+    vs_sig: &[SignatureElement],
+    shaded: &[Vertex],
+) -> Result<Primitives, OpErr> {
+    let gs = st.compiled(Stage::Geometry).ok_or_else(|| todo("no geometry shader"))?;
+    let code = gs.code.clone();
+    let in_sig = gs.shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+    let out_sig = gs.shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+    if code.gs.output != dxbc::spec::PrimitiveTopology::Trianglestrip {
+        return Err(todo(&format!("{:?} from a geometry shader is not rasterised", code.gs.output)));
+    }
+    let n = code.gs.input_vertices;
+    let order = topology
+        .assemble(vertices, n)
+        .ok_or_else(|| todo(&format!("{topology:?} into a geometry shader of {n}-vertex primitives")))?;
+    // (GS input register, VS output register) of each linked element.
+    let links: Vec<(usize, usize)> = in_sig
+        .iter()
+        .filter_map(|e| vs_sig.iter().find(|o| same_semantic(o, e)).map(|o| (e.register as usize, o.register as usize)))
+        .collect();
+    let regs = code.input_regs as usize;
+    let per_instance = order.len() / n.max(1) as usize;
+    if per_instance.saturating_mul(instances.max(1) as usize) > MAX_GS_INPUTS {
+        return Err(todo(&format!("over {MAX_GS_INPUTS} geometry shader input primitives")));
+    }
+    let mut inputs = Vec::new();
+    for instance in 0..instances.max(1) {
+        let base = (instance * vertices) as usize;
+        for (k, prim) in order.chunks_exact(n.max(1) as usize).enumerate() {
+            let mut registers = vec![[0; 4]; prim.len() * regs];
+            for (i, &v) in prim.iter().enumerate() {
+                let Some(vertex) = shaded.get(base + v as usize) else { continue };
+                for &(g, o) in links.iter().filter(|(g, _)| *g < regs) {
+                    registers[i * regs + g] = vertex.outputs.get(o).copied().unwrap_or([0; 4]);
+                }
+            }
+            inputs.push(dxbc_interp::GsInput { primitive_id: k as u32, registers });
+        }
+    }
+    let mut b = take_bindings(st);
+    let ran = dxbc_interp::run_geometry(&code, &mut b, &inputs, Limits { budget: OP_BUDGET });
+    return_bindings(st, b);
+    let (emitted, _) = ran.map_err(|e| interp_skip(&e))?;
+    let reg_of = |sv: u32| out_sig.iter().find(|e| e.system_value == sv).map(|e| e.register as usize);
+    let (pos_reg, prim_reg) = (reg_of(SV_POSITION), reg_of(SV_PRIMITIVE_ID));
+    let mut verts = Vec::new();
+    let mut tris = Vec::new();
+    for p in emitted.iter().filter(|p| p.stream == 0 && p.vertices.len() == 3) {
+        let first = verts.len();
+        // A primitive ID the shader writes is the first vertex's (flat).
+        let prim = prim_reg.and_then(|r| p.vertices[0].get(r)).map_or(p.input_primitive, |v| v[0]);
+        for outputs in &p.vertices {
+            let pos = pos_reg.and_then(|r| outputs.get(r)).copied().unwrap_or([0; 4]);
+            verts.push(Vertex { pos: pos.map(f32::from_bits), outputs: outputs.clone() });
+        }
+        tris.push(Triangle { v: [first, first + 1, first + 2], prim });
+    }
+    Ok(Primitives { sig: out_sig, verts, tris })
 }
 
 /// Runs the vertex stage (the test's VS, or the built-in one of `draw quad`).

@@ -80,7 +80,9 @@ pub fn create(d: &ResourceDesc) -> Result<Resource, Skip> {
             if total > 1 << 24 {
                 return Err(Skip::todo(RunnerTodo::ResourceFormat, "runner: texture over 16 M texels"));
             }
-            let default = [0, 0, 0, one(ch)];
+            // Texels the data leaves out are zero, as in a new GPU texture;
+            // channels the format lacks read as D3D fills them (0, 0, 0, 1).
+            let default: [u32; 4] = std::array::from_fn(|c| if c == 3 && n < 4 { one(ch) } else { 0 });
             t.levels = (0..levels)
                 .map(|l| {
                     let (w, h, z) = t.level_size(l);

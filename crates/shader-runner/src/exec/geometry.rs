@@ -29,19 +29,6 @@ pub(super) struct Pulled {
 /// Most input records one draw may assemble (512 bytes each).
 const MAX_RECORDS: u64 = 1 << 16;
 
-/// The vertices of each primitive, in the order D3D gives them to a GS:
-/// a strip's odd triangle `k` is (k, k+2, k+1).
-pub(super) fn assemble(topology: Topology, vertices: u32, per_primitive: u32) -> Option<Vec<u32>> {
-    Some(match (topology, per_primitive) {
-        (Topology::PointList, 1) => (0..vertices).collect(),
-        (Topology::TriangleList, 3) => (0..vertices / 3 * 3).collect(),
-        (Topology::TriangleStrip, 3) => (0..vertices.saturating_sub(2))
-            .flat_map(|k| if k % 2 == 0 { [k, k + 1, k + 2] } else { [k, k + 2, k + 1] })
-            .collect(),
-        _ => return None,
-    })
-}
-
 /// An attribute's four register words as D3D's input assembler gives them:
 /// the format's channels, then 0, 0, 0, 1 (1.0 for float formats).
 fn attribute_words(format: Format, data: &[u32], at: usize) -> Option<[u32; 4]> {
@@ -208,7 +195,8 @@ impl<'a> Wgpu<'a> {
         let form =
             gs.translation.compute_form.clone().ok_or_else(|| OpErr::Fail("GS without a compute form".into()))?;
         let n = form.vertices_per_primitive;
-        let order = assemble(topology, vertices, n)
+        let order = topology
+            .assemble(vertices, n)
             .ok_or_else(|| self.todo_gs(format!("{topology:?} into a geometry shader of {n}-vertex primitives")))?;
         let records = order.len() as u64 * instances as u64;
         if records > MAX_RECORDS {
@@ -292,10 +280,10 @@ mod tests {
 
     #[test]
     fn strips_assemble_as_d3d_orders_their_triangles() {
-        assert_eq!(assemble(Topology::TriangleStrip, 5, 3), Some(vec![0, 1, 2, 1, 3, 2, 2, 3, 4]));
-        assert_eq!(assemble(Topology::TriangleList, 7, 3), Some((0..6).collect()));
-        assert_eq!(assemble(Topology::PointList, 2, 1), Some(vec![0, 1]));
-        assert_eq!(assemble(Topology::PointList, 2, 3), None);
+        assert_eq!(Topology::TriangleStrip.assemble(5, 3), Some(vec![0, 1, 2, 1, 3, 2, 2, 3, 4]));
+        assert_eq!(Topology::TriangleList.assemble(7, 3), Some((0..6).collect()));
+        assert_eq!(Topology::PointList.assemble(2, 1), Some(vec![0, 1]));
+        assert_eq!(Topology::PointList.assemble(2, 3), None);
     }
 
     #[test]
