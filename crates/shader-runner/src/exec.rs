@@ -15,7 +15,7 @@ use crate::gpu::{self, Gpu, ModuleBinding};
 use crate::manifest::Row;
 use crate::parse::{self, Dim, Format, InputElement, Require, ResourceDesc, SamplerDesc, Stage, Topology};
 use crate::probe::Readback;
-pub use crate::walk::{Avail, SecAcc};
+use crate::walk::Avail;
 use crate::walk::{Backend, Declared, OpErr, ResKind, State, Walker};
 use crate::{Capability, RunnerTodo, Skip, Status};
 use dxbc_naga::{RegisterClass, Translation};

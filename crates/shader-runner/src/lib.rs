@@ -27,6 +27,11 @@ use serde::Serialize;
 /// Time one test file may take (all its shader models) before its remaining rows are skipped.
 pub const TEST_TIME_LIMIT: Duration = Duration::from_secs(60);
 
+/// The same on the interpreter: only a guard against a hang, far above what
+/// [`cpu::FILE_BUDGET`] lets a file run, so the rows do not depend on the
+/// machine's speed or load.
+pub const CPU_TEST_TIME_LIMIT: Duration = Duration::from_secs(900);
+
 /// The outcome of one row. Only `Pass` passes; every other status says
 /// why not, typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -315,7 +320,8 @@ pub fn run_test_with(
     failures: &std::collections::HashMap<(String, String, String), String>,
     doubles: dxbc_naga::DoubleMode,
 ) -> Vec<RowResult> {
-    rows_from_passes(test_dir, rows, failures, "no probes: translated and accepted by wgpu", |file, m, deadline| {
+    let no_probes = "no probes: translated and accepted by wgpu";
+    rows_from_passes(test_dir, rows, failures, no_probes, TEST_TIME_LIMIT, |file, m, deadline| {
         let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut pass = exec::Pass::with_doubles(gpu, test_dir, rows, m, deadline, doubles);
             pass.run(file);
@@ -337,7 +343,8 @@ pub fn run_test_cpu(
     rows: &[manifest::Row],
     failures: &std::collections::HashMap<(String, String, String), String>,
 ) -> Vec<RowResult> {
-    rows_from_passes(test_dir, rows, failures, "no probes: ran on the interpreter", |file, m, deadline| {
+    let no_probes = "no probes: ran on the interpreter";
+    rows_from_passes(test_dir, rows, failures, no_probes, CPU_TEST_TIME_LIMIT, |file, m, deadline| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut pass = cpu::pass(test_dir, rows, m, deadline);
             pass.run(file);
@@ -400,6 +407,7 @@ fn rows_from_passes(
     rows: &[manifest::Row],
     failures: &std::collections::HashMap<(String, String, String), String>,
     no_probes: &str,
+    time_limit: Duration,
     mut pass: impl FnMut(&parse::TestFile, u32, Instant) -> PassResults,
 ) -> Vec<RowResult> {
     let name = rows.first().map(|r| r.test.clone()).unwrap_or_default();
@@ -417,7 +425,7 @@ fn rows_from_passes(
     let mut passes = std::collections::HashMap::new();
     if let Ok(text) = &text {
         let file = parse::parse_file(text);
-        let deadline = Instant::now() + TEST_TIME_LIMIT;
+        let deadline = Instant::now() + time_limit;
         for m in models {
             passes.insert(m, pass(&file, m, deadline));
         }

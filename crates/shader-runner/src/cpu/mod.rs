@@ -20,8 +20,28 @@ use crate::probe::Readback;
 use crate::walk::{Avail, Backend, Declared, OpErr, ResKind, State, Walker};
 use crate::{Capability, RunnerTodo, Skip};
 
-/// Instructions one draw or dispatch may execute on the interpreter.
+/// Instructions one stage of a draw, or one dispatch, may execute on the interpreter.
 pub const OP_BUDGET: u64 = 400_000_000;
+
+/// Instructions one pass over a test file may execute on the interpreter.
+/// This, not the clock, is what bounds a file on the CPU, so its rows are
+/// the same on any machine, under any load, on any number of threads.
+pub const FILE_BUDGET: u64 = 4_000_000_000;
+
+/// What is left of a pass's [`FILE_BUDGET`].
+struct FileBudget(u64);
+
+impl FileBudget {
+    /// A stage's budget: [`OP_BUDGET`], or what is left of the file's.
+    fn stage(&self) -> u64 {
+        OP_BUDGET.min(self.0)
+    }
+
+    /// Charges what a stage executed.
+    fn charge(&mut self, executed: u64) {
+        self.0 = self.0.saturating_sub(executed);
+    }
+}
 
 /// A shader ready for the interpreter.
 pub struct Compiled {
@@ -56,6 +76,7 @@ fn interp_skip(e: &dxbc_interp::Error) -> OpErr {
 /// The interpreter as a [`Backend`].
 pub struct Cpu {
     deadline: Instant,
+    left: FileBudget,
 }
 
 /// A pass of the CPU runner over one test file at one shader model.
@@ -63,7 +84,7 @@ pub type CpuPass<'a> = Walker<'a, Cpu>;
 
 /// A pass over one test file at shader model `sm`, stopping at `deadline`.
 pub fn pass<'a>(test_dir: &'a Path, rows: &'a [Row], sm: u32, deadline: Instant) -> CpuPass<'a> {
-    Walker::new(Cpu { deadline }, test_dir, rows, sm, deadline)
+    Walker::new(Cpu { deadline, left: FileBudget(FILE_BUDGET) }, test_dir, rows, sm, deadline)
 }
 
 impl Backend for Cpu {
@@ -163,7 +184,7 @@ impl Backend for Cpu {
                 "cpu runner: tessellation stages are not drawn yet",
             )));
         }
-        raster::draw(st, topology, vertices, instances, quad)
+        raster::draw(st, &mut self.left, topology, vertices, instances, quad)
     }
 
     fn dispatch(&mut self, st: &mut State<Cpu>, [x, y, z]: [u32; 3]) -> Result<(), OpErr> {
@@ -172,7 +193,8 @@ impl Backend for Cpu {
         };
         let code = cs.code.clone();
         let mut b = take_bindings(st);
-        let mut budget = OP_BUDGET;
+        let start = self.left.stage();
+        let mut budget = start;
         let mut result = Ok(());
         'groups: for gz in 0..z {
             for gy in 0..y {
@@ -193,6 +215,7 @@ impl Backend for Cpu {
             }
         }
         return_bindings(st, b);
+        self.left.charge(start - budget);
         result
     }
 }

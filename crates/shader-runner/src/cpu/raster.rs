@@ -9,7 +9,7 @@ use dxbc::chunks::signature::SignatureElement;
 use dxbc::spec::InterpolationMode;
 use dxbc_interp::{Grouping, Lane, Limits, Resource};
 
-use super::{interp_skip, resources, return_bindings, take_bindings, Cpu, OP_BUDGET};
+use super::{interp_skip, resources, return_bindings, take_bindings, Cpu, FileBudget};
 use crate::parse::{Format, Stage, Topology};
 use crate::walk::{Declared, OpErr, ResKind, State, QUAD};
 use crate::{RunnerTodo, Skip};
@@ -59,6 +59,7 @@ const MAX_GS_INPUTS: usize = 1 << 16;
 
 pub(super) fn draw(
     st: &mut State<Cpu>,
+    left: &mut FileBudget,
     topology: Topology,
     vertices: u32,
     instances: u32,
@@ -72,9 +73,9 @@ pub(super) fn draw(
     let ps_code = ps.code.clone();
     let ps_sig: Vec<SignatureElement> =
         ps.shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
-    let (vs_out_sig, shaded) = shade_vertices(st, vertices, instances, quad)?;
+    let (vs_out_sig, shaded) = shade_vertices(st, left, vertices, instances, quad)?;
     let Primitives { sig: out_sig, verts, tris } = if with_gs {
-        geometry(st, topology, vertices, instances, &vs_out_sig, &shaded)?
+        geometry(st, left, topology, vertices, instances, &vs_out_sig, &shaded)?
     } else {
         let mut tris = Vec::new();
         for instance in 0..instances.max(1) {
@@ -104,12 +105,14 @@ pub(super) fn draw(
         },
     };
     let mut b = take_bindings(st);
-    let mut budget = OP_BUDGET;
+    let start = left.stage();
+    let mut budget = start;
     let result = tris.iter().try_for_each(|t| {
         let v = t.v.map(|i| &verts[i]);
         triangle(st, &mut b, &ps_code, &ps_sig, &out_sig, v, t.prim, (width, height), &mut budget)
     });
     return_bindings(st, b);
+    left.charge(start - budget);
     result
 }
 
@@ -119,6 +122,7 @@ pub(super) fn draw(
 /// the triangles it emitted on stream 0, the one rasterised.
 fn geometry(
     st: &mut State<Cpu>,
+    left: &mut FileBudget,
     topology: Topology,
     vertices: u32,
     instances: u32,
@@ -161,9 +165,10 @@ fn geometry(
         }
     }
     let mut b = take_bindings(st);
-    let ran = dxbc_interp::run_geometry(&code, &mut b, &inputs, Limits { budget: OP_BUDGET });
+    let ran = dxbc_interp::run_geometry(&code, &mut b, &inputs, Limits { budget: left.stage() });
     return_bindings(st, b);
-    let (emitted, _) = ran.map_err(|e| interp_skip(&e))?;
+    let (emitted, stats) = ran.map_err(|e| interp_skip(&e))?;
+    left.charge(stats.instructions);
     let reg_of = |sv: u32| out_sig.iter().find(|e| e.system_value == sv).map(|e| e.register as usize);
     let (pos_reg, prim_reg) = (reg_of(SV_POSITION), reg_of(SV_PRIMITIVE_ID));
     let mut verts = Vec::new();
@@ -184,6 +189,7 @@ fn geometry(
 /// Runs the vertex stage (the test's VS, or the built-in one of `draw quad`).
 fn shade_vertices(
     st: &mut State<Cpu>,
+    left: &mut FileBudget,
     vertices: u32,
     instances: u32,
     quad: bool,
@@ -256,7 +262,8 @@ fn shade_vertices(
         }
         lanes.push(lane);
     }
-    let mut budget = OP_BUDGET;
+    let start = left.stage();
+    let mut budget = start;
     let mut b = take_bindings(st);
     let mut result = Ok(());
     for chunk in lanes.chunks_mut(dxbc_interp::MAX_LANES) {
@@ -269,6 +276,7 @@ fn shade_vertices(
         }
     }
     return_bindings(st, b);
+    left.charge(start - budget);
     result?;
     let pos_reg = out_sig.iter().find(|e| e.system_value == SV_POSITION).map(|e| e.register as usize);
     let verts = lanes
