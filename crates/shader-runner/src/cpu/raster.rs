@@ -81,14 +81,14 @@ pub(super) fn draw(
         for instance in 0..instances.max(1) {
             let base = (instance * vertices) as usize;
             let n = shaded.len().saturating_sub(base).min(vertices as usize);
-            let corners: Vec<[usize; 3]> = match topology {
-                Topology::TriangleList => (0..n / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect(),
-                _ => (0..n.saturating_sub(2))
-                    .map(|t| if t % 2 == 0 { [t, t + 1, t + 2] } else { [t + 1, t, t + 2] })
-                    .collect(),
-            };
+            // D3D's order: a strip's odd triangle is (k, k+2, k+1), so its
+            // first vertex, which flat attributes come from, is k.
+            let corners = topology.assemble(n as u32, 3).unwrap_or_default();
             tris.extend(
-                corners.into_iter().enumerate().map(|(prim, c)| Triangle { v: c.map(|i| base + i), prim: prim as u32 }),
+                corners
+                    .chunks_exact(3)
+                    .enumerate()
+                    .map(|(prim, c)| Triangle { v: [0, 1, 2].map(|i| base + c[i] as usize), prim: prim as u32 }),
             );
         }
         Primitives { sig: vs_out_sig, verts: shaded, tris }
