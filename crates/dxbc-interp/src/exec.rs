@@ -545,7 +545,12 @@ impl Machine<'_> {
                 lane.emitted.push(Emitted { stream, outputs: lane.outputs.clone(), cut_after: cut });
             }
             O::Cut | O::CutStream => {
-                if let Some(e) = self.lanes[l].emitted.last_mut() {
+                // The strip that ends is the stream's own.
+                let stream = match op.ops.first() {
+                    Some(Opnd::Stream(s)) => *s,
+                    _ => 0,
+                };
+                if let Some(e) = self.lanes[l].emitted.iter_mut().rev().find(|e| e.stream == stream) {
                     e.cut_after = true;
                 }
             }

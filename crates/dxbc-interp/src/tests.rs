@@ -287,3 +287,25 @@ fn a_derivative_into_its_own_source_register_reads_the_neighbours_before_any_wri
         assert_eq!(f32::from_bits(l.outputs[0][0]), 1.0);
     }
 }
+
+#[test]
+fn a_geometry_shader_cuts_only_the_strip_of_the_stream_it_names() {
+    // Each stream has its own strip: cut_stream m1, right after an emit to
+    // stream 0, ends stream 1's strip and leaves stream 0's open.
+    let text = "gs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_inputprimitive point\ndcl_stream m0\n\
+                dcl_outputtopology linestrip\ndcl_output o0.xyzw\ndcl_stream m1\ndcl_outputtopology linestrip\n\
+                dcl_output o0.xyzw\ndcl_maxout 8\n\
+                mov o0.xyzw, l(0,0,0,0)\nemit_stream m0\nmov o0.xyzw, l(10,0,0,0)\nemit_stream m1\n\
+                mov o0.xyzw, l(11,0,0,0)\nemit_stream m1\nmov o0.xyzw, l(1,0,0,0)\nemit_stream m0\n\
+                cut_stream m1\nmov o0.xyzw, l(2,0,0,0)\nemit_stream m0\nmov o0.xyzw, l(12,0,0,0)\nemit_stream m1\n\
+                ret\n";
+    let code = compile(&program(text)).unwrap();
+    assert_eq!(code.gs.input_vertices, 1);
+    let input = GsInput { primitive_id: 0, registers: vec![[0; 4]; code.input_regs as usize] };
+    let (prims, _) = run_geometry(&code, &mut Bindings::default(), &[input], Limits::default()).unwrap();
+    let lines = |s: u32| -> Vec<Vec<u32>> {
+        prims.iter().filter(|p| p.stream == s).map(|p| p.vertices.iter().map(|v| v[0][0]).collect()).collect()
+    };
+    assert_eq!(lines(0), vec![vec![0, 1], vec![1, 2]]);
+    assert_eq!(lines(1), vec![vec![10, 11]]);
+}
