@@ -22,7 +22,7 @@ use crate::vertex::Interpolation;
 use crate::Stage;
 
 /// The invocation to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Invocation {
     /// The pixel at (x, y) of the preview, (0, 0) top-left.
     Pixel {
