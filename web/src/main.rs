@@ -15,7 +15,7 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    carved, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview,
+    carved, debugger, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview,
     search, selection, source_map, syntax, text, tour, translation,
 };
 
