@@ -320,8 +320,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Run { file, link, pixel, vertex, thread } => {
             let inv = dxbc_cli::run::invocation(pixel.as_deref(), vertex, thread.as_deref())?;
             let bytes = file.as_deref().map(read_input).transpose()?;
-            let (shader, values, settings) = dxbc_cli::run::inputs(bytes.as_deref(), link.as_deref())?;
-            let text = dxbc_cli::run::trace_text(&shader, values.as_deref(), settings.as_deref(), inv)?;
+            let inputs = dxbc_cli::run::inputs(bytes.as_deref(), link.as_deref())?;
+            let text = dxbc_cli::run::trace_text(&inputs, inv)?;
             out.write_all(text.as_bytes()).map_err(io)?;
         }
         Command::Disasm { file, dialect } => {

@@ -39,29 +39,36 @@ pub fn invocation(pixel: Option<&str>, vertex: Option<u32>, thread: Option<&str>
     }
 }
 
-/// Shader bytes, control values and settings: from FILE, from a preview
-/// link, or FILE with the link's values and settings.
-pub fn inputs(file: Option<&[u8]>, link: Option<&str>) -> Result<(Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>), String> {
+/// What a run starts from.
+pub struct Inputs {
+    /// The shader file.
+    pub shader: Vec<u8>,
+    /// The preview's control values record (None: defaults).
+    pub values: Option<Vec<u8>>,
+    /// The preview's settings record (None: defaults).
+    pub settings: Option<Vec<u8>>,
+}
+
+/// The inputs from FILE, from a preview link, or FILE with the link's
+/// values and settings.
+pub fn inputs(file: Option<&[u8]>, link: Option<&str>) -> Result<Inputs, String> {
     match (file, link) {
-        (Some(f), None) => Ok((f.to_vec(), None, None)),
+        (Some(f), None) => Ok(Inputs { shader: f.to_vec(), values: None, settings: None }),
         (f, Some(l)) => {
             let p = dxbc::permalink::decode(l).map_err(|e| format!("--link: {e}"))?;
-            Ok((f.map_or(p.shader, |f| f.to_vec()), p.view.preview_values, p.view.preview_settings))
+            let shader = f.map_or(p.shader, |f| f.to_vec());
+            Ok(Inputs { shader, values: p.view.preview_values, settings: p.view.preview_settings })
         }
         (None, None) => Err("give FILE or --link".into()),
     }
 }
 
 /// The trace of `inv` as text.
-pub fn trace_text(
-    bytes: &[u8],
-    values: Option<&[u8]>,
-    settings: Option<&[u8]>,
-    inv: Invocation,
-) -> Result<String, String> {
-    let shader = dxbc::Shader::decode(bytes).map_err(|e| e.to_string())?;
+pub fn trace_text(inputs: &Inputs, inv: Invocation) -> Result<String, String> {
+    let shader = dxbc::Shader::decode(&inputs.shader).map_err(|e| e.to_string())?;
     let model = PreviewModel::new(&shader);
-    let (values, settings) = model.restore_state(values, settings).map_err(|e| e.to_string())?;
+    let (values, settings) =
+        model.restore_state(inputs.values.as_deref(), inputs.settings.as_deref()).map_err(|e| e.to_string())?;
     let plan =
         preview_model::plan::build(&shader, &model, &values, &settings).map_err(|e| format!("not previewable: {e}"))?;
     let d = debug::debug(&shader, &model, &plan, inv, dxbc_interp::Limits::default(), MAX_STEPS)

@@ -114,7 +114,8 @@ pub fn DebugPanel() -> impl IntoView {
                 ours[c] == gpu[c]
             }
         });
-        let text = |w: [u32; 4]| w.iter().map(|&c| preview::component_text(target.format, c)).collect::<Vec<_>>().join(", ");
+        let text =
+            |w: [u32; 4]| w.iter().map(|&c| preview::component_text(target.format, c)).collect::<Vec<_>>().join(", ");
         Some((same, format!("o{}: interpreter ({}) GPU ({})", target.location, text(ours), text(gpu))))
     });
     view! {
