@@ -25,14 +25,21 @@ async function position(page) {
   return { at: Number(m[1]), of: Number(m[2]), next: m[3] };
 }
 
-/** Picks pixel (x, y) of the 256×256 picture by clicking the canvas where it is drawn. */
+/**
+ * Clicks the canvas over pixel (x, y) of the 256×256 picture and returns
+ * the pixel the page picked (mouse offsets are whole CSS pixels, so the
+ * pick may be a neighbour when the canvas is scaled).
+ */
 async function pick(page, x, y) {
   const canvas = page.getByTestId('preview');
-  const box = await canvas.boundingBox();
-  const border = await canvas.evaluate((c) => [c.clientLeft, c.clientTop, c.clientWidth, c.clientHeight]);
-  await canvas.click({ position: { x: border[0] + (x + 0.5) * border[2] / 256, y: border[1] + (y + 0.5) * border[3] / 256 } });
-  assert.ok(box);
-  await page.getByTestId('debug-pick').filter({ hasText: `Pixel (${x}, ${y})` }).waitFor({ timeout: 5000 });
+  const [left, top, w, h] = await canvas.evaluate((c) => [c.clientLeft, c.clientTop, c.clientWidth, c.clientHeight]);
+  await canvas.click({ position: { x: left + (x + 0.5) * w / 256, y: top + (y + 0.5) * h / 256 } });
+  const picked = page.getByTestId('debug-pick').filter({ hasText: /^Pixel \(\d+, \d+\)/ });
+  await picked.waitFor({ timeout: 5000 });
+  const m = (await picked.textContent()).match(/^Pixel \((\d+), (\d+)\)/);
+  const p = [Number(m[1]), Number(m[2])];
+  assert.ok(Math.abs(p[0] - x) <= 1 && Math.abs(p[1] - y) <= 1, `picked ${p} for ${x},${y}`);
+  return p;
 }
 
 async function startDebug(page) {
@@ -47,8 +54,7 @@ test('debug a corpus pixel to the end: its value equals the GPU read-back; step 
     const file = path.join(CORPUS, 'fxc/dxdecompiler_transparencyaa10_1_transparencyaa10_1_ps.dxbc');
     await openPreview(page, linkFor(file));
     const st = await pageState(page);
-    const [x, y] = [37, 201];
-    await pick(page, x, y);
+    const [x, y] = await pick(page, 37, 201);
     await startDebug(page);
     const start = await position(page);
     assert.equal(start.at, 0);
