@@ -55,7 +55,7 @@ test('debug a corpus pixel to the end: its value equals the GPU read-back; step 
     await openPreview(page, linkFor(file));
     const st = await pageState(page);
     const [x, y] = await pick(page, 37, 201);
-    await startDebug(page);
+    console.log(`pixel ${x},${y}: ${await startDebug(page)}`);
     const start = await position(page);
     assert.equal(start.at, 0);
     assert.ok(start.of > 5, `${start.of} steps`);
