@@ -185,9 +185,9 @@ pub fn bindings(plan: &Plan, code: &Code) -> Bindings {
                 // The translator's hidden buffers (UAV counters) have no D3D register of their own.
                 let Some(&dim) = dims.get(&reg).filter(|_| matches!(class, 't' | 'u')) else { continue };
                 let stride = code.strides.get(&(uav, reg)).copied().unwrap_or(0);
-                // Typed buffers: the translation stores each element's
-                // components as consecutive words, four of them.
-                let typed = (dim == dxbc::spec::ResourceDimension::Buffer).then_some((Channel::Float, 4));
+                // Typed buffers as the translation binds them by default:
+                // one 32-bit channel per element (dxbc_naga's typed format).
+                let typed = (dim == dxbc::spec::ResourceDimension::Buffer).then_some((Channel::Float, 1));
                 let r = IResource::Buffer(Buffer { words: words(blob(*i)), stride, typed, counter: 0 });
                 if uav {
                     b.uavs.insert(reg, r);
@@ -468,13 +468,14 @@ pub fn describe_changes(changes: &[dxbc_interp::Change]) -> Vec<String> {
         let reg = changes[i].reg;
         let n = changes[i..].iter().take_while(|c| c.reg == reg).count();
         let group = &changes[i..i + n];
+        // oDepth and oMask are scalars: no component suffix.
         let scalar = matches!(reg, dxbc_interp::Reg::Depth | dxbc_interp::Reg::CoverageMask);
         let mask: String = if scalar {
             String::new()
         } else {
-            group.iter().map(|c| ['.', 'x', 'y', 'z', 'w'][c.component as usize % 4 + 1]).collect::<String>()
+            let letters: String = group.iter().map(|c| ['x', 'y', 'z', 'w'][c.component as usize & 3]).collect();
+            format!(".{letters}")
         };
-        let mask = if mask.is_empty() { mask } else { format!(".{}", mask.trim_start_matches('.')) };
         let floats: Vec<String> = group.iter().map(|c| format!("{:?}", f32::from_bits(c.new))).collect();
         let hex: Vec<String> = group.iter().map(|c| format!("{:#010x}", c.new)).collect();
         lines.push(format!("{}{mask} = ({}) [{}]", reg_name(reg), floats.join(", "), hex.join(", ")));
