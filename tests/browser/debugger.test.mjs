@@ -2,11 +2,11 @@
 // picked on the preview, run on the interpreter in the worker, stepped to
 // the end and compared with the GPU's read-back of that pixel (and with
 // the native renderer's); stepping back; a breakpoint; a compute thread
-// that uses groupshared memory.
+// that uses groupshared memory; a debug link restoring the pixel and step.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { withPage as launch, CORPUS } from './chromium.mjs';
+import { withPage as launch, currentLink, APP_URL, CORPUS } from './chromium.mjs';
 import { linkFor, nativeReference, openPreview, pageState } from './preview_helpers.mjs';
 
 const withPage = (fn) => launch(fn, { webgpu: true });
@@ -98,6 +98,14 @@ test('debug a corpus pixel to the end: its value equals the GPU read-back; step 
     assert.equal(hit.next, bp);
     assert.ok(hit.at > 0 && hit.at < start.of);
     assert.match(await page.locator('[data-testid=disassembly] .line.sel').textContent(), /^deriv_rt[xy]/);
+    // A debug link restores the pixel and the step.
+    const link = await currentLink(page);
+    await page.goto('about:blank');
+    await page.goto(APP_URL + link);
+    await page.getByTestId('debug-position').waitFor({ timeout: 60000 });
+    await page.getByTestId('debug-position').filter({ hasText: `step ${hit.at} of ${start.of}` }).waitFor({ timeout: 10000 });
+    assert.equal((await position(page)).next, bp);
+    assert.match(await page.getByTestId('debug-pick').textContent(), new RegExp(`^Pixel \\(${x}, ${y}\\)`));
     assert.deepEqual(errors, []);
   });
 });

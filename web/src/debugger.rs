@@ -3,6 +3,7 @@
 //! replays the record ([`Session::registers_at`]) to show any step, forward
 //! or back, without executing again.
 
+use dxbc::permalink::DebugInvocation;
 use preview_model::debug::{self, Invocation};
 use preview_model::PreviewModel;
 use serde::{Deserialize, Serialize};
@@ -195,6 +196,24 @@ pub fn session_json(bytes: &[u8], request_json: &str) -> String {
     serde_json::to_string(&r).unwrap_or_default()
 }
 
+/// The invocation as a link records it.
+pub fn to_link(inv: Invocation) -> DebugInvocation {
+    match inv {
+        Invocation::Pixel { x, y } => DebugInvocation::Pixel { x, y },
+        Invocation::Vertex(n) => DebugInvocation::Vertex(n),
+        Invocation::Thread { group, thread } => DebugInvocation::Thread { group, thread },
+    }
+}
+
+/// The invocation a link records.
+pub fn from_link(inv: DebugInvocation) -> Invocation {
+    match inv {
+        DebugInvocation::Pixel { x, y } => Invocation::Pixel { x, y },
+        DebugInvocation::Vertex(n) => Invocation::Vertex(n),
+        DebugInvocation::Thread { group, thread } => Invocation::Thread { group, thread },
+    }
+}
+
 /// How the register view prints a component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Radix {
@@ -293,6 +312,9 @@ mod tests {
         assert_eq!(component_text(1.5f32.to_bits(), Radix::Float), "1.5");
         assert_eq!(component_text(u32::MAX, Radix::Int), "-1");
         assert_eq!(component_text(255, Radix::Hex), "0x000000ff");
+        let t = Invocation::Thread { group: [1, 2, 3], thread: [4, 5, 6] };
+        assert_eq!(from_link(to_link(t)), t);
+        assert_eq!(to_link(Invocation::Pixel { x: 3, y: 4 }), DebugInvocation::Pixel { x: 3, y: 4 });
     }
 
     impl Registers {

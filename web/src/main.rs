@@ -401,6 +401,9 @@ impl State {
             let name = "the link's first file".to_string();
             self.compare.set(CompareWith::File { name, bytes: Arc::new(other.clone()) });
         }
+        // Before the panes open: the Debug panel takes it when it mounts.
+        self.pv.debug_restore.set(v.debug);
+        self.pv.debug_link.set(v.debug);
         self.panes.set(v.panes);
         ensure_translation(*self);
         self.tour.set(v.tour_step.map(|s| (s as usize).min(tour::STEPS.len() - 1)));
@@ -492,6 +495,7 @@ impl State {
                 preview_values,
                 preview_settings,
                 compare: self.compared_bytes(),
+                debug: if self.panes.get() & PANE_PREVIEW != 0 { self.pv.debug_link.get() } else { None },
             },
         })
     }

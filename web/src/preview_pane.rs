@@ -136,6 +136,10 @@ pub struct PreviewSignals {
     pub readbacks: RwSignal<Option<Arc<Vec<Vec<u8>>>>>,
     /// The pixel picked for the debugger (a click on the picture).
     pub debug_pick: RwSignal<Option<(u32, u32)>>,
+    /// The debugger's invocation and step, for links.
+    pub debug_link: RwSignal<Option<dxbc::permalink::DebugView>>,
+    /// A link's debugger state, taken by the Debug panel when it opens.
+    pub debug_restore: RwSignal<Option<dxbc::permalink::DebugView>>,
     hover: RwSignal<Option<(u32, u32)>>,
     reference: RwSignal<Option<Arc<Reference>>>,
     compare_note: RwSignal<Option<String>>,
@@ -158,6 +162,8 @@ impl PreviewSignals {
             companion_note: RwSignal::new(None),
             readbacks: RwSignal::new(None),
             debug_pick: RwSignal::new(None),
+            debug_link: RwSignal::new(None),
+            debug_restore: RwSignal::new(None),
             hover: RwSignal::new(None),
             reference: RwSignal::new(None),
             compare_note: RwSignal::new(None),

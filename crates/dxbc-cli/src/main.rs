@@ -42,7 +42,8 @@ enum Command {
     Run {
         /// The shader (optional with --link, which carries one).
         file: Option<String>,
-        /// A preview link (`#v1/…`): its control values and settings.
+        /// A preview link (`#v1/…`): its control values and settings, and
+        /// a debug link's invocation when no other is given.
         #[arg(long)]
         link: Option<String>,
         /// A pixel of the preview (pixel shaders), X,Y from the top left.
@@ -318,9 +319,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             faults(&s)?;
         }
         Command::Run { file, link, pixel, vertex, thread } => {
-            let inv = dxbc_cli::run::invocation(pixel.as_deref(), vertex, thread.as_deref())?;
             let bytes = file.as_deref().map(read_input).transpose()?;
             let inputs = dxbc_cli::run::inputs(bytes.as_deref(), link.as_deref())?;
+            // Without --pixel, --vertex or --thread, a debug link's invocation.
+            let inv = match (&pixel, vertex, &thread, inputs.invocation) {
+                (None, None, None, Some(inv)) => inv,
+                _ => dxbc_cli::run::invocation(pixel.as_deref(), vertex, thread.as_deref())?,
+            };
             let text = dxbc_cli::run::trace_text(&inputs, inv)?;
             out.write_all(text.as_bytes()).map_err(io)?;
         }

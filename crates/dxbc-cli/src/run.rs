@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use dxbc::permalink::DebugInvocation;
 use preview_model::debug::{self, Invocation};
 use preview_model::PreviewModel;
 
@@ -47,17 +48,24 @@ pub struct Inputs {
     pub values: Option<Vec<u8>>,
     /// The preview's settings record (None: defaults).
     pub settings: Option<Vec<u8>>,
+    /// The invocation a debug link records.
+    pub invocation: Option<Invocation>,
 }
 
 /// The inputs from FILE, from a preview link, or FILE with the link's
 /// values and settings.
 pub fn inputs(file: Option<&[u8]>, link: Option<&str>) -> Result<Inputs, String> {
     match (file, link) {
-        (Some(f), None) => Ok(Inputs { shader: f.to_vec(), values: None, settings: None }),
+        (Some(f), None) => Ok(Inputs { shader: f.to_vec(), values: None, settings: None, invocation: None }),
         (f, Some(l)) => {
             let p = dxbc::permalink::decode(l).map_err(|e| format!("--link: {e}"))?;
             let shader = f.map_or(p.shader, |f| f.to_vec());
-            Ok(Inputs { shader, values: p.view.preview_values, settings: p.view.preview_settings })
+            let invocation = p.view.debug.map(|d| match d.invocation {
+                DebugInvocation::Pixel { x, y } => Invocation::Pixel { x, y },
+                DebugInvocation::Vertex(n) => Invocation::Vertex(n),
+                DebugInvocation::Thread { group, thread } => Invocation::Thread { group, thread },
+            });
+            Ok(Inputs { shader, values: p.view.preview_values, settings: p.view.preview_settings, invocation })
         }
         (None, None) => Err("give FILE or --link".into()),
     }

@@ -1056,3 +1056,18 @@ fn run_refuses_an_invocation_of_another_stage_or_outside_the_preview() {
     assert_eq!(code, 1);
     assert!(err.contains("outside what the preview runs"), "{err}");
 }
+
+#[test]
+fn run_takes_the_invocation_of_a_debug_link() {
+    use dxbc::permalink::{DebugInvocation, DebugView, Permalink, ViewState};
+    let f = corpus("fxc/xenia_float24_round_ps.dxbc");
+    let debug = Some(DebugView { invocation: DebugInvocation::Pixel { x: 3, y: 5 }, step: 7 });
+    let link = dxbc::permalink::encode(&Permalink {
+        shader: std::fs::read(&f).unwrap(),
+        view: ViewState { debug, ..Default::default() },
+    });
+    let (code, via_link, err) = dxbc(&["run", "--link", &link], None);
+    assert_eq!(code, 0, "{err}");
+    let (_, direct, _) = dxbc(&["run", f.to_str().unwrap(), "--pixel", "3,5"], None);
+    assert_eq!(String::from_utf8(via_link).unwrap(), String::from_utf8(direct).unwrap());
+}

@@ -36,6 +36,8 @@ fn go(s: State, d: Dbg, n: usize) {
     let Some(sess) = d.session.get_untracked() else { return };
     let n = n.min(sess.steps.len());
     d.pos.set(n);
+    let step = n as u32;
+    s.pv.debug_link.set(Some(dxbc::permalink::DebugView { invocation: debugger::to_link(sess.invocation), step }));
     let at = sess.steps.get(n).or(sess.steps.last()).map(|st| st.offset);
     let m = s.model.get_untracked();
     if let Some(sel) = at.and_then(|o| selection::select_byte(&m, o as usize)) {
@@ -43,7 +45,8 @@ fn go(s: State, d: Dbg, n: usize) {
     }
 }
 
-fn start(s: State, d: Dbg, inv: Invocation) {
+/// Runs `inv` in the worker, then goes to position `step`.
+fn start(s: State, d: Dbg, inv: Invocation, step: usize) {
     let bytes = s.model.with_untracked(|m| m.bytes.clone());
     let (values, settings) = s.pv.link_state();
     let req = Request { values, settings, invocation: inv };
@@ -61,7 +64,7 @@ fn start(s: State, d: Dbg, inv: Invocation) {
             Ok(sess) => {
                 d.note.set(Some(format!("{inv}: {} steps, run and recorded in {ms:.0} ms", sess.steps.len())));
                 d.session.set(Some(Arc::new(sess)));
-                go(s, d, 0);
+                go(s, d, step);
             }
             Err(e) => d.note.set(Some(e)),
         }
@@ -89,6 +92,19 @@ pub fn DebugPanel() -> impl IntoView {
         note: RwSignal::new(None),
         thread: RwSignal::new("0,0,0:0,0,0".into()),
     };
+    // A link's debugger state: its invocation runs once, at its step.
+    if let Some(v) = pv.debug_restore.get_untracked() {
+        pv.debug_restore.set(None);
+        let inv = debugger::from_link(v.invocation);
+        match inv {
+            Invocation::Pixel { x, y } => pv.debug_pick.set(Some((x, y))),
+            Invocation::Thread { group: g, thread: t } => {
+                d.thread.set(format!("{},{},{}:{},{},{}", g[0], g[1], g[2], t[0], t[1], t[2]))
+            }
+            Invocation::Vertex(_) => {}
+        }
+        start(s, d, inv, v.step as usize);
+    }
     let stage = Memo::new(move |_| pv.prepared.get().map(|p| p.plan.stage));
     let regs = Memo::new(move |_| d.session.get().map(|x| x.registers_at(d.pos.get())));
     // The pixel's final value beside the GPU read-back of it.
@@ -128,7 +144,7 @@ pub fn DebugPanel() -> impl IntoView {
                         None => "Click the picture to pick a pixel.".to_string(),
                     }}</p>
                     <button class="btn" data-testid="debug-start" disabled=move || pv.debug_pick.get().is_none()
-                        on:click=move |_| if let Some((x, y)) = pv.debug_pick.get_untracked() { start(s, d, Invocation::Pixel { x, y }) }>"Debug pixel"</button>
+                        on:click=move |_| if let Some((x, y)) = pv.debug_pick.get_untracked() { start(s, d, Invocation::Pixel { x, y }, 0) }>"Debug pixel"</button>
                 }.into_any(),
                 Some(Stage::Compute) => view! {
                     <label class="small">"Thread (group : thread) "
@@ -137,7 +153,7 @@ pub fn DebugPanel() -> impl IntoView {
                     </label>
                     <button class="btn" data-testid="debug-start"
                         on:click=move |_| match thread_of(&d.thread.get_untracked()) {
-                            Some(inv) => start(s, d, inv),
+                            Some(inv) => start(s, d, inv, 0),
                             None => d.note.set(Some("Write the thread as GX,GY,GZ:TX,TY,TZ".into())),
                         }>"Debug thread"</button>
                 }.into_any(),
