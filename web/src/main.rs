@@ -15,8 +15,8 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    carved, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model, preview,
-    search, selection, source_map, syntax, text, tour, translation,
+    carved, debugger, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model,
+    preview, search, selection, source_map, syntax, text, tour, translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};
@@ -401,6 +401,9 @@ impl State {
             let name = "the link's first file".to_string();
             self.compare.set(CompareWith::File { name, bytes: Arc::new(other.clone()) });
         }
+        // Before the panes open: the Debug panel takes it when it mounts.
+        self.pv.debug_restore.set(v.debug);
+        self.pv.debug_link.set(v.debug);
         self.panes.set(v.panes);
         ensure_translation(*self);
         self.tour.set(v.tour_step.map(|s| (s as usize).min(tour::STEPS.len() - 1)));
@@ -492,6 +495,7 @@ impl State {
                 preview_values,
                 preview_settings,
                 compare: self.compared_bytes(),
+                debug: if self.panes.get() & PANE_PREVIEW != 0 { self.pv.debug_link.get() } else { None },
             },
         })
     }

@@ -6,6 +6,7 @@
 //! WebGPU's async calls, and a control that moves while a frame is on the
 //! GPU only marks the next frame as wanted (frames never queue up).
 
+use crate::components::debug_panel::DebugPanel;
 use crate::components::pipeline_control::PipelineControl;
 use crate::dom::yield_now;
 use crate::layout::PANE_PREVIEW;
@@ -131,7 +132,14 @@ pub struct PreviewSignals {
     pub companions: RwSignal<Vec<preview::Companion>>,
     /// Why the last file offered as a companion was not taken.
     pub companion_note: RwSignal<Option<String>>,
-    readbacks: RwSignal<Option<Arc<Vec<Vec<u8>>>>>,
+    /// The GPU's read-backs of the last frame.
+    pub readbacks: RwSignal<Option<Arc<Vec<Vec<u8>>>>>,
+    /// The pixel picked for the debugger (a click on the picture).
+    pub debug_pick: RwSignal<Option<(u32, u32)>>,
+    /// The debugger's invocation and step, for links.
+    pub debug_link: RwSignal<Option<dxbc::permalink::DebugView>>,
+    /// A link's debugger state, taken by the Debug panel when it opens.
+    pub debug_restore: RwSignal<Option<dxbc::permalink::DebugView>>,
     hover: RwSignal<Option<(u32, u32)>>,
     reference: RwSignal<Option<Arc<Reference>>>,
     compare_note: RwSignal<Option<String>>,
@@ -153,6 +161,9 @@ impl PreviewSignals {
             companions: RwSignal::new(Vec::new()),
             companion_note: RwSignal::new(None),
             readbacks: RwSignal::new(None),
+            debug_pick: RwSignal::new(None),
+            debug_link: RwSignal::new(None),
+            debug_restore: RwSignal::new(None),
             hover: RwSignal::new(None),
             reference: RwSignal::new(None),
             compare_note: RwSignal::new(None),
@@ -483,6 +494,9 @@ pub fn PreviewPane() -> impl IntoView {
                             }
                         }
                         on:mouseup=move |_| DRAG_FROM.with(|d| d.set(None))
+                        on:click=move |ev: web_sys::MouseEvent| {
+                            if let Some(p) = canvas_pixel(pv, &ev) { pv.debug_pick.set(Some(p)); }
+                        }
                         on:wheel=move |ev: web_sys::WheelEvent| {
                             ev.prevent_default();
                             let steps = ev.delta_y().signum() as f32;
@@ -497,15 +511,7 @@ pub fn PreviewPane() -> impl IntoView {
                             } else {
                                 DRAG_FROM.with(|d| d.set(None));
                             }
-                            let Some(c) = pv.canvas.get_untracked() else { return };
-                            // offsetX/Y count from the padding edge; clientWidth/Height exclude the border.
-                            let (w, h) = (c.client_width() as f64, c.client_height() as f64);
-                            if w <= 0.0 || h <= 0.0 { return; }
-                            let x = (ev.offset_x() as f64 / w * c.width() as f64).floor();
-                            let y = (ev.offset_y() as f64 / h * c.height() as f64).floor();
-                            if x >= 0.0 && y >= 0.0 && x < c.width() as f64 && y < c.height() as f64 {
-                                pv.hover.set(Some((x as u32, y as u32)));
-                            }
+                            if let Some(p) = canvas_pixel(pv, &ev) { pv.hover.set(Some(p)); }
                         }
                         on:mouseleave=move |_| { pv.hover.set(None); DRAG_FROM.with(|d| d.set(None)); }></canvas>
                     <BlankWarning/>
@@ -527,8 +533,22 @@ pub fn PreviewPane() -> impl IntoView {
                 </div>
             </div>
             <BufferTables/>
+            <DebugPanel/>
         </section>
     }
+}
+
+/// The picture's pixel under the mouse.
+fn canvas_pixel(pv: PreviewSignals, ev: &web_sys::MouseEvent) -> Option<(u32, u32)> {
+    let c = pv.canvas.get_untracked()?;
+    // offsetX/Y count from the padding edge; clientWidth/Height exclude the border.
+    let (w, h) = (c.client_width() as f64, c.client_height() as f64);
+    if w <= 0.0 || h <= 0.0 {
+        return None;
+    }
+    let x = (ev.offset_x() as f64 / w * c.width() as f64).floor();
+    let y = (ev.offset_y() as f64 / h * c.height() as f64).floor();
+    (x >= 0.0 && y >= 0.0 && x < c.width() as f64 && y < c.height() as f64).then_some((x as u32, y as u32))
 }
 
 /// Moves the orbit camera and rewrites the controls that hold it (the next frame follows).

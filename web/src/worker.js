@@ -32,6 +32,14 @@ export function assemble_request(shader, text) {
 }
 
 /**
+ * Runs the step debugger's request (JSON `text`) on the file `shader` in
+ * the worker (the interpreter lives there) and resolves to the session's JSON.
+ */
+export function debug_request(shader, text) {
+  return post('debug', shader, null, text);
+}
+
+/**
  * Carves `bytes` (a whole file) in the worker, one step per message;
  * `on_progress(position, len)` follows the steps. Resolves to the JSON of
  * the listing, or to null when carve_cancel stopped it.
@@ -108,6 +116,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
       }
       const json = kind === 'translate' ? m.translate_json(shader)
         : kind === 'assemble' ? m.assemble_listing_json(shader, text)
+        : kind === 'debug' ? m.debug_json(shader, text)
         : m.preview_translate_json(shader);
       self.postMessage({ id, json });
     } catch (err) {

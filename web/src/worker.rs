@@ -29,6 +29,14 @@ pub fn assemble_listing_json(bytes: &[u8], text: &str) -> String {
     dxbc_web::listing_edit::apply_json(bytes, text)
 }
 
+/// The step debugger: one invocation run on the interpreter with the
+/// preview's inputs (`request_json`: a [`dxbc_web::debugger::Request`]), as
+/// the JSON of `Result<debugger::Session, String>`.
+#[wasm_bindgen]
+pub fn debug_json(bytes: &[u8], request_json: &str) -> String {
+    dxbc_web::debugger::session_json(bytes, request_json)
+}
+
 thread_local! {
     /// The carve in progress (one at a time: a new one replaces it).
     static CARVING: std::cell::RefCell<Option<dxbc_web::carved::Session>> = const { std::cell::RefCell::new(None) };

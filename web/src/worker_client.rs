@@ -10,6 +10,8 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn assemble_request(shader: &[u8], text: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]
+    async fn debug_request(shader: &[u8], text: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
     async fn carve_request(bytes: &[u8], on_progress: &js_sys::Function) -> Result<JsValue, JsValue>;
     fn carve_cancel();
 }
@@ -41,6 +43,15 @@ pub async fn request(kind: Kind, shader: &[u8]) -> Result<String, String> {
 /// worker did not run.
 pub async fn assemble(shader: &[u8], text: &str) -> Result<String, String> {
     match assemble_request(shader, text).await {
+        Ok(v) => Ok(v.as_string().unwrap_or_default()),
+        Err(e) => Err(failure(e)),
+    }
+}
+
+/// Runs the debugger's request (JSON) on the file `shader` in the worker:
+/// the JSON of `Result<debugger::Session, String>`, or why the worker did not run.
+pub async fn debug(shader: &[u8], request: &str) -> Result<String, String> {
+    match debug_request(shader, request).await {
         Ok(v) => Ok(v.as_string().unwrap_or_default()),
         Err(e) => Err(failure(e)),
     }

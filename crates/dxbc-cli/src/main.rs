@@ -36,6 +36,26 @@ enum DialectArg {
 enum Command {
     /// Chunks with offsets and sizes, checksum status and the profile.
     Info { file: String },
+    /// Runs one invocation on the interpreter with the preview's inputs
+    /// (a preview link's, or the defaults) and prints the trace: each
+    /// instruction as the listing prints it, then what it wrote.
+    Run {
+        /// The shader (optional with --link, which carries one).
+        file: Option<String>,
+        /// A preview link (`#v1/…`): its control values and settings, and
+        /// a debug link's invocation when no other is given.
+        #[arg(long)]
+        link: Option<String>,
+        /// A pixel of the preview (pixel shaders), X,Y from the top left.
+        #[arg(long)]
+        pixel: Option<String>,
+        /// A vertex of the mesh (vertex shaders).
+        #[arg(long)]
+        vertex: Option<u32>,
+        /// A compute thread: GX,GY,GZ:TX,TY,TZ (group id : thread id in group).
+        #[arg(long)]
+        thread: Option<String>,
+    },
     /// The listing exactly as fxc prints it.
     Disasm {
         file: String,
@@ -297,6 +317,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
             };
             out.write_all(p.source_text().as_bytes()).map_err(io)?;
             faults(&s)?;
+        }
+        Command::Run { file, link, pixel, vertex, thread } => {
+            let bytes = file.as_deref().map(read_input).transpose()?;
+            let inputs = dxbc_cli::run::inputs(bytes.as_deref(), link.as_deref())?;
+            // Without --pixel, --vertex or --thread, a debug link's invocation.
+            let inv = match (&pixel, vertex, &thread, inputs.invocation) {
+                (None, None, None, Some(inv)) => inv,
+                _ => dxbc_cli::run::invocation(pixel.as_deref(), vertex, thread.as_deref())?,
+            };
+            let text = dxbc_cli::run::trace_text(&inputs, inv)?;
+            out.write_all(text.as_bytes()).map_err(io)?;
         }
         Command::Disasm { file, dialect } => {
             // A damaged file prints what decoded, then fails.

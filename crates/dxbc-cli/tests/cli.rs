@@ -1019,3 +1019,55 @@ fn extract_puts_effect_names_in_file_names_and_spans_tile_an_effect() {
     }
     assert_eq!(end, bytes.len());
 }
+
+#[test]
+fn run_traces_each_instruction_as_fxc_lists_it_with_what_it_wrote() {
+    // Straight-line code: the trace is fxc's instruction lines in order.
+    let f = corpus("fxc/xenia_float24_round_ps.dxbc");
+    let (code, out, err) = dxbc(&["run", f.to_str().unwrap(), "--pixel", "3,5"], None);
+    assert_eq!(code, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    let asm = std::fs::read_to_string(f.with_extension("asm")).unwrap();
+    let fxc: Vec<&str> =
+        asm.lines().filter(|l| !l.starts_with("//") && !l.starts_with("dcl_") && !l.is_empty()).skip(1).collect();
+    let traced: Vec<&str> =
+        out.lines().filter(|l| l.starts_with("0x")).map(|l| l.split_once("  ").unwrap().1).collect();
+    assert_eq!(traced, fxc.iter().map(|l| l.trim_end()).collect::<Vec<_>>());
+    // Every instruction but `ret` writes one register, printed as floats and bits.
+    let writes = out.lines().filter(|l| l.starts_with("        ")).count();
+    assert_eq!(writes, fxc.len() - 1);
+    assert!(out.contains("        r0.x = ("), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("; final oDepth = ")), "{out}");
+    // A preview link of the same file gives the same trace.
+    let (_, link, _) = dxbc(&["link", f.to_str().unwrap()], None);
+    let link = String::from_utf8(link).unwrap();
+    let (code, via_link, err) = dxbc(&["run", "--link", link.trim(), "--pixel", "3,5"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(String::from_utf8(via_link).unwrap(), out);
+}
+
+#[test]
+fn run_refuses_an_invocation_of_another_stage_or_outside_the_preview() {
+    let f = corpus("fxc/xenia_float24_round_ps.dxbc");
+    let (code, _, err) = dxbc(&["run", f.to_str().unwrap(), "--vertex", "0"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("does not fit a Pixel shader"), "{err}");
+    let (code, _, err) = dxbc(&["run", f.to_str().unwrap(), "--pixel", "256,0"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("outside what the preview runs"), "{err}");
+}
+
+#[test]
+fn run_takes_the_invocation_of_a_debug_link() {
+    use dxbc::permalink::{DebugInvocation, DebugView, Permalink, ViewState};
+    let f = corpus("fxc/xenia_float24_round_ps.dxbc");
+    let debug = Some(DebugView { invocation: DebugInvocation::Pixel { x: 3, y: 5 }, step: 7 });
+    let link = dxbc::permalink::encode(&Permalink {
+        shader: std::fs::read(&f).unwrap(),
+        view: ViewState { debug, ..Default::default() },
+    });
+    let (code, via_link, err) = dxbc(&["run", "--link", &link], None);
+    assert_eq!(code, 0, "{err}");
+    let (_, direct, _) = dxbc(&["run", f.to_str().unwrap(), "--pixel", "3,5"], None);
+    assert_eq!(String::from_utf8(via_link).unwrap(), String::from_utf8(direct).unwrap());
+}

@@ -224,6 +224,18 @@ pub struct Code {
     pub instruction_count: usize,
 }
 
+impl Code {
+    /// Each indexable temp `x#` with its length, by register number.
+    pub fn indexable_regs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.indexable.iter().map(|(&reg, &(len, _))| (reg, len))
+    }
+
+    /// Byte offsets of the executable instructions, in program order.
+    pub fn instruction_offsets(&self) -> impl Iterator<Item = u32> + '_ {
+        self.ops.iter().map(|o| o.offset)
+    }
+}
+
 fn err(kind: ErrorKind, detail: impl Into<String>, offset: u32) -> Error {
     Error::new(kind, detail, offset)
 }

@@ -11,6 +11,7 @@ use crate::compile::{Code, Dst, Idx, Loc, ModKind, Op, Opnd, Src, SYS_SLOTS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::resources::{Bindings, Resource};
 use crate::texture::{self, At};
+use crate::trace::{Off, Recorder, Reg};
 
 /// Most vertices one lane may emit (D3D11 caps a GS at 1024 scalars of
 /// output, which is never more vertices than this).
@@ -100,7 +101,8 @@ enum Flow {
     Done,
 }
 
-struct Machine<'a> {
+struct Machine<'a, R: Recorder> {
+    rec: &'a mut R,
     code: &'a Code,
     b: &'a mut Bindings,
     lanes: &'a mut [Lane],
@@ -115,6 +117,18 @@ struct Machine<'a> {
 
 /// Runs `code` over `lanes` to the end.
 pub fn run(code: &Code, b: &mut Bindings, lanes: &mut [Lane], grouping: Grouping, limits: Limits) -> Result<Stats> {
+    run_with(code, b, lanes, grouping, limits, &mut Off)
+}
+
+/// [`run`] with a recorder's hooks.
+pub(crate) fn run_with<R: Recorder>(
+    code: &Code,
+    b: &mut Bindings,
+    lanes: &mut [Lane],
+    grouping: Grouping,
+    limits: Limits,
+    rec: &mut R,
+) -> Result<Stats> {
     let at = code.ops.first().map_or(0, |o| o.offset);
     let n = lanes.len();
     if n > MAX_LANES || (grouping == Grouping::Quads && n % 4 != 0) {
@@ -131,6 +145,7 @@ pub fn run(code: &Code, b: &mut Bindings, lanes: &mut [Lane], grouping: Grouping
     }
     let tgsm = code.tgsm.iter().map(|(&k, t)| (k, vec![0u32; t.words as usize])).collect();
     let mut m = Machine {
+        rec,
         code,
         b,
         lanes,
@@ -149,6 +164,12 @@ pub fn run(code: &Code, b: &mut Bindings, lanes: &mut [Lane], grouping: Grouping
 /// Runs one compute thread group `group` (lanes in SV_GroupIndex order);
 /// returns the executed-instruction count.
 pub fn run_group(code: &Code, b: &mut Bindings, group: [u32; 3], limits: Limits) -> Result<Stats> {
+    run(code, b, &mut group_lanes(code, group), Grouping::Group, limits)
+}
+
+/// The lanes of compute thread group `group`, in SV_GroupIndex order, with
+/// their thread ids set.
+pub fn group_lanes(code: &Code, group: [u32; 3]) -> Vec<Lane> {
     let [gx, gy, gz] = code.thread_group;
     let mut lanes = Vec::with_capacity((gx * gy * gz) as usize);
     for z in 0..gz {
@@ -169,7 +190,7 @@ pub fn run_group(code: &Code, b: &mut Bindings, group: [u32; 3], limits: Limits)
             }
         }
     }
-    run(code, b, &mut lanes, Grouping::Group, limits)
+    lanes
 }
 
 fn is_implicit_lod(op: Opcode) -> bool {
@@ -196,7 +217,7 @@ fn bits(v: [f32; 4]) -> [u32; 4] {
     v.map(f32::to_bits)
 }
 
-impl Machine<'_> {
+impl<R: Recorder> Machine<'_, R> {
     fn rendezvous(&self, op: &Op) -> bool {
         match self.grouping {
             Grouping::Quads => is_derivative(op.code) || is_implicit_lod(op.code),
@@ -215,6 +236,12 @@ impl Machine<'_> {
             let Some(pc) = self.st.iter().filter(|s| !s.done).map(|s| s.pc).min() else { return Ok(()) };
             let group: Vec<usize> = (0..n).filter(|&l| !self.st[l].done && self.st[l].pc == pc).collect();
             self.charge(group.len() as u64, pc)?;
+            if R::ON {
+                let at = self.code.ops.get(pc as usize).map_or(0, |o| o.offset);
+                for &l in &group {
+                    self.rec.begin(l, at);
+                }
+            }
             self.joint(pc, &group)?;
             for &l in &group {
                 self.st[l].pc = pc + 1;
@@ -248,6 +275,9 @@ impl Machine<'_> {
             self.executed += 1;
             if self.executed > self.budget {
                 return Err(Error::new(ErrorKind::Budget, format!("{} instructions", self.budget), op.offset));
+            }
+            if R::ON {
+                self.rec.begin(l, op.offset);
             }
             match self.exec(l, op)? {
                 Flow::Next => self.st[l].pc = pc + 1,
@@ -375,6 +405,9 @@ impl Machine<'_> {
             Loc::Temp(r) => {
                 if *r < code.temps {
                     if let Some(x) = self.temps.get_mut(l * code.temps as usize + *r as usize) {
+                        if R::ON {
+                            self.rec.wrote(l, Reg::Temp(*r), m, *x, v);
+                        }
                         put(x);
                     }
                 }
@@ -382,6 +415,9 @@ impl Machine<'_> {
             Loc::Output(i) => {
                 let i = self.index(l, i)? as usize;
                 if let Some(x) = self.lanes[l].outputs.get_mut(i) {
+                    if R::ON {
+                        self.rec.wrote(l, Reg::Output(i as u32), m, *x, v);
+                    }
                     put(x);
                 }
             }
@@ -392,13 +428,26 @@ impl Machine<'_> {
                     if e < len {
                         let at = l * code.indexable_total as usize + (base + e) as usize;
                         if let Some(x) = self.xs.get_mut(at) {
+                            if R::ON {
+                                self.rec.wrote(l, Reg::Indexable { reg: *reg, element: e }, m, *x, v);
+                            }
                             put(x);
                         }
                     }
                 }
             }
-            Loc::OutDepth => self.lanes[l].depth = v[first(m)],
-            Loc::OutMask => self.lanes[l].coverage_out = v[first(m)],
+            Loc::OutDepth => {
+                if R::ON {
+                    self.rec.wrote(l, Reg::Depth, 1, [self.lanes[l].depth; 4], [v[first(m)]; 4]);
+                }
+                self.lanes[l].depth = v[first(m)]
+            }
+            Loc::OutMask => {
+                if R::ON {
+                    self.rec.wrote(l, Reg::CoverageMask, 1, [self.lanes[l].coverage_out; 4], [v[first(m)]; 4]);
+                }
+                self.lanes[l].coverage_out = v[first(m)]
+            }
             Loc::Null => {}
             _ => return Err(self.malformed_at(l, "destination is not writable")),
         }

@@ -73,12 +73,16 @@ mod exec;
 pub mod geometry;
 pub mod resources;
 pub mod texture;
+pub mod trace;
 
 pub use compile::{compile, Code, GsDecl, InputDecl, Sys, TgsmDecl};
 pub use error::{Error, ErrorKind, Result};
-pub use exec::{run, run_group, Emitted, Grouping, Lane, Limits, Stats, MAX_CALL_DEPTH, MAX_EMITTED, MAX_LANES};
+pub use exec::{
+    group_lanes, run, run_group, Emitted, Grouping, Lane, Limits, Stats, MAX_CALL_DEPTH, MAX_EMITTED, MAX_LANES,
+};
 pub use geometry::{run_geometry, GsInput, GsPrimitive};
 pub use resources::{Address, Bindings, Buffer, Channel, Compare, Resource, Sampler, TexDim, Texture};
+pub use trace::{run_traced, Change, Cursor, Reg, Registers, Step, Trace, TraceOptions, Traced};
 
 /// Compiles the program of a decoded shader container.
 pub fn compile_shader(shader: &dxbc::Shader) -> Result<Code> {

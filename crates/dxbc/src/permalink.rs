@@ -18,6 +18,7 @@
 //! | 6 | preview control values (opaque to this module; the app's codec) |
 //! | 7 | preview settings (opaque to this module; the app's codec) |
 //! | 8 | the file the shader is compared with in the diff view (its bytes) |
+//! | 9 | the step debugger: varint kind (0 pixel, 1 vertex, 2 thread), its numbers as varints (x, y / n / group xyz, thread xyz), varint step |
 //!
 //! Record 8 was added after the first links were written: an older reader
 //! skips it and opens the shader alone, so a diff link stays a `#v1/` link.
@@ -50,6 +51,7 @@ const TAG_TOUR: u8 = 5;
 const TAG_PREVIEW_VALUES: u8 = 6;
 const TAG_PREVIEW_SETTINGS: u8 = 7;
 const TAG_COMPARE: u8 = 8;
+const TAG_DEBUG: u8 = 9;
 
 /// Bits of [`ViewState::panes`]: which panes of the explorer are open.
 pub mod panes {
@@ -86,6 +88,38 @@ pub struct ViewState {
     /// The file the shader is compared with (the diff view's first side;
     /// the shader is the second).
     pub compare: Option<Vec<u8>>,
+    /// The step debugger's invocation and position.
+    pub debug: Option<DebugView>,
+}
+
+/// The invocation the step debugger runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DebugInvocation {
+    /// A pixel of the preview.
+    Pixel {
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+    },
+    /// A vertex of the mesh.
+    Vertex(u32),
+    /// A compute thread: group id, thread id in the group.
+    Thread {
+        /// SV_GroupID.
+        group: [u32; 3],
+        /// SV_GroupThreadID.
+        thread: [u32; 3],
+    },
+}
+
+/// The step debugger's state in a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebugView {
+    /// What runs.
+    pub invocation: DebugInvocation,
+    /// Instructions executed.
+    pub step: u32,
 }
 
 /// A shader plus the view of it.
@@ -181,7 +215,33 @@ pub fn payload(link: &Permalink) -> Vec<u8> {
     if let Some(b) = &v.compare {
         record(&mut p, TAG_COMPARE, b);
     }
+    if let Some(d) = &v.debug {
+        let mut data = Vec::new();
+        let (kind, nums): (u32, Vec<u32>) = match d.invocation {
+            DebugInvocation::Pixel { x, y } => (0, vec![x, y]),
+            DebugInvocation::Vertex(n) => (1, vec![n]),
+            DebugInvocation::Thread { group: g, thread: t } => (2, vec![g[0], g[1], g[2], t[0], t[1], t[2]]),
+        };
+        varint(&mut data, kind);
+        for n in nums {
+            varint(&mut data, n);
+        }
+        varint(&mut data, d.step);
+        record(&mut p, TAG_DEBUG, &data);
+    }
     p
+}
+
+fn parse_debug(d: &[u8]) -> Option<DebugView> {
+    let mut i = 0;
+    let mut next = || read_varint(d, &mut i);
+    let invocation = match next()? {
+        0 => DebugInvocation::Pixel { x: next()?, y: next()? },
+        1 => DebugInvocation::Vertex(next()?),
+        2 => DebugInvocation::Thread { group: [next()?, next()?, next()?], thread: [next()?, next()?, next()?] },
+        _ => return None,
+    };
+    Some(DebugView { invocation, step: next()? })
 }
 
 /// Decodes a fragment, with or without the leading `#`; a whole URL is
@@ -236,6 +296,7 @@ fn parse_payload(p: &[u8]) -> Result<Permalink, PermalinkError> {
             TAG_PREVIEW_VALUES => view.preview_values = Some(d.to_vec()),
             TAG_PREVIEW_SETTINGS => view.preview_settings = Some(d.to_vec()),
             TAG_COMPARE => view.compare = Some(d.to_vec()),
+            TAG_DEBUG => view.debug = Some(parse_debug(d).ok_or_else(bad)?),
             _ => {} // a later writer's record: skipped
         }
     }
@@ -394,6 +455,26 @@ mod tests {
         let l = decode("#v1/Y2RmZGIGAA").unwrap();
         assert_eq!(l.shader, vec![1, 2, 3]);
         assert_eq!(l.view, ViewState::default());
+    }
+
+    #[test]
+    fn the_debuggers_invocation_and_step_round_trip() {
+        for invocation in [
+            DebugInvocation::Pixel { x: 37, y: 201 },
+            DebugInvocation::Vertex(300),
+            DebugInvocation::Thread { group: [1, 2, 3], thread: [7, 0, 129] },
+        ] {
+            let mut l = sample();
+            l.view.debug = Some(DebugView { invocation, step: 1000 });
+            assert_eq!(decode(&encode(&l)).unwrap(), l);
+        }
+        // Record 9 cut short (a pixel without its y) is a bad record.
+        let mut p = payload(&sample());
+        let at = p.len();
+        p.extend_from_slice(&[TAG_DEBUG, 2, 0, 5]);
+        let mut s = String::from("#v1/");
+        base64url_encode(&miniz_oxide::deflate::compress_to_vec(&p, 6), &mut s);
+        assert_eq!(decode(&s), Err(PermalinkError::BadRecord(at)));
     }
 
     #[test]

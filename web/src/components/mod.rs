@@ -6,6 +6,7 @@ pub mod carve_list;
 pub mod code_view;
 pub mod container_map;
 pub mod copy_button;
+pub mod debug_panel;
 pub mod def_use_bar;
 pub mod diff_pane;
 pub mod diff_source;
