@@ -115,6 +115,8 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
     let range = b.range_text().unwrap_or_default();
     let register = if b.kind == K::RasterizerSampleCount {
         "rasterizer".to_string()
+    } else if matches!(b.kind, K::ClassInstances { .. }) {
+        "interfaces".to_string()
     } else if b.space == 0 {
         format!("{reg}{}{range}", b.register)
     } else {
@@ -153,6 +155,9 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         K::RasterizerSampleCount => {
             "sample count (emulated): uniform buffer, the render target's sample count in the first u32".to_string()
         }
+        K::ClassInstances { slots, .. } => format!(
+            "class instances (emulated): uniform buffer, {slots} slots' this words, then each slot's function table"
+        ),
         K::StageBuffer { role, writable } => {
             format!("{} buffer of a compute pass ({})", role.name(), if *writable { "read-write" } else { "read-only" })
         }
