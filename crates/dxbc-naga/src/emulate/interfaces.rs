@@ -152,7 +152,7 @@ impl Linkage {
                 // `ret` inside control flow ends it early, which the
                 // inlined form would need a jump for.
                 Some(O::Ret) if open.is_some() => {
-                    let next_is_label = p.instructions.get(i + 1).map_or(true, |n| n.op() == Some(O::Label));
+                    let next_is_label = p.instructions.get(i + 1).is_none_or(|n| n.op() == Some(O::Label));
                     if !next_is_label {
                         return unsupported(L::Interfaces, "a function body that returns before its end", at);
                     }
