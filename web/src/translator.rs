@@ -303,6 +303,13 @@ mod tests {
         let (group, binding) = dxbc_naga::BindingScheme::GroupPerClass.place_counter(0, 0);
         let row = t.bindings.iter().find(|r| r.kind.starts_with("UAV counter")).expect("a counter row");
         assert_eq!((row.register.as_str(), row.group, row.binding), ("u0", group, binding));
+        // Interfaces: the class instances of the listing's 6 slots, where the library places them.
+        let (_, o) = outcome(crate::test_corpus::file("fxc/slimshader_ps5_interface_arrays.dxbc"));
+        let t = ok(&o);
+        let (group, binding) = dxbc_naga::BindingScheme::GroupPerClass.place_class_instances();
+        let row = t.bindings.iter().find(|r| r.kind.starts_with("class instances")).expect("a class-instance row");
+        assert_eq!((row.register.as_str(), row.group, row.binding), ("interfaces", group, binding));
+        assert!(row.kind.contains("6 slots"), "{}", row.kind);
     }
 
     #[test]
