@@ -115,6 +115,8 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
     let range = b.range_text().unwrap_or_default();
     let register = if b.kind == K::RasterizerSampleCount {
         "rasterizer".to_string()
+    } else if matches!(b.kind, K::ClassInstances { .. }) {
+        "interfaces".to_string()
     } else if b.space == 0 {
         format!("{reg}{}{range}", b.register)
     } else {
@@ -153,6 +155,9 @@ fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
         K::RasterizerSampleCount => {
             "sample count (emulated): uniform buffer, the render target's sample count in the first u32".to_string()
         }
+        K::ClassInstances { slots, .. } => format!(
+            "class instances (emulated): uniform buffer, {slots} slots' this words, then each slot's function table"
+        ),
         K::StageBuffer { role, writable } => {
             format!("{} buffer of a compute pass ({})", role.name(), if *writable { "read-write" } else { "read-only" })
         }
@@ -298,6 +303,13 @@ mod tests {
         let (group, binding) = dxbc_naga::BindingScheme::GroupPerClass.place_counter(0, 0);
         let row = t.bindings.iter().find(|r| r.kind.starts_with("UAV counter")).expect("a counter row");
         assert_eq!((row.register.as_str(), row.group, row.binding), ("u0", group, binding));
+        // Interfaces: the class instances of the listing's 6 slots, where the library places them.
+        let (_, o) = outcome(crate::test_corpus::file("fxc/slimshader_ps5_interface_arrays.dxbc"));
+        let t = ok(&o);
+        let (group, binding) = dxbc_naga::BindingScheme::GroupPerClass.place_class_instances();
+        let row = t.bindings.iter().find(|r| r.kind.starts_with("class instances")).expect("a class-instance row");
+        assert_eq!((row.register.as_str(), row.group, row.binding), ("interfaces", group, binding));
+        assert!(row.kind.contains("6 slots"), "{}", row.kind);
     }
 
     #[test]

@@ -547,6 +547,23 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     ));
                     continue;
                 }
+                // The class instances of interface slots: no register; the
+                // defaults (dxbc_naga::default_class_instances) are printed
+                // so a reader can bind them.
+                if let dxbc_naga::BindingKind::ClassInstances { slots, default_words } = &b.kind {
+                    header.push_str(&format!(
+                        "{comment} class instances ({slots} interface slots) -> @group({}) @binding({})\n",
+                        b.group, b.binding
+                    ));
+                    for (s, this) in default_words.chunks(4).take(*slots as usize).enumerate() {
+                        let table = default_words.get((*slots as usize + s) * 4).copied().unwrap_or(0);
+                        header.push_str(&format!(
+                            "{comment}   slot {s} default: table ft{table}, this = {{cb {}, row {}, t {}, s {}}}\n",
+                            this[0], this[1], this[2], this[3]
+                        ));
+                    }
+                    continue;
+                }
                 // A stage buffer of a compute form is no D3D register.
                 if let dxbc_naga::BindingKind::StageBuffer { role, writable } = b.kind {
                     header.push_str(&format!(

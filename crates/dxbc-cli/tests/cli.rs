@@ -248,6 +248,25 @@ fn translate_states_emulations_and_their_bindings() {
     assert!(text.contains(&format!("@group({g}) @binding({b}) \nvar<storage, read_write> u0_counter: atomic<u32>;")));
 }
 
+/// Interfaces: the header names the class-instance binding and each slot's
+/// default, which for DynamicShaderLinkage11's PS follows fxc's listing of
+/// IFCE: slot 0 takes g_plasticMaterial (type 5, cb1 row 0; type 5's table
+/// in slot 0 is ft5), slots 1-3 g_ambientLight (type 12, cb0 row 0; tables
+/// ft12, ft18, ft24).
+#[test]
+fn translate_states_the_default_class_instances() {
+    let f = corpus("fxc/slimshader_dynamicshaderlinkage11_dynamicshaderlinkage11_ps.dxbc");
+    let (code, out, err) = dxbc(&["translate", "--to", "wgsl", f.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{err}");
+    let text = String::from_utf8(out).unwrap();
+    let (g, b) = dxbc_naga::BindingScheme::GroupPerClass.place_class_instances();
+    assert!(text.contains(&format!("// class instances (4 interface slots) -> @group({g}) @binding({b})\n")), "{text}");
+    for (slot, table, cb) in [(0, 5, 1), (1, 12, 0), (2, 18, 0), (3, 24, 0)] {
+        let line = format!("//   slot {slot} default: table ft{table}, this = {{cb {cb}, row 0, t 0, s 0}}\n");
+        assert!(text.contains(&line), "{line}{text}");
+    }
+}
+
 fn offset_of(file: &str, line: &str) -> String {
     let (_, dump, _) = dxbc(&["dump", file], None);
     let dump = String::from_utf8(dump).unwrap();

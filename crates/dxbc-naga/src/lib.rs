@@ -22,7 +22,7 @@ pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
 
-pub use emulate::{standard_sample_position, Emulation};
+pub use emulate::{default_class_instances, standard_sample_position, Emulation};
 pub use limitation::Limitation;
 pub use options::{BindingScheme, DoubleMode, Options, TypedFormat};
 pub use soft_f64::{Shape as SoftDoubleShape, SoftFn as SoftDouble};
@@ -75,6 +75,20 @@ pub enum BindingKind {
     /// single-sampled). Its entry has class `ConstantBuffer` and register
     /// `u32::MAX` (no D3D register).
     RasterizerSampleCount,
+    /// The class instances bound to the interface slots (SM5 dynamic
+    /// linkage, see `emulate::interfaces`): a uniform buffer of
+    /// `2 * slots` `vec4<u32>` rows. Row `s` holds slot `s`'s `this` words
+    /// (constant buffer, row offset there, first texture, first sampler);
+    /// row `slots + s` holds in x the function table (`ft#`) slot `s`
+    /// selects. `default_words` is [`default_class_instances`] of the
+    /// shader (what the preview binds). Its entry has class
+    /// `ConstantBuffer` and register `u32::MAX` (no D3D register).
+    ClassInstances {
+        /// Interface slots.
+        slots: u32,
+        /// The default selection, `8 * slots` words.
+        default_words: Vec<u32>,
+    },
     /// A buffer of a compute form's stage I/O (see [`stages`]): vertex
     /// records of [`stages::REGISTER_STRIDE`] `vec4<u32>` registers, or the
     /// count of vertices a geometry pass wrote.

@@ -313,7 +313,7 @@ impl Limitation {
             }
             L::CycleCounter => "WebGPU has no cycle counter",
             L::SpecialRegisterInStage => "the special register has no WebGPU built-in in this stage",
-            L::Interfaces => "class linkage (interfaces, fcall) has no naga form",
+            L::Interfaces => "this form of class linkage (a body that returns early, fcalls nested too deep) is not lowered",
             L::Subroutines => "call/label subroutines are not lowered yet",
             L::DebugInstructions => "abort and debug_break have no WGSL form",
             L::TempsTooLarge => "the temp register file is too large",

@@ -206,7 +206,7 @@ pub(crate) struct Lower<'a> {
     emit_from: Option<H>,
     emit_last: Option<H>,
     pub(crate) span: Span,
-    offset: usize,
+    pub(crate) offset: usize,
     pub(crate) options: &'a Options,
     /// The emulations this translation used (reported to users).
     pub(crate) emulations: BTreeSet<Emulation>,
@@ -226,6 +226,15 @@ pub(crate) struct Lower<'a> {
     pub(crate) uses_doubles: bool,
     /// The software double functions added to the module (soft_f64).
     pub(crate) soft_fns: crate::soft_f64::ir::Cache,
+    /// Class linkage: bodies, tables, interfaces (`emulate::interfaces`).
+    pub(crate) linkage: Option<crate::emulate::interfaces::Linkage>,
+    /// The class-instance uniform, once an interface is used.
+    pub(crate) class_instances: Option<Handle<GlobalVariable>>,
+    /// Its default words (from IFCE), stated in its binding entry.
+    pub(crate) class_defaults: Vec<u32>,
+    /// `fcall`s being inlined, and body instructions inlined so far.
+    pub(crate) fcall_depth: usize,
+    pub(crate) inlined: usize,
 }
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
@@ -341,6 +350,11 @@ pub(crate) fn translate_form(
         io: None,
         uses_doubles: false,
         soft_fns: Default::default(),
+        linkage: crate::emulate::interfaces::Linkage::of(p)?,
+        class_instances: None,
+        class_defaults: crate::emulate::interfaces::default_class_instances(shader),
+        fcall_depth: 0,
+        inlined: 0,
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -683,6 +697,85 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The declared constant buffers by id.
+    pub(crate) fn cbuffers_declared(&self) -> Vec<(u32, Handle<GlobalVariable>)> {
+        self.cbuffers.iter().map(|(&id, &g)| (id, g)).collect()
+    }
+
+    /// The element kind of constant buffer `id`.
+    pub(crate) fn cb_kind(&self, id: u32) -> K {
+        self.cb_kinds.get(&id).copied().unwrap_or(K::U)
+    }
+
+    /// The kind every declared constant buffer has, u32 when they differ.
+    fn cbuffers_common_kind(&self) -> K {
+        let mut kinds = self.cbuffers.keys().map(|&id| self.cb_kind(id));
+        match kinds.next() {
+            Some(k) if kinds.all(|o| o == k) => k,
+            _ => K::U,
+        }
+    }
+
+    /// Number of vec4 rows of a cb#/icb/x# array.
+    pub(crate) fn array_rows(&self, g: Handle<GlobalVariable>) -> u32 {
+        self.array_len(g)
+    }
+
+    /// Nesting of open constructs.
+    pub(crate) fn frame_depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Opens a switch over `selector` (its cases follow).
+    pub(crate) fn open_switch(&mut self, selector: H) {
+        self.flush();
+        self.open_scope(false, true, None);
+        self.frames.push(Frame::Switch {
+            selector,
+            cases: Vec::new(),
+            labels: Vec::new(),
+            body: None,
+            span: self.span,
+        });
+    }
+
+    /// Gives the case being opened its labels.
+    pub(crate) fn set_case_labels(&mut self, new: Vec<SwitchValue>) {
+        if let Some(Frame::Switch { labels, .. }) = self.frames.last_mut() {
+            labels.extend(new);
+        }
+    }
+
+    /// Ends the case being built (even an empty one) and starts the next
+    /// from the state the switch opened with.
+    pub(crate) fn next_case(&mut self) {
+        self.flush();
+        self.end_block();
+        self.restart_block();
+        if let Some(Frame::Switch { cases, labels, body, .. }) = self.frames.last_mut() {
+            let b = body.take().unwrap_or_default();
+            if !labels.is_empty() {
+                close_case(cases, labels, b);
+            }
+        }
+    }
+
+    /// Closes the switch `open_switch` opened (as `endswitch` does).
+    pub(crate) fn close_switch(&mut self) {
+        self.flush();
+        self.end_block();
+        if let Some(Frame::Switch { selector, mut cases, mut labels, body, span }) = self.frames.pop() {
+            self.close_scope();
+            if !labels.is_empty() {
+                close_case(&mut cases, &mut labels, body.unwrap_or_default());
+            }
+            if !cases.iter().any(|c| c.value == SwitchValue::Default) {
+                cases.push(SwitchCase { value: SwitchValue::Default, body: Block::new(), fall_through: false });
+            }
+            self.block().push(S::Switch { selector, cases }, span);
+        }
+    }
+
     fn is_static(op: &Operand, d: usize) -> bool {
         op.index[d].rel == NO_OPERAND
     }
@@ -773,12 +866,8 @@ impl<'a> Lower<'a> {
             // The register files of dynamic linkage and the debug counter
             // are refused; the others cannot be read by ALU operands in a
             // vertex, pixel or compute shader.
-            OT::ThisPointer
-            | OT::FunctionBody
-            | OT::FunctionTable
-            | OT::Interface
-            | OT::FunctionInput
-            | OT::FunctionOutput => {
+            OT::ThisPointer => self.this_pointer(op)?,
+            OT::FunctionBody | OT::FunctionTable | OT::Interface | OT::FunctionInput | OT::FunctionOutput => {
                 return unsupported(L::Interfaces, format!("operand type {}", ty.row().spec_name), at)
             }
             OT::CycleCounter => return unsupported(L::CycleCounter, "vCycleCounter", at),
@@ -801,6 +890,8 @@ impl<'a> Lower<'a> {
     /// reject the constant out-of-bounds access.
     fn static_out_of_bounds(&self, op: &Operand) -> bool {
         let (len, d) = match op.operand_type() {
+            // A register-selected buffer: its reads check their row.
+            Some(OT::ConstantBuffer) if op.index_dim() == 2 && op.index[0].rel != NO_OPERAND => return false,
             Some(OT::ConstantBuffer) => {
                 let (id, d) =
                     if op.index_dim() == 3 { (op.index[0].imm as u32, 2) } else { (op.index[0].imm as u32, 1) };
@@ -811,6 +902,10 @@ impl<'a> Lower<'a> {
             }
             Some(OT::ImmediateConstantBuffer) => match self.icb {
                 Some(g) => (self.array_len(g), 0),
+                None => return false,
+            },
+            Some(OT::ThisPointer) => match &self.linkage {
+                Some(l) => (l.slots, 0),
                 None => return false,
             },
             Some(OT::IndexableTemp) => match self.indexable.get(&(op.index[0].imm as u32)) {
@@ -890,6 +985,11 @@ impl<'a> Lower<'a> {
                 return Ok((self.immediate(&lanes, k), k));
             }
             _ => {}
+        }
+        if ty == OT::ConstantBuffer && op.index_dim() == 2 && !Self::is_static(op, 0) {
+            let k = want.unwrap_or_else(|| self.cbuffers_common_kind());
+            let raw = self.cbuffer_by_register(op, k)?;
+            return Ok((self.select_lanes(raw, &sel), k));
         }
         // Register files in memory: a load (kept while its block is open for
         // those that never change), then the bitcast and the lanes.
@@ -1117,7 +1217,10 @@ impl<'a> Lower<'a> {
 
     fn body(&mut self) -> Result<(), TranslateError> {
         let p = self.p;
-        for ins in &p.instructions {
+        // With class linkage the function bodies follow the main program;
+        // they are lowered where `fcall`s reach them.
+        let end = self.linkage.as_ref().map_or(p.instructions.len(), |l| l.main_end);
+        for ins in &p.instructions[..end] {
             self.lower_instruction(ins)?;
         }
         self.check_frames_closed()?;
@@ -1314,9 +1417,8 @@ impl<'a> Lower<'a> {
             | O::DclUnorderedAccessViewStructured
             | O::DclThreadGroupSharedMemoryRaw
             | O::DclThreadGroupSharedMemoryStructured => return self.declare_resource(ins, op),
-            O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {
-                return unsupported(L::Interfaces, "dynamic linkage (interfaces)", at)
-            }
+            // Read up front into the linkage (`emulate::interfaces`).
+            O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {}
             O::DclStream
             | O::DclGsInstanceCount
             | O::DclMaxOutputVertexCount
@@ -1565,6 +1667,7 @@ impl<'a> Lower<'a> {
                 }
             }
             O::Nop => {}
+            O::InterfaceCall if self.linkage.is_some() => self.fcall(ins)?,
             O::Emit | O::Cut | O::Emitthencut | O::EmitStream | O::CutStream | O::EmitthencutStream
                 if self.io.as_ref().is_some_and(|io| io.gs.is_some()) =>
             {

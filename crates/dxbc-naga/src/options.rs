@@ -202,6 +202,18 @@ impl BindingScheme {
         }
     }
 
+    /// Where the class-instance uniform goes (an emulation binding, see
+    /// [`crate::BindingKind::ClassInstances`]): the constant-buffer group
+    /// at binding 129 for [`BindingScheme::GroupPerClass`] (next to the
+    /// sample count, above every SM5.0 register), space 0 at binding 5001
+    /// for [`BindingScheme::GroupPerSpace`].
+    pub fn place_class_instances(&self) -> (u32, u32) {
+        match self {
+            BindingScheme::GroupPerClass => (0, 129),
+            BindingScheme::GroupPerSpace => (0, 5001),
+        }
+    }
+
     /// Where the stage buffer of `role` goes (an emulation binding, see
     /// [`crate::stages`]): the UAV group at binding 192 + slot for
     /// [`BindingScheme::GroupPerClass`] (above every SM5.0 UAV and counter

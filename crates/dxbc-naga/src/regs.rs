@@ -132,10 +132,28 @@ pub(crate) fn selection(op: &dxbc::program::Operand) -> [u32; 4] {
 pub(crate) fn prepass(p: &Program) -> Prepass {
     let mut out = Prepass::default();
     let mut open: Vec<(u32, BTreeSet<Comp>)> = Vec::new();
+    // An `fcall` writes what the function bodies (after the first label)
+    // write: a loop around one stores all of it first.
+    let mut body_writes = BTreeSet::new();
+    let first_label = p.instructions.iter().position(|i| !i.is_customdata() && i.op() == Some(O::Label));
+    for ins in first_label.map_or(&[][..], |at| &p.instructions[at..]) {
+        for op in operands(ins, p) {
+            if op.operand_type() == Some(OT::Temp) && op.selection() == Some(SelectionMode::MaskMode) {
+                let mask = if op.mask() == 0 { 0xf } else { op.mask() };
+                let reg = op.index[0].imm as u32;
+                body_writes.extend((0..4u8).filter(|c| mask & (1 << c) != 0).map(|c| (reg, c)));
+            }
+        }
+    }
     for ins in &p.instructions {
         let Some(code) = ins.op().filter(|_| !ins.is_customdata()) else { continue };
         match code {
             O::Loop => open.push((ins.offset, BTreeSet::new())),
+            O::InterfaceCall => {
+                if let Some((_, set)) = open.last_mut() {
+                    set.extend(body_writes.iter().copied());
+                }
+            }
             O::Endloop => {
                 if let Some((at, set)) = open.pop() {
                     if let Some((_, outer)) = open.last_mut() {

@@ -202,3 +202,59 @@ fn rasterizer_sampleinfo_reads_the_sample_count_binding_on_every_target() {
         assert!(t.target_refusals.is_empty(), "{rel}");
     }
 }
+
+/// Interfaces: every corpus shader with `fcall` translates on every target
+/// (spirv-val in corpus_translate.rs), reports the emulation and binds the
+/// class instances; each `fcall` is a switch with one case per table the
+/// interface lists (fxc's `dcl_interface` line).
+#[test]
+fn interfaces_switch_over_the_selected_table() {
+    for (rel, slots, switches) in [
+        ("fxc/dxdecompiler_ps5_interfaces.dxbc", 3, 3),
+        ("fxc/slimshader_ps5_interfaces.dxbc", 3, 3),
+        ("fxc/slimshader_ps5_interface_arrays.dxbc", 6, 3),
+        ("fxc/dxdecompiler_general_advancedhlsl_vs.dxbc", 1, 3),
+        ("fxc/slimshader_dynamicshaderlinkage11_dynamicshaderlinkage11_ps.dxbc", 4, 8),
+    ] {
+        let (shader, t, wgsl) = translate(rel);
+        let text = listing(&shader);
+        assert_eq!(text.matches("\nfcall ").count(), switches, "{rel}");
+        assert!(t.emulations.contains(&Emulation::ClassInstances), "{rel}");
+        let b: Vec<_> = t.bindings.iter().filter(|b| matches!(b.kind, BindingKind::ClassInstances { .. })).collect();
+        assert_eq!(b.len(), 1, "{rel}");
+        let BindingKind::ClassInstances { slots: n, default_words } = &b[0].kind else { unreachable!() };
+        assert_eq!((*n, default_words.len()), (slots, slots as usize * 8), "{rel}");
+        assert!(wgsl.contains(&format!("var<uniform> class_instances: array<vec4<u32>, {}>", slots * 2)), "{rel}");
+        // Each fcall's switch: the first listed table shares its case with default.
+        assert_eq!(wgsl.matches(", default: {").count(), switches, "{rel}");
+        for line in text.lines().filter(|l| l.starts_with("dcl_interface")) {
+            let tables = line.split('{').nth(1).unwrap().trim_end_matches('}');
+            for ft in tables.split(", ") {
+                let n: u32 = ft.trim_start_matches("ft").parse().unwrap();
+                assert!(wgsl.contains(&format!("case {n}u")), "{rel}: no case for {ft}");
+            }
+        }
+    }
+}
+
+/// The default selection follows IFCE as fxc lists it for
+/// DynamicShaderLinkage11's PS ("Available Class Instances", "Interface
+/// slots"): slot 0 (materials, types 0-6) gets the first listed instance of
+/// those types, g_plasticMaterial (type 5: table ft5, cb1 row 0); slots 1-3
+/// (lights, types 7-12) get g_ambientLight (type 12, cb0 row 0), whose
+/// tables there are ft12, ft18 and ft24.
+#[test]
+fn default_class_instances_follow_ifce() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/fxc/slimshader_dynamicshaderlinkage11_dynamicshaderlinkage11_ps.dxbc");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("corpus file {} missing: {e}", path.display()));
+    let shader = dxbc::Shader::parse(&bytes).unwrap();
+    let text = listing(&shader);
+    assert!(text.contains("// g_plasticMaterial              5  1         0       -       -"));
+    assert!(text.contains("// g_ambientLight                12  0         0       -       -"));
+    let w = dxbc_naga::default_class_instances(&shader);
+    let this: Vec<&[u32]> = w.chunks(4).take(4).collect();
+    assert_eq!(this, [&[1, 0, 0, 0][..], &[0, 0, 0, 0], &[0, 0, 0, 0], &[0, 0, 0, 0]]);
+    let tables: Vec<u32> = w.chunks(4).skip(4).map(|r| r[0]).collect();
+    assert_eq!(tables, [5, 12, 18, 24]);
+}

@@ -813,6 +813,15 @@ fn bind(
                     blob: add_blob(plan, [1u32, 0, 0, 0].iter().flat_map(|w| w.to_le_bytes()).collect()),
                 },
             ),
+            // The interface slots' class instances: the translator's default
+            // selection (dxbc_naga::default_class_instances, from IFCE).
+            (_, BindingKind::ClassInstances { default_words, .. }) => (
+                "class instances".to_string(),
+                Resource::Buffer {
+                    kind: "uniform",
+                    blob: add_blob(plan, default_words.iter().flat_map(|w| w.to_le_bytes()).collect()),
+                },
+            ),
             // The translator's emulated UAV counter: one u32, D3D's initial count 0.
             (_, BindingKind::UavCounter) => (
                 format!("counter of u{}", b.register),

@@ -8,12 +8,14 @@ pub(crate) mod atomics;
 pub(crate) mod counters;
 pub(crate) mod feedback;
 pub(crate) mod gather_offset;
+pub(crate) mod interfaces;
 pub(crate) mod lod;
 pub(crate) mod msad;
 pub(crate) mod position;
 pub(crate) mod sample_count;
 pub(crate) mod samplepos;
 
+pub use interfaces::default_class_instances;
 pub use samplepos::standard_sample_position;
 pub(crate) mod texture1d_array;
 
@@ -44,6 +46,9 @@ pub enum Emulation {
     GatherRegisterOffset,
     /// `sampleinfo` of the rasterizer reads a uniform the pipeline fills.
     RasterizerSampleCount,
+    /// Interfaces: `fcall` is a switch over the function table a
+    /// class-instance uniform selects; `this` reads that uniform.
+    ClassInstances,
 }
 
 impl Emulation {
@@ -69,6 +74,7 @@ impl Emulation {
             Emulation::UavCounters => "uav-counters",
             Emulation::GatherRegisterOffset => "gather-register-offset",
             Emulation::RasterizerSampleCount => "rasterizer-sample-count",
+            Emulation::ClassInstances => "class-instances",
         }
     }
 
@@ -109,6 +115,11 @@ impl Emulation {
             Emulation::RasterizerSampleCount => {
                 "sampleinfo of the rasterizer reads the render target's sample count from a 16-byte \
                  uniform buffer: the pipeline writes its sample count (1 if single-sampled) in the first u32"
+            }
+            Emulation::ClassInstances => {
+                "interfaces: each fcall is a switch over the function table its slot selects, read with the \
+                 this-pointers from a uniform of vec4<u32> (rows 0..slots: each slot's this words - constant \
+                 buffer, row offset, texture, sampler; rows slots..2*slots: the slot's function table in x)"
             }
         }
     }

@@ -1,0 +1,189 @@
+//! Interfaces (SM5 class linkage) executed natively on lavapipe through the
+//! live preview's plan (`preview_model::plan`, what the browser runs too):
+//! each `fcall` is a switch over the function table that the class-instance
+//! binding selects (dxbc_naga's `emulate::interfaces`). The truths are the
+//! fxc listings' function bodies (read in the comments below) and an
+//! assembled fixture whose two tables return different constants.
+
+use dxbc_naga::BindingKind;
+use preview_model::plan::{self, Translated};
+use preview_model::settings::Settings;
+use preview_model::PreviewModel;
+use shader_runner::gpu::Gpu;
+use std::path::PathBuf;
+
+fn corpus(rel: &str) -> dxbc::Shader {
+    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel);
+    let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("corpus file {} missing: {e}", f.display()));
+    dxbc::Shader::decode(&bytes).unwrap()
+}
+
+/// The class-instance words of a translation (the default selection).
+fn class_words(t: &Translated) -> Vec<u32> {
+    let b = t.bindings.iter().find_map(|b| match &b.kind {
+        BindingKind::ClassInstances { default_words, .. } => Some(default_words.clone()),
+        _ => None,
+    });
+    b.expect("a class-instance binding")
+}
+
+/// The preview's picture (RGBA f32 per pixel) with the class-instance
+/// words `words` (None: the translator's defaults from IFCE).
+fn render(gpu: &mut Gpu, s: &dxbc::Shader, words: Option<&[u32]>) -> Vec<[f32; 4]> {
+    let mut t = plan::translate(s).unwrap();
+    if let Some(w) = words {
+        for b in &mut t.bindings {
+            if let BindingKind::ClassInstances { default_words, .. } = &mut b.kind {
+                *default_words = w.to_vec();
+            }
+        }
+    }
+    let m = PreviewModel::new(s);
+    let p = plan::build_from(s, &t, &m, &m.defaults(), &Settings::default()).unwrap();
+    let picture = shader_runner::preview::run(gpu, &p).unwrap().remove(0);
+    picture
+        .chunks_exact(16)
+        .map(|px| {
+            let mut c = [0f32; 4];
+            for (i, w) in px.chunks_exact(4).enumerate() {
+                c[i] = f32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            }
+            c
+        })
+        .collect()
+}
+
+/// Class-instance words for `slots` slots: each slot's table, `this` zero.
+fn tables(slots: &[u32]) -> Vec<u32> {
+    let n = slots.len();
+    let mut w = vec![0u32; n * 8];
+    for (s, &ft) in slots.iter().enumerate() {
+        w[(n + s) * 4] = ft;
+    }
+    w
+}
+
+/// fxc's interface_arrays.hlsl (slimshader ps5), from its listing: slots
+/// 0-1 are `iChangeColour gAbstractColourChanger[2]` (tables ft0 = copy the
+/// colour, ft1 = colour × 0.5, ft2 = colour + colour), slot 2
+/// `gAbstractColourChangerB` (ft3 = leave it, ft4 = × 0.5, ft5 = doubled),
+/// slots 3-5 `iAlpha gAlphaChooser[3]` indexed by cb0's `alphaIndex`
+/// (ft6 = 0.66, ft7 = 1.0). The shader computes
+/// `o.rgb = B(A[1](colour))`, `o.a = gAlphaChooser[alphaIndex]`.
+/// IFCE lists no instance, so every slot defaults to its first type:
+/// ft0/ft3/ft6, i.e. (colour, 0.66).
+#[test]
+fn interface_arrays_select_their_tables_per_slot() {
+    let s = corpus("fxc/slimshader_ps5_interface_arrays.dxbc");
+    let mut gpu = Gpu::new().expect("a Vulkan adapter (lavapipe)");
+    let t = plan::translate(&s).unwrap();
+    assert_eq!(class_words(&t), tables(&[0, 0, 3, 6, 6, 6]), "the IFCE-derived default selection");
+    let base = render(&mut gpu, &s, None);
+    let same = render(&mut gpu, &s, Some(&tables(&[0, 0, 3, 6, 6, 6])));
+    assert_eq!(base, same);
+    // Slot 1 (the array element fcall uses) halves, slot 2 doubles: the
+    // colour again; slot 0 is not called.
+    let half_double = render(&mut gpu, &s, Some(&tables(&[2, 1, 5, 6, 6, 6])));
+    // Slot 1 doubles and slot 2 doubles: four times; the alpha slot
+    // alphaIndex picks (cb0 is zero in the preview: slot 3) says 1.0.
+    let quadruple = render(&mut gpu, &s, Some(&tables(&[0, 2, 5, 7, 6, 6])));
+    // Only slot 4 says 1.0: alphaIndex 0 still reads slot 3's 0.66.
+    let other_alpha = render(&mut gpu, &s, Some(&tables(&[0, 0, 3, 6, 7, 6])));
+    let mut covered = 0;
+    for i in 0..base.len() {
+        let c = base[i];
+        if c == [0.0; 4] {
+            continue; // outside the mesh
+        }
+        covered += 1;
+        assert_eq!(c[3], 0.66, "pixel {i}: ft6's alpha");
+        assert_eq!(half_double[i], c, "pixel {i}: (c × 0.5) doubled is c");
+        let four = [c[0] * 4.0, c[1] * 4.0, c[2] * 4.0, 1.0];
+        assert_eq!(quadruple[i], four, "pixel {i}: doubled twice, ft7's alpha");
+        assert_eq!(other_alpha[i], c, "pixel {i}: slot 4 is not read");
+    }
+    assert!(covered > 1000, "only {covered} pixels drawn");
+}
+
+/// A fixture built with the assembler: one interface slot, table ft0
+/// returns (0.25, 0.25, 0.25, 1), table ft1 returns (0.75, this.y as a
+/// float, 0.75, 1). The class-instance words select each in turn.
+const FIXTURE: &str = "//
+// Generated by Microsoft (R) HLSL Shader Compiler 10.1
+//
+//
+// Buffer Definitions: 
+//
+// interfaces $ThisPointer
+// {
+//
+//   interface iConstant gConstant;     // Offset:    0 Size:     1
+//
+// }
+//
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_TARGET                0   xyzw        0   TARGET   float   xyzw
+//
+//
+// Available Class Types:
+//
+// Name                             ID CB Stride Texture Sampler
+// ------------------------------ ---- --------- ------- -------
+// cQuarter                          0         0       0       0
+// cThreeQuarters                    1         0       0       0
+//
+// Interface slots, 1 total:
+//
+//             Slots
+// +----------+---------+---------------------------------------
+// | Type ID  |   0     |0    1    
+// | Table ID |         |0    1    
+// +----------+---------+---------------------------------------
+ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_function_body fb0
+dcl_function_body fb1
+dcl_function_table ft0 = {fb0}
+dcl_function_table ft1 = {fb1}
+dcl_interface fp0[1][1] = {ft0, ft1}
+dcl_output o0.xyzw
+dcl_temps 1
+fcall fp0[0][0]
+mov o0.xyzw, r0.xyzw
+ret 
+label fb0
+mov r0.xyzw, l(0.250000, 0.250000, 0.250000, 1.000000)
+ret 
+label fb1
+utof r0.y, this[0].y
+mov r0.xzw, l(0.750000, 0, 0.750000, 1.000000)
+ret 
+";
+
+#[test]
+fn assembled_tables_return_their_constants_as_selected() {
+    let bytes = dxbc::asm::assemble(FIXTURE).expect("the fixture assembles");
+    let s = dxbc::Shader::decode(&bytes).unwrap();
+    let mut gpu = Gpu::new().expect("a Vulkan adapter (lavapipe)");
+    let t = plan::translate(&s).unwrap();
+    // One slot, no instance in IFCE: the first type's table, ft0.
+    assert_eq!(class_words(&t), vec![0, 0, 0, 0, 0, 0, 0, 0]);
+    let cases: [(Vec<u32>, [f32; 4]); 4] = [
+        (vec![0, 0, 0, 0, 0, 0, 0, 0], [0.25, 0.25, 0.25, 1.0]),
+        (vec![0, 3, 0, 0, 1, 0, 0, 0], [0.75, 3.0, 0.75, 1.0]),
+        (vec![0, 7, 0, 0, 1, 0, 0, 0], [0.75, 7.0, 0.75, 1.0]),
+        // A table the interface does not list runs its first table.
+        (vec![0, 3, 0, 0, 9, 0, 0, 0], [0.25, 0.25, 0.25, 1.0]),
+    ];
+    for (words, want) in cases {
+        let picture = render(&mut gpu, &s, Some(&words));
+        let drawn: Vec<_> = picture.iter().filter(|c| **c != [0.0; 4]).collect();
+        assert!(drawn.len() > 1000, "{words:?}: only {} pixels drawn", drawn.len());
+        assert!(drawn.iter().all(|c| **c == want), "{words:?}: {:?}, want {want:?}", drawn[0]);
+    }
+}
