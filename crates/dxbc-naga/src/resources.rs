@@ -315,7 +315,10 @@ impl Lower<'_> {
                     RD::Texture3d => (ImageDimension::D3, false, false),
                     RD::Texturecube => (ImageDimension::Cube, false, false),
                     RD::Texture2darray => (ImageDimension::D2, true, false),
-                    RD::Texture2dmsarray => (ImageDimension::D2, true, true),
+                    RD::Texture2dmsarray => {
+                        self.target_refusal(L::MultisampledTextureArrays, format!("t{register}"), at);
+                        (ImageDimension::D2, true, true)
+                    }
                     RD::Texturecubearray => (ImageDimension::Cube, true, false),
                     RD::Buffer => {
                         // Buffer<T>: WebGPU has no texel buffers; like typed UAVs the
