@@ -1187,7 +1187,7 @@ impl<'a> Lower<'a> {
     /// Whether output-register writes wait for the end of their block (not
     /// in a hull or domain pass, whose outputs are stage-buffer pointers).
     fn defers_outputs(&self) -> bool {
-        !self.io.as_ref().is_some_and(|io| io.tess.is_some())
+        self.io.as_ref().is_none_or(|io| io.tess.is_none())
     }
 
     /// Stores the pending output writes: one store of the whole register
