@@ -58,6 +58,8 @@ pub enum Limitation {
     ComparisonBiasOrGradient,
     /// Comparison sampling of an integer or multisampled texture.
     ComparisonOfNonFloatTexture,
+    /// A multisampled texture array (`Texture2DMSArray`).
+    MultisampledTextureArrays,
     /// `ld` from a texture that is also compared (a depth texture).
     LoadFromDepthTexture,
     /// `lod`.
@@ -155,6 +157,7 @@ impl Limitation {
         Limitation::SampleIntegerTexture,
         Limitation::ComparisonBiasOrGradient,
         Limitation::ComparisonOfNonFloatTexture,
+        Limitation::MultisampledTextureArrays,
         Limitation::LoadFromDepthTexture,
         Limitation::Lod,
         Limitation::SamplePosition,
@@ -212,6 +215,7 @@ impl Limitation {
             L::SampleIntegerTexture => "sample-integer-texture",
             L::ComparisonBiasOrGradient => "comparison-bias-or-gradient",
             L::ComparisonOfNonFloatTexture => "comparison-of-non-float-texture",
+            L::MultisampledTextureArrays => "multisampled-texture-arrays",
             L::LoadFromDepthTexture => "load-from-depth-texture",
             L::Lod => "lod",
             L::SamplePosition => "samplepos",
@@ -285,6 +289,7 @@ impl Limitation {
             L::SampleIntegerTexture => "WGSL cannot filter-sample integer textures",
             L::ComparisonBiasOrGradient => "WGSL depth textures have no bias or gradient comparison sampling",
             L::ComparisonOfNonFloatTexture => "WGSL has no integer or multisampled-array depth textures to compare",
+            L::MultisampledTextureArrays => "WGSL has no multisampled texture arrays (texture_multisampled_2d only)",
             L::LoadFromDepthTexture => "naga's GLSL writer cannot load texels from a depth texture",
             L::Lod => "WGSL has no query of the level of detail a sample would use",
             L::SamplePosition => "WGSL cannot query sample positions",
@@ -367,6 +372,9 @@ impl Limitation {
             (L::ForcedEarlyDepthTest, Wgsl) => Some(self.why()),
             (L::ForcedEarlyDepthTest, _) => None,
             (L::UavInVertexShader, _) => None,
+            // naga's IR has them and its WGSL writer prints a type WGSL lacks.
+            (L::MultisampledTextureArrays, Wgsl) => Some(self.why()),
+            (L::MultisampledTextureArrays, _) => None,
             _ => Some(self.why()),
         }
     }

@@ -25,14 +25,28 @@
 //! construct, what it wrote is read from the variables, and values it
 //! overwrote that were not stored yet are stored just before it. A loop
 //! first stores every component its body writes (the pre-pass knows them)
-//! so its head reads the variable on every iteration. Constant-buffer rows
-//! and inputs never change in a body: their loads are kept while their
-//! block is open. Naga's validator is the judge of the scoping.
+//! so its head reads the variable on every iteration. Constant-buffer rows,
+//! inputs and system-value inputs (`vThreadID`) never change in a body:
+//! their loads are kept while their block is open. Naga's validator is the judge of the scoping.
 //!
 //! Inputs `v#` and outputs `o#` stay private `vec4<u32>` globals and
 //! indexable temps `x#` local arrays; constant buffers are arrays of the
 //! `vec4` kind most of their RDEF variables have (f32 without RDEF), the
 //! immediate constant buffer of the kind most of its words look like.
+//!
+//! An output write is not stored at once: the written components wait
+//! until the block ends, a construct opens, a flow instruction (`ret`,
+//! `emit`, `discard`, a jump) runs, or something reads the register; then
+//! a register whose four components all wait is stored as one vector
+//! (`o0_ = vec4(color.xyz, alpha)`), the others component by component.
+//! Hull and domain passes, whose outputs are stage-buffer pointers, store
+//! at once.
+//!
+//! Immediate operands are folded where D3D's rules would otherwise be
+//! spelt out at run time: a shift count or bit-field width/offset is masked
+//! to five bits here, and `ubfe`/`ibfe`/`bfi` with immediate fields become
+//! plain shifts and masks (`(x >> 5u) & 1023u`). Raw and structured loads
+//! read only the words the destination mask takes through the swizzle.
 //!
 //! Immediates are built in the kind their reader wants: a float from its
 //! exact bits (`f32::from_bits`, printed by naga as the shortest decimal
@@ -235,7 +249,19 @@ pub(crate) struct Lower<'a> {
     /// `fcall`s being inlined, and body instructions inlined so far.
     pub(crate) fcall_depth: usize,
     pub(crate) inlined: usize,
+    /// Output-register components written in the block being built but not
+    /// stored yet: the value (in the global's kind), its lane, and the span
+    /// of the write. Stored at the next block boundary or flow instruction,
+    /// a register whose four components are all pending as one vector.
+    pending_outputs: BTreeMap<u32, [Option<PendingLane>; 4]>,
+    /// Per output register, the components some instruction writes (the
+    /// others stay zero, as the register's global starts).
+    output_writes: BTreeMap<u32, u32>,
 }
+
+/// A pending output component: the value, its lane (None: a scalar), the
+/// value's lane count, the span of the instruction that wrote it.
+type PendingLane = (H, Option<u32>, u8, Span);
 
 pub(crate) fn translate(shader: &dxbc::Shader, options: &Options) -> Result<Translation, TranslateError> {
     translate_form(shader, options, StageForm::Native)
@@ -355,6 +381,8 @@ pub(crate) fn translate_form(
         class_defaults: crate::emulate::interfaces::default_class_instances(shader),
         fcall_depth: 0,
         inlined: 0,
+        pending_outputs: BTreeMap::new(),
+        output_writes: output_write_masks(p),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -472,6 +500,7 @@ impl<'a> Lower<'a> {
     /// Swaps in `next` as the function under construction and returns the
     /// finished one with its statements.
     pub(crate) fn take_function(&mut self, next: Function) -> Function {
+        self.flush_outputs();
         self.flush();
         // Values are expressions of the function they were made in.
         self.forget_values();
@@ -955,6 +984,10 @@ impl<'a> Lower<'a> {
             return malformed(format!("operand type {} is not defined", op.ty()), at);
         };
         let tess = self.io.as_ref().is_some_and(|io| io.tess.is_some()) && self.tess_pointer_kind(ty);
+        if ty == OT::Output {
+            // A read sees every write before it.
+            self.flush_outputs();
+        }
         match ty {
             OT::Temp => {
                 if !Self::is_static(op, 0) {
@@ -997,27 +1030,45 @@ impl<'a> Lower<'a> {
         let input = ty == OT::Input && self.io.is_none() && !tess && Self::is_static(op, 0) && op.index_dim() == 1;
         let cb_row =
             ty == OT::ConstantBuffer && op.index_dim() == 2 && Self::is_static(op, 0) && Self::is_static(op, 1);
+        // The system-value inputs of a native stage: the wrapper sets them
+        // before the body, which never writes them.
+        let special_input = self.io.is_none()
+            && matches!(
+                ty,
+                OT::InputThreadId
+                    | OT::InputThreadGroupId
+                    | OT::InputThreadIdInGroup
+                    | OT::InputThreadIdInGroupFlattened
+                    | OT::InputPrimitiveid
+                    | OT::InputCoverageMask
+            );
         let (native, key) = if input {
             let reg = op.index[0].imm as u32;
             let g = self.input(reg);
-            (self.global_kind(g), Some((reg, 0u32, true)))
+            (self.global_kind(g), Some((reg, 0u32, 0u8)))
         } else if cb_row {
             let id = op.index[0].imm as u32;
-            (self.cb_kinds.get(&id).copied().unwrap_or(K::U), Some((id, op.index[1].imm as u32, false)))
+            (self.cb_kinds.get(&id).copied().unwrap_or(K::U), Some((id, op.index[1].imm as u32, 1)))
+        } else if special_input {
+            (self.memory_kind(op), Some((ty as u32, 0, 2)))
         } else {
             (self.memory_kind(op), None)
         };
         let k = want.unwrap_or(native);
         let raw = match key {
-            Some((reg, row, is_input)) => {
-                let key = if is_input { LoadKey::Input(reg, k_code(k)) } else { LoadKey::Cbuffer(reg, row, k_code(k)) };
+            Some((reg, row, file)) => {
+                let key = match file {
+                    0 => LoadKey::Input(reg, k_code(k)),
+                    1 => LoadKey::Cbuffer(reg, row, k_code(k)),
+                    _ => LoadKey::Special(reg, k_code(k)),
+                };
                 if let Some(&h) = self.loads.get(&key) {
                     h
                 } else {
                     let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                     let load = self.e(E::Load { pointer: ptr });
                     // A constant-buffer row is named after its variable.
-                    if !is_input {
+                    if file == 1 {
                         if let Some(name) = self.cb_row_names.get(&(reg, row)) {
                             self.f.named_expressions.insert(load, name.clone());
                         }
@@ -1184,6 +1235,26 @@ impl<'a> Lower<'a> {
             }
             return self.write_temp(dst.index[0].imm as u32, mask, value, k, lanes, dst.offset as usize);
         }
+        if ty == Some(OT::Output) && self.defers_outputs() && dst.index_dim() == 1 && Self::is_static(dst, 0) {
+            let reg = u32::try_from(dst.index[0].imm).unwrap_or(u32::MAX);
+            let g = self.output(reg);
+            let bits = self.bitcast(value, k, self.global_kind(g));
+            let span = self.span;
+            let pending = self.pending_outputs.entry(reg).or_insert([None; 4]);
+            let mut lane = 0;
+            for c in 0..4u32 {
+                if mask & (1 << c) != 0 {
+                    let comp = match lanes {
+                        1 => None,
+                        4 => Some(c),
+                        _ => Some(lane),
+                    };
+                    lane += 1;
+                    pending[c as usize] = Some((bits, comp, lanes as u8, span));
+                }
+            }
+            return Ok(());
+        }
         let Some(ptr) = self.pointer(dst)? else {
             return malformed("an immediate used as a destination", dst.offset as usize);
         };
@@ -1211,6 +1282,95 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether output-register writes wait for the end of their block (not
+    /// in a hull or domain pass, whose outputs are stage-buffer pointers).
+    fn defers_outputs(&self) -> bool {
+        self.io.as_ref().is_none_or(|io| io.tess.is_none())
+    }
+
+    /// Stores the pending output writes: one store of the whole register
+    /// when its four components are pending, else one per component.
+    pub(crate) fn flush_outputs(&mut self) {
+        if self.pending_outputs.is_empty() {
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending_outputs);
+        let span = self.span;
+        for (reg, mut lanes) in pending {
+            let g = self.output(reg);
+            // In a native stage, components no instruction writes stay
+            // zero: with them the register is whole.
+            let written = self.output_writes.get(&reg).copied().unwrap_or(0xf);
+            if self.io.is_none() && (0..4).all(|c| lanes[c].is_some() || written & (1 << c) == 0) {
+                let kind = self.global_kind(g);
+                let at = lanes.iter().flatten().map(|l| l.3).next().unwrap_or(span);
+                for lane in lanes.iter_mut().filter(|l| l.is_none()) {
+                    let zero = crate::regs::literal(self, 0, kind);
+                    *lane = Some((zero, None, 1, at));
+                }
+            }
+            if let [Some(a), Some(b), Some(c), Some(d)] = lanes {
+                let lanes = [a, b, c, d];
+                // The store belongs to the last write that completed it.
+                self.span =
+                    lanes.iter().map(|l| l.3).max_by_key(|s| s.to_range().map_or(0, |r| r.start)).unwrap_or(span);
+                let value = self.gather_pending(&lanes, g);
+                let pointer = self.e(E::GlobalVariable(g));
+                self.stmt(S::Store { pointer, value });
+            } else {
+                for (c, lane) in lanes.iter().enumerate() {
+                    let Some((h, comp, _, at)) = *lane else { continue };
+                    self.span = at;
+                    let base = self.e(E::GlobalVariable(g));
+                    let pointer = self.e(E::AccessIndex { base, index: c as u32 });
+                    let value = match comp {
+                        Some(i) => self.component(h, i),
+                        None => h,
+                    };
+                    self.stmt(S::Store { pointer, value });
+                }
+            }
+        }
+        self.span = span;
+    }
+
+    /// The vec4 four pending lanes make: the value itself when it is one
+    /// vec4 in order, a splat of one scalar, else a compose in which a
+    /// whole narrower vector written in order stays whole (`vec4(a, b.w)`).
+    fn gather_pending(&mut self, lanes: &[PendingLane; 4], g: Handle<GlobalVariable>) -> H {
+        let first = lanes[0].0;
+        let same = lanes.iter().all(|l| l.0 == first);
+        // Lanes 0..4 of one value in order: it is a vec4.
+        if same && lanes.iter().enumerate().all(|(i, l)| l.1 == Some(i as u32)) {
+            return first;
+        }
+        if same && lanes.iter().all(|l| l.1.is_none()) {
+            return self.e(E::Splat { size: VectorSize::Quad, value: first });
+        }
+        let mut components = Vec::with_capacity(4);
+        let mut i = 0;
+        while i < 4 {
+            let (h, comp, width, _) = lanes[i];
+            let w = usize::from(width);
+            let whole = comp == Some(0)
+                && w > 1
+                && i + w <= 4
+                && (0..w).all(|j| lanes[i + j].0 == h && lanes[i + j].1 == Some(j as u32));
+            if whole {
+                components.push(h);
+                i += w;
+                continue;
+            }
+            components.push(match comp {
+                Some(c) => self.component(h, c),
+                None => h,
+            });
+            i += 1;
+        }
+        let ty = self.module.global_variables[g].ty;
+        self.e(E::Compose { ty, components })
     }
 
     // ------------------------------------------------------------- program
@@ -1274,6 +1434,7 @@ impl<'a> Lower<'a> {
 
     /// Moves the statements built so far into the body function.
     pub(crate) fn finish_body(&mut self) {
+        self.flush_outputs();
         self.flush();
         let body = std::mem::take(&mut self.root);
         self.f.body = body;
@@ -1507,6 +1668,11 @@ impl<'a> Lower<'a> {
         };
         if code.info().class == dxbc::spec::OpClass::Decl {
             return self.declare(ins, code);
+        }
+        // Flow (branches, returns, emits, calls) may leave the block or
+        // hand the outputs on: what was written so far is stored first.
+        if code.info().class == dxbc::spec::OpClass::Flow {
+            self.flush_outputs();
         }
         match code {
             O::If => {
@@ -1762,17 +1928,10 @@ impl<'a> Lower<'a> {
                     O::Dp3 => 3,
                     _ => 4,
                 };
-                let a = src(self, 1, K::F)?;
-                let b = src(self, 2, K::F)?;
-                let (a, b) = if n == 4 {
-                    (a, b)
-                } else {
-                    let size = if n == 2 { VectorSize::Bi } else { VectorSize::Tri };
-                    let pat = naga::SwizzleComponent::XYZW;
-                    let sa = self.e(E::Swizzle { size, vector: a, pattern: pat });
-                    let sb = self.e(E::Swizzle { size, vector: b, pattern: pat });
-                    (sa, sb)
-                };
+                // Only the first n lanes of each source take part: read just those.
+                let lanes = (1u32 << n) - 1;
+                let a = self.read_masked(self.op(ins, 1)?, K::F, lanes)?;
+                let b = self.read_masked(self.op(ins, 2)?, K::F, lanes)?;
                 let dot = self.math(M::Dot, a, Some(b), None);
                 // One scalar for every component the mask writes.
                 self.lanes = 1;
@@ -1946,9 +2105,15 @@ impl<'a> Lower<'a> {
                     _ => self.int_kind(ins, &[1], K::U),
                 };
                 let a = src(self, 1, k)?;
-                let b = src(self, 2, K::U)?;
-                let m = self.splat_u(31);
-                let sh = self.bin(B::And, b, m);
+                // D3D uses the count's low five bits; an immediate count is masked here.
+                let sh = match self.imm_src(ins, 2) {
+                    Some(counts) => self.immediate(&counts.map(|c| c & 31)[..self.lanes], K::U),
+                    None => {
+                        let b = src(self, 2, K::U)?;
+                        let m = self.splat_u(31);
+                        self.bin(B::And, b, m)
+                    }
+                };
                 let r = self.bin(if code == O::Ishl { B::ShiftLeft } else { B::ShiftRight }, a, sh);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
@@ -2033,6 +2198,13 @@ impl<'a> Lower<'a> {
             O::Ubfe | O::Ibfe => {
                 // ubfe/ibfe width, offset, value with D3D's masking rules.
                 let k = if code == O::Ubfe { K::U } else { K::I };
+                if let (Some(w), Some(o)) = (self.imm_src(ins, 1), self.imm_src(ins, 2)) {
+                    if let Some(r) = self.bitfield_extract_imm(ins, k, w, o)? {
+                        let d = dst(self, 0)?;
+                        self.write(d, r, k, false)?;
+                        return Ok(());
+                    }
+                }
                 let w = src(self, 1, K::U)?;
                 let o = src(self, 2, K::U)?;
                 let v = src(self, 3, k)?;
@@ -2057,6 +2229,12 @@ impl<'a> Lower<'a> {
             }
             O::Bfi => {
                 // bfi width, offset, src, dst
+                if let (Some(w), Some(o)) = (self.imm_src(ins, 1), self.imm_src(ins, 2)) {
+                    let r = self.bitfield_insert_imm(ins, w, o)?;
+                    let d = dst(self, 0)?;
+                    self.write(d, r, K::U, false)?;
+                    return Ok(());
+                }
                 let w = src(self, 1, K::U)?;
                 let o = src(self, 2, K::U)?;
                 let s = src(self, 3, K::U)?;
@@ -2138,6 +2316,105 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Source `i`'s lanes (those the instruction computes) when every one is
+    /// an immediate with no modifier; lanes past `self.lanes` are zero.
+    fn imm_src(&self, ins: &Instruction, i: usize) -> Option<[u32; 4]> {
+        let op = self.op(ins, i).ok()?;
+        if OperandModifier::from_u32(op.modifier(self.p)) != Some(OperandModifier::None) {
+            return None;
+        }
+        let all = self.immediate_lanes(op)?;
+        let mut out = [0; 4];
+        for (n, c) in (0..4).filter(|c| self.lane_mask & (1 << c) != 0).enumerate() {
+            out[n] = all[c];
+        }
+        Some(out)
+    }
+
+    /// `ubfe`/`ibfe` with immediate widths and offsets, decided per lane at
+    /// translation time (D3D's rules: width and offset masked to five bits,
+    /// width 0 gives 0, a field past bit 31 is `value >> offset`). None when
+    /// the lanes fall in different cases.
+    fn bitfield_extract_imm(
+        &mut self,
+        ins: &Instruction,
+        k: K,
+        w: [u32; 4],
+        o: [u32; 4],
+    ) -> Result<Option<H>, TranslateError> {
+        let n = self.lanes;
+        let (w, o) = (w.map(|x| x & 31), o.map(|x| x & 31));
+        #[derive(PartialEq)]
+        enum Case {
+            Zero,
+            Field,
+            Tail,
+        }
+        let case = |i: usize| match (w[i], w[i] + o[i] < 32) {
+            (0, _) => Case::Zero,
+            (_, true) => Case::Field,
+            (_, false) => Case::Tail,
+        };
+        let first = case(0);
+        if (1..n).any(|i| case(i) != first) {
+            return Ok(None);
+        }
+        if first == Case::Zero {
+            return Ok(Some(self.immediate(&vec![0; n], k)));
+        }
+        let op = self.op(ins, 3)?;
+        let v = self.read_masked(op, k, self.lane_mask)?;
+        Ok(Some(match first {
+            Case::Tail => {
+                let sh = self.immediate(&o[..n], K::U);
+                self.bin(B::ShiftRight, v, sh)
+            }
+            // Unsigned: shift down, mask the width.
+            _ if k == K::U => {
+                let sh = self.immediate(&o[..n], K::U);
+                let shifted = if o[..n].iter().all(|&x| x == 0) { v } else { self.bin(B::ShiftRight, v, sh) };
+                let masks: Vec<u32> = (0..n).map(|i| u32::MAX >> (32 - w[i])).collect();
+                let m = self.immediate(&masks, K::U);
+                self.bin(B::And, shifted, m)
+            }
+            // Signed: the field to the top, then an arithmetic shift down.
+            _ => {
+                let up: Vec<u32> = (0..n).map(|i| 32 - w[i] - o[i]).collect();
+                let down: Vec<u32> = (0..n).map(|i| 32 - w[i]).collect();
+                let up = self.immediate(&up, K::U);
+                let down = self.immediate(&down, K::U);
+                let shl = self.bin(B::ShiftLeft, v, up);
+                self.bin(B::ShiftRight, shl, down)
+            }
+        }))
+    }
+
+    /// `bfi` with immediate widths and offsets: the field mask is a literal.
+    fn bitfield_insert_imm(&mut self, ins: &Instruction, w: [u32; 4], o: [u32; 4]) -> Result<H, TranslateError> {
+        let n = self.lanes;
+        let (w, o) = (w.map(|x| x & 31), o.map(|x| x & 31));
+        // ((1 << width) - 1) << offset, as D3D defines the mask.
+        let masks: Vec<u32> = (0..n).map(|i| ((1u32 << w[i]) - 1) << o[i]).collect();
+        let s = self.read_masked(self.op(ins, 3)?, K::U, self.lane_mask)?;
+        let base = self.read_masked(self.op(ins, 4)?, K::U, self.lane_mask)?;
+        let shifted = if o[..n].iter().all(|&x| x == 0) {
+            s
+        } else {
+            let sh = self.immediate(&o[..n], K::U);
+            self.bin(B::ShiftLeft, s, sh)
+        };
+        let m = self.immediate(&masks, K::U);
+        let field = self.bin(B::And, shifted, m);
+        let base_zero = self.imm_src(ins, 4).is_some_and(|b| b[..n].iter().all(|&x| x == 0));
+        if base_zero {
+            return Ok(field);
+        }
+        let inverse: Vec<u32> = masks.iter().map(|m| !m).collect();
+        let keep_mask = self.immediate(&inverse, K::U);
+        let keep = self.bin(B::And, base, keep_mask);
+        Ok(self.bin(B::InclusiveOr, field, keep))
     }
 
     // --------------------------------------------------------- entry point
@@ -3024,6 +3301,24 @@ fn cbuffer_kinds(shader: &dxbc::Shader) -> BTreeMap<u32, K> {
         };
         let id = if sm51 { b.id.unwrap_or(b.bind_point) } else { b.bind_point };
         out.insert(id, kind);
+    }
+    out
+}
+
+/// Per output register, the components the program's instructions write
+/// (declarations aside).
+fn output_write_masks(p: &Program) -> BTreeMap<u32, u32> {
+    let mut out = BTreeMap::new();
+    for ins in &p.instructions {
+        if ins.is_customdata() || ins.info().is_none_or(|i| i.class == dxbc::spec::OpClass::Decl) {
+            continue;
+        }
+        for op in ins.operands(p) {
+            if op.operand_type() == Some(OT::Output) && op.index_dim() == 1 {
+                let reg = u32::try_from(op.index[0].imm).unwrap_or(u32::MAX);
+                *out.entry(reg).or_insert(0) |= crate::regs::dst_mask(op) & 0xf;
+            }
+        }
     }
     out
 }

@@ -42,13 +42,16 @@ pub(crate) type CompVar = (Handle<LocalVariable>, K);
 pub(crate) type Comp = (u32, u8);
 
 /// Loads that stay valid while the block they were made in is open
-/// (constant-buffer rows and input registers never change in a body).
+/// (constant-buffer rows, input and system-value input registers never
+/// change in a body).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum LoadKey {
     /// `cb#[row]` as kind.
     Cbuffer(u32, u32, u8),
     /// `v#` as kind.
     Input(u32, u8),
+    /// A system-value input register (by operand type) as kind.
+    Special(u32, u8),
 }
 
 /// The register state of an open construct.
@@ -73,7 +76,7 @@ pub(crate) struct Scope {
 pub(crate) struct Prepass {
     /// Per `loop` instruction (by offset): the temp components its body writes.
     pub(crate) loop_writes: BTreeMap<u32, BTreeSet<Comp>>,
-    /// Per temp component: how often it is read as f32, i32, u32.
+    /// Per temp component: how often it is read, or written, as f32, i32, u32.
     pub(crate) votes: BTreeMap<Comp, [u32; 3]>,
 }
 
@@ -102,6 +105,20 @@ fn source_kind(code: O) -> Option<K> {
         | Countbits | Bfrev | FirstbitLo | FirstbitHi | Ubfe | Bfi | F16tof32 | Ld | LdMs | LdRaw | LdStructured
         | StoreRaw | StoreStructured => K::U,
         _ => return None,
+    })
+}
+
+/// The kind an opcode's result has, when it has one (what a variable
+/// holding it would be stored in without a bitcast).
+fn result_kind(code: O) -> Option<K> {
+    use O::*;
+    Some(match code {
+        Eq | Ne | Lt | Ge | Ieq | Ine | Ilt | Ige | Ult | Uge | Ftou | F32tof16 => K::U,
+        Ftoi => K::I,
+        Itof | Utof | F16tof32 => K::F,
+        // Sign-agnostic: the lowering keeps the integer kind the sources have.
+        Iadd | And | Or | Xor | Not | Ishl | Imad | Umad => return None,
+        _ => return source_kind(code),
     })
 }
 
@@ -165,15 +182,22 @@ pub(crate) fn prepass(p: &Program) -> Prepass {
             _ => {}
         }
         let kind = source_kind(code);
+        let written = result_kind(code);
         for op in operands(ins, p) {
             if op.operand_type() != Some(OT::Temp) {
                 continue;
             }
             let reg = op.index[0].imm as u32;
             if op.selection() == Some(SelectionMode::MaskMode) {
+                let mask = if op.mask() == 0 { 0xf } else { op.mask() };
                 if let Some((_, set)) = open.last_mut() {
-                    let mask = if op.mask() == 0 { 0xf } else { op.mask() };
                     set.extend((0..4u8).filter(|c| mask & (1 << c) != 0).map(|c| (reg, c)));
+                }
+                // A write in a kind votes too: a variable of that kind stores it as is.
+                if let Some(k) = written {
+                    for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
+                        out.votes.entry((reg, c)).or_default()[k_index(k)] += 1;
+                    }
                 }
             } else if let Some(k) = kind {
                 for c in selection(op) {
@@ -546,6 +570,7 @@ impl<'a> Lower<'a> {
     /// values its body overwrites (`writes`; None: every component) so that
     /// its head reads them from their variables.
     pub(crate) fn open_scope(&mut self, is_loop: bool, breakable: bool, writes: Option<BTreeSet<Comp>>) {
+        self.flush_outputs();
         let mut written = BTreeSet::new();
         if is_loop {
             let all: BTreeSet<Comp> = match writes {
@@ -574,6 +599,7 @@ impl<'a> Lower<'a> {
     /// Ends one block of the innermost construct: what it wrote goes to the
     /// variables.
     pub(crate) fn end_block(&mut self) {
+        self.flush_outputs();
         let written: Vec<Comp> = self.scopes.last().map(|s| s.block.iter().copied().collect()).unwrap_or_default();
         for c in written {
             if (c.0 as usize) < self.regs.len() {

@@ -315,7 +315,10 @@ impl Lower<'_> {
                     RD::Texture3d => (ImageDimension::D3, false, false),
                     RD::Texturecube => (ImageDimension::Cube, false, false),
                     RD::Texture2darray => (ImageDimension::D2, true, false),
-                    RD::Texture2dmsarray => (ImageDimension::D2, true, true),
+                    RD::Texture2dmsarray => {
+                        self.target_refusal(L::MultisampledTextureArrays, format!("t{register}"), at);
+                        (ImageDimension::D2, true, true)
+                    }
                     RD::Texturecubearray => (ImageDimension::Cube, true, false),
                     RD::Buffer => {
                         // Buffer<T>: WebGPU has no texel buffers; like typed UAVs the
@@ -1037,10 +1040,24 @@ impl Lower<'_> {
         } else {
             let i = self.component(addr, 0);
             let off = self.component(addr, 1);
-            let stride_words = self.lit_u(w.stride / 4);
-            let base = self.bin(B::Multiply, i, stride_words);
-            let o = self.bin(B::Divide, off, four);
-            self.bin(B::Add, base, o)
+            // Literal strides of one word and literal offsets fold here.
+            let base = if w.stride == 4 {
+                i
+            } else {
+                let stride_words = self.lit_u(w.stride / 4);
+                self.bin(B::Multiply, i, stride_words)
+            };
+            match self.f.expressions[off] {
+                E::Literal(naga::Literal::U32(0..=3)) => base,
+                E::Literal(naga::Literal::U32(bytes)) => {
+                    let o = self.lit_u(bytes / 4);
+                    self.bin(B::Add, base, o)
+                }
+                _ => {
+                    let o = self.bin(B::Divide, off, four);
+                    self.bin(B::Add, base, o)
+                }
+            }
         }
     }
 
@@ -1071,33 +1088,64 @@ impl Lower<'_> {
         self.e(E::Access { base, index })
     }
 
-    /// Number of words in a region, as a u32 expression.
-    fn word_count(&mut self, w: &Words) -> H {
+    /// Number of words in a region: a constant for workgroup memory, else
+    /// `arrayLength` (made once per instruction) and the last index.
+    fn word_count(&mut self, w: &Words) -> WordCount {
         let g = self.handle_of(w.g, w.elem);
         match self.module.global_variables[w.g].space {
             AddressSpace::WorkGroup => {
                 let ty = self.module.global_variables[w.g].ty;
-                let n = match self.module.types[ty].inner {
+                WordCount::Const(match self.module.types[ty].inner {
                     TypeInner::Array { size: ArraySize::Constant(n), .. } => n.get(),
                     _ => 0,
-                };
-                self.lit_u(n)
+                })
             }
-            _ => self.e(E::ArrayLength(g)),
+            _ => {
+                let n = self.e(E::ArrayLength(g));
+                let one = self.lit_u(1);
+                let last = self.bin(B::Subtract, n, one);
+                WordCount::Runtime { n, last }
+            }
         }
     }
 
-    fn load_word(&mut self, w: &Words, index: H) -> H {
+    /// `first + c`.
+    fn word_at(&mut self, first: H, c: u32) -> H {
+        if c == 0 {
+            return first;
+        }
+        let cc = self.lit_u(c);
+        self.bin(B::Add, first, cc)
+    }
+
+    /// Whether word `first + c` is inside the region (a constant region
+    /// compares `first` with `n - c`, so the sum is used once and inlined;
+    /// None: never inside).
+    fn word_inside(&mut self, first: H, index: H, c: u32, count: WordCount) -> Option<H> {
+        match count {
+            WordCount::Const(n) if c < n => {
+                let room = self.lit_u(n - c);
+                Some(self.bin(B::Less, first, room))
+            }
+            WordCount::Const(_) => None,
+            WordCount::Runtime { n, .. } => Some(self.bin(B::Less, index, n)),
+        }
+    }
+
+    /// Word `first + c`, zero past the end of the region.
+    fn load_word(&mut self, w: &Words, first: H, c: u32, count: WordCount) -> H {
         // D3D reads past the end of a buffer return zero; WGSL would clamp
         // the index, so the load is guarded.
-        let n = self.word_count(w);
-        let inside = self.bin(B::Less, index, n);
-        let last = {
-            let one = self.lit_u(1);
-            let m = self.bin(B::Subtract, n, one);
-            self.math(naga::MathFunction::Min, index, Some(m), None)
+        let index = self.word_at(first, c);
+        let Some(inside) = self.word_inside(first, index, c, count) else {
+            return self.lit_u(0);
         };
-        let ptr = self.word_ptr(w, last);
+        let last = match count {
+            WordCount::Const(n) => self.lit_u(n.saturating_sub(1)),
+            WordCount::Runtime { last, .. } => last,
+        };
+        let clamped = self.math(naga::MathFunction::Min, index, Some(last), None);
+        let ptr = self.word_ptr(w, clamped);
         // On an atomic word the load is an atomicLoad; signed words come back as bits.
         let v = self.e(E::Load { pointer: ptr });
         let v = if w.atomic == Some(K::I) { self.bitcast(v, K::I, K::U) } else { v };
@@ -1109,16 +1157,11 @@ impl Lower<'_> {
     /// D3D's defaults for missing ones (0, 0, 0, 1 in the element's type).
     fn typed_element(&mut self, w: &Words, addr: H) -> H {
         let first = self.word_index(w, addr);
+        let count = self.word_count(w);
         let mut comps = Vec::new();
         for c in 0..4 {
             if c < w.channels {
-                let idx = if c == 0 {
-                    first
-                } else {
-                    let cc = self.lit_u(c);
-                    self.bin(B::Add, first, cc)
-                };
-                comps.push(self.load_word(w, idx));
+                comps.push(self.load_word(w, first, c, count));
             } else {
                 let one = if w.k == K::F { 1.0f32.to_bits() } else { 1 };
                 comps.push(self.lit_u(if c == 3 { one } else { 0 }));
@@ -1128,10 +1171,10 @@ impl Lower<'_> {
         self.e(E::Compose { ty, components: comps })
     }
 
-    /// Stores one word unless the index is past the end (D3D drops such writes).
-    fn store_word(&mut self, w: &Words, index: H, value: H) {
-        let n = self.word_count(w);
-        let inside = self.bin(B::Less, index, n);
+    /// Stores word `first + c` unless it is past the end (D3D drops such writes).
+    fn store_word(&mut self, w: &Words, first: H, c: u32, count: WordCount, value: H) {
+        let index = self.word_at(first, c);
+        let Some(inside) = self.word_inside(first, index, c, count) else { return };
         let ptr = self.word_ptr(w, index);
         let value = if w.atomic == Some(K::I) { self.bitcast(value, K::U, K::I) } else { value };
         self.flush();
@@ -1169,20 +1212,24 @@ impl Lower<'_> {
         let w = self.words_of(res)?;
         let addr = self.word_address(ins, structured)?;
         let first = self.word_index(&w, addr);
+        let count = self.word_count(&w);
+        // Only the words the destination mask reads through the swizzle
+        // are loaded; the others are never seen.
+        let d = self.op(ins, 0)?;
+        let needed = words_needed(d, res);
         let mut comps = Vec::new();
         for c in 0..4 {
-            let idx = if c == 0 {
-                first
-            } else {
-                let cc = self.lit_u(c);
-                self.bin(B::Add, first, cc)
-            };
-            comps.push(self.load_word(&w, idx));
+            comps.push(if needed & (1 << c) != 0 { self.load_word(&w, first, c, count) } else { self.lit_u(0) });
+        }
+        // One word read: it is the value (written to every masked component).
+        if needed.count_ones() == 1 && crate::regs::dst_mask(d).count_ones() == 1 {
+            self.lanes = 1;
+            let word = comps[needed.trailing_zeros() as usize];
+            return self.write(d, word, K::U, false);
         }
         let ty = self.t.vec4u;
         let v = self.e(E::Compose { ty, components: comps });
         let v = self.resource_swizzle(res, v);
-        let d = self.op(ins, 0)?;
         self.write(d, v, K::U, false)
     }
 
@@ -1199,6 +1246,7 @@ impl Lower<'_> {
             self.read(o, K::U)?
         };
         let first = self.word_index(&w, addr);
+        let count = self.word_count(&w);
         let mask =
             if four_components(dst) && dst.selection() == Some(SelectionMode::MaskMode) { dst.mask() } else { 1 };
         // Consecutive words take the value's components in mask order.
@@ -1207,15 +1255,9 @@ impl Lower<'_> {
             if mask & (1 << c) == 0 {
                 continue;
             }
-            let idx = if k == 0 {
-                first
-            } else {
-                let kk = self.lit_u(k);
-                self.bin(B::Add, first, kk)
-            };
             let v = self.component(value, c);
             // A store to an atomic word is an atomicStore of its type.
-            self.store_word(&w, idx, v);
+            self.store_word(&w, first, k, count, v);
             k += 1;
         }
         Ok(())
@@ -1354,15 +1396,10 @@ impl Lower<'_> {
                 self.read(o, K::U)?
             };
             let first = self.word_index(&w, addr);
+            let count = self.word_count(&w);
             for c in 0..w.channels {
-                let idx = if c == 0 {
-                    first
-                } else {
-                    let cc = self.lit_u(c);
-                    self.bin(B::Add, first, cc)
-                };
                 let v = self.component(value, c);
-                self.store_word(&w, idx, v);
+                self.store_word(&w, first, c, count, v);
             }
             return Ok(());
         }
@@ -1568,3 +1605,26 @@ pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K
 
 /// Registers in use, and the declared ranges keyed by (space, first register).
 type RegistersAndRanges<K> = (std::collections::BTreeSet<u32>, std::collections::BTreeMap<(u32, u32), K>);
+
+/// The size of a word region (see `Lower::word_count`).
+#[derive(Clone, Copy)]
+enum WordCount {
+    Const(u32),
+    Runtime { n: H, last: H },
+}
+
+/// The words (bit c: word c of the element) a load reads for destination
+/// `dst` through the resource operand's swizzle.
+fn words_needed(dst: &Operand, res: &Operand) -> u32 {
+    let mask = crate::regs::dst_mask(dst) & 0xf;
+    let swizzle = if four_components(res) {
+        match res.selection() {
+            Some(SelectionMode::SwizzleMode) => res.swizzle(),
+            Some(SelectionMode::Select1Mode) => [res.select1(); 4],
+            _ => [0, 1, 2, 3],
+        }
+    } else {
+        [0, 1, 2, 3]
+    };
+    (0..4).filter(|c| mask & (1 << c) != 0).fold(0, |m, c| m | 1 << (swizzle[c] & 3))
+}

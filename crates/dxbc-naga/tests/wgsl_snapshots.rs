@@ -12,6 +12,13 @@ const CASES: &[(&str, &str)] = &[
     ("sample_level_ps", "vkd3d/sample-level/003_ps_5_0.dxbc"),
     ("uav_atomics_cs", "vkd3d/uav-atomics/002_cs_5_0.dxbc"),
     ("tint_example_ps", ""),
+    // Issue 14's reviewed kinds, from fxc's output.
+    ("textures_cbuffer_ps", "fxc/dxdecompiler_transparencyaa10_1_transparencyaa10_1_ps.dxbc"),
+    ("matrices_vs", "fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc"),
+    ("groupshared_cs", "fxc/dxdecompiler_computeshadersort11_computeshadersort11_bitonicsort.dxbc"),
+    ("loop_textures_ps", "fxc/slimshader_varianceshadows11_rendervariancescene_ps.dxbc"),
+    ("bit_twiddling_cs", "fxc/xenia_dxbc_edram_store_color_32bpp_cs.dxbc"),
+    ("stripped_ps", "fxc/directxtk_tonemap_psreinhard_srgb.dxbc"),
 ];
 
 #[test]

@@ -1,0 +1,79 @@
+@group(0) @binding(0) 
+var<uniform> CB: array<vec4<u32>, 1>;
+@group(3) @binding(0) 
+var<storage, read_write> Data: array<u32>;
+var<workgroup> g0_: array<u32, 512>;
+var<private> vThreadID: vec4<u32>;
+var<private> vThreadIDInGroupFlattened: vec4<u32>;
+
+fn dxbc_main() {
+    var r0_z: u32 = u32();
+    var r0_w: u32 = u32();
+    var r1_x: u32 = u32();
+    var r1_y: u32 = u32();
+
+    let _e1 = vThreadID;
+    let _e10 = arrayLength((&Data));
+    let _e17 = Data[min(_e1.x, (_e10 - 1u))];
+    let r0_x = select(0u, _e17, (_e1.x < _e10));
+    let _e24 = vThreadIDInGroupFlattened;
+    if (_e24.x < 512u) {
+        g0_[_e24.x] = r0_x;
+    }
+    workgroupBarrier();
+    let g_iLevel = CB[0];
+    let r0_x_1 = (g_iLevel.x >> 1u);
+    let r0_y = (_e1.x & g_iLevel.y);
+    let r0_y_1 = select(0u, 4294967295u, (r0_y != 0u));
+    r0_z = r0_x_1;
+    loop {
+        let _e56 = r0_z;
+        let r0_w_1 = select(0u, 4294967295u, (0u >= _e56));
+        r0_w = r0_w_1;
+        if (r0_w_1 != 0u) {
+            break;
+        }
+        let r0_w_2 = ~(_e56);
+        let r0_w_3 = (r0_w_2 & _e24.x);
+        let _e81 = g0_[min(r0_w_3, 511u)];
+        let r0_w_4 = select(0u, _e81, (r0_w_3 < 512u));
+        let r1_x_1 = (_e56 | _e24.x);
+        let _e102 = g0_[min(r1_x_1, 511u)];
+        let r1_x_2 = select(0u, _e102, (r1_x_1 < 512u));
+        let r0_w_5 = select(0u, 4294967295u, (r1_x_2 >= r0_w_4));
+        let r0_w_6 = select(0u, 4294967295u, (r0_y_1 == r0_w_5));
+        let r1_x_3 = (_e56 ^ _e24.x);
+        let _e131 = g0_[min(r1_x_3, 511u)];
+        let r1_x_4 = select(0u, _e131, (r1_x_3 < 512u));
+        let _e151 = g0_[min(_e24.x, 511u)];
+        let r1_y_1 = select(0u, _e151, (_e24.x < 512u));
+        let r0_w_7 = select(r1_y_1, r1_x_4, (r0_w_6 != 0u));
+        workgroupBarrier();
+        if (_e24.x < 512u) {
+            g0_[_e24.x] = r0_w_7;
+        }
+        workgroupBarrier();
+        let r0_z_1 = (_e56 >> 1u);
+        r0_z = r0_z_1;
+        r0_w = r0_w_7;
+        r1_x = r1_x_4;
+        r1_y = r1_y_1;
+    }
+    let _e195 = g0_[min(_e24.x, 511u)];
+    let r0_x_2 = select(0u, _e195, (_e24.x < 512u));
+    let _e210 = arrayLength((&Data));
+    if (_e1.x < _e210) {
+        Data[_e1.x] = r0_x_2;
+    }
+    return;
+}
+
+@compute @workgroup_size(512, 1, 1) 
+fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(local_invocation_index) local_invocation_index: u32) {
+    vThreadID.x = global_invocation_id.x;
+    vThreadID.y = global_invocation_id.y;
+    vThreadID.z = global_invocation_id.z;
+    vThreadIDInGroupFlattened.x = local_invocation_index;
+    dxbc_main();
+    return;
+}

@@ -1,0 +1,128 @@
+diagnostic(off, derivative_uniformity);
+
+struct FragmentOutput {
+    @location(0) sv_target0_: vec4<f32>,
+}
+
+var<private> icb: array<vec4<f32>, 8> = array<vec4<f32>, 8>(vec4<f32>(1.5f, 0f, 0f, 1f), vec4<f32>(0f, 1.5f, 0f, 1f), vec4<f32>(0f, 0f, 5.5f, 1f), vec4<f32>(1.5f, 0f, 5.5f, 1f), vec4<f32>(1.5f, 1.5f, 0f, 1f), vec4<f32>(1f, 1f, 1f, 1f), vec4<f32>(0f, 1f, 5.5f, 1f), vec4<f32>(0.5f, 3.5f, 0.75f, 1f));
+@group(0) @binding(0) 
+var<uniform> cbAllShadowData: array<vec4<f32>, 37>;
+@group(2) @binding(0) 
+var g_samLinear: sampler;
+@group(2) @binding(5) 
+var g_samShadow: sampler;
+@group(1) @binding(0) 
+var g_txDiffuse: texture_2d<f32>;
+@group(1) @binding(5) 
+var g_txShadow: texture_2d_array<f32>;
+var<private> v1_: vec4<f32>;
+var<private> v2_: vec4<f32>;
+var<private> v0_: vec4<f32>;
+var<private> o0_: vec4<f32>;
+
+fn dxbc_main() {
+    var r1_y: f32 = f32();
+    var r2_x: f32 = f32();
+    var r2_y: f32 = f32();
+    var r2_z: f32 = f32();
+    var r3_x: f32 = f32();
+    var r3_y: i32 = i32();
+    var r1_z: f32 = f32();
+    var r1_w: f32 = f32();
+
+    let _e1 = v1_;
+    let r0_xyzw = textureSample(g_txDiffuse, g_samLinear, _e1.xyxx.xy);
+    r1_y = 0f;
+    r2_x = 0f;
+    r2_y = 0f;
+    r2_z = 0f;
+    r3_x = 0f;
+    r3_y = 0i;
+    loop {
+        let _e26 = r1_y;
+        let r1_z_1 = select(0u, 4294967295u, (bitcast<i32>(_e26) < 3i));
+        let _e34 = r3_x;
+        let r1_w_1 = select(0u, 4294967295u, (bitcast<i32>(_e34) == 0i));
+        let r1_z_2 = (r1_w_1 & r1_z_1);
+        r1_z = bitcast<f32>(r1_z_2);
+        r1_w = bitcast<f32>(r1_w_1);
+        if (r1_z_2 == 0u) {
+            break;
+        }
+        let _e51 = v2_;
+        let _e58 = cbAllShadowData[(bitcast<u32>(_e26) + 24u)];
+        let _e65 = cbAllShadowData[(bitcast<u32>(_e26) + 16u)];
+        let r2_xyz = ((_e51.xyz * _e58.xyz) + _e65.xyz);
+        let r1_z_3 = min(r2_xyz.y, r2_xyz.x);
+        let m_nCascadeLevels = cbAllShadowData[32];
+        let r1_z_4 = select(0u, 4294967295u, (m_nCascadeLevels.z < r1_z_3));
+        let r1_w_2 = max(r2_xyz.y, r2_xyz.x);
+        let r1_w_3 = select(0u, 4294967295u, (r1_w_2 < m_nCascadeLevels.w));
+        let r1_z_5 = (r1_w_3 & r1_z_4);
+        let _e93 = r3_y;
+        let r3_xy = select(vec2<f32>(_e34, bitcast<f32>(_e93)), vec2<f32>(0.000000000000000000000000000000000000000000001f, _e26), (vec2(r1_z_5) != vec2(0u)));
+        let r1_y_1 = (bitcast<i32>(_e26) + 1i);
+        r1_y = bitcast<f32>(r1_y_1);
+        r1_z = bitcast<f32>(r1_z_5);
+        r1_w = bitcast<f32>(r1_w_3);
+        r2_x = r2_xyz.x;
+        r2_y = r2_xyz.y;
+        r2_z = r2_xyz.z;
+        r3_x = r3_xy.x;
+        r3_y = bitcast<i32>(r3_xy.y);
+    }
+    let _e121 = r3_y;
+    let r2_w = f32(_e121);
+    let _e124 = v2_;
+    let r1_xyz = dpdxCoarse(_e124.xyx);
+    let _e132 = cbAllShadowData[(bitcast<u32>(_e121) + 24u)];
+    let r1_xyz_1 = (r1_xyz * _e132.xyx);
+    let r3_xzw = dpdyCoarse(_e124.xyx);
+    let _e142 = cbAllShadowData[(bitcast<u32>(_e121) + 24u)];
+    let r3_xzw_1 = (r3_xzw * _e142.xyx);
+    let _e146 = r2_x;
+    let _e148 = r2_y;
+    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e146, _e148, r2_w, _e146).xy, i32(max(round(r2_w), 0f)), r1_xyz_1.xyzx.xy, r3_xzw_1.xyzx.xy);
+    let _e164 = r2_z;
+    let r1_z_6 = select(0u, 4294967295u, (r1_xy.x >= _e164));
+    let r1_y_2 = ((-(r1_xy.x) * r1_xy.x) + r1_xy.y);
+    let r1_y_3 = saturate((r1_y_2 + 0.00001f));
+    let r1_x = (-(r1_xy.x) + _e164);
+    let r1_x_1 = ((r1_x * r1_x) + r1_y_3);
+    let r1_x_2 = (r1_y_3 / r1_x_1);
+    let r1_x_3 = (r1_x_2 * r1_x_2);
+    let r1_x_4 = (r1_x_3 * r1_x_3);
+    let r1_x_5 = select(r1_x_4, 1f, (r1_z_6 != 0u));
+    let _e193 = icb[bitcast<u32>(_e121)];
+    let r2_xyz_1 = _e193.xyz;
+    let m_nCascadeLevels_1 = cbAllShadowData[32];
+    let r2_xyzw = select(vec4(1f), vec4<f32>(_e193.x, _e193.y, _e193.z, 1f), (bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy != vec4(0u)));
+    let _e216 = v0_;
+    let r1_y_4 = saturate(dot(vec3<f32>(-1f, 1f, -1f), _e216.xyz));
+    let r1_z_7 = saturate(dot(vec3<f32>(1f, 1f, -1f), _e216.xyz));
+    let r1_z_8 = (r1_z_7 * 0.05f);
+    let r1_y_5 = ((r1_y_4 * 0.05f) + r1_z_8);
+    let r1_z_9 = saturate(-(_e216.y));
+    let r1_y_6 = ((r1_z_9 * 0.05f) + r1_y_5);
+    let r1_z_10 = saturate(dot(vec3(1f), _e216.xyz));
+    let r1_y_7 = ((r1_z_10 * 0.05f) + r1_y_6);
+    let r1_z_11 = (r1_y_7 * 0.5f);
+    let m_vLightDir = cbAllShadowData[36];
+    let r1_w_4 = saturate(dot(m_vLightDir.xyz, _e216.xyz));
+    let r1_w_5 = (r1_w_4 + r1_y_7);
+    let r1_y_8 = ((-(r1_y_7) * 0.5f) + r1_w_5);
+    let r1_x_6 = ((r1_x_5 * r1_y_8) + r1_z_11);
+    let r1_xyzw = (r2_xyzw * vec4(r1_x_6));
+    o0_ = (r0_xyzw * r1_xyzw);
+    return;
+}
+
+@fragment 
+fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> FragmentOutput {
+    v0_ = normal0_;
+    v1_ = color0_;
+    v2_ = texcoord1_;
+    dxbc_main();
+    let _e7 = o0_;
+    return FragmentOutput(_e7);
+}

@@ -1,0 +1,35 @@
+diagnostic(off, derivative_uniformity);
+
+struct FragmentOutput {
+    @location(0) sv_target0_: vec4<f32>,
+}
+
+@group(0) @binding(0) 
+var<uniform> cb0_: array<vec4<f32>, 1>;
+@group(2) @binding(0) 
+var s0_: sampler;
+@group(1) @binding(0) 
+var t0_: texture_2d<f32>;
+var<private> v1_: vec4<f32>;
+var<private> o0_: vec4<f32>;
+
+fn dxbc_main() {
+    let _e1 = v1_;
+    let r0_xyzw = textureSample(t0_, s0_, _e1.xyxx.xy);
+    let _e10 = cb0_[0];
+    let r1_xyz = (r0_xyzw.xyz * _e10.xxx);
+    let r0_xyz = ((r0_xyzw.xyz * _e10.xxx) + vec3(1f));
+    let r0_xyz_1 = (r1_xyz / r0_xyz);
+    let r0_xyz_2 = log2(abs(r0_xyz_1));
+    let r0_xyz_3 = (r0_xyz_2 * vec3(0.45454547f));
+    o0_ = vec4<f32>(exp2(r0_xyz_3), r0_xyzw.w);
+    return;
+}
+
+@fragment 
+fn main(@location(1) texcoord0_: vec4<f32>) -> FragmentOutput {
+    v1_ = texcoord0_;
+    dxbc_main();
+    let _e3 = o0_;
+    return FragmentOutput(_e3);
+}
