@@ -51,10 +51,22 @@ pub enum Sys {
     Coverage = 6,
     /// vCycleCounter (always 0 here).
     CycleCounter = 7,
+    /// vOutputControlPointID (hull control-point phase).
+    OutputControlPointId = 8,
+    /// vForkInstanceID (hull fork phases).
+    ForkInstance = 9,
+    /// vJoinInstanceID (hull join phases).
+    JoinInstance = 10,
+    /// vDomain: the domain point's (u, v, w) as floats (domain shaders).
+    DomainLocation = 11,
 }
 
 /// Number of system-value slots.
-pub const SYS_SLOTS: usize = 8;
+pub const SYS_SLOTS: usize = 12;
+
+/// Registers of one control point and of the patch-constant record, as
+/// lanes of hull and domain shaders hold them (D3D11: 32 each).
+pub const CONTROL_POINT_REGS: usize = 32;
 
 /// Where a value lives.
 #[derive(Clone, Debug)]
@@ -62,6 +74,14 @@ pub(crate) enum Loc {
     Temp(u32),
     Input(Idx),
     InputVertex(Idx, Idx),
+    /// vicp[point][register] of a hull shader: `Lane::input_points`,
+    /// [`CONTROL_POINT_REGS`] registers per point.
+    ControlPoint(Idx, Idx),
+    /// vocp[point][register] (hull fork and join phases) and a domain
+    /// shader's vicp: `Lane::control_points`, as [`Loc::ControlPoint`].
+    OutputControlPoint(Idx, Idx),
+    /// vpc[register] (domain shaders, hull join phases): `Lane::patch_constants`.
+    PatchConstant(Idx),
     Output(Idx),
     Indexable(u32, Idx),
     Imm([u32; 4]),
@@ -183,6 +203,57 @@ impl Default for GsDecl {
     }
 }
 
+/// A hull or domain shader's tessellation declarations.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TessDecl {
+    /// `dcl_tessellator_domain`.
+    pub domain: Option<tessellator::Domain>,
+    /// `dcl_tessellator_partitioning` (hull shaders).
+    pub partitioning: Option<tessellator::Partitioning>,
+    /// `dcl_tessellator_output_primitive` (hull shaders).
+    pub output_primitive: Option<tessellator::OutputPrimitive>,
+    /// `dcl_input_control_point_count` (for a domain shader: the hull
+    /// shader's output control points).
+    pub input_control_points: u32,
+    /// `dcl_output_control_point_count` (hull shaders).
+    pub output_control_points: u32,
+    /// Where the hull shader writes each tessellation factor: its system
+    /// value (`dcl_output_siv`, 11 ..= 22) and (register, component) of
+    /// the patch-constant record.
+    pub factors: Vec<(spec::SystemName, u32, u32)>,
+}
+
+/// One fork or join phase of a hull shader.
+#[derive(Clone, Debug)]
+pub struct HullPhase {
+    /// A join phase (else a fork phase).
+    pub join: bool,
+    /// `dcl_hs_fork_phase_instance_count` / `dcl_hs_join_phase_instance_count` (1 if absent).
+    pub instances: u32,
+    /// The phase as a program of its own (its own temps).
+    pub code: Code,
+}
+
+/// A hull shader's phases, each compiled as a program of its own: the
+/// declarations before the first phase, then the phase's instructions,
+/// then the subroutines after the last phase.
+#[derive(Clone, Debug, Default)]
+pub struct Hull {
+    /// `hs_control_point_phase`; None passes the input control points through.
+    pub control_point: Option<Code>,
+    /// The fork and join phases in program order.
+    pub phases: Vec<HullPhase>,
+}
+
+impl Hull {
+    /// Whether the output control points are the input ones: no
+    /// control-point phase, or one that declares no output (see
+    /// [`crate::tessellation`]).
+    pub fn passes_through(&self) -> bool {
+        self.control_point.as_ref().is_none_or(|c| c.outputs.is_empty())
+    }
+}
+
 /// A program ready to run.
 #[derive(Clone, Debug)]
 pub struct Code {
@@ -220,6 +291,10 @@ pub struct Code {
     pub early_depth: bool,
     /// Geometry-shader declarations (defaults elsewhere).
     pub gs: GsDecl,
+    /// Tessellation declarations (hull and domain shaders; defaults elsewhere).
+    pub tess: TessDecl,
+    /// A hull shader's phases.
+    pub hull: Option<Box<Hull>>,
     /// Instructions the program has (not counting declarations).
     pub instruction_count: usize,
 }
@@ -242,23 +317,93 @@ fn err(kind: ErrorKind, detail: impl Into<String>, offset: u32) -> Error {
 
 /// Translates a decoded program. Fails on what cannot run: an unknown or
 /// unsupported opcode, unbalanced control flow, declarations over the caps.
+/// A hull shader's phases are compiled each as a program of its own
+/// ([`Code::hull`]); its top-level `ops` are empty.
 pub fn compile(p: &Program) -> Result<Code> {
     let base = p.offset as u32;
     let stage = ProgramType::from_u32(p.version.program_type())
         .ok_or_else(|| err(ErrorKind::UnsupportedStage(p.version.program_type()), "", base))?;
-    if matches!(
-        stage,
-        ProgramType::HullShader
-            | ProgramType::DomainShader
-            | ProgramType::MeshShader
-            | ProgramType::AmplificationShader
-    ) {
-        return Err(err(
-            ErrorKind::UnsupportedStage(stage as u32),
-            "hull and domain shaders are not executed yet",
-            base,
-        ));
+    if matches!(stage, ProgramType::MeshShader | ProgramType::AmplificationShader) {
+        return Err(err(ErrorKind::UnsupportedStage(stage as u32), "", base));
     }
+    let all: Vec<&Instruction> = p.instructions.iter().collect();
+    if stage != ProgramType::HullShader {
+        return compile_list(p, stage, &all);
+    }
+    compile_hull(p, &all)
+}
+
+/// A hull shader: the declarations (before the first phase and in
+/// `hs_decls`), each phase, and the subroutines (from the first `label`,
+/// which fxc places after the last phase) that every phase may call.
+fn compile_hull(p: &Program, all: &[&Instruction]) -> Result<Code> {
+    let marker = |i: &Instruction| {
+        matches!(
+            i.op(),
+            Some(Opcode::HsDecls | Opcode::HsControlPointPhase | Opcode::HsForkPhase | Opcode::HsJoinPhase)
+        )
+    };
+    let subroutines = all.iter().position(|i| i.op() == Some(Opcode::Label)).unwrap_or(all.len());
+    let (body, tail) = all.split_at(subroutines);
+    let mut decls: Vec<&Instruction> = Vec::new();
+    // (marker opcode, its instructions)
+    let mut sections: Vec<(Opcode, Vec<&Instruction>)> = Vec::new();
+    for &ins in body {
+        if marker(ins) {
+            let op = ins.op().unwrap_or(Opcode::HsDecls);
+            sections.push((op, Vec::new()));
+        } else {
+            match sections.last_mut() {
+                Some((Opcode::HsDecls, _)) | None => decls.push(ins),
+                Some((_, list)) => list.push(ins),
+            }
+        }
+    }
+    let phase_code = |list: &[&Instruction]| -> Result<Code> {
+        let joined: Vec<&Instruction> = decls.iter().chain(list).chain(tail).copied().collect();
+        compile_list(p, ProgramType::HullShader, &joined)
+    };
+    let mut code = compile_list(p, ProgramType::HullShader, &decls)?;
+    let mut hull = Hull::default();
+    for (op, list) in &sections {
+        let c = match op {
+            Opcode::HsDecls => continue,
+            _ => phase_code(list)?,
+        };
+        // Factors declared in any phase (fxc declares them in the fork phases).
+        for f in &c.tess.factors {
+            if !code.tess.factors.contains(f) {
+                code.tess.factors.push(*f);
+            }
+        }
+        match op {
+            Opcode::HsControlPointPhase => hull.control_point = Some(c),
+            _ => {
+                let join = *op == Opcode::HsJoinPhase;
+                let count =
+                    if join { Opcode::DclHsJoinPhaseInstanceCount } else { Opcode::DclHsForkPhaseInstanceCount };
+                let instances = list.iter().find(|i| i.op() == Some(count)).map_or(1, |i| payload(p, i, 0));
+                if instances > MAX_PHASE_INSTANCES {
+                    let at = list.first().map_or(p.offset as u32, |i| i.offset);
+                    return Err(err(ErrorKind::Limit, format!("{instances} phase instances"), at));
+                }
+                hull.phases.push(HullPhase { join, instances, code: c });
+            }
+        }
+    }
+    code.instruction_count =
+        hull.control_point.iter().chain(hull.phases.iter().map(|h| &h.code)).map(|c| c.ops.len()).sum();
+    code.hull = Some(Box::new(hull));
+    Ok(code)
+}
+
+/// Most instances of one fork or join phase (a phase's instances write
+/// the patch constants, of which D3D11 has 32 registers × 4 components).
+pub const MAX_PHASE_INSTANCES: u32 = 128;
+
+/// Compiles `list` (declarations and instructions of one program, or of
+/// one hull-shader phase with the shader's declarations).
+fn compile_list(p: &Program, stage: ProgramType, list: &[&Instruction]) -> Result<Code> {
     let sm51 = p.version.is_sm51();
     let mut code = Code {
         stage,
@@ -279,11 +424,13 @@ pub fn compile(p: &Program) -> Result<Code> {
         writes_depth: false,
         early_depth: false,
         gs: GsDecl::default(),
+        tess: TessDecl::default(),
+        hull: None,
         instruction_count: 0,
     };
     let mut labels: BTreeMap<u32, u32> = BTreeMap::new();
-    let cx = Cx { p, sm51 };
-    for ins in &p.instructions {
+    let cx = Cx { p, sm51, stage };
+    for &ins in list {
         let Some(op) = ins.op() else {
             return Err(err(ErrorKind::UnknownOpcode(ins.opcode()), "", ins.offset));
         };
@@ -323,6 +470,7 @@ pub fn compile(p: &Program) -> Result<Code> {
 struct Cx<'p> {
     p: &'p Program,
     sm51: bool,
+    stage: ProgramType,
 }
 
 fn payload(p: &Program, ins: &Instruction, i: usize) -> u32 {
@@ -391,6 +539,49 @@ fn declare(cx: &Cx, code: &mut Code, ins: &Instruction, op: Opcode) -> Result<()
             code.gs.instances = n;
         }
         Opcode::DclMaxOutputVertexCount => code.gs.max_vertices = payload(p, ins, 0),
+        Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount => {
+            let n = spec::control(op as u16, "control points", ins.token);
+            // D3D11 patches have 1 to 32 control points (a hull shader may declare 0 inputs).
+            if n > 32 {
+                return Err(err(ErrorKind::Limit, format!("{n} control points"), ins.offset));
+            }
+            if op == Opcode::DclInputControlPointCount {
+                code.tess.input_control_points = n;
+            } else {
+                code.tess.output_control_points = n;
+            }
+        }
+        Opcode::DclTessDomain => {
+            use spec::TessDomain as D;
+            code.tess.domain = match D::from_u32(spec::control(op as u16, "domain", ins.token)) {
+                Some(D::Isoline) => Some(tessellator::Domain::Isoline),
+                Some(D::Tri) => Some(tessellator::Domain::Tri),
+                Some(D::Quad) => Some(tessellator::Domain::Quad),
+                _ => None,
+            };
+        }
+        Opcode::DclTessPartitioning => {
+            use spec::TessPartitioning as T;
+            use tessellator::Partitioning as P;
+            code.tess.partitioning = match T::from_u32(spec::control(op as u16, "partitioning", ins.token)) {
+                Some(T::Integer) => Some(P::Integer),
+                Some(T::Pow2) => Some(P::Pow2),
+                Some(T::FractionalOdd) => Some(P::FractionalOdd),
+                Some(T::FractionalEven) => Some(P::FractionalEven),
+                _ => None,
+            };
+        }
+        Opcode::DclTessOutputPrimitive => {
+            use spec::TessOutputPrimitive as T;
+            use tessellator::OutputPrimitive as P;
+            code.tess.output_primitive = match T::from_u32(spec::control(op as u16, "output primitive", ins.token)) {
+                Some(T::Point) => Some(P::Point),
+                Some(T::Line) => Some(P::Line),
+                Some(T::TriangleCw) => Some(P::TriangleCw),
+                Some(T::TriangleCcw) => Some(P::TriangleCcw),
+                _ => None,
+            };
+        }
         Opcode::DclGlobalFlags => {
             code.early_depth =
                 dxbc::spec::field_value(dxbc::spec::GLOBAL_FLAGS_CONTROLS, "forceEarlyDepthStencil", ins.token) != 0;
@@ -456,6 +647,25 @@ fn declare(cx: &Cx, code: &mut Code, ins: &Instruction, op: Opcode) -> Result<()
                         return Err(err(ErrorKind::Limit, format!("output register {r}"), ins.offset));
                     }
                     let sysval = if op == Opcode::DclOutput { 0 } else { payload(p, ins, 0) & 0xffff };
+                    let name = spec::SystemName::from_u32(sysval);
+                    if let Some(
+                        n @ (spec::SystemName::FinalQuadUEq0EdgeTessfactor
+                        | spec::SystemName::FinalQuadVEq0EdgeTessfactor
+                        | spec::SystemName::FinalQuadUEq1EdgeTessfactor
+                        | spec::SystemName::FinalQuadVEq1EdgeTessfactor
+                        | spec::SystemName::FinalQuadUInsideTessfactor
+                        | spec::SystemName::FinalQuadVInsideTessfactor
+                        | spec::SystemName::FinalTriUEq0EdgeTessfactor
+                        | spec::SystemName::FinalTriVEq0EdgeTessfactor
+                        | spec::SystemName::FinalTriWEq0EdgeTessfactor
+                        | spec::SystemName::FinalTriInsideTessfactor
+                        | spec::SystemName::FinalLineDetailTessfactor
+                        | spec::SystemName::FinalLineDensityTessfactor),
+                    ) = name
+                    {
+                        let component = (o.mask() & 0xf).trailing_zeros().min(3);
+                        code.tess.factors.push((n, r, component));
+                    }
                     code.outputs.push(InputDecl {
                         reg: r,
                         mask: o.mask() as u8,
@@ -604,6 +814,24 @@ impl Cx<'_> {
             OperandType::Stream => return Ok(Opnd::Stream(Self::imm_index(o, 0))),
             OperandType::Rasterizer => return Ok(Opnd::Rasterizer),
             OperandType::Temp => Loc::Temp(Self::imm_index(o, 0)),
+            // fxc's control-point phases read `v[i][r]`, the same registers as vicp.
+            OperandType::InputControlPoint | OperandType::Input
+                if self.stage == ProgramType::HullShader
+                    && (ty == OperandType::InputControlPoint || o.index_dim() >= 2) =>
+            {
+                Loc::ControlPoint(self.idx(o, 0, at, depth)?, self.idx(o, 1, at, depth)?)
+            }
+            // A domain shader's input control points are the hull shader's output ones.
+            OperandType::OutputControlPoint | OperandType::InputControlPoint
+                if self.stage == ProgramType::DomainShader || ty == OperandType::OutputControlPoint =>
+            {
+                Loc::OutputControlPoint(self.idx(o, 0, at, depth)?, self.idx(o, 1, at, depth)?)
+            }
+            OperandType::InputPatchConstant => Loc::PatchConstant(self.idx(o, 0, at, depth)?),
+            OperandType::OutputControlPointId => Loc::Sys(Sys::OutputControlPointId),
+            OperandType::InputForkInstanceId => Loc::Sys(Sys::ForkInstance),
+            OperandType::InputJoinInstanceId => Loc::Sys(Sys::JoinInstance),
+            OperandType::InputDomainPoint => Loc::Sys(Sys::DomainLocation),
             OperandType::Input | OperandType::InputControlPoint => {
                 if o.index_dim() >= 2 {
                     Loc::InputVertex(self.idx(o, 0, at, depth)?, self.idx(o, 1, at, depth)?)

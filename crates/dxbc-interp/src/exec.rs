@@ -3,11 +3,12 @@
 //! execute it together. See the crate documentation for why.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use dxbc::spec::{Opcode, ResourceDimension};
 
 use crate::alu::{self, d, d_bits, f, fresult, mask};
-use crate::compile::{Code, Dst, Idx, Loc, ModKind, Op, Opnd, Src, SYS_SLOTS};
+use crate::compile::{Code, Dst, Idx, Loc, ModKind, Op, Opnd, Src, CONTROL_POINT_REGS, SYS_SLOTS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::resources::{Bindings, Resource};
 use crate::texture::{self, At};
@@ -80,6 +81,15 @@ pub struct Lane {
     pub helper: bool,
     /// Geometry-shader vertices.
     pub emitted: Vec<Emitted>,
+    /// A hull shader's input control points (`vicp`),
+    /// [`crate::CONTROL_POINT_REGS`] registers per point, shared by the
+    /// lanes of a patch.
+    pub input_points: Arc<[[u32; 4]]>,
+    /// The hull shader's output control points: `vocp` of its fork and
+    /// join phases, `vicp` of a domain shader; laid out as `input_points`.
+    pub control_points: Arc<[[u32; 4]]>,
+    /// The patch constants (`vpc`) of a domain shader or a join phase.
+    pub patch_constants: Arc<[[u32; 4]]>,
 }
 
 /// What a run did.
@@ -317,6 +327,11 @@ impl<R: Recorder> Machine<'_, R> {
                     self.lanes[l].inputs.get(v.saturating_mul(stride).saturating_add(r)).copied().unwrap_or([0; 4])
                 }
             }
+            Loc::ControlPoint(v, r) => self.control_point(l, &self.lanes[l].input_points, v, r)?,
+            Loc::OutputControlPoint(v, r) => self.control_point(l, &self.lanes[l].control_points, v, r)?,
+            Loc::PatchConstant(i) => {
+                self.lanes[l].patch_constants.get(self.index(l, i)? as usize).copied().unwrap_or([0; 4])
+            }
             Loc::Output(i) => self.lanes[l].outputs.get(self.index(l, i)? as usize).copied().unwrap_or([0; 4]),
             Loc::Indexable(reg, i) => match code.indexable.get(reg) {
                 Some(&(len, base)) => {
@@ -346,6 +361,16 @@ impl<R: Recorder> Machine<'_, R> {
             Loc::OutDepth => [self.lanes[l].depth; 4],
             Loc::OutMask => [self.lanes[l].coverage_out; 4],
             Loc::Null => [0; 4],
+        })
+    }
+
+    /// Register `r` of control point `v` in `points` (0 out of range).
+    fn control_point(&self, l: usize, points: &[[u32; 4]], v: &Idx, r: &Idx) -> Result<[u32; 4]> {
+        let (v, r) = (self.index(l, v)? as usize, self.index(l, r)? as usize);
+        Ok(if r >= CONTROL_POINT_REGS {
+            [0; 4]
+        } else {
+            points.get(v.saturating_mul(CONTROL_POINT_REGS).saturating_add(r)).copied().unwrap_or([0; 4])
         })
     }
 

@@ -61,7 +61,15 @@
 //! and instance, each invocation an independent lane; what they emit is
 //! cut into points, lines or triangles per stream in D3D's strip order.
 //!
-//! Not executed yet: hull and domain shaders, interfaces (`fcall`), cube
+//! **Hull and domain shaders** ([`tessellation`]): the hull shader's
+//! control-point phase once per output control point, its fork and join
+//! phases per instance over the patch-constant record, the tessellator
+//! (crates/tessellator, the same one the GPU translation's compute port
+//! reproduces) over the factors it wrote, then the domain shader per
+//! domain point. Each phase is compiled as a program of its own
+//! ([`Code::hull`]), so its temps are its own.
+//!
+//! Not executed yet: interfaces (`fcall`), cube
 //! maps, `lod`, `eval_snapped`, `samplepos`, the residency-feedback forms.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -72,16 +80,18 @@ mod error;
 mod exec;
 pub mod geometry;
 pub mod resources;
+pub mod tessellation;
 pub mod texture;
 pub mod trace;
 
-pub use compile::{compile, Code, GsDecl, InputDecl, Sys, TgsmDecl};
+pub use compile::{compile, Code, GsDecl, Hull, HullPhase, InputDecl, Sys, TessDecl, TgsmDecl, CONTROL_POINT_REGS};
 pub use error::{Error, ErrorKind, Result};
 pub use exec::{
     group_lanes, run, run_group, Emitted, Grouping, Lane, Limits, Stats, MAX_CALL_DEPTH, MAX_EMITTED, MAX_LANES,
 };
 pub use geometry::{run_geometry, GsInput, GsPrimitive};
 pub use resources::{Address, Bindings, Buffer, Channel, Compare, Resource, Sampler, TexDim, Texture};
+pub use tessellation::{patch_factors, run_domain, run_hull, tessellate_patch, HullInput, HullOutput};
 pub use trace::{run_traced, Change, Cursor, Reg, Registers, Step, Trace, TraceOptions, Traced};
 
 /// Compiles the program of a decoded shader container.
@@ -159,6 +169,22 @@ pub fn run_default(code: &Code, b: &mut Bindings, limits: Limits) -> Result<Stat
         P::PixelShader => {
             let mut lanes: Vec<Lane> = (0..4).map(|_| lane(code.input_regs as usize)).collect();
             run(code, b, &mut lanes, Grouping::Quads, limits)
+        }
+        // One patch of zeroed input control points through every phase.
+        P::HullShader => {
+            let points = code.tess.input_control_points as usize * CONTROL_POINT_REGS;
+            let input = HullInput { primitive_id: 0, control_points: vec![[0; 4]; points] };
+            run_hull(code, b, &[input], limits).map(|(_, s)| s)
+        }
+        // The domain's first corner of a patch of zeroed control points.
+        P::DomainShader => {
+            let patch = HullOutput {
+                primitive_id: 0,
+                control_points: vec![[0; 4]; code.tess.input_control_points as usize * CONTROL_POINT_REGS].into(),
+                patch_constants: vec![[0; 4]; CONTROL_POINT_REGS].into(),
+            };
+            let corner = tessellator::DomainPoint { u: 0.0, v: 0.0, w: 1.0 };
+            run_domain(code, b, &patch, &[corner], limits).map(|(_, s)| s)
         }
         // A geometry shader reads up to six vertices (triangles with adjacency).
         _ => run(code, b, &mut [lane(code.input_regs as usize * 6)], Grouping::Independent, limits),

@@ -309,3 +309,66 @@ fn a_geometry_shader_cuts_only_the_strip_of_the_stream_it_names() {
     assert_eq!(lines(0), vec![vec![0, 1], vec![1, 2]]);
     assert_eq!(lines(1), vec![vec![10, 11]]);
 }
+
+/// A corpus shader (fxc's output, with its listing beside it).
+fn corpus_shader(name: &str) -> Code {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc").join(name);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let shader = dxbc::Shader::decode(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    compile_shader(&shader).unwrap()
+}
+
+/// The quad-domain hull and domain shaders of the dxdecompiler corpus.
+/// Their fxc listing: the hull shader has no control-point phase (the
+/// input control points pass through), a fork phase of 4 instances writes
+/// `o[vForkInstanceID].x = cb0[12].y` (OuterFactor) and one of 2 instances
+/// `o[vForkInstanceID + 4].x = cb0[12].x` (InnerFactor); the signature puts
+/// the four QUADEDGE factors in o0..o3.x and the two QUADINT ones in
+/// o4.x, o5.x. The domain shader bilinearly interpolates its 4 control
+/// points' position (`o0`) by vDomain.xy.
+#[test]
+fn a_hull_and_domain_pair_runs_every_phase_and_shades_the_tessellators_points() {
+    let hs = corpus_shader("dxdecompiler_apps_tesselation_hs.dxbc");
+    let ds = corpus_shader("dxdecompiler_apps_tesselation_ds.dxbc");
+    let hull = hs.hull.as_deref().unwrap();
+    assert!(hull.control_point.is_none());
+    assert_eq!(hull.phases.iter().map(|p| (p.join, p.instances)).collect::<Vec<_>>(), vec![(false, 4), (false, 2)]);
+    let mut b = Bindings::default();
+    let mut cb = vec![0u32; 13 * 4];
+    // InnerFactor 3, OuterFactor 2.
+    cb[48] = 3.0f32.to_bits();
+    cb[49] = 2.0f32.to_bits();
+    b.cbs.insert(0, cb);
+    // Corners (0,0) (1,0) (1,1) (0,1) at z 0.5, w 1.
+    let corners = [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    let mut points = vec![[0u32; 4]; 4 * CONTROL_POINT_REGS];
+    for (i, c) in corners.iter().enumerate() {
+        points[i * CONTROL_POINT_REGS] = [c[0], c[1], 0.5, 1.0].map(f32::to_bits);
+        points[i * CONTROL_POINT_REGS + 1] = [i as u32; 4];
+    }
+    let input = HullInput { primitive_id: 0, control_points: points.clone() };
+    let (patches, stats) = run_hull(&hs, &mut b, &[input], Limits::default()).unwrap();
+    // 4 + 2 fork instances of 3 instructions (mov, mov, ret).
+    assert_eq!(stats.instructions, 18);
+    let patch = &patches[0];
+    assert_eq!(&patch.control_points[..], &points[..], "no control-point phase: the inputs pass through");
+    let factors: Vec<f32> = patch.patch_constants[..6].iter().map(|r| f32::from_bits(r[0])).collect();
+    assert_eq!(factors, vec![2.0, 2.0, 2.0, 2.0, 3.0, 3.0]);
+    assert_eq!(
+        patch_factors(&hs, &patch.patch_constants).unwrap(),
+        tessellator::TessFactors::Quad { edges: [2.0; 4], inside: [3.0; 2] }
+    );
+    let t = tessellate_patch(&hs, patch).unwrap();
+    // The spec's rings: the outer ring has 2 segments a side (8 points),
+    // the inside factor 3 leaves one ring of 3 − 2 = 1 segment a side (4
+    // points). Stitching a 2-segment side to a 1-segment one gives 3
+    // triangles (4 sides: 12), and the 1×1 centre 2: 14, counter-clockwise.
+    assert_eq!((t.points.len(), t.primitive_count()), (12, 14));
+    assert_eq!(t.primitive, tessellator::OutputPrimitive::TriangleCcw);
+    let (outputs, _) = run_domain(&ds, &mut b, patch, &t.points, Limits::default()).unwrap();
+    // Over the unit square the bilinear position is the domain point itself.
+    for (o, p) in outputs.iter().zip(&t.points) {
+        assert_eq!(o[0], [p.u, p.v, 0.5, 1.0].map(f32::to_bits), "{p:?}");
+    }
+    assert_eq!(outputs.len(), 12);
+}

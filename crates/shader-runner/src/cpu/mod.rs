@@ -8,6 +8,7 @@
 
 mod raster;
 mod resources;
+mod tess;
 
 use std::path::Path;
 use std::time::Instant;
@@ -56,9 +57,7 @@ pub struct Depth {
     values: Vec<f32>,
 }
 
-/// Capabilities the interpreter provides. Geometry and tessellation
-/// requirements are accepted so their sections run up to the draw, which
-/// then says what the CPU pass lacks.
+/// Capabilities the interpreter provides.
 fn cap_supported(cap: &str) -> bool {
     matches!(cap, "float64" | "geometry-shader" | "tessellation-shader")
 }
@@ -178,12 +177,6 @@ impl Backend for Cpu {
         instances: u32,
         quad: bool,
     ) -> Result<(), OpErr> {
-        if [Stage::Hull, Stage::Domain].iter().any(|s| st.current.contains_key(s)) {
-            return Err(OpErr::Skip(Skip::todo(
-                RunnerTodo::Interpreter,
-                "cpu runner: tessellation stages are not drawn yet",
-            )));
-        }
         raster::draw(st, &mut self.left, topology, vertices, instances, quad)
     }
 

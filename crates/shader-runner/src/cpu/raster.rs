@@ -15,7 +15,7 @@ use crate::walk::{Declared, OpErr, ResKind, State, QUAD};
 use crate::{RunnerTodo, Skip};
 
 /// `D3D_NAME` values the rasteriser fills.
-const SV_POSITION: u32 = 1;
+pub(super) const SV_POSITION: u32 = 1;
 const SV_VERTEX_ID: u32 = 6;
 const SV_PRIMITIVE_ID: u32 = 7;
 const SV_INSTANCE_ID: u32 = 8;
@@ -23,12 +23,12 @@ const SV_IS_FRONT_FACE: u32 = 9;
 const SV_SAMPLE_INDEX: u32 = 10;
 
 /// A shaded vertex: clip position and its output registers.
-struct Vertex {
-    pos: [f32; 4],
-    outputs: Vec<[u32; 4]>,
+pub(super) struct Vertex {
+    pub(super) pos: [f32; 4],
+    pub(super) outputs: Vec<[u32; 4]>,
 }
 
-fn todo(detail: &str) -> OpErr {
+pub(super) fn todo(detail: &str) -> OpErr {
     OpErr::Skip(Skip::todo(RunnerTodo::Interpreter, format!("cpu runner: {detail}")))
 }
 
@@ -36,22 +36,22 @@ fn first_bit(m: u8) -> usize {
     (m.trailing_zeros() as usize).min(3)
 }
 
-fn same_semantic(a: &SignatureElement, b: &SignatureElement) -> bool {
+pub(super) fn same_semantic(a: &SignatureElement, b: &SignatureElement) -> bool {
     a.name.eq_ignore_ascii_case(&b.name) && a.semantic_index == b.semantic_index
 }
 
 /// A triangle to rasterise: three vertices and its `SV_PrimitiveID`.
-struct Triangle {
-    v: [usize; 3],
-    prim: u32,
+pub(super) struct Triangle {
+    pub(super) v: [usize; 3],
+    pub(super) prim: u32,
 }
 
 /// What the last stage before the rasteriser produced: its output
 /// signature, its vertices and the triangles over them.
-struct Primitives {
-    sig: Vec<SignatureElement>,
-    verts: Vec<Vertex>,
-    tris: Vec<Triangle>,
+pub(super) struct Primitives {
+    pub(super) sig: Vec<SignatureElement>,
+    pub(super) verts: Vec<Vertex>,
+    pub(super) tris: Vec<Triangle>,
 }
 
 /// Most input primitives one draw may give a geometry shader.
@@ -66,7 +66,8 @@ pub(super) fn draw(
     quad: bool,
 ) -> Result<(), OpErr> {
     let with_gs = st.current.contains_key(&Stage::Geometry);
-    if !with_gs && !matches!(topology, Topology::TriangleList | Topology::TriangleStrip) {
+    let with_tess = [Stage::Hull, Stage::Domain].iter().any(|s| st.current.contains_key(s));
+    if !with_gs && !with_tess && !matches!(topology, Topology::TriangleList | Topology::TriangleStrip) {
         return Err(todo("only triangle lists and strips are rasterised"));
     }
     let ps = st.compiled(Stage::Pixel).ok_or_else(|| todo("no pixel shader"))?;
@@ -74,7 +75,9 @@ pub(super) fn draw(
     let ps_sig: Vec<SignatureElement> =
         ps.shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
     let (vs_out_sig, shaded) = shade_vertices(st, left, vertices, instances, quad)?;
-    let Primitives { sig: out_sig, verts, tris } = if with_gs {
+    let Primitives { sig: out_sig, verts, tris } = if with_tess {
+        super::tess::tessellate(st, left, topology, vertices, instances, &vs_out_sig, &shaded)?
+    } else if with_gs {
         geometry(st, left, topology, vertices, instances, &vs_out_sig, &shaded)?
     } else {
         let mut tris = Vec::new();
