@@ -11,7 +11,7 @@ pub enum ErrorKind {
     Unsupported(dxbc::spec::Opcode),
     /// An opcode number the format table does not define.
     UnknownOpcode(u16),
-    /// A stage the interpreter does not run (hull, domain).
+    /// A stage the interpreter does not run (mesh, amplification).
     UnsupportedStage(u32),
     /// A feature of an instruction it does not execute (cube sampling, an
     /// operand form), named by [`Error::detail`].

@@ -372,3 +372,106 @@ fn a_hull_and_domain_pair_runs_every_phase_and_shades_the_tessellators_points() 
     }
     assert_eq!(outputs.len(), 12);
 }
+
+/// A hull shader with all three kinds of phase, in fxc's syntax.
+const HULL_PHASES: &str = "hs_5_0\n\
+hs_decls\n\
+dcl_input_control_point_count 2\n\
+dcl_output_control_point_count 3\n\
+dcl_tessellator_domain domain_isoline\n\
+dcl_tessellator_partitioning partitioning_integer\n\
+dcl_tessellator_output_primitive output_line\n\
+hs_control_point_phase\n\
+dcl_input vOutputControlPointID\n\
+dcl_input vPrim\n\
+dcl_input vicp[2][0].xyzw\n\
+dcl_output o0.xyzw\n\
+dcl_temps 1\n\
+utof r0.x, vOutputControlPointID\n\
+mov o0.x, r0.x\n\
+mov o0.y, vicp[1][0].y\n\
+mov o0.z, vPrim\n\
+mov o0.w, l(7)\n\
+ret\n\
+hs_fork_phase\n\
+dcl_hs_fork_phase_instance_count 2\n\
+dcl_input vForkInstanceID\n\
+dcl_input vocp[3][0].xyzw\n\
+dcl_output_siv o0.x, finalLineDetailTessFactor\n\
+dcl_output_siv o1.x, finalLineDensityTessFactor\n\
+dcl_temps 1\n\
+dcl_indexrange o0.x 2\n\
+mov r0.x, vForkInstanceID.x\n\
+add o[r0.x + 0].x, vocp[2][0].x, l(1.000000)\n\
+ret\n\
+hs_join_phase\n\
+dcl_input vpc0.x\n\
+dcl_input vpc1.x\n\
+dcl_input vJoinInstanceID\n\
+dcl_output o2.xyzw\n\
+mov o2.x, vpc0.x\n\
+mov o2.y, vpc1.x\n\
+mov o2.z, vJoinInstanceID\n\
+mov o2.w, l(5)\n\
+ret\n";
+
+/// The D3D11 hull-shader phases: the control-point phase runs once per
+/// output control point with vOutputControlPointID and vPrim set and reads
+/// vicp; each fork instance sees vForkInstanceID and the output control
+/// points (vocp); the join phase reads what the forks wrote (vpc). The
+/// isoline factors (detail o0.x, density o1.x, both 2 + 1 = 3) give the
+/// spec's 3 lines at v = 0, 1/3, 2/3 (none at 1), of 3 segments each: 12 points, 9 lines.
+#[test]
+fn hull_phases_see_their_ids_and_each_others_outputs() {
+    let hs = compile(&program(HULL_PHASES)).unwrap();
+    let mut input = vec![[0u32; 4]; 2 * CONTROL_POINT_REGS];
+    input[CONTROL_POINT_REGS][1] = 42;
+    let mut b = Bindings::default();
+    let (patches, _) =
+        run_hull(&hs, &mut b, &[HullInput { primitive_id: 5, control_points: input }], Limits::default()).unwrap();
+    let p = &patches[0];
+    for i in 0..3 {
+        assert_eq!(p.control_points[i * CONTROL_POINT_REGS], [(i as f32).to_bits(), 42, 5, 7], "point {i}");
+    }
+    let three = 3.0f32.to_bits();
+    assert_eq!(p.patch_constants[0][0], three);
+    assert_eq!(p.patch_constants[1][0], three);
+    assert_eq!(p.patch_constants[2], [three, three, 0, 5]);
+    assert_eq!(
+        patch_factors(&hs, &p.patch_constants).unwrap(),
+        tessellator::TessFactors::Isoline { detail: 3.0, density: 3.0 }
+    );
+    let t = tessellate_patch(&hs, p).unwrap();
+    assert_eq!((t.points.len(), t.primitive_count()), (12, 9));
+    // Line k at v = k/3 in the tessellator's 0.24 fixed point (rounded down).
+    let rows: Vec<f32> = t.points.iter().map(|q| q.v).step_by(4).collect();
+    let at = |k: u32| ((k << 24) / 3) as f32 / (1u32 << 24) as f32;
+    assert_eq!(rows, vec![0.0, at(1), at(2)]);
+}
+
+/// Every hull and domain shader of the fxc corpus compiles (fxc accepted
+/// them, so each is well formed) and runs its default invocation — one
+/// patch of zeroed control points through every phase, or one domain
+/// point — within the budget.
+#[test]
+fn every_corpus_hull_and_domain_shader_runs() {
+    use dxbc::spec::ProgramType as P;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    names.sort();
+    let mut ran = [0usize; 2];
+    for path in names.iter().filter(|p| p.extension().is_some_and(|e| e == "dxbc")) {
+        let Ok(shader) = dxbc::Shader::decode(&std::fs::read(path).unwrap()) else { continue };
+        let Some(p) = &shader.program else { continue };
+        let stage = P::from_u32(p.version.program_type());
+        if !matches!(stage, Some(P::HullShader | P::DomainShader)) {
+            continue;
+        }
+        let code = compile_shader(&shader).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut b = default_bindings(&code);
+        run_default(&code, &mut b, Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        ran[(stage == Some(P::DomainShader)) as usize] += 1;
+    }
+    // The corpus holds 32 hull and 11 domain shaders.
+    assert_eq!(ran, [32, 11], "hull and domain shaders run");
+}
