@@ -66,6 +66,38 @@ fn geometry_shader_draws_pass_on_the_interpreter() {
     assert_eq!((passed.len(), probes), (10, 56), "{passed:?}");
 }
 
+/// Sections drawn through hull and domain shaders: the interpreter runs
+/// the VS per control point, every hull phase per patch, the tessellator
+/// over the factors the fork phase wrote, the DS per domain point, and
+/// rasterises the triangles; vkd3d's probes check the colour the control
+/// points carry to every pixel (and, in tessellation-patch-vars, the
+/// patch constants the DS reads).
+#[test]
+fn tessellation_draws_pass_on_the_interpreter() {
+    let root = corpus();
+    let m = manifest::read(&root.join("MANIFEST.tsv")).expect("manifest");
+    let failures = manifest::read_failures(&root.join("COMPILE_FAILURES.tsv"));
+    let mut passed = Vec::new();
+    let mut probes = 0;
+    for test in ["tessellation", "tessellation-patch-vars"] {
+        let rows = m.get(test).unwrap_or_else(|| panic!("{test} not in the manifest"));
+        for r in run_test_cpu(&root.join(test), rows, &failures) {
+            assert_eq!(r.status, Status::Pass, "{}", r.line_text());
+            assert_eq!(r.probes_passed, r.probes, "{}", r.line_text());
+            probes += r.probes;
+            passed.push(r.id());
+        }
+    }
+    // The copying hull shader (002) and the one whose control-point phase
+    // is empty (006: the points pass through), the hex hull shader with
+    // its index ranges (009) and its DS (010), and the patch-constant
+    // file's four stages; 16 probes, as the manifest counts them for
+    // these rows (3 + 1 + 2 + 3 + 1 + 1 + 1 and 1 + 1 + 1 + 1).
+    assert!(passed.iter().any(|id| id == "tessellation:006 hs_5_0"), "{passed:?}");
+    assert!(passed.iter().any(|id| id == "tessellation-patch-vars:003 ds_5_0"), "{passed:?}");
+    assert_eq!((passed.len(), probes), (11, 16), "{passed:?}");
+}
+
 /// The suite runs its files on several threads: the rows are those of one
 /// thread, in the same order.
 #[test]
