@@ -93,7 +93,7 @@ pub fn trace_text(inputs: &Inputs, inv: Invocation) -> Result<String, String> {
     let mut out = format!("; {inv}: lane {} of {}, {} steps\n", d.prepared.lane, d.prepared.lanes.len(), t.steps.len());
     for (n, s) in t.steps.iter().enumerate() {
         out += &format!("{:#06x}  {}\n", s.offset, by_offset.get(&s.offset).map_or("", |l| l.trim()));
-        for w in debug::describe_changes(t.changes(n)) {
+        for w in debug::describe_changes(t.changes(n)).into_iter().chain(debug::describe_stores(t.stores(n))) {
             out += &format!("        {w}\n");
         }
     }
