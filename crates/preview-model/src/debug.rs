@@ -21,38 +21,8 @@ use crate::plan::{Plan, Readback, Resource};
 use crate::vertex::Interpolation;
 use crate::Stage;
 
-/// The invocation to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Invocation {
-    /// The pixel at (x, y) of the preview, (0, 0) top-left.
-    Pixel {
-        /// Column.
-        x: u32,
-        /// Row.
-        y: u32,
-    },
-    /// Vertex `n` of the mesh's vertex buffer.
-    Vertex(u32),
-    /// A compute thread.
-    Thread {
-        /// SV_GroupID.
-        group: [u32; 3],
-        /// SV_GroupThreadID.
-        thread: [u32; 3],
-    },
-}
-
-impl std::fmt::Display for Invocation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Invocation::Pixel { x, y } => write!(f, "pixel {x},{y}"),
-            Invocation::Vertex(n) => write!(f, "vertex {n}"),
-            Invocation::Thread { group: g, thread: t } => {
-                write!(f, "thread {},{},{}:{},{},{}", g[0], g[1], g[2], t[0], t[1], t[2])
-            }
-        }
-    }
-}
+/// The invocation to run: the one a debug link records.
+pub use dxbc::permalink::DebugInvocation as Invocation;
 
 /// Why an invocation cannot be prepared.
 #[derive(Clone, Debug, PartialEq, Eq)]
