@@ -3,7 +3,6 @@
 //! replays the record ([`Session::registers_at`]) to show any step, forward
 //! or back, without executing again.
 
-use dxbc::permalink::DebugInvocation;
 use preview_model::debug::{self, Invocation};
 use preview_model::PreviewModel;
 use serde::{Deserialize, Serialize};
@@ -50,6 +49,48 @@ pub struct Write {
     pub new: u32,
 }
 
+/// Memory a step wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Memory {
+    /// `u#`.
+    Uav(u32),
+    /// `g#`.
+    Groupshared(u32),
+}
+
+/// One word of memory one step wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored {
+    /// The memory.
+    pub memory: Memory,
+    /// The word (a texture's: texel × 4 + component).
+    pub index: u32,
+    /// Bits before.
+    pub old: u32,
+    /// Bits after.
+    pub new: u32,
+}
+
+impl Stored {
+    fn of(s: &dxbc_interp::Store) -> Stored {
+        let memory = match s.memory {
+            dxbc_interp::Memory::Uav(n) => Memory::Uav(n),
+            dxbc_interp::Memory::Groupshared(n) => Memory::Groupshared(n),
+        };
+        Stored { memory, index: s.index, old: s.old, new: s.new }
+    }
+
+    /// As `dxbc run` prints it: `g0 word 1 = 0x0000000b (was 0x00000000)`.
+    pub fn text(&self) -> String {
+        let memory = match self.memory {
+            Memory::Uav(n) => dxbc_interp::Memory::Uav(n),
+            Memory::Groupshared(n) => dxbc_interp::Memory::Groupshared(n),
+        };
+        let s = dxbc_interp::Store { memory, index: self.index, old: self.old, new: self.new };
+        debug::describe_stores(&[s]).concat()
+    }
+}
+
 /// One executed instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
@@ -57,6 +98,8 @@ pub struct Step {
     pub offset: u32,
     /// What it wrote.
     pub writes: Vec<Write>,
+    /// The memory words it stored.
+    pub stores: Vec<Stored>,
 }
 
 /// Every register of the traced lane.
@@ -133,6 +176,22 @@ impl Session {
     pub fn last_writes(&self, n: usize) -> &[Write] {
         n.checked_sub(1).and_then(|k| self.steps.get(k)).map_or(&[], |s| s.writes.as_slice())
     }
+
+    /// The memory words stored by the instruction that ran last at position `n`.
+    pub fn last_stores(&self, n: usize) -> &[Stored] {
+        n.checked_sub(1).and_then(|k| self.steps.get(k)).map_or(&[], |s| s.stores.as_slice())
+    }
+
+    /// The first position after `from` whose next instruction is at one
+    /// of the `breakpoints` (sorted offsets), or the end.
+    pub fn next_stop(&self, from: usize, breakpoints: &[u32]) -> usize {
+        self.steps
+            .iter()
+            .enumerate()
+            .skip(from + 1)
+            .find(|(_, s)| breakpoints.binary_search(&s.offset).is_ok())
+            .map_or(self.steps.len(), |(i, _)| i)
+    }
 }
 
 fn reg(r: dxbc_interp::Reg) -> Reg {
@@ -168,6 +227,7 @@ pub fn session(bytes: &[u8], req: &Request) -> Result<Session, String> {
                 .iter()
                 .map(|c| Write { reg: reg(c.reg), c: c.component, old: c.old, new: c.new })
                 .collect(),
+            stores: t.stores(n).iter().map(Stored::of).collect(),
         })
         .collect();
     let i = &t.initial;
@@ -196,21 +256,13 @@ pub fn session_json(bytes: &[u8], request_json: &str) -> String {
     serde_json::to_string(&r).unwrap_or_default()
 }
 
-/// The invocation as a link records it.
-pub fn to_link(inv: Invocation) -> DebugInvocation {
-    match inv {
-        Invocation::Pixel { x, y } => DebugInvocation::Pixel { x, y },
-        Invocation::Vertex(n) => DebugInvocation::Vertex(n),
-        Invocation::Thread { group, thread } => DebugInvocation::Thread { group, thread },
-    }
-}
-
-/// The invocation a link records.
-pub fn from_link(inv: DebugInvocation) -> Invocation {
-    match inv {
-        DebugInvocation::Pixel { x, y } => Invocation::Pixel { x, y },
-        DebugInvocation::Vertex(n) => Invocation::Vertex(n),
-        DebugInvocation::Thread { group, thread } => Invocation::Thread { group, thread },
+/// Adds the breakpoint at `offset` to the sorted set, or removes it.
+pub fn toggle_breakpoint(breakpoints: &mut Vec<u32>, offset: u32) {
+    match breakpoints.binary_search(&offset) {
+        Ok(i) => {
+            breakpoints.remove(i);
+        }
+        Err(i) => breakpoints.insert(i, offset),
     }
 }
 
@@ -290,15 +342,37 @@ mod tests {
     }
 
     #[test]
+    fn a_compute_session_carries_the_words_each_step_stored() {
+        // Thread 0 of the reduction stores g0 word 0 seven times (fxc's
+        // listing), each the r0.x it just computed, then u0 word 0.
+        let bytes = corpus("slimshader_hdrtonemappingcs11_reduceto1dcs.dxbc");
+        let inv = Invocation::Thread { group: [0; 3], thread: [0; 3] };
+        let req = Request { values: None, settings: None, invocation: inv };
+        let s = session(&bytes, &req).unwrap();
+        let stores: Vec<(usize, Stored)> =
+            s.steps.iter().enumerate().flat_map(|(n, st)| st.stores.iter().map(move |w| (n, *w))).collect();
+        let g0: Vec<_> = stores.iter().filter(|(_, w)| w.memory == Memory::Groupshared(0)).collect();
+        assert_eq!(g0.len(), 7);
+        for (n, w) in &g0 {
+            assert_eq!(w.index, 0);
+            assert_eq!(s.registers_at(*n).temps[0][0], w.new, "step {n}");
+        }
+        let last = g0.last().unwrap().1.new;
+        let u0: Vec<_> = stores.iter().filter(|(_, w)| w.memory == Memory::Uav(0)).map(|(_, w)| *w).collect();
+        assert_eq!(u0, [Stored { memory: Memory::Uav(0), index: 0, old: 0, new: last }]);
+    }
+
+    #[test]
     fn a_breakpoint_finds_the_next_pass_and_rows_mark_written_components() {
+        let st = Stored { memory: Memory::Groupshared(0), index: 3, old: 1, new: 2 };
         let s = Session {
             invocation: Invocation::Vertex(0),
             lane: 0,
             lanes: 1,
             steps: vec![
-                Step { offset: 8, writes: vec![Write { reg: Reg::Temp(0), c: 1, old: 0, new: 5 }] },
-                Step { offset: 12, writes: vec![] },
-                Step { offset: 8, writes: vec![Write { reg: Reg::Temp(0), c: 1, old: 5, new: 6 }] },
+                Step { offset: 8, writes: vec![Write { reg: Reg::Temp(0), c: 1, old: 0, new: 5 }], stores: vec![] },
+                Step { offset: 12, writes: vec![], stores: vec![st] },
+                Step { offset: 8, writes: vec![Write { reg: Reg::Temp(0), c: 1, old: 5, new: 6 }], stores: vec![] },
             ],
             initial: Registers { temps: vec![[0; 4]], ..Registers::default() },
             truncated: false,
@@ -306,15 +380,22 @@ mod tests {
         };
         assert_eq!(s.next_break(0, 8), Some(2));
         assert_eq!(s.next_break(2, 8), None);
+        // Several breakpoints: run stops at whichever comes first, then at the end.
+        let mut bps = Vec::new();
+        toggle_breakpoint(&mut bps, 12);
+        toggle_breakpoint(&mut bps, 8);
+        assert_eq!(bps, [8, 12]);
+        assert_eq!((s.next_stop(0, &bps), s.next_stop(1, &bps), s.next_stop(2, &bps)), (1, 2, 3));
+        toggle_breakpoint(&mut bps, 12);
+        assert_eq!(s.next_stop(0, &bps), 2);
+        assert_eq!(s.last_stores(2), [st]);
+        assert_eq!(st.text(), "g0 word 3 = 0x00000002 (was 0x00000001)");
         let r = s.registers_at(1);
         assert_eq!(rows(&r, s.last_writes(1)), vec![("r0".to_string(), [0, 5, 0, 0], 0b10)]);
         assert_eq!(s.registers_at(3).temps[0][1], 6);
         assert_eq!(component_text(1.5f32.to_bits(), Radix::Float), "1.5");
         assert_eq!(component_text(u32::MAX, Radix::Int), "-1");
         assert_eq!(component_text(255, Radix::Hex), "0x000000ff");
-        let t = Invocation::Thread { group: [1, 2, 3], thread: [4, 5, 6] };
-        assert_eq!(from_link(to_link(t)), t);
-        assert_eq!(to_link(Invocation::Pixel { x: 3, y: 4 }), DebugInvocation::Pixel { x: 3, y: 4 });
     }
 
     impl Registers {

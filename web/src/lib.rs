@@ -11,6 +11,7 @@
 //! first view loads without it.
 
 pub mod carved;
+pub mod cpu_compare;
 pub mod debugger;
 pub mod def_use;
 pub mod diff_view;

@@ -105,6 +105,9 @@ struct State {
     line_error: RwSignal<Option<listing_edit::Refusal>>,
     /// The register clicked in the listing (def-use highlighting).
     du_reg: RwSignal<Option<String>>,
+    /// The debugger's breakpoints: offsets of instructions' opcode tokens,
+    /// sorted (toggled in the listing's gutter; "run" stops at the next).
+    breakpoints: RwSignal<Vec<u32>>,
     /// Its sites in the current file (derived: register × model).
     du: Memo<Option<Arc<def_use::Highlight>>>,
     /// The embedded HLSL source and its links to the instructions.
@@ -378,6 +381,7 @@ impl State {
         }
         self.line_edit.set(None);
         self.du_reg.set(None);
+        self.breakpoints.set(Vec::new());
         self.carve.forget();
         self.history.set(History::opened(&bytes));
         self.name.set(None);
@@ -622,6 +626,7 @@ fn App() -> impl IntoView {
         line_edit: RwSignal::new(None),
         line_error: RwSignal::new(None),
         du_reg,
+        breakpoints: RwSignal::new(Vec::new()),
         du: Memo::new(move |_| {
             let r = du_reg.get()?;
             def_use::Highlight::find(&model.get(), &r).map(Arc::new)

@@ -336,15 +336,26 @@ pub fn tolerance_text(t: &Tolerance) -> String {
     s
 }
 
+/// What computed a reference, from the adapter it names: the native
+/// renderer on that adapter, or the page's own CPU interpreter.
+pub fn reference_source(adapter: &str) -> String {
+    if adapter == preview_model::cpu::ADAPTER {
+        "the CPU interpreter (dxbc-interp)".into()
+    } else {
+        format!("the native renderer ({adapter})")
+    }
+}
+
 /// The headline of the compare read-out.
 pub fn compare_headline(outcome: CompareOutcome, adapter: &str, t: &Tolerance) -> String {
     let tol = tolerance_text(t);
+    let source = reference_source(adapter);
     match outcome {
-        CompareOutcome::Matches => format!("✓ Matches the native renderer ({adapter}) within the tolerance: {tol}."),
-        CompareOutcome::MatchesButEdges => format!(
-            "≈ Matches the native renderer ({adapter}) but for pixels at mesh edges, within the allowance. Tolerance: {tol}."
-        ),
-        CompareOutcome::Differs => format!("✗ Differs from the native renderer ({adapter}). Tolerance: {tol}."),
+        CompareOutcome::Matches => format!("✓ Matches {source} within the tolerance: {tol}."),
+        CompareOutcome::MatchesButEdges => {
+            format!("≈ Matches {source} but for pixels at mesh edges, within the allowance. Tolerance: {tol}.")
+        }
+        CompareOutcome::Differs => format!("✗ Differs from {source}. Tolerance: {tol}."),
     }
 }
 
@@ -364,7 +375,7 @@ pub fn comparison_text(label: &str, c: &Comparison) -> String {
             c.mismatches, c.max_ulps, c.max_ulps_within
         ),
         Verdict::Differs { mismatches, first: (i, g, e) } => format!(
-            "{label}: {mismatches} of {} words outside the tolerance ({} pixels, {} allowed); first at word {i}: {g:#010x} here, {e:#010x} natively; the largest float difference {} ulps",
+            "{label}: {mismatches} of {} words outside the tolerance ({} pixels, {} allowed); first at word {i}: {g:#010x} here, {e:#010x} in the reference; the largest float difference {} ulps",
             c.words, c.pixels_off, c.pixels_allowed, c.max_ulps
         ),
     }
@@ -573,7 +584,7 @@ mod tests {
             comparison_text(&within.0, &within.1),
             "SV_Target0: all 100 words within the tolerance; 10 not bit for bit identical, the largest float difference 3 ulps"
         );
-        assert!(comparison_text(&off.0, &off.1).starts_with("u0: 12 of 100 words outside the tolerance (3 pixels, 2 allowed); first at word 8: 0x3f800000 here, 0x00000000 natively"));
+        assert!(comparison_text(&off.0, &off.1).starts_with("u0: 12 of 100 words outside the tolerance (3 pixels, 2 allowed); first at word 8: 0x3f800000 here, 0x00000000 in the reference"));
         let exact = Comparison { inexact: 0, max_ulps: 0, max_ulps_within: 0, ..comparison(100, 0, 0, 0) };
         assert_eq!(comparison_text("b0", &exact), "b0: all 100 words bit for bit identical");
         let sized = Comparison { size_mismatch: Some((4, 8)), ..exact };
@@ -583,6 +594,8 @@ mod tests {
             "✓ Matches the native renderer (llvmpipe) within the tolerance: floats within 64 ulps or 1/1024 of the value, integers and untyped words exactly; up to 2% of a picture's pixels may differ outright (mesh edges)."
         );
         assert!(compare_headline(CompareOutcome::Differs, "x", &t).starts_with("✗ Differs"));
+        assert!(compare_headline(CompareOutcome::Matches, preview_model::cpu::ADAPTER, &t)
+            .starts_with("✓ Matches the CPU interpreter (dxbc-interp) within the tolerance: floats within 64 ulps"));
         assert!(compare_headline(CompareOutcome::MatchesButEdges, "x", &t).starts_with("≈ Matches"));
     }
 

@@ -974,27 +974,30 @@ fn CompareControls() -> impl IntoView {
                     return;
                 }
             };
-            let (Some(p), m) = (pv.prepared.get_untracked(), s.model.get_untracked()) else { return };
-            match reference::decode(&bytes) {
-                Err(e) => pv.compare_note.set(Some(e.to_string())),
-                Ok(r) => {
-                    let want = preview::fingerprint(
-                        &p,
-                        &m.bytes,
-                        &pv.values.get_untracked(),
-                        &pv.settings.get_untracked(),
-                        &pv.companions.get_untracked(),
-                    );
-                    if r.fingerprint != want {
-                        pv.compare_note.set(Some(format!(
-                            "this reference was computed for other inputs (fingerprint {:016x}, the page's is {want:016x}): copy the link again and rerun the command",
-                            r.fingerprint
-                        )));
-                    } else {
-                        pv.compare_note.set(None);
-                        pv.reference.set(Some(Arc::new(r)));
+            accept_reference(s, &bytes, "rerun the command");
+        });
+    };
+    // The same reference computed on the interpreter, in the worker.
+    let cpu_running = RwSignal::new(false);
+    let on_cpu = move |_| {
+        let bytes = s.model.with_untracked(|m| m.bytes.clone());
+        let (values, settings) = pv.link_state();
+        let Ok(json) = serde_json::to_string(&dxbc_web::cpu_compare::Request { values, settings }) else { return };
+        cpu_running.set(true);
+        pv.compare_note.set(None);
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = crate::worker_client::cpu_reference(&bytes, &json).await;
+            cpu_running.set(false);
+            match answer {
+                Ok(file) => {
+                    // For the browser tests: the file the interpreter computed.
+                    if let Ok(stats) = js_sys::Reflect::get(&js_sys::global(), &"__dxbcPreview".into()) {
+                        let a = js_sys::Uint8Array::from(file.as_slice());
+                        let _ = js_sys::Reflect::set(&stats, &"cpuReference".into(), &a);
                     }
+                    accept_reference(s, &file, "compare again");
                 }
+                Err(why) => pv.compare_note.set(Some(format!("No CPU reference: {why}"))),
             }
         });
     };
@@ -1023,8 +1026,40 @@ fn CompareControls() -> impl IntoView {
         <h3>"Compare with the native renderer"</h3>
         <p class="small">"Copy the link, run "<code class="mono">"shader-runner preview 'LINK' --out ref.dxpr"</code>" (wgpu on Vulkan, same plan, same inputs), then load ref.dxpr here."</p>
         <input type="file" data-testid="preview-reference-input" accept=".dxpr" on:change=on_file/>
+        <p class="small">"Or compute the same read-backs here, on the CPU interpreter (every pixel or thread, in the worker): "
+            <button class="btn small" data-testid="preview-compare-cpu" disabled=move || cpu_running.get() on:click=on_cpu>
+                {move || if cpu_running.get() { "Running the interpreter…" } else { "Compare with the CPU interpreter" }}</button></p>
         {move || pv.compare_note.get().map(|n| view! { <p class="terror small" data-testid="preview-compare-note">{n}</p> })}
         {summary}
+    }
+}
+
+/// Takes a reference file (loaded, or computed on the interpreter) for the
+/// compare read-out, if it was computed from the page's inputs; `redo`
+/// says how to get one that was.
+fn accept_reference(s: State, bytes: &[u8], redo: &str) {
+    let pv = s.pv;
+    let (Some(p), m) = (pv.prepared.get_untracked(), s.model.get_untracked()) else { return };
+    match reference::decode(bytes) {
+        Err(e) => pv.compare_note.set(Some(e.to_string())),
+        Ok(r) => {
+            let want = preview::fingerprint(
+                &p,
+                &m.bytes,
+                &pv.values.get_untracked(),
+                &pv.settings.get_untracked(),
+                &pv.companions.get_untracked(),
+            );
+            if r.fingerprint != want {
+                pv.compare_note.set(Some(format!(
+                    "this reference was computed for other inputs (fingerprint {:016x}, the page's is {want:016x}): copy the link again and {redo}",
+                    r.fingerprint
+                )));
+            } else {
+                pv.compare_note.set(None);
+                pv.reference.set(Some(Arc::new(r)));
+            }
+        }
     }
 }
 

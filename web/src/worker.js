@@ -40,6 +40,15 @@ export function debug_request(shader, text) {
 }
 
 /**
+ * Computes the preview's read-backs on the interpreter for the request
+ * (JSON `text`: the preview's link state) in the worker and resolves to the
+ * reference file's bytes (a Uint8Array); rejects with the refusal.
+ */
+export function cpu_reference_request(shader, text) {
+  return post('cpu-reference', shader, null, text);
+}
+
+/**
  * Carves `bytes` (a whole file) in the worker, one step per message;
  * `on_progress(position, len)` follows the steps. Resolves to the JSON of
  * the listing, or to null when carve_cancel stopped it.
@@ -117,6 +126,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
       const json = kind === 'translate' ? m.translate_json(shader)
         : kind === 'assemble' ? m.assemble_listing_json(shader, text)
         : kind === 'debug' ? m.debug_json(shader, text)
+        : kind === 'cpu-reference' ? m.cpu_reference(shader, text)
         : m.preview_translate_json(shader);
       self.postMessage({ id, json });
     } catch (err) {

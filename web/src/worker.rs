@@ -37,6 +37,15 @@ pub fn debug_json(bytes: &[u8], request_json: &str) -> String {
     dxbc_web::debugger::session_json(bytes, request_json)
 }
 
+/// "Compare with the CPU interpreter": the preview's read-backs computed on
+/// the interpreter for the page's inputs (`request_json`: a
+/// [`dxbc_web::cpu_compare::Request`]), as a reference file; the error
+/// (thrown) says why there is none.
+#[wasm_bindgen]
+pub fn cpu_reference(bytes: &[u8], request_json: &str) -> Result<Vec<u8>, String> {
+    dxbc_web::cpu_compare::reference_file_json(bytes, request_json)
+}
+
 thread_local! {
     /// The carve in progress (one at a time: a new one replaces it).
     static CARVING: std::cell::RefCell<Option<dxbc_web::carved::Session>> = const { std::cell::RefCell::new(None) };

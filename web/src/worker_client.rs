@@ -12,6 +12,8 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn debug_request(shader: &[u8], text: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]
+    async fn cpu_reference_request(shader: &[u8], text: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
     async fn carve_request(bytes: &[u8], on_progress: &js_sys::Function) -> Result<JsValue, JsValue>;
     fn carve_cancel();
 }
@@ -53,6 +55,18 @@ pub async fn assemble(shader: &[u8], text: &str) -> Result<String, String> {
 pub async fn debug(shader: &[u8], request: &str) -> Result<String, String> {
     match debug_request(shader, request).await {
         Ok(v) => Ok(v.as_string().unwrap_or_default()),
+        Err(e) => Err(failure(e)),
+    }
+}
+
+/// Computes the preview's reference file on the interpreter in the worker
+/// (`request`: the JSON of a `cpu_compare::Request`): its bytes, or why
+/// there are none (the interpreter's refusal, or the worker's failure).
+pub async fn cpu_reference(shader: &[u8], request: &str) -> Result<Vec<u8>, String> {
+    match cpu_reference_request(shader, request).await {
+        Ok(v) => {
+            v.dyn_into::<js_sys::Uint8Array>().map(|a| a.to_vec()).map_err(|_| "the worker sent no reference".into())
+        }
         Err(e) => Err(failure(e)),
     }
 }

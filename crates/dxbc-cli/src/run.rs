@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use dxbc::permalink::DebugInvocation;
 use preview_model::debug::{self, Invocation};
 use preview_model::PreviewModel;
 
@@ -60,11 +59,7 @@ pub fn inputs(file: Option<&[u8]>, link: Option<&str>) -> Result<Inputs, String>
         (f, Some(l)) => {
             let p = dxbc::permalink::decode(l).map_err(|e| format!("--link: {e}"))?;
             let shader = f.map_or(p.shader, |f| f.to_vec());
-            let invocation = p.view.debug.map(|d| match d.invocation {
-                DebugInvocation::Pixel { x, y } => Invocation::Pixel { x, y },
-                DebugInvocation::Vertex(n) => Invocation::Vertex(n),
-                DebugInvocation::Thread { group, thread } => Invocation::Thread { group, thread },
-            });
+            let invocation = p.view.debug.map(|d| d.invocation);
             Ok(Inputs { shader, values: p.view.preview_values, settings: p.view.preview_settings, invocation })
         }
         (None, None) => Err("give FILE or --link".into()),
@@ -93,7 +88,7 @@ pub fn trace_text(inputs: &Inputs, inv: Invocation) -> Result<String, String> {
     let mut out = format!("; {inv}: lane {} of {}, {} steps\n", d.prepared.lane, d.prepared.lanes.len(), t.steps.len());
     for (n, s) in t.steps.iter().enumerate() {
         out += &format!("{:#06x}  {}\n", s.offset, by_offset.get(&s.offset).map_or("", |l| l.trim()));
-        for w in debug::describe_changes(t.changes(n)) {
+        for w in debug::describe_changes(t.changes(n)).into_iter().chain(debug::describe_stores(t.stores(n))) {
             out += &format!("        {w}\n");
         }
     }

@@ -1090,3 +1090,47 @@ fn run_takes_the_invocation_of_a_debug_link() {
     let (_, direct, _) = dxbc(&["run", f.to_str().unwrap(), "--pixel", "3,5"], None);
     assert_eq!(String::from_utf8(via_link).unwrap(), String::from_utf8(direct).unwrap());
 }
+
+#[test]
+fn run_prints_the_groupshared_and_uav_words_each_store_writes() {
+    // Read off fxc's listing: thread 0 of group 0 stores to g0 at index
+    // vThreadIDInGroupFlattened = 0 seven times (the first sum, four
+    // halvings where it is below 32, 16, 8 and 4, then below 2, then the
+    // last at l(0)), each time the r0.x the `add` (or `dp3`) just before
+    // wrote; only thread 0 writes word 0, so each store's old word is the
+    // previous store's new one (0 at first). Then it stores g0 word 0 to u0
+    // word vThreadGroupID.y * cb0[0].x + vThreadGroupID.x = 0.
+    let f = corpus("fxc/slimshader_hdrtonemappingcs11_reduceto1dcs.dxbc");
+    let (code, out, err) = dxbc(&["run", f.to_str().unwrap(), "--thread", "0,0,0:0,0,0"], None);
+    assert_eq!(code, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    let hex = |s: &str| u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    let (mut last_r0x, mut g0_word0, mut g0_stores, mut in_store) = (None, 0u32, 0, false);
+    let mut u0 = Vec::new();
+    for line in out.lines() {
+        if let Some(ins) = line.strip_prefix("0x").and_then(|l| l.split_once("  ")).map(|x| x.1) {
+            in_store = ins.starts_with("store_structured");
+            continue;
+        }
+        let w = line.trim_start();
+        if let Some(bits) = w.strip_prefix("r0.x = (").and_then(|r| r.split_once(") [")).map(|x| x.1) {
+            last_r0x = Some(hex(bits.trim_end_matches(']')));
+        }
+        if let Some(rest) = w.strip_prefix("g0 word ") {
+            assert!(in_store, "{line}");
+            let (index, rest) = rest.split_once(" = ").unwrap();
+            let (new, old) = rest.split_once(" (was ").unwrap();
+            assert_eq!(index, "0", "{line}");
+            assert_eq!(hex(old.trim_end_matches(')')), g0_word0, "{line}");
+            assert_eq!(Some(hex(new)), last_r0x, "{line}");
+            g0_word0 = hex(new);
+            g0_stores += 1;
+        }
+        if let Some(rest) = w.strip_prefix("u0 word ") {
+            u0.push(rest.to_string());
+        }
+    }
+    assert_eq!(g0_stores, 7, "{out}");
+    assert_ne!(g0_word0, 0);
+    assert_eq!(u0, [format!("0 = {g0_word0:#010x} (was 0x00000000)")]);
+}

@@ -12,7 +12,7 @@ use crate::compile::{Code, Dst, Idx, Loc, ModKind, Op, Opnd, Src, CONTROL_POINT_
 use crate::error::{Error, ErrorKind, Result};
 use crate::resources::{Bindings, Resource};
 use crate::texture::{self, At};
-use crate::trace::{Off, Recorder, Reg};
+use crate::trace::{Memory, Off, Recorder, Reg};
 
 /// Most vertices one lane may emit (D3D11 caps a GS at 1024 scalars of
 /// output, which is never more vertices than this).
@@ -1026,6 +1026,9 @@ impl<R: Recorder> Machine<'_, R> {
             Some(Opnd::Uav(s, _, _)) => *s,
             _ => return Err(Error::new(ErrorKind::Malformed, "store_uav_typed without a UAV", op.offset)),
         };
+        // Words written: (index, old, new), for the recorder.
+        let mut written = [(0u32, 0u32, 0u32); 4];
+        let mut n_written = 0;
         match self.b.uavs.get_mut(&slot) {
             Some(Resource::Buffer(b)) => {
                 if let Some((ch, n)) = b.typed {
@@ -1033,17 +1036,34 @@ impl<R: Recorder> Machine<'_, R> {
                     if let Some(start) = (a[0] as usize).checked_mul(n) {
                         if let Some(w) = b.words.get_mut(start..start + n) {
                             for (c, x) in w.iter_mut().enumerate() {
+                                let old = *x;
                                 *x = ch.store(v[c]);
+                                written[c] = ((start + c) as u32, old, *x);
                             }
+                            n_written = n;
                         }
                     }
                 }
             }
             Some(Resource::Texture(t)) => {
                 let (xyz, layer) = Self::split_address(dim, a);
+                let at = texel_index(t, xyz, layer);
+                let old = at.and_then(|i| t.levels.first()?.get(i).copied());
                 t.store(0, xyz[0], xyz[1], xyz[2], layer, v);
+                if let (Some(i), Some(old)) = (at, old) {
+                    let new = t.levels.first().and_then(|lv| lv.get(i)).copied().unwrap_or(old);
+                    n_written = t.components.clamp(1, 4) as usize;
+                    for c in 0..n_written {
+                        written[c] = ((i * 4 + c) as u32, old[c], new[c]);
+                    }
+                }
             }
             None => {}
+        }
+        if R::ON {
+            for &(index, old, new) in &written[..n_written] {
+                self.rec.stored(l, Memory::Uav(slot), index, old, new);
+            }
         }
         Ok(())
     }
@@ -1100,14 +1120,29 @@ impl<R: Recorder> Machine<'_, R> {
             Some(Opnd::Uav(_, _, m) | Opnd::Tgsm(_, _, m)) => *m,
             _ => return Err(Error::new(ErrorKind::Malformed, "store to something not a UAV or g#", op.offset)),
         };
+        let memory = match op.ops.first() {
+            Some(Opnd::Tgsm(g, _, _)) => Memory::Groupshared(*g),
+            Some(Opnd::Uav(u, _, _)) => Memory::Uav(*u),
+            _ => Memory::Uav(u32::MAX),
+        };
+        let mut written = [(0u32, 0u32, 0u32); 4];
+        let mut n_written = 0;
         if let Some(words) = self.words_of(op, 0) {
             for (c, &x) in v.iter().enumerate() {
                 if m >> c & 1 == 1 {
                     // Out-of-bounds writes are dropped.
-                    if let Some(w) = words.get_mut((addr + c as u64) as usize) {
+                    let at = (addr + c as u64) as usize;
+                    if let Some(w) = words.get_mut(at) {
+                        written[n_written] = (at as u32, *w, x);
+                        n_written += 1;
                         *w = x;
                     }
                 }
+            }
+        }
+        if R::ON {
+            for &(index, old, new) in &written[..n_written] {
+                self.rec.stored(l, memory, index, old, new);
             }
         }
         Ok(())
@@ -1294,10 +1329,11 @@ impl<R: Recorder> Machine<'_, R> {
         let stride = self.resource_stride(op, ri).unwrap_or(0);
         // The word the atomic touches: raw (byte offset), structured (index,
         // offset), typed buffer (element) or typed texture (texel component 0).
-        let slot: Option<&mut u32> = match op.ops.get(ri) {
+        // The word and where it is (memory, index) for the recorder.
+        let slot: Option<(&mut u32, Memory, u64)> = match op.ops.get(ri) {
             Some(Opnd::Tgsm(g, _, _)) => {
                 let w = if stride > 0 { (a[0] as u64 * stride as u64 + a[1] as u64) / 4 } else { a[0] as u64 / 4 };
-                self.tgsm.get_mut(g).and_then(|m| m.get_mut(w as usize))
+                self.tgsm.get_mut(g).and_then(|m| m.get_mut(w as usize)).map(|x| (x, Memory::Groupshared(*g), w))
             }
             Some(Opnd::Uav(s, _, _)) => match self.b.uavs.get_mut(s) {
                 Some(Resource::Buffer(b)) => {
@@ -1307,32 +1343,24 @@ impl<R: Recorder> Machine<'_, R> {
                         (_, Some((_, n))) => a[0] as u64 * n.clamp(1, 4) as u64,
                         _ => a[0] as u64 / 4,
                     };
-                    b.words.get_mut(w as usize)
+                    b.words.get_mut(w as usize).map(|x| (x, Memory::Uav(*s), w))
                 }
                 Some(Resource::Texture(t)) => {
                     let (xyz, layer) = Self::split_address(dim, a);
-                    let (w, h, d) = t.level_size(0);
-                    let inside = xyz.iter().all(|&x| x >= 0)
-                        && (xyz[0] as u32) < w
-                        && (xyz[1] as u32) < h
-                        && (xyz[2] as u32) < d
-                        && layer < t.layers;
-                    if inside {
-                        let slice = w as usize * h as usize * d as usize;
-                        let i = layer as usize * slice
-                            + (xyz[2] as usize * h as usize + xyz[1] as usize) * w as usize
-                            + xyz[0] as usize;
-                        t.levels.get_mut(0).and_then(|lv| lv.get_mut(i)).map(|t| &mut t[0])
-                    } else {
-                        None
-                    }
+                    texel_index(t, xyz, layer).and_then(|i| {
+                        t.levels
+                            .get_mut(0)
+                            .and_then(|lv| lv.get_mut(i))
+                            .map(|t| (&mut t[0], Memory::Uav(*s), i as u64 * 4))
+                    })
                 }
                 None => None,
             },
             _ => return Err(Error::new(ErrorKind::Malformed, "atomic on something not a UAV or g#", op.offset)),
         };
+        let mut written = None;
         let old = match slot {
-            Some(w) => {
+            Some((w, memory, index)) => {
                 let old = *w;
                 *w = match op.code {
                     O::AtomicAnd | O::ImmAtomicAnd => old & v0,
@@ -1353,15 +1381,33 @@ impl<R: Recorder> Machine<'_, R> {
                     }
                     c => return Err(Error::new(ErrorKind::Unsupported(c), "", op.offset)),
                 };
+                written = Some((memory, index as u32, old, *w));
                 old
             }
             None => 0,
         };
+        if let (true, Some((memory, index, old, new))) = (R::ON, written) {
+            self.rec.stored(l, memory, index, old, new);
+        }
         if imm {
             self.out(l, op, 0, [old; 4])?;
         }
         Ok(())
     }
+}
+
+/// Index in level 0 of texel (x, y, z) of `layer`, when it is inside.
+fn texel_index(t: &crate::resources::Texture, xyz: [i32; 3], layer: u32) -> Option<usize> {
+    let (w, h, d) = t.level_size(0);
+    let inside = xyz.iter().all(|&x| x >= 0)
+        && (xyz[0] as u32) < w
+        && (xyz[1] as u32) < h
+        && (xyz[2] as u32) < d
+        && layer < t.layers;
+    inside.then(|| {
+        let slice = w as usize * h as usize * d as usize;
+        layer as usize * slice + (xyz[2] as usize * h as usize + xyz[1] as usize) * w as usize + xyz[0] as usize
+    })
 }
 
 fn first(m: u8) -> usize {

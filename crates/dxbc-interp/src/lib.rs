@@ -92,7 +92,7 @@ pub use exec::{
 pub use geometry::{run_geometry, GsInput, GsPrimitive};
 pub use resources::{Address, Bindings, Buffer, Channel, Compare, Resource, Sampler, TexDim, Texture};
 pub use tessellation::{patch_factors, run_domain, run_hull, tessellate_patch, HullInput, HullOutput};
-pub use trace::{run_traced, Change, Cursor, Reg, Registers, Step, Trace, TraceOptions, Traced};
+pub use trace::{run_traced, Change, Cursor, Memory, Reg, Registers, Step, Store, Trace, TraceOptions, Traced};
 
 /// Compiles the program of a decoded shader container.
 pub fn compile_shader(shader: &dxbc::Shader) -> Result<Code> {

@@ -12,10 +12,15 @@
 //! [`Off`], whose hooks are empty and constant-false, so tracing costs
 //! nothing when it is not asked for.
 //!
+//! Memory the lane writes (UAV and group-shared words, by stores and
+//! atomics) is recorded beside the registers, word by word with its old
+//! and new bits ([`Trace::stores`]); other lanes' writes to the same memory
+//! are not (they are not this lane's steps).
+//!
 //! Bounds: at most [`TraceOptions::max_steps`] steps are recorded (then
 //! [`Trace::truncated`] is set and the run goes on unrecorded, so the
 //! lanes' final outputs are still right); each step writes at most two
-//! destinations, so the changes are bounded too.
+//! destinations and four words of memory, so the changes are bounded too.
 
 use crate::compile::Code;
 use crate::error::Result;
@@ -55,6 +60,29 @@ pub struct Change {
     pub new: u32,
 }
 
+/// Memory a step wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Memory {
+    /// `u#`: a buffer's 32-bit words, or a texture's texels (index
+    /// `texel * 4 + component`, texels as [`crate::Texture::levels`] orders level 0).
+    Uav(u32),
+    /// `g#`: group-shared memory's 32-bit words.
+    Groupshared(u32),
+}
+
+/// One 32-bit word of memory written by one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Store {
+    /// Which memory.
+    pub memory: Memory,
+    /// Which word of it (see [`Memory`]).
+    pub index: u32,
+    /// Bits before.
+    pub old: u32,
+    /// Bits after.
+    pub new: u32,
+}
+
 /// One executed instruction of the traced lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -62,6 +90,8 @@ pub struct Step {
     pub offset: u32,
     /// Its changes are `Trace::changes[first_change..]` up to the next step's.
     first_change: u32,
+    /// Its stores likewise.
+    first_store: u32,
 }
 
 /// What to record.
@@ -145,6 +175,7 @@ pub struct Trace {
     /// Executed instructions, in order.
     pub steps: Vec<Step>,
     changes: Vec<Change>,
+    stores: Vec<Store>,
     /// More steps ran than [`TraceOptions::max_steps`]; the rest are not recorded.
     pub truncated: bool,
     /// The lane's registers before its first step.
@@ -157,6 +188,13 @@ impl Trace {
         let Some(s) = self.steps.get(n) else { return &[] };
         let end = self.steps.get(n + 1).map_or(self.changes.len(), |t| t.first_change as usize);
         self.changes.get(s.first_change as usize..end).unwrap_or(&[])
+    }
+
+    /// The memory words step `n` wrote (empty past the end).
+    pub fn stores(&self, n: usize) -> &[Store] {
+        let Some(s) = self.steps.get(n) else { return &[] };
+        let end = self.steps.get(n + 1).map_or(self.stores.len(), |t| t.first_store as usize);
+        self.stores.get(s.first_store as usize..end).unwrap_or(&[])
     }
 
     /// The first step at or after `from` that executes the instruction at
@@ -236,6 +274,8 @@ pub(crate) trait Recorder {
     fn begin(&mut self, lane: usize, offset: u32);
     /// Lane `lane` writes the `mask` components of `reg`.
     fn wrote(&mut self, lane: usize, reg: Reg, mask: u8, old: [u32; 4], new: [u32; 4]);
+    /// Lane `lane` writes word `index` of `memory`.
+    fn stored(&mut self, lane: usize, memory: Memory, index: u32, old: u32, new: u32);
 }
 
 /// No recording.
@@ -247,6 +287,8 @@ impl Recorder for Off {
     fn begin(&mut self, _: usize, _: u32) {}
     #[inline(always)]
     fn wrote(&mut self, _: usize, _: Reg, _: u8, _: [u32; 4], _: [u32; 4]) {}
+    #[inline(always)]
+    fn stored(&mut self, _: usize, _: Memory, _: u32, _: u32, _: u32) {}
 }
 
 struct Rec {
@@ -267,7 +309,8 @@ impl Recorder for Rec {
             return;
         }
         let first_change = self.trace.changes.len() as u32;
-        self.trace.steps.push(Step { offset, first_change });
+        let first_store = self.trace.stores.len() as u32;
+        self.trace.steps.push(Step { offset, first_change, first_store });
     }
 
     fn wrote(&mut self, lane: usize, reg: Reg, mask: u8, old: [u32; 4], new: [u32; 4]) {
@@ -279,6 +322,13 @@ impl Recorder for Rec {
                 self.trace.changes.push(Change { reg, component: c, old: old[c as usize], new: new[c as usize] });
             }
         }
+    }
+
+    fn stored(&mut self, lane: usize, memory: Memory, index: u32, old: u32, new: u32) {
+        if lane != self.opts.lane || !self.recording {
+            return;
+        }
+        self.trace.stores.push(Store { memory, index, old, new });
     }
 }
 
@@ -427,6 +477,37 @@ mod tests {
         let at = t.trace.next_at(0, ld).unwrap();
         assert_eq!(t.trace.changes(at), [Change { reg: Reg::Temp(0), component: 3, old: 0, new: 10 }]);
         assert_eq!(t.trace.steps.len(), 8);
+        // Thread 1's stores: g0 word 1 (byte 4) = 1 + 10, then u0 word 1 = thread 0's 0 + 10.
+        let store = |memory, index, old, new| Store { memory, index, old, new };
+        assert_eq!(t.trace.stores(2), [store(Memory::Groupshared(0), 1, 0, 11)]);
+        assert_eq!(t.trace.stores(6), [store(Memory::Uav(0), 1, 0, 10)]);
+        assert!((0..8).filter(|&n| n != 2 && n != 6).all(|n| t.trace.stores(n).is_empty()));
+        assert!(t.trace.changes(2).is_empty());
+    }
+
+    #[test]
+    fn atomics_and_typed_stores_record_the_word_they_change() {
+        // 22.15.5 atomic_iadd adds to the addressed word; imm_atomic_exch
+        // returns the old word and writes the new one; store_uav_typed of a
+        // one-channel typed buffer writes one word per element.
+        let c = code(
+            "cs_5_0\ndcl_uav_raw u0\ndcl_uav_typed_buffer (uint,uint,uint,uint) u1\ndcl_temps 1\n\
+             dcl_tgsm_raw g0, 16\ndcl_thread_group 1, 1, 1\n\
+             atomic_iadd u0, l(8), l(5)\nimm_atomic_exch r0.x, g0, l(12), l(7)\n\
+             store_uav_typed u1.xyzw, l(2), l(9, 9, 9, 9)\nret\n",
+        );
+        let mut b = crate::Bindings::default();
+        b.uavs.insert(0, Resource::Buffer(Buffer { words: vec![1, 2, 3, 4], ..Buffer::default() }));
+        let typed = Some((crate::Channel::Uint, 1));
+        b.uavs.insert(1, Resource::Buffer(Buffer { words: vec![0; 4], typed, ..Buffer::default() }));
+        let mut lanes = group_lanes(&c, [0, 0, 0]);
+        let t = run_traced(&c, &mut b, &mut lanes, Grouping::Group, Limits::default(), opts(0));
+        t.result.unwrap();
+        let store = |memory, index, old, new| Store { memory, index, old, new };
+        assert_eq!(t.trace.stores(0), [store(Memory::Uav(0), 2, 3, 8)]);
+        assert_eq!(t.trace.stores(1), [store(Memory::Groupshared(0), 3, 0, 7)]);
+        assert_eq!(t.trace.changes(1), [Change { reg: Reg::Temp(0), component: 0, old: 0, new: 0 }]);
+        assert_eq!(t.trace.stores(2), [store(Memory::Uav(1), 2, 0, 9)]);
     }
 
     #[test]

@@ -92,8 +92,9 @@ pub struct ViewState {
     pub debug: Option<DebugView>,
 }
 
-/// The invocation the step debugger runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The invocation the step debugger runs (and `dxbc run`, and
+/// `preview_model::debug`, which names it `Invocation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DebugInvocation {
     /// A pixel of the preview.
     Pixel {
@@ -111,6 +112,18 @@ pub enum DebugInvocation {
         /// SV_GroupThreadID.
         thread: [u32; 3],
     },
+}
+
+impl std::fmt::Display for DebugInvocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DebugInvocation::Pixel { x, y } => write!(f, "pixel {x},{y}"),
+            DebugInvocation::Vertex(n) => write!(f, "vertex {n}"),
+            DebugInvocation::Thread { group: g, thread: t } => {
+                write!(f, "thread {},{},{}:{},{},{}", g[0], g[1], g[2], t[0], t[1], t[2])
+            }
+        }
+    }
 }
 
 /// The step debugger's state in a link.

@@ -21,38 +21,8 @@ use crate::plan::{Plan, Readback, Resource};
 use crate::vertex::Interpolation;
 use crate::Stage;
 
-/// The invocation to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Invocation {
-    /// The pixel at (x, y) of the preview, (0, 0) top-left.
-    Pixel {
-        /// Column.
-        x: u32,
-        /// Row.
-        y: u32,
-    },
-    /// Vertex `n` of the mesh's vertex buffer.
-    Vertex(u32),
-    /// A compute thread.
-    Thread {
-        /// SV_GroupID.
-        group: [u32; 3],
-        /// SV_GroupThreadID.
-        thread: [u32; 3],
-    },
-}
-
-impl std::fmt::Display for Invocation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Invocation::Pixel { x, y } => write!(f, "pixel {x},{y}"),
-            Invocation::Vertex(n) => write!(f, "vertex {n}"),
-            Invocation::Thread { group: g, thread: t } => {
-                write!(f, "thread {},{},{}:{},{},{}", g[0], g[1], g[2], t[0], t[1], t[2])
-            }
-        }
-    }
-}
+/// The invocation to run: the one a debug link records.
+pub use dxbc::permalink::DebugInvocation as Invocation;
 
 /// Why an invocation cannot be prepared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +86,11 @@ fn register(r: &str) -> Option<(char, u32)> {
     let reg = r.split(',').next()?;
     let class = reg.chars().next()?;
     Some((class, reg.get(1..)?.parse().ok()?))
+}
+
+/// The UAV slot of a register (`u2` or `u2, space1` → 2).
+pub(crate) fn uav_register(r: &str) -> Option<u32> {
+    register(r).filter(|(class, _)| *class == 'u').map(|(_, n)| n)
 }
 
 fn one(ch: Channel) -> u32 {
@@ -265,23 +240,41 @@ fn sysval(code: &Code, reg_value: impl Fn(u32) -> Option<[u32; 4]>, inputs: &mut
     }
 }
 
-/// The lanes of pixel (x, y)'s quad with their interpolated inputs, and
-/// the pixel's lane.
-fn pixel_lanes(plan: &Plan, code: &Code, interpolation: &[(u32, Interpolation)], x: u32, y: u32) -> (Vec<Lane>, usize) {
-    use dxbc::spec::SystemName as S;
-    let corners: Vec<Vec<(u32, [u32; 4])>> = (0..4).map(|n| vertex_attributes(plan, n)).collect();
-    let pos_location = plan.draw.as_ref().and_then(|d| d.attributes.first()).map_or(0, |a| a.location);
-    let position = |k: usize| -> [f32; 2] {
-        let p = corners[k].iter().find(|(l, _)| *l == pos_location).map_or([0; 4], |(_, v)| *v);
+/// A strip's two triangles: corners (0, 1, 2), then (1, 3, 2) with corner 1
+/// first (its provoking vertex for flat inputs).
+const TRIANGLES: [[usize; 3]; 2] = [[0, 1, 2], [1, 3, 2]];
+
+/// The full-viewport quad a pixel-shader plan draws (its four corners'
+/// attributes), from which any pixel quad's lanes are interpolated: what
+/// the debugger runs for one pixel and [`crate::cpu`] for every pixel.
+pub(crate) struct QuadDraw<'a> {
+    plan: &'a Plan,
+    code: &'a Code,
+    interpolation: &'a [(u32, Interpolation)],
+    corners: Vec<Vec<(u32, [u32; 4])>>,
+    pos_location: u32,
+}
+
+impl<'a> QuadDraw<'a> {
+    pub(crate) fn new(plan: &'a Plan, code: &'a Code, interpolation: &'a [(u32, Interpolation)]) -> QuadDraw<'a> {
+        let corners = (0..4).map(|n| vertex_attributes(plan, n)).collect();
+        let pos_location = plan.draw.as_ref().and_then(|d| d.attributes.first()).map_or(0, |a| a.location);
+        QuadDraw { plan, code, interpolation, corners, pos_location }
+    }
+
+    fn position(&self, k: usize) -> [f32; 2] {
+        let p = self.corners[k].iter().find(|(l, _)| *l == self.pos_location).map_or([0; 4], |(_, v)| *v);
         [f32::from_bits(p[0]), f32::from_bits(p[1])]
-    };
-    let (w, h) = (plan.width.max(1) as f32, plan.height.max(1) as f32);
-    let ndc = |px: f32, py: f32| [px / w * 2.0 - 1.0, 1.0 - py / h * 2.0];
-    // A triangle strip: triangle 0 is corners (0, 1, 2), triangle 1 is
-    // (1, 3, 2) with corner 1 first (its provoking vertex for flat inputs).
-    let tris = [[0usize, 1, 2], [1, 3, 2]];
-    let bary = |t: [usize; 3], p: [f32; 2]| -> [f32; 3] {
-        let [a, b, c] = t.map(position);
+    }
+
+    /// Pixel (px, py)'s centre in normalised device coordinates.
+    fn ndc(&self, px: u32, py: u32) -> [f32; 2] {
+        let (w, h) = (self.plan.width.max(1) as f32, self.plan.height.max(1) as f32);
+        [(px as f32 + 0.5) / w * 2.0 - 1.0, 1.0 - (py as f32 + 0.5) / h * 2.0]
+    }
+
+    fn bary(&self, t: [usize; 3], p: [f32; 2]) -> [f32; 3] {
+        let [a, b, c] = t.map(|k| self.position(k));
         let det = (b[1] - c[1]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[1] - c[1]);
         if det == 0.0 {
             return [1.0, 0.0, 0.0];
@@ -289,50 +282,72 @@ fn pixel_lanes(plan: &Plan, code: &Code, interpolation: &[(u32, Interpolation)],
         let l0 = ((b[1] - c[1]) * (p[0] - c[0]) + (c[0] - b[0]) * (p[1] - c[1])) / det;
         let l1 = ((c[1] - a[1]) * (p[0] - c[0]) + (a[0] - c[0]) * (p[1] - c[1])) / det;
         [l0, l1, 1.0 - l0 - l1]
-    };
-    let centre = ndc(x as f32 + 0.5, y as f32 + 0.5);
-    // The shared diagonal is a top-left edge of triangle 1, which owns it.
-    let b0 = bary(tris[0], centre);
-    let tri = if b0.iter().all(|&l| l >= 0.0) && b0[0] > 0.0 { tris[0] } else { tris[1] };
-    let (qx, qy) = (x & !1, y & !1);
-    let lanes = (0..4u32)
-        .map(|k| {
-            let (px, py) = (qx + (k & 1), qy + (k >> 1));
-            let l = bary(tri, ndc(px as f32 + 0.5, py as f32 + 0.5));
-            let mut inputs = vec![[0u32; 4]; code.input_regs as usize];
-            for (reg, mode) in interpolation {
-                let at = |k: usize| corners[k].iter().find(|(loc, _)| loc == reg).map_or([0; 4], |(_, v)| *v);
-                let v = if *mode == Interpolation::Flat {
-                    at(tri[0])
-                } else {
-                    let [a, b, c] = tri.map(at);
-                    std::array::from_fn(|i| {
-                        let f = |v: [u32; 4]| f32::from_bits(v[i]);
-                        (l[0] * f(a) + l[1] * f(b) + l[2] * f(c)).to_bits()
-                    })
-                };
-                if let Some(slot) = inputs.get_mut(*reg as usize) {
-                    *slot = v;
+    }
+
+    /// The triangle (0 or 1) that covers pixel (x, y)'s centre.
+    pub(crate) fn triangle(&self, x: u32, y: u32) -> usize {
+        // The shared diagonal is a top-left edge of triangle 1, which owns it.
+        let b0 = self.bary(TRIANGLES[0], self.ndc(x, y));
+        if b0.iter().all(|&l| l >= 0.0) && b0[0] > 0.0 {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// The lanes of the quad holding pixel (x, y), every lane evaluated on
+    /// triangle `tri`'s plane; lanes whose pixel that triangle does not
+    /// cover (or that lie outside the picture) are helpers.
+    pub(crate) fn lanes(&self, tri: usize, x: u32, y: u32) -> Vec<Lane> {
+        use dxbc::spec::SystemName as S;
+        let t = TRIANGLES[tri & 1];
+        let (qx, qy) = (x & !1, y & !1);
+        (0..4u32)
+            .map(|k| {
+                let (px, py) = (qx + (k & 1), qy + (k >> 1));
+                let l = self.bary(t, self.ndc(px, py));
+                let mut inputs = vec![[0u32; 4]; self.code.input_regs as usize];
+                for (reg, mode) in self.interpolation {
+                    let at = |k: usize| self.corners[k].iter().find(|(loc, _)| loc == reg).map_or([0; 4], |(_, v)| *v);
+                    let v = if *mode == Interpolation::Flat {
+                        at(t[0])
+                    } else {
+                        let [a, b, c] = t.map(at);
+                        std::array::from_fn(|i| {
+                            let f = |v: [u32; 4]| f32::from_bits(v[i]);
+                            (l[0] * f(a) + l[1] * f(b) + l[2] * f(c)).to_bits()
+                        })
+                    };
+                    if let Some(slot) = inputs.get_mut(*reg as usize) {
+                        *slot = v;
+                    }
                 }
-            }
-            let pos = [(px as f32 + 0.5).to_bits(), (py as f32 + 0.5).to_bits(), 0.5f32.to_bits(), 1.0f32.to_bits()];
-            sysval(
-                code,
-                |s| match S::from_u32(s) {
-                    Some(S::Position) => Some(pos),
-                    // The quad winds counter-clockwise: it faces the viewer.
-                    Some(S::IsFrontFace) => Some([u32::MAX; 4]),
-                    Some(S::SampleIndex) => Some([0; 4]),
-                    _ => None,
-                },
-                &mut inputs,
-            );
-            let mut lane = Lane { inputs, ..Lane::default() };
-            lane.sys[dxbc_interp::Sys::Coverage as usize] = [1; 4];
-            lane
-        })
-        .collect();
-    (lanes, ((y & 1) * 2 + (x & 1)) as usize)
+                let pos =
+                    [(px as f32 + 0.5).to_bits(), (py as f32 + 0.5).to_bits(), 0.5f32.to_bits(), 1.0f32.to_bits()];
+                sysval(
+                    self.code,
+                    |s| match S::from_u32(s) {
+                        Some(S::Position) => Some(pos),
+                        // The quad winds counter-clockwise: it faces the viewer.
+                        Some(S::IsFrontFace) => Some([u32::MAX; 4]),
+                        Some(S::SampleIndex) => Some([0; 4]),
+                        _ => None,
+                    },
+                    &mut inputs,
+                );
+                let inside = px < self.plan.width && py < self.plan.height;
+                let helper = !inside || self.triangle(px, py) != tri;
+                let mut lane = Lane { inputs, helper, ..Lane::default() };
+                lane.sys[dxbc_interp::Sys::Coverage as usize] = [u32::from(!helper); 4];
+                lane
+            })
+            .collect()
+    }
+}
+
+/// The lane of pixel (x, y) in its quad.
+pub(crate) fn quad_lane(x: u32, y: u32) -> usize {
+    ((y & 1) * 2 + (x & 1)) as usize
 }
 
 /// The bindings and lanes of `inv` under `plan` (`interpolation`: the
@@ -350,8 +365,9 @@ pub fn prepare(
             if x >= plan.width || y >= plan.height {
                 return Err(DebugError::OutOfRange { invocation: inv });
             }
-            let (lanes, lane) = pixel_lanes(plan, code, interpolation, x, y);
-            Ok(Prepared { bindings, lanes, grouping: Grouping::Quads, lane })
+            let quad = QuadDraw::new(plan, code, interpolation);
+            let lanes = quad.lanes(quad.triangle(x, y), x, y);
+            Ok(Prepared { bindings, lanes, grouping: Grouping::Quads, lane: quad_lane(x, y) })
         }
         (Stage::Vertex, Invocation::Vertex(n)) => {
             use dxbc::spec::SystemName as S;
@@ -484,6 +500,23 @@ pub fn describe_changes(changes: &[dxbc_interp::Change]) -> Vec<String> {
     lines
 }
 
+/// Memory's name as the listing prints it (`u0`, `g1`).
+pub fn memory_name(m: dxbc_interp::Memory) -> String {
+    match m {
+        dxbc_interp::Memory::Uav(n) => format!("u{n}"),
+        dxbc_interp::Memory::Groupshared(n) => format!("g{n}"),
+    }
+}
+
+/// What one step stored, a line per word:
+/// `g0 word 1 = 0x0000000b (was 0x00000000)`.
+pub fn describe_stores(stores: &[dxbc_interp::Store]) -> Vec<String> {
+    stores
+        .iter()
+        .map(|s| format!("{} word {} = {:#010x} (was {:#010x})", memory_name(s.memory), s.index, s.new, s.old))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,5 +541,7 @@ mod tests {
         let c = |reg, component, new: f32| Change { reg, component, old: 0, new: new.to_bits() };
         let lines = describe_changes(&[c(Reg::Temp(0), 0, 1.0), c(Reg::Temp(0), 1, 2.0), c(Reg::Depth, 0, 0.5)]);
         assert_eq!(lines, ["r0.xy = (1.0, 2.0) [0x3f800000, 0x40000000]", "oDepth = (0.5) [0x3f000000]"]);
+        let st = dxbc_interp::Store { memory: dxbc_interp::Memory::Groupshared(2), index: 5, old: 0, new: 11 };
+        assert_eq!(describe_stores(&[st]), ["g2 word 5 = 0x0000000b (was 0x00000000)"]);
     }
 }

@@ -46,6 +46,7 @@
 pub mod camera;
 pub mod compute;
 pub mod controls;
+pub mod cpu;
 pub mod debug;
 pub mod math;
 pub mod mesh;

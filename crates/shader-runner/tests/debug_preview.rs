@@ -139,3 +139,53 @@ fn a_compute_group_with_groupshared_memory_writes_what_the_gpu_writes() {
     }
     assert!(written > 0, "the groups wrote nothing");
 }
+
+/// The page's "compare with the CPU interpreter": every pixel or thread of
+/// the plan run on the interpreter (`preview_model::cpu::readbacks`) and
+/// judged against the native renderer's read-backs by the compare mode's
+/// own comparison, with the plan's tolerance.
+fn cpu_rows(gpu: &mut Gpu, name: &str) -> Vec<(String, reference::Verdict)> {
+    let p = preview(gpu, name);
+    let cpu = preview_model::cpu::readbacks(&p.shader, &p.model, &p.plan, preview_model::cpu::BUDGET)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(cpu.len(), p.plan.readbacks.len(), "{name}");
+    (0..cpu.len())
+        .map(|i| {
+            // As the page compares: its read-backs (here the GPU's) against the reference (the CPU's).
+            let c = reference::compare(&p.plan, i, &p.readbacks[i], &cpu[i]);
+            assert!(c.words > 0, "{name}: read-back {i} is empty");
+            (format!("{name} #{i}"), c.verdict())
+        })
+        .collect()
+}
+
+#[test]
+fn the_cpu_reference_of_whole_previews_matches_the_gpu() {
+    use reference::Verdict;
+    let mut g = Gpu::new().expect("a Vulkan adapter (lavapipe: apt-get install mesa-vulkan-drivers)");
+    // Pixel shaders (the two the browser test compares in the page, and
+    // derivatives over quads) and compute shaders (groupshared reduction;
+    // a storage texture).
+    for name in [
+        "angle930_clearfloat11ps.dxbc",
+        "directxtk12_basiceffect_psbasictxnofog.dxbc",
+        "dxdecompiler_transparencyaa10_1_transparencyaa10_1_ps.dxbc",
+        "slimshader_hdrtonemappingcs11_reduceto1dcs.dxbc",
+    ] {
+        for (row, v) in cpu_rows(&mut g, name) {
+            assert!(matches!(v, Verdict::Identical | Verdict::WithinTolerance { .. }), "{row}: {v:?}");
+        }
+    }
+}
+
+#[test]
+fn the_cpu_reference_refuses_what_the_interpreter_does_not_draw() {
+    let mut g = Gpu::new().expect("a Vulkan adapter (lavapipe: apt-get install mesa-vulkan-drivers)");
+    let p = preview(&mut g, "dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc");
+    let e = preview_model::cpu::readbacks(&p.shader, &p.model, &p.plan, preview_model::cpu::BUDGET).unwrap_err();
+    assert_eq!(e, preview_model::cpu::CpuError::Rasterisation);
+    // A budget too small for the picture is refused whole.
+    let p = preview(&mut g, "angle930_clearfloat11ps.dxbc");
+    let e = preview_model::cpu::readbacks(&p.shader, &p.model, &p.plan, 1000).unwrap_err();
+    assert_eq!(e, preview_model::cpu::CpuError::Budget { budget: 1000 });
+}

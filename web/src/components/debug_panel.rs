@@ -1,8 +1,10 @@
-//! The step debugger: pick a pixel (click the preview) or a compute thread,
-//! run it on the interpreter in the worker with the preview's inputs, then
-//! step through the record forward and back, to a breakpoint or to the end,
-//! with every register shown and the current instruction selected in the
-//! listing and the hex view; at the end, the pixel's value beside the GPU's.
+//! The step debugger: pick a pixel (click the preview), a vertex of the
+//! mesh or a compute thread, run it on the interpreter in the worker with
+//! the preview's inputs, then step through the record forward and back, to
+//! the next breakpoint (toggled in the listing's gutter, or "Break here")
+//! or to the end, with every register and the memory each step stored
+//! shown and the current instruction selected in the listing and the hex
+//! view; at the end, the pixel's value beside the GPU's.
 
 use crate::debugger::{self, Radix, Request, Session};
 use crate::{preview, selection, st, State};
@@ -19,11 +21,10 @@ struct Dbg {
     /// Steps executed (0..=steps).
     pos: RwSignal<usize>,
     radix: RwSignal<Radix>,
-    /// Byte offset of the breakpoint's instruction.
-    breakpoint: RwSignal<Option<u32>>,
     /// Why there is no session, or the time the last one took.
     note: RwSignal<Option<String>>,
     thread: RwSignal<String>,
+    vertex: RwSignal<String>,
 }
 
 fn now_ms() -> f64 {
@@ -37,7 +38,7 @@ fn go(s: State, d: Dbg, n: usize) {
     let n = n.min(sess.steps.len());
     d.pos.set(n);
     let step = n as u32;
-    s.pv.debug_link.set(Some(dxbc::permalink::DebugView { invocation: debugger::to_link(sess.invocation), step }));
+    s.pv.debug_link.set(Some(dxbc::permalink::DebugView { invocation: sess.invocation, step }));
     let at = sess.steps.get(n).or(sess.steps.last()).map(|st| st.offset);
     let m = s.model.get_untracked();
     if let Some(sel) = at.and_then(|o| selection::select_byte(&m, o as usize)) {
@@ -80,6 +81,10 @@ fn thread_of(text: &str) -> Option<Invocation> {
     Some(Invocation::Thread { group: n(g)?, thread: n(t)? })
 }
 
+fn vertex_of(text: &str) -> Option<Invocation> {
+    text.trim().parse().ok().map(Invocation::Vertex)
+}
+
 #[component]
 pub fn DebugPanel() -> impl IntoView {
     let s = st();
@@ -88,20 +93,20 @@ pub fn DebugPanel() -> impl IntoView {
         session: RwSignal::new(None),
         pos: RwSignal::new(0),
         radix: RwSignal::new(Radix::Float),
-        breakpoint: RwSignal::new(None),
         note: RwSignal::new(None),
         thread: RwSignal::new("0,0,0:0,0,0".into()),
+        vertex: RwSignal::new("0".into()),
     };
     // A link's debugger state: its invocation runs once, at its step.
     if let Some(v) = pv.debug_restore.get_untracked() {
         pv.debug_restore.set(None);
-        let inv = debugger::from_link(v.invocation);
+        let inv = v.invocation;
         match inv {
             Invocation::Pixel { x, y } => pv.debug_pick.set(Some((x, y))),
             Invocation::Thread { group: g, thread: t } => {
                 d.thread.set(format!("{},{},{}:{},{},{}", g[0], g[1], g[2], t[0], t[1], t[2]))
             }
-            Invocation::Vertex(_) => {}
+            Invocation::Vertex(n) => d.vertex.set(n.to_string()),
         }
         start(s, d, inv, v.step as usize);
     }
@@ -157,7 +162,18 @@ pub fn DebugPanel() -> impl IntoView {
                             None => d.note.set(Some("Write the thread as GX,GY,GZ:TX,TY,TZ".into())),
                         }>"Debug thread"</button>
                 }.into_any(),
-                _ => view! { <p class="small">"The debugger replays pixel and compute shaders."</p> }.into_any(),
+                Some(Stage::Vertex) => view! {
+                    <label class="small">"Vertex of the mesh "
+                        <input class="mono" type="number" min="0" data-testid="debug-vertex" prop:value=move || d.vertex.get()
+                            on:change=move |ev| d.vertex.set(event_target_value(&ev))/>
+                    </label>
+                    <button class="btn" data-testid="debug-start"
+                        on:click=move |_| match vertex_of(&d.vertex.get_untracked()) {
+                            Some(inv) => start(s, d, inv, 0),
+                            None => d.note.set(Some("Write the vertex as its index in the mesh's vertex buffer".into())),
+                        }>"Debug vertex"</button>
+                }.into_any(),
+                _ => view! { <p class="small">"The debugger replays pixel, vertex and compute shaders."</p> }.into_any(),
             }}
             <p class="small" data-testid="debug-note">{move || d.note.get()}</p>
             {move || d.session.get().map(|sess| {
@@ -170,17 +186,19 @@ pub fn DebugPanel() -> impl IntoView {
                             on:click=move |_| go(s, d, d.pos.get_untracked().saturating_sub(1))>"◀ Step"</button>
                         <button class="btn small" data-testid="debug-forward" title="Step forward"
                             on:click=move |_| go(s, d, d.pos.get_untracked() + 1)>"Step ▶"</button>
-                        <button class="btn small" data-testid="debug-break-here" title="Break at the instruction selected in the listing"
+                        <button class="btn small" data-testid="debug-break-here" title="Toggle a breakpoint at the instruction selected in the listing (or click a line's gutter)"
                             on:click=move |_| {
                                 let sel = s.sel.get_untracked().map(|x| x.start);
                                 // The instruction that holds the selected byte: the last step offset at or before it.
                                 let bp = sel.and_then(|b| sess2.steps.iter().map(|x| x.offset).filter(|&o| o <= b).max());
-                                d.breakpoint.set(bp);
+                                if let Some(bp) = bp {
+                                    s.breakpoints.update(|v| debugger::toggle_breakpoint(v, bp));
+                                }
                             }>"Break here"</button>
-                        <button class="btn small" data-testid="debug-continue" title="Run to the breakpoint"
+                        <button class="btn small" data-testid="debug-continue" title="Run to the next breakpoint"
                             on:click=move |_| {
-                                let (Some(x), Some(bp)) = (d.session.get_untracked(), d.breakpoint.get_untracked()) else { return };
-                                let n = x.next_break(d.pos.get_untracked(), bp).unwrap_or(x.steps.len());
+                                let Some(x) = d.session.get_untracked() else { return };
+                                let n = s.breakpoints.with_untracked(|b| x.next_stop(d.pos.get_untracked(), b));
                                 go(s, d, n);
                             }>"Run to breakpoint"</button>
                         <button class="btn small" data-testid="debug-end" title="Run to the end"
@@ -195,7 +213,14 @@ pub fn DebugPanel() -> impl IntoView {
                         let next = sess.steps.get(n).map_or("the end".to_string(), |x| format!("{:#06x}", x.offset));
                         format!("step {n} of {len}, next: {next}")
                     }}</p>
-                    <p class="mono small" data-testid="debug-breakpoint">{move || d.breakpoint.get().map(|b| format!("breakpoint at {b:#06x}"))}</p>
+                    <p class="mono small" data-testid="debug-breakpoint">{move || s.breakpoints.with(|b| {
+                        let at: Vec<String> = b.iter().map(|o| format!("{o:#06x}")).collect();
+                        match at.len() {
+                            0 => String::new(),
+                            1 => format!("breakpoint at {}", at[0]),
+                            _ => format!("breakpoints at {}", at.join(", ")),
+                        }
+                    })}</p>
                     {error.map(|e| view! { <p class="terror small" data-testid="debug-error">{e}</p> })}
                     {truncated.then(|| view! { <p class="terror small">"The record stops early: the run is longer than the debugger keeps."</p> })}
                 }
@@ -208,7 +233,14 @@ pub fn DebugPanel() -> impl IntoView {
             {move || regs.get().map(|r| {
                 let written = d.session.with(|x| x.as_ref().map(|x| x.last_writes(d.pos.get()).to_vec()).unwrap_or_default());
                 let radix = d.radix.get();
+                let stored = d.session.with(|x| x.as_ref().map(|x| x.last_stores(d.pos.get()).to_vec()).unwrap_or_default());
                 view! {
+                    {(!stored.is_empty()).then(|| view! {
+                        <div class="mono small debug-stores changed" data-testid="debug-stores">
+                            <p>"Memory the last instruction stored:"</p>
+                            {stored.iter().map(|w| view! { <p data-testid="debug-store">{w.text()}</p> }).collect_view()}
+                        </div>
+                    })}
                     <table class="mono small debug-regs" data-testid="debug-registers">
                         {debugger::rows(&r, &written).into_iter().map(|(name, v, mask)| view! {
                             <tr data-reg=name.clone()>

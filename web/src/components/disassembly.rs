@@ -93,6 +93,7 @@ fn ListingView() -> impl IntoView {
         s.diff.track();
         s.du.track();
         s.src.marks.track();
+        s.breakpoints.track();
         let Some(rows) = rows_ref.get_untracked() else { return };
         let m = s.model.get_untracked();
         let (h, sl) = (hover_line.get_untracked(), sel_line.get_untracked());
@@ -105,6 +106,13 @@ fn ListingView() -> impl IntoView {
         }
     });
     let on_click = move |ev: web_sys::MouseEvent| {
+        // The gutter toggles a breakpoint on the line's instruction.
+        if let Some(l) = data_attr(&ev, "data-gutter") {
+            if let Some(at) = s.model.with_untracked(|m| breakpoint_offset(m, l)) {
+                s.breakpoints.update(|b| crate::debugger::toggle_breakpoint(b, at));
+            }
+            return;
+        }
         if let Some(l) = data_attr(&ev, "data-line") {
             let m = s.model.get_untracked();
             // A register piece: light its writes and reads; elsewhere: clear.
@@ -169,7 +177,10 @@ fn ListingView() -> impl IntoView {
                                 let p = (c == syntax::Class::Register).then_some(k);
                                 view! { <span class=c.css() data-p=p>{t.to_string()}</span> }
                             }).collect_view();
-                            view! { <div class=class data-line=l role="option" aria-selected=selected>{pieces}</div> }
+                            let gutter = breakpoint_offset(&m, l).map(|_| view! {
+                                <span class="gutter" data-gutter=l data-testid="gutter" title="Toggle a breakpoint"></span>
+                            });
+                            view! { <div class=class data-line=l role="option" aria-selected=selected>{gutter}{pieces}</div> }
                         }
                     </For>
                 </div>
@@ -182,6 +193,14 @@ fn ListingView() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// The offset a breakpoint on line `l` stops at: its instruction's opcode
+/// token, on the instruction's first line (None for other lines).
+fn breakpoint_offset(m: &crate::model::Model, l: usize) -> Option<u32> {
+    let k = m.instruction_of_line(l)?;
+    (m.ins_line.get(k).copied()? as usize == l).then_some(())?;
+    m.line_bytes(l).map(|(start, _)| start)
 }
 
 /// The classes of listing line `l`, given the hovered and selected lines
@@ -205,6 +224,9 @@ fn line_class(s: State, m: &crate::model::Model, l: usize, hover: Option<usize>,
     let own = m.instruction_of_line(l).filter(|&k| m.ins_line.get(k).is_some_and(|&first| l == first as usize));
     if own.is_some_and(|k| s.src.marks.with_untracked(|x| x.has_instruction(k))) {
         c.push_str(" src");
+    }
+    if breakpoint_offset(m, l).is_some_and(|o| s.breakpoints.with_untracked(|b| b.binary_search(&o).is_ok())) {
+        c.push_str(" bp");
     }
     if let Some(r) = s.du.with_untracked(|d| d.as_ref().and_then(|d| d.classes(l))) {
         c.push(' ');
