@@ -435,6 +435,7 @@ pub(crate) fn translate_form(
             return Err(TranslateError::Validation { message, offset });
         }
     };
+    unname_unused(&mut l.module, &info);
     // Languages without f64 get a second lowering with software doubles.
     let software_doubles = if l.uses_doubles && options.doubles == crate::DoubleMode::Native {
         let soft = Options { doubles: crate::DoubleMode::Software, ..options.clone() };
@@ -456,6 +457,21 @@ pub(crate) fn translate_form(
         target_refusals: l.target_refusals,
         compute_form,
     })
+}
+
+/// Drops the names of expressions nothing uses (a write's value that its
+/// readers take apart, such as a splat whose lanes they read from its
+/// scalar): a named expression is printed as a `let` of its own, an
+/// unnamed one that nothing uses is not printed at all.
+fn unname_unused(module: &mut naga::Module, info: &naga::valid::ModuleInfo) {
+    for (h, f) in module.functions.iter_mut() {
+        let fi = &info[h];
+        f.named_expressions.retain(|&e, _| fi[e].ref_count > 0);
+    }
+    for (i, ep) in module.entry_points.iter_mut().enumerate() {
+        let fi = info.get_entry_point(i);
+        ep.function.named_expressions.retain(|&e, _| fi[e].ref_count > 0);
+    }
 }
 
 impl<'a> Lower<'a> {

@@ -31,7 +31,6 @@ fn dxbc_main() {
     let _e50 = (_e19 + 3u);
     let _e55 = xe_edram_load_store_source[min(_e50, _e23)];
     let _e57 = select(0u, _e55, (_e50 < _e21));
-    let r0_xyzw = vec4<u32>(_e30, _e39, _e48, _e57);
     let _e60 = vThreadIDInGroup;
     let r1_x_1 = (_e60.x << 2u);
     let _e66 = XeEdramLoadStoreConstants[1];

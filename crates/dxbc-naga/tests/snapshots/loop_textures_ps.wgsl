@@ -88,7 +88,6 @@ fn dxbc_main() {
     let r1_x_4 = (r1_x_3 * r1_x_3);
     let r1_x_5 = select(r1_x_4, 1f, (r1_z_5 != 0u));
     let _e183 = icb[bitcast<u32>(_e111)];
-    let r2_xyz_1 = _e183.xyz;
     let m_nCascadeLevels_1 = cbAllShadowData[32];
     let r2_xyzw = select(vec4(1f), vec4<f32>(_e183.x, _e183.y, _e183.z, 1f), (bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy != vec4(0u)));
     let _e206 = v0_;
