@@ -25,31 +25,70 @@
 
 use crate::regs::{dst_mask, selection};
 use dxbc::program::Program;
-use dxbc::register::{uses, Access};
-use dxbc::spec::{OpClass, Opcode as O, OperandType as OT, ProgramType};
+use dxbc::spec::{destination_count, OpClass, Opcode as O, OperandType as OT, ProgramType};
 
 /// Instructions × 64-bit words beyond which the sets are not computed.
 const MAX_WORDS: usize = 1 << 22;
 /// Sweeps after which a fixpoint not reached counts as none.
 const MAX_SWEEPS: usize = 256;
 
+/// How an instruction touches one temp register.
+#[derive(Clone, Copy, Debug)]
+enum Touch {
+    /// Writes the components of the mask.
+    Def(u8),
+    /// Reads the components of the mask.
+    Read(u8),
+    /// A component-wise instruction's source: lane `c` reads component
+    /// `sel[c]`, only when destination component `c` is live.
+    Lanes([u8; 4]),
+}
+
+/// An instruction's successors: two at most, but for a `switch`.
+#[derive(Clone, Debug)]
+enum Succ {
+    Few([u32; 2], u8),
+    Many(Vec<u32>),
+}
+
+impl Default for Succ {
+    fn default() -> Self {
+        Succ::Few([0; 2], 0)
+    }
+}
+
+impl Succ {
+    fn push(&mut self, s: u32) {
+        match self {
+            Succ::Few(a, k) if (*k as usize) < 2 => {
+                a[*k as usize] = s;
+                *k += 1;
+            }
+            Succ::Few(a, k) => *self = Succ::Many(a[..*k as usize].iter().copied().chain([s]).collect()),
+            Succ::Many(v) => v.push(s),
+        }
+    }
+    fn as_slice(&self) -> &[u32] {
+        match self {
+            Succ::Few(a, k) => &a[..*k as usize],
+            Succ::Many(v) => v,
+        }
+    }
+}
+
 /// What one instruction does to temps.
 #[derive(Clone, Debug, Default)]
 struct Effect {
-    /// Temp components written (bit per register component).
-    defs: Vec<(u32, u8)>,
-    /// Temp components always read.
-    reads: Vec<(u32, u8)>,
-    /// Per-lane reads of a component-wise instruction: register and its
-    /// swizzle; lane `c` is read only when destination component `c` is live.
-    lane_reads: Vec<(u32, [u8; 4])>,
+    /// Its touches: `touches[start..end]` of the analysis.
+    start: u32,
+    end: u32,
     /// The single temp destination (register, mask) of an instruction that
     /// can be left out (pure) or narrowed (component-wise).
     dst: Option<(u32, u8)>,
     /// Component-wise: only live lanes are computed.
     narrow: bool,
     /// Successors (indices; `n` is the program's end).
-    succ: Vec<u32>,
+    succ: Succ,
     /// Where a `break` or `continue` (conditional or not) goes.
     jump: Option<u32>,
     /// A flow instruction (its stores serve what follows it only).
@@ -121,6 +160,7 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
     }
     let n = p.instructions.len();
     let mut effects: Vec<Effect> = vec![Effect::default(); n];
+    let mut touches: Vec<(u32, Touch)> = Vec::with_capacity(2 * n);
     let mut temps: u32 = 0;
     for (i, ins) in p.instructions.iter().enumerate() {
         if ins.is_customdata() {
@@ -144,44 +184,32 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
             continue;
         }
         let e = &mut effects[i];
-        let all = uses(p, ins);
-        let writes: Vec<_> = all.iter().filter(|u| u.access == Access::Write).collect();
-        let single_temp_dst = writes.len() == 1 && {
-            let op = &p.operands[writes[0].operand as usize];
-            op.operand_type() == Some(OT::Temp)
-        };
+        let n_dst = destination_count(code.info());
+        let single_temp_dst = n_dst == 1 && ins.operand(p, 0).is_some_and(|op| op.operand_type() == Some(OT::Temp));
         e.narrow = single_temp_dst && crate::lower::component_wise(code);
-        let top: Vec<u32> = ins.ops.as_slice().to_vec();
-        for u in &all {
-            let op = &p.operands[u.operand as usize];
-            if op.operand_type() != Some(OT::Temp) {
-                continue;
-            }
-            if op.index_dim() != 1 || op.index_representation(0).is_none_or(|r| r.is_relative()) {
-                return None;
-            }
-            let reg = u32::try_from(op.index[0].imm).ok().filter(|&r| r < 1 << 20)?;
-            temps = temps.max(reg + 1);
-            match u.access {
-                Access::Write => {
-                    let mask = (dst_mask(op) & 0xf) as u8;
-                    e.defs.push((reg, mask));
-                    if single_temp_dst && pure(code) {
-                        e.dst = Some((reg, mask));
-                    }
-                }
-                Access::Read if e.narrow && top.contains(&u.operand) => {
-                    e.lane_reads.push((reg, selection(op).map(|c| (c & 3) as u8)));
-                }
-                Access::Read => {
-                    let mask = selection(op).iter().fold(0u8, |m, &c| m | 1 << (c & 3));
-                    e.reads.push((reg, mask));
-                }
-                Access::Declare => {}
-            }
+        e.start = touches.len() as u32;
+        for (k, &id) in ins.ops.as_slice().iter().enumerate() {
+            let role = if k < n_dst {
+                Role::Dst
+            } else if e.narrow {
+                Role::Lanes
+            } else {
+                Role::Src
+            };
+            touch(p, id, role, 0, &mut touches, &mut temps)?;
+        }
+        e.end = touches.len() as u32;
+        if single_temp_dst && pure(code) {
+            e.dst = touches[e.start as usize..e.end as usize].iter().find_map(|&(reg, t)| match t {
+                Touch::Def(mask) => Some((reg, mask)),
+                _ => None,
+            });
         }
     }
     successors(p, &mut effects)?;
+    if temps == 0 {
+        return None;
+    }
     let words = (temps as usize * 4).div_ceil(64).max(1);
     if words.saturating_mul(n) > MAX_WORDS {
         return None;
@@ -197,7 +225,7 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
         for i in (0..n).rev() {
             let e = &effects[i];
             out.iter_mut().for_each(|w| *w = 0);
-            for &s in &e.succ {
+            for &s in e.succ.as_slice() {
                 let s = s as usize;
                 if s < n {
                     for (o, w) in out.iter_mut().zip(&live_in[s * words..(s + 1) * words]) {
@@ -210,23 +238,31 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
             let live = e.dst.map(|(reg, mask)| {
                 (0..4u8).filter(|c| mask & (1 << c) != 0 && bit(&out, reg, *c)).fold(0u8, |m, c| m | 1 << c)
             });
-            for &(reg, mask) in &e.defs {
-                for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-                    set(&mut inn, reg, c, false);
+            let mine = &touches[e.start as usize..e.end as usize];
+            for &(reg, t) in mine {
+                if let Touch::Def(mask) = t {
+                    for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
+                        set(&mut inn, reg, c, false);
+                    }
                 }
             }
             if live != Some(0) {
-                for &(reg, mask) in &e.reads {
-                    for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-                        set(&mut inn, reg, c, true);
-                    }
-                }
                 // A component-wise instruction's lane c reads lane c's selector.
                 let lanes = if e.narrow { live.unwrap_or(0xf) } else { 0xf };
                 let dst = e.dst.map_or(0xf, |(_, m)| m);
-                for &(reg, sel) in &e.lane_reads {
-                    for c in (0..4usize).filter(|c| lanes & dst & (1 << c) != 0) {
-                        set(&mut inn, reg, sel[c], true);
+                for &(reg, t) in mine {
+                    match t {
+                        Touch::Def(_) => {}
+                        Touch::Read(mask) => {
+                            for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
+                                set(&mut inn, reg, c, true);
+                            }
+                        }
+                        Touch::Lanes(sel) => {
+                            for c in (0..4usize).filter(|c| lanes & dst & (1 << c) != 0) {
+                                set(&mut inn, reg, sel[c], true);
+                            }
+                        }
                     }
                 }
             }
@@ -267,6 +303,41 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
     Some(Liveness { words, needed, dst_live, narrow })
 }
 
+/// How an instruction uses an operand.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    Dst,
+    Src,
+    /// A source of a component-wise instruction.
+    Lanes,
+}
+
+/// Records how operand `id` (and the relative indices inside it, always
+/// read) touch temps; `None` for a temp this analysis does not model.
+fn touch(p: &Program, id: u32, role: Role, depth: usize, out: &mut Vec<(u32, Touch)>, temps: &mut u32) -> Option<()> {
+    let op = p.operands.get(id as usize).filter(|_| depth < 8)?;
+    if op.operand_type() == Some(OT::Temp) {
+        if op.index_dim() != 1 || op.index_representation(0).is_none_or(|r| r.is_relative()) {
+            return None;
+        }
+        let reg = u32::try_from(op.index[0].imm).ok().filter(|&r| r < 1 << 20)?;
+        *temps = (*temps).max(reg + 1);
+        let t = match role {
+            Role::Dst => Touch::Def((dst_mask(op) & 0xf) as u8),
+            Role::Lanes => Touch::Lanes(selection(op).map(|c| (c & 3) as u8)),
+            Role::Src => Touch::Read(selection(op).iter().fold(0u8, |m, &c| m | 1 << (c & 3))),
+        };
+        out.push((reg, t));
+    }
+    for d in 0..op.index_dim() {
+        let rel = op.index[d].rel;
+        if rel != dxbc::program::NO_OPERAND && op.index_representation(d).is_some_and(|r| r.is_relative()) {
+            touch(p, rel, Role::Src, depth + 1, out, temps)?;
+        }
+    }
+    Some(())
+}
+
 /// An open construct while matching the structure.
 enum Open {
     If { at: usize, else_at: Option<usize> },
@@ -281,31 +352,31 @@ fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
     for (i, ins) in p.instructions.iter().enumerate() {
         let next = i as u32 + 1;
         let code = if ins.is_customdata() { None } else { ins.op() };
-        let succ: Vec<u32> = match code {
+        let succ: Succ = match code {
             Some(O::If) => {
                 open.push(Open::If { at: i, else_at: None });
-                Vec::new() // set at endif
+                Succ::default() // set at endif
             }
             Some(O::Else) => match open.last_mut() {
                 Some(Open::If { else_at: e @ None, .. }) => {
                     *e = Some(i);
-                    Vec::new() // set at endif
+                    Succ::default() // set at endif
                 }
                 _ => return None,
             },
             Some(O::Endif) => match open.pop() {
                 Some(Open::If { at, else_at }) => {
-                    effects[at].succ = vec![at as u32 + 1, else_at.map_or(i as u32, |e| e as u32 + 1)];
+                    effects[at].succ = Succ::Few([at as u32 + 1, else_at.map_or(i as u32, |e| e as u32 + 1)], 2);
                     if let Some(e) = else_at {
-                        effects[e].succ = vec![i as u32];
+                        effects[e].succ = Succ::Few([i as u32, 0], 1);
                     }
-                    vec![next]
+                    Succ::Few([next, 0], 1)
                 }
                 _ => return None,
             },
             Some(O::Loop) => {
                 open.push(Open::Loop { at: i, breaks: Vec::new() });
-                vec![next]
+                Succ::Few([next, 0], 1)
             }
             Some(O::Endloop) => match open.pop() {
                 Some(Open::Loop { at, breaks }) => {
@@ -313,19 +384,19 @@ fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
                         effects[b].succ.push(next);
                         effects[b].jump = Some(next);
                     }
-                    vec![at as u32]
+                    Succ::Few([at as u32, 0], 1)
                 }
                 _ => return None,
             },
             Some(O::Switch) => {
                 open.push(Open::Switch { at: i, labels: Vec::new(), default: false, breaks: Vec::new() });
-                Vec::new() // set at endswitch
+                Succ::default() // set at endswitch
             }
             Some(O::Case | O::Default) => match open.last_mut() {
                 Some(Open::Switch { labels, default, .. }) => {
                     labels.push(i);
                     *default |= code == Some(O::Default);
-                    vec![next]
+                    Succ::Few([next, 0], 1)
                 }
                 _ => return None,
             },
@@ -335,12 +406,12 @@ fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
                     if !default {
                         s.push(i as u32);
                     }
-                    effects[at].succ = s;
+                    effects[at].succ = Succ::Many(s);
                     for b in breaks {
                         effects[b].succ.push(next);
                         effects[b].jump = Some(next);
                     }
-                    vec![next]
+                    Succ::Few([next, 0], 1)
                 }
                 _ => return None,
             },
@@ -354,9 +425,9 @@ fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
                     breaks.push(i);
                 }
                 if code == Some(O::Breakc) {
-                    vec![next]
+                    Succ::Few([next, 0], 1)
                 } else {
-                    Vec::new()
+                    Succ::default()
                 }
             }
             Some(O::Continue | O::Continuec) => {
@@ -366,23 +437,23 @@ fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
                 })?;
                 effects[i].jump = Some(head);
                 if code == Some(O::Continuec) {
-                    vec![next, head]
+                    Succ::Few([next, head], 2)
                 } else {
-                    vec![head]
+                    Succ::Few([head, 0], 1)
                 }
             }
-            Some(O::Ret) => Vec::new(),
-            _ => vec![next],
+            Some(O::Ret) => Succ::default(),
+            _ => Succ::Few([next, 0], 1),
         };
         effects[i].flow = code.is_some_and(|c| c.info().class == OpClass::Flow);
         if !(code == Some(O::If) || code == Some(O::Else) || code == Some(O::Switch)) {
-            effects[i].succ.extend(succ);
+            effects[i].succ = succ;
         }
     }
     if !open.is_empty() {
         return None;
     }
-    debug_assert!(effects.iter().all(|e| e.succ.iter().all(|&s| s as usize <= n)));
+    debug_assert!(effects.iter().all(|e| e.succ.as_slice().iter().all(|&s| s as usize <= n)));
     Some(())
 }
 
