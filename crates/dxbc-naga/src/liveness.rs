@@ -206,7 +206,8 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
             });
         }
     }
-    successors(p, &mut effects)?;
+    // Without a back edge every successor comes later: one sweep is exact.
+    let back_edges = successors(p, &mut effects)?;
     if temps == 0 {
         return None;
     }
@@ -277,7 +278,7 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
             }
         }
         sweeps += 1;
-        if !changed {
+        if !changed || !back_edges {
             break;
         }
         if sweeps >= MAX_SWEEPS {
@@ -346,7 +347,9 @@ enum Open {
 }
 
 /// Fills in every instruction's successors; `None` on unmatched structure.
-fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
+/// Says whether any goes back (`endloop`, `continue`).
+fn successors(p: &Program, effects: &mut [Effect]) -> Option<bool> {
+    let mut back_edges = false;
     let n = p.instructions.len();
     let mut open: Vec<Open> = Vec::new();
     for (i, ins) in p.instructions.iter().enumerate() {
@@ -375,6 +378,7 @@ fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
                 _ => return None,
             },
             Some(O::Loop) => {
+                back_edges = true;
                 open.push(Open::Loop { at: i, breaks: Vec::new() });
                 Succ::Few([next, 0], 1)
             }
@@ -454,7 +458,7 @@ fn successors(p: &Program, effects: &mut [Effect]) -> Option<()> {
         return None;
     }
     debug_assert!(effects.iter().all(|e| e.succ.as_slice().iter().all(|&s| s as usize <= n)));
-    Some(())
+    Some(back_edges)
 }
 
 #[cfg(test)]
