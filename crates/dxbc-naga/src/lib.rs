@@ -9,6 +9,7 @@
 mod doubles;
 mod emulate;
 mod limitation;
+mod liveness;
 mod lower;
 pub mod options;
 pub mod readability;

@@ -29,6 +29,12 @@
 //! inputs and system-value inputs (`vThreadID`) never change in a body:
 //! their loads are kept while their block is open. Naga's validator is the judge of the scoping.
 //!
+//! A backward liveness pass over the program (`liveness.rs`) decides what
+//! is worth emitting: a pure instruction whose temp destination no path
+//! reads is left out, a component-wise one computes only its live lanes,
+//! and a store into a component's variable is skipped where the component
+//! is dead (a variable never stored is never declared).
+//!
 //! Inputs `v#` and outputs `o#` stay private `vec4<u32>` globals and
 //! indexable temps `x#` local arrays; constant buffers are arrays of the
 //! `vec4` kind most of their RDEF variables have (f32 without RDEF), the
@@ -203,6 +209,13 @@ pub(crate) struct Lower<'a> {
     /// Lane counts of the values written to temps.
     pub(crate) widths: std::collections::HashMap<H, u8>,
     pub(crate) prepass: crate::regs::Prepass,
+    /// Temp component liveness (`None`: everything is live).
+    pub(crate) liveness: Option<crate::liveness::Liveness>,
+    /// The index of the main-program instruction being lowered.
+    pub(crate) here: Option<usize>,
+    /// The destination (by operand offset) whose mask liveness narrows,
+    /// and the live part of it.
+    narrowed_dst: Option<(u32, u32)>,
     /// The kind of each input register (its signature's component type).
     pub(crate) input_kinds: BTreeMap<u32, K>,
     /// The kind of each output register (its signature's component type).
@@ -341,6 +354,9 @@ pub(crate) fn translate_form(
         loads: BTreeMap::new(),
         widths: Default::default(),
         prepass: crate::regs::prepass(p),
+        liveness: crate::liveness::analyse(p),
+        here: None,
+        narrowed_dst: None,
         input_kinds: shader
             .input_signature
             .iter()
@@ -419,6 +435,7 @@ pub(crate) fn translate_form(
             return Err(TranslateError::Validation { message, offset });
         }
     };
+    unname_unused(&mut l.module, &info);
     // Languages without f64 get a second lowering with software doubles.
     let software_doubles = if l.uses_doubles && options.doubles == crate::DoubleMode::Native {
         let soft = Options { doubles: crate::DoubleMode::Software, ..options.clone() };
@@ -440,6 +457,21 @@ pub(crate) fn translate_form(
         target_refusals: l.target_refusals,
         compute_form,
     })
+}
+
+/// Drops the names of expressions nothing uses (a write's value that its
+/// readers take apart, such as a splat whose lanes they read from its
+/// scalar): a named expression is printed as a `let` of its own, an
+/// unnamed one that nothing uses is not printed at all.
+fn unname_unused(module: &mut naga::Module, info: &naga::valid::ModuleInfo) {
+    for (h, f) in module.functions.iter_mut() {
+        let fi = &info[h];
+        f.named_expressions.retain(|&e, _| fi[e].ref_count > 0);
+    }
+    for (i, ep) in module.entry_points.iter_mut().enumerate() {
+        let fi = info.get_entry_point(i);
+        ep.function.named_expressions.retain(|&e, _| fi[e].ref_count > 0);
+    }
 }
 
 impl<'a> Lower<'a> {
@@ -1227,7 +1259,7 @@ impl<'a> Lower<'a> {
         if saturate && k == K::F {
             value = self.math(M::Saturate, value, None, None);
         }
-        let mask = crate::regs::dst_mask(dst);
+        let mask = self.dst_mask_of(dst);
         let lanes = self.lanes;
         if ty == Some(OT::Temp) {
             if !Self::is_static(dst, 0) {
@@ -1394,10 +1426,36 @@ impl<'a> Lower<'a> {
         self.span = Span::new(ins.offset, ins.offset + ins.length * 4);
         self.lane_mask = 0xf;
         self.lanes = 4;
+        self.here = None;
+        self.narrowed_dst = None;
+        if let Some(lv) = &self.liveness {
+            let i = self.p.instructions.binary_search_by_key(&ins.offset, |i| i.offset).ok();
+            self.here = i;
+            match i.map(|i| (lv.live_dst(i), lv.narrows(i))) {
+                // Nothing reads what it writes: nothing to lower.
+                Some((Some(0), _)) => return Ok(()),
+                Some((Some(live), true)) => {
+                    self.narrowed_dst = ins.operand(self.p, 0).map(|d| (d.offset, u32::from(live)));
+                }
+                _ => {}
+            }
+        }
         let r = self.instruction(ins);
         self.lane_mask = 0xf;
         self.lanes = 4;
+        self.here = None;
+        self.narrowed_dst = None;
         r
+    }
+
+    /// The components a destination writes: its mask, less the lanes
+    /// liveness finds dead for a component-wise instruction.
+    pub(crate) fn dst_mask_of(&self, dst: &Operand) -> u32 {
+        let mask = crate::regs::dst_mask(dst);
+        match self.narrowed_dst {
+            Some((offset, live)) if offset == dst.offset => mask & live,
+            _ => mask,
+        }
     }
 
     /// Fails on control flow left open (at the end of a program or phase).
@@ -1861,7 +1919,7 @@ impl<'a> Lower<'a> {
         // destination mask writes.
         if component_wise(code) {
             if let Some(d) = ins.operand(self.p, 0).filter(|d| d.operand_type() != Some(OT::Null)) {
-                let mask = crate::regs::dst_mask(d) & 0xf;
+                let mask = self.dst_mask_of(d) & 0xf;
                 if mask != 0 {
                     self.lane_mask = mask;
                     self.lanes = mask.count_ones() as usize;
@@ -2001,7 +2059,7 @@ impl<'a> Lower<'a> {
                 let typed = s.modifier(self.p) != 0 || sat;
                 if !typed && d.operand_type() == Some(OT::Temp) && Self::is_static(d, 0) {
                     if let Some(bits) = self.immediate_lanes(s) {
-                        let mask = crate::regs::dst_mask(d);
+                        let mask = self.dst_mask_of(d);
                         return self.write_temp_imm(d.index[0].imm as u32, mask, bits, d.offset as usize);
                     }
                 }
@@ -3325,7 +3383,7 @@ fn output_write_masks(p: &Program) -> BTreeMap<u32, u32> {
 
 /// Instructions that compute each destination component from the same
 /// components of their sources (their sources are read per written lane).
-fn component_wise(code: O) -> bool {
+pub(crate) fn component_wise(code: O) -> bool {
     use O::*;
     matches!(
         code,

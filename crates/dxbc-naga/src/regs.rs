@@ -336,6 +336,12 @@ impl<'a> Lower<'a> {
         if !slot.dirty {
             return;
         }
+        // No path from here reads it before writing it: the store would be dead.
+        if let (Some(lv), Some(i)) = (&self.liveness, self.here) {
+            if !lv.needed(i, c.0, c.1) {
+                return;
+            }
+        }
         let fallback = match slot.now {
             Value::Expr { k, .. } => k,
             Value::Imm(bits) if looks_float(bits) => K::F,

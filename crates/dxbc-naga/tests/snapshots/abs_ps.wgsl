@@ -12,7 +12,6 @@ fn dxbc_main() {
     let u = _Globals[0];
     let r1_xy = u.xy;
     let r1_xy_1 = abs(r1_xy);
-    let r1_zw = u.xy;
     let r1_z = u.x;
     let r1_z_1 = (r1_z + -0.5f);
     let r1_z_2 = abs(r1_z_1);

@@ -10,8 +10,6 @@ var<private> vThreadGroupID: vec4<u32>;
 
 fn dxbc_main() {
     var r1_x: u32 = u32();
-    var r1_y: i32 = i32();
-    var r1_w: i32 = i32();
 
     let _e1 = vThreadID;
     let r0_x = (_e1.x << 4u);
@@ -33,54 +31,50 @@ fn dxbc_main() {
     let _e50 = (_e19 + 3u);
     let _e55 = xe_edram_load_store_source[min(_e50, _e23)];
     let _e57 = select(0u, _e55, (_e50 < _e21));
-    let r0_xyzw = vec4<u32>(_e30, _e39, _e48, _e57);
     let _e60 = vThreadIDInGroup;
     let r1_x_1 = (_e60.x << 2u);
     let _e66 = XeEdramLoadStoreConstants[1];
     let r1_yz = (_e66.xx & vec2<u32>(32768u, 2047u));
     r1_x = r1_x_1;
-    r1_y = bitcast<i32>(r1_yz.x);
     if (r1_yz.x != 0u) {
-        let r1_y_1 = select(0u, 4294967295u, (_e60.x < 10u));
-        let r1_w_1 = select(0u, 4294967295u, (_e60.x >= 10u));
-        let r1_yw = (vec2<u32>(r1_y_1, r1_w_1) & vec2<u32>(40u, 4294967256u));
-        let r1_y_2 = (r1_yw.y + r1_yw.x);
-        let r1_x_2 = (r1_y_2 + r1_x_1);
+        let r1_y = select(0u, 4294967295u, (_e60.x < 10u));
+        let r1_w = select(0u, 4294967295u, (_e60.x >= 10u));
+        let r1_yw = (vec2<u32>(r1_y, r1_w) & vec2<u32>(40u, 4294967256u));
+        let r1_y_1 = (r1_yw.y + r1_yw.x);
+        let r1_x_2 = (r1_y_1 + r1_x_1);
         r1_x = r1_x_2;
-        r1_y = bitcast<i32>(r1_y_2);
-        r1_w = bitcast<i32>(r1_yw.y);
     }
-    let _e111 = XeEdramLoadStoreConstants[1];
-    let r1_y_3 = (_e111.x >> 16u);
-    let _e116 = vThreadGroupID;
-    let r1_y_4 = ((_e116.y * r1_y_3) + r1_yz.y);
-    let r1_y_5 = (r1_y_4 + _e116.x);
-    let _e124 = vThreadIDInGroup;
-    let r1_z = (bitcast<vec4<i32>>(_e124).yyyy * vec4(320i));
-    let r1_y_6 = ((r1_y_5 * 5120u) + bitcast<u32>(r1_z.z));
-    let _e136 = r1_x;
-    let r1_x_3 = (_e136 << 2u);
-    let r1_x_4 = (r1_x_3 + r1_y_6);
-    let _e142 = XeEdramLoadStoreConstants[1];
-    let r1_y_7 = ((_e142.x >> 13u) & 1u);
-    let r1_y_8 = (r1_y_7 << 1u);
-    let r1_x_5 = (r1_x_4 << (r1_y_8 & 31u));
-    let _e155 = (r1_x_5 / 4u);
-    let _e157 = arrayLength((&xe_edram_load_store_dest));
-    if (_e155 < _e157) {
-        xe_edram_load_store_dest[_e155] = _e30;
+    let _e101 = XeEdramLoadStoreConstants[1];
+    let r1_y_2 = (_e101.x >> 16u);
+    let _e106 = vThreadGroupID;
+    let r1_y_3 = ((_e106.y * r1_y_2) + r1_yz.y);
+    let r1_y_4 = (r1_y_3 + _e106.x);
+    let _e114 = vThreadIDInGroup;
+    let r1_z = (bitcast<vec4<i32>>(_e114).yyyy * vec4(320i));
+    let r1_y_5 = ((r1_y_4 * 5120u) + bitcast<u32>(r1_z.z));
+    let _e126 = r1_x;
+    let r1_x_3 = (_e126 << 2u);
+    let r1_x_4 = (r1_x_3 + r1_y_5);
+    let _e132 = XeEdramLoadStoreConstants[1];
+    let r1_y_6 = ((_e132.x >> 13u) & 1u);
+    let r1_y_7 = (r1_y_6 << 1u);
+    let r1_x_5 = (r1_x_4 << (r1_y_7 & 31u));
+    let _e145 = (r1_x_5 / 4u);
+    let _e147 = arrayLength((&xe_edram_load_store_dest));
+    if (_e145 < _e147) {
+        xe_edram_load_store_dest[_e145] = _e30;
     }
-    let _e164 = (_e155 + 1u);
-    if (_e164 < _e157) {
-        xe_edram_load_store_dest[_e164] = _e39;
+    let _e154 = (_e145 + 1u);
+    if (_e154 < _e147) {
+        xe_edram_load_store_dest[_e154] = _e39;
     }
-    let _e169 = (_e155 + 2u);
-    if (_e169 < _e157) {
-        xe_edram_load_store_dest[_e169] = _e48;
+    let _e159 = (_e145 + 2u);
+    if (_e159 < _e147) {
+        xe_edram_load_store_dest[_e159] = _e48;
     }
-    let _e174 = (_e155 + 3u);
-    if (_e174 < _e157) {
-        xe_edram_load_store_dest[_e174] = _e57;
+    let _e164 = (_e145 + 3u);
+    if (_e164 < _e147) {
+        xe_edram_load_store_dest[_e164] = _e57;
     }
     return;
 }

@@ -8,9 +8,6 @@ var<private> vThreadIDInGroupFlattened: vec4<u32>;
 
 fn dxbc_main() {
     var r0_z: u32 = u32();
-    var r0_w: u32 = u32();
-    var r1_x: u32 = u32();
-    var r1_y: u32 = u32();
 
     let _e1 = vThreadID;
     let _e10 = arrayLength((&Data));
@@ -28,41 +25,37 @@ fn dxbc_main() {
     r0_z = r0_x_1;
     loop {
         let _e56 = r0_z;
-        let r0_w_1 = select(0u, 4294967295u, (0u >= _e56));
-        r0_w = r0_w_1;
-        if (r0_w_1 != 0u) {
+        let r0_w = select(0u, 4294967295u, (0u >= _e56));
+        if (r0_w != 0u) {
             break;
         }
-        let r0_w_2 = ~(_e56);
-        let r0_w_3 = (r0_w_2 & _e24.x);
-        let _e81 = g0_[min(r0_w_3, 511u)];
-        let r0_w_4 = select(0u, _e81, (r0_w_3 < 512u));
-        let r1_x_1 = (_e56 | _e24.x);
-        let _e102 = g0_[min(r1_x_1, 511u)];
-        let r1_x_2 = select(0u, _e102, (r1_x_1 < 512u));
-        let r0_w_5 = select(0u, 4294967295u, (r1_x_2 >= r0_w_4));
-        let r0_w_6 = select(0u, 4294967295u, (r0_y_1 == r0_w_5));
-        let r1_x_3 = (_e56 ^ _e24.x);
-        let _e131 = g0_[min(r1_x_3, 511u)];
-        let r1_x_4 = select(0u, _e131, (r1_x_3 < 512u));
-        let _e151 = g0_[min(_e24.x, 511u)];
-        let r1_y_1 = select(0u, _e151, (_e24.x < 512u));
-        let r0_w_7 = select(r1_y_1, r1_x_4, (r0_w_6 != 0u));
+        let r0_w_1 = ~(_e56);
+        let r0_w_2 = (r0_w_1 & _e24.x);
+        let _e79 = g0_[min(r0_w_2, 511u)];
+        let r0_w_3 = select(0u, _e79, (r0_w_2 < 512u));
+        let r1_x = (_e56 | _e24.x);
+        let _e100 = g0_[min(r1_x, 511u)];
+        let r1_x_1 = select(0u, _e100, (r1_x < 512u));
+        let r0_w_4 = select(0u, 4294967295u, (r1_x_1 >= r0_w_3));
+        let r0_w_5 = select(0u, 4294967295u, (r0_y_1 == r0_w_4));
+        let r1_x_2 = (_e56 ^ _e24.x);
+        let _e129 = g0_[min(r1_x_2, 511u)];
+        let r1_x_3 = select(0u, _e129, (r1_x_2 < 512u));
+        let _e149 = g0_[min(_e24.x, 511u)];
+        let r1_y = select(0u, _e149, (_e24.x < 512u));
+        let r0_w_6 = select(r1_y, r1_x_3, (r0_w_5 != 0u));
         workgroupBarrier();
         if (_e24.x < 512u) {
-            g0_[_e24.x] = r0_w_7;
+            g0_[_e24.x] = r0_w_6;
         }
         workgroupBarrier();
         let r0_z_1 = (_e56 >> 1u);
         r0_z = r0_z_1;
-        r0_w = r0_w_7;
-        r1_x = r1_x_4;
-        r1_y = r1_y_1;
     }
-    let _e195 = g0_[min(_e24.x, 511u)];
-    let r0_x_2 = select(0u, _e195, (_e24.x < 512u));
-    let _e210 = arrayLength((&Data));
-    if (_e1.x < _e210) {
+    let _e188 = g0_[min(_e24.x, 511u)];
+    let r0_x_2 = select(0u, _e188, (_e24.x < 512u));
+    let _e203 = arrayLength((&Data));
+    if (_e1.x < _e203) {
         Data[_e1.x] = r0_x_2;
     }
     return;

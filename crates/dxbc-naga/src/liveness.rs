@@ -1,0 +1,547 @@
+//! Which temp components are live, per instruction: a backward dataflow
+//! over the DXBC program, one bit per temp component.
+//!
+//! The lowering (`lower.rs`) asks two things of it. A write whose value no
+//! path reads is not lowered (a pure instruction whose temp destination is
+//! all dead emits nothing), and a component-wise instruction computes only
+//! its live lanes. A store of a value into its component's variable (at
+//! the end of a block, before a loop or a jump) is skipped where the
+//! component is dead, so the variable, never read, is not declared.
+//!
+//! Control flow in DXBC is structured, so the graph comes from matching
+//! `if`/`else`/`endif`, `loop`/`endloop` and `switch`/`case`/`endswitch`:
+//! a branch continues at the instruction after its `else` (or at its
+//! `endif`), `else` at its `endif`, `endloop` at its `loop`, `break` after
+//! the innermost loop's or switch's end, `continue` at the loop, `switch`
+//! at each of its labels, `ret` nowhere. Loops make the sets grow until a
+//! fixpoint. Reads are counted generously where the instruction is not
+//! component-wise (every component a source's swizzle names, relative
+//! indices always), so an extra read can only keep a value alive.
+//!
+//! Programs the graph does not model (subroutines, interface calls, hull
+//! shader phases, other stages than vertex, pixel and compute, temps with
+//! relative indices, unmatched structure) get no liveness: everything is
+//! live, and the lowering is as without this pass.
+
+use crate::regs::{dst_mask, selection};
+use dxbc::program::Program;
+use dxbc::spec::{destination_count, OpClass, Opcode as O, OperandType as OT, ProgramType};
+
+/// Instructions × 64-bit words beyond which the sets are not computed.
+const MAX_WORDS: usize = 1 << 22;
+/// Sweeps after which a fixpoint not reached counts as none.
+const MAX_SWEEPS: usize = 256;
+
+/// How an instruction touches one temp register.
+#[derive(Clone, Copy, Debug)]
+enum Touch {
+    /// Writes the components of the mask.
+    Def(u8),
+    /// Reads the components of the mask.
+    Read(u8),
+    /// A component-wise instruction's source: lane `c` reads component
+    /// `sel[c]`, only when destination component `c` is live.
+    Lanes([u8; 4]),
+}
+
+/// An instruction's successors: two at most, but for a `switch`.
+#[derive(Clone, Debug)]
+enum Succ {
+    Few([u32; 2], u8),
+    Many(Vec<u32>),
+}
+
+impl Default for Succ {
+    fn default() -> Self {
+        Succ::Few([0; 2], 0)
+    }
+}
+
+impl Succ {
+    fn push(&mut self, s: u32) {
+        match self {
+            Succ::Few(a, k) if (*k as usize) < 2 => {
+                a[*k as usize] = s;
+                *k += 1;
+            }
+            Succ::Few(a, k) => *self = Succ::Many(a[..*k as usize].iter().copied().chain([s]).collect()),
+            Succ::Many(v) => v.push(s),
+        }
+    }
+    fn as_slice(&self) -> &[u32] {
+        match self {
+            Succ::Few(a, k) => &a[..*k as usize],
+            Succ::Many(v) => v,
+        }
+    }
+}
+
+/// What one instruction does to temps.
+#[derive(Clone, Debug, Default)]
+struct Effect {
+    /// Its touches: `touches[start..end]` of the analysis.
+    start: u32,
+    end: u32,
+    /// The single temp destination (register, mask) of an instruction that
+    /// can be left out (pure) or narrowed (component-wise).
+    dst: Option<(u32, u8)>,
+    /// Component-wise: only live lanes are computed.
+    narrow: bool,
+    /// Successors (indices; `n` is the program's end).
+    succ: Succ,
+    /// Where a `break` or `continue` (conditional or not) goes.
+    jump: Option<u32>,
+    /// A flow instruction (its stores serve what follows it only).
+    flow: bool,
+}
+
+/// Per instruction, the temp components live before and after it.
+#[derive(Debug)]
+pub(crate) struct Liveness {
+    words: usize,
+    /// Per instruction: the components a store made while lowering it
+    /// serves (see [`Liveness::needed`]).
+    needed: Vec<u64>,
+    /// Per instruction: the live part of its narrowable or removable temp
+    /// destination (`None`: not such an instruction).
+    dst_live: Vec<Option<u8>>,
+    narrow: Vec<bool>,
+}
+
+fn bit(words: &[u64], reg: u32, c: u8) -> bool {
+    let b = reg as usize * 4 + c as usize;
+    words.get(b / 64).is_some_and(|w| w & (1 << (b % 64)) != 0)
+}
+
+fn set(words: &mut [u64], reg: u32, c: u8, on: bool) {
+    let b = reg as usize * 4 + c as usize;
+    if let Some(w) = words.get_mut(b / 64) {
+        if on {
+            *w |= 1 << (b % 64);
+        } else {
+            *w &= !(1 << (b % 64));
+        }
+    }
+}
+
+impl Liveness {
+    /// Whether a store of temp component (`reg`, `c`) into its variable,
+    /// made while lowering instruction `i`, can be read: for a `break` or
+    /// `continue`, the component is live where it goes; for other flow
+    /// instructions, live after it; for the rest (whose emulations may
+    /// open blocks of their own), live before or after it.
+    pub(crate) fn needed(&self, i: usize, reg: u32, c: u8) -> bool {
+        self.needed.get(i * self.words..(i + 1) * self.words).is_none_or(|w| bit(w, reg, c))
+    }
+
+    /// For a pure instruction with one temp destination: the components of
+    /// it that are live after it (0: the instruction can be left out).
+    pub(crate) fn live_dst(&self, i: usize) -> Option<u8> {
+        self.dst_live.get(i).copied().flatten()
+    }
+
+    /// Whether instruction `i` computes only its live lanes.
+    pub(crate) fn narrows(&self, i: usize) -> bool {
+        self.narrow.get(i).copied().unwrap_or(false)
+    }
+}
+
+/// Opcodes with no effect but their destination.
+fn pure(code: O) -> bool {
+    matches!(code.info().class, OpClass::Alu | OpClass::Resource)
+        && !matches!(code, O::StoreRaw | O::StoreStructured | O::StoreUavTyped)
+}
+
+/// The temp component liveness of `p`, or `None` where it is not modelled.
+pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
+    let stage = ProgramType::from_u32(p.version.program_type());
+    if !matches!(stage, Some(ProgramType::PixelShader | ProgramType::VertexShader | ProgramType::ComputeShader)) {
+        return None;
+    }
+    let n = p.instructions.len();
+    let mut effects: Vec<Effect> = vec![Effect::default(); n];
+    let mut touches: Vec<(u32, Touch)> = Vec::with_capacity(2 * n);
+    let mut temps: u32 = 0;
+    for (i, ins) in p.instructions.iter().enumerate() {
+        if ins.is_customdata() {
+            continue;
+        }
+        let code = ins.op()?;
+        if matches!(
+            code,
+            O::Label
+                | O::Call
+                | O::Callc
+                | O::InterfaceCall
+                | O::HsDecls
+                | O::HsControlPointPhase
+                | O::HsForkPhase
+                | O::HsJoinPhase
+        ) {
+            return None;
+        }
+        if code.info().class == OpClass::Decl {
+            continue;
+        }
+        let e = &mut effects[i];
+        let n_dst = destination_count(code.info());
+        let single_temp_dst = n_dst == 1 && ins.operand(p, 0).is_some_and(|op| op.operand_type() == Some(OT::Temp));
+        e.narrow = single_temp_dst && crate::lower::component_wise(code);
+        e.start = touches.len() as u32;
+        for (k, &id) in ins.ops.as_slice().iter().enumerate() {
+            let role = if k < n_dst {
+                Role::Dst
+            } else if e.narrow {
+                Role::Lanes
+            } else {
+                Role::Src
+            };
+            touch(p, id, role, 0, &mut touches, &mut temps)?;
+        }
+        e.end = touches.len() as u32;
+        if single_temp_dst && pure(code) {
+            e.dst = touches[e.start as usize..e.end as usize].iter().find_map(|&(reg, t)| match t {
+                Touch::Def(mask) => Some((reg, mask)),
+                _ => None,
+            });
+        }
+    }
+    // Without a back edge every successor comes later: one sweep is exact.
+    let back_edges = successors(p, &mut effects)?;
+    if temps == 0 {
+        return None;
+    }
+    let words = (temps as usize * 4).div_ceil(64).max(1);
+    if words.saturating_mul(n) > MAX_WORDS {
+        return None;
+    }
+    let mut live_in = vec![0u64; n * words];
+    let mut live_out = vec![0u64; n * words];
+    let mut dst_live: Vec<Option<u8>> = effects.iter().map(|e| e.dst.map(|_| 0)).collect();
+    let mut out = vec![0u64; words];
+    let mut inn = vec![0u64; words];
+    let mut sweeps = 0;
+    loop {
+        let mut changed = false;
+        for i in (0..n).rev() {
+            let e = &effects[i];
+            out.iter_mut().for_each(|w| *w = 0);
+            for &s in e.succ.as_slice() {
+                let s = s as usize;
+                if s < n {
+                    for (o, w) in out.iter_mut().zip(&live_in[s * words..(s + 1) * words]) {
+                        *o |= w;
+                    }
+                }
+            }
+            inn.copy_from_slice(&out);
+            // What the destination leaves live, and whether it is computed at all.
+            let live = e.dst.map(|(reg, mask)| {
+                (0..4u8).filter(|c| mask & (1 << c) != 0 && bit(&out, reg, *c)).fold(0u8, |m, c| m | 1 << c)
+            });
+            let mine = &touches[e.start as usize..e.end as usize];
+            for &(reg, t) in mine {
+                if let Touch::Def(mask) = t {
+                    for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
+                        set(&mut inn, reg, c, false);
+                    }
+                }
+            }
+            if live != Some(0) {
+                // A component-wise instruction's lane c reads lane c's selector.
+                let lanes = if e.narrow { live.unwrap_or(0xf) } else { 0xf };
+                let dst = e.dst.map_or(0xf, |(_, m)| m);
+                for &(reg, t) in mine {
+                    match t {
+                        Touch::Def(_) => {}
+                        Touch::Read(mask) => {
+                            for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
+                                set(&mut inn, reg, c, true);
+                            }
+                        }
+                        Touch::Lanes(sel) => {
+                            for c in (0..4usize).filter(|c| lanes & dst & (1 << c) != 0) {
+                                set(&mut inn, reg, sel[c], true);
+                            }
+                        }
+                    }
+                }
+            }
+            let at = i * words..(i + 1) * words;
+            if live_out[at.clone()] != out[..] || live_in[at.clone()] != inn[..] {
+                live_out[at.clone()].copy_from_slice(&out);
+                live_in[at].copy_from_slice(&inn);
+                changed = true;
+            }
+            if let Some(l) = live {
+                dst_live[i] = Some(l);
+            }
+        }
+        sweeps += 1;
+        if !changed || !back_edges {
+            break;
+        }
+        if sweeps >= MAX_SWEEPS {
+            return None;
+        }
+    }
+    let mut needed = vec![0u64; n * words];
+    for (i, e) in effects.iter().enumerate() {
+        let at = i * words..(i + 1) * words;
+        let to = &mut needed[at.clone()];
+        match e.jump.map(|t| t as usize) {
+            Some(t) if t < n => to.copy_from_slice(&live_in[t * words..(t + 1) * words]),
+            Some(_) => {}
+            None if e.flow => to.copy_from_slice(&live_out[at]),
+            None => {
+                for ((w, a), b) in to.iter_mut().zip(&live_in[at.clone()]).zip(&live_out[at]) {
+                    *w = a | b;
+                }
+            }
+        }
+    }
+    let narrow = effects.iter().map(|e| e.narrow).collect();
+    Some(Liveness { words, needed, dst_live, narrow })
+}
+
+/// How an instruction uses an operand.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    Dst,
+    Src,
+    /// A source of a component-wise instruction.
+    Lanes,
+}
+
+/// Records how operand `id` (and the relative indices inside it, always
+/// read) touch temps; `None` for a temp this analysis does not model.
+fn touch(p: &Program, id: u32, role: Role, depth: usize, out: &mut Vec<(u32, Touch)>, temps: &mut u32) -> Option<()> {
+    let op = p.operands.get(id as usize).filter(|_| depth < 8)?;
+    if op.operand_type() == Some(OT::Temp) {
+        if op.index_dim() != 1 || op.index_representation(0).is_none_or(|r| r.is_relative()) {
+            return None;
+        }
+        let reg = u32::try_from(op.index[0].imm).ok().filter(|&r| r < 1 << 20)?;
+        *temps = (*temps).max(reg + 1);
+        let t = match role {
+            Role::Dst => Touch::Def((dst_mask(op) & 0xf) as u8),
+            Role::Lanes => Touch::Lanes(selection(op).map(|c| (c & 3) as u8)),
+            Role::Src => Touch::Read(selection(op).iter().fold(0u8, |m, &c| m | 1 << (c & 3))),
+        };
+        out.push((reg, t));
+    }
+    for d in 0..op.index_dim() {
+        let rel = op.index[d].rel;
+        if rel != dxbc::program::NO_OPERAND && op.index_representation(d).is_some_and(|r| r.is_relative()) {
+            touch(p, rel, Role::Src, depth + 1, out, temps)?;
+        }
+    }
+    Some(())
+}
+
+/// An open construct while matching the structure.
+enum Open {
+    If { at: usize, else_at: Option<usize> },
+    Loop { at: usize, breaks: Vec<usize> },
+    Switch { at: usize, labels: Vec<usize>, default: bool, breaks: Vec<usize> },
+}
+
+/// Fills in every instruction's successors; `None` on unmatched structure.
+/// Says whether any goes back (`endloop`, `continue`).
+fn successors(p: &Program, effects: &mut [Effect]) -> Option<bool> {
+    let mut back_edges = false;
+    let n = p.instructions.len();
+    let mut open: Vec<Open> = Vec::new();
+    for (i, ins) in p.instructions.iter().enumerate() {
+        let next = i as u32 + 1;
+        let code = if ins.is_customdata() { None } else { ins.op() };
+        let succ: Succ = match code {
+            Some(O::If) => {
+                open.push(Open::If { at: i, else_at: None });
+                Succ::default() // set at endif
+            }
+            Some(O::Else) => match open.last_mut() {
+                Some(Open::If { else_at: e @ None, .. }) => {
+                    *e = Some(i);
+                    Succ::default() // set at endif
+                }
+                _ => return None,
+            },
+            Some(O::Endif) => match open.pop() {
+                Some(Open::If { at, else_at }) => {
+                    effects[at].succ = Succ::Few([at as u32 + 1, else_at.map_or(i as u32, |e| e as u32 + 1)], 2);
+                    if let Some(e) = else_at {
+                        effects[e].succ = Succ::Few([i as u32, 0], 1);
+                    }
+                    Succ::Few([next, 0], 1)
+                }
+                _ => return None,
+            },
+            Some(O::Loop) => {
+                back_edges = true;
+                open.push(Open::Loop { at: i, breaks: Vec::new() });
+                Succ::Few([next, 0], 1)
+            }
+            Some(O::Endloop) => match open.pop() {
+                Some(Open::Loop { at, breaks }) => {
+                    for b in breaks {
+                        effects[b].succ.push(next);
+                        effects[b].jump = Some(next);
+                    }
+                    Succ::Few([at as u32, 0], 1)
+                }
+                _ => return None,
+            },
+            Some(O::Switch) => {
+                open.push(Open::Switch { at: i, labels: Vec::new(), default: false, breaks: Vec::new() });
+                Succ::default() // set at endswitch
+            }
+            Some(O::Case | O::Default) => match open.last_mut() {
+                Some(Open::Switch { labels, default, .. }) => {
+                    labels.push(i);
+                    *default |= code == Some(O::Default);
+                    Succ::Few([next, 0], 1)
+                }
+                _ => return None,
+            },
+            Some(O::Endswitch) => match open.pop() {
+                Some(Open::Switch { at, labels, default, breaks }) => {
+                    let mut s: Vec<u32> = labels.iter().map(|&l| l as u32).collect();
+                    if !default {
+                        s.push(i as u32);
+                    }
+                    effects[at].succ = Succ::Many(s);
+                    for b in breaks {
+                        effects[b].succ.push(next);
+                        effects[b].jump = Some(next);
+                    }
+                    Succ::Few([next, 0], 1)
+                }
+                _ => return None,
+            },
+            Some(O::Break | O::Breakc) => {
+                let target = open.iter_mut().rev().find_map(|o| match o {
+                    Open::Loop { breaks, .. } | Open::Switch { breaks, .. } => Some(breaks),
+                    Open::If { .. } => None,
+                });
+                // With none open, `break` ends the program.
+                if let Some(breaks) = target {
+                    breaks.push(i);
+                }
+                if code == Some(O::Breakc) {
+                    Succ::Few([next, 0], 1)
+                } else {
+                    Succ::default()
+                }
+            }
+            Some(O::Continue | O::Continuec) => {
+                let head = open.iter().rev().find_map(|o| match o {
+                    Open::Loop { at, .. } => Some(*at as u32),
+                    _ => None,
+                })?;
+                effects[i].jump = Some(head);
+                if code == Some(O::Continuec) {
+                    Succ::Few([next, head], 2)
+                } else {
+                    Succ::Few([head, 0], 1)
+                }
+            }
+            Some(O::Ret) => Succ::default(),
+            _ => Succ::Few([next, 0], 1),
+        };
+        effects[i].flow = code.is_some_and(|c| c.info().class == OpClass::Flow);
+        if !(code == Some(O::If) || code == Some(O::Else) || code == Some(O::Switch)) {
+            effects[i].succ = succ;
+        }
+    }
+    if !open.is_empty() {
+        return None;
+    }
+    debug_assert!(effects.iter().all(|e| e.succ.as_slice().iter().all(|&s| s as usize <= n)));
+    Some(back_edges)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn liveness_of(listing: &str) -> (Program, Liveness) {
+        let bytes = dxbc::asm::assemble(listing).expect("assembles");
+        let shader = dxbc::Shader::parse(&bytes).expect("parses");
+        let p = shader.program.expect("has a program");
+        let lv = analyse(&p).expect("modelled");
+        (p, lv)
+    }
+
+    /// The index of the `n`th instruction (0-based) that is no declaration.
+    fn nth_body(p: &Program, n: usize) -> usize {
+        let body: Vec<usize> = (0..p.instructions.len())
+            .filter(|&i| p.instructions[i].info().is_some_and(|info| info.class != OpClass::Decl))
+            .collect();
+        body[n]
+    }
+
+    #[test]
+    fn dead_lanes_and_writes_follow_d3d_semantics() {
+        // 0: the add reads r0.x and r0.z (its lanes x, y through .xz), r0.y
+        // is written by the add before the output reads it, r0.w never read;
+        // 1: r1 is overwritten before any read; 2: the add reads r1.xy.
+        let (p, lv) = liveness_of(
+            "ps_4_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n\
+             mov r0.xyzw, v0.xyzw\n\
+             mov r1.xyzw, v0.wzyx\n\
+             mov r1.xyzw, l(1.000000,1.000000,1.000000,1.000000)\n\
+             add r0.xy, r0.xzxx, r1.xyxx\n\
+             mov o0.xyzw, r0.xyxy\n\
+             ret\n",
+        );
+        assert_eq!(lv.live_dst(nth_body(&p, 0)), Some(0b0101));
+        assert!(lv.narrows(nth_body(&p, 0)));
+        assert_eq!(lv.live_dst(nth_body(&p, 1)), Some(0));
+        assert_eq!(lv.live_dst(nth_body(&p, 2)), Some(0b0011));
+        assert_eq!(lv.live_dst(nth_body(&p, 3)), Some(0b0011));
+    }
+
+    #[test]
+    fn loops_carry_values_round_the_back_edge() {
+        // r0.x counts (read at the head on every iteration); r0.y is written
+        // in the body and read only after it, by the `break`'s target;
+        // r0.z is written in the body and never read.
+        let (p, lv) = liveness_of(
+            "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\n\
+             mov r0.xy, l(0,0,0,0)\n\
+             loop\n\
+             ige r0.w, r0.x, l(4)\n\
+             breakc_nz r0.w\n\
+             iadd r0.x, r0.x, l(1)\n\
+             mov r0.yz, r0.xxxx\n\
+             endloop\n\
+             mov o0.xyzw, r0.yyyy\n\
+             ret\n",
+        );
+        let (init, breakc, body_mov) = (nth_body(&p, 0), nth_body(&p, 3), nth_body(&p, 5));
+        assert_eq!(lv.live_dst(init), Some(0b0011));
+        assert_eq!(lv.live_dst(body_mov), Some(0b0010));
+        // At the `breakc`, a store serves the code after the loop: r0.y, not
+        // the condition r0.w nor the counter r0.x.
+        assert!(lv.needed(breakc, 0, 1));
+        assert!(!lv.needed(breakc, 0, 0));
+        assert!(!lv.needed(breakc, 0, 3));
+        // At the `endloop`, the next iteration needs r0.x (the head reads it)
+        // and r0.y (it may leave through the `breakc` before writing it).
+        let endloop = nth_body(&p, 6);
+        assert!(lv.needed(endloop, 0, 0) && lv.needed(endloop, 0, 1));
+        assert!(!lv.needed(endloop, 0, 2) && !lv.needed(endloop, 0, 3));
+    }
+
+    #[test]
+    fn subroutines_are_not_modelled() {
+        let bytes = dxbc::asm::assemble(
+            "vs_4_0\ndcl_output o0.xyzw\ndcl_temps 1\nmov r0.xyzw, l(0,0,0,0)\ncall l0\nmov o0.xyzw, r0.xyzw\nret\n\
+             label l0\nmov r0.x, l(1)\nret\n",
+        )
+        .expect("assembles");
+        let shader = dxbc::Shader::parse(&bytes).expect("parses");
+        assert!(analyse(shader.program.as_ref().expect("has a program")).is_none());
+    }
+}
