@@ -1,0 +1,160 @@
+// Trunk's post_build hook (Trunk.toml) for release builds: splits the UI's
+// wasm in the staging dir so the first view loads only what it runs.
+//  1. `wasm-split instrument` makes a copy that marks each function it runs;
+//  2. headless Chromium opens the staged site with that copy and does what
+//     a first view does (the example, a sample of corpus shaders by
+//     permalink, hovering bytes, clicking lines, arrow keys);
+//  3. `wasm-split split` moves every function that did not run to the
+//     secondary; both halves get content-hashed names and index.html's
+//     loader tag gets data-cold (web/boot.js reads it).
+// Dev builds (`trunk serve`) stay whole. The profile is made from the exact
+// module being split, on every build, so it never goes stale.
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FXC = path.resolve(ROOT, '..', 'shared', 'corpus', 'fxc');
+/** Every SAMPLE_STEP-th corpus shader (sorted by name) is opened while profiling. */
+const SAMPLE_STEP = 12;
+
+if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
+const staging = process.env.TRUNK_STAGING_DIR;
+const htmlPath = path.join(staging, 'index.html');
+const html = fs.readFileSync(htmlPath, 'utf8');
+const wasmUrl = html.match(/<script[^>]*id="dxbc-boot"[^>]*data-wasm="([^"]+)"/)?.[1];
+if (!wasmUrl) throw new Error(`${htmlPath}: no dxbc-boot script with data-wasm`);
+const wasmName = path.basename(wasmUrl);
+const wasmPath = path.join(staging, wasmName);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wasm-split-'));
+
+function tool(...args) {
+  const r = spawnSync('cargo', ['run', '--quiet', '--locked', '--offline', '-p', 'wasm-split', '--', ...args],
+    { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`wasm-split ${args[0]} failed`);
+}
+
+const instrumented = path.join(work, 'instrumented.wasm');
+tool('instrument', wasmPath, instrumented);
+
+/** Serves the staging dir, with the instrumented module in place of the UI's. */
+function serve() {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
+  const server = http.createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
+    const file = name === wasmName ? instrumented : path.join(staging, path.normalize(name));
+    if (!file.startsWith(staging) && file !== instrumented || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    res.end(fs.readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** A #v1/ permalink of `bytes` (record 1: the shader; deflate-raw; base64url), as the page makes them. */
+function link(bytes) {
+  const len = [];
+  let n = bytes.length;
+  do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; len.push(b); } while (n);
+  const payload = Buffer.concat([Buffer.from([1, ...len]), Buffer.from(bytes)]);
+  return '#v1/' + zlib.deflateRawSync(payload, { level: 9 }).toString('base64url');
+}
+
+/** What a first view does with the open shader: hover bytes, click lines, move with the arrow keys. */
+async function useFirstView(page) {
+  await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => performance.getEntriesByName('dxbc-ready').length > 0);
+  const bytes = page.locator('[data-testid=hex-view] .b[data-b]');
+  const nb = await bytes.count();
+  for (let i = 0; i < Math.min(nb, 6); i++) await bytes.nth(Math.floor((i * nb) / 6)).hover();
+  const lines = page.locator('[data-testid=disassembly] .line');
+  const nl = await lines.count();
+  for (let i = 0; i < Math.min(nl, 4); i++) {
+    const line = lines.nth(Math.floor((i * nl) / 4));
+    await line.scrollIntoViewIfNeeded();
+    await line.click();
+  }
+  await page.getByTestId('hex-view').focus();
+  for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
+}
+
+async function profile() {
+  const server = await serve();
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(work, 'pw-')), {
+    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--disable-quic'],
+  });
+  try {
+    const page = ctx.pages()[0] ?? await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    // The instrumented module exports its marks (globals); keep them where the profiler can read them.
+    await page.addInitScript(() => {
+      for (const name of ['instantiate', 'instantiateStreaming']) {
+        const original = WebAssembly[name];
+        WebAssembly[name] = async (...args) => {
+          const result = await original.apply(WebAssembly, args);
+          const exports = (result.instance ?? result).exports;
+          if (exports.__split_ran0) globalThis.__splitMarks = exports;
+          return result;
+        };
+      }
+    });
+    // Each page load instantiates the module afresh: the marks of every load are merged.
+    let marks = null;
+    const visit = async (href) => {
+      await page.goto('about:blank');
+      await page.goto(href);
+      await useFirstView(page);
+      const run = await page.evaluate(() => {
+        const marks = [];
+        for (let i = 0; globalThis.__splitMarks['__split_ran' + i]; i++) marks.push(globalThis.__splitMarks['__split_ran' + i].value);
+        return marks;
+      });
+      marks = marks ? marks.map((m, i) => m | run[i]) : run;
+    };
+    await visit(url);
+    const shaders = fs.existsSync(FXC)
+      ? fs.readdirSync(FXC).filter((f) => f.endsWith('.dxbc')).sort().filter((_, i) => i % SAMPLE_STEP === 0)
+      : [];
+    for (const f of shaders) await visit(url + link(fs.readFileSync(path.join(FXC, f))));
+    if (errors.length) throw new Error(`page errors while profiling: ${errors.join('; ')}`);
+    console.log(`wasm-split: profiled the example and ${shaders.length} corpus shaders`);
+    return Buffer.from(marks);
+  } finally {
+    await ctx.close();
+    server.close();
+  }
+}
+
+const profilePath = path.join(work, 'profile.bin');
+fs.writeFileSync(profilePath, await profile());
+const primaryTmp = path.join(work, 'primary.wasm');
+const secondaryTmp = path.join(work, 'secondary.wasm');
+tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp);
+
+// Content-hashed names, so a cache never pairs one build's primary with another's secondary.
+const hash = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
+const stem = wasmName.replace(/-[0-9a-f]+_bg\.wasm$/, '');
+const primaryName = `${stem}-${hash(primaryTmp)}_bg.wasm`;
+const coldName = `${stem}-${hash(secondaryTmp)}_cold.wasm`;
+fs.rmSync(wasmPath);
+fs.copyFileSync(primaryTmp, path.join(staging, primaryName));
+fs.copyFileSync(secondaryTmp, path.join(staging, coldName));
+const base = wasmUrl.slice(0, wasmUrl.length - wasmName.length);
+const split = html
+  .replaceAll(wasmName, primaryName)
+  .replace(/(<script[^>]*id="dxbc-boot")/, `$1 data-cold="${base}${coldName}"`);
+fs.writeFileSync(htmlPath, split);
+fs.rmSync(work, { recursive: true, force: true });
+console.log(`wasm-split: ${primaryName} (first view) + ${coldName} (on first use)`);
