@@ -22,7 +22,7 @@ import { chromium } from 'playwright-core';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FXC = path.resolve(ROOT, '..', 'shared', 'corpus', 'fxc');
 /** Every SAMPLE_STEP-th corpus shader (sorted by name) is opened while profiling. */
-const SAMPLE_STEP = 12;
+const SAMPLE_STEP = 16;
 
 if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 const staging = process.env.TRUNK_STAGING_DIR;
@@ -68,19 +68,38 @@ function link(bytes) {
   return '#v1/' + zlib.deflateRawSync(payload, { level: 9 }).toString('base64url');
 }
 
-/** What a first view does with the open shader: hover bytes, click lines, move with the arrow keys. */
+/**
+ * Moves the pointer over every `step`-th element matching `selector`, one
+ * task each (so the effects a hover queues run before the next).
+ */
+async function hoverEach(page, selector, step) {
+  await page.evaluate(async ([selector, step]) => {
+    const task = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+    const els = [...document.querySelectorAll(selector)].filter((_, i) => i % step === 0);
+    for (const e of els) {
+      e.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      await task();
+    }
+  }, [selector, step]);
+}
+
+/**
+ * What a first view does with the open shader: the pointer over every
+ * byte on screen (the inspector explains each kind of field) and over the
+ * listing, clicks on lines across the listing, the arrow keys.
+ */
 async function useFirstView(page) {
   await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
   await page.waitForFunction(() => performance.getEntriesByName('dxbc-ready').length > 0);
-  const bytes = page.locator('[data-testid=hex-view] .b[data-b]');
-  const nb = await bytes.count();
-  for (let i = 0; i < Math.min(nb, 6); i++) await bytes.nth(Math.floor((i * nb) / 6)).hover();
+  await hoverEach(page, '[data-testid=hex-view] .b[data-b]', 1);
+  await hoverEach(page, '[data-testid=disassembly] .line', 3);
   const lines = page.locator('[data-testid=disassembly] .line');
   const nl = await lines.count();
-  for (let i = 0; i < Math.min(nl, 4); i++) {
-    const line = lines.nth(Math.floor((i * nl) / 4));
+  for (let i = 0; i < Math.min(nl, 3); i++) {
+    const line = lines.nth(Math.floor(((i + 1) * nl) / 4));
     await line.scrollIntoViewIfNeeded();
     await line.click();
+    await hoverEach(page, '[data-testid=hex-view] .b[data-b]', 5);
   }
   await page.getByTestId('hex-view').focus();
   for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
@@ -145,6 +164,9 @@ tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp);
 
 // Content-hashed names, so a cache never pairs one build's primary with another's secondary.
 const hash = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
+// Trunk's preload link checks the file's integrity (sha384, base64).
+const integrity = (file) => 'sha384-' + crypto.createHash('sha384').update(fs.readFileSync(file)).digest('base64');
+const oldIntegrity = integrity(wasmPath);
 const stem = wasmName.replace(/-[0-9a-f]+_bg\.wasm$/, '');
 const primaryName = `${stem}-${hash(primaryTmp)}_bg.wasm`;
 const coldName = `${stem}-${hash(secondaryTmp)}_cold.wasm`;
@@ -154,6 +176,7 @@ fs.copyFileSync(secondaryTmp, path.join(staging, coldName));
 const base = wasmUrl.slice(0, wasmUrl.length - wasmName.length);
 const split = html
   .replaceAll(wasmName, primaryName)
+  .replaceAll(oldIntegrity, integrity(primaryTmp))
   .replace(/(<script[^>]*id="dxbc-boot")/, `$1 data-cold="${base}${coldName}"`);
 fs.writeFileSync(htmlPath, split);
 fs.rmSync(work, { recursive: true, force: true });

@@ -112,6 +112,9 @@ struct Info {
     imported_memories: u32,
     globals: Vec<wasmparser::GlobalType>,
     bodies: Vec<BodyInfo>,
+    /// Functions named outside any body: exports, element segments, the
+    /// start function, global initialisers (input index space).
+    outside_refs: Vec<u32>,
     has_global_section: bool,
     has_export_section: bool,
     has_tags: bool,
@@ -130,6 +133,7 @@ impl Info {
             imported_memories: 0,
             globals: Vec::new(),
             bodies: Vec::new(),
+            outside_refs: Vec::new(),
             has_global_section: false,
             has_export_section: false,
             has_tags: false,
@@ -187,10 +191,37 @@ impl Info {
                 Payload::GlobalSection(reader) => {
                     info.has_global_section = true;
                     for g in reader {
-                        info.globals.push(g?.ty);
+                        let g = g?;
+                        info.globals.push(g.ty);
+                        const_expr_refs(&g.init_expr, &mut info.outside_refs)?;
                     }
                 }
-                Payload::ExportSection(_) => info.has_export_section = true,
+                Payload::ExportSection(reader) => {
+                    info.has_export_section = true;
+                    for e in reader {
+                        let e = e?;
+                        if e.kind == wasmparser::ExternalKind::Func {
+                            info.outside_refs.push(e.index);
+                        }
+                    }
+                }
+                Payload::StartSection { func, .. } => info.outside_refs.push(func),
+                Payload::ElementSection(reader) => {
+                    for e in reader {
+                        match e?.items {
+                            wasmparser::ElementItems::Functions(funcs) => {
+                                for f in funcs {
+                                    info.outside_refs.push(f?);
+                                }
+                            }
+                            wasmparser::ElementItems::Expressions(_, exprs) => {
+                                for e in exprs {
+                                    const_expr_refs(&e?, &mut info.outside_refs)?;
+                                }
+                            }
+                        }
+                    }
+                }
                 Payload::TagSection(_) => info.has_tags = true,
                 Payload::CodeSectionEntry(body) => info.bodies.push(body_info(&body)?),
                 _ => {}
@@ -218,6 +249,17 @@ impl Info {
             .map(|i| i as u32)
             .ok_or(SplitError::NoFunctionTable)
     }
+}
+
+/// Adds the functions `expr` takes references of to `out`.
+fn const_expr_refs(expr: &wasmparser::ConstExpr<'_>, out: &mut Vec<u32>) -> Result<(), SplitError> {
+    let mut ops = expr.get_operators_reader();
+    while !ops.eof() {
+        if let Operator::RefFunc { function_index } = ops.read()? {
+            out.push(function_index);
+        }
+    }
+    Ok(())
 }
 
 fn body_info(body: &wasmparser::FunctionBody<'_>) -> Result<BodyInfo, SplitError> {
@@ -348,8 +390,19 @@ pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
     // cold[i]: defined function i moves. Its slot is base + its rank among the moved.
     let cold: Vec<bool> = info.bodies.iter().zip(hot).map(|(b, &h)| !h && !b.uses_segments).collect();
     let moved: Vec<u32> = (0..cold.len() as u32).filter(|&i| cold[i as usize]).collect();
+    // Moved functions the primary can still reach (a call from a kept body,
+    // an export, a table slot, ...) get a stub and a slot; the others only
+    // run when called from the secondary, so their primary body is `unreachable`.
+    let mut reached = vec![false; info.func_types.len()];
+    let kept_callees = info.bodies.iter().zip(&cold).filter(|(_, &c)| !c).flat_map(|(b, _)| &b.callees);
+    for &f in info.outside_refs.iter().chain(kept_callees) {
+        if let Some(r) = reached.get_mut(f as usize) {
+            *r = true;
+        }
+    }
+    let slotted: Vec<u32> = moved.iter().copied().filter(|&i| reached[(imported + i) as usize]).collect();
     let base = info.tables[table as usize].initial;
-    let grow = moved.len() as u64;
+    let grow = slotted.len() as u64;
 
     // What the secondary needs from the primary: every non-moved function a moved one names.
     let mut needed = vec![false; info.func_types.len()];
@@ -372,6 +425,7 @@ pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
         let mut enc = PrimaryEncoder {
             info: &info,
             cold: &cold,
+            reached: &reached,
             table,
             base,
             grow,
@@ -391,7 +445,7 @@ pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
     };
     validate(&primary, "primary")?;
 
-    let secondary = secondary(wasm, &info, table, base, grow, &cold, &moved, &needed, &declared)?;
+    let secondary = secondary(wasm, &info, table, base, grow, &cold, &moved, &slotted, &needed, &declared)?;
     validate(&secondary, "secondary")?;
     Ok(Split { primary, secondary, moved: moved.len(), kept: cold.len() - moved.len() })
 }
@@ -405,6 +459,7 @@ fn export_name(kind: char, index: u32) -> String {
 struct PrimaryEncoder<'a> {
     info: &'a Info,
     cold: &'a [bool],
+    reached: &'a [bool],
     table: u32,
     base: u64,
     grow: u64,
@@ -533,10 +588,15 @@ impl Reencode for PrimaryEncoder<'_> {
     ) -> Result<(), reencode::Error<Self::Error>> {
         let i = self.next_body;
         self.next_body += 1;
-        if self.cold[i] {
-            let stub = self
-                .stub(self.info.imported_funcs + i as u32)
-                .map_err(|e| reencode::Error::UserError(SplitErrorBox(Box::new(e))))?;
+        let index = self.info.imported_funcs + i as u32;
+        if self.cold[i] && !self.reached[index as usize] {
+            let mut f = wasm_encoder::Function::new([]);
+            f.instruction(&Instruction::Unreachable);
+            f.instruction(&Instruction::End);
+            code.function(&f);
+            Ok(())
+        } else if self.cold[i] {
+            let stub = self.stub(index).map_err(|e| reencode::Error::UserError(SplitErrorBox(Box::new(e))))?;
             code.function(&stub);
             Ok(())
         } else {
@@ -558,6 +618,7 @@ fn secondary(
     grow: u64,
     cold: &[bool],
     moved: &[u32],
+    slotted: &[u32],
     needed: &[u32],
     declared: &[u32],
 ) -> Result<Vec<u8>, SplitError> {
@@ -603,7 +664,7 @@ fn secondary(
     module.section(&functions);
 
     let mut elements = ElementSection::new();
-    let slots: Vec<u32> = moved.iter().map(|&i| map[(imported + i) as usize]).collect();
+    let slots: Vec<u32> = slotted.iter().map(|&i| map[(imported + i) as usize]).collect();
     let offset = i32::try_from(base).map_err(|_| SplitError::Reencode("table base past i32".into()))?;
     elements.active(Some(table), &ConstExpr::i32_const(offset), Elements::Functions(Cow::Owned(slots)));
     if !declared.is_empty() {

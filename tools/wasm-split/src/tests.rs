@@ -145,3 +145,21 @@ fn the_instrumented_module_marks_what_ran() {
     // a, b and c ran; d did not.
     assert_eq!(out.trim(), "1110");
 }
+
+fn table_size(wasm: &[u8]) -> u64 {
+    for p in Parser::new(0).parse_all(wasm) {
+        if let Payload::TableSection(r) = p.unwrap() {
+            return r.into_iter().next().unwrap().unwrap().ty.initial;
+        }
+    }
+    panic!("no table")
+}
+
+#[test]
+fn a_moved_function_only_moved_code_calls_gets_no_stub_and_no_slot() {
+    // b and c move; c is called only by b, so the primary cannot reach it.
+    let split = split(&sample(), &[true, false, false, true]).unwrap();
+    assert_eq!(table_size(&split.primary), 3); // 2 slots + 1 for b
+    let out = run_in_node(&split.primary, &split.secondary, "console.log(p.exports.a(5), p.exports.d(2), loads);");
+    assert_eq!(out.trim(), "351 80 1");
+}
