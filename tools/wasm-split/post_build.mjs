@@ -21,8 +21,14 @@ import { chromium } from 'playwright-core';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FXC = path.resolve(ROOT, '..', 'shared', 'corpus', 'fxc');
-/** Every SAMPLE_STEP-th corpus shader (sorted by name) is opened while profiling. */
-const SAMPLE_STEP = 16;
+/**
+ * Corpus shaders opened while profiling (sorted by name): every
+ * USE_STEP-th is used as below; every OPEN_STEP-th other one is opened,
+ * its bytes on screen hovered in part and one line clicked (its decoder
+ * and listing paths, cheaply).
+ */
+const USE_STEP = 16;
+const OPEN_STEP = 4;
 
 if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 const staging = process.env.TRUNK_STAGING_DIR;
@@ -88,10 +94,28 @@ async function hoverEach(page, selector, step) {
  * byte on screen (the inspector explains each kind of field) and over the
  * listing, clicks on lines across the listing, the arrow keys.
  */
-async function useFirstView(page) {
+async function useFirstView(page, thorough) {
   await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
   await page.waitForFunction(() => performance.getEntriesByName('dxbc-ready').length > 0);
-  await hoverEach(page, '[data-testid=hex-view] .b[data-b]', 1);
+  await hoverEach(page, '[data-testid=hex-view] .b[data-b]', thorough ? 1 : 4);
+  // The real pointer too, between the listing, the bytes and the panes
+  // (their enter and leave handlers), ending outside them all.
+  const byteCells = page.locator('[data-testid=hex-view] .b[data-b]');
+  const listLines = page.locator('[data-testid=disassembly] .line');
+  for (let i = 0; i < 3; i++) {
+    if (await listLines.nth(i).count()) await listLines.nth(i).hover();
+    if (await byteCells.nth(i * 7).count()) await byteCells.nth(i * 7).hover();
+  }
+  for (const id of ['inspector', 'reflection', 'chunks', 'disassembly', 'hex-view']) {
+    const pane = page.getByTestId(id);
+    if (await pane.count() && await pane.isVisible()) await pane.hover();
+  }
+  await page.mouse.move(1, 1);
+  if (!thorough) {
+    const line = page.locator('[data-testid=disassembly] .line').nth(1);
+    if (await line.count()) await line.click();
+    return;
+  }
   await hoverEach(page, '[data-testid=disassembly] .line', 3);
   const lines = page.locator('[data-testid=disassembly] .line');
   const nl = await lines.count();
@@ -131,10 +155,10 @@ async function profile() {
     });
     // Each page load instantiates the module afresh: the marks of every load are merged.
     let marks = null;
-    const visit = async (href) => {
+    const visit = async (href, thorough) => {
       await page.goto('about:blank');
       await page.goto(href);
-      await useFirstView(page);
+      await useFirstView(page, thorough);
       const run = await page.evaluate(() => {
         const marks = [];
         for (let i = 0; globalThis.__splitMarks['__split_ran' + i]; i++) marks.push(globalThis.__splitMarks['__split_ran' + i].value);
@@ -142,13 +166,14 @@ async function profile() {
       });
       marks = marks ? marks.map((m, i) => m | run[i]) : run;
     };
-    await visit(url);
-    const shaders = fs.existsSync(FXC)
-      ? fs.readdirSync(FXC).filter((f) => f.endsWith('.dxbc')).sort().filter((_, i) => i % SAMPLE_STEP === 0)
-      : [];
-    for (const f of shaders) await visit(url + link(fs.readFileSync(path.join(FXC, f))));
+    await visit(url, true);
+    const shaders = fs.existsSync(FXC) ? fs.readdirSync(FXC).filter((f) => f.endsWith('.dxbc')).sort() : [];
+    const opened = shaders.filter((_, i) => i % USE_STEP === 0 || i % OPEN_STEP === 0);
+    for (const [i, f] of shaders.entries()) {
+      if (i % USE_STEP === 0 || i % OPEN_STEP === 0) await visit(url + link(fs.readFileSync(path.join(FXC, f))), i % USE_STEP === 0);
+    }
     if (errors.length) throw new Error(`page errors while profiling: ${errors.join('; ')}`);
-    console.log(`wasm-split: profiled the example and ${shaders.length} corpus shaders`);
+    console.log(`wasm-split: profiled the example and ${opened.length} corpus shaders`);
     return Buffer.from(marks);
   } finally {
     await ctx.close();
