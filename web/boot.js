@@ -2,6 +2,72 @@
 // page's Content-Security-Policy (index.html) does not allow; Trunk.toml's
 // `pattern_script` emits <script id="dxbc-boot" src="boot.js" data-js=… data-wasm=…>
 // instead, and this file reads the hashed file names from it.
+//
+// The release build splits the UI's wasm (tools/wasm-split, run by Trunk's
+// post_build hook, which adds data-cold): the functions the first view never
+// runs live in a second module, fetched once the first view has painted and
+// instantiated on the first call to one of them. That call reaches the
+// primary's import `__split.load`, which wasm-bindgen's glue does not know
+// of, so the import object the glue builds gets it added here. Dev builds
+// (`trunk serve`) are not split and have no data-cold.
 const boot = document.getElementById('dxbc-boot');
 const { default: init } = await import(boot.dataset.js);
-await init({ module_or_path: boot.dataset.wasm });
+const coldUrl = boot.dataset.cold;
+
+let primary = null; // the primary instance's exports, which the secondary imports
+let cold = null; // the secondary, compiled in the background (a WebAssembly.Module)
+let coldBytes = null; // or only its bytes
+
+/** `__split.load`: instantiates the secondary; its element segment fills the primary's table. */
+function loadCold() {
+  const module = cold ?? new WebAssembly.Module(coldBytes ?? fetchNow(coldUrl));
+  new WebAssembly.Instance(module, { __primary: primary });
+}
+
+/**
+ * The bytes at `url`, fetched synchronously: only when a moved function runs
+ * before the background fetch has finished (the wasm call cannot wait).
+ */
+function fetchNow(url) {
+  const xhr = new XMLHttpRequest();
+  xhr.open('GET', url, false);
+  // A synchronous request in a page cannot ask for an ArrayBuffer; this
+  // charset maps each byte to one char code unchanged.
+  xhr.overrideMimeType('text/plain; charset=x-user-defined');
+  xhr.send();
+  if (xhr.status !== 200) throw new Error(`${url}: HTTP ${xhr.status}`);
+  const text = xhr.responseText;
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+  return bytes;
+}
+
+if (coldUrl) {
+  const { instantiate, instantiateStreaming } = WebAssembly;
+  const withLoad = (imports) => ({ ...imports, __split: { load: loadCold } });
+  const keep = (result) => {
+    primary = (result.instance ?? result).exports;
+    return result;
+  };
+  WebAssembly.instantiate = (source, imports) => instantiate(source, withLoad(imports)).then(keep);
+  WebAssembly.instantiateStreaming = (source, imports) => instantiateStreaming(source, withLoad(imports)).then(keep);
+  try {
+    await init({ module_or_path: boot.dataset.wasm });
+  } finally {
+    Object.assign(WebAssembly, { instantiate, instantiateStreaming });
+  }
+  // After the first view's frame: fetch and compile the secondary off the
+  // main thread, so the first cold call only instantiates it.
+  requestAnimationFrame(() => setTimeout(async () => {
+    try {
+      const response = await fetch(coldUrl);
+      if (!response.ok) return;
+      coldBytes = new Uint8Array(await response.arrayBuffer());
+      cold = await WebAssembly.compile(coldBytes);
+    } catch {
+      // Offline or refused: loadCold fetches it when first needed.
+    }
+  }));
+} else {
+  await init({ module_or_path: boot.dataset.wasm });
+}

@@ -1,7 +1,10 @@
 // Download sizes of the built site (dist/): what the first view loads (the
-// page, its JavaScript, styles and the UI's wasm) and what the translation
-// worker loads on first use (its JavaScript and wasm). Raw, gzip -9 and
-// brotli -q 11, as a static server with precompression would send them.
+// page, its JavaScript, styles and the UI's primary wasm), the UI's
+// secondary wasm (the functions the first view never runs: fetched after
+// the first view has painted, run on first use; release builds only, see
+// tools/wasm-split) and what the translation worker loads on first use (its
+// JavaScript and wasm). Raw, gzip -9 and brotli -q 11, as a static server
+// with precompression would send them.
 //
 // Usage: node tests/browser/bench/size.mjs [dist]
 import fs from 'node:fs';
@@ -11,7 +14,8 @@ import zlib from 'node:zlib';
 const dist = process.argv[2] ?? 'dist';
 const files = fs.readdirSync(dist).filter((f) => fs.statSync(path.join(dist, f)).isFile());
 const worker = files.filter((f) => f.startsWith('dxbc-worker'));
-const first = files.filter((f) => !worker.includes(f) && /\.(wasm|js|css|html)$/.test(f));
+const cold = files.filter((f) => !worker.includes(f) && f.endsWith('_cold.wasm'));
+const first = files.filter((f) => !worker.includes(f) && !cold.includes(f) && /\.(wasm|js|css|html)$/.test(f));
 if (!first.some((f) => f.endsWith('.wasm')) || !worker.some((f) => f.endsWith('.wasm'))) {
   throw new Error(`${dist}: expected the UI's and the worker's wasm (run trunk build --release)`);
 }
@@ -27,7 +31,8 @@ function sizes(list) {
   return t;
 }
 
-for (const [name, list] of [['first view', first], ['worker (on first use)', worker]]) {
+const parts = [['first view', first], ['secondary (after the first view, run on first use)', cold], ['worker (on first use)', worker]];
+for (const [name, list] of parts.filter(([, list]) => list.length)) {
   const s = sizes(list);
   const wasm = sizes(list.filter((f) => f.endsWith('.wasm')));
   console.log(`${name}: ${s.raw} B raw, ${s.gzip} gzip, ${s.brotli} brotli (wasm alone ${wasm.brotli} brotli) — ${list.join(', ')}`);
