@@ -42,11 +42,7 @@ pub fn reference_file_json(bytes: &[u8], request_json: &str) -> Result<Vec<u8>, 
 mod tests {
     use super::*;
     use crate::preview;
-
-    fn corpus(name: &str) -> Vec<u8> {
-        let p = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read(&p).unwrap_or_else(|e| panic!("the corpus is missing ({p}): {e}"))
-    }
+    use crate::test_corpus::file as corpus;
 
     #[test]
     fn the_reference_carries_the_fingerprint_the_page_checks() {

@@ -311,16 +311,12 @@ pub fn rows(r: &Registers, written: &[Write]) -> Vec<(String, [u32; 4], u8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn corpus(name: &str) -> Vec<u8> {
-        let p = format!("{}/../../shared/corpus/fxc/{name}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read(&p).unwrap_or_else(|e| panic!("the corpus is missing ({p}): {e}"))
-    }
+    use crate::test_corpus::file as corpus;
 
     #[test]
     fn a_session_replays_forward_and_back_and_crosses_the_worker_as_json() {
         // angle930's clear shader copies its constant-buffer colour to o0 and o1.
-        let bytes = corpus("angle930_clearfloat11ps.dxbc");
+        let bytes = corpus("fxc/angle930_clearfloat11ps.dxbc");
         let req = Request { values: None, settings: None, invocation: Invocation::Pixel { x: 37, y: 201 } };
         let json = session_json(&bytes, &serde_json::to_string(&req).unwrap());
         let s: Session = serde_json::from_str::<Result<Session, String>>(&json).unwrap().unwrap();
@@ -345,7 +341,7 @@ mod tests {
     fn a_compute_session_carries_the_words_each_step_stored() {
         // Thread 0 of the reduction stores g0 word 0 seven times (fxc's
         // listing), each the r0.x it just computed, then u0 word 0.
-        let bytes = corpus("slimshader_hdrtonemappingcs11_reduceto1dcs.dxbc");
+        let bytes = corpus("fxc/slimshader_hdrtonemappingcs11_reduceto1dcs.dxbc");
         let inv = Invocation::Thread { group: [0; 3], thread: [0; 3] };
         let req = Request { values: None, settings: None, invocation: inv };
         let s = session(&bytes, &req).unwrap();
