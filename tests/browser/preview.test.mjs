@@ -126,6 +126,16 @@ test('hovering reads the exact texel, and compare mode loads the native referenc
     assert.match(await cmp.textContent(), /Matches the native renderer/);
     assert.match(await page.getByTestId('preview-pixel-native').textContent(), /^native: \(/);
     if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, 'preview-compare.png') });
+    // The reference stands for these inputs only: another texture pattern
+    // hides the read-out, and the original pattern brings it back.
+    const tex = page.getByTestId('preview-texture-t0');
+    const pattern = await tex.inputValue();
+    const otherPattern = await tex.locator('option').evaluateAll((os, cur) => os.map((o) => o.value).find((v) => v && v !== cur), pattern);
+    await tex.selectOption(otherPattern);
+    await cmp.waitFor({ state: 'detached' });
+    await tex.selectOption(pattern);
+    await cmp.waitFor();
+    assert.match(await cmp.textContent(), /Matches the native renderer/);
     // Compute: the picture is the storage texture; hovering reads its texel.
     await openPreview(page, linkFor(path.join(CORPUS, 'vkd3d/numthreads/038_cs_5_0.dxbc')));
     const cs = await pageState(page);

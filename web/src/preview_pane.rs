@@ -616,7 +616,8 @@ fn StatusLine() -> impl IntoView {
 
 #[component]
 fn PixelReadout() -> impl IntoView {
-    let pv = st().pv;
+    let s = st();
+    let pv = s.pv;
     move || {
         let (p, data, (x, y)) = (pv.prepared.get()?, pv.readbacks.get()?, pv.hover.get()?);
         if p.plan.stage == Stage::Compute {
@@ -627,9 +628,7 @@ fn PixelReadout() -> impl IntoView {
                 _ => "",
             };
             let text = preview::storage_text(fmt, word);
-            let native = pv
-                .reference
-                .get()
+            let native = live_reference(s)
                 .and_then(|r| preview::storage_texel(&p.plan, &r.readbacks, x, y))
                 .map(|(_, w)| format!("native: {}", preview::storage_text(fmt, w)));
             return Some(view! {
@@ -648,7 +647,7 @@ fn PixelReadout() -> impl IntoView {
         let fmt = draw.targets[shown].format;
         let words = preview::texel(&p.plan, data.get(ri)?, x, y)?;
         let text = |w: [u32; 4]| w.iter().map(|&c| preview::component_text(fmt, c)).collect::<Vec<_>>().join(", ");
-        let native = pv.reference.get().and_then(|r| {
+        let native = live_reference(s).and_then(|r| {
             let d = r.readbacks.get(ri)?;
             preview::texel(&p.plan, d, x, y).map(|w| format!("native: ({})", text(w)))
         });
@@ -772,7 +771,9 @@ fn TextureControls() -> impl IntoView {
                     preview_model::textures::TextureSource::Pattern(pp) => Some(pp),
                     _ => None,
                 });
-                let shown = current.or(default).unwrap_or(Pattern::Checker);
+                // What the plan generates when the settings hold no pattern.
+                let natural = default.unwrap_or(Pattern::Checker);
+                let shown = current.unwrap_or(natural);
                 let user = pv.settings.with_untracked(|s| s.image(reg).map(|i| format!("{}×{}", i.width, i.height)));
                 Some(view! {
                     <div class="ctl" title="Drop a picture here to use it"
@@ -785,7 +786,9 @@ fn TextureControls() -> impl IntoView {
                         }>
                         <span class="clabel mono">{label}</span>
                         <select data-testid=format!("preview-texture-t{reg}") on:change=move |ev| {
-                            let p = Pattern::from_name(&event_target_value(&ev));
+                            // The model's own choice is no override: the settings (and so
+                            // links and reference fingerprints) stay as if never touched.
+                            let p = Pattern::from_name(&event_target_value(&ev)).filter(|&pp| pp != natural);
                             pv.settings.update(|s| { s.set_image(reg, None); s.set_pattern(reg, p); });
                         }>
                             {user.clone().map(|u| view! { <option value="" selected=true>{format!("your picture ({u})")}</option> })}
@@ -1001,15 +1004,8 @@ fn CompareControls() -> impl IntoView {
             }
         });
     };
-    // Any change of inputs makes a loaded reference stale.
-    Effect::new(move |_| {
-        pv.values.track();
-        pv.settings.track();
-        s.model.track();
-        pv.reference.set(None);
-    });
     let summary = move || {
-        let (p, got, r) = (pv.prepared.get()?, pv.readbacks.get()?, pv.reference.get()?);
+        let (p, got, r) = (pv.prepared.get()?, pv.readbacks.get()?, live_reference(s)?);
         let rows = preview::compare_all(&p.plan, &got, &r);
         let outcome = preview::CompareOutcome::of(&rows);
         let class = if outcome == preview::CompareOutcome::Differs { "terror" } else { "valid" };
@@ -1061,6 +1057,20 @@ fn accept_reference(s: State, bytes: &[u8], redo: &str) {
             }
         }
     }
+}
+
+/// The loaded reference while it still stands for the page's inputs: one
+/// computed for other values, settings, shader or companions is not shown
+/// (it shows again if the inputs come back). Derived where it is read, so
+/// no effect has to clear it.
+fn live_reference(s: State) -> Option<Arc<Reference>> {
+    let pv = s.pv;
+    let r = pv.reference.get()?;
+    let p = pv.prepared.get()?;
+    let want = s.model.with(|m| {
+        pv.values.with(|v| pv.settings.with(|st| pv.companions.with(|c| preview::fingerprint(&p, &m.bytes, v, st, c))))
+    });
+    (r.fingerprint == want).then_some(r)
 }
 
 fn verdict_name(c: &reference::Comparison) -> &'static str {
