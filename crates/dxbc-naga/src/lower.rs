@@ -184,6 +184,13 @@ pub(crate) struct Lower<'a> {
     /// Per constant buffer id and row: the RDEF variable that starts in
     /// it or covers it (`name`, `name_1` for its second row, …).
     cb_row_names: BTreeMap<(u32, u32), String>,
+    /// Per constant buffer id and row holding several RDEF variables: each
+    /// variable's lanes (a mask) and name.
+    cb_row_lanes: BTreeMap<(u32, u32), Vec<(u32, String)>>,
+    /// RDEF's variables of the buffers that may become structs (by id).
+    cb_vars: BTreeMap<u32, Vec<crate::cbuffer_struct::Variable>>,
+    /// The struct layout of each constant buffer declared as one (by id).
+    cb_layouts: BTreeMap<u32, std::rc::Rc<crate::cbuffer_struct::Layout>>,
     /// RDEF's resource names: (class, first register, space, count, name).
     rdef_names: Vec<(RegisterClass, u32, u32, u32, String)>,
     pub(crate) bindings: Vec<BindingEntry>,
@@ -339,6 +346,9 @@ pub(crate) fn translate_form(
         icb_kind: K::U,
         rdef_names: rdef_names(shader),
         cb_row_names: cbuffer_row_names(shader),
+        cb_row_lanes: cbuffer_row_lanes(shader),
+        cb_vars: crate::cbuffer_struct::candidates(shader),
+        cb_layouts: BTreeMap::new(),
         bindings: Vec::new(),
         textures: BTreeMap::new(),
         samplers: BTreeMap::new(),
@@ -957,7 +967,7 @@ impl<'a> Lower<'a> {
                 let (id, d) =
                     if op.index_dim() == 3 { (op.index[0].imm as u32, 2) } else { (op.index[0].imm as u32, 1) };
                 match self.cbuffers.get(&id) {
-                    Some(&g) => (self.array_len(g), d),
+                    Some(&g) => (self.cb_layouts.get(&id).map_or_else(|| self.array_len(g), |l| l.rows), d),
                     None => return false,
                 }
             }
@@ -1056,6 +1066,13 @@ impl<'a> Lower<'a> {
             let raw = self.cbuffer_by_register(op, k)?;
             return Ok((self.select_lanes(raw, &sel), k));
         }
+        if ty == OT::ConstantBuffer && (0..op.index_dim()).all(|d| Self::is_static(op, d)) {
+            // The row is the last index (SM5.1: range id, register, row).
+            let (id, row) = (op.index[0].imm as u32, op.index[op.index_dim().saturating_sub(1)].imm as u32);
+            if let (Some(l), Some(&g)) = (self.cb_layouts.get(&id).cloned(), self.cbuffers.get(&id)) {
+                return self.read_cbuffer_members((id, g, &l), row, &sel, want, at);
+            }
+        }
         // Register files in memory: a load (kept while its block is open for
         // those that never change), then the bitcast and the lanes.
         use crate::regs::{k_code, LoadKey};
@@ -1113,10 +1130,30 @@ impl<'a> Lower<'a> {
             None => {
                 let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                 let load = self.e(E::Load { pointer: ptr });
+                // A dynamically indexed row: named after the variable at its base.
+                if ty == OT::ConstantBuffer && op.index_dim() == 2 {
+                    let base = (op.index[0].imm as u32, op.index[1].imm as u32);
+                    if let Some(name) = self.cb_row_names.get(&base) {
+                        self.f.named_expressions.insert(load, name.clone());
+                    }
+                }
                 self.bitcast(load, native, k)
             }
         };
-        Ok((self.select_lanes(raw, &sel), k))
+        let lanes = self.select_lanes(raw, &sel);
+        // Lanes of one variable in a row of several: named after it, unless
+        // the row's load already is.
+        let row_key = key.filter(|&(_, _, file)| file == 1).map(|(reg, row, _)| (reg, row));
+        if let (true, Some(vars)) = (lanes != raw, row_key.and_then(|r| self.cb_row_lanes.get(&r))) {
+            let mask = sel.iter().fold(0, |m, &c| m | 1 << c);
+            let row_name = row_key.and_then(|r| self.cb_row_names.get(&r));
+            if let Some((_, name)) = vars.iter().find(|(lanes, _)| mask & !lanes == 0) {
+                if Some(name) != row_name && !self.f.named_expressions.contains_key(&lanes) {
+                    self.f.named_expressions.insert(lanes, name.clone());
+                }
+            }
+        }
+        Ok((lanes, k))
     }
 
     /// The integer kind (i32 or u32) the first of sources `srcs` whose
@@ -1561,12 +1598,27 @@ impl<'a> Lower<'a> {
                 let rows = rows.clamp(1, 4096);
                 let kind = self.cb_kinds.get(&id).copied().unwrap_or(K::F);
                 self.cb_kinds.insert(id, kind);
-                let base = self.vec_ty(kind);
-                let ty = self.ty(TypeInner::Array {
-                    base,
-                    size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
-                    stride: 16,
-                });
+                let name = self.rdef_name(RegisterClass::ConstantBuffer, register, space);
+                let name = name.unwrap_or_else(|| format!("cb{id}"));
+                // RDEF's variables as members where they fit (`cbuffer_struct`).
+                let layout = match self.cb_vars.get(&id) {
+                    Some(vars) if count == crate::BindingCount::Single && self.linkage.is_none() => {
+                        crate::cbuffer_struct::layout(vars, rows).ok()
+                    }
+                    _ => None,
+                };
+                let ty = if let Some(layout) = layout {
+                    let ty = self.cbuffer_struct_type(&name, &layout);
+                    self.cb_layouts.insert(id, std::rc::Rc::new(layout));
+                    ty
+                } else {
+                    let base = self.vec_ty(kind);
+                    self.ty(TypeInner::Array {
+                        base,
+                        size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
+                        stride: 16,
+                    })
+                };
                 // A range is a binding array of uniform blocks.
                 let ty = self.binding_array_type(ty, AddressSpace::Uniform, count);
                 if count != crate::BindingCount::Single {
@@ -1578,10 +1630,9 @@ impl<'a> Lower<'a> {
                     }
                 }
                 let (group, binding) = self.options.bindings.place(RegisterClass::ConstantBuffer, register, space);
-                let name = self.rdef_name(RegisterClass::ConstantBuffer, register, space);
                 let g = self.module.global_variables.append(
                     GlobalVariable {
-                        name: Some(name.unwrap_or_else(|| format!("cb{id}"))),
+                        name: Some(name),
                         space: AddressSpace::Uniform,
                         binding: Some(ResourceBinding { group, binding }),
                         ty,
@@ -3287,6 +3338,28 @@ fn cbuffer_row_names(shader: &dxbc::Shader) -> BTreeMap<(u32, u32), String> {
             }
         }
     }
+    out
+}
+
+/// Per (constant buffer id, row) holding more than one RDEF variable: the
+/// lanes (mask) and name of each. SM5.0 only, as `cbuffer_row_names`.
+fn cbuffer_row_lanes(shader: &dxbc::Shader) -> BTreeMap<(u32, u32), Vec<(u32, String)>> {
+    let mut out: BTreeMap<(u32, u32), Vec<(u32, String)>> = BTreeMap::new();
+    let Some(rdef) = &shader.rdef else { return out };
+    if shader.program.as_ref().is_none_or(|p| p.version.is_sm51()) {
+        return out;
+    }
+    for b in rdef.bindings.iter().filter(|b| b.input_type == 0) {
+        let Some(cb) = rdef.constant_buffers.iter().find(|c| c.name == b.name) else { continue };
+        // Only variables within one row (scalars and vectors) share rows.
+        for v in cb.variables.iter().filter(|v| v.size > 0 && v.size <= 16 && v.start_offset % 16 + v.size <= 16) {
+            let Some(name) = identifier(&v.name) else { continue };
+            let first = v.start_offset % 16 / 4;
+            let mask = ((1u32 << (v.size / 4)) - 1) << first;
+            out.entry((b.bind_point, v.start_offset / 16)).or_default().push((mask & 0xf, name));
+        }
+    }
+    out.retain(|_, vars| vars.len() > 1);
     out
 }
 

@@ -48,6 +48,11 @@ pub(crate) type Comp = (u32, u8);
 pub(crate) enum LoadKey {
     /// `cb#[row]` as kind.
     Cbuffer(u32, u32, u8),
+    /// Member (and register of it, `u32::MAX`: the whole member) of the
+    /// struct of `cb#`, in its own kind.
+    CbMember(u32, u32, u32),
+    /// The vector of a split variable of `cb#` by its first lane's member.
+    CbSplit(u32, u32),
     /// `v#` as kind.
     Input(u32, u8),
     /// A system-value input register (by operand type) as kind.

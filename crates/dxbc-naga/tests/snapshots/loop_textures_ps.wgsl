@@ -46,14 +46,16 @@ fn dxbc_main() {
             break;
         }
         let _e45 = v2_;
-        let _e52 = cbAllShadowData[(bitcast<u32>(_e26) + 24u)];
-        let _e59 = cbAllShadowData[(bitcast<u32>(_e26) + 16u)];
-        let r2_xyz = ((_e45.xyz * _e52.xyz) + _e59.xyz);
+        let m_vCascadeScale = cbAllShadowData[(bitcast<u32>(_e26) + 24u)];
+        let m_vCascadeOffset = cbAllShadowData[(bitcast<u32>(_e26) + 16u)];
+        let r2_xyz = ((_e45.xyz * m_vCascadeScale.xyz) + m_vCascadeOffset.xyz);
         let r1_z_2 = min(r2_xyz.y, r2_xyz.x);
         let m_nCascadeLevels = cbAllShadowData[32];
-        let r1_z_3 = select(0u, 4294967295u, (m_nCascadeLevels.z < r1_z_2));
+        let m_fMinBorderPadding = m_nCascadeLevels.z;
+        let r1_z_3 = select(0u, 4294967295u, (m_fMinBorderPadding < r1_z_2));
         let r1_w_1 = max(r2_xyz.y, r2_xyz.x);
-        let r1_w_2 = select(0u, 4294967295u, (r1_w_1 < m_nCascadeLevels.w));
+        let m_fMaxBorderPadding = m_nCascadeLevels.w;
+        let r1_w_2 = select(0u, 4294967295u, (r1_w_1 < m_fMaxBorderPadding));
         let r1_z_4 = (r1_w_2 & r1_z_3);
         let _e87 = r3_y;
         let r3_xy = select(vec2<f32>(_e34, bitcast<f32>(_e87)), vec2<f32>(0.000000000000000000000000000000000000000000001f, _e26), (vec2(r1_z_4) != vec2(0u)));
@@ -69,11 +71,11 @@ fn dxbc_main() {
     let r2_w = f32(_e111);
     let _e114 = v2_;
     let r1_xyz = dpdxCoarse(_e114.xyx);
-    let _e122 = cbAllShadowData[(bitcast<u32>(_e111) + 24u)];
-    let r1_xyz_1 = (r1_xyz * _e122.xyx);
+    let m_vCascadeScale_1 = cbAllShadowData[(bitcast<u32>(_e111) + 24u)];
+    let r1_xyz_1 = (r1_xyz * m_vCascadeScale_1.xyx);
     let r3_xzw = dpdyCoarse(_e114.xyx);
-    let _e132 = cbAllShadowData[(bitcast<u32>(_e111) + 24u)];
-    let r3_xzw_1 = (r3_xzw * _e132.xyx);
+    let m_vCascadeScale_2 = cbAllShadowData[(bitcast<u32>(_e111) + 24u)];
+    let r3_xzw_1 = (r3_xzw * m_vCascadeScale_2.xyx);
     let _e136 = r2_x;
     let _e138 = r2_y;
     let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e136, _e138, r2_w, _e136).xy, i32(max(round(r2_w), 0f)), r1_xyz_1.xyzx.xy, r3_xzw_1.xyzx.xy);
@@ -89,7 +91,8 @@ fn dxbc_main() {
     let r1_x_5 = select(r1_x_4, 1f, (r1_z_5 != 0u));
     let _e183 = icb[bitcast<u32>(_e111)];
     let m_nCascadeLevels_1 = cbAllShadowData[32];
-    let r2_xyzw = select(vec4(1f), vec4<f32>(_e183.x, _e183.y, _e183.z, 1f), (bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy != vec4(0u)));
+    let m_iVisualizeCascades = bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy;
+    let r2_xyzw = select(vec4(1f), vec4<f32>(_e183.x, _e183.y, _e183.z, 1f), (m_iVisualizeCascades != vec4(0u)));
     let _e206 = v0_;
     let r1_y_4 = saturate(dot(vec3<f32>(-1f, 1f, -1f), _e206.xyz));
     let r1_z_6 = saturate(dot(vec3<f32>(1f, 1f, -1f), _e206.xyz));

@@ -1,10 +1,14 @@
+struct _Globals_t {
+    v: vec4<u32>,
+}
+
 @group(0) @binding(0) 
-var<uniform> _Globals: array<vec4<u32>, 1>;
+var<uniform> _Globals: _Globals_t;
 @group(3) @binding(1) 
 var<storage, read_write> u: array<atomic<u32>>;
 
 fn dxbc_main() {
-    let v = _Globals[0];
+    let v = _Globals.v;
     let r0_x = v.x;
     atomicAnd((&u[0u]), r0_x);
     let r0_y = v.y;
