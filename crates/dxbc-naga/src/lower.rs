@@ -36,9 +36,12 @@
 //! is dead (a variable never stored is never declared).
 //!
 //! Inputs `v#` and outputs `o#` stay private `vec4<u32>` globals and
-//! indexable temps `x#` local arrays; constant buffers are arrays of the
-//! `vec4` kind most of their RDEF variables have (f32 without RDEF), the
-//! immediate constant buffer of the kind most of its words look like.
+//! indexable temps `x#` local arrays. A constant buffer with RDEF
+//! variables is a struct of them (`cbuffer_struct.rs`), read member by
+//! member; one read with dynamic rows, or without RDEF, is an array of the
+//! `vec4` kind most of its variables have (f32 without RDEF); the
+//! immediate constant buffer is an array of the kind most of its words
+//! look like.
 //!
 //! An output write is not stored at once: the written components wait
 //! until the block ends, a construct opens, a flow instruction (`ret`,
@@ -60,8 +63,15 @@
 //! bits" rule is kept in substance), a NaN or infinity still as bits and a
 //! bitcast (WGSL has no such literal); integers in decimal (naga prints
 //! every integer literal in decimal: hex masks cannot be asked for).
-//! Splats stay splats (`vec4(1f)`). Comparisons still produce D3D's
-//! all-ones masks (u32) rather than `bool`s.
+//! Splats stay splats (`vec4(1f)`).
+//!
+//! A comparison written to a temp keeps its `bool` (`regs::Value::Bool`):
+//! D3D's all-ones/zero mask is only built where a reader wants the bits.
+//! Condition readers take the bool itself: `movc` and `if_nz`/`breakc`/…
+//! select or branch on it, `and` of a mask with a value is
+//! `select(0, value, b)`, and `and`/`or`/`ieq`/`ine` of two masks are the
+//! bools' `&`, `|`, `==`, `!=`. A value crossing a block boundary is
+//! stored as its mask (the variables hold bits).
 //!
 //! The program body becomes one function, `dxbc_main`, over those globals.
 //! The entry point `main` is a wrapper: it copies its arguments (locations
@@ -1758,10 +1768,26 @@ impl<'a> Lower<'a> {
 
     fn cond(&mut self, ins: &Instruction) -> Result<H, TranslateError> {
         let op = self.op(ins, 0)?;
+        let nz = TestBoolean::from_u32(TEST_CONTROLS[0].get(ins.token)) == Some(TestBoolean::Nonzero);
+        // A comparison's result is tested as the bool it is.
+        if let Some(b) = self.temp_condition(op, 1) {
+            return Ok(if nz { b } else { self.e(E::Unary { op: UnaryOperator::LogicalNot, expr: b }) });
+        }
         let c = self.read_masked(op, K::U, 1)?;
         let z = self.lit_u(0);
-        let nz = TestBoolean::from_u32(TEST_CONTROLS[0].get(ins.token)) == Some(TestBoolean::Nonzero);
         Ok(self.bin(if nz { B::NotEqual } else { B::Equal }, c, z))
+    }
+
+    /// Writes a comparison's result `b`: a temp keeps the bool (readers
+    /// that want D3D's mask build it), other registers take the mask.
+    fn write_bool(&mut self, dst: &Operand, b: H) -> Result<(), TranslateError> {
+        let at = dst.offset as usize;
+        if dst.operand_type() == Some(OT::Temp) && Self::is_static(dst, 0) && !self.static_out_of_bounds(dst) {
+            let mask = self.dst_mask_of(dst);
+            return self.write_temp_bool(dst.index[0].imm as u32, mask, b, self.lanes, at);
+        }
+        let r = self.mask_from_bool(b);
+        self.write(dst, r, K::U, false)
     }
 
     fn instruction(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
@@ -1998,9 +2024,8 @@ impl<'a> Lower<'a> {
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, k)?;
                 let c = self.bin($op, a, b);
-                let r = self.mask_from_bool(c);
                 let d = dst(self, 0)?;
-                self.write(d, r, K::U, false)?;
+                self.write_bool(d, c)?;
             }};
         }
         macro_rules! unary_math {
@@ -2046,6 +2071,28 @@ impl<'a> Lower<'a> {
                 self.lanes = 1;
                 let d = dst(self, 0)?;
                 self.write(d, dot, K::F, sat)?;
+            }
+            O::And | O::Or | O::Ieq | O::Ine
+                if self.is_condition(self.op(ins, 1)?, self.lane_mask)
+                    && self.is_condition(self.op(ins, 2)?, self.lane_mask) =>
+            {
+                // Two comparisons' masks: the bools combined (masks are
+                // equal exactly when their bools are).
+                let (s1, s2) = (self.op(ins, 1)?, self.op(ins, 2)?);
+                let (Some(a), Some(b)) =
+                    (self.temp_condition(s1, self.lane_mask), self.temp_condition(s2, self.lane_mask))
+                else {
+                    return malformed("a comparison's result did not read back", at);
+                };
+                let op = match code {
+                    O::And => B::And,
+                    O::Or => B::InclusiveOr,
+                    O::Ieq => B::Equal,
+                    _ => B::NotEqual,
+                };
+                let r = self.bin(op, a, b);
+                let d = dst(self, 0)?;
+                self.write_bool(d, r)?;
             }
             O::Eq => compare!(K::F, B::Equal),
             O::Ne => compare!(K::F, B::NotEqual),
@@ -2122,7 +2169,15 @@ impl<'a> Lower<'a> {
                 self.write(d, a, k, sat)?;
             }
             O::Movc => {
-                let c = src(self, 1, K::U)?;
+                let cond = self.op(ins, 1)?;
+                let cb = match self.temp_condition(cond, self.lane_mask) {
+                    Some(b) => b,
+                    None => {
+                        let c = src(self, 1, K::U)?;
+                        let z = self.splat_u(0);
+                        self.bin(B::NotEqual, c, z)
+                    }
+                };
                 let s1 = self.op(ins, 2)?;
                 let s2 = self.op(ins, 3)?;
                 let typed = s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat;
@@ -2132,8 +2187,6 @@ impl<'a> Lower<'a> {
                     self.read_lanes(s1, None, self.lane_mask)?
                 };
                 let b = self.read_masked(s2, k, self.lane_mask)?;
-                let z = self.splat_u(0);
-                let cb = self.bin(B::NotEqual, c, z);
                 let r = self.select(cb, a, b);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, sat)?;
@@ -2183,7 +2236,25 @@ impl<'a> Lower<'a> {
                 self.write(d, r, K::F, sat)?;
             }
             O::Iadd => binary!(self.int_kind(ins, &[1, 2], K::I), B::Add),
-            O::And => binary!(self.int_kind(ins, &[1, 2], K::U), B::And),
+            O::And => {
+                // A comparison's mask and a value: the value where it holds, else zero bits.
+                let (s1, s2) = (self.op(ins, 1)?, self.op(ins, 2)?);
+                let masked = match self.temp_condition(s1, self.lane_mask) {
+                    Some(c) => Some((c, s2)),
+                    None => self.temp_condition(s2, self.lane_mask).map(|c| (c, s1)),
+                };
+                match masked {
+                    Some((c, other)) if other.modifier(self.p) == 0 => {
+                        let want = self.has_integer_bits(other, self.lane_mask).then_some(K::U);
+                        let (x, k) = self.read_lanes(other, want, self.lane_mask)?;
+                        let zero = self.immediate(&vec![0; self.lane_mask.count_ones().clamp(1, 4) as usize], k);
+                        let r = self.select(c, x, zero);
+                        let d = dst(self, 0)?;
+                        self.write(d, r, k, sat)?;
+                    }
+                    _ => binary!(self.int_kind(ins, &[1, 2], K::U), B::And),
+                }
+            }
             O::Or => binary!(self.int_kind(ins, &[1, 2], K::U), B::InclusiveOr),
             O::Xor => binary!(self.int_kind(ins, &[1, 2], K::U), B::ExclusiveOr),
             O::Not => {

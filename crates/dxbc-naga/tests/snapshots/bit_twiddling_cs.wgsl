@@ -47,42 +47,42 @@ fn dxbc_main() {
     let r1_yz = (vec2(xe_edram_base_samples_2x_depth_pitch) & vec2<u32>(32768u, 2047u));
     r1_x = r1_x_1;
     if (r1_yz.x != 0u) {
-        let r1_y = select(0u, 4294967295u, (_e58.x < 10u));
-        let r1_w = select(0u, 4294967295u, (_e58.x >= 10u));
-        let r1_yw = (vec2<u32>(r1_y, r1_w) & vec2<u32>(40u, 4294967256u));
+        let r1_y = (_e58.x < 10u);
+        let r1_w = (_e58.x >= 10u);
+        let r1_yw = select(vec2(0u), vec2<u32>(40u, 4294967256u), vec2<bool>(r1_y, r1_w));
         let r1_y_1 = (r1_yw.y + r1_yw.x);
         let r1_x_2 = (r1_y_1 + r1_x_1);
         r1_x = r1_x_2;
     }
     let r1_y_2 = (xe_edram_base_samples_2x_depth_pitch >> 16u);
-    let _e100 = vThreadGroupID;
-    let r1_y_3 = ((_e100.y * r1_y_2) + r1_yz.y);
-    let r1_y_4 = (r1_y_3 + _e100.x);
-    let _e108 = vThreadIDInGroup;
-    let r1_z = (bitcast<vec4<i32>>(_e108).yyyy * vec4(320i));
+    let _e96 = vThreadGroupID;
+    let r1_y_3 = ((_e96.y * r1_y_2) + r1_yz.y);
+    let r1_y_4 = (r1_y_3 + _e96.x);
+    let _e104 = vThreadIDInGroup;
+    let r1_z = (bitcast<vec4<i32>>(_e104).yyyy * vec4(320i));
     let r1_y_5 = ((r1_y_4 * 5120u) + bitcast<u32>(r1_z.z));
-    let _e120 = r1_x;
-    let r1_x_3 = (_e120 << 2u);
+    let _e116 = r1_x;
+    let r1_x_3 = (_e116 << 2u);
     let r1_x_4 = (r1_x_3 + r1_y_5);
     let r1_y_6 = ((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u);
     let r1_y_7 = (r1_y_6 << 1u);
     let r1_x_5 = (r1_x_4 << (r1_y_7 & 31u));
-    let _e135 = (r1_x_5 / 4u);
-    let _e137 = arrayLength((&xe_edram_load_store_dest));
-    if (_e135 < _e137) {
-        xe_edram_load_store_dest[_e135] = _e28;
+    let _e131 = (r1_x_5 / 4u);
+    let _e133 = arrayLength((&xe_edram_load_store_dest));
+    if (_e131 < _e133) {
+        xe_edram_load_store_dest[_e131] = _e28;
     }
-    let _e144 = (_e135 + 1u);
-    if (_e144 < _e137) {
-        xe_edram_load_store_dest[_e144] = _e37;
+    let _e140 = (_e131 + 1u);
+    if (_e140 < _e133) {
+        xe_edram_load_store_dest[_e140] = _e37;
     }
-    let _e149 = (_e135 + 2u);
-    if (_e149 < _e137) {
-        xe_edram_load_store_dest[_e149] = _e46;
+    let _e145 = (_e131 + 2u);
+    if (_e145 < _e133) {
+        xe_edram_load_store_dest[_e145] = _e46;
     }
-    let _e154 = (_e135 + 3u);
-    if (_e154 < _e137) {
-        xe_edram_load_store_dest[_e154] = _e55;
+    let _e150 = (_e131 + 3u);
+    if (_e150 < _e133) {
+        xe_edram_load_store_dest[_e150] = _e55;
     }
     return;
 }

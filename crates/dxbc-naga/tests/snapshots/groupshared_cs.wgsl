@@ -29,41 +29,41 @@ fn dxbc_main() {
     let r0_x_1 = (g_iLevel >> 1u);
     let g_iLevelMask = CB.g_iLevelMask;
     let r0_y = (_e1.x & g_iLevelMask);
-    let r0_y_1 = select(0u, 4294967295u, (r0_y != 0u));
+    let r0_y_1 = (r0_y != 0u);
     r0_z = r0_x_1;
     loop {
-        let _e57 = r0_z;
-        let r0_w = select(0u, 4294967295u, (0u >= _e57));
-        if (r0_w != 0u) {
+        let _e54 = r0_z;
+        let r0_w = (0u >= _e54);
+        if r0_w {
             break;
         }
-        let r0_w_1 = ~(_e57);
+        let r0_w_1 = ~(_e54);
         let r0_w_2 = (r0_w_1 & _e24.x);
-        let _e80 = g0_[min(r0_w_2, 511u)];
-        let r0_w_3 = select(0u, _e80, (r0_w_2 < 512u));
-        let r1_x = (_e57 | _e24.x);
-        let _e101 = g0_[min(r1_x, 511u)];
-        let r1_x_1 = select(0u, _e101, (r1_x < 512u));
-        let r0_w_4 = select(0u, 4294967295u, (r1_x_1 >= r0_w_3));
-        let r0_w_5 = select(0u, 4294967295u, (r0_y_1 == r0_w_4));
-        let r1_x_2 = (_e57 ^ _e24.x);
-        let _e130 = g0_[min(r1_x_2, 511u)];
-        let r1_x_3 = select(0u, _e130, (r1_x_2 < 512u));
-        let _e150 = g0_[min(_e24.x, 511u)];
-        let r1_y = select(0u, _e150, (_e24.x < 512u));
-        let r0_w_6 = select(r1_y, r1_x_3, (r0_w_5 != 0u));
+        let _e72 = g0_[min(r0_w_2, 511u)];
+        let r0_w_3 = select(0u, _e72, (r0_w_2 < 512u));
+        let r1_x = (_e54 | _e24.x);
+        let _e93 = g0_[min(r1_x, 511u)];
+        let r1_x_1 = select(0u, _e93, (r1_x < 512u));
+        let r0_w_4 = (r1_x_1 >= r0_w_3);
+        let r0_w_5 = (select(0u, 4294967295u, r0_y_1) == select(0u, 4294967295u, r0_w_4));
+        let r1_x_2 = (_e54 ^ _e24.x);
+        let _e122 = g0_[min(r1_x_2, 511u)];
+        let r1_x_3 = select(0u, _e122, (r1_x_2 < 512u));
+        let _e142 = g0_[min(_e24.x, 511u)];
+        let r1_y = select(0u, _e142, (_e24.x < 512u));
+        let r0_w_6 = select(r1_y, r1_x_3, r0_w_5);
         workgroupBarrier();
         if (_e24.x < 512u) {
             g0_[_e24.x] = r0_w_6;
         }
         workgroupBarrier();
-        let r0_z_1 = (_e57 >> 1u);
+        let r0_z_1 = (_e54 >> 1u);
         r0_z = r0_z_1;
     }
-    let _e189 = g0_[min(_e24.x, 511u)];
-    let r0_x_2 = select(0u, _e189, (_e24.x < 512u));
-    let _e204 = arrayLength((&Data));
-    if (_e1.x < _e204) {
+    let _e179 = g0_[min(_e24.x, 511u)];
+    let r0_x_2 = select(0u, _e179, (_e24.x < 512u));
+    let _e194 = arrayLength((&Data));
+    if (_e1.x < _e194) {
         Data[_e1.x] = r0_x_2;
     }
     return;
