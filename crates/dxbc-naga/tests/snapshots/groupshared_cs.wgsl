@@ -45,12 +45,12 @@ fn dxbc_main() {
         let _e93 = g0_[min(r1_x, 511u)];
         let r1_x_1 = select(0u, _e93, (r1_x < 512u));
         let r0_w_4 = (r1_x_1 >= r0_w_3);
-        let r0_w_5 = (select(0u, 4294967295u, r0_y_1) == select(0u, 4294967295u, r0_w_4));
+        let r0_w_5 = (r0_y_1 == r0_w_4);
         let r1_x_2 = (_e54 ^ _e24.x);
-        let _e122 = g0_[min(r1_x_2, 511u)];
-        let r1_x_3 = select(0u, _e122, (r1_x_2 < 512u));
-        let _e142 = g0_[min(_e24.x, 511u)];
-        let r1_y = select(0u, _e142, (_e24.x < 512u));
+        let _e116 = g0_[min(r1_x_2, 511u)];
+        let r1_x_3 = select(0u, _e116, (r1_x_2 < 512u));
+        let _e136 = g0_[min(_e24.x, 511u)];
+        let r1_y = select(0u, _e136, (_e24.x < 512u));
         let r0_w_6 = select(r1_y, r1_x_3, r0_w_5);
         workgroupBarrier();
         if (_e24.x < 512u) {
@@ -60,10 +60,10 @@ fn dxbc_main() {
         let r0_z_1 = (_e54 >> 1u);
         r0_z = r0_z_1;
     }
-    let _e179 = g0_[min(_e24.x, 511u)];
-    let r0_x_2 = select(0u, _e179, (_e24.x < 512u));
-    let _e194 = arrayLength((&Data));
-    if (_e1.x < _e194) {
+    let _e173 = g0_[min(_e24.x, 511u)];
+    let r0_x_2 = select(0u, _e173, (_e24.x < 512u));
+    let _e188 = arrayLength((&Data));
+    if (_e1.x < _e188) {
         Data[_e1.x] = r0_x_2;
     }
     return;
