@@ -6,6 +6,7 @@
 //! `to_*` functions run naga's backends on it.
 #![forbid(unsafe_code)]
 
+mod cbuffer_struct;
 mod doubles;
 mod emulate;
 mod limitation;

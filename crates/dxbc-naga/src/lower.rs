@@ -36,9 +36,12 @@
 //! is dead (a variable never stored is never declared).
 //!
 //! Inputs `v#` and outputs `o#` stay private `vec4<u32>` globals and
-//! indexable temps `x#` local arrays; constant buffers are arrays of the
-//! `vec4` kind most of their RDEF variables have (f32 without RDEF), the
-//! immediate constant buffer of the kind most of its words look like.
+//! indexable temps `x#` local arrays. A constant buffer with RDEF
+//! variables is a struct of them (`cbuffer_struct.rs`), read member by
+//! member; one read with dynamic rows, or without RDEF, is an array of the
+//! `vec4` kind most of its variables have (f32 without RDEF); the
+//! immediate constant buffer is an array of the kind most of its words
+//! look like.
 //!
 //! An output write is not stored at once: the written components wait
 //! until the block ends, a construct opens, a flow instruction (`ret`,
@@ -60,8 +63,15 @@
 //! bits" rule is kept in substance), a NaN or infinity still as bits and a
 //! bitcast (WGSL has no such literal); integers in decimal (naga prints
 //! every integer literal in decimal: hex masks cannot be asked for).
-//! Splats stay splats (`vec4(1f)`). Comparisons still produce D3D's
-//! all-ones masks (u32) rather than `bool`s.
+//! Splats stay splats (`vec4(1f)`).
+//!
+//! A comparison written to a temp keeps its `bool` (`regs::Value::Bool`):
+//! D3D's all-ones/zero mask is only built where a reader wants the bits.
+//! Condition readers take the bool itself: `movc` and `if_nz`/`breakc`/…
+//! select or branch on it, `and` of a mask with a value is
+//! `select(0, value, b)`, and `and`/`or`/`ieq`/`ine` of two masks are the
+//! bools' `&`, `|`, `==`, `!=`. A value crossing a block boundary is
+//! stored as its mask (the variables hold bits).
 //!
 //! The program body becomes one function, `dxbc_main`, over those globals.
 //! The entry point `main` is a wrapper: it copies its arguments (locations
@@ -184,6 +194,13 @@ pub(crate) struct Lower<'a> {
     /// Per constant buffer id and row: the RDEF variable that starts in
     /// it or covers it (`name`, `name_1` for its second row, …).
     cb_row_names: BTreeMap<(u32, u32), String>,
+    /// Per constant buffer id and row holding several RDEF variables: each
+    /// variable's lanes (a mask) and name.
+    cb_row_lanes: BTreeMap<(u32, u32), Vec<(u32, String)>>,
+    /// RDEF's variables of the buffers that may become structs (by id).
+    cb_vars: BTreeMap<u32, Vec<crate::cbuffer_struct::Variable>>,
+    /// The struct layout of each constant buffer declared as one (by id).
+    cb_layouts: BTreeMap<u32, std::rc::Rc<crate::cbuffer_struct::Layout>>,
     /// RDEF's resource names: (class, first register, space, count, name).
     rdef_names: Vec<(RegisterClass, u32, u32, u32, String)>,
     pub(crate) bindings: Vec<BindingEntry>,
@@ -339,6 +356,9 @@ pub(crate) fn translate_form(
         icb_kind: K::U,
         rdef_names: rdef_names(shader),
         cb_row_names: cbuffer_row_names(shader),
+        cb_row_lanes: cbuffer_row_lanes(shader),
+        cb_vars: crate::cbuffer_struct::candidates(shader),
+        cb_layouts: BTreeMap::new(),
         bindings: Vec::new(),
         textures: BTreeMap::new(),
         samplers: BTreeMap::new(),
@@ -957,7 +977,7 @@ impl<'a> Lower<'a> {
                 let (id, d) =
                     if op.index_dim() == 3 { (op.index[0].imm as u32, 2) } else { (op.index[0].imm as u32, 1) };
                 match self.cbuffers.get(&id) {
-                    Some(&g) => (self.array_len(g), d),
+                    Some(&g) => (self.cb_layouts.get(&id).map_or_else(|| self.array_len(g), |l| l.rows), d),
                     None => return false,
                 }
             }
@@ -1056,6 +1076,13 @@ impl<'a> Lower<'a> {
             let raw = self.cbuffer_by_register(op, k)?;
             return Ok((self.select_lanes(raw, &sel), k));
         }
+        if ty == OT::ConstantBuffer && (0..op.index_dim()).all(|d| Self::is_static(op, d)) {
+            // The row is the last index (SM5.1: range id, register, row).
+            let (id, row) = (op.index[0].imm as u32, op.index[op.index_dim().saturating_sub(1)].imm as u32);
+            if let (Some(l), Some(&g)) = (self.cb_layouts.get(&id).cloned(), self.cbuffers.get(&id)) {
+                return self.read_cbuffer_members((id, g, &l), row, &sel, want, at);
+            }
+        }
         // Register files in memory: a load (kept while its block is open for
         // those that never change), then the bitcast and the lanes.
         use crate::regs::{k_code, LoadKey};
@@ -1113,10 +1140,30 @@ impl<'a> Lower<'a> {
             None => {
                 let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                 let load = self.e(E::Load { pointer: ptr });
+                // A dynamically indexed row: named after the variable at its base.
+                if ty == OT::ConstantBuffer && op.index_dim() == 2 {
+                    let base = (op.index[0].imm as u32, op.index[1].imm as u32);
+                    if let Some(name) = self.cb_row_names.get(&base) {
+                        self.f.named_expressions.insert(load, name.clone());
+                    }
+                }
                 self.bitcast(load, native, k)
             }
         };
-        Ok((self.select_lanes(raw, &sel), k))
+        let lanes = self.select_lanes(raw, &sel);
+        // Lanes of one variable in a row of several: named after it, unless
+        // the row's load already is.
+        let row_key = key.filter(|&(_, _, file)| file == 1).map(|(reg, row, _)| (reg, row));
+        if let (true, Some(vars)) = (lanes != raw, row_key.and_then(|r| self.cb_row_lanes.get(&r))) {
+            let mask = sel.iter().fold(0, |m, &c| m | 1 << c);
+            let row_name = row_key.and_then(|r| self.cb_row_names.get(&r));
+            if let Some((_, name)) = vars.iter().find(|(lanes, _)| mask & !lanes == 0) {
+                if Some(name) != row_name && !self.f.named_expressions.contains_key(&lanes) {
+                    self.f.named_expressions.insert(lanes, name.clone());
+                }
+            }
+        }
+        Ok((lanes, k))
     }
 
     /// The integer kind (i32 or u32) the first of sources `srcs` whose
@@ -1561,12 +1608,27 @@ impl<'a> Lower<'a> {
                 let rows = rows.clamp(1, 4096);
                 let kind = self.cb_kinds.get(&id).copied().unwrap_or(K::F);
                 self.cb_kinds.insert(id, kind);
-                let base = self.vec_ty(kind);
-                let ty = self.ty(TypeInner::Array {
-                    base,
-                    size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
-                    stride: 16,
-                });
+                let name = self.rdef_name(RegisterClass::ConstantBuffer, register, space);
+                let name = name.unwrap_or_else(|| format!("cb{id}"));
+                // RDEF's variables as members where they fit (`cbuffer_struct`).
+                let layout = match self.cb_vars.get(&id) {
+                    Some(vars) if count == crate::BindingCount::Single && self.linkage.is_none() => {
+                        crate::cbuffer_struct::layout(vars, rows).ok()
+                    }
+                    _ => None,
+                };
+                let ty = if let Some(layout) = layout {
+                    let ty = self.cbuffer_struct_type(&name, &layout);
+                    self.cb_layouts.insert(id, std::rc::Rc::new(layout));
+                    ty
+                } else {
+                    let base = self.vec_ty(kind);
+                    self.ty(TypeInner::Array {
+                        base,
+                        size: ArraySize::Constant(std::num::NonZeroU32::new(rows).unwrap_or(std::num::NonZeroU32::MIN)),
+                        stride: 16,
+                    })
+                };
                 // A range is a binding array of uniform blocks.
                 let ty = self.binding_array_type(ty, AddressSpace::Uniform, count);
                 if count != crate::BindingCount::Single {
@@ -1578,10 +1640,9 @@ impl<'a> Lower<'a> {
                     }
                 }
                 let (group, binding) = self.options.bindings.place(RegisterClass::ConstantBuffer, register, space);
-                let name = self.rdef_name(RegisterClass::ConstantBuffer, register, space);
                 let g = self.module.global_variables.append(
                     GlobalVariable {
-                        name: Some(name.unwrap_or_else(|| format!("cb{id}"))),
+                        name: Some(name),
                         space: AddressSpace::Uniform,
                         binding: Some(ResourceBinding { group, binding }),
                         ty,
@@ -1707,10 +1768,26 @@ impl<'a> Lower<'a> {
 
     fn cond(&mut self, ins: &Instruction) -> Result<H, TranslateError> {
         let op = self.op(ins, 0)?;
+        let nz = TestBoolean::from_u32(TEST_CONTROLS[0].get(ins.token)) == Some(TestBoolean::Nonzero);
+        // A comparison's result is tested as the bool it is.
+        if let Some(b) = self.temp_condition(op, 1) {
+            return Ok(if nz { b } else { self.e(E::Unary { op: UnaryOperator::LogicalNot, expr: b }) });
+        }
         let c = self.read_masked(op, K::U, 1)?;
         let z = self.lit_u(0);
-        let nz = TestBoolean::from_u32(TEST_CONTROLS[0].get(ins.token)) == Some(TestBoolean::Nonzero);
         Ok(self.bin(if nz { B::NotEqual } else { B::Equal }, c, z))
+    }
+
+    /// Writes a comparison's result `b`: a temp keeps the bool (readers
+    /// that want D3D's mask build it), other registers take the mask.
+    fn write_bool(&mut self, dst: &Operand, b: H) -> Result<(), TranslateError> {
+        let at = dst.offset as usize;
+        if dst.operand_type() == Some(OT::Temp) && Self::is_static(dst, 0) && !self.static_out_of_bounds(dst) {
+            let mask = self.dst_mask_of(dst);
+            return self.write_temp_bool(dst.index[0].imm as u32, mask, b, self.lanes, at);
+        }
+        let r = self.mask_from_bool(b);
+        self.write(dst, r, K::U, false)
     }
 
     fn instruction(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
@@ -1947,9 +2024,8 @@ impl<'a> Lower<'a> {
                 let a = src(self, 1, k)?;
                 let b = src(self, 2, k)?;
                 let c = self.bin($op, a, b);
-                let r = self.mask_from_bool(c);
                 let d = dst(self, 0)?;
-                self.write(d, r, K::U, false)?;
+                self.write_bool(d, c)?;
             }};
         }
         macro_rules! unary_math {
@@ -1995,6 +2071,28 @@ impl<'a> Lower<'a> {
                 self.lanes = 1;
                 let d = dst(self, 0)?;
                 self.write(d, dot, K::F, sat)?;
+            }
+            O::And | O::Or | O::Ieq | O::Ine
+                if self.is_condition(self.op(ins, 1)?, self.lane_mask)
+                    && self.is_condition(self.op(ins, 2)?, self.lane_mask) =>
+            {
+                // Two comparisons' masks: the bools combined (masks are
+                // equal exactly when their bools are).
+                let (s1, s2) = (self.op(ins, 1)?, self.op(ins, 2)?);
+                let (Some(a), Some(b)) =
+                    (self.temp_condition(s1, self.lane_mask), self.temp_condition(s2, self.lane_mask))
+                else {
+                    return malformed("a comparison's result did not read back", at);
+                };
+                let op = match code {
+                    O::And => B::And,
+                    O::Or => B::InclusiveOr,
+                    O::Ieq => B::Equal,
+                    _ => B::NotEqual,
+                };
+                let r = self.bin(op, a, b);
+                let d = dst(self, 0)?;
+                self.write_bool(d, r)?;
             }
             O::Eq => compare!(K::F, B::Equal),
             O::Ne => compare!(K::F, B::NotEqual),
@@ -2071,7 +2169,15 @@ impl<'a> Lower<'a> {
                 self.write(d, a, k, sat)?;
             }
             O::Movc => {
-                let c = src(self, 1, K::U)?;
+                let cond = self.op(ins, 1)?;
+                let cb = match self.temp_condition(cond, self.lane_mask) {
+                    Some(b) => b,
+                    None => {
+                        let c = src(self, 1, K::U)?;
+                        let z = self.splat_u(0);
+                        self.bin(B::NotEqual, c, z)
+                    }
+                };
                 let s1 = self.op(ins, 2)?;
                 let s2 = self.op(ins, 3)?;
                 let typed = s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat;
@@ -2081,8 +2187,6 @@ impl<'a> Lower<'a> {
                     self.read_lanes(s1, None, self.lane_mask)?
                 };
                 let b = self.read_masked(s2, k, self.lane_mask)?;
-                let z = self.splat_u(0);
-                let cb = self.bin(B::NotEqual, c, z);
                 let r = self.select(cb, a, b);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, sat)?;
@@ -2132,7 +2236,25 @@ impl<'a> Lower<'a> {
                 self.write(d, r, K::F, sat)?;
             }
             O::Iadd => binary!(self.int_kind(ins, &[1, 2], K::I), B::Add),
-            O::And => binary!(self.int_kind(ins, &[1, 2], K::U), B::And),
+            O::And => {
+                // A comparison's mask and a value: the value where it holds, else zero bits.
+                let (s1, s2) = (self.op(ins, 1)?, self.op(ins, 2)?);
+                let masked = match self.temp_condition(s1, self.lane_mask) {
+                    Some(c) => Some((c, s2)),
+                    None => self.temp_condition(s2, self.lane_mask).map(|c| (c, s1)),
+                };
+                match masked {
+                    Some((c, other)) if other.modifier(self.p) == 0 => {
+                        let want = self.has_integer_bits(other, self.lane_mask).then_some(K::U);
+                        let (x, k) = self.read_lanes(other, want, self.lane_mask)?;
+                        let zero = self.immediate(&vec![0; self.lane_mask.count_ones().clamp(1, 4) as usize], k);
+                        let r = self.select(c, x, zero);
+                        let d = dst(self, 0)?;
+                        self.write(d, r, k, sat)?;
+                    }
+                    _ => binary!(self.int_kind(ins, &[1, 2], K::U), B::And),
+                }
+            }
             O::Or => binary!(self.int_kind(ins, &[1, 2], K::U), B::InclusiveOr),
             O::Xor => binary!(self.int_kind(ins, &[1, 2], K::U), B::ExclusiveOr),
             O::Not => {
@@ -3287,6 +3409,28 @@ fn cbuffer_row_names(shader: &dxbc::Shader) -> BTreeMap<(u32, u32), String> {
             }
         }
     }
+    out
+}
+
+/// Per (constant buffer id, row) holding more than one RDEF variable: the
+/// lanes (mask) and name of each. SM5.0 only, as `cbuffer_row_names`.
+fn cbuffer_row_lanes(shader: &dxbc::Shader) -> BTreeMap<(u32, u32), Vec<(u32, String)>> {
+    let mut out: BTreeMap<(u32, u32), Vec<(u32, String)>> = BTreeMap::new();
+    let Some(rdef) = &shader.rdef else { return out };
+    if shader.program.as_ref().is_none_or(|p| p.version.is_sm51()) {
+        return out;
+    }
+    for b in rdef.bindings.iter().filter(|b| b.input_type == 0) {
+        let Some(cb) = rdef.constant_buffers.iter().find(|c| c.name == b.name) else { continue };
+        // Only variables within one row (scalars and vectors) share rows.
+        for v in cb.variables.iter().filter(|v| v.size > 0 && v.size <= 16 && v.start_offset % 16 + v.size <= 16) {
+            let Some(name) = identifier(&v.name) else { continue };
+            let first = v.start_offset % 16 / 4;
+            let mask = ((1u32 << (v.size / 4)) - 1) << first;
+            out.entry((b.bind_point, v.start_offset / 16)).or_default().push((mask & 0xf, name));
+        }
+    }
+    out.retain(|_, vars| vars.len() > 1);
     out
 }
 

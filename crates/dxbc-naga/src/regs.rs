@@ -20,6 +20,10 @@ pub(crate) enum Value {
     Expr { h: H, comp: Option<u8>, k: K },
     /// In the component's variable.
     Var,
+    /// A comparison's result, component `comp` of bool expression `h`
+    /// (`None`: a scalar): D3D's mask is all ones for true. Conditions read
+    /// the bool; other readers build the mask.
+    Bool { h: H, comp: Option<u8> },
 }
 
 /// One temp component.
@@ -48,6 +52,11 @@ pub(crate) type Comp = (u32, u8);
 pub(crate) enum LoadKey {
     /// `cb#[row]` as kind.
     Cbuffer(u32, u32, u8),
+    /// Member (and register of it, `u32::MAX`: the whole member) of the
+    /// struct of `cb#`, in its own kind.
+    CbMember(u32, u32, u32),
+    /// The vector of a split variable of `cb#` by its first lane's member.
+    CbSplit(u32, u32),
     /// `v#` as kind.
     Input(u32, u8),
     /// A system-value input register (by operand type) as kind.
@@ -327,7 +336,122 @@ impl<'a> Lower<'a> {
                 let load = self.e(E::Load { pointer: ptr });
                 self.bitcast(load, k, want)
             }
+            Value::Bool { h, comp } => {
+                let b = match comp {
+                    Some(i) => self.component(h, i as u32),
+                    None => h,
+                };
+                let mask = self.mask_of(b, 1);
+                self.bitcast(mask, K::U, want)
+            }
         }
+    }
+
+    /// D3D's mask (u32, all ones for true) of `n`-lane bool `b`.
+    fn mask_of(&mut self, b: H, n: usize) -> H {
+        let (t, f) = (self.lit_u(u32::MAX), self.lit_u(0));
+        let (t, f) = match vector_size(n) {
+            Some(size) => (self.e(E::Splat { size, value: t }), self.e(E::Splat { size, value: f })),
+            None => (t, f),
+        };
+        self.select(b, t, f)
+    }
+
+    /// The lanes `parts` when all are components of one expression `h`:
+    /// `h` itself, a component, a splat of a scalar or a swizzle.
+    fn lanes_of_one(&mut self, h: H, comps: &[Option<u8>]) -> Option<H> {
+        let n = comps.len();
+        if comps.iter().all(Option::is_none) {
+            return Some(match vector_size(n) {
+                Some(size) => self.e(E::Splat { size, value: h }),
+                None => h,
+            });
+        }
+        if !comps.iter().all(Option::is_some) {
+            return None;
+        }
+        let idx: Vec<u8> = comps.iter().map(|c| c.unwrap_or(0)).collect();
+        let width = self.width_of(h);
+        Some(if n == 1 {
+            self.component(h, idx[0] as u32)
+        } else if width == n && idx.iter().enumerate().all(|(i, &c)| c as usize == i) {
+            h
+        } else {
+            let mut pattern = [naga::SwizzleComponent::X; 4];
+            for (i, &c) in idx.iter().enumerate() {
+                pattern[i] = naga::SwizzleComponent::XYZW[c as usize & 3];
+            }
+            self.e(E::Swizzle { size: vector_size(n).unwrap_or(VectorSize::Quad), vector: h, pattern })
+        })
+    }
+
+    /// Whether lanes `mask` of `op` hold an immediate whose bits do not
+    /// look like a float (a typeless reader then takes integers, so that
+    /// `1u` is not written as a denormal float).
+    pub(crate) fn has_integer_bits(&self, op: &dxbc::program::Operand, mask: u32) -> bool {
+        let all = selection(op);
+        let mask = if mask & 0xf == 0 { 0xf } else { mask };
+        let lanes = (0..4).filter(|c| mask & (1 << c) != 0).map(|c| all[c] as usize & 3);
+        match op.operand_type() {
+            Some(OT::Immediate32) => {
+                let v = op.imm(self.p);
+                lanes.into_iter().any(|c| v.get(if v.len() == 1 { 0 } else { c }).is_some_and(|&b| !looks_float(b)))
+            }
+            Some(OT::Temp) if op.index[0].rel == dxbc::program::NO_OPERAND => {
+                let Some(regs) = self.regs.get(op.index[0].imm as usize) else { return false };
+                lanes.into_iter().any(|c| matches!(regs[c].now, Value::Imm(b) if !looks_float(b)))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `temp_condition` gives a bool for these lanes (builds nothing).
+    pub(crate) fn is_condition(&self, op: &dxbc::program::Operand, mask: u32) -> bool {
+        if op.operand_type() != Some(OT::Temp)
+            || op.index[0].rel != dxbc::program::NO_OPERAND
+            || op.modifier(self.p) != 0
+        {
+            return false;
+        }
+        let all = selection(op);
+        let mask = if mask & 0xf == 0 { 0xf } else { mask };
+        let Some(regs) = self.regs.get(op.index[0].imm as usize) else { return false };
+        (0..4).filter(|c| mask & (1 << c) != 0).all(|c| matches!(regs[all[c] as usize & 3].now, Value::Bool { .. }))
+    }
+
+    /// The bool a condition reader (`movc`, `if_nz`, `breakc`, …) wants
+    /// from lanes `mask` of temp operand `op`, when every lane it selects
+    /// holds a comparison's result and the operand has no modifier.
+    pub(crate) fn temp_condition(&mut self, op: &dxbc::program::Operand, mask: u32) -> Option<H> {
+        if !self.is_condition(op, mask) {
+            return None;
+        }
+        let all = selection(op);
+        let mask = if mask & 0xf == 0 { 0xf } else { mask };
+        let regs = *self.regs.get(op.index[0].imm as usize)?;
+        let mut parts = Vec::with_capacity(4);
+        for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+            match regs[all[c] as usize & 3].now {
+                Value::Bool { h, comp } => parts.push((h, comp)),
+                _ => return None,
+            }
+        }
+        let h = parts.first()?.0;
+        if parts.iter().all(|p| p.0 == h) {
+            let comps: Vec<Option<u8>> = parts.iter().map(|p| p.1).collect();
+            return self.lanes_of_one(h, &comps);
+        }
+        // Lanes of several comparisons: a bool vector of them.
+        let lanes: Vec<H> = parts
+            .iter()
+            .map(|&(h, comp)| match comp {
+                Some(i) => self.component(h, i as u32),
+                None => h,
+            })
+            .collect();
+        let size = vector_size(lanes.len())?;
+        let ty = self.ty(TypeInner::Vector { size, scalar: naga::Scalar::BOOL });
+        Some(self.e(E::Compose { ty, components: lanes }))
     }
 
     /// Stores a dirty component into its variable.
@@ -344,6 +468,7 @@ impl<'a> Lower<'a> {
         }
         let fallback = match slot.now {
             Value::Expr { k, .. } => k,
+            Value::Bool { .. } => K::U,
             Value::Imm(bits) if looks_float(bits) => K::F,
             _ => K::U,
         };
@@ -384,6 +509,7 @@ impl<'a> Lower<'a> {
                 .iter()
                 .find_map(|v| match v {
                     Value::Expr { k, .. } => Some(*k),
+                    Value::Bool { .. } => Some(K::U),
                     _ => None,
                 })
                 .unwrap_or_else(|| {
@@ -401,6 +527,17 @@ impl<'a> Lower<'a> {
     /// Builds the lanes `parts` as one value of kind `k`.
     fn gather_lanes(&mut self, parts: &[Value], k: K, reg: u32) -> H {
         let n = parts.len();
+        // Every lane one comparison's: its mask.
+        if let Some(Value::Bool { h, .. }) = parts.first().copied() {
+            if parts.iter().all(|p| matches!(p, Value::Bool { h: ph, .. } if *ph == h)) {
+                let comps: Vec<Option<u8>> =
+                    parts.iter().map(|p| if let Value::Bool { comp, .. } = p { *comp } else { None }).collect();
+                if let Some(b) = self.lanes_of_one(h, &comps) {
+                    let mask = self.mask_of(b, n);
+                    return self.bitcast(mask, K::U, k);
+                }
+            }
+        }
         // Every lane from one expression: a swizzle of it (or it).
         if let Some(Value::Expr { h, k: vk, .. }) = parts.first().copied() {
             if parts.iter().all(|p| matches!(p, Value::Expr { h: ph, k: pk, .. } if *ph == h && *pk == vk)) {
@@ -506,6 +643,32 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// Sets temp `reg`'s components `mask` from comparison result `b` (a
+    /// bool, or a vector of them, `lanes` wide as in `write_temp`).
+    pub(crate) fn write_temp_bool(
+        &mut self,
+        reg: u32,
+        mask: u32,
+        b: H,
+        lanes: usize,
+        at: usize,
+    ) -> Result<(), TranslateError> {
+        self.check_temp(reg, at)?;
+        self.widths.insert(b, lanes as u8);
+        if !self.f.named_expressions.contains_key(&b) && !self.f.expressions[b].needs_pre_emit() {
+            self.f.named_expressions.insert(b, format!("r{reg}_{}", mask_name(mask)));
+        }
+        for (lane, c) in (0..4u8).filter(|c| mask & (1 << c) != 0).enumerate() {
+            let comp = match lanes {
+                1 => None,
+                4 => Some(c),
+                _ => Some(lane as u8),
+            };
+            self.set_slot((reg, c), Value::Bool { h: b, comp });
+        }
+        Ok(())
+    }
+
     /// Sets temp components from immediates (a `mov` of literals: no line
     /// of its own; readers build the literal in their kind).
     pub(crate) fn write_temp_imm(
@@ -565,6 +728,7 @@ impl<'a> Lower<'a> {
         let reg = op.index[0].imm as usize;
         match self.regs.get(reg)?[c].now {
             Value::Expr { k, .. } => Some(k),
+            Value::Bool { .. } => Some(K::U),
             Value::Var => self.reg_vars.get(reg)?[c].map(|(_, k)| k),
             Value::Imm(_) => None,
         }

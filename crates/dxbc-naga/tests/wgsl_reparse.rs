@@ -23,6 +23,7 @@ fn corpus_wgsl_parses_and_validates_again() {
     files.sort();
     let options = dxbc_naga::Options::default();
     let mut checked = 0;
+    let mut structs = 0;
     let mut failures = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
@@ -43,12 +44,53 @@ fn corpus_wgsl_parses_and_validates_again() {
         if let Err(e) = validator.validate(&module) {
             failures.push(format!("{}: {}", f.display(), e.emit_to_string(&wgsl)));
         }
+        if let Some(why) = uniform_layouts_differ(&t.module, &module) {
+            failures.push(format!("{}: {why}", f.display()));
+        }
+        structs += uniform_structs(&t.module);
     }
     assert!(checked > 1500, "only {checked} corpus shaders translated to WGSL");
+    // Constant buffers with RDEF variables are structs (`cbuffer_struct`).
+    assert!(structs > 500, "only {structs} constant buffers are structs");
     assert!(
         failures.is_empty(),
         "{} of {checked} WGSL outputs do not parse back:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Uniform buffers declared as structs in the translation.
+fn uniform_structs(m: &naga::Module) -> usize {
+    m.global_variables
+        .iter()
+        .filter(|(_, g)| g.space == naga::AddressSpace::Uniform)
+        .filter(|(_, g)| matches!(m.types[g.ty].inner, naga::TypeInner::Struct { .. }))
+        .count()
+}
+
+/// naga's WGSL writer prints struct members without offsets, so the
+/// parser lays them out by WGSL's rules: the offsets and size it finds for
+/// each uniform struct must be the ones the translation gave (D3D's).
+fn uniform_layouts_differ(ours: &naga::Module, parsed: &naga::Module) -> Option<String> {
+    for (_, g) in ours.global_variables.iter().filter(|(_, g)| g.space == naga::AddressSpace::Uniform) {
+        let naga::TypeInner::Struct { members, span } = &ours.types[g.ty].inner else { continue };
+        let Some((_, back)) = parsed.global_variables.iter().find(|(_, p)| p.binding == g.binding) else {
+            return Some(format!("uniform {:?} is missing after parsing", g.name));
+        };
+        let naga::TypeInner::Struct { members: parsed_members, span: parsed_span } = &parsed.types[back.ty].inner
+        else {
+            return Some(format!("uniform {:?} is no struct after parsing", g.name));
+        };
+        let offsets = |ms: &[naga::StructMember]| ms.iter().map(|m| m.offset).collect::<Vec<_>>();
+        if offsets(members) != offsets(parsed_members) || span != parsed_span {
+            return Some(format!(
+                "uniform {:?}: offsets {:?} size {span}, parsed back as {:?} size {parsed_span}",
+                g.name,
+                offsets(members),
+                offsets(parsed_members)
+            ));
+        }
+    }
+    None
 }

@@ -1,21 +1,25 @@
 diagnostic(off, derivative_uniformity);
 
+struct _Globals_t {
+    u: vec2<f32>,
+    pad_0zw: vec2<u32>,
+}
+
 struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
 @group(0) @binding(0) 
-var<uniform> _Globals: array<vec4<f32>, 1>;
+var<uniform> _Globals: _Globals_t;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let u = _Globals[0];
-    let r1_xy = u.xy;
-    let r1_xy_1 = abs(r1_xy);
+    let u = _Globals.u;
+    let r1_xy = abs(u);
     let r1_z = u.x;
     let r1_z_1 = (r1_z + -0.5f);
     let r1_z_2 = abs(r1_z_1);
-    let r1_xyzw = vec4<f32>(r1_xy_1.x, r1_xy_1.y, r1_z_2, 0.4f);
+    let r1_xyzw = vec4<f32>(r1_xy.x, r1_xy.y, r1_z_2, 0.4f);
     o0_ = r1_xyzw;
     return;
 }

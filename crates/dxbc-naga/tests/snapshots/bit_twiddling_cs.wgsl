@@ -1,5 +1,15 @@
+struct XeEdramLoadStoreConstants_t {
+    xe_edram_rt_color_depth_offset: u32,
+    xe_edram_rt_color_depth_pitch: u32,
+    xe_edram_rt_stencil_offset: u32,
+    xe_edram_rt_stencil_pitch: u32,
+    xe_edram_base_samples_2x_depth_pitch: u32,
+    pad_1y: u32,
+    pad_1zw: vec2<u32>,
+}
+
 @group(0) @binding(0) 
-var<uniform> XeEdramLoadStoreConstants: array<vec4<u32>, 2>;
+var<uniform> XeEdramLoadStoreConstants: XeEdramLoadStoreConstants_t;
 @group(1) @binding(0) 
 var<storage> xe_edram_load_store_source: array<u32>;
 @group(3) @binding(0) 
@@ -13,68 +23,66 @@ fn dxbc_main() {
 
     let _e1 = vThreadID;
     let r0_x = (_e1.x << 4u);
-    let _e8 = XeEdramLoadStoreConstants[0];
-    let r0_x_1 = ((_e1.y * _e8.y) + r0_x);
-    let _e14 = XeEdramLoadStoreConstants[0];
-    let r0_x_2 = (r0_x_1 + _e14.x);
-    let _e19 = (r0_x_2 / 4u);
-    let _e21 = arrayLength((&xe_edram_load_store_source));
-    let _e23 = (_e21 - 1u);
-    let _e28 = xe_edram_load_store_source[min(_e19, _e23)];
-    let _e30 = select(0u, _e28, (_e19 < _e21));
-    let _e32 = (_e19 + 1u);
-    let _e37 = xe_edram_load_store_source[min(_e32, _e23)];
-    let _e39 = select(0u, _e37, (_e32 < _e21));
-    let _e41 = (_e19 + 2u);
-    let _e46 = xe_edram_load_store_source[min(_e41, _e23)];
-    let _e48 = select(0u, _e46, (_e41 < _e21));
-    let _e50 = (_e19 + 3u);
-    let _e55 = xe_edram_load_store_source[min(_e50, _e23)];
-    let _e57 = select(0u, _e55, (_e50 < _e21));
-    let _e60 = vThreadIDInGroup;
-    let r1_x_1 = (_e60.x << 2u);
-    let _e66 = XeEdramLoadStoreConstants[1];
-    let r1_yz = (_e66.xx & vec2<u32>(32768u, 2047u));
+    let xe_edram_rt_color_depth_pitch = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_pitch;
+    let r0_x_1 = ((_e1.y * xe_edram_rt_color_depth_pitch) + r0_x);
+    let xe_edram_rt_color_depth_offset = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_offset;
+    let r0_x_2 = (r0_x_1 + xe_edram_rt_color_depth_offset);
+    let _e17 = (r0_x_2 / 4u);
+    let _e19 = arrayLength((&xe_edram_load_store_source));
+    let _e21 = (_e19 - 1u);
+    let _e26 = xe_edram_load_store_source[min(_e17, _e21)];
+    let _e28 = select(0u, _e26, (_e17 < _e19));
+    let _e30 = (_e17 + 1u);
+    let _e35 = xe_edram_load_store_source[min(_e30, _e21)];
+    let _e37 = select(0u, _e35, (_e30 < _e19));
+    let _e39 = (_e17 + 2u);
+    let _e44 = xe_edram_load_store_source[min(_e39, _e21)];
+    let _e46 = select(0u, _e44, (_e39 < _e19));
+    let _e48 = (_e17 + 3u);
+    let _e53 = xe_edram_load_store_source[min(_e48, _e21)];
+    let _e55 = select(0u, _e53, (_e48 < _e19));
+    let _e58 = vThreadIDInGroup;
+    let r1_x_1 = (_e58.x << 2u);
+    let xe_edram_base_samples_2x_depth_pitch = XeEdramLoadStoreConstants.xe_edram_base_samples_2x_depth_pitch;
+    let r1_yz = (vec2(xe_edram_base_samples_2x_depth_pitch) & vec2<u32>(32768u, 2047u));
     r1_x = r1_x_1;
     if (r1_yz.x != 0u) {
-        let r1_y = select(0u, 4294967295u, (_e60.x < 10u));
-        let r1_w = select(0u, 4294967295u, (_e60.x >= 10u));
-        let r1_yw = (vec2<u32>(r1_y, r1_w) & vec2<u32>(40u, 4294967256u));
+        let r1_y = (_e58.x < 10u);
+        let r1_w = (_e58.x >= 10u);
+        let r1_yw = select(vec2(0u), vec2<u32>(40u, 4294967256u), vec2<bool>(r1_y, r1_w));
         let r1_y_1 = (r1_yw.y + r1_yw.x);
         let r1_x_2 = (r1_y_1 + r1_x_1);
         r1_x = r1_x_2;
     }
-    let _e101 = XeEdramLoadStoreConstants[1];
-    let r1_y_2 = (_e101.x >> 16u);
-    let _e106 = vThreadGroupID;
-    let r1_y_3 = ((_e106.y * r1_y_2) + r1_yz.y);
-    let r1_y_4 = (r1_y_3 + _e106.x);
-    let _e114 = vThreadIDInGroup;
-    let r1_z = (bitcast<vec4<i32>>(_e114).yyyy * vec4(320i));
+    let r1_y_2 = (xe_edram_base_samples_2x_depth_pitch >> 16u);
+    let _e96 = vThreadGroupID;
+    let r1_y_3 = ((_e96.y * r1_y_2) + r1_yz.y);
+    let r1_y_4 = (r1_y_3 + _e96.x);
+    let _e104 = vThreadIDInGroup;
+    let r1_z = (bitcast<vec4<i32>>(_e104).yyyy * vec4(320i));
     let r1_y_5 = ((r1_y_4 * 5120u) + bitcast<u32>(r1_z.z));
-    let _e126 = r1_x;
-    let r1_x_3 = (_e126 << 2u);
+    let _e116 = r1_x;
+    let r1_x_3 = (_e116 << 2u);
     let r1_x_4 = (r1_x_3 + r1_y_5);
-    let _e132 = XeEdramLoadStoreConstants[1];
-    let r1_y_6 = ((_e132.x >> 13u) & 1u);
+    let r1_y_6 = ((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u);
     let r1_y_7 = (r1_y_6 << 1u);
     let r1_x_5 = (r1_x_4 << (r1_y_7 & 31u));
-    let _e145 = (r1_x_5 / 4u);
-    let _e147 = arrayLength((&xe_edram_load_store_dest));
-    if (_e145 < _e147) {
-        xe_edram_load_store_dest[_e145] = _e30;
+    let _e131 = (r1_x_5 / 4u);
+    let _e133 = arrayLength((&xe_edram_load_store_dest));
+    if (_e131 < _e133) {
+        xe_edram_load_store_dest[_e131] = _e28;
     }
-    let _e154 = (_e145 + 1u);
-    if (_e154 < _e147) {
-        xe_edram_load_store_dest[_e154] = _e39;
+    let _e140 = (_e131 + 1u);
+    if (_e140 < _e133) {
+        xe_edram_load_store_dest[_e140] = _e37;
     }
-    let _e159 = (_e145 + 2u);
-    if (_e159 < _e147) {
-        xe_edram_load_store_dest[_e159] = _e48;
+    let _e145 = (_e131 + 2u);
+    if (_e145 < _e133) {
+        xe_edram_load_store_dest[_e145] = _e46;
     }
-    let _e164 = (_e145 + 3u);
-    if (_e164 < _e147) {
-        xe_edram_load_store_dest[_e164] = _e57;
+    let _e150 = (_e131 + 3u);
+    if (_e150 < _e133) {
+        xe_edram_load_store_dest[_e150] = _e55;
     }
     return;
 }

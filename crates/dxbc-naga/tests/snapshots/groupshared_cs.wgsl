@@ -1,5 +1,12 @@
+struct CB_t {
+    g_iLevel: u32,
+    g_iLevelMask: u32,
+    g_iWidth: u32,
+    g_iHeight: u32,
+}
+
 @group(0) @binding(0) 
-var<uniform> CB: array<vec4<u32>, 1>;
+var<uniform> CB: CB_t;
 @group(3) @binding(0) 
 var<storage, read_write> Data: array<u32>;
 var<workgroup> g0_: array<u32, 512>;
@@ -18,44 +25,45 @@ fn dxbc_main() {
         g0_[_e24.x] = r0_x;
     }
     workgroupBarrier();
-    let g_iLevel = CB[0];
-    let r0_x_1 = (g_iLevel.x >> 1u);
-    let r0_y = (_e1.x & g_iLevel.y);
-    let r0_y_1 = select(0u, 4294967295u, (r0_y != 0u));
+    let g_iLevel = CB.g_iLevel;
+    let r0_x_1 = (g_iLevel >> 1u);
+    let g_iLevelMask = CB.g_iLevelMask;
+    let r0_y = (_e1.x & g_iLevelMask);
+    let r0_y_1 = (r0_y != 0u);
     r0_z = r0_x_1;
     loop {
-        let _e56 = r0_z;
-        let r0_w = select(0u, 4294967295u, (0u >= _e56));
-        if (r0_w != 0u) {
+        let _e54 = r0_z;
+        let r0_w = (0u >= _e54);
+        if r0_w {
             break;
         }
-        let r0_w_1 = ~(_e56);
+        let r0_w_1 = ~(_e54);
         let r0_w_2 = (r0_w_1 & _e24.x);
-        let _e79 = g0_[min(r0_w_2, 511u)];
-        let r0_w_3 = select(0u, _e79, (r0_w_2 < 512u));
-        let r1_x = (_e56 | _e24.x);
-        let _e100 = g0_[min(r1_x, 511u)];
-        let r1_x_1 = select(0u, _e100, (r1_x < 512u));
-        let r0_w_4 = select(0u, 4294967295u, (r1_x_1 >= r0_w_3));
-        let r0_w_5 = select(0u, 4294967295u, (r0_y_1 == r0_w_4));
-        let r1_x_2 = (_e56 ^ _e24.x);
-        let _e129 = g0_[min(r1_x_2, 511u)];
-        let r1_x_3 = select(0u, _e129, (r1_x_2 < 512u));
-        let _e149 = g0_[min(_e24.x, 511u)];
-        let r1_y = select(0u, _e149, (_e24.x < 512u));
-        let r0_w_6 = select(r1_y, r1_x_3, (r0_w_5 != 0u));
+        let _e72 = g0_[min(r0_w_2, 511u)];
+        let r0_w_3 = select(0u, _e72, (r0_w_2 < 512u));
+        let r1_x = (_e54 | _e24.x);
+        let _e93 = g0_[min(r1_x, 511u)];
+        let r1_x_1 = select(0u, _e93, (r1_x < 512u));
+        let r0_w_4 = (r1_x_1 >= r0_w_3);
+        let r0_w_5 = (r0_y_1 == r0_w_4);
+        let r1_x_2 = (_e54 ^ _e24.x);
+        let _e116 = g0_[min(r1_x_2, 511u)];
+        let r1_x_3 = select(0u, _e116, (r1_x_2 < 512u));
+        let _e136 = g0_[min(_e24.x, 511u)];
+        let r1_y = select(0u, _e136, (_e24.x < 512u));
+        let r0_w_6 = select(r1_y, r1_x_3, r0_w_5);
         workgroupBarrier();
         if (_e24.x < 512u) {
             g0_[_e24.x] = r0_w_6;
         }
         workgroupBarrier();
-        let r0_z_1 = (_e56 >> 1u);
+        let r0_z_1 = (_e54 >> 1u);
         r0_z = r0_z_1;
     }
-    let _e188 = g0_[min(_e24.x, 511u)];
-    let r0_x_2 = select(0u, _e188, (_e24.x < 512u));
-    let _e203 = arrayLength((&Data));
-    if (_e1.x < _e203) {
+    let _e173 = g0_[min(_e24.x, 511u)];
+    let r0_x_2 = select(0u, _e173, (_e24.x < 512u));
+    let _e188 = arrayLength((&Data));
+    if (_e1.x < _e188) {
         Data[_e1.x] = r0_x_2;
     }
     return;

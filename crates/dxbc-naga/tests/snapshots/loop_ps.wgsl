@@ -1,35 +1,31 @@
 diagnostic(off, derivative_uniformity);
 
+struct _Globals_t {
+    a: f32,
+    pad_0y: u32,
+    pad_0zw: vec2<u32>,
+}
+
 struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
 @group(0) @binding(0) 
-var<uniform> _Globals: array<vec4<f32>, 1>;
+var<uniform> _Globals: _Globals_t;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let a = _Globals[0];
-    let r0_x = a.x;
-    let r0_y = a.x;
-    let r0_x_1 = (r0_x + r0_y);
-    let r0_y_1 = a.x;
-    let r0_x_2 = (r0_x_1 + r0_y_1);
-    let r0_y_2 = a.x;
-    let r0_x_3 = (r0_x_2 + r0_y_2);
-    let r0_y_3 = a.x;
-    let r0_x_4 = (r0_x_3 + r0_y_3);
-    let r0_y_4 = a.x;
-    let r0_x_5 = (r0_x_4 + r0_y_4);
-    let r0_y_5 = a.x;
-    let r0_x_6 = (r0_x_5 + r0_y_5);
-    let r0_y_6 = a.x;
-    let r0_x_7 = (r0_x_6 + r0_y_6);
-    let r0_y_7 = a.x;
-    let r0_x_8 = (r0_x_7 + r0_y_7);
-    let r0_y_8 = a.x;
-    let r0_x_9 = (r0_x_8 + r0_y_8);
-    let r0_xyzw = vec4(r0_x_9);
+    let a = _Globals.a;
+    let r0_x = (a + a);
+    let r0_x_1 = (r0_x + a);
+    let r0_x_2 = (r0_x_1 + a);
+    let r0_x_3 = (r0_x_2 + a);
+    let r0_x_4 = (r0_x_3 + a);
+    let r0_x_5 = (r0_x_4 + a);
+    let r0_x_6 = (r0_x_5 + a);
+    let r0_x_7 = (r0_x_6 + a);
+    let r0_x_8 = (r0_x_7 + a);
+    let r0_xyzw = vec4(r0_x_8);
     o0_ = r0_xyzw;
     return;
 }

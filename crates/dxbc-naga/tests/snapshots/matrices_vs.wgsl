@@ -1,3 +1,10 @@
+struct CbAllShadowData {
+    m_mWorldViewProjection: mat4x4<f32>,
+    m_mWorld: mat4x4<f32>,
+    m_mWorldView: mat4x4<f32>,
+    m_mShadow: mat4x4<f32>,
+}
+
 struct VertexOutput {
     @location(0) normal0_: vec4<f32>,
     @location(1) color0_: vec4<f32>,
@@ -7,7 +14,7 @@ struct VertexOutput {
 }
 
 @group(0) @binding(0) 
-var<uniform> cbAllShadowData: array<vec4<f32>, 16>;
+var<uniform> cbAllShadowData: CbAllShadowData;
 var<private> v1_: vec4<f32>;
 var<private> o0_: vec4<f32>;
 var<private> v0_: vec4<f32>;
@@ -19,25 +26,17 @@ var<private> o4_: vec4<f32>;
 
 fn dxbc_main() {
     let _e1 = v1_;
-    let m_mWorld = cbAllShadowData[4];
-    let m_mWorld_1_ = cbAllShadowData[5];
-    let m_mWorld_2_ = cbAllShadowData[6];
-    let _e21 = v0_;
-    let m_mWorldView_2_ = cbAllShadowData[10];
-    let _e27 = v2_;
-    let m_mShadow = cbAllShadowData[12];
-    let m_mShadow_1_ = cbAllShadowData[13];
-    let m_mShadow_2_ = cbAllShadowData[14];
-    let m_mShadow_3_ = cbAllShadowData[15];
-    let m_mWorldViewProjection = cbAllShadowData[0];
-    let m_mWorldViewProjection_1_ = cbAllShadowData[1];
-    let m_mWorldViewProjection_2_ = cbAllShadowData[2];
-    let m_mWorldViewProjection_3_ = cbAllShadowData[3];
-    o0_ = vec4<f32>(dot(_e1.xyz, m_mWorld.xyz), dot(_e1.xyz, m_mWorld_1_.xyz), dot(_e1.xyz, m_mWorld_2_.xyz), 0f);
-    o1_ = vec4<f32>(_e27.xy, dot(_e21, m_mWorldView_2_), 0f);
-    o2_ = vec4<f32>(dot(_e21, m_mShadow), dot(_e21, m_mShadow_1_), dot(_e21, m_mShadow_2_), dot(_e21, m_mShadow_3_));
-    o3_ = vec4<f32>(dot(_e21, m_mWorldViewProjection), dot(_e21, m_mWorldViewProjection_1_), dot(_e21, m_mWorldViewProjection_2_), dot(_e21, m_mWorldViewProjection_3_));
-    o4_ = _e21;
+    let m_mWorld = cbAllShadowData.m_mWorld;
+    let _e18 = v0_;
+    let m_mWorldView = cbAllShadowData.m_mWorldView;
+    let _e25 = v2_;
+    let m_mShadow = cbAllShadowData.m_mShadow;
+    let m_mWorldViewProjection = cbAllShadowData.m_mWorldViewProjection;
+    o0_ = vec4<f32>(dot(_e1.xyz, m_mWorld[0].xyz), dot(_e1.xyz, m_mWorld[1].xyz), dot(_e1.xyz, m_mWorld[2].xyz), 0f);
+    o1_ = vec4<f32>(_e25.xy, dot(_e18, m_mWorldView[2]), 0f);
+    o2_ = vec4<f32>(dot(_e18, m_mShadow[0]), dot(_e18, m_mShadow[1]), dot(_e18, m_mShadow[2]), dot(_e18, m_mShadow[3]));
+    o3_ = vec4<f32>(dot(_e18, m_mWorldViewProjection[0]), dot(_e18, m_mWorldViewProjection[1]), dot(_e18, m_mWorldViewProjection[2]), dot(_e18, m_mWorldViewProjection[3]));
+    o4_ = _e18;
     return;
 }
 

@@ -1,11 +1,17 @@
 diagnostic(off, derivative_uniformity);
 
+struct _Globals_t {
+    level: f32,
+    pad_0y: u32,
+    pad_0zw: vec2<u32>,
+}
+
 struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
 @group(0) @binding(0) 
-var<uniform> _Globals: array<vec4<f32>, 1>;
+var<uniform> _Globals: _Globals_t;
 @group(2) @binding(0) 
 var s: sampler;
 @group(1) @binding(0) 
@@ -13,9 +19,8 @@ var t: texture_2d<f32>;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let level = _Globals[0];
-    let r0_x = level.x;
-    let r0_xyzw = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, r0_x);
+    let level = _Globals.level;
+    let r0_xyzw = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, level);
     o0_ = r0_xyzw;
     return;
 }

@@ -1,11 +1,15 @@
 diagnostic(off, derivative_uniformity);
 
+struct _Globals_t {
+    v: vec4<u32>,
+}
+
 struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
 @group(0) @binding(0) 
-var<uniform> _Globals: array<vec4<u32>, 1>;
+var<uniform> _Globals: _Globals_t;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
@@ -14,7 +18,7 @@ fn dxbc_main() {
     var r0_z: f32 = f32();
     var r0_w: f32 = f32();
 
-    let v = _Globals[0];
+    let v = _Globals.v;
     let r1_x = v.x;
     switch r1_x {
         case 0u: {

@@ -1,12 +1,28 @@
 diagnostic(off, derivative_uniformity);
 
+struct CbAll {
+    g_v4MaterialAmbientColor: vec4<f32>,
+    g_v4MaterialDiffuseColor: vec4<f32>,
+    g_v3LightDir: vec3<f32>,
+    pad_2w: u32,
+    g_v4LightDiffuse: vec4<f32>,
+    g_fTime: f32,
+    pad_4y: u32,
+    pad_4zw: vec2<u32>,
+    g_m4x4World: mat4x4<f32>,
+    g_m4x4WorldViewProjection: mat4x4<f32>,
+    g_fAlphaRef: f32,
+    pad_13y: u32,
+    pad_13zw: vec2<u32>,
+}
+
 struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
     @builtin(sample_mask) sample_mask: u32,
 }
 
 @group(0) @binding(0) 
-var<uniform> cbAll: array<vec4<f32>, 14>;
+var<uniform> cbAll: CbAll;
 @group(2) @binding(0) 
 var g_AlphaTextureSampler: sampler;
 @group(1) @binding(0) 
@@ -29,40 +45,40 @@ fn dxbc_main() {
     let r3_xyzw_1 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.xyxx.xy);
     let r2_xyzw_3 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.zwzz.xy);
     let r0_y = r3_xyzw_1.w;
-    let g_fAlphaRef = cbAll[13];
-    let r0_z = (r3_xyzw_1.w + -(g_fAlphaRef.x));
+    let g_fAlphaRef = cbAll.g_fAlphaRef;
+    let r0_z = (r3_xyzw_1.w + -(g_fAlphaRef));
     let r3_xyz = (r3_xyzw_1.www * r3_xyzw_1.xyz);
-    let r0_z_1 = select(0u, 4294967295u, (r0_z >= 0f));
-    let r0_xy = (vec2<u32>(1u, bitcast<u32>(r0_y)) & vec2(r0_z_1));
+    let r0_z_1 = (r0_z >= 0f);
+    let r0_xy = select(vec2(0u), vec2<u32>(1u, bitcast<u32>(r0_y)), vec2(r0_z_1));
     let r4_y = (r2_xyzw_3.w + bitcast<f32>(r0_xy.y));
-    let r0_w = (r2_xyzw_3.w + -(g_fAlphaRef.x));
-    let r0_w_1 = select(0u, 4294967295u, (r0_w >= 0f));
-    let r4_x = select(2u, 3u, (r0_z_1 != 0u));
-    let r3_xyz_1 = (bitcast<vec3<u32>>(r3_xyz) & vec3(r0_z_1));
-    let r0_xy_1 = select(r0_xy, vec2<u32>(r4_x, bitcast<u32>(r4_y)), (vec2(r0_w_1) != vec2(0u)));
+    let r0_w = (r2_xyzw_3.w + -(g_fAlphaRef));
+    let r0_w_1 = (r0_w >= 0f);
+    let r4_x = select(2u, 3u, r0_z_1);
+    let r3_xyz_1 = select(vec3(0f), r3_xyz, vec3(r0_z_1));
+    let r0_xy_1 = select(r0_xy, vec2<u32>(r4_x, bitcast<u32>(r4_y)), vec2(r0_w_1));
     let r4_xyzw = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r1_xyzw_3.xyxx.xy);
     let r1_xyzw_4 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r1_xyzw_3.zwzz.xy);
     let r5_y = (bitcast<f32>(r0_xy_1.y) + r4_xyzw.w);
     let r5_x = (r0_xy_1.x + 4u);
-    let r0_z_2 = (r4_xyzw.w + -(g_fAlphaRef.x));
-    let r0_z_3 = select(0u, 4294967295u, (r0_z_2 >= 0f));
-    let r0_xy_2 = select(r0_xy_1, vec2<u32>(r5_x, bitcast<u32>(r5_y)), (vec2(r0_z_3) != vec2(0u)));
+    let r0_z_2 = (r4_xyzw.w + -(g_fAlphaRef));
+    let r0_z_3 = (r0_z_2 >= 0f);
+    let r0_xy_2 = select(r0_xy_1, vec2<u32>(r5_x, bitcast<u32>(r5_y)), vec2(r0_z_3));
     let r5_x_1 = (r0_xy_2.x + 8u);
     let r5_y_1 = (r1_xyzw_4.w + bitcast<f32>(r0_xy_2.y));
-    let r3_w = (r1_xyzw_4.w + -(g_fAlphaRef.x));
-    let r3_w_1 = select(0u, 4294967295u, (r3_w >= 0f));
-    let r0_xy_3 = select(r0_xy_2, vec2<u32>(r5_x_1, bitcast<u32>(r5_y_1)), (vec2(r3_w_1) != vec2(0u)));
-    let r2_xyz = ((r2_xyzw_3.xyz * r2_xyzw_3.www) + bitcast<vec3<f32>>(r3_xyz_1));
-    let r2_xyz_1 = select(bitcast<vec3<f32>>(r3_xyz_1), r2_xyz, (vec3(r0_w_1) != vec3(0u)));
+    let r3_w = (r1_xyzw_4.w + -(g_fAlphaRef));
+    let r3_w_1 = (r3_w >= 0f);
+    let r0_xy_3 = select(r0_xy_2, vec2<u32>(r5_x_1, bitcast<u32>(r5_y_1)), vec2(r3_w_1));
+    let r2_xyz = ((r2_xyzw_3.xyz * r2_xyzw_3.www) + r3_xyz_1);
+    let r2_xyz_1 = select(r3_xyz_1, r2_xyz, vec3(r0_w_1));
     let r3_xyz_2 = ((r4_xyzw.xyz * r4_xyzw.www) + r2_xyz_1);
-    let r2_xyz_2 = select(r2_xyz_1, r3_xyz_2, (vec3(r0_z_3) != vec3(0u)));
+    let r2_xyz_2 = select(r2_xyz_1, r3_xyz_2, vec3(r0_z_3));
     let r1_xyz = ((r1_xyzw_4.xyz * r1_xyzw_4.www) + r2_xyz_2);
-    let r1_xyz_1 = select(r2_xyz_2, r1_xyz, (vec3(r3_w_1) != vec3(0u)));
+    let r1_xyz_1 = select(r2_xyz_2, r1_xyz, vec3(r3_w_1));
     let r1_xyz_2 = (r1_xyz_1 / bitcast<vec3<f32>>(r0_xy_3.yyy));
     let r1_w = r0_xy_3.y;
     oMask.x = r0_xy_3.x;
-    let _e195 = v1_;
-    o0_ = (vec4<f32>(r1_xyz_2.x, r1_xyz_2.y, r1_xyz_2.z, bitcast<f32>(r1_w)) * _e195);
+    let _e160 = v1_;
+    o0_ = (vec4<f32>(r1_xyz_2.x, r1_xyz_2.y, r1_xyz_2.z, bitcast<f32>(r1_w)) * _e160);
     return;
 }
 

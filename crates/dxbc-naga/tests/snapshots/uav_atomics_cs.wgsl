@@ -1,10 +1,14 @@
+struct _Globals_t {
+    v: vec4<u32>,
+}
+
 @group(0) @binding(0) 
-var<uniform> _Globals: array<vec4<u32>, 1>;
+var<uniform> _Globals: _Globals_t;
 @group(3) @binding(1) 
 var<storage, read_write> u: array<atomic<u32>>;
 
 fn dxbc_main() {
-    let v = _Globals[0];
+    let v = _Globals.v;
     let r0_x = v.x;
     atomicAnd((&u[0u]), r0_x);
     let r0_y = v.y;
@@ -22,14 +26,14 @@ fn dxbc_main() {
     atomicXor((&u[6u]), r0_x_5);
     let r0_x_6 = v.x;
     let _e54 = atomicExchange((&u[7u]), r0_x_6);
-    let r0_x_7 = select(0u, 4294967295u, (_e54 == 2u));
-    let r0_x_8 = (r0_x_7 & 1u);
+    let r0_x_7 = (_e54 == 2u);
+    let r0_x_8 = select(0u, 1u, r0_x_7);
     atomicAdd((&u[8u]), r0_x_8);
     let r0_y_1 = v.y;
     let r1_x_1 = v.x;
-    let _e76 = atomicCompareExchangeWeak((&u[9u]), r0_y_1, r1_x_1);
-    let r0_x_9 = select(0u, 4294967295u, (_e76.old_value == 5u));
-    let r0_x_10 = (r0_x_9 & 1u);
+    let _e74 = atomicCompareExchangeWeak((&u[9u]), r0_y_1, r1_x_1);
+    let r0_x_9 = (_e74.old_value == 5u);
+    let r0_x_10 = select(0u, 1u, r0_x_9);
     atomicAdd((&u[10u]), r0_x_10);
     return;
 }
