@@ -7,6 +7,7 @@ use super::listing_editor::ListingEditor;
 use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
 use crate::viewport::Viewport;
 use crate::{def_use, listing_edit, selection, st, syntax, Assembled, State};
+use leptos::either::Either;
 use leptos::prelude::*;
 
 /// Assembles the line editor's text in place of line `l`; accepted, the
@@ -176,9 +177,14 @@ fn ListingView() -> impl IntoView {
                             let class = line_class(s, &m, l, hover_line.get_untracked(), sel_line.get_untracked());
                             let selected = (sel_line.get_untracked() == Some(l)).to_string();
                             // Register pieces carry their index: a click reads the register from the line.
+                            // Plain pieces (spaces, punctuation) are bare text: about half
+                            // the elements a jump of the listing would build.
                             let pieces = syntax::highlight(&m.lines[l]).into_iter().enumerate().map(|(k, (c, t))| {
+                                if c == syntax::Class::Plain {
+                                    return Either::Left(t.to_string());
+                                }
                                 let p = (c == syntax::Class::Register).then_some(k);
-                                view! { <span class=c.css() data-p=p>{t.to_string()}</span> }
+                                Either::Right(view! { <span class=c.css() data-p=p>{t.to_string()}</span> })
                             }).collect_view();
                             let gutter = breakpoint_offset(&m, l).map(|_| view! {
                                 <span class="gutter" data-gutter=l data-testid="gutter" title="Toggle a breakpoint"></span>
