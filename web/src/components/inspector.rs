@@ -110,15 +110,11 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
     match f.choices {
         Some(c) => {
             let cur = f.value;
-            let all = c.options(cur);
             let picker = NodeRef::<leptos::html::Select>::new();
-            // A long menu (the opcode's two hundred values) shows only the
-            // current value in the frame that shows the token; the rest
-            // follow right after it (building them was most of a
-            // selection's script and style work). Nobody opens a menu
-            // within a frame.
-            let (now, later): (Vec<_>, Vec<_>) =
-                if all.len() > EAGER_OPTIONS { all.into_iter().partition(|o| o.0 == cur) } else { (all, Vec::new()) };
+            // A long menu shows only the current value in the frame that
+            // shows the token; the rest follow right after it. Nobody
+            // opens a menu within a frame.
+            let (now, later) = inspect::options_now_and_later(c.options(cur), cur);
             if !later.is_empty() {
                 request_animation_frame(move || {
                     if let Some(el) = picker.try_get_untracked().flatten() {
@@ -150,12 +146,9 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
     }
 }
 
-/// Menus with more values than this are completed after the first paint.
-const EAGER_OPTIONS: usize = 16;
-
 /// Adds `options` (sorted by value, without `cur`) around the picker's one
 /// option, the current value `cur`, keeping the value order.
-fn add_options(picker: &web_sys::HtmlSelectElement, cur: u32, options: &[(u32, String)]) {
+fn add_options(picker: &web_sys::HtmlSelectElement, cur: u32, options: &[inspect::PickerOption]) {
     let doc = document();
     let shown = picker.first_element_child();
     for (v, label) in options {
