@@ -77,6 +77,26 @@ impl Choices {
     }
 }
 
+/// A picker's option: its value and label.
+pub type PickerOption = (u32, String);
+
+/// Pickers with more values than this show only the current one in the
+/// frame that shows the token ([`options_now_and_later`]).
+pub const EAGER_OPTIONS: usize = 16;
+
+/// A picker's options (as [`Choices::options`] gives them) split into those
+/// drawn with the token and those added once that frame has painted: all
+/// of a short menu now; of a long one (the opcode's two hundred values),
+/// only the current value now, the others, in value order, later.
+/// Building them all was most of a selection's script and style work.
+pub fn options_now_and_later(all: Vec<PickerOption>, current: u32) -> (Vec<PickerOption>, Vec<PickerOption>) {
+    if all.len() > EAGER_OPTIONS {
+        all.into_iter().partition(|o| o.0 == current)
+    } else {
+        (all, Vec::new())
+    }
+}
+
 /// The test id of a field's editor: `field-` and the name as `dxbc dump`
 /// prints it, lower case, spaces as dashes (`field-component-selection`).
 pub fn field_testid(name: &str) -> String {
@@ -470,6 +490,32 @@ mod tests {
                 assert!(!r.title.is_empty() && !r.about.is_empty(), "{} span {i}", ex.name);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod picker_tests {
+    use super::*;
+
+    /// The opcode menu of `mul` draws one option now, the others follow in
+    /// value order; a yes/no field's menu is drawn whole.
+    #[test]
+    fn long_menus_draw_the_current_value_first() {
+        let m = Model::new(dxbc::examples::tint_pixel_shader());
+        let op = m.program().unwrap().instructions[4].offset;
+        let r = inspect(&m, m.span_starting(op).unwrap()).unwrap();
+        let opcode = r.fields.iter().find(|f| f.name == "opcode").unwrap();
+        let all = opcode.choices.unwrap().options(opcode.value);
+        let (now, later) = options_now_and_later(all.clone(), opcode.value);
+        assert_eq!(now, vec![(dxbc::spec::opc::MUL as u32, "mul (56)".to_string())]);
+        assert_eq!(later.len(), all.len() - 1);
+        assert!(later.windows(2).all(|w| w[0].0 < w[1].0));
+        let mut merged = [now, later].concat();
+        merged.sort();
+        assert_eq!(merged, all);
+        let sat = r.fields.iter().find(|f| f.name == "saturate").unwrap();
+        let all = sat.choices.unwrap().options(sat.value);
+        assert_eq!(options_now_and_later(all.clone(), sat.value), (all, Vec::new()));
     }
 }
 

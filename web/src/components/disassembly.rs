@@ -7,8 +7,8 @@ use super::listing_editor::ListingEditor;
 use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
 use crate::viewport::Viewport;
 use crate::{def_use, listing_edit, selection, st, syntax, Assembled, State};
+use leptos::either::Either;
 use leptos::prelude::*;
-use std::sync::Arc;
 
 /// Assembles the line editor's text in place of line `l`; accepted, the
 /// editor closes.
@@ -89,6 +89,9 @@ fn ListingView() -> impl IntoView {
         now
     });
     Effect::new(move |_| {
+        // A new file or an edit keeps the rows whose text it kept (below):
+        // their marks are drawn again here.
+        s.model.track();
         s.hits.track();
         s.diff.track();
         s.du.track();
@@ -159,23 +162,29 @@ fn ListingView() -> impl IntoView {
             on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { vp.scrolled(&el) } }>
             <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
                 <div class="rows" node_ref=rows_ref style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
-                    // Keyed by file and line: rows still in the window keep their
-                    // element while scrolling, so a click during a scroll is not lost.
+                    // Keyed by line and text: rows still in the window keep their
+                    // element while scrolling, so a click during a scroll is not lost,
+                    // and an edit rebuilds only the rows whose text it changed.
                     <For each=move || {
                         let m = s.model.get();
                         let first = top.get().min(n().saturating_sub(1));
                         let last = (first + vp.fitting_rows(LOOKAHEAD)).min(n());
                         (first..last).map(move |l| (m.clone(), l)).collect::<Vec<_>>()
-                    } key=|(m, l)| (Arc::as_ptr(m) as usize, *l) let((m, l))>
+                    } key=|(m, l)| (*l, m.lines[*l].clone()) let((m, l))>
                         {
                             // Drawn with the marks of the moment; the effects above
                             // keep them current without a closure per row.
                             let class = line_class(s, &m, l, hover_line.get_untracked(), sel_line.get_untracked());
                             let selected = (sel_line.get_untracked() == Some(l)).to_string();
                             // Register pieces carry their index: a click reads the register from the line.
+                            // Plain pieces (spaces, punctuation) are bare text: about half
+                            // the elements a jump of the listing would build.
                             let pieces = syntax::highlight(&m.lines[l]).into_iter().enumerate().map(|(k, (c, t))| {
+                                if c == syntax::Class::Plain {
+                                    return Either::Left(t.to_string());
+                                }
                                 let p = (c == syntax::Class::Register).then_some(k);
-                                view! { <span class=c.css() data-p=p>{t.to_string()}</span> }
+                                Either::Right(view! { <span class=c.css() data-p=p>{t.to_string()}</span> })
                             }).collect_view();
                             let gutter = breakpoint_offset(&m, l).map(|_| view! {
                                 <span class="gutter" data-gutter=l data-testid="gutter" title="Toggle a breakpoint"></span>

@@ -17,7 +17,10 @@ pub fn Header() -> impl IntoView {
     let s = st();
     let profile =
         move || s.model.get().shader.as_ref().and_then(|sh| sh.profile()).unwrap_or_else(|| "no program".into());
-    let checksum = move || {
+    // A memo: the badge's class and text both read it, and checking the
+    // checksum hashes the whole file (milliseconds on a large shader,
+    // once per file or edit, not once per reader).
+    let checksum = Memo::new(move |_| {
         let m = s.model.get();
         match &m.shader {
             None => ("badge bad", "not a container".to_string()),
@@ -30,7 +33,7 @@ pub fn Header() -> impl IntoView {
                 ),
             ),
         }
-    };
+    });
     let on_file = move |ev: web_sys::Event| {
         let Some(inp) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
@@ -74,7 +77,7 @@ pub fn Header() -> impl IntoView {
         <header class="top">
             <h1>"DXBC Explorer"</h1>
             <span class="profile" data-testid="profile">{profile}</span>
-            <span class=move || checksum().0 data-testid="checksum">{move || checksum().1}</span>
+            <span class=move || checksum.get().0 data-testid="checksum">{move || checksum.get().1}</span>
             <EditBar/>
             <label class="btn">"Open file…"
                 <input type="file" data-testid="file" accept=".cso,.dxbc,.o,.fxo,.bin,.h,.txt" on:change=on_file/>

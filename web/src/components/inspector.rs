@@ -110,13 +110,24 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
     match f.choices {
         Some(c) => {
             let cur = f.value;
-            let opts = c
-                .options(cur)
+            let picker = NodeRef::<leptos::html::Select>::new();
+            // A long menu shows only the current value in the frame that
+            // shows the token; the rest follow right after it. Nobody
+            // opens a menu within a frame.
+            let (now, later) = inspect::options_now_and_later(c.options(cur), cur);
+            if !later.is_empty() {
+                request_animation_frame(move || {
+                    if let Some(el) = picker.try_get_untracked().flatten() {
+                        set_timeout(move || add_options(&el, cur, &later), std::time::Duration::ZERO);
+                    }
+                });
+            }
+            let opts = now
                 .into_iter()
                 .map(|(v, label)| view! { <option value=v.to_string() selected=v == cur>{label}</option> })
                 .collect_view();
             view! {
-                <select class="fedit" data-testid=id aria-label=name on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+                <select class="fedit" data-testid=id aria-label=name node_ref=picker on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
                     on:change=move |ev| {
                         // A refused value is not shown as if it were the token's.
                         if !apply(event_target_value(&ev)) {
@@ -132,6 +143,20 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
             apply(v);
         })
         .into_any(),
+    }
+}
+
+/// Adds `options` (sorted by value, without `cur`) around the picker's one
+/// option, the current value `cur`, keeping the value order.
+fn add_options(picker: &web_sys::HtmlSelectElement, cur: u32, options: &[inspect::PickerOption]) {
+    let doc = document();
+    let shown = picker.first_element_child();
+    for (v, label) in options {
+        let Ok(o) = doc.create_element("option") else { return };
+        let _ = o.set_attribute("value", &v.to_string());
+        o.set_text_content(Some(label));
+        let before = if *v < cur { shown.as_ref() } else { None };
+        let _ = picker.insert_before(&o, before.map(|e| e.as_ref()));
     }
 }
 

@@ -181,6 +181,17 @@ impl Searcher<'_> {
         let Some(p) = self.program() else { return };
         for (k, ins) in p.instructions.iter().enumerate() {
             let base = ins.info().is_some_and(|i| i.asm == m);
+            // An instruction's line starts with its mnemonic and then its
+            // suffixes (`mul_sat`), so one whose mnemonic `m` does not start
+            // with cannot match: it is not printed (printing every line was
+            // most of a search's time on a large shader). Declarations and
+            // custom data print names of their own, and are printed.
+            let may_match = base
+                || ins.is_customdata()
+                || ins.info().is_none_or(|i| i.class == crate::spec::OpClass::Decl || m.starts_with(i.asm));
+            if !may_match {
+                continue;
+            }
             let text = self.listing_line(k);
             let first = text.split([' ', '(']).next().unwrap_or("");
             if base || first == m {
