@@ -5,8 +5,9 @@
 //     a first view does (the example, a sample of corpus shaders by
 //     permalink, hovering bytes, clicking lines, arrow keys);
 //  3. `wasm-split split` moves every function that did not run to the
-//     secondary; both halves get content-hashed names and index.html's
-//     loader tag gets data-cold (web/boot.js reads it).
+//     secondary, and the data no kept function can reach; both halves get
+//     content-hashed names and index.html's loader tag gets data-cold
+//     (web/boot.js reads it).
 // Dev builds (`trunk serve`) stay whole. The profile is made from the exact
 // module being split, on every build, so it never goes stale.
 import { spawnSync } from 'node:child_process';
@@ -185,7 +186,13 @@ const profilePath = path.join(work, 'profile.bin');
 fs.writeFileSync(profilePath, await profile());
 const primaryTmp = path.join(work, 'primary.wasm');
 const secondaryTmp = path.join(work, 'secondary.wasm');
-tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp);
+// wasm-ld's output for this build, linked with --emit-relocs (web/build.rs):
+// its data symbols and relocations let the data only moved functions
+// reach move too (tools/wasm-split/src/data.rs). index.html builds the UI
+// with the `web` cargo profile.
+const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
+const linked = path.join(targetDir, 'wasm32-unknown-unknown', 'web', 'dxbc-web.wasm');
+tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp, linked);
 
 // Content-hashed names, so a cache never pairs one build's primary with another's secondary.
 const hash = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
