@@ -14,10 +14,13 @@
 //! its symbol table gives every data symbol's extent (wasm-bindgen and
 //! wasm-opt keep addresses; [`DataLayout::check_image`] checks the bytes),
 //! its `reloc.DATA` every pointer stored in data, and its `reloc.CODE`
-//! the addresses code forms outside their symbol (`&table[i - 1]` becomes
-//! `table - 4`). A symbol is hot when an address in a kept body or a
-//! global falls inside it or one past its end (an end pointer), or equals
-//! a relocation's target outside its symbol; the pointers hot data holds
+//! every address code forms and the symbol it names, also where it lies
+//! outside it (an end pointer, or `&table[i - 1]` as `table - 4`). A
+//! constant in a kept body or a global that some code relocation forms
+//! makes the symbols those relocations name hot, and the one holding it.
+//! Other constants (wasm-opt folds a few addresses, `table + 8`; most are
+//! plain numbers) make hot the symbol holding them and the one ending
+//! there, in case they are an end pointer. The pointers hot data holds
 //! make their targets hot. Every address stored in data is a relocation
 //! (no address is known before linking), and the optimised module's data
 //! is checked to be the linked bytes, so `reloc.DATA` lists them all.
@@ -37,8 +40,8 @@ pub struct DataLayout {
     units: Vec<Range<u32>>,
     /// Pointers stored in data: (unit holding the pointer, unit it points into).
     edges: Vec<(usize, usize)>,
-    /// Addresses code forms outside their symbol -> that symbol's unit.
-    outside: HashMap<u32, Vec<usize>>,
+    /// Every address code forms (a `reloc.CODE` target) -> the units of the symbols named.
+    formed: HashMap<u32, Vec<usize>>,
     /// The linked module's active data: (address, bytes).
     image: Vec<(u32, Vec<u8>)>,
 }
@@ -127,7 +130,7 @@ impl DataLayout {
                 _ => units.push(r),
             }
         }
-        let mut layout = DataLayout { units, edges: Vec::new(), outside: HashMap::new(), image: Vec::new() };
+        let mut layout = DataLayout { units, edges: Vec::new(), formed: HashMap::new(), image: Vec::new() };
         let unit_of_symbol = |layout: &DataLayout, sym: u32| -> Option<(usize, Range<u32>)> {
             let r = ranges.get(sym as usize)?.clone()?;
             Some((layout.unit_at(r.start).or_else(|| layout.unit_ending_at(r.start))?, r))
@@ -135,11 +138,9 @@ impl DataLayout {
 
         for e in code_relocs.iter().filter(|e| is_memory_address(e.ty)) {
             if let Some((unit, r)) = unit_of_symbol(&layout, e.index) {
-                let target = i64::from(r.start) + e.addend;
-                if target < i64::from(r.start) || target > i64::from(r.end) {
-                    let target = u32::try_from(target).map_err(|_| SplitError::BadLinking("an address below 0"))?;
-                    layout.outside.entry(target).or_default().push(unit);
-                }
+                let target = u32::try_from(i64::from(r.start) + e.addend)
+                    .map_err(|_| SplitError::BadLinking("an address outside 4 GiB"))?;
+                layout.formed.entry(target).or_default().push(unit);
             }
         }
         // Data relocation offsets count from the data section's contents.
@@ -186,8 +187,9 @@ impl DataLayout {
 
     /// Marks the units address `a` may point into.
     fn mark(&self, a: u32, hot: &mut [bool], work: &mut Vec<usize>) {
-        let outside = self.outside.get(&a).into_iter().flatten().copied();
-        for u in self.unit_at(a).into_iter().chain(self.unit_ending_at(a)).chain(outside) {
+        let named = self.formed.get(&a);
+        let ending = if named.is_some() { None } else { self.unit_ending_at(a) };
+        for u in self.unit_at(a).into_iter().chain(ending).chain(named.into_iter().flatten().copied()) {
             if !hot[u] {
                 hot[u] = true;
                 work.push(u);

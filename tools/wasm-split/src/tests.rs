@@ -192,7 +192,7 @@ fn sleb(mut v: i64, out: &mut Vec<u8>) {
 /// Data symbols of [`data_sample`]: (name, address, size); one segment at 1024.
 const SYMBOLS: [(&str, u32, u32); 6] = [
     ("s0", 1024, 4),  // read by h (kept)
-    ("s1", 1028, 28), // read by c (moved); padding to 1060
+    ("s1", 1028, 32), // read by c (moved)
     ("s2", 1060, 4),  // read by t (kept): a pointer to s3
     ("s3", 1064, 32), // reached through s2
     ("s5", 1096, 32), // nothing reads it
@@ -205,9 +205,11 @@ const SYMBOLS: [(&str, u32, u32); 6] = [
 ///   f2 c() = load(offset=1028)          exported
 ///   f3 t() = load(load(1060))           exported
 ///   f4 b(x) = load(x + 1130)            exported
-/// with a symbol table, `reloc.DATA` for the pointer in s2, and (when
-/// `bias`) `reloc.CODE` for b's constant as s4 - 6.
-fn data_sample(bias: bool) -> Vec<u8> {
+/// with a symbol table, `reloc.DATA` for the pointer in s2, and
+/// `reloc.CODE` for t's constant as s2 (when `t_reloc`) and b's as s4 - 6
+/// (when `bias`).
+/// h's 1024 has no relocation, as if wasm-opt had folded it.
+fn data_sample(bias: bool, t_reloc: bool) -> Vec<u8> {
     let mut m = Module::new();
     let mut types = TypeSection::new();
     types.ty().function([], [ValType::I32]);
@@ -268,7 +270,7 @@ fn data_sample(bias: bool) -> Vec<u8> {
         bytes[i..i + 4].copy_from_slice(&v.to_le_bytes());
     };
     word(1024, 17, 0, 4);
-    word(1028, 42, 1, 28);
+    word(1028, 42, 1, 32);
     word(1060, 1064, 0, 4);
     word(1064, 99, 3, 32);
     word(1096, 5, 5, 32);
@@ -299,23 +301,29 @@ fn data_sample(bias: bool) -> Vec<u8> {
     leb(3, &mut reloc); // symbol s3
     sleb(0, &mut reloc);
     m.section(&wasm_encoder::CustomSection { name: "reloc.DATA".into(), data: Cow::Owned(reloc) });
-    if bias {
-        let mut reloc = vec![0, 1, 4]; // section, count, R_WASM_MEMORY_ADDR_SLEB
-        leb(0, &mut reloc); // the offset is not read
-        leb(5, &mut reloc); // symbol s4
-        sleb(-6, &mut reloc);
-        m.section(&wasm_encoder::CustomSection { name: "reloc.CODE".into(), data: Cow::Owned(reloc) });
+    // reloc.CODE: t's 1060 is s2; b's 1130 is s4 - 6 when `bias` (offsets are not read).
+    let relocs: Vec<(u32, i64)> =
+        [(t_reloc, (2, 0)), (bias, (5, -6))].into_iter().filter(|r| r.0).map(|r| r.1).collect();
+    let mut reloc = vec![0];
+    leb(relocs.len() as u64, &mut reloc);
+    for (symbol, addend) in relocs {
+        reloc.extend([4, 0]); // R_WASM_MEMORY_ADDR_SLEB, offset
+        leb(symbol.into(), &mut reloc);
+        sleb(addend, &mut reloc);
     }
+    m.section(&wasm_encoder::CustomSection { name: "reloc.CODE".into(), data: Cow::Owned(reloc) });
     m.finish()
 }
 
 #[test]
 fn data_only_moved_functions_reach_moves_and_loads_with_them() {
-    let wasm = data_sample(true);
+    let wasm = data_sample(true, true);
     let layout = DataLayout::read(&wasm).unwrap();
     let split = split_with_data(&wasm, &[true, false, true, true], Some(&layout)).unwrap();
-    // s1 (only c reads it) and s5 (nothing does) move; s3 stays, reached through s2's pointer.
-    assert_eq!(split.moved_data, 28 + 32);
+    // s1 (only c reads it) and s5 (nothing does) move; s3 stays, reached
+    // through s2's pointer. t's 1060 is also where s1 ends, but a
+    // relocation says it is s2.
+    assert_eq!(split.moved_data, 32 + 32);
     let out = run_in_node(
         &split.primary,
         &split.secondary,
@@ -330,15 +338,15 @@ fn data_only_moved_functions_reach_moves_and_loads_with_them() {
 fn an_address_formed_outside_its_symbol_keeps_the_symbol() {
     // Without the relocation that says 1130 is s4 - 6, s4 looks unreachable
     // and moves with s5 and the zero padding between them.
-    let wasm = data_sample(false);
+    let wasm = data_sample(false, true);
     let layout = DataLayout::read(&wasm).unwrap();
     let split = split_with_data(&wasm, &[true, false, true, true], Some(&layout)).unwrap();
-    assert_eq!(split.moved_data, 28 + (1168 - 1096));
+    assert_eq!(split.moved_data, 32 + (1168 - 1096));
 }
 
 #[test]
 fn data_that_differs_from_the_linked_module_is_refused() {
-    let layout = DataLayout::read(&data_sample(true)).unwrap();
+    let layout = DataLayout::read(&data_sample(true, true)).unwrap();
     let e = split_with_data(&sample(), &[true; 4], Some(&layout)).err().unwrap();
     assert!(matches!(e, SplitError::DataMoved { address: 1024 }), "{e}");
 }
@@ -346,4 +354,13 @@ fn data_that_differs_from_the_linked_module_is_refused() {
 #[test]
 fn a_module_without_linking_data_is_refused() {
     assert!(matches!(DataLayout::read(&sample()), Err(SplitError::NoRelocations)));
+}
+
+#[test]
+fn a_constant_no_relocation_forms_also_keeps_the_symbol_ending_there() {
+    // Without the relocation that says t's 1060 is s2, it may be s1's end pointer: s1 stays.
+    let wasm = data_sample(true, false);
+    let layout = DataLayout::read(&wasm).unwrap();
+    let split = split_with_data(&wasm, &[true, false, true, true], Some(&layout)).unwrap();
+    assert_eq!(split.moved_data, 32); // s5
 }
