@@ -1,7 +1,10 @@
 //! Splits a wasm module in two after the release build: the functions a
-//! profile never saw run move to a secondary module; the primary keeps
-//! everything else (memory, tables, globals, data, imports, exports) and a
-//! small stub in place of each moved function.
+//! profile never saw run move to a secondary module, with (given the
+//! linked module's relocations, [`DataLayout`]) the data only they can
+//! reach; the primary keeps everything else (memory, tables, globals, the
+//! other data, imports, exports) and a small stub in place of each moved
+//! function. The secondary writes its data into the primary's memory as
+//! active segments when it is instantiated.
 //!
 //! A stub keeps its function's index and type, so nothing that refers to
 //! it changes (calls, exports, table slots, wasm-bindgen's glue). On its
