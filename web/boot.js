@@ -10,9 +10,19 @@
 // primary's import `__split.load`, which wasm-bindgen's glue does not know
 // of, so the import object the glue builds gets it added here. Dev builds
 // (`trunk serve`) are not split and have no data-cold.
+//
+// Once the secondary is compiled, `dxbcSecondaryReady` is true and the
+// `dxbc-secondary-ready` event fires: the app holds back work that only
+// moved functions do until then (web/src/dom.rs, when_secondary_ready).
+// Builds that are not split are ready at once.
 const boot = document.getElementById('dxbc-boot');
 const { default: init } = await import(boot.dataset.js);
 const coldUrl = boot.dataset.cold;
+
+function secondaryReady() {
+  globalThis.dxbcSecondaryReady = true;
+  dispatchEvent(new Event('dxbc-secondary-ready'));
+}
 
 let primary = null; // the primary instance's exports, which the secondary imports
 let cold = null; // the secondary, compiled in the background (a WebAssembly.Module)
@@ -64,10 +74,12 @@ if (coldUrl) {
       if (!response.ok) return;
       coldBytes = new Uint8Array(await response.arrayBuffer());
       cold = await WebAssembly.compile(coldBytes);
+      secondaryReady();
     } catch {
       // Offline or refused: loadCold fetches it when first needed.
     }
   }));
 } else {
+  secondaryReady();
   await init({ module_or_path: boot.dataset.wasm });
 }

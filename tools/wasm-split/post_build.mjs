@@ -5,8 +5,9 @@
 //     a first view does (the example, a sample of corpus shaders by
 //     permalink, hovering bytes, clicking lines, arrow keys);
 //  3. `wasm-split split` moves every function that did not run to the
-//     secondary; both halves get content-hashed names and index.html's
-//     loader tag gets data-cold (web/boot.js reads it).
+//     secondary, and the data no kept function can reach; both halves get
+//     content-hashed names and index.html's loader tag gets data-cold
+//     (web/boot.js reads it).
 // Dev builds (`trunk serve`) stay whole. The profile is made from the exact
 // module being split, on every build, so it never goes stale.
 import { spawnSync } from 'node:child_process';
@@ -34,7 +35,11 @@ if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 const staging = process.env.TRUNK_STAGING_DIR;
 const htmlPath = path.join(staging, 'index.html');
 const html = fs.readFileSync(htmlPath, 'utf8');
-const wasmUrl = html.match(/<script[^>]*id="dxbc-boot"[^>]*data-wasm="([^"]+)"/)?.[1];
+// The loader's tag. Trunk's minifier sorts attributes and drops the quotes it can.
+const bootTag = html.match(/<script\b[^>]*>/g)?.find((t) => /\sid="?dxbc-boot"?[\s>]/.test(t));
+const wasmUrl = bootTag?.match(/\sdata-wasm="?([^"\s>]+)/)?.[1];
+/** `page` with data-cold="`url`" added to the loader's tag. */
+const withCold = (page, url) => page.replace(bootTag, bootTag.replace(/^<script/, `<script data-cold="${url}"`));
 if (!wasmUrl) throw new Error(`${htmlPath}: no dxbc-boot script with data-wasm`);
 const wasmName = path.basename(wasmUrl);
 const wasmPath = path.join(staging, wasmName);
@@ -49,11 +54,24 @@ function tool(...args) {
 const instrumented = path.join(work, 'instrumented.wasm');
 tool('instrument', wasmPath, instrumented);
 
+/**
+ * The page as profiled: split, with a secondary that never arrives (a
+ * name the server does not have), so web/boot.js never reports it ready
+ * and what the app holds back until then (web/src/dom.rs,
+ * when_secondary_ready) stays out of the profile, as it stays out of the
+ * first view.
+ */
+const profiledHtml = withCold(html, '/__wasm_split_profiling_cold.wasm');
+
 /** Serves the staging dir, with the instrumented module in place of the UI's. */
 function serve() {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
   const server = http.createServer((req, res) => {
     const name = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
+    if (name === 'index.html') {
+      res.writeHead(200, { 'content-type': types['.html'] }).end(profiledHtml);
+      return;
+    }
     const file = name === wasmName ? instrumented : path.join(staging, path.normalize(name));
     if (!file.startsWith(staging) && file !== instrumented || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404).end();
@@ -185,7 +203,22 @@ const profilePath = path.join(work, 'profile.bin');
 fs.writeFileSync(profilePath, await profile());
 const primaryTmp = path.join(work, 'primary.wasm');
 const secondaryTmp = path.join(work, 'secondary.wasm');
-tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp);
+// wasm-ld's output for this build, linked with --emit-relocs (web/build.rs):
+// its data symbols and relocations let the data only moved functions
+// reach move too (tools/wasm-split/src/data.rs). index.html builds the UI
+// with the `web` cargo profile.
+const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
+const linked = path.join(targetDir, 'wasm32-unknown-unknown', 'web', 'dxbc-web.wasm');
+tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp, linked);
+// wasm-opt again on the primary alone: the bodies of moved functions that
+// only moved code calls are now unreachable and unreferenced, and go.
+// Exports (which the secondary imports by name), the table and the memory
+// stay as they are.
+const primaryOpt = path.join(work, 'primary.opt.wasm');
+const opt = spawnSync('wasm-opt', ['-Oz', '--strip-producers', '--strip-target-features', primaryTmp, '-o', primaryOpt],
+  { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+if (opt.status !== 0) throw new Error('wasm-opt on the primary failed');
+fs.renameSync(primaryOpt, primaryTmp);
 
 // Content-hashed names, so a cache never pairs one build's primary with another's secondary.
 const hash = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
@@ -199,10 +232,9 @@ fs.rmSync(wasmPath);
 fs.copyFileSync(primaryTmp, path.join(staging, primaryName));
 fs.copyFileSync(secondaryTmp, path.join(staging, coldName));
 const base = wasmUrl.slice(0, wasmUrl.length - wasmName.length);
-const split = html
+const split = withCold(html, `${base}${coldName}`)
   .replaceAll(wasmName, primaryName)
-  .replaceAll(oldIntegrity, integrity(primaryTmp))
-  .replace(/(<script[^>]*id="dxbc-boot")/, `$1 data-cold="${base}${coldName}"`);
+  .replaceAll(oldIntegrity, integrity(primaryTmp));
 fs.writeFileSync(htmlPath, split);
 fs.rmSync(work, { recursive: true, force: true });
 console.log(`wasm-split: ${primaryName} (first view) + ${coldName} (on first use)`);

@@ -94,3 +94,26 @@ pub fn clear_address() {
 pub fn set_address(hash: &str) {
     let _ = window().history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash)));
 }
+
+/// The flag and event web/boot.js sets and fires once the UI's secondary
+/// wasm (the functions the first view never runs, tools/wasm-split) is
+/// compiled; builds that are not split are ready at once.
+const SECONDARY_READY: &str = "dxbcSecondaryReady";
+const SECONDARY_READY_EVENT: &str = "dxbc-secondary-ready";
+
+/// Runs `f` once the secondary wasm is compiled. Work the first view can
+/// wait for, and that only moved functions do (deflating the link to
+/// measure it), waits for this: run earlier, it would fetch the secondary
+/// synchronously, and the release build's profile would keep its
+/// functions (and their data) in the first view.
+pub fn when_secondary_ready(f: impl FnOnce() + 'static) {
+    let w = window();
+    let ready = js_sys::Reflect::get(&w, &SECONDARY_READY.into()).is_ok_and(|v| v.is_truthy());
+    if ready {
+        f();
+        return;
+    }
+    // The event fires once, so each listener runs at most once.
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    let _ = w.add_event_listener_with_callback(SECONDARY_READY_EVENT, f.unchecked_ref());
+}

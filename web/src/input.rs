@@ -139,6 +139,25 @@ fn binary(data: &[u8]) -> Detected {
 
 /// Detects pasted text.
 pub fn detect_text(text: &str) -> Result<Detected, InputError> {
+    within_limits(text, detect_text_unchecked)
+}
+
+/// Reads a permalink and nothing else: what the address bar holds. The
+/// first view opens links with this rather than [`detect_text`], so the
+/// other readers (hex, base64, C arrays, dumps) stay out of the first
+/// view's wasm (tools/wasm-split) until text is pasted.
+pub fn detect_link(text: &str) -> Result<Detected, InputError> {
+    within_limits(text, |text| {
+        let t = text.trim();
+        match link_start(t) {
+            Some(i) => link(&t[i..]),
+            None => Err(refuse(InputErrorKind::BadPermalink, "not a permalink (links hold #v1/)")),
+        }
+    })
+}
+
+/// Refuses text or bytes beyond the limits around `detect`.
+fn within_limits(text: &str, detect: impl Fn(&str) -> Result<Detected, InputError>) -> Result<Detected, InputError> {
     if text.len() > MAX_TEXT_CHARS {
         return Err(refuse(
             InputErrorKind::TooLarge,
@@ -149,11 +168,21 @@ pub fn detect_text(text: &str) -> Result<Detected, InputError> {
             ),
         ));
     }
-    let d = detect_text_unchecked(text)?;
+    let d = detect(text)?;
     if d.bytes.len() > MAX_INPUT_BYTES {
         return Err(too_large(d.bytes.len()));
     }
     Ok(d)
+}
+
+/// Where a permalink starts in trimmed text `t`: at `#v1/`, or at its start for a bare `v1/…`.
+fn link_start(t: &str) -> Option<usize> {
+    t.find("#v1/").or_else(|| t.starts_with("v1/").then_some(0))
+}
+
+fn link(l: &str) -> Result<Detected, InputError> {
+    let l = dxbc::permalink::decode(l).map_err(|e| refuse(InputErrorKind::BadPermalink, e.to_string()))?;
+    Ok(Detected { kind: InputKind::Permalink, bytes: l.shader, view: Some(l.view) })
 }
 
 fn detect_text_unchecked(text: &str) -> Result<Detected, InputError> {
@@ -161,9 +190,8 @@ fn detect_text_unchecked(text: &str) -> Result<Detected, InputError> {
     if t.is_empty() {
         return Err(refuse(InputErrorKind::Empty, "nothing to decode: paste hex, base64, a C array or a permalink"));
     }
-    if let Some(i) = t.find("#v1/").or_else(|| t.starts_with("v1/").then_some(0)) {
-        let l = dxbc::permalink::decode(&t[i..]).map_err(|e| refuse(InputErrorKind::BadPermalink, e.to_string()))?;
-        return Ok(Detected { kind: InputKind::Permalink, bytes: l.shader, view: Some(l.view) });
+    if let Some(i) = link_start(t) {
+        return link(&t[i..]);
     }
     // Before C arrays: a dump's ASCII column may hold braces.
     if let Some((kind, bytes)) = dumps::parse(text, MAX_INPUT_BYTES + 1) {
@@ -437,6 +465,12 @@ mod tests {
         let e = detect_text("#v1/@@@").unwrap_err();
         assert_eq!(e.kind, InputErrorKind::BadPermalink);
         assert!(e.message.contains("base64url"));
+        // The address bar's reader reads the same links the same way, and nothing else.
+        assert_eq!(detect_link(&url).unwrap(), d);
+        assert_eq!(detect_link("#v1/@@@").unwrap_err(), e);
+        let hex: String = l.shader.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(detect_text(&hex).unwrap().bytes, l.shader);
+        assert_eq!(detect_link(&hex).unwrap_err().kind, InputErrorKind::BadPermalink);
     }
 
     #[test]

@@ -182,20 +182,24 @@ impl State {
     /// Measures the link after the frame that shows the file: deflating a
     /// large shader takes longer than a frame, and the meter can wait. A
     /// task queued from an animation frame callback runs after that
-    /// frame's paint; only the latest request measures.
+    /// frame's paint; only the latest request measures. The first
+    /// measurement also waits for the secondary wasm, which holds the
+    /// deflater ([`dom::when_secondary_ready`]).
     fn measure_link_later(&self) {
         let ticket = self.link_len_ticket.get_value() + 1;
         self.link_len_ticket.set_value(ticket);
         let s = *self;
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    if s.link_len_ticket.get_value() == ticket {
-                        s.link_len.set(untrack(|| s.link()).len());
-                    }
-                },
-                std::time::Duration::ZERO,
-            );
+        dom::when_secondary_ready(move || {
+            request_animation_frame(move || {
+                set_timeout(
+                    move || {
+                        if s.link_len_ticket.get_value() == ticket {
+                            s.link_len.set(untrack(|| s.link()).len());
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
+            })
         });
     }
 
@@ -528,7 +532,7 @@ impl State {
     /// Opens the permalink in the address bar; a bad one leaves the page as
     /// it is and says why.
     fn load_link(&self, hash: &str) {
-        match input::detect_text(hash) {
+        match input::detect_link(hash) {
             Ok(d) => {
                 self.load_detected(d);
                 // Opened from the address bar: it stays there (load cleared it).

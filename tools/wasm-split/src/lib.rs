@@ -1,7 +1,10 @@
 //! Splits a wasm module in two after the release build: the functions a
-//! profile never saw run move to a secondary module; the primary keeps
-//! everything else (memory, tables, globals, data, imports, exports) and a
-//! small stub in place of each moved function.
+//! profile never saw run move to a secondary module, with (given the
+//! linked module's relocations, [`DataLayout`]) the data only they can
+//! reach; the primary keeps everything else (memory, tables, globals, the
+//! other data, imports, exports) and a small stub in place of each moved
+//! function. The secondary writes its data into the primary's memory as
+//! active segments when it is instantiated.
 //!
 //! A stub keeps its function's index and type, so nothing that refers to
 //! it changes (calls, exports, table slots, wasm-bindgen's glue). On its
@@ -26,6 +29,9 @@ use wasm_encoder::{
     GlobalSection, ImportSection, Instruction, Module, RawSection, TableSection, TypeSection, ValType,
 };
 use wasmparser::{Operator, Parser, Payload, TypeRef};
+
+mod data;
+pub use data::DataLayout;
 
 /// The primary's import that loads the secondary: module and name.
 pub const LOAD_IMPORT: (&str, &str) = ("__split", "load");
@@ -52,6 +58,15 @@ pub enum SplitError {
     ProfileLength { expected: usize, found: usize },
     /// An output failed validation (a bug here, never a bad input).
     Invalid { which: &'static str, error: wasmparser::BinaryReaderError },
+    /// The linked module has no `linking` section (link with `--emit-relocs`).
+    NoRelocations,
+    /// The linked module's symbols or relocations do not describe its data.
+    BadLinking(&'static str),
+    /// The optimised module's data differs from the linked module's here:
+    /// the two are not the same build, or a tool moved data.
+    DataMoved { address: u32 },
+    /// The module's data is not all active segments at constant addresses in memory 0.
+    UnmovableData,
 }
 
 impl fmt::Display for SplitError {
@@ -66,6 +81,16 @@ impl fmt::Display for SplitError {
                 write!(f, "the profile has {found} entries for {expected} defined functions")
             }
             SplitError::Invalid { which, error } => write!(f, "the {which} module is invalid: {error}"),
+            SplitError::NoRelocations => {
+                write!(f, "the linked module has no linking section (link with --emit-relocs)")
+            }
+            SplitError::BadLinking(what) => write!(f, "the linked module's linking data is inconsistent: {what}"),
+            SplitError::DataMoved { address } => {
+                write!(f, "the optimised module's data differs from the linked module's (at address {address:#x})")
+            }
+            SplitError::UnmovableData => {
+                write!(f, "the module's data is not all active segments at constant addresses in memory 0")
+            }
         }
     }
 }
@@ -95,6 +120,8 @@ struct BodyInfo {
     refs: Vec<u32>,
     /// Whether it names a data or element segment, which must stay in the primary.
     uses_segments: bool,
+    /// The values in it that may be data addresses ([`data::addresses_in`]).
+    addresses: Vec<u32>,
 }
 
 /// The input module's index spaces and sections, read once.
@@ -115,6 +142,12 @@ struct Info {
     /// Functions named outside any body: exports, element segments, the
     /// start function, global initialisers (input index space).
     outside_refs: Vec<u32>,
+    /// Values in global initialisers that may be data addresses.
+    global_addresses: Vec<u32>,
+    /// The active data segments: address and the bytes' range in the input;
+    /// None when some segment is passive or not at a constant address.
+    data: Option<Vec<(u32, std::ops::Range<usize>)>>,
+    has_import_section: bool,
     has_global_section: bool,
     has_export_section: bool,
     has_tags: bool,
@@ -134,6 +167,9 @@ impl Info {
             globals: Vec::new(),
             bodies: Vec::new(),
             outside_refs: Vec::new(),
+            global_addresses: Vec::new(),
+            data: Some(Vec::new()),
+            has_import_section: false,
             has_global_section: false,
             has_export_section: false,
             has_tags: false,
@@ -154,6 +190,7 @@ impl Info {
                     }
                 }
                 Payload::ImportSection(reader) => {
+                    info.has_import_section = true;
                     for import in reader.into_imports() {
                         match import?.ty {
                             TypeRef::Func(t) | TypeRef::FuncExact(t) => {
@@ -194,6 +231,10 @@ impl Info {
                         let g = g?;
                         info.globals.push(g.ty);
                         const_expr_refs(&g.init_expr, &mut info.outside_refs)?;
+                        let mut ops = g.init_expr.get_operators_reader();
+                        while !ops.eof() {
+                            data::addresses_in(&ops.read()?, &mut info.global_addresses);
+                        }
                     }
                 }
                 Payload::ExportSection(reader) => {
@@ -223,6 +264,21 @@ impl Info {
                     }
                 }
                 Payload::TagSection(_) => info.has_tags = true,
+                Payload::DataSection(reader) => {
+                    for d in reader {
+                        let d = d?;
+                        let at = match &d.kind {
+                            wasmparser::DataKind::Active { memory_index: 0, offset_expr } => {
+                                data::const_i32(offset_expr)
+                            }
+                            _ => None,
+                        };
+                        match (at, info.data.as_mut()) {
+                            (Some(at), Some(segments)) => segments.push((at, d.range.end - d.data.len()..d.range.end)),
+                            _ => info.data = None,
+                        }
+                    }
+                }
                 Payload::CodeSectionEntry(body) => info.bodies.push(body_info(&body)?),
                 _ => {}
             }
@@ -263,10 +319,12 @@ fn const_expr_refs(expr: &wasmparser::ConstExpr<'_>, out: &mut Vec<u32>) -> Resu
 }
 
 fn body_info(body: &wasmparser::FunctionBody<'_>) -> Result<BodyInfo, SplitError> {
-    let mut info = BodyInfo { callees: Vec::new(), refs: Vec::new(), uses_segments: false };
+    let mut info = BodyInfo { callees: Vec::new(), refs: Vec::new(), uses_segments: false, addresses: Vec::new() };
     let mut ops = body.get_operators_reader()?;
     while !ops.eof() {
-        match ops.read()? {
+        let op = ops.read()?;
+        data::addresses_in(&op, &mut info.addresses);
+        match op {
             Operator::Call { function_index } | Operator::ReturnCall { function_index } => {
                 info.callees.push(function_index)
             }
@@ -367,11 +425,30 @@ pub struct Split {
     pub moved: usize,
     /// Defined functions kept in the primary.
     pub kept: usize,
+    /// Data bytes moved to the secondary.
+    pub moved_data: usize,
+}
+
+/// Runs of unreachable data shorter than this stay in the primary: a
+/// segment of their own would cost about as much as it saves.
+const MIN_MOVED_DATA: u32 = 16;
+
+/// The data segments of both halves, when data moves.
+struct DataPlan {
+    primary: Vec<(u32, Vec<u8>)>,
+    secondary: Vec<(u32, Vec<u8>)>,
 }
 
 /// Splits `wasm`: defined function `i` stays in the primary when `hot[i]`
 /// (or when it names a segment); every other one moves to the secondary.
+/// All data stays in the primary.
 pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
+    split_with_data(wasm, hot, None)
+}
+
+/// [`split`], and with `layout` (the linked module's, see [`DataLayout`])
+/// the data no kept function can reach moves to the secondary too.
+pub fn split_with_data(wasm: &[u8], hot: &[bool], layout: Option<&DataLayout>) -> Result<Split, SplitError> {
     let info = Info::read(wasm)?;
     if hot.len() != info.defined_funcs() {
         return Err(SplitError::ProfileLength { expected: info.defined_funcs(), found: hot.len() });
@@ -384,6 +461,10 @@ pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
     }
     if !info.has_export_section {
         return Err(SplitError::MissingSection("export section"));
+    }
+    // `__split.load` joins the import section (a module without one has no imports to keep).
+    if !info.has_import_section {
+        return Err(SplitError::MissingSection("import section"));
     }
     let table = info.function_table()?;
     let imported = info.imported_funcs;
@@ -420,6 +501,7 @@ pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
         declared.extend_from_slice(&body.refs);
     }
     let needed: Vec<u32> = (0..needed.len() as u32).filter(|&f| needed[f as usize]).collect();
+    let data_plan = layout.map(|l| plan_data(wasm, &info, &cold, l)).transpose()?;
 
     let primary = {
         let mut enc = PrimaryEncoder {
@@ -435,6 +517,7 @@ pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
             next_table: info.imported_tables,
             next_body: 0,
             slot: base,
+            data: data_plan.as_ref(),
         };
         let mut module = Module::new();
         enc.parse_core_module(&mut module, Parser::new(0), wasm).map_err(|e| match e {
@@ -445,9 +528,67 @@ pub fn split(wasm: &[u8], hot: &[bool]) -> Result<Split, SplitError> {
     };
     validate(&primary, "primary")?;
 
-    let secondary = secondary(wasm, &info, table, base, grow, &cold, &moved, &slotted, &needed, &declared)?;
+    let moved_data = data_plan.as_ref().map_or(0, |p| p.secondary.iter().map(|(_, b)| b.len()).sum());
+    let secondary_data = data_plan.as_ref().map(|p| p.secondary.as_slice()).unwrap_or(&[]);
+    let secondary =
+        secondary(wasm, &info, table, base, grow, &cold, &moved, &slotted, &needed, &declared, secondary_data)?;
     validate(&secondary, "secondary")?;
-    Ok(Split { primary, secondary, moved: moved.len(), kept: cold.len() - moved.len() })
+    Ok(Split { primary, secondary, moved: moved.len(), kept: cold.len() - moved.len(), moved_data })
+}
+
+/// Which data bytes stay and which move ([`DataLayout::cold_ranges`] for
+/// the kept functions and the globals).
+fn plan_data(wasm: &[u8], info: &Info, cold: &[bool], layout: &DataLayout) -> Result<DataPlan, SplitError> {
+    let mut segments: Vec<(u32, &[u8])> =
+        info.data.as_ref().ok_or(SplitError::UnmovableData)?.iter().map(|(a, r)| (*a, &wasm[r.clone()])).collect();
+    segments.sort_by_key(|s| s.0);
+    // Overlapping segments would make the later one win; none of our tools emit them.
+    for w in segments.windows(2) {
+        if u64::from(w[0].0) + w[0].1.len() as u64 > u64::from(w[1].0) {
+            return Err(SplitError::UnmovableData);
+        }
+    }
+    layout.check_image(&segments)?;
+    let memory = |a: u32| -> u8 {
+        let i = segments.partition_point(|(b, _)| *b <= a);
+        i.checked_sub(1).and_then(|i| segments[i].1.get((a - segments[i].0) as usize)).copied().unwrap_or(0)
+    };
+    let kept = info.bodies.iter().zip(cold).filter(|(_, &c)| !c).flat_map(|(b, _)| &b.addresses);
+    let addresses: Vec<u32> = info.global_addresses.iter().chain(kept).copied().collect();
+    let cold_ranges: Vec<std::ops::Range<u32>> =
+        layout.cold_ranges(&addresses, memory).into_iter().filter(|r| r.end - r.start >= MIN_MOVED_DATA).collect();
+
+    let mut plan = DataPlan { primary: Vec::new(), secondary: Vec::new() };
+    for &(base, bytes) in &segments {
+        let end = base + bytes.len() as u32;
+        let mut at = base;
+        let first = cold_ranges.partition_point(|r| r.end <= base);
+        for r in cold_ranges[first..].iter().take_while(|r| r.start < end) {
+            let (from, to) = (r.start.max(base), r.end.min(end));
+            if from > at {
+                plan.primary.push((at, bytes[(at - base) as usize..(from - base) as usize].to_vec()));
+            }
+            let moved = &bytes[(from - base) as usize..(to - base) as usize];
+            // Zeros need no writing: the memory starts zeroed.
+            if let (Some(lo), Some(hi)) = (moved.iter().position(|&b| b != 0), moved.iter().rposition(|&b| b != 0)) {
+                plan.secondary.push((from + lo as u32, moved[lo..=hi].to_vec()));
+            }
+            at = at.max(to);
+        }
+        if at < end {
+            plan.primary.push((at, bytes[(at - base) as usize..].to_vec()));
+        }
+    }
+    Ok(plan)
+}
+
+/// Active data segments in memory 0 at their addresses.
+fn data_section(segments: &[(u32, Vec<u8>)]) -> wasm_encoder::DataSection {
+    let mut section = wasm_encoder::DataSection::new();
+    for (at, bytes) in segments {
+        section.active(0, &ConstExpr::i32_const(*at as i32), bytes.iter().copied());
+    }
+    section
 }
 
 /// The primary's export name for function `f`, table `t`, memory `m`, global `g`
@@ -469,6 +610,7 @@ struct PrimaryEncoder<'a> {
     next_table: u32,
     next_body: usize,
     slot: u64,
+    data: Option<&'a DataPlan>,
 }
 
 impl PrimaryEncoder<'_> {
@@ -505,6 +647,37 @@ impl PrimaryEncoder<'_> {
 
 impl Reencode for PrimaryEncoder<'_> {
     type Error = SplitErrorBox;
+
+    /// wasm-ld's relocations (`--emit-relocs`), if a tool passed them on,
+    /// describe the linked module, not this one: they are dropped.
+    fn parse_custom_section(
+        &mut self,
+        module: &mut Module,
+        section: wasmparser::CustomSectionReader<'_>,
+    ) -> Result<(), reencode::Error<Self::Error>> {
+        if section.name() == "linking" || section.name().starts_with("reloc.") {
+            return Ok(());
+        }
+        reencode::utils::parse_custom_section(self, module, section)
+    }
+
+    fn data_count(&mut self, count: u32) -> Result<u32, reencode::Error<Self::Error>> {
+        Ok(self.data.map_or(count, |p| p.primary.len() as u32))
+    }
+
+    fn parse_data_section(
+        &mut self,
+        data: &mut wasm_encoder::DataSection,
+        section: wasmparser::DataSectionReader<'_>,
+    ) -> Result<(), reencode::Error<Self::Error>> {
+        match self.data {
+            Some(plan) => {
+                *data = data_section(&plan.primary);
+                Ok(())
+            }
+            None => reencode::utils::parse_data_section(self, data, section),
+        }
+    }
 
     fn function_index(&mut self, func: u32) -> Result<u32, reencode::Error<Self::Error>> {
         Ok(if func >= self.info.imported_funcs { func + 1 } else { func })
@@ -621,6 +794,7 @@ fn secondary(
     slotted: &[u32],
     needed: &[u32],
     declared: &[u32],
+    data: &[(u32, Vec<u8>)],
 ) -> Result<Vec<u8>, SplitError> {
     let imported = info.imported_funcs;
     // Input function index -> secondary index: the imported primary functions, then the moved ones.
@@ -684,6 +858,9 @@ fn secondary(
         }
     }
     module.section(&code);
+    if !data.is_empty() {
+        module.section(&data_section(data));
+    }
     Ok(module.finish())
 }
 
