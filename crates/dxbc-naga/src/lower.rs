@@ -1979,6 +1979,129 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// The destination lanes of a bit copy grouped by the kind their values
+    /// already have (`lane_kind`: a lane takes its first source's kind that
+    /// is known), in lane order. Lanes no value decides join the first
+    /// group; one group (the whole mask) when no two kinds meet, or when a
+    /// later group would read a lane an earlier one wrote (any of `reads`,
+    /// the instruction's sources, naming the destination's register with a
+    /// lane that selects another written lane).
+    fn kind_groups(&self, srcs: &[&Operand], reads: &[&Operand], d: &Operand) -> Vec<(u32, Option<K>)> {
+        let mask = self.lane_mask & 0xf;
+        let same_reg = |s: &&&Operand| {
+            s.operand_type() == Some(OT::Temp)
+                && d.operand_type() == Some(OT::Temp)
+                && Self::is_static(s, 0)
+                && Self::is_static(d, 0)
+                && s.index[0].imm == d.index[0].imm
+        };
+        let crosses = reads.iter().filter(same_reg).any(|s| {
+            let sel = crate::regs::selection(s);
+            (0..4).any(|l| mask & (1 << l) != 0 && sel[l] as usize & 3 != l && mask & (1 << (sel[l] & 3)) != 0)
+        });
+        if d.operand_type() == Some(OT::Null) || mask == 0 || crosses {
+            return vec![(self.lane_mask, None)];
+        }
+        let mut groups: Vec<(u32, Option<K>)> = Vec::new();
+        let mut free = 0;
+        for lane in (0..4).filter(|l| mask & (1 << l) != 0) {
+            match srcs.iter().find_map(|s| self.lane_kind(s, lane)) {
+                Some(k) => match groups.iter_mut().find(|g| g.1 == Some(k)) {
+                    Some(g) => g.0 |= 1 << lane,
+                    None => groups.push((1 << lane, Some(k))),
+                },
+                None => free |= 1 << lane,
+            }
+        }
+        match groups.as_mut_slice() {
+            [] => vec![(self.lane_mask, None)],
+            [(_, k)] => vec![(self.lane_mask, *k)],
+            [first, ..] => {
+                first.0 |= free;
+                groups
+            }
+        }
+    }
+
+    /// Runs `lower` once per lane group of destination `d`, each time with
+    /// the lane mask (and the destination's written lanes) narrowed to the
+    /// group: lanes of different kinds are built as separate values, so no
+    /// lane is bitcast only to share a vector with the others.
+    fn per_kind_group(
+        &mut self,
+        d: &Operand,
+        groups: Vec<(u32, Option<K>)>,
+        mut lower: impl FnMut(&mut Self, Option<K>) -> Result<(), TranslateError>,
+    ) -> Result<(), TranslateError> {
+        if let [(_, k)] = groups.as_slice() {
+            return lower(self, *k);
+        }
+        let saved = (self.lane_mask, self.lanes, self.narrowed_dst);
+        let mut r = Ok(());
+        for (group, k) in groups {
+            self.lane_mask = group;
+            self.lanes = group.count_ones() as usize;
+            self.narrowed_dst = Some((d.offset, group));
+            r = lower(self, k);
+            if r.is_err() {
+                break;
+            }
+        }
+        (self.lane_mask, self.lanes, self.narrowed_dst) = saved;
+        r
+    }
+
+    /// A bit copy that a source modifier or `_sat` makes a float operation.
+    fn copy_is_typed(&self, ins: &Instruction, code: O, sat: bool) -> bool {
+        let first = if code == O::Movc { 2 } else { 1 };
+        sat || ins
+            .ops
+            .as_slice()
+            .iter()
+            .skip(first)
+            .any(|&id| self.p.operands.get(id as usize).is_some_and(|s| s.modifier(self.p) != 0))
+    }
+
+    /// Lowers `mov` or `movc` for the lanes `self.lane_mask` names, in kind
+    /// `k` (`None`: the kind the (first) source has).
+    fn copy_lanes(&mut self, ins: &Instruction, code: O, k: Option<K>, sat: bool) -> Result<(), TranslateError> {
+        let d = self.op(ins, 0)?;
+        let typed = self.copy_is_typed(ins, code, sat);
+        if code == O::Mov {
+            let s = self.op(ins, 1)?;
+            if !typed && d.operand_type() == Some(OT::Temp) && Self::is_static(d, 0) {
+                if let Some(bits) = self.immediate_lanes(s) {
+                    let mask = self.dst_mask_of(d);
+                    return self.write_temp_imm(d.index[0].imm as u32, mask, bits, d.offset as usize);
+                }
+            }
+            let (a, k) = if typed {
+                (self.read_masked(s, K::F, self.lane_mask)?, K::F)
+            } else {
+                self.read_lanes(s, k, self.lane_mask)?
+            };
+            return self.write(d, a, k, sat);
+        }
+        let cond = self.op(ins, 1)?;
+        let cb = match self.temp_condition(cond, self.lane_mask) {
+            Some(b) => b,
+            None => {
+                let c = self.read_masked(cond, K::U, self.lane_mask)?;
+                let z = self.splat_u(0);
+                self.bin(B::NotEqual, c, z)
+            }
+        };
+        let (s1, s2) = (self.op(ins, 2)?, self.op(ins, 3)?);
+        let (a, k) = if typed {
+            (self.read_masked(s1, K::F, self.lane_mask)?, K::F)
+        } else {
+            self.read_lanes(s1, k, self.lane_mask)?
+        };
+        let b = self.read_masked(s2, k, self.lane_mask)?;
+        let r = self.select(cb, a, b);
+        self.write(d, r, k, sat)
+    }
+
     /// Writes the two results of a two-destination instruction (sincos,
     /// swapc, udiv, uaddc/usubb) to operands 0 and 1.
     fn write_pair(&mut self, ins: &Instruction, first: H, second: H, k: K, sat: bool) -> Result<(), TranslateError> {
@@ -2149,47 +2272,20 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            O::Mov => {
-                let s = self.op(ins, 1)?;
-                let d = dst(self, 0)?;
-                // mov copies bits (in the kind the value has), unless a float
+            O::Mov | O::Movc => {
+                // Both copy bits, in the kind the value has, unless a float
                 // modifier or _sat asks for a float.
-                let typed = s.modifier(self.p) != 0 || sat;
-                if !typed && d.operand_type() == Some(OT::Temp) && Self::is_static(d, 0) {
-                    if let Some(bits) = self.immediate_lanes(s) {
-                        let mask = self.dst_mask_of(d);
-                        return self.write_temp_imm(d.index[0].imm as u32, mask, bits, d.offset as usize);
-                    }
+                if self.copy_is_typed(ins, code, sat) {
+                    return self.copy_lanes(ins, code, Some(K::F), sat);
                 }
-                let (a, k) = if typed {
-                    (self.read_masked(s, K::F, self.lane_mask)?, K::F)
-                } else {
-                    self.read_lanes(s, None, self.lane_mask)?
-                };
-                self.write(d, a, k, sat)?;
-            }
-            O::Movc => {
-                let cond = self.op(ins, 1)?;
-                let cb = match self.temp_condition(cond, self.lane_mask) {
-                    Some(b) => b,
-                    None => {
-                        let c = src(self, 1, K::U)?;
-                        let z = self.splat_u(0);
-                        self.bin(B::NotEqual, c, z)
-                    }
-                };
-                let s1 = self.op(ins, 2)?;
-                let s2 = self.op(ins, 3)?;
-                let typed = s1.modifier(self.p) != 0 || s2.modifier(self.p) != 0 || sat;
-                let (a, k) = if typed {
-                    (self.read_masked(s1, K::F, self.lane_mask)?, K::F)
-                } else {
-                    self.read_lanes(s1, None, self.lane_mask)?
-                };
-                let b = self.read_masked(s2, k, self.lane_mask)?;
-                let r = self.select(cb, a, b);
                 let d = dst(self, 0)?;
-                self.write(d, r, k, sat)?;
+                let srcs = match code {
+                    O::Movc => vec![self.op(ins, 2)?, self.op(ins, 3)?],
+                    _ => vec![self.op(ins, 1)?],
+                };
+                let reads: Vec<&Operand> = (1..ins.ops.as_slice().len()).filter_map(|i| self.op(ins, i).ok()).collect();
+                let groups = self.kind_groups(&srcs, &reads, d);
+                self.per_kind_group(d, groups, |l, k| l.copy_lanes(ins, code, k, false))?;
             }
             O::Swapc => {
                 // swapc d0, d1, cond, a, b: d0 = cond ? b : a; d1 = cond ? a : b
@@ -2244,13 +2340,27 @@ impl<'a> Lower<'a> {
                     None => self.temp_condition(s2, self.lane_mask).map(|c| (c, s1)),
                 };
                 match masked {
-                    Some((c, other)) if other.modifier(self.p) == 0 => {
-                        let want = self.has_integer_bits(other, self.lane_mask).then_some(K::U);
-                        let (x, k) = self.read_lanes(other, want, self.lane_mask)?;
-                        let zero = self.immediate(&vec![0; self.lane_mask.count_ones().clamp(1, 4) as usize], k);
-                        let r = self.select(c, x, zero);
+                    Some((_, other)) if other.modifier(self.p) == 0 => {
                         let d = dst(self, 0)?;
-                        self.write(d, r, k, sat)?;
+                        let mut groups = self.kind_groups(&[other], &[self.op(ins, 1)?, self.op(ins, 2)?], d);
+                        for (lanes, k) in &mut groups {
+                            if k.is_none() && self.has_integer_bits(other, *lanes) {
+                                *k = Some(K::U);
+                            }
+                        }
+                        self.per_kind_group(d, groups, |l, k| {
+                            // The condition again, for this group's lanes.
+                            let (s1, s2) = (l.op(ins, 1)?, l.op(ins, 2)?);
+                            let Some(c) =
+                                l.temp_condition(s1, l.lane_mask).or_else(|| l.temp_condition(s2, l.lane_mask))
+                            else {
+                                return malformed("a comparison's result did not read back", at);
+                            };
+                            let (x, k) = l.read_lanes(other, k, l.lane_mask)?;
+                            let zero = l.immediate(&vec![0; l.lane_mask.count_ones().clamp(1, 4) as usize], k);
+                            let r = l.select(c, x, zero);
+                            l.write(d, r, k, sat)
+                        })?;
                     }
                     _ => binary!(self.int_kind(ins, &[1, 2], K::U), B::And),
                 }

@@ -286,6 +286,43 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The kind lane `lane` (0..4, a destination lane) of `op` already
+    /// has, where reading it in another kind would cost a bitcast: a temp's
+    /// value or variable, an immediate that reads as a float (F) or as a
+    /// nonzero integer (U). `None`: every kind reads it alike (zero, other
+    /// register files, whose loads pick their own kind).
+    pub(crate) fn lane_kind(&self, op: &dxbc::program::Operand, lane: usize) -> Option<K> {
+        let s = (selection(op)[lane.min(3)] & 3) as usize;
+        let imm = |bits: u32| match bits {
+            0 => None,
+            b if looks_float(b) => Some(K::F),
+            _ => Some(K::U),
+        };
+        match op.operand_type()? {
+            OT::Temp if op.index[0].rel == dxbc::program::NO_OPERAND => {
+                let reg = usize::try_from(op.index[0].imm).ok()?;
+                match self.regs.get(reg)?[s].now {
+                    Value::Expr { k, .. } => Some(k),
+                    Value::Bool { .. } => Some(K::U),
+                    Value::Imm(b) => imm(b),
+                    Value::Var => match self.reg_vars.get(reg)?[s] {
+                        Some((_, k)) => Some(k),
+                        None => self
+                            .prepass
+                            .votes
+                            .get(&(reg as u32, s as u8))
+                            .map(|_| self.var_kind((reg as u32, s as u8), K::U)),
+                    },
+                }
+            }
+            OT::Immediate32 => match op.imm(self.p) {
+                [b] => imm(*b),
+                v => v.get(s).copied().and_then(imm),
+            },
+            _ => None,
+        }
+    }
+
     /// The kind a component's variable takes: how it is read most, else `fallback`.
     fn var_kind(&self, c: Comp, fallback: K) -> K {
         match self.prepass.votes.get(&c) {
