@@ -392,7 +392,9 @@ mod tests {
     #[test]
     fn register_named_lines_map_to_the_instruction_that_writes_that_register() {
         // Outside truth: the listing. A WGSL `let r3_xy = …` must link to an
-        // instruction whose printed destination is `r3.xy`.
+        // instruction whose printed destination is `r3` with a mask holding
+        // `xy` (liveness, or lanes of different kinds built apart, can give a
+        // value fewer lanes than the instruction writes).
         for name in [
             "fxc/dxdecompiler_cascadedshadowmaps11_rendercascadescene_ps.dxbc",
             "fxc/dxdecompiler_transparencyaa10_1_transparencyaa10_1_ps.dxbc",
@@ -408,8 +410,9 @@ mod tests {
                 // Destinations come first; `imul`, `udiv`, `sincos`, `swapc`… have two.
                 let operands: Vec<&str> =
                     listing.split_whitespace().skip(1).take(2).map(|o| o.trim_end_matches(',')).collect();
-                let want = format!("{reg}.{mask}");
-                assert!(operands.contains(&want.as_str()), "{name}: `{l}` linked to `{listing}`");
+                let writes =
+                    |o: &&str| o.split_once('.').is_some_and(|(r, m)| r == reg && mask.chars().all(|c| m.contains(c)));
+                assert!(operands.iter().any(writes), "{name}: `{l}` linked to `{listing}`");
                 checked += 1;
             }
             assert!(checked >= 3, "{name}: {checked} register-named lines in {wgsl:#?}");

@@ -659,25 +659,37 @@ impl<'a> Lower<'a> {
         lanes: usize,
         at: usize,
     ) -> Result<(), TranslateError> {
+        for (c, comp) in self.bind_temp_value(reg, mask, value, lanes, at)? {
+            self.set_slot((reg, c), Value::Expr { h: value, comp, k });
+        }
+        Ok(())
+    }
+
+    /// What `write_temp` and `write_temp_bool` share: checks `reg`, names
+    /// `value` after the register and mask, and gives each written
+    /// component with the lane of `value` it reads (`lanes` as in
+    /// `write_temp`).
+    fn bind_temp_value(
+        &mut self,
+        reg: u32,
+        mask: u32,
+        value: H,
+        lanes: usize,
+        at: usize,
+    ) -> Result<impl Iterator<Item = (u8, Option<u8>)>, TranslateError> {
         self.check_temp(reg, at)?;
         self.widths.insert(value, lanes as u8);
         if !self.f.named_expressions.contains_key(&value) && !self.f.expressions[value].needs_pre_emit() {
             self.f.named_expressions.insert(value, format!("r{reg}_{}", mask_name(mask)));
         }
-        let mut lane = 0u8;
-        for c in 0..4u8 {
-            if mask & (1 << c) == 0 {
-                continue;
-            }
+        Ok((0..4u8).filter(move |c| mask & (1 << c) != 0).enumerate().map(move |(lane, c)| {
             let comp = match lanes {
                 1 => None,
                 4 => Some(c),
-                _ => Some(lane),
+                _ => Some(lane as u8),
             };
-            lane += 1;
-            self.set_slot((reg, c), Value::Expr { h: value, comp, k });
-        }
-        Ok(())
+            (c, comp)
+        }))
     }
 
     /// Sets temp `reg`'s components `mask` from comparison result `b` (a
@@ -690,17 +702,7 @@ impl<'a> Lower<'a> {
         lanes: usize,
         at: usize,
     ) -> Result<(), TranslateError> {
-        self.check_temp(reg, at)?;
-        self.widths.insert(b, lanes as u8);
-        if !self.f.named_expressions.contains_key(&b) && !self.f.expressions[b].needs_pre_emit() {
-            self.f.named_expressions.insert(b, format!("r{reg}_{}", mask_name(mask)));
-        }
-        for (lane, c) in (0..4u8).filter(|c| mask & (1 << c) != 0).enumerate() {
-            let comp = match lanes {
-                1 => None,
-                4 => Some(c),
-                _ => Some(lane as u8),
-            };
+        for (c, comp) in self.bind_temp_value(reg, mask, b, lanes, at)? {
             self.set_slot((reg, c), Value::Bool { h: b, comp });
         }
         Ok(())

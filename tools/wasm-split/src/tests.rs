@@ -1,6 +1,27 @@
 use super::*;
 use wasm_encoder::{Function, MemorySection, MemoryType, TableType};
 
+/// A funcref table of `minimum` (up to `maximum`) slots, one memory page and
+/// one mutable i32 global (a stack pointer), as wasm-ld lays them out.
+fn table_memory_global(m: &mut Module, minimum: u64, maximum: Option<u64>) {
+    let mut tables = TableSection::new();
+    tables.table(TableType {
+        element_type: wasm_encoder::RefType::FUNCREF,
+        table64: false,
+        minimum,
+        maximum,
+        shared: false,
+    });
+    m.section(&tables);
+    let mut memories = MemorySection::new();
+    memories.memory(MemoryType { minimum: 1, maximum: None, memory64: false, shared: false, page_size_log2: None });
+    m.section(&memories);
+    let mut globals = GlobalSection::new();
+    let gty = wasm_encoder::GlobalType { val_type: ValType::I32, mutable: true, shared: false };
+    globals.global(gty, &ConstExpr::i32_const(0));
+    m.section(&globals);
+}
+
 /// A module like a small Rust one: an import `env.ext(x) = 10x` (given by
 /// the test), a funcref table holding f2, a memory, a stack-pointer global.
 ///   f1 a(x) = b(x) + 1            exported
@@ -20,23 +41,7 @@ fn sample() -> Vec<u8> {
         funcs.function(0);
     }
     m.section(&funcs);
-    let mut tables = TableSection::new();
-    let ty = TableType {
-        element_type: wasm_encoder::RefType::FUNCREF,
-        table64: false,
-        minimum: 2,
-        maximum: Some(2),
-        shared: false,
-    };
-    tables.table(ty);
-    m.section(&tables);
-    let mut memories = MemorySection::new();
-    memories.memory(MemoryType { minimum: 1, maximum: None, memory64: false, shared: false, page_size_log2: None });
-    m.section(&memories);
-    let mut globals = GlobalSection::new();
-    let gty = wasm_encoder::GlobalType { val_type: ValType::I32, mutable: true, shared: false };
-    globals.global(gty, &ConstExpr::i32_const(0));
-    m.section(&globals);
+    table_memory_global(&mut m, 2, Some(2));
     let mut exports = ExportSection::new();
     exports.export("a", ExportKind::Func, 1);
     exports.export("d", ExportKind::Func, 4);
@@ -224,23 +229,7 @@ fn data_sample(bias: bool, t_reloc: bool) -> Vec<u8> {
         funcs.function(t);
     }
     m.section(&funcs);
-    let mut tables = TableSection::new();
-    let ty = TableType {
-        element_type: wasm_encoder::RefType::FUNCREF,
-        table64: false,
-        minimum: 1,
-        maximum: None,
-        shared: false,
-    };
-    tables.table(ty);
-    m.section(&tables);
-    let mut memories = MemorySection::new();
-    memories.memory(MemoryType { minimum: 1, maximum: None, memory64: false, shared: false, page_size_log2: None });
-    m.section(&memories);
-    let mut globals = GlobalSection::new();
-    let gty = wasm_encoder::GlobalType { val_type: ValType::I32, mutable: true, shared: false };
-    globals.global(gty, &ConstExpr::i32_const(0));
-    m.section(&globals);
+    table_memory_global(&mut m, 1, None);
     let mut exports = ExportSection::new();
     for (name, f) in [("h", 1), ("c", 2), ("t", 3), ("b", 4)] {
         exports.export(name, ExportKind::Func, f);
