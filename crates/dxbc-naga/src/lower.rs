@@ -1985,7 +1985,8 @@ impl<'a> Lower<'a> {
     /// group; one group (the whole mask) when no two kinds meet, or when a
     /// later group would read a lane an earlier one wrote (any of `reads`,
     /// the instruction's sources, naming the destination's register with a
-    /// lane that selects another written lane).
+    /// lane that selects another written lane), or when a lane is an
+    /// immediate's NaN or infinity.
     fn kind_groups(&self, srcs: &[&Operand], reads: &[&Operand], d: &Operand) -> Vec<(u32, Option<K>)> {
         let mask = self.lane_mask & 0xf;
         let same_reg = |s: &&&Operand| {
@@ -1999,7 +2000,13 @@ impl<'a> Lower<'a> {
             let sel = crate::regs::selection(s);
             (0..4).any(|l| mask & (1 << l) != 0 && sel[l] as usize & 3 != l && mask & (1 << (sel[l] & 3)) != 0)
         });
-        if d.operand_type() == Some(OT::Null) || mask == 0 || crosses {
+        // NaN or infinity bits stay in the kind the whole copy reads them in:
+        // a float literal of them goes through a variable (WGSL's constant
+        // evaluation refuses them), a bitcast of a uint constant would not.
+        let lanes = || (0..4).filter(|l| mask & (1 << l) != 0);
+        let non_finite =
+            srcs.iter().any(|s| lanes().any(|l| self.lane_immediate(s, l).is_some_and(|b| (b >> 23) & 0xff == 0xff)));
+        if d.operand_type() == Some(OT::Null) || mask == 0 || crosses || non_finite {
             return vec![(self.lane_mask, None)];
         }
         let mut groups: Vec<(u32, Option<K>)> = Vec::new();

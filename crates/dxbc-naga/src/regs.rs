@@ -286,25 +286,46 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The bits of lane `lane` (0..4, a destination lane) of `op` when they
+    /// are an immediate's: an immediate operand, or a temp that holds one.
+    pub(crate) fn lane_immediate(&self, op: &dxbc::program::Operand, lane: usize) -> Option<u32> {
+        let s = (selection(op)[lane.min(3)] & 3) as usize;
+        match op.operand_type()? {
+            OT::Temp if op.index[0].rel == dxbc::program::NO_OPERAND => {
+                match self.regs.get(usize::try_from(op.index[0].imm).ok()?)?[s].now {
+                    Value::Imm(b) => Some(b),
+                    _ => None,
+                }
+            }
+            OT::Immediate32 => match op.imm(self.p) {
+                [b] => Some(*b),
+                v => v.get(s).copied(),
+            },
+            _ => None,
+        }
+    }
+
     /// The kind lane `lane` (0..4, a destination lane) of `op` already
     /// has, where reading it in another kind would cost a bitcast: a temp's
     /// value or variable, an immediate that reads as a float (F) or as a
     /// nonzero integer (U). `None`: every kind reads it alike (zero, other
     /// register files, whose loads pick their own kind).
     pub(crate) fn lane_kind(&self, op: &dxbc::program::Operand, lane: usize) -> Option<K> {
+        if let Some(bits) = self.lane_immediate(op, lane) {
+            return match bits {
+                0 => None,
+                b if looks_float(b) => Some(K::F),
+                _ => Some(K::U),
+            };
+        }
         let s = (selection(op)[lane.min(3)] & 3) as usize;
-        let imm = |bits: u32| match bits {
-            0 => None,
-            b if looks_float(b) => Some(K::F),
-            _ => Some(K::U),
-        };
         match op.operand_type()? {
             OT::Temp if op.index[0].rel == dxbc::program::NO_OPERAND => {
                 let reg = usize::try_from(op.index[0].imm).ok()?;
                 match self.regs.get(reg)?[s].now {
                     Value::Expr { k, .. } => Some(k),
                     Value::Bool { .. } => Some(K::U),
-                    Value::Imm(b) => imm(b),
+                    Value::Imm(_) => None,
                     Value::Var => match self.reg_vars.get(reg)?[s] {
                         Some((_, k)) => Some(k),
                         None => self
@@ -315,10 +336,6 @@ impl<'a> Lower<'a> {
                     },
                 }
             }
-            OT::Immediate32 => match op.imm(self.p) {
-                [b] => imm(*b),
-                v => v.get(s).copied().and_then(imm),
-            },
             _ => None,
         }
     }
