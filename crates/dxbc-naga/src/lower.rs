@@ -2011,7 +2011,7 @@ impl<'a> Lower<'a> {
         }
         let mut groups: Vec<(u32, Option<K>)> = Vec::new();
         let mut free = 0;
-        for lane in (0..4).filter(|l| mask & (1 << l) != 0) {
+        for lane in lanes() {
             match srcs.iter().find_map(|s| self.lane_kind(s, lane)) {
                 Some(k) => match groups.iter_mut().find(|g| g.1 == Some(k)) {
                     Some(g) => g.0 |= 1 << lane,
@@ -2286,12 +2286,11 @@ impl<'a> Lower<'a> {
                     return self.copy_lanes(ins, code, Some(K::F), sat);
                 }
                 let d = dst(self, 0)?;
-                let srcs = match code {
-                    O::Movc => vec![self.op(ins, 2)?, self.op(ins, 3)?],
-                    _ => vec![self.op(ins, 1)?],
-                };
-                let reads: Vec<&Operand> = (1..ins.ops.as_slice().len()).filter_map(|i| self.op(ins, i).ok()).collect();
-                let groups = self.kind_groups(&srcs, &reads, d);
+                // movc reads a condition and two sources, mov one source.
+                let movc = usize::from(code == O::Movc);
+                let ops = [self.op(ins, 1)?, self.op(ins, 1 + movc)?, self.op(ins, 1 + 2 * movc)?];
+                let reads = &ops[..1 + 2 * movc];
+                let groups = self.kind_groups(&reads[movc..], reads, d);
                 self.per_kind_group(d, groups, |l, k| l.copy_lanes(ins, code, k, false))?;
             }
             O::Swapc => {
@@ -2347,7 +2346,8 @@ impl<'a> Lower<'a> {
                     None => self.temp_condition(s2, self.lane_mask).map(|c| (c, s1)),
                 };
                 match masked {
-                    Some((_, other)) if other.modifier(self.p) == 0 => {
+                    Some((whole, other)) if other.modifier(self.p) == 0 => {
+                        let whole_mask = self.lane_mask;
                         let d = dst(self, 0)?;
                         let mut groups = self.kind_groups(&[other], &[self.op(ins, 1)?, self.op(ins, 2)?], d);
                         for (lanes, k) in &mut groups {
@@ -2356,12 +2356,17 @@ impl<'a> Lower<'a> {
                             }
                         }
                         self.per_kind_group(d, groups, |l, k| {
-                            // The condition again, for this group's lanes.
-                            let (s1, s2) = (l.op(ins, 1)?, l.op(ins, 2)?);
-                            let Some(c) =
-                                l.temp_condition(s1, l.lane_mask).or_else(|| l.temp_condition(s2, l.lane_mask))
-                            else {
-                                return malformed("a comparison's result did not read back", at);
+                            // A group of fewer lanes reads the condition's lanes again.
+                            let c = if l.lane_mask == whole_mask {
+                                whole
+                            } else {
+                                let (s1, s2) = (l.op(ins, 1)?, l.op(ins, 2)?);
+                                let part =
+                                    l.temp_condition(s1, l.lane_mask).or_else(|| l.temp_condition(s2, l.lane_mask));
+                                let Some(c) = part else {
+                                    return malformed("a comparison's result did not read back", at);
+                                };
+                                c
                             };
                             let (x, k) = l.read_lanes(other, k, l.lane_mask)?;
                             let zero = l.immediate(&vec![0; l.lane_mask.count_ones().clamp(1, 4) as usize], k);

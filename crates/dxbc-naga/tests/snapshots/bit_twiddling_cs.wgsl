@@ -55,34 +55,34 @@ fn dxbc_main() {
         r1_x = r1_x_2;
     }
     let r1_y_2 = (xe_edram_base_samples_2x_depth_pitch >> 16u);
-    let _e97 = vThreadGroupID;
-    let r1_y_3 = ((_e97.y * r1_y_2) + r1_yz.y);
-    let r1_y_4 = (r1_y_3 + _e97.x);
-    let _e105 = vThreadIDInGroup;
-    let r1_z = (bitcast<vec4<i32>>(_e105).yyyy * vec4(320i));
+    let _e96 = vThreadGroupID;
+    let r1_y_3 = ((_e96.y * r1_y_2) + r1_yz.y);
+    let r1_y_4 = (r1_y_3 + _e96.x);
+    let _e104 = vThreadIDInGroup;
+    let r1_z = (bitcast<vec4<i32>>(_e104).yyyy * vec4(320i));
     let r1_y_5 = ((r1_y_4 * 5120u) + bitcast<u32>(r1_z.z));
-    let _e117 = r1_x;
-    let r1_x_3 = (_e117 << 2u);
+    let _e116 = r1_x;
+    let r1_x_3 = (_e116 << 2u);
     let r1_x_4 = (r1_x_3 + r1_y_5);
     let r1_y_6 = ((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u);
     let r1_y_7 = (r1_y_6 << 1u);
     let r1_x_5 = (r1_x_4 << (r1_y_7 & 31u));
-    let _e132 = (r1_x_5 / 4u);
-    let _e134 = arrayLength((&xe_edram_load_store_dest));
-    if (_e132 < _e134) {
-        xe_edram_load_store_dest[_e132] = _e28;
+    let _e131 = (r1_x_5 / 4u);
+    let _e133 = arrayLength((&xe_edram_load_store_dest));
+    if (_e131 < _e133) {
+        xe_edram_load_store_dest[_e131] = _e28;
     }
-    let _e141 = (_e132 + 1u);
-    if (_e141 < _e134) {
-        xe_edram_load_store_dest[_e141] = _e37;
+    let _e140 = (_e131 + 1u);
+    if (_e140 < _e133) {
+        xe_edram_load_store_dest[_e140] = _e37;
     }
-    let _e146 = (_e132 + 2u);
-    if (_e146 < _e134) {
-        xe_edram_load_store_dest[_e146] = _e46;
+    let _e145 = (_e131 + 2u);
+    if (_e145 < _e133) {
+        xe_edram_load_store_dest[_e145] = _e46;
     }
-    let _e151 = (_e132 + 3u);
-    if (_e151 < _e134) {
-        xe_edram_load_store_dest[_e151] = _e55;
+    let _e150 = (_e131 + 3u);
+    if (_e150 < _e133) {
+        xe_edram_load_store_dest[_e150] = _e55;
     }
     return;
 }

@@ -80,8 +80,8 @@ fn dxbc_main() {
     let r1_xyz_1 = select(r2_xyz_2, r1_xyz, vec3(r3_w_1));
     let r1_xyz_2 = (r1_xyz_1 / vec3(r0_y_4));
     oMask.x = r0_x_3;
-    let _e142 = v1_;
-    o0_ = (vec4<f32>(r1_xyz_2.x, r1_xyz_2.y, r1_xyz_2.z, r0_y_4) * _e142);
+    let _e141 = v1_;
+    o0_ = (vec4<f32>(r1_xyz_2.x, r1_xyz_2.y, r1_xyz_2.z, r0_y_4) * _e141);
     return;
 }
 
