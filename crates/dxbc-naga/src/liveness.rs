@@ -18,6 +18,15 @@
 //! component-wise (every component a source's swizzle names, relative
 //! indices always), so an extra read can only keep a value alive.
 //!
+//! The same graph gives the temps' live ranges ([`Webs`]): a forward pass
+//! carries, per component, which definition reaches each instruction, and
+//! where paths join with the component live, the definitions arriving
+//! there are merged (union-find) into one web: every definition that can
+//! reach one read. Each web gets a variable of its own, typed by how that
+//! web is used, so a register reused for a float and then for an integer
+//! is two typed variables instead of one variable bitcast at every store
+//! and load.
+//!
 //! Programs the graph does not model (subroutines, interface calls, hull
 //! shader phases, other stages than vertex, pixel and compute, temps with
 //! relative indices, unmatched structure) get no liveness: everything is
@@ -31,6 +40,9 @@ use dxbc::spec::{destination_count, OpClass, Opcode as O, OperandType as OT, Pro
 const MAX_WORDS: usize = 1 << 22;
 /// Sweeps after which a fixpoint not reached counts as none.
 const MAX_SWEEPS: usize = 256;
+/// Instructions × temp components beyond which webs are not computed
+/// (every component then keeps one variable).
+const MAX_WEB_CELLS: usize = 1 << 22;
 
 /// How an instruction touches one temp register.
 #[derive(Clone, Copy, Debug)]
@@ -106,6 +118,130 @@ pub(crate) struct Liveness {
     /// destination (`None`: not such an instruction).
     dst_live: Vec<Option<u8>>,
     narrow: Vec<bool>,
+    /// The temps' live ranges (`None`: one variable per component).
+    webs: Option<Webs>,
+}
+
+/// The live ranges of temp components. A web is named by a number unique
+/// over the program; the definitions of one web and the reads they reach
+/// share its variable.
+#[derive(Debug)]
+pub(crate) struct Webs {
+    comps: usize,
+    /// Per instruction × component (`reg * 4 + c`): the web of the value
+    /// reaching the instruction.
+    reaching: Vec<u32>,
+    /// Per instruction, the start of its definitions in `defs` (`n + 1` entries).
+    def_at: Vec<u32>,
+    /// (component, web) of each definition, grouped by instruction.
+    defs: Vec<(u32, u32)>,
+}
+
+impl Webs {
+    /// The web of the value of (`reg`, `c`) that instruction `i` reads.
+    pub(crate) fn read(&self, i: usize, reg: u32, c: u8) -> Option<u32> {
+        let comp = reg as usize * 4 + c as usize;
+        (comp < self.comps).then(|| self.reaching.get(i * self.comps + comp).copied()).flatten()
+    }
+
+    /// The web of the value instruction `i` writes into (`reg`, `c`).
+    pub(crate) fn written(&self, i: usize, reg: u32, c: u8) -> Option<u32> {
+        let comp = reg * 4 + c as u32;
+        let range = *self.def_at.get(i)? as usize..*self.def_at.get(i + 1)? as usize;
+        self.defs.get(range)?.iter().find(|d| d.0 == comp).map(|d| d.1)
+    }
+}
+
+/// Union-find root of `x`, halving the path on the way.
+fn root(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        let up = parent[parent[x as usize] as usize];
+        parent[x as usize] = up;
+        x = up;
+    }
+    x
+}
+
+/// The webs of the program whose effects, touches and live-in sets are
+/// given; `None` when too large. Nodes `0..comps` are the values each
+/// component has at the start (zero); each definition is a node after them.
+fn webs(effects: &[Effect], touches: &[(u32, Touch)], live_in: &[u64], words: usize, temps: u32) -> Option<Webs> {
+    let n = effects.len();
+    let comps = temps as usize * 4;
+    if n == 0 || comps.saturating_mul(n) > MAX_WEB_CELLS {
+        return None;
+    }
+    let mut parent: Vec<u32> = (0..comps as u32).collect();
+    let mut def_at = Vec::with_capacity(n + 1);
+    let mut defs: Vec<(u32, u32)> = Vec::new();
+    for e in effects {
+        let first = defs.len();
+        def_at.push(first as u32);
+        for &(reg, t) in &touches[e.start as usize..e.end as usize] {
+            let Touch::Def(mask) = t else { continue };
+            for c in (0..4u32).filter(|c| mask & (1 << c) != 0) {
+                let comp = reg * 4 + c;
+                if !defs[first..].iter().any(|d| d.0 == comp) {
+                    let node = parent.len() as u32;
+                    parent.push(node);
+                    defs.push((comp, node));
+                }
+            }
+        }
+    }
+    def_at.push(defs.len() as u32);
+    const NONE: u32 = u32::MAX;
+    let mut reaching = vec![NONE; n * comps];
+    reaching[..comps].iter_mut().enumerate().for_each(|(c, r)| *r = c as u32);
+    let mut out = vec![NONE; comps];
+    for _ in 0..MAX_SWEEPS {
+        let mut changed = false;
+        for (i, e) in effects.iter().enumerate() {
+            out.copy_from_slice(&reaching[i * comps..(i + 1) * comps]);
+            for &(comp, node) in &defs[def_at[i] as usize..def_at[i + 1] as usize] {
+                out[comp as usize] = node;
+            }
+            for &s in e.succ.as_slice() {
+                let s = s as usize;
+                if s >= n {
+                    continue;
+                }
+                let live = &live_in[s * words..(s + 1) * words];
+                for (comp, &v) in out.iter().enumerate() {
+                    if v == NONE {
+                        continue;
+                    }
+                    let cell = reaching[s * comps + comp];
+                    let b = root(&mut parent, v);
+                    if cell == NONE {
+                        reaching[s * comps + comp] = b;
+                        changed = true;
+                        continue;
+                    }
+                    let a = root(&mut parent, cell);
+                    // Where the component is dead, no read tells the values apart.
+                    if a != b && bit(live, comp as u32 / 4, (comp % 4) as u8) {
+                        let (lo, hi) = (a.min(b), a.max(b));
+                        parent[hi as usize] = lo;
+                        reaching[s * comps + comp] = lo;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            for (k, r) in reaching.iter_mut().enumerate() {
+                // An instruction no path reaches reads the start values.
+                let x = if *r == NONE { (k % comps) as u32 } else { *r };
+                *r = root(&mut parent, x);
+            }
+            for d in defs.iter_mut() {
+                d.1 = root(&mut parent, d.1);
+            }
+            return Some(Webs { comps, reaching, def_at, defs });
+        }
+    }
+    None
 }
 
 fn bit(words: &[u64], reg: u32, c: u8) -> bool {
@@ -138,6 +274,11 @@ impl Liveness {
     /// it that are live after it (0: the instruction can be left out).
     pub(crate) fn live_dst(&self, i: usize) -> Option<u8> {
         self.dst_live.get(i).copied().flatten()
+    }
+
+    /// The temps' live ranges, where computed.
+    pub(crate) fn webs(&self) -> Option<&Webs> {
+        self.webs.as_ref()
     }
 
     /// Whether instruction `i` computes only its live lanes.
@@ -301,7 +442,8 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
         }
     }
     let narrow = effects.iter().map(|e| e.narrow).collect();
-    Some(Liveness { words, needed, dst_live, narrow })
+    let webs = webs(&effects, &touches, &live_in, words, temps);
+    Some(Liveness { words, needed, dst_live, narrow, webs })
 }
 
 /// How an instruction uses an operand.
@@ -479,6 +621,61 @@ mod tests {
             .filter(|&i| p.instructions[i].info().is_some_and(|info| info.class != OpClass::Decl))
             .collect();
         body[n]
+    }
+
+    #[test]
+    fn a_register_reused_for_another_value_is_another_web() {
+        // r0.x holds a float (0, 1), then an integer (2, 3): two webs. The
+        // `if` writes r1.x on one path only, so the read after it (5) sees
+        // both the write before the `if` (4) and the one inside it: one web.
+        let (p, lv) = liveness_of(
+            "ps_4_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n\
+             add r0.x, v0.x, l(1.000000)\n\
+             mul r1.y, r0.x, r0.x\n\
+             ftoi r0.x, v0.y\n\
+             iadd r1.z, r0.x, l(1)\n\
+             mov r1.x, l(0)\n\
+             if_nz v0.z\n\
+             mov r1.x, l(2)\n\
+             endif\n\
+             mov o0.xyzw, r1.xyzx\n\
+             ret\n",
+        );
+        let w = lv.webs().expect("webs");
+        let (add, mul, ftoi, iadd) = (nth_body(&p, 0), nth_body(&p, 1), nth_body(&p, 2), nth_body(&p, 3));
+        let float = w.written(add, 0, 0).unwrap();
+        assert_eq!(w.read(mul, 0, 0), Some(float));
+        let int = w.written(ftoi, 0, 0).unwrap();
+        assert_eq!(w.read(iadd, 0, 0), Some(int));
+        assert_ne!(float, int);
+        let (before, inside, out) = (nth_body(&p, 4), nth_body(&p, 6), nth_body(&p, 8));
+        assert_eq!(w.written(before, 1, 0), w.read(out, 1, 0));
+        assert_eq!(w.written(inside, 1, 0), w.read(out, 1, 0));
+        // Nothing else reaches the output: the value r1.x starts with is
+        // overwritten on every path, so it is a web of its own.
+        assert_ne!(w.read(add, 1, 0), w.read(out, 1, 0));
+    }
+
+    #[test]
+    fn a_loop_counter_is_one_web_across_the_back_edge() {
+        let (p, lv) = liveness_of(
+            "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 1\n\
+             mov r0.x, l(0)\n\
+             loop\n\
+             ige r0.y, r0.x, l(4)\n\
+             breakc_nz r0.y\n\
+             iadd r0.x, r0.x, l(1)\n\
+             endloop\n\
+             mov o0.xyzw, r0.xxxx\n\
+             ret\n",
+        );
+        let w = lv.webs().expect("webs");
+        let (init, test, step, out) = (nth_body(&p, 0), nth_body(&p, 2), nth_body(&p, 4), nth_body(&p, 6));
+        let web = w.written(init, 0, 0).unwrap();
+        assert_eq!(w.written(step, 0, 0), Some(web));
+        assert_eq!(w.read(test, 0, 0), Some(web));
+        assert_eq!(w.read(step, 0, 0), Some(web));
+        assert_eq!(w.read(out, 0, 0), Some(web));
     }
 
     #[test]

@@ -218,7 +218,7 @@ pub(crate) struct Lower<'a> {
     /// The temps' current values (see `regs`).
     pub(crate) regs: Vec<[crate::regs::Slot; 4]>,
     /// Each temp component's variable, once a value crosses a block.
-    pub(crate) reg_vars: Vec<[Option<crate::regs::CompVar>; 4]>,
+    pub(crate) reg_vars: BTreeMap<crate::regs::VarKey, crate::regs::CompVar>,
     /// One register scope per open construct (parallel to `frames`).
     pub(crate) scopes: Vec<crate::regs::Scope>,
     /// Loads valid in the block being built.
@@ -342,6 +342,8 @@ pub(crate) fn translate_form(
         vec4f: ty(TypeInner::Vector { size: VectorSize::Quad, scalar: Scalar::F32 }),
         vec4i: ty(TypeInner::Vector { size: VectorSize::Quad, scalar: Scalar::I32 }),
     };
+    let liveness = crate::liveness::analyse(p);
+    let prepass = crate::regs::prepass(p, liveness.as_ref().and_then(|l| l.webs()));
     let mut l = Lower {
         p,
         module,
@@ -369,12 +371,12 @@ pub(crate) fn translate_form(
         atomic_targets: BTreeMap::new(),
         f: Function { name: Some("dxbc_main".into()), ..Default::default() },
         regs: Vec::new(),
-        reg_vars: Vec::new(),
+        reg_vars: BTreeMap::new(),
         scopes: Vec::new(),
         loads: BTreeMap::new(),
         widths: Default::default(),
-        prepass: crate::regs::prepass(p),
-        liveness: crate::liveness::analyse(p),
+        prepass,
+        liveness,
         here: None,
         narrowed_dst: None,
         input_kinds: shader

@@ -2,12 +2,14 @@
 //! `lower.rs`). Each temp component holds its current value — an
 //! immediate's bits, a component of a naga expression with its kind, or
 //! "in its variable" — and only values that cross a naga block boundary go
-//! through a (scalar, typed) local variable.
+//! through a (scalar, typed) local variable: one per live range (web, see
+//! `liveness.rs`) where the program's flow is modelled, else one per
+//! component.
 
 use crate::lower::{Lower, H, K};
 use crate::TranslateError;
 use dxbc::program::{Instruction, Program};
-use dxbc::spec::{NumComponents, Opcode as O, OperandType as OT, SelectionMode};
+use dxbc::spec::{NumComponents, OpClass, Opcode as O, OperandType as OT, SelectionMode};
 use naga::{Expression as E, Handle, Literal, LocalVariable, Span, Statement as S, TypeInner, VectorSize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,11 +34,16 @@ pub(crate) struct Slot {
     pub(crate) now: Value,
     /// The value is not (yet) in the variable.
     pub(crate) dirty: bool,
+    /// The web of the definition that wrote the value ([`NO_WEB`] where
+    /// webs are not computed).
+    pub(crate) web: u32,
 }
 
 impl Slot {
     /// A temp before its first write: zero, as its variable starts.
-    pub(crate) const ZERO: Slot = Slot { now: Value::Imm(0), dirty: false };
+    pub(crate) const ZERO: Slot = Slot { now: Value::Imm(0), dirty: false, web: NO_WEB };
+    /// A value in its variable.
+    const IN_VAR: Slot = Slot { now: Value::Var, dirty: false, web: NO_WEB };
 }
 
 /// A temp component's variable and its kind.
@@ -44,6 +51,12 @@ pub(crate) type CompVar = (Handle<LocalVariable>, K);
 
 /// A temp component: register and component (0..4).
 pub(crate) type Comp = (u32, u8);
+
+/// The web of every value where webs are not computed: one variable per component.
+pub(crate) const NO_WEB: u32 = u32::MAX;
+
+/// A variable's key: the component and its web.
+pub(crate) type VarKey = (Comp, u32);
 
 /// Loads that stay valid while the block they were made in is open
 /// (constant-buffer rows, input and system-value input registers never
@@ -85,8 +98,25 @@ pub(crate) struct Scope {
 pub(crate) struct Prepass {
     /// Per `loop` instruction (by offset): the temp components its body writes.
     pub(crate) loop_writes: BTreeMap<u32, BTreeSet<Comp>>,
-    /// Per temp component: how often it is read, or written, as f32, i32, u32.
-    pub(crate) votes: BTreeMap<Comp, [u32; 3]>,
+    /// Per temp component and web: how often it is read, or written, as
+    /// f32, i32, u32, and read as an integer of either sign (see [`VOTE_INT`]).
+    pub(crate) votes: BTreeMap<VarKey, [u32; 4]>,
+}
+
+/// The vote of a read by an instruction that takes either integer kind
+/// as it comes (`iadd`, `and`, ..., see [`sign_agnostic_source`]).
+const VOTE_INT: usize = 3;
+
+/// Whether source `k` (operand index) of `code` is read in whichever
+/// integer kind it has: the lowering picks the instruction's kind from its
+/// sources (`Lower::int_kind`), as the low 32 bits do not depend on sign.
+fn sign_agnostic_source(code: O, k: usize) -> bool {
+    use O::*;
+    match code {
+        Iadd | Ieq | Ine | And | Or | Xor | Not | Imad | Umad => true,
+        Ishl => k == 1,
+        _ => false,
+    }
 }
 
 fn k_index(k: K) -> usize {
@@ -154,8 +184,9 @@ pub(crate) fn selection(op: &dxbc::program::Operand) -> [u32; 4] {
 }
 
 /// One walk over the program: which temp components each loop writes, and
-/// in which kinds temp components are read.
-pub(crate) fn prepass(p: &Program) -> Prepass {
+/// in which kinds temp components (per web, where `webs` are given) are
+/// read and written.
+pub(crate) fn prepass(p: &Program, webs: Option<&crate::liveness::Webs>) -> Prepass {
     let mut out = Prepass::default();
     let mut open: Vec<(u32, BTreeSet<Comp>)> = Vec::new();
     // An `fcall` writes what the function bodies (after the first label)
@@ -171,7 +202,7 @@ pub(crate) fn prepass(p: &Program) -> Prepass {
             }
         }
     }
-    for ins in &p.instructions {
+    for (i, ins) in p.instructions.iter().enumerate() {
         let Some(code) = ins.op().filter(|_| !ins.is_customdata()) else { continue };
         match code {
             O::Loop => open.push((ins.offset, BTreeSet::new())),
@@ -192,7 +223,7 @@ pub(crate) fn prepass(p: &Program) -> Prepass {
         }
         let kind = source_kind(code);
         let written = result_kind(code);
-        for op in operands(ins, p) {
+        for (n, op) in operands(ins, p).enumerate() {
             if op.operand_type() != Some(OT::Temp) {
                 continue;
             }
@@ -205,12 +236,16 @@ pub(crate) fn prepass(p: &Program) -> Prepass {
                 // A write in a kind votes too: a variable of that kind stores it as is.
                 if let Some(k) = written {
                     for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-                        out.votes.entry((reg, c)).or_default()[k_index(k)] += 1;
+                        let web = webs.and_then(|w| w.written(i, reg, c)).unwrap_or(NO_WEB);
+                        out.votes.entry(((reg, c), web)).or_default()[k_index(k)] += 1;
                     }
                 }
             } else if let Some(k) = kind {
+                let vote = if sign_agnostic_source(code, n) { VOTE_INT } else { k_index(k) };
                 for c in selection(op) {
-                    out.votes.entry((reg, c as u8)).or_default()[k_index(k)] += 1;
+                    let c = (c & 3) as u8;
+                    let web = webs.and_then(|w| w.read(i, reg, c)).unwrap_or(NO_WEB);
+                    out.votes.entry(((reg, c), web)).or_default()[vote] += 1;
                 }
             }
         }
@@ -274,7 +309,6 @@ impl<'a> Lower<'a> {
         let n = n as usize;
         if self.regs.len() < n {
             self.regs.resize(n, [Slot::ZERO; 4]);
-            self.reg_vars.resize(n, [None; 4]);
         }
     }
 
@@ -326,42 +360,58 @@ impl<'a> Lower<'a> {
                     Value::Expr { k, .. } => Some(k),
                     Value::Bool { .. } => Some(K::U),
                     Value::Imm(_) => None,
-                    Value::Var => match self.reg_vars.get(reg)?[s] {
-                        Some((_, k)) => Some(k),
-                        None => self
-                            .prepass
-                            .votes
-                            .get(&(reg as u32, s as u8))
-                            .map(|_| self.var_kind((reg as u32, s as u8), K::U)),
-                    },
+                    Value::Var => {
+                        let key = self.read_key((reg as u32, s as u8));
+                        match self.reg_vars.get(&key) {
+                            Some((_, k)) => Some(*k),
+                            None => self.prepass.votes.get(&key).map(|_| self.var_kind(key, K::U)),
+                        }
+                    }
                 }
             }
             _ => None,
         }
     }
 
-    /// The kind a component's variable takes: how it is read most, else `fallback`.
-    fn var_kind(&self, c: Comp, fallback: K) -> K {
-        match self.prepass.votes.get(&c) {
-            Some(&[f, i, u]) if f + i + u > 0 => {
-                if f >= i && f >= u {
-                    K::F
-                } else if u >= i {
-                    K::U
-                } else {
-                    K::I
-                }
-            }
-            _ => fallback,
+    /// The variable that holds the value of `c` the instruction being
+    /// lowered reads.
+    fn read_key(&self, c: Comp) -> VarKey {
+        let web = match (self.liveness.as_ref().and_then(|l| l.webs()), self.here) {
+            (Some(w), Some(i)) => w.read(i, c.0, c.1).unwrap_or(NO_WEB),
+            _ => NO_WEB,
+        };
+        (c, web)
+    }
+
+    /// The web of the value the instruction being lowered writes into `c`.
+    fn written_web(&self, c: Comp) -> u32 {
+        match (self.liveness.as_ref().and_then(|l| l.webs()), self.here) {
+            (Some(w), Some(i)) => w.written(i, c.0, c.1).unwrap_or(NO_WEB),
+            _ => NO_WEB,
         }
     }
 
-    /// A component's variable (made on first use).
-    fn var(&mut self, c: Comp, fallback: K) -> (Handle<LocalVariable>, K) {
-        if let Some(v) = self.reg_vars[c.0 as usize][c.1 as usize] {
+    /// The kind a variable takes: the one fewest of its web's reads and
+    /// writes would bitcast (an either-sign integer read bitcasts from
+    /// f32 only); on a tie, `fallback` (the first value's kind), else f32,
+    /// u32, i32.
+    fn var_kind(&self, key: VarKey, fallback: K) -> K {
+        let Some(&[f, i, u, n]) = self.prepass.votes.get(&key) else { return fallback };
+        let cost = |k: K| match k {
+            K::F => i + u + n,
+            K::I => f + u,
+            K::U => f + i,
+        };
+        [fallback, K::F, K::U, K::I].into_iter().min_by_key(|&k| cost(k)).unwrap_or(fallback)
+    }
+
+    /// A web's variable (made on first use).
+    fn var(&mut self, key: VarKey, fallback: K) -> (Handle<LocalVariable>, K) {
+        if let Some(&v) = self.reg_vars.get(&key) {
             return v;
         }
-        let k = self.var_kind(c, fallback);
+        let c = key.0;
+        let k = self.var_kind(key, fallback);
         let ty = self.ty(TypeInner::Scalar(k.scalar()));
         // The initialiser is a constant expression: it must not fall inside
         // the open Emit range.
@@ -369,7 +419,7 @@ impl<'a> Lower<'a> {
         let zero = self.f.expressions.append(E::ZeroValue(ty), Span::UNDEFINED);
         let name = format!("r{}_{}", c.0, ['x', 'y', 'z', 'w'][c.1 as usize]);
         let h = self.f.local_variables.append(LocalVariable { name: Some(name), ty, init: Some(zero) }, self.span);
-        self.reg_vars[c.0 as usize][c.1 as usize] = Some((h, k));
+        self.reg_vars.insert(key, (h, k));
         (h, k)
     }
 
@@ -385,7 +435,7 @@ impl<'a> Lower<'a> {
                 self.bitcast(s, k, want)
             }
             Value::Var => {
-                let (h, k) = self.var(c, want);
+                let (h, k) = self.var(self.read_key(c), want);
                 let ptr = self.e(E::LocalVariable(h));
                 let load = self.e(E::Load { pointer: ptr });
                 self.bitcast(load, k, want)
@@ -519,6 +569,15 @@ impl<'a> Lower<'a> {
             if !lv.needed(i, c.0, c.1) {
                 return;
             }
+            // At a flow instruction (which defines nothing), a value of
+            // another web than the one reaching it is overwritten on
+            // every path before a read: e.g. the value before an `if`
+            // whose branches both write the component.
+            let flow =
+                self.p.instructions.get(i).and_then(|ins| ins.op()).is_some_and(|o| o.info().class == OpClass::Flow);
+            if flow && slot.web != NO_WEB && lv.webs().and_then(|w| w.read(i, c.0, c.1)) != Some(slot.web) {
+                return;
+            }
         }
         let fallback = match slot.now {
             Value::Expr { k, .. } => k,
@@ -526,7 +585,7 @@ impl<'a> Lower<'a> {
             Value::Imm(bits) if looks_float(bits) => K::F,
             _ => K::U,
         };
-        let (var, k) = self.var(c, fallback);
+        let (var, k) = self.var((c, slot.web), fallback);
         let value = self.scalar_of(slot.now, k, c);
         let ptr = self.e(E::LocalVariable(var));
         self.stmt(S::Store { pointer: ptr, value });
@@ -550,7 +609,7 @@ impl<'a> Lower<'a> {
             let mut v = self.regs[reg as usize][c.1 as usize].now;
             if v == Value::Var {
                 // Load once per block; later reads in it reuse the load.
-                let (var, k) = self.var(c, want.unwrap_or(K::U));
+                let (var, k) = self.var(self.read_key(c), want.unwrap_or(K::U));
                 let ptr = self.e(E::LocalVariable(var));
                 let h = self.e(E::Load { pointer: ptr });
                 v = Value::Expr { h, comp: None, k };
@@ -744,7 +803,8 @@ impl<'a> Lower<'a> {
     }
 
     fn set_slot(&mut self, c: Comp, v: Value) {
-        self.regs[c.0 as usize][c.1 as usize] = Slot { now: v, dirty: true };
+        let web = self.written_web(c);
+        self.regs[c.0 as usize][c.1 as usize] = Slot { now: v, dirty: true, web };
         if let Some(scope) = self.scopes.last_mut() {
             scope.written.insert(c);
             scope.block.insert(c);
@@ -785,7 +845,7 @@ impl<'a> Lower<'a> {
         match self.regs.get(reg)?[c].now {
             Value::Expr { k, .. } => Some(k),
             Value::Bool { .. } => Some(K::U),
-            Value::Var => self.reg_vars.get(reg)?[c].map(|(_, k)| k),
+            Value::Var => self.reg_vars.get(&self.read_key((reg as u32, c as u8))).map(|&(_, k)| k),
             Value::Imm(_) => None,
         }
     }
@@ -806,7 +866,7 @@ impl<'a> Lower<'a> {
             for &c in &all {
                 if (c.0 as usize) < self.regs.len() {
                     self.spill(c);
-                    self.regs[c.0 as usize][c.1 as usize] = Slot { now: Value::Var, dirty: false };
+                    self.regs[c.0 as usize][c.1 as usize] = Slot::IN_VAR;
                 }
             }
             written = all;
@@ -856,7 +916,7 @@ impl<'a> Lower<'a> {
         for &c in &scope.written {
             if (c.0 as usize) < self.regs.len() {
                 self.spill(c);
-                self.regs[c.0 as usize][c.1 as usize] = Slot { now: Value::Var, dirty: false };
+                self.regs[c.0 as usize][c.1 as usize] = Slot::IN_VAR;
             }
         }
         self.flush();
