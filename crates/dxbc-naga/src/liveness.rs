@@ -165,7 +165,14 @@ fn root(parent: &mut [u32], mut x: u32) -> u32 {
 /// The webs of the program whose effects, touches and live-in sets are
 /// given; `None` when too large. Nodes `0..comps` are the values each
 /// component has at the start (zero); each definition is a node after them.
-fn webs(effects: &[Effect], touches: &[(u32, Touch)], live_in: &[u64], words: usize, temps: u32) -> Option<Webs> {
+fn webs(
+    effects: &[Effect],
+    touches: &[(u32, Touch)],
+    live_in: &[u64],
+    words: usize,
+    temps: u32,
+    back_edges: bool,
+) -> Option<Webs> {
     let n = effects.len();
     let comps = temps as usize * 4;
     if n == 0 || comps.saturating_mul(n) > MAX_WEB_CELLS {
@@ -191,12 +198,18 @@ fn webs(effects: &[Effect], touches: &[(u32, Touch)], live_in: &[u64], words: us
     }
     def_at.push(defs.len() as u32);
     const NONE: u32 = u32::MAX;
+    // A row is unreached (all NONE) until a predecessor reaches it; then
+    // every cell holds a node (not always its root: roots are taken where
+    // values meet, and once at the end).
     let mut reaching = vec![NONE; n * comps];
     reaching[..comps].iter_mut().enumerate().for_each(|(c, r)| *r = c as u32);
     let mut out = vec![NONE; comps];
     for _ in 0..MAX_SWEEPS {
         let mut changed = false;
         for (i, e) in effects.iter().enumerate() {
+            if reaching[i * comps] == NONE {
+                continue;
+            }
             out.copy_from_slice(&reaching[i * comps..(i + 1) * comps]);
             for &(comp, node) in &defs[def_at[i] as usize..def_at[i + 1] as usize] {
                 out[comp as usize] = node;
@@ -206,30 +219,32 @@ fn webs(effects: &[Effect], touches: &[(u32, Touch)], live_in: &[u64], words: us
                 if s >= n {
                     continue;
                 }
+                let row = &mut reaching[s * comps..(s + 1) * comps];
+                if row[0] == NONE {
+                    row.copy_from_slice(&out);
+                    changed = true;
+                    continue;
+                }
                 let live = &live_in[s * words..(s + 1) * words];
-                for (comp, &v) in out.iter().enumerate() {
-                    if v == NONE {
+                for (comp, (cell, &v)) in row.iter_mut().zip(&out).enumerate() {
+                    if *cell == v {
                         continue;
                     }
-                    let cell = reaching[s * comps + comp];
-                    let b = root(&mut parent, v);
-                    if cell == NONE {
-                        reaching[s * comps + comp] = b;
-                        changed = true;
-                        continue;
-                    }
-                    let a = root(&mut parent, cell);
-                    // Where the component is dead, no read tells the values apart.
-                    if a != b && bit(live, comp as u32 / 4, (comp % 4) as u8) {
+                    let (a, b) = (root(&mut parent, *cell), root(&mut parent, v));
+                    if a == b {
+                        *cell = a;
+                    } else if bit(live, comp as u32 / 4, (comp % 4) as u8) {
+                        // Where the component is dead, no read tells the values apart.
                         let (lo, hi) = (a.min(b), a.max(b));
                         parent[hi as usize] = lo;
-                        reaching[s * comps + comp] = lo;
+                        *cell = lo;
                         changed = true;
                     }
                 }
             }
         }
-        if !changed {
+        // Without a back edge every successor comes later: one sweep is exact.
+        if !changed || !back_edges {
             for (k, r) in reaching.iter_mut().enumerate() {
                 // An instruction no path reaches reads the start values.
                 let x = if *r == NONE { (k % comps) as u32 } else { *r };
@@ -442,7 +457,7 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
         }
     }
     let narrow = effects.iter().map(|e| e.narrow).collect();
-    let webs = webs(&effects, &touches, &live_in, words, temps);
+    let webs = webs(&effects, &touches, &live_in, words, temps, back_edges);
     Some(Liveness { words, needed, dst_live, narrow, webs })
 }
 
