@@ -135,6 +135,8 @@ pub(crate) struct Webs {
     def_at: Vec<u32>,
     /// (component, web) of each definition, grouped by instruction.
     defs: Vec<(u32, u32)>,
+    /// Union-find nodes: one per component (its start value), one per definition.
+    nodes: usize,
 }
 
 impl Webs {
@@ -142,6 +144,11 @@ impl Webs {
     pub(crate) fn read(&self, i: usize, reg: u32, c: u8) -> Option<u32> {
         let comp = reg as usize * 4 + c as usize;
         (comp < self.comps).then(|| self.reaching.get(i * self.comps + comp).copied()).flatten()
+    }
+
+    /// Web numbers are below this.
+    pub(crate) fn count(&self) -> usize {
+        self.nodes
     }
 
     /// The web of the value instruction `i` writes into (`reg`, `c`).
@@ -225,6 +232,9 @@ fn webs(
                     changed = true;
                     continue;
                 }
+                if *row == out[..] {
+                    continue;
+                }
                 let live = &live_in[s * words..(s + 1) * words];
                 for (comp, (cell, &v)) in row.iter_mut().zip(&out).enumerate() {
                     if *cell == v {
@@ -253,7 +263,7 @@ fn webs(
             for d in defs.iter_mut() {
                 d.1 = root(&mut parent, d.1);
             }
-            return Some(Webs { comps, reaching, def_at, defs });
+            return Some(Webs { comps, reaching, def_at, defs, nodes: parent.len() });
         }
     }
     None

@@ -100,7 +100,10 @@ pub(crate) struct Prepass {
     pub(crate) loop_writes: BTreeMap<u32, BTreeSet<Comp>>,
     /// Per temp component and web: how often it is read, or written, as
     /// f32, i32, u32, and read as an integer of either sign (see [`VOTE_INT`]).
-    pub(crate) votes: BTreeMap<VarKey, [u32; 4]>,
+    /// Without webs, by component.
+    votes: BTreeMap<Comp, [u32; 4]>,
+    /// With webs, by web (a web belongs to one component).
+    web_votes: Vec<[u32; 4]>,
 }
 
 /// The vote of a read by an instruction that takes either integer kind
@@ -116,6 +119,16 @@ fn sign_agnostic_source(code: O, k: usize) -> bool {
         Iadd | Ieq | Ine | And | Or | Xor | Not | Imad | Umad => true,
         Ishl => k == 1,
         _ => false,
+    }
+}
+
+impl Prepass {
+    /// How a variable's values are read and written, if at all.
+    fn votes_of(&self, (c, web): VarKey) -> Option<[u32; 4]> {
+        match self.web_votes.get(web as usize) {
+            Some(v) => Some(*v).filter(|v| v.iter().any(|&n| n > 0)),
+            None => self.votes.get(&c).copied(),
+        }
     }
 }
 
@@ -187,7 +200,11 @@ pub(crate) fn selection(op: &dxbc::program::Operand) -> [u32; 4] {
 /// in which kinds temp components (per web, where `webs` are given) are
 /// read and written.
 pub(crate) fn prepass(p: &Program, webs: Option<&crate::liveness::Webs>) -> Prepass {
-    let mut out = Prepass::default();
+    let mut out = Prepass { web_votes: vec![[0; 4]; webs.map_or(0, |w| w.count())], ..Prepass::default() };
+    let mut vote = |c: Comp, web: Option<u32>, k: usize| match web.and_then(|w| out.web_votes.get_mut(w as usize)) {
+        Some(v) => v[k] += 1,
+        None => out.votes.entry(c).or_default()[k] += 1,
+    };
     let mut open: Vec<(u32, BTreeSet<Comp>)> = Vec::new();
     // An `fcall` writes what the function bodies (after the first label)
     // write: a loop around one stores all of it first.
@@ -236,16 +253,14 @@ pub(crate) fn prepass(p: &Program, webs: Option<&crate::liveness::Webs>) -> Prep
                 // A write in a kind votes too: a variable of that kind stores it as is.
                 if let Some(k) = written {
                     for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-                        let web = webs.and_then(|w| w.written(i, reg, c)).unwrap_or(NO_WEB);
-                        out.votes.entry(((reg, c), web)).or_default()[k_index(k)] += 1;
+                        vote((reg, c), webs.and_then(|w| w.written(i, reg, c)), k_index(k));
                     }
                 }
             } else if let Some(k) = kind {
-                let vote = if sign_agnostic_source(code, n) { VOTE_INT } else { k_index(k) };
+                let k = if sign_agnostic_source(code, n) { VOTE_INT } else { k_index(k) };
                 for c in selection(op) {
                     let c = (c & 3) as u8;
-                    let web = webs.and_then(|w| w.read(i, reg, c)).unwrap_or(NO_WEB);
-                    out.votes.entry(((reg, c), web)).or_default()[vote] += 1;
+                    vote((reg, c), webs.and_then(|w| w.read(i, reg, c)), k);
                 }
             }
         }
@@ -364,7 +379,7 @@ impl<'a> Lower<'a> {
                         let key = self.read_key((reg as u32, s as u8));
                         match self.reg_vars.get(&key) {
                             Some((_, k)) => Some(*k),
-                            None => self.prepass.votes.get(&key).map(|_| self.var_kind(key, K::U)),
+                            None => self.prepass.votes_of(key).map(|_| self.var_kind(key, K::U)),
                         }
                     }
                 }
@@ -396,7 +411,7 @@ impl<'a> Lower<'a> {
     /// f32 only); on a tie, `fallback` (the first value's kind), else f32,
     /// u32, i32.
     fn var_kind(&self, key: VarKey, fallback: K) -> K {
-        let Some(&[f, i, u, n]) = self.prepass.votes.get(&key) else { return fallback };
+        let Some([f, i, u, n]) = self.prepass.votes_of(key) else { return fallback };
         let cost = |k: K| match k {
             K::F => i + u + n,
             K::I => f + u,
