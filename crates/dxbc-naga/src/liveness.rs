@@ -128,22 +128,44 @@ pub(crate) struct Liveness {
 #[derive(Debug)]
 pub(crate) struct Webs {
     comps: usize,
-    /// Per instruction × component (`reg * 4 + c`): the web of the value
-    /// reaching the instruction.
-    reaching: Vec<u32>,
+    /// Per instruction: its basic block.
+    block_of: Vec<u32>,
+    /// Per block: its first instruction.
+    block_start: Vec<u32>,
+    /// Per block × component (`reg * 4 + c`): the web of the value
+    /// reaching the block.
+    rows: Vec<u32>,
     /// Per instruction, the start of its definitions in `defs` (`n + 1` entries).
     def_at: Vec<u32>,
     /// (component, web) of each definition, grouped by instruction.
     defs: Vec<(u32, u32)>,
+    /// Per instruction, the start of its reads in `reads` (`n + 1` entries).
+    read_at: Vec<u32>,
+    /// (component, web) of each component an instruction reads.
+    reads: Vec<(u32, u32)>,
     /// Union-find nodes: one per component (its start value), one per definition.
     nodes: usize,
 }
 
 impl Webs {
-    /// The web of the value of (`reg`, `c`) that instruction `i` reads.
+    /// The web of the value of (`reg`, `c`) that reaches instruction `i`
+    /// (the one it reads).
     pub(crate) fn read(&self, i: usize, reg: u32, c: u8) -> Option<u32> {
-        let comp = reg as usize * 4 + c as usize;
-        (comp < self.comps).then(|| self.reaching.get(i * self.comps + comp).copied()).flatten()
+        let comp = reg * 4 + c as u32;
+        if comp as usize >= self.comps {
+            return None;
+        }
+        let b = *self.block_of.get(i)? as usize;
+        let row = |comp: u32| self.rows.get(b * self.comps + comp as usize).copied();
+        if self.block_start[b] as usize == i {
+            return row(comp);
+        }
+        let range = self.read_at[i] as usize..self.read_at[i + 1] as usize;
+        if let Some(r) = self.reads[range].iter().find(|r| r.0 == comp) {
+            return Some(r.1);
+        }
+        // A read the analysis did not record: the last write before it in its block.
+        (self.block_start[b] as usize..i).rev().find_map(|j| self.written(j, reg, c)).or_else(|| row(comp))
     }
 
     /// Web numbers are below this.
@@ -169,9 +191,21 @@ fn root(parent: &mut [u32], mut x: u32) -> u32 {
     x
 }
 
+/// The components instruction touches `t` read (all lanes of a
+/// component-wise source: an extra read only joins webs).
+fn read_comps(t: Touch) -> u8 {
+    match t {
+        Touch::Def(_) => 0,
+        Touch::Read(mask) => mask,
+        Touch::Lanes(sel) => sel.iter().fold(0, |m, &c| m | 1 << (c & 3)),
+    }
+}
+
 /// The webs of the program whose effects, touches and live-in sets are
 /// given; `None` when too large. Nodes `0..comps` are the values each
 /// component has at the start (zero); each definition is a node after them.
+/// Values are carried per basic block (a flow instruction is a block of
+/// its own, and so is every jump target), within a block in order.
 fn webs(
     effects: &[Effect],
     touches: &[(u32, Touch)],
@@ -182,7 +216,7 @@ fn webs(
 ) -> Option<Webs> {
     let n = effects.len();
     let comps = temps as usize * 4;
-    if n == 0 || comps.saturating_mul(n) > MAX_WEB_CELLS {
+    if n == 0 {
         return None;
     }
     let mut parent: Vec<u32> = (0..comps as u32).collect();
@@ -204,29 +238,61 @@ fn webs(
         }
     }
     def_at.push(defs.len() as u32);
+    // Blocks: a leader starts each.
+    let mut leader = vec![false; n];
+    leader[0] = true;
+    for (j, e) in effects.iter().enumerate() {
+        let succ = e.succ.as_slice();
+        if e.flow || succ != [j as u32 + 1] {
+            leader[j] = leader[j] || e.flow;
+            if j + 1 < n {
+                leader[j + 1] = true;
+            }
+        }
+        // A jump's target (a fall-through's is the next instruction).
+        for &t in succ.iter().filter(|&&t| (t as usize) < n && t as usize != j + 1) {
+            leader[t as usize] = true;
+        }
+    }
+    let mut block_of = Vec::with_capacity(n);
+    let mut block_start: Vec<u32> = Vec::new();
+    for (i, &l) in leader.iter().enumerate() {
+        if l {
+            block_start.push(i as u32);
+        }
+        block_of.push(block_start.len() as u32 - 1);
+    }
+    let blocks = block_start.len();
+    if comps.saturating_mul(blocks) > MAX_WEB_CELLS {
+        return None;
+    }
+    let block_end = |b: usize| block_start.get(b + 1).map_or(n, |&e| e as usize);
     const NONE: u32 = u32::MAX;
     // A row is unreached (all NONE) until a predecessor reaches it; then
     // every cell holds a node (not always its root: roots are taken where
     // values meet, and once at the end).
-    let mut reaching = vec![NONE; n * comps];
-    reaching[..comps].iter_mut().enumerate().for_each(|(c, r)| *r = c as u32);
+    let mut rows = vec![NONE; blocks * comps];
+    rows[..comps].iter_mut().enumerate().for_each(|(c, r)| *r = c as u32);
     let mut out = vec![NONE; comps];
+    let mut converged = false;
     for _ in 0..MAX_SWEEPS {
         let mut changed = false;
-        for (i, e) in effects.iter().enumerate() {
-            if reaching[i * comps] == NONE {
+        for b in 0..blocks {
+            if comps == 0 || rows[b * comps] == NONE {
                 continue;
             }
-            out.copy_from_slice(&reaching[i * comps..(i + 1) * comps]);
-            for &(comp, node) in &defs[def_at[i] as usize..def_at[i + 1] as usize] {
+            out.copy_from_slice(&rows[b * comps..(b + 1) * comps]);
+            let last = block_end(b) - 1;
+            for &(comp, node) in &defs[def_at[block_start[b] as usize] as usize..def_at[last + 1] as usize] {
                 out[comp as usize] = node;
             }
-            for &s in e.succ.as_slice() {
+            for &s in effects[last].succ.as_slice() {
                 let s = s as usize;
                 if s >= n {
                     continue;
                 }
-                let row = &mut reaching[s * comps..(s + 1) * comps];
+                let sb = block_of[s] as usize;
+                let row = &mut rows[sb * comps..(sb + 1) * comps];
                 if row[0] == NONE {
                     row.copy_from_slice(&out);
                     changed = true;
@@ -255,18 +321,46 @@ fn webs(
         }
         // Without a back edge every successor comes later: one sweep is exact.
         if !changed || !back_edges {
-            for (k, r) in reaching.iter_mut().enumerate() {
-                // An instruction no path reaches reads the start values.
-                let x = if *r == NONE { (k % comps) as u32 } else { *r };
-                *r = root(&mut parent, x);
-            }
-            for d in defs.iter_mut() {
-                d.1 = root(&mut parent, d.1);
-            }
-            return Some(Webs { comps, reaching, def_at, defs, nodes: parent.len() });
+            converged = true;
+            break;
         }
     }
-    None
+    if !converged {
+        return None;
+    }
+    for (k, r) in rows.iter_mut().enumerate() {
+        // A block no path reaches reads the start values.
+        let x = if *r == NONE { (k % comps) as u32 } else { *r };
+        *r = root(&mut parent, x);
+    }
+    for d in defs.iter_mut() {
+        d.1 = root(&mut parent, d.1);
+    }
+    // What each instruction reads, from its block's row and the writes before it.
+    let mut read_at = Vec::with_capacity(n + 1);
+    let mut reads: Vec<(u32, u32)> = Vec::new();
+    for b in 0..blocks {
+        out.copy_from_slice(&rows[b * comps..(b + 1) * comps]);
+        for i in block_start[b] as usize..block_end(b) {
+            let first = reads.len();
+            read_at.push(first as u32);
+            let e = &effects[i];
+            for &(reg, t) in &touches[e.start as usize..e.end as usize] {
+                let m = read_comps(t);
+                for c in (0..4u32).filter(|c| m & (1 << c) != 0) {
+                    let comp = reg * 4 + c;
+                    if (comp as usize) < comps && !reads[first..].iter().any(|r| r.0 == comp) {
+                        reads.push((comp, out[comp as usize]));
+                    }
+                }
+            }
+            for &(comp, web) in &defs[def_at[i] as usize..def_at[i + 1] as usize] {
+                out[comp as usize] = web;
+            }
+        }
+    }
+    read_at.push(reads.len() as u32);
+    Some(Webs { comps, block_of, block_start, rows, def_at, defs, read_at, reads, nodes: parent.len() })
 }
 
 fn bit(words: &[u64], reg: u32, c: u8) -> bool {
