@@ -16,9 +16,12 @@
 //! lanes their destination mask writes.
 //!
 //! A naga value lives to the end of the block it was emitted in, so values
-//! that cross a block boundary go through one scalar local per temp
-//! component (`r1_x`), made on first need and typed by how the program
-//! reads that component most (a pre-pass counts it). The rule: a construct
+//! that cross a block boundary go through a scalar local: one per live
+//! range of a temp component (a web: the definitions that reach a common
+//! read, `liveness.rs`; one per component where the flow is not modelled),
+//! named after the register (`r1_x`, `r1_x_1`), made on first need and
+//! typed by the kind fewest of its reads and writes would bitcast (a
+//! pre-pass counts them). The rule: a construct
 //! (`if`, `switch`, `loop`) opens a register scope; each of its blocks
 //! starts from the values at the opening (they dominate it) and stores
 //! what it wrote at its end and before `break`/`continue`; after the
