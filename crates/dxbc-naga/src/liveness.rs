@@ -19,7 +19,7 @@
 //! indices always), so an extra read can only keep a value alive.
 //!
 //! The same graph gives the temps' live ranges ([`Webs`]): a forward pass
-//! carries, per component, which definition reaches each instruction, and
+//! carries, per component, which definition reaches each basic block, and
 //! where paths join with the component live, the definitions arriving
 //! there are merged (union-find) into one web: every definition that can
 //! reach one read. Each web gets a variable of its own, typed by how that
@@ -40,7 +40,7 @@ use dxbc::spec::{destination_count, OpClass, Opcode as O, OperandType as OT, Pro
 const MAX_WORDS: usize = 1 << 22;
 /// Sweeps after which a fixpoint not reached counts as none.
 const MAX_SWEEPS: usize = 256;
-/// Instructions × temp components beyond which webs are not computed
+/// Basic blocks × temp components beyond which webs are not computed
 /// (every component then keeps one variable).
 const MAX_WEB_CELLS: usize = 1 << 22;
 
@@ -243,11 +243,11 @@ fn webs(
     leader[0] = true;
     for (j, e) in effects.iter().enumerate() {
         let succ = e.succ.as_slice();
-        if e.flow || succ != [j as u32 + 1] {
-            leader[j] = leader[j] || e.flow;
-            if j + 1 < n {
-                leader[j + 1] = true;
-            }
+        if e.flow {
+            leader[j] = true;
+        }
+        if (e.flow || succ != [j as u32 + 1]) && j + 1 < n {
+            leader[j + 1] = true;
         }
         // A jump's target (a fall-through's is the next instruction).
         for &t in succ.iter().filter(|&&t| (t as usize) < n && t as usize != j + 1) {

@@ -98,9 +98,9 @@ pub(crate) struct Scope {
 pub(crate) struct Prepass {
     /// Per `loop` instruction (by offset): the temp components its body writes.
     pub(crate) loop_writes: BTreeMap<u32, BTreeSet<Comp>>,
-    /// Per temp component and web: how often it is read, or written, as
-    /// f32, i32, u32, and read as an integer of either sign (see [`VOTE_INT`]).
-    /// Without webs, by component.
+    /// How often each variable's values are read, or written, as f32, i32,
+    /// u32, and read as an integer of either sign (see [`VOTE_INT`]).
+    /// Without webs, by temp component.
     votes: BTreeMap<Comp, [u32; 4]>,
     /// With webs, by web (a web belongs to one component).
     web_votes: Vec<[u32; 4]>,
@@ -388,22 +388,20 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The webs and the instruction being lowered, where webs are computed.
+    fn webs_here(&self) -> Option<(&crate::liveness::Webs, usize)> {
+        Some((self.liveness.as_ref()?.webs()?, self.here?))
+    }
+
     /// The variable that holds the value of `c` the instruction being
     /// lowered reads.
     fn read_key(&self, c: Comp) -> VarKey {
-        let web = match (self.liveness.as_ref().and_then(|l| l.webs()), self.here) {
-            (Some(w), Some(i)) => w.read(i, c.0, c.1).unwrap_or(NO_WEB),
-            _ => NO_WEB,
-        };
-        (c, web)
+        (c, self.webs_here().and_then(|(w, i)| w.read(i, c.0, c.1)).unwrap_or(NO_WEB))
     }
 
     /// The web of the value the instruction being lowered writes into `c`.
     fn written_web(&self, c: Comp) -> u32 {
-        match (self.liveness.as_ref().and_then(|l| l.webs()), self.here) {
-            (Some(w), Some(i)) => w.written(i, c.0, c.1).unwrap_or(NO_WEB),
-            _ => NO_WEB,
-        }
+        self.webs_here().and_then(|(w, i)| w.written(i, c.0, c.1)).unwrap_or(NO_WEB)
     }
 
     /// The kind a variable takes: the one fewest of its web's reads and
