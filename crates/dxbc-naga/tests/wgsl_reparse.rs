@@ -4,11 +4,14 @@
 //! sees what WGSL forbids: a const-expression evaluating to NaN or infinity
 //! (browsers refused such a shader before), a type WGSL lacks
 //! (`texture_multisampled_2d_array`, now refused for WGSL).
+//! The same pass counts issue 14's readability figures (`readability`)
+//! over fxc and blobs and holds them to the README's rows.
 //!
 //! Speed: the whole corpus (fxc, blobs, vkd3d; about 3,300 shaders that
 //! translate), no sampling, in the dev profile: about as long as
 //! `corpus_translate` (both near two minutes on a loaded two-core machine).
 
+use dxbc_naga::readability::Figures;
 use dxbc_naga::report::dxbc_files;
 use std::path::PathBuf;
 
@@ -16,22 +19,27 @@ use std::path::PathBuf;
 fn corpus_wgsl_parses_and_validates_again() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     let mut files = Vec::new();
-    for sub in ["fxc", "blobs", "vkd3d"] {
+    for (k, sub) in ["fxc", "blobs", "vkd3d"].into_iter().enumerate() {
         let dir = root.join(sub);
-        files.extend(dxbc_files(&dir).unwrap_or_else(|e| panic!("corpus {} missing: {e}", dir.display())));
+        let found = dxbc_files(&dir).unwrap_or_else(|e| panic!("corpus {} missing: {e}", dir.display()));
+        files.extend(found.into_iter().map(|f| (k, f)));
     }
     files.sort();
+    // Issue 14's readability figures of fxc and blobs (the example
+    // `readability` prints them; the README reports them).
+    let mut figures = [Figures::default(); 3];
     let options = dxbc_naga::Options::default();
     let mut checked = 0;
     let mut structs = 0;
     let mut failures = Vec::new();
-    for f in &files {
+    for (k, f) in &files {
         let bytes = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let Ok(shader) = dxbc::Shader::parse(&bytes) else { continue };
         // Refusals are corpus_translate's subject; here only what translates.
         let Ok(t) = dxbc_naga::translate_standalone(&shader, &options) else { continue };
         let Ok(wgsl) = dxbc_naga::to_wgsl(&t) else { continue };
         checked += 1;
+        figures[*k] += Figures::of(&shader, &t.module, &wgsl);
         let module = match naga::front::wgsl::parse_str(&wgsl) {
             Ok(m) => m,
             Err(e) => {
@@ -58,6 +66,20 @@ fn corpus_wgsl_parses_and_validates_again() {
         failures.len(),
         failures.join("\n")
     );
+    // Per DXBC instruction, in thousandths as printed: no worse than the
+    // README's rows (bitcasts, lines, raw-integer floats), and the members named.
+    let per_mille = |f: &Figures, x: u64| (f.per_instruction(x) * 1000.0).round() as u64;
+    for (f, name, [bitcasts, lines, raw], named) in
+        [(&figures[0], "fxc", [242, 2073, 2], 479), (&figures[1], "blobs", [144, 5787, 13], 0)]
+    {
+        let got = [per_mille(f, f.bitcasts), per_mille(f, f.lines), per_mille(f, f.raw_floats)];
+        assert!(
+            got[0] <= bitcasts && got[1] <= lines && got[2] <= raw && f.members_named >= named,
+            "{name}: per 1,000 instructions {got:?} bitcasts, lines, raw floats (README: {:?}), members named {}",
+            [bitcasts, lines, raw],
+            f.members_named
+        );
+    }
 }
 
 /// Uniform buffers declared as structs in the translation.
