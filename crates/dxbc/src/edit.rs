@@ -355,8 +355,9 @@ fn resign(bytes: &mut [u8]) {
 
 /// Decodes the edited bytes strictly; refuses the edit when they do not decode.
 fn finish(bytes: Vec<u8>, what: &str, offset: usize) -> Result<Edited, EditError> {
+    // Every edit's bytes were signed (`resign`, or `write_container`).
     match Shader::parse(&bytes) {
-        Ok(shader) => Ok(Edited { bytes, shader }),
+        Ok(shader) => Ok(Edited { bytes, shader: shader.signed() }),
         Err(e) => Err(refuse(
             EditErrorKind::WouldBeInvalid,
             format!(

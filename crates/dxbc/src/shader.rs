@@ -38,6 +38,11 @@ pub struct Shader {
     /// and while decoding chunks (each naming its chunk); each names its
     /// offset. Empty for a well-formed file.
     pub errors: Vec<Error>,
+    /// The checksum of `bytes`, worked out on first use: hashing costs more
+    /// than decoding, and a page asks for it more than once per file.
+    /// (Nothing changes `bytes` after decoding.)
+    #[serde(skip)]
+    computed_checksum: std::sync::OnceLock<[u32; 4]>,
 }
 
 impl Shader {
@@ -61,6 +66,7 @@ impl Shader {
             aon9: None,
             spdb: None,
             errors: Vec::new(),
+            computed_checksum: std::sync::OnceLock::new(),
         };
         if !s.container.errors.is_empty() {
             s.errors = s.container.errors.clone();
@@ -158,12 +164,19 @@ impl Shader {
 
     /// True when the stored checksum matches the file's bytes.
     pub fn checksum_ok(&self) -> bool {
-        self.container.checksum_ok(&self.bytes)
+        self.container.checksum == self.computed_checksum()
     }
 
-    /// The checksum the file's bytes should carry.
+    /// Records that `bytes` carry the checksum they should: for bytes this
+    /// crate has just signed, so that nobody hashes them again.
+    pub(crate) fn signed(self) -> Shader {
+        let _ = self.computed_checksum.set(self.container.checksum);
+        self
+    }
+
+    /// The checksum the file's bytes should carry (hashed once per shader).
     pub fn computed_checksum(&self) -> [u32; 4] {
-        self.container.computed_checksum(&self.bytes)
+        *self.computed_checksum.get_or_init(|| self.container.computed_checksum(&self.bytes))
     }
 
     /// The profile as fxc names it, e.g. `ps_5_0` or `vs_4_0_level_9_3`.
