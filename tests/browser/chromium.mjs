@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -49,4 +50,36 @@ export async function withPage(fn, { webgpu = false } = {}) {
 export async function currentLink(page) {
   await page.getByTestId('copy-link').click();
   return page.getByTestId('permalink').inputValue();
+}
+
+/**
+ * The bytes the hex view draws, as [offset, value] pairs. A row's digits
+ * are one run of text with a cell over each byte; a cell that draws its
+ * own digits (selected, hovered, padding) shows those, else the run's at
+ * the cell's place (two characters a byte, a space between dwords).
+ */
+export async function drawnBytes(page) {
+  return page.$$eval('[data-testid=hex-view] .b[data-b]', (els) => els.map((e) => {
+    const j = [...e.parentElement.querySelectorAll(':scope > .b')].indexOf(e);
+    const x = Math.floor(j / 4) * 9 + (j % 4) * 2;
+    const own = e.textContent;
+    const digits = own !== '' ? own : e.parentElement.querySelector(':scope > .run').textContent.substr(x, 2);
+    return [Number(e.dataset.b), parseInt(digits, 16)];
+  }));
+}
+
+/** The [r, g, b] the page paints at (x, y), from a one-pixel screenshot. */
+export async function pixelAt(page, x, y) {
+  const png = await page.screenshot({ clip: { x, y, width: 1, height: 1 } });
+  // A PNG: the signature, then chunks; the IDAT data inflates to one row
+  // (a filter byte, then the pixel). With no neighbours, every filter
+  // leaves the first pixel as it is.
+  const idat = [];
+  for (let at = 8; at < png.length;) {
+    const len = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + len));
+    at += 12 + len;
+  }
+  const row = zlib.inflateSync(Buffer.concat(idat));
+  return [row[1], row[2], row[3]];
 }

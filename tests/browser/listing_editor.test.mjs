@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, currentLink, dxbcCli, withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, currentLink, drawnBytes, dxbcCli, withPage } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 
@@ -44,9 +44,11 @@ async function download(page, testid) {
 
 /** The hex view's bytes `start..end` as drawn (they must be on screen). */
 async function hexBytes(page, start, end) {
+  const drawn = new Map(await drawnBytes(page));
   const out = [];
   for (let b = start; b < end; b++) {
-    out.push(parseInt(await page.locator(`[data-testid=hex-view] [data-b="${b}"]`).textContent(), 16));
+    assert.ok(drawn.has(b), `byte ${b} is drawn`);
+    out.push(drawn.get(b));
   }
   return Buffer.from(out);
 }

@@ -160,7 +160,7 @@ impl State {
         match f(&m.bytes) {
             Ok(e) => {
                 self.history.update(|h| h.edited(m.bytes.clone()));
-                self.show_edited(e.bytes);
+                self.show_edited(Model::edited(e));
                 self.status.set(format!("Edited {what}; the checksum is re-signed."));
                 self.follow_draft();
                 true
@@ -207,7 +207,7 @@ impl State {
     fn undo(&self) {
         let cur = self.model.get_untracked().bytes.clone();
         if let Some(b) = self.history.try_update(|h| h.undo(cur)).flatten() {
-            self.show_edited(b);
+            self.show_edited(Model::new(b));
             self.status.set("Undid the last edit.".into());
             self.follow_draft();
         }
@@ -217,7 +217,7 @@ impl State {
     fn redo(&self) {
         let cur = self.model.get_untracked().bytes.clone();
         if let Some(b) = self.history.try_update(|h| h.redo(cur)).flatten() {
-            self.show_edited(b);
+            self.show_edited(Model::new(b));
             self.status.set("Redid the edit.".into());
             self.follow_draft();
         }
@@ -260,7 +260,7 @@ impl State {
             match outcome {
                 Ok(listing_edit::Outcome::Edited { bytes, how }) => {
                     s.history.update(|h| h.edited(m.bytes.clone()));
-                    s.show_edited(bytes);
+                    s.show_edited(Model::new(bytes));
                     s.status.set(match how {
                         listing_edit::How::Program { first, count } => format!(
                             "Assembled listing line{} {}{}; the other instructions and chunks are as they were, the checksum is re-signed.",
@@ -364,9 +364,9 @@ impl State {
 
     /// Shows edited bytes of the same file: unlike [`State::load`], the
     /// selection stays where it was and the history is kept.
-    fn show_edited(&self, bytes: Vec<u8>) {
+    fn show_edited(&self, m: Model) {
         let sel = self.sel.get_untracked();
-        let m = Arc::new(Model::new(bytes));
+        let m = Arc::new(m);
         let sel = sel.and_then(|s| selection::restore(&m, s.start, s.len, s.field));
         dom::clear_address();
         self.set_model(m);

@@ -124,13 +124,25 @@ impl Model {
         Model::build(bytes, false)
     }
 
+    /// The model of an edit's result, from the shader the edit decoded
+    /// (and signed) instead of decoding the bytes again.
+    pub fn edited(e: dxbc::edit::Edited) -> Model {
+        Model::of(e.bytes, Ok(e.shader), true)
+    }
+
     fn build(bytes: Vec<u8>, with_spans: bool) -> Model {
+        let decoded = Shader::decode(&bytes);
+        Model::of(bytes, decoded, with_spans)
+    }
+
+    /// The model of `bytes`, which decoded as `decoded`.
+    fn of(bytes: Vec<u8>, decoded: dxbc::Result<Shader>, with_spans: bool) -> Model {
         let len = bytes.len() as u32;
         let mut spans = Vec::new();
         let mut tokens = Vec::new();
         let mut leaves = Vec::new();
         let mut faults = Vec::new();
-        let shader = match Shader::decode(&bytes) {
+        let shader = match decoded {
             Err(e) => {
                 let at = (e.offset() as u32).min(len);
                 if at > 0 {
@@ -282,10 +294,15 @@ impl Model {
     /// field): the field a hover on that byte names.
     pub fn field_at_byte(&self, b: usize) -> Option<u8> {
         let i = self.span_at(b)?;
+        self.field_of_byte(i, b, &self.fields(i))
+    }
+
+    /// [`Self::field_at_byte`] for byte `b` of span `i`, whose fields are given.
+    pub fn field_of_byte(&self, i: usize, b: usize, fields: &[dxbc::program::FieldValue]) -> Option<u8> {
         let s = self.spans[i];
         let k = ((b as u32 - s.start) % 4) as u8;
         let (lo, hi) = (k * 8, k * 8 + 7);
-        self.fields(i)
+        fields
             .iter()
             .map(|f| (f.hi.min(hi) as i16 - f.lo.max(lo) as i16, f.lo))
             .filter(|(o, _)| *o >= 0)
@@ -420,27 +437,59 @@ pub fn span_class(m: &Model, i: usize) -> &'static str {
     }
 }
 
-/// The classes byte `b` always has in the hex view: `b`, its span's
-/// colour, `alt` on every other span, its field's `f0`–`f3` (by the field's
-/// place in its token) and `stop` where decoding stopped. (Selection, hover
-/// and search marks come and go on top of these.)
-pub fn byte_class(m: &Model, b: usize) -> String {
-    let mut class = String::from("b");
-    if let Some(i) = m.span_at(b) {
-        class.push(' ');
-        class.push_str(span_class(m, i));
-        if i % 2 == 1 {
-            class.push_str(" alt");
+/// How the hex view draws byte `b`, apart from the marks that come and go
+/// (selection, hover, search, diff, def-use, source).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ByteLook {
+    /// Its span's colour: a custom property of the style sheet, without
+    /// the leading `--` (`None`: no colour, e.g. a gap).
+    pub colour: Option<&'static str>,
+    /// Every other span a shade darker, so neighbours of one colour part.
+    pub alt: bool,
+    /// Its field's place in its token, modulo the four underline colours.
+    pub field: Option<u8>,
+    /// A class that changes the text's own colour (undecoded and padding
+    /// bytes): the hex view draws such a byte in its own cell.
+    pub text_class: Option<&'static str>,
+    /// Decoding stopped here.
+    pub stop: bool,
+}
+
+/// The look of each byte from `base` on, one per element of `out` (bytes
+/// past the end keep the default look). Fields are worked out once per
+/// span, not per byte.
+pub fn byte_looks(m: &Model, base: usize, out: &mut [ByteLook]) {
+    let mut fields: Option<(usize, Vec<dxbc::program::FieldValue>)> = None;
+    for (k, look) in out.iter_mut().enumerate() {
+        let b = base + k;
+        let Some(i) = m.span_at(b) else { continue };
+        let class = span_class(m, i);
+        look.colour = span_colour(class);
+        look.text_class = matches!(class, "k-gap" | "k-bad").then_some(class);
+        look.alt = i % 2 == 1;
+        look.stop = m.stop_offset() == Some(b);
+        if fields.as_ref().map(|f| f.0) != Some(i) {
+            fields = Some((i, m.fields(i)));
         }
-        if let Some(f) = m.field_at_byte(b) {
-            let idx = m.fields(i).iter().position(|x| x.lo == f).unwrap_or(0);
-            class.push_str([" f0", " f1", " f2", " f3"][idx % 4]);
-        }
+        let f = &fields.as_ref().map_or(&[][..], |f| &f.1[..]);
+        look.field = m.field_of_byte(i, b, f).map(|lo| (f.iter().position(|x| x.lo == lo).unwrap_or(0) % 4) as u8);
     }
-    if m.stop_offset() == Some(b) {
-        class.push_str(" stop");
+}
+
+/// The look of byte `b` alone.
+pub fn byte_look(m: &Model, b: usize) -> ByteLook {
+    let mut look = [ByteLook::default()];
+    byte_looks(m, b, &mut look);
+    look[0]
+}
+
+/// The colour property of a span class (`k-op` → `op`); gaps have none,
+/// and undecoded bytes take theirs from their own cell's class.
+fn span_colour(class: &'static str) -> Option<&'static str> {
+    match class {
+        "k-gap" | "k-bad" => None,
+        c => c.strip_prefix("k-"),
     }
-    class
 }
 
 /// A leaf's colour: undecoded red, padding grey, else its chunk's family
@@ -540,7 +589,7 @@ mod tests {
     }
 
     #[test]
-    fn byte_classes_name_the_span_field_and_stop() {
+    fn byte_looks_name_the_span_field_and_stop() {
         let m = example();
         let mul = &m.program().unwrap().instructions[4];
         let b = mul.offset as usize + 4;
@@ -548,18 +597,24 @@ mod tests {
         // after component selection's bits 4..11 and the mode's 2..3).
         let i = m.span_at(b).unwrap();
         let f = m.fields(i).iter().position(|x| x.lo == 12).unwrap();
-        let class = byte_class(&m, b + 2);
-        assert!(class.starts_with("b k-opd"), "{class}");
-        assert!(class.ends_with(["f0", "f1", "f2", "f3"][f % 4]), "{class}");
-        assert_eq!(class.contains(" alt"), i % 2 == 1);
-        assert!(byte_class(&m, 0).starts_with("b k-"));
-        assert!(!class.contains("stop"));
+        let look = byte_look(&m, b + 2);
+        assert_eq!(look.colour, Some("opd"));
+        assert_eq!(look.field, Some((f % 4) as u8));
+        assert_eq!(look.alt, i % 2 == 1);
+        assert!(!look.stop);
+        assert_eq!(look.text_class, None);
+        // Each byte of a row gets its own span's look; past the end, none.
+        let mut row = [ByteLook::default(); 16];
+        byte_looks(&m, b - 4, &mut row);
+        assert_eq!(row[6], look);
+        assert!(byte_look(&m, 0).colour.is_some());
+        assert_eq!(byte_look(&m, m.bytes.len()), ByteLook::default());
         // A file cut inside its program stops at the cut: that byte is marked.
         let mut cut = m.bytes.clone();
         cut.truncate(b + 2);
         let t = Model::new(cut);
         let stop = t.stop_offset().unwrap();
-        assert!(byte_class(&t, stop).ends_with(" stop"), "{}", byte_class(&t, stop));
+        assert!(byte_look(&t, stop).stop);
     }
 
     #[test]

@@ -80,6 +80,12 @@ async function interaction(page, act, n) {
         // A click on a byte: selects its token (the listing, inspector and links follow).
         const cells = document.querySelectorAll('[data-testid=hex-view] .b[data-b]');
         cells[(i * 37) % cells.length].dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      } else if (act === 'scroll') {
+        // A jump of the hex view alone: far down and back, so every row
+        // slot shows other bytes (the scroll event redraws the rows).
+        const hex = document.querySelector('[data-testid=hex-view]');
+        hex.scrollTop = i % 2 ? 0 : hex.scrollHeight / 2;
+        hex.dispatchEvent(new Event('scroll'));
       } else if (act === 'click') {
         const ls = document.querySelectorAll('[data-testid=disassembly] .line.linked');
         ls[(i * 7) % ls.length].dispatchEvent(new MouseEvent('click', { bubbles: true }));
@@ -122,7 +128,7 @@ async function interactions(page, label) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await page.click('[data-testid=hex-view]');
-  const acts = [['no-op (nothing handled)', 'noop', 40], ['hover', 'hover', 60], ['arrow key', 'arrow', 40], ['listing click', 'click', 40], ['bytes click', 'bytes', 40]];
+  const acts = [['no-op (nothing handled)', 'noop', 40], ['hover', 'hover', 60], ['arrow key', 'arrow', 40], ['listing click', 'click', 40], ['bytes click', 'bytes', 40], ['hex view jump (scroll)', 'scroll', 40]];
   const out = [];
   for (const [name, act, n] of acts) out.push([name, await split(cdp, page, act, n)]);
   await page.locator('[data-testid=search]').fill('mul');

@@ -2,11 +2,24 @@
 //! and field, linked to the selection and the hover. A shader carved out
 //! of a file is shown in place: rows numbered by file offsets, with the
 //! file's bytes around it dimmed (`carved::Surroundings`).
+//!
+//! Drawing. A row's sixteen bytes are one run of text (`.run`), coloured
+//! by a background of three gradient layers worked out per row (field
+//! underlines, the alternate-span shade, the span colours). Over the run
+//! lie sixteen empty cells (`.b`), one per byte, at fixed places: they
+//! carry the byte's offset (`data-b`), its accessible name and selection,
+//! and the marks (selection, hover, search, diff, def-use, source). A cell
+//! holds its own digits only where their colour differs from the run's:
+//! selected or hovered bytes, padding and undecoded bytes, the carved
+//! file's bytes. Why: a jump rewrites every visible row, and sixteen
+//! styled text cells per row made the browser restyle, lay out and paint
+//! some 700 elements (25–28 ms to redraw every row here); one text node
+//! and one style property per row take about half that (13–16 ms).
 
 use crate::carved::{Cell, Surroundings};
 use crate::dom::{data_attr, ROW_H};
 use crate::layout;
-use crate::model::byte_class;
+use crate::model::{byte_look, byte_looks, ByteLook};
 use crate::selection::{self, Key, ROW_BYTES};
 use crate::st;
 use crate::viewport::Viewport;
@@ -130,6 +143,15 @@ fn cell_byte(base: usize, j: usize) -> usize {
     base + j / 4 * 4 + 3 - j % 4
 }
 
+/// Where cell `j` starts in its row's run, in characters: two digits a
+/// byte, a space between dwords.
+fn cell_x(j: usize) -> usize {
+    j / 4 * 9 + j % 4 * 2
+}
+
+/// Characters in a row's run.
+const RUN_CHARS: usize = ROW_BYTES / 4 * 9 - 1;
+
 /// Row slot `i` of `slots`: shows the row [`layout::slot_row`] gives it.
 /// One effect writes the DOM: the whole row when the row or the file
 /// changed, else only the cells whose selection, hover, search, diff or
@@ -153,12 +175,13 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             if prev.row.is_some() {
                 // Past the end: hidden, and no longer naming any byte.
                 row_el.set_hidden(true);
-                let mut cell = cells.first_element_child();
+                let mut cell = cells.first_element_child().and_then(|run| run.next_element_sibling());
                 while let Some(el) = cell {
                     el.set_class_name("b");
-                    for a in ["data-b", "role", "aria-selected"] {
+                    for a in ["data-b", "role", "aria-selected", "aria-label"] {
                         let _ = el.remove_attribute(a);
                     }
+                    forget_hex_cell(&el);
                     cell = el.next_element_sibling();
                 }
             }
@@ -189,7 +212,7 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
         };
         let now = Shown { file, around, row, marks };
         if prev.file == file && prev.around == around && prev.row == row {
-            toggle_marks(&cells, prev.marks, marks);
+            toggle_marks(&cells, &m, base, prev.marks, marks);
             return now;
         }
         s.carve.file.with(|f| fill_row(&row_el, &m, r, rel, around.zip(f.as_deref().map(|f| &f.bytes[..])), marks));
@@ -199,7 +222,8 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
         <div class="hrow slot" node_ref=row_ref hidden=true>
             <span class="off"></span>
             <span class="cells" node_ref=cells_ref>
-                {(0..ROW_BYTES).map(|j| view! { <span class=if j % 4 == 3 { "b dwend" } else { "b" }></span> }).collect_view()}
+                <span class="run"></span>
+                {(0..ROW_BYTES).map(|j| view! { <span class="b" style:left=format!("{}ch", cell_x(j))></span> }).collect_view()}
             </span>
             <span class="ascii"></span>
         </div>
@@ -209,21 +233,20 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
 #[wasm_bindgen(module = "/src/hex_row.js")]
 extern "C" {
     /// Writes a row slot in one crossing (see hex_row.js).
-    #[allow(clippy::too_many_arguments)]
-    fn fill_hex_row(
-        row: &web_sys::Element,
-        y: f64,
-        offset: &str,
-        ascii: &str,
-        classes: &str,
-        digits: &str,
-        offsets: &[u32],
-        selected: u32,
-    );
+    fn fill_hex_row(row: &web_sys::Element, y: f64, text: &str, own_text: u32, offsets: &[u32], selected: u32);
+
+    /// Makes the next fill write the cell's attributes again (see hex_row.js).
+    fn forget_hex_cell(cell: &web_sys::Element);
 }
 
 /// Offset written for a padding cell past the end of the file.
 const NO_BYTE: u32 = u32::MAX;
+
+/// Marks whose colours replace the run's text colour: a cell with one of
+/// them draws its own digits over the run.
+fn recolours(marks: Marks) -> u16 {
+    marks.sel | marks.hovf
+}
 
 /// Shows view row `r` in the slot `row_el`, with `marks`: the file's bytes
 /// from `rel` (the row's first byte; rows of a carved file around it count
@@ -256,27 +279,48 @@ fn fill_row(
         .collect::<String>()
         .trim_end()
         .to_string();
-    let mut classes = String::with_capacity(ROW_BYTES * 24);
+    // The shader's bytes in this row start at `first` (a carved row may
+    // begin before the shader).
+    let first = rel.max(0) as usize;
+    let mut looks = [ByteLook::default(); ROW_BYTES];
+    byte_looks(m, first, &mut looks);
+    let mut run = [b' '; RUN_CHARS];
+    let mut colours = [[None; ROW_BYTES]; 3];
+    let mut classes = String::with_capacity(ROW_BYTES * 8);
     let mut digits = String::with_capacity(ROW_BYTES * 2);
     let mut offsets = [NO_BYTE; ROW_BYTES];
-    let mut selected = 0u32;
+    let (mut own_text, mut selected) = (0u32, 0u32);
     for (j, off) in offsets.iter_mut().enumerate() {
         let k = cell_byte(0, j);
         let bit = 1u16 << k;
-        let dwend = if j % 4 == 3 { " dwend" } else { "" };
         if j > 0 {
             classes.push('\n');
         }
         let c = cell(k);
         match (c, byte(c)) {
             (Cell::Shader(b), Some(v)) => {
-                classes.push_str(&byte_class(m, b));
-                classes.push_str(dwend);
+                let look = looks[b - first];
+                classes.push('b');
+                for class in [look.text_class, look.stop.then_some("stop")].into_iter().flatten() {
+                    classes.push(' ');
+                    classes.push_str(class);
+                }
                 for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
                     if mask & bit != 0 {
                         classes.push(' ');
                         classes.push_str(name);
                     }
+                }
+                if look.text_class.is_some() {
+                    own_text |= 1 << j;
+                } else {
+                    run[cell_x(j)..cell_x(j) + 2].copy_from_slice(hex2(v).as_bytes());
+                    colours[0][j] = look.field.map(|f| ["f0", "f1", "f2", "f3"][f as usize]);
+                    colours[1][j] = look.alt.then_some("alt-shade");
+                    colours[2][j] = look.colour;
+                }
+                if recolours(marks) & bit != 0 {
+                    own_text |= 1 << j;
                 }
                 digits.push_str(hex2(v));
                 *off = b as u32;
@@ -287,31 +331,75 @@ fn fill_row(
             // The carved file around the shader: shown, dimmed, not selectable.
             (Cell::Around(_), Some(v)) => {
                 classes.push_str("b around");
-                classes.push_str(dwend);
                 digits.push_str(hex2(v));
+                own_text |= 1 << j;
             }
             _ => {
-                // Padding keeps the dword gaps, so the text column stays aligned.
                 classes.push_str("b pad");
-                classes.push_str(dwend);
                 digits.push_str("  ");
             }
         }
     }
+    let mut background = String::with_capacity(600);
+    for (n, layer) in colours.iter().enumerate() {
+        if n > 0 {
+            background.push_str(", ");
+        }
+        gradient(layer, &mut background);
+    }
+    let run = std::str::from_utf8(&run).unwrap_or_default();
     let offset = around.map_or(r * ROW_BYTES, |(a, _)| a.row_offset(r, len));
-    fill_hex_row(row_el, r as f64 * ROW_H, &format!("{offset:08x}"), &ascii, &classes, &digits, &offsets, selected);
+    // The row's strings cross as one, tab-separated (none holds a tab).
+    let text = format!("{offset:08x}\t{ascii}\t{run}\t{background}\t{classes}\t{digits}");
+    fill_hex_row(row_el, r as f64 * ROW_H, &text, own_text, &offsets, selected);
 }
 
-/// Toggles the marks that changed, on just the cells they changed on.
-fn toggle_marks(cells: &web_sys::Element, before: Marks, now: Marks) {
+/// Writes one background layer across a row's run: cell `j`'s colour (a
+/// custom property) under its two characters, transparent elsewhere;
+/// neighbouring cells of one colour share a stop.
+fn gradient(colours: &[Option<&str>; ROW_BYTES], out: &mut String) {
+    use std::fmt::Write;
+    let mut segments: Vec<(&str, usize, usize)> = Vec::with_capacity(ROW_BYTES);
+    for (j, c) in colours.iter().enumerate() {
+        let Some(c) = *c else { continue };
+        let x = cell_x(j);
+        match segments.last_mut() {
+            Some(last) if last.0 == c && last.2 == x => last.2 = x + 2,
+            _ => segments.push((c, x, x + 2)),
+        }
+    }
+    if segments.is_empty() {
+        out.push_str("none");
+        return;
+    }
+    out.push_str("linear-gradient(to right");
+    let mut at = 0;
+    for (c, x0, x1) in segments {
+        if x0 > at {
+            let _ = write!(out, ", transparent {at}ch {x0}ch");
+        }
+        let _ = write!(out, ", var(--{c}) {x0}ch {x1}ch");
+        at = x1;
+    }
+    if at < RUN_CHARS {
+        let _ = write!(out, ", transparent {at}ch");
+    }
+    out.push(')');
+}
+
+/// Toggles the marks that changed, on just the cells they changed on; a
+/// cell whose digits a mark recolours starts or stops drawing them.
+fn toggle_marks(cells: &web_sys::Element, m: &crate::model::Model, base: usize, before: Marks, now: Marks) {
     let changed = now.masks().iter().zip(before.masks()).fold(0u16, |c, (a, b)| c | (a ^ b));
     if changed == 0 {
         return;
     }
-    let mut cell = cells.first_element_child();
+    // The run comes first; the cells follow it.
+    let mut cell = cells.first_element_child().and_then(|run| run.next_element_sibling());
     let mut j = 0;
     while let Some(el) = cell {
-        let bit = 1u16 << (cell_byte(0, j));
+        let k = cell_byte(0, j);
+        let bit = 1u16 << k;
         if changed & bit != 0 {
             let list = el.class_list();
             for (mask, class) in now.masks().iter().zip(Marks::CLASSES) {
@@ -319,6 +407,11 @@ fn toggle_marks(cells: &web_sys::Element, before: Marks, now: Marks) {
             }
             if (now.sel ^ before.sel) & bit != 0 {
                 let _ = el.set_attribute("aria-selected", if now.sel & bit != 0 { "true" } else { "false" });
+                forget_hex_cell(&el);
+            }
+            let own = recolours(now) & bit != 0;
+            if own != (recolours(before) & bit != 0) && byte_look(m, base + k).text_class.is_none() {
+                el.set_text_content(m.bytes.get(base + k).filter(|_| own).map(|&v| hex2(v)));
             }
         }
         cell = el.next_element_sibling();
