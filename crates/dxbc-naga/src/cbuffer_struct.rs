@@ -217,6 +217,10 @@ pub(crate) fn layout(vars: &[Variable], rows: u32) -> Result<Layout, Fallback> {
         if v.offset < cursor {
             return Err(Fallback::Packed);
         }
+        // Every member starts on a 32-bit word (a damaged RDEF may say otherwise).
+        if !v.offset.is_multiple_of(4) {
+            return Err(Fallback::Misaligned);
+        }
         let (mut shape, kind) = v.shape()?;
         let name = crate::lower::identifier(&v.name).unwrap_or_else(|| format!("at_{}", lanes_name(v.offset, 4)));
         if let (Shape::Vector(width), true) = (shape, v.offset % shape.align() != 0) {
@@ -551,6 +555,18 @@ mod tests {
         let split = |lane| Some(Split { name: "b".into(), width: 3, first: 1, lane });
         assert_eq!(l.members[3].split, split(2));
         assert_eq!(l.members[1].split, split(0));
+    }
+
+    /// Found by the translate fuzz target: a damaged RDEF put a float3 at
+    /// byte 53; its lanes were split at bytes 53, 57 and 61, which overlap
+    /// the word before them, and naga refused the struct. A member off a
+    /// 32-bit word keeps the buffer as rows.
+    #[test]
+    fn refuses_a_variable_off_a_word() {
+        let vars = vec![var("a", 48, VC::Scalar, VT::Float, 1, 1, 0), var("b", 53, VC::Vector, VT::Float, 1, 3, 0)];
+        assert_eq!(layout(&vars, 4).err(), Some(Fallback::Misaligned));
+        let vars = vec![var("c", 6, VC::Scalar, VT::Float, 1, 1, 0)];
+        assert_eq!(layout(&vars, 1).err(), Some(Fallback::Misaligned));
     }
 
     /// `float w[3]; float t;`: D3D puts t in the array's last register.

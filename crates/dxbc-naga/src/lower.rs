@@ -12,8 +12,13 @@
 //! current values (the value itself, a swizzle or a compose) and bitcasts
 //! only where the reader's kind differs from the value's: a real
 //! reinterpretation. `mov`, `movc` and `swapc` are typeless and keep the
-//! kind their source has. Component-wise instructions compute only the
-//! lanes their destination mask writes.
+//! kind their source has; `iadd`, `and`, `imad` and the other
+//! sign-agnostic instructions take the integer kind most of their sources
+//! have (on a tie, the one their readers take). A value its readers take
+//! in another kind more often than in its own is bitcast once where it is
+//! written, not at each read (`Lower::kind_for_reads`), and a literal is
+//! written in the kind it is read in. Component-wise instructions compute
+//! only the lanes their destination mask writes.
 //!
 //! A naga value lives to the end of the block it was emitted in, so values
 //! that cross a block boundary go through a scalar local: one per live
@@ -484,18 +489,37 @@ pub(crate) fn translate_form(
     })
 }
 
+/// How many lanes a read with destination mask `mask` has (all four for
+/// an empty mask, as `Lower::read_lanes` reads them).
+fn lanes_of(mask: u32) -> usize {
+    if mask & 0xf == 0 {
+        4
+    } else {
+        (mask & 0xf).count_ones() as usize
+    }
+}
+
 /// Drops the names of expressions nothing uses (a write's value that its
 /// readers take apart, such as a splat whose lanes they read from its
 /// scalar): a named expression is printed as a `let` of its own, an
-/// unnamed one that nothing uses is not printed at all.
+/// unnamed one that nothing uses is not printed at all. And of bitcasts
+/// used once: a write's value converted to the kind its readers take
+/// (`Lower::kind_for_reads`) then stays inside its one reader, often the
+/// store into the register's variable, instead of a `let` before it.
 fn unname_unused(module: &mut naga::Module, info: &naga::valid::ModuleInfo) {
+    fn unname(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
+        let expressions = &f.expressions;
+        f.named_expressions.retain(|&e, _| match fi[e].ref_count {
+            0 => false,
+            1 => !matches!(expressions[e], E::As { convert: None, .. }),
+            _ => true,
+        });
+    }
     for (h, f) in module.functions.iter_mut() {
-        let fi = &info[h];
-        f.named_expressions.retain(|&e, _| fi[e].ref_count > 0);
+        unname(f, &info[h]);
     }
     for (i, ep) in module.entry_points.iter_mut().enumerate() {
-        let fi = info.get_entry_point(i);
-        ep.function.named_expressions.retain(|&e, _| fi[e].ref_count > 0);
+        unname(&mut ep.function, info.get_entry_point(i));
     }
 }
 
@@ -644,10 +668,25 @@ impl<'a> Lower<'a> {
 
     pub(crate) fn bitcast(&mut self, v: H, from: K, to: K) -> H {
         if from == to {
-            v
-        } else {
-            self.e(E::As { expr: v, kind: to.kind(), convert: None })
+            return v;
         }
+        // A literal (or a splat of one) is written in the new kind.
+        let bits = |e: &E| match *e {
+            E::Literal(Literal::U32(b)) => Some(b),
+            E::Literal(Literal::I32(i)) => Some(i as u32),
+            E::Literal(Literal::F32(f)) => Some(f.to_bits()),
+            _ => None,
+        };
+        if let Some(b) = bits(&self.f.expressions[v]) {
+            return crate::regs::literal(self, b, to);
+        }
+        if let E::Splat { size, value } = self.f.expressions[v] {
+            if let Some(b) = bits(&self.f.expressions[value]) {
+                let value = crate::regs::literal(self, b, to);
+                return self.e(E::Splat { size, value });
+            }
+        }
+        self.e(E::As { expr: v, kind: to.kind(), convert: None })
     }
 
     pub(crate) fn bin(&mut self, op: B, left: H, right: H) -> H {
@@ -1015,7 +1054,7 @@ impl<'a> Lower<'a> {
     /// (a scalar for one lane), as kind `k`, with its source modifiers.
     pub(crate) fn read_masked(&mut self, op: &Operand, k: K, mask: u32) -> Result<H, TranslateError> {
         let (v, _) = self.read_lanes(op, Some(k), mask)?;
-        Ok(self.apply_modifiers(op, v, k))
+        Ok(self.apply_modifiers(op, v, k, Some(lanes_of(mask))))
     }
 
     /// An operand's register bits as vec4<u32>, swizzled, before source
@@ -1171,18 +1210,38 @@ impl<'a> Lower<'a> {
         Ok((lanes, k))
     }
 
-    /// The integer kind (i32 or u32) the first of sources `srcs` whose
-    /// value has one has, else `default`.
+    /// The integer kind (i32 or u32) most of sources `srcs` whose values
+    /// have one have. Where both kinds are as many (or there are none),
+    /// the kind the destination's readers take more often, so that the
+    /// bitcasts land on the side that has fewer; else the first source's
+    /// kind, else `default`.
     fn int_kind(&self, ins: &Instruction, srcs: &[usize], default: K) -> K {
-        srcs.iter()
+        let kinds = srcs
+            .iter()
             .filter_map(|&i| ins.operand(self.p, i))
             .filter_map(|op| match op.operand_type() {
                 Some(OT::Temp) => self.temp_kind(op),
                 Some(OT::ConstantBuffer | OT::Input | OT::ImmediateConstantBuffer) => Some(self.memory_kind(op)),
                 _ => None,
             })
-            .find(|&k| k != K::F)
-            .unwrap_or(default)
+            .filter(|&k| k != K::F);
+        let (mut first, mut signed, mut unsigned) = (None, 0, 0);
+        for k in kinds {
+            first = first.or(Some(k));
+            if k == K::I {
+                signed += 1;
+            } else {
+                unsigned += 1;
+            }
+        }
+        if signed != unsigned {
+            return if signed > unsigned { K::I } else { K::U };
+        }
+        let readers = ins
+            .operand(self.p, 0)
+            .filter(|d| d.operand_type() == Some(OT::Temp))
+            .and_then(|d| self.int_kind_of_reads(d.index[0].imm as u32, self.dst_mask_of(d)));
+        readers.or(first).unwrap_or(default)
     }
 
     /// RDEF's name for the resource at `register` of `class` in `space`,
@@ -1207,7 +1266,12 @@ impl<'a> Lower<'a> {
                 None if self.form == StageForm::Native => self.input_kinds.get(&reg).copied().unwrap_or(K::F),
                 None => K::U,
             },
-            Some(OT::Output) => self.outputs.get(&reg).map_or(K::U, |&g| self.global_kind(g)),
+            Some(OT::Output) => match self.outputs.get(&reg) {
+                Some(&g) => self.global_kind(g),
+                // Read before any write: the kind its global will have.
+                None if self.form == StageForm::Native => self.output_kinds.get(&reg).copied().unwrap_or(K::F),
+                None => K::U,
+            },
             Some(OT::ConstantBuffer) => self.cb_kinds.get(&(op.index[0].imm as u32)).copied().unwrap_or(K::U),
             Some(OT::ImmediateConstantBuffer) => self.icb_kind,
             _ => K::U,
@@ -1262,11 +1326,12 @@ impl<'a> Lower<'a> {
     /// Bitcasts register bits to `k` and applies the operand's modifiers.
     pub(crate) fn modified(&mut self, op: &Operand, v: H, k: K) -> H {
         let v = self.bitcast(v, K::U, k);
-        self.apply_modifiers(op, v, k)
+        self.apply_modifiers(op, v, k, None)
     }
 
     /// Applies the operand's modifiers to `v` of kind `k`.
-    pub(crate) fn apply_modifiers(&mut self, op: &Operand, v: H, k: K) -> H {
+    /// `lanes`: how wide `v` is, where known.
+    pub(crate) fn apply_modifiers(&mut self, op: &Operand, v: H, k: K, lanes: Option<usize>) -> H {
         let mut v = v;
         let m = OperandModifier::from_u32(op.modifier(self.p));
         if matches!(m, Some(OperandModifier::Abs | OperandModifier::Absneg)) {
@@ -1274,6 +1339,17 @@ impl<'a> Lower<'a> {
         }
         if matches!(m, Some(OperandModifier::Neg | OperandModifier::Absneg)) {
             v = match k {
+                // Wrapping `0u - v` is the two's complement negation; not
+                // of a constant, as WGSL refuses a constant expression
+                // that overflows.
+                K::U if lanes.is_some() && !self.is_constant(v) => {
+                    let zero = self.lit_u(0);
+                    let zero = match lanes.and_then(crate::regs::vector_size) {
+                        Some(size) => self.e(E::Splat { size, value: zero }),
+                        None => zero,
+                    };
+                    self.bin(B::Subtract, zero, v)
+                }
                 K::U => {
                     let vi = self.bitcast(v, K::U, K::I);
                     let n = self.e(E::Unary { op: UnaryOperator::Negate, expr: vi });
@@ -1925,16 +2001,17 @@ impl<'a> Lower<'a> {
                     SwitchValue::Default
                 };
                 self.flush();
-                let Some(Frame::Switch { labels, body, .. }) = self.frames.last() else {
+                if !matches!(self.frames.last(), Some(Frame::Switch { .. })) {
                     return malformed("case outside a switch", at);
-                };
-                // A label after statements ends the previous case's block.
-                let ends_case = !labels.is_empty();
-                let _ = body;
-                if ends_case {
-                    self.end_block();
-                    self.restart_block();
                 }
+                // A label ends the block before it: the previous case's, or
+                // (at the first label) instructions between `switch` and its
+                // first label, which no path reaches. Their statements are
+                // dropped below, and the next block starts from the state
+                // the switch opened with, so no register keeps a value
+                // only they computed.
+                self.end_block();
+                self.restart_block();
                 let Some(Frame::Switch { cases, labels, body, .. }) = self.frames.last_mut() else {
                     return malformed("case outside a switch", at);
                 };
@@ -2114,6 +2191,72 @@ impl<'a> Lower<'a> {
         self.write(d, r, k, sat)
     }
 
+    /// `add` and `iadd`: a sum, or `b - a` where only source `a` is
+    /// negated. The same value (IEEE defines `b - a` as `b + -a`; integers
+    /// wrap either way), and an unsigned one needs no detour through i32
+    /// to negate. Not for two integer constants: WGSL refuses a constant
+    /// expression that overflows (`1u - 3u`), where the negation through
+    /// i32 is exact.
+    fn add(&mut self, ins: &Instruction, k: K, sat: bool) -> Result<(), TranslateError> {
+        let (s1, s2) = (self.op(ins, 1)?, self.op(ins, 2)?);
+        let negated = |op: &Operand| OperandModifier::from_u32(op.modifier(self.p)) == Some(OperandModifier::Neg);
+        let (n1, n2) = (negated(s1), negated(s2));
+        let r = if n1 != n2 {
+            let (minus, plus) = if n1 { (s1, s2) } else { (s2, s1) };
+            let (m, _) = self.read_lanes(minus, Some(k), self.lane_mask)?;
+            let p = self.read_masked(plus, k, self.lane_mask)?;
+            if k == K::F || !(self.is_constant(m) && self.is_constant(p)) {
+                self.bin(B::Subtract, p, m)
+            } else {
+                // The negation as `read_masked` would apply it.
+                let m = self.apply_modifiers(minus, m, k, Some(lanes_of(self.lane_mask)));
+                if n1 {
+                    self.bin(B::Add, m, p)
+                } else {
+                    self.bin(B::Add, p, m)
+                }
+            }
+        } else {
+            let a = self.read_masked(s1, k, self.lane_mask)?;
+            let b = self.read_masked(s2, k, self.lane_mask)?;
+            self.bin(B::Add, a, b)
+        };
+        let d = self.op(ins, 0)?;
+        self.write(d, r, k, sat)
+    }
+
+    /// Whether `h` may be a constant expression for WGSL (which a browser
+    /// evaluates when it creates the shader): every leaf a literal. Past a
+    /// few dozen nodes the answer is yes, which only keeps the caller on
+    /// its safe path.
+    pub(crate) fn is_constant(&self, h: H) -> bool {
+        let mut budget = 64u32;
+        let mut stack = vec![h];
+        while let Some(h) = stack.pop() {
+            if budget == 0 {
+                return true;
+            }
+            budget -= 1;
+            match self.f.expressions[h] {
+                E::Literal(_) | E::ZeroValue(_) | E::Constant(_) => {}
+                E::Splat { value: x, .. }
+                | E::Swizzle { vector: x, .. }
+                | E::AccessIndex { base: x, .. }
+                | E::As { expr: x, .. }
+                | E::Unary { expr: x, .. } => stack.push(x),
+                E::Binary { left, right, .. } => stack.extend([left, right]),
+                E::Access { base, index } => stack.extend([base, index]),
+                E::Select { condition, accept, reject } => stack.extend([condition, accept, reject]),
+                E::Math { arg, arg1, arg2, arg3, .. } => {
+                    stack.extend([Some(arg), arg1, arg2, arg3].into_iter().flatten())
+                }
+                E::Compose { ref components, .. } => stack.extend(components.iter().copied()),
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// Writes the two results of a two-destination instruction (sincos,
     /// swapc, udiv, uaddc/usubb) to operands 0 and 1.
     fn write_pair(&mut self, ins: &Instruction, first: H, second: H, k: K, sat: bool) -> Result<(), TranslateError> {
@@ -2172,7 +2315,7 @@ impl<'a> Lower<'a> {
             }};
         }
         match code {
-            O::Add => binary!(K::F, B::Add),
+            O::Add => self.add(ins, K::F, sat)?,
             O::Mul => binary!(K::F, B::Multiply),
             O::Div => binary!(K::F, B::Divide),
             O::Min | O::Max => {
@@ -2342,7 +2485,7 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
-            O::Iadd => binary!(self.int_kind(ins, &[1, 2], K::I), B::Add),
+            O::Iadd => self.add(ins, self.int_kind(ins, &[1, 2], K::I), sat)?,
             O::And => {
                 // A comparison's mask and a value: the value where it holds, else zero bits.
                 let (s1, s2) = (self.op(ins, 1)?, self.op(ins, 2)?);

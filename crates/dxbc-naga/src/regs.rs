@@ -9,7 +9,10 @@
 use crate::lower::{Lower, H, K};
 use crate::TranslateError;
 use dxbc::program::{Instruction, Program};
-use dxbc::spec::{NumComponents, OpClass, Opcode as O, OperandType as OT, SelectionMode};
+use dxbc::spec::{
+    NumComponents, OpClass, Opcode as O, OperandType as OT, ResourceDimension as RD, SelectionMode,
+    DCL_RESOURCE_CONTROLS,
+};
 use naga::{Expression as E, Handle, Literal, LocalVariable, Span, Statement as S, TypeInner, VectorSize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -104,6 +107,9 @@ pub(crate) struct Prepass {
     votes: BTreeMap<Comp, [u32; 4]>,
     /// With webs, by web (a web belongs to one component).
     web_votes: Vec<[u32; 4]>,
+    /// With webs, by web: the reads alone (what a value of the web costs
+    /// in bitcasts, where it never reaches the variable).
+    web_reads: Vec<[u32; 4]>,
 }
 
 /// The vote of a read by an instruction that takes either integer kind
@@ -129,6 +135,16 @@ impl Prepass {
             Some(v) => Some(*v).filter(|v| v.iter().any(|&n| n > 0)),
             None => self.votes.get(&c).copied(),
         }
+    }
+}
+
+/// The bitcasts that reads and writes counted in `votes` (f32, i32, u32,
+/// either-sign integer) cost a value of kind `k`.
+fn bitcasts_as([f, i, u, n]: [u32; 4], k: K) -> u32 {
+    match k {
+        K::F => i + u + n,
+        K::I => f + u,
+        K::U => f + i,
     }
 }
 
@@ -200,12 +216,27 @@ pub(crate) fn selection(op: &dxbc::program::Operand) -> [u32; 4] {
 /// in which kinds temp components (per web, where `webs` are given) are
 /// read and written.
 pub(crate) fn prepass(p: &Program, webs: Option<&crate::liveness::Webs>) -> Prepass {
-    let mut out = Prepass { web_votes: vec![[0; 4]; webs.map_or(0, |w| w.count())], ..Prepass::default() };
-    let mut vote = |c: Comp, web: Option<u32>, k: usize| match web.and_then(|w| out.web_votes.get_mut(w as usize)) {
-        Some(v) => v[k] += 1,
+    let n = webs.map_or(0, |w| w.count());
+    let mut out = Prepass { web_votes: vec![[0; 4]; n], web_reads: vec![[0; 4]; n], ..Prepass::default() };
+    let mut vote = |c: Comp, web: Option<u32>, k: usize, read: bool| match web.filter(|&w| (w as usize) < n) {
+        Some(w) => {
+            out.web_votes[w as usize][k] += 1;
+            if read {
+                out.web_reads[w as usize][k] += 1;
+            }
+        }
         None => out.votes.entry(c).or_default()[k] += 1,
     };
     let mut open: Vec<(u32, BTreeSet<Comp>)> = Vec::new();
+    // `ld` reads a texture's texel address as i32 and a typed buffer's
+    // element index as u32 (`Lower::load_texture`).
+    let buffers: BTreeSet<u32> = p
+        .instructions
+        .iter()
+        .filter(|i| !i.is_customdata() && i.op() == Some(O::DclResource))
+        .filter(|i| RD::from_u32(DCL_RESOURCE_CONTROLS[0].get(i.token)) == Some(RD::Buffer))
+        .filter_map(|i| i.operand(p, 0).map(crate::resources::res_id))
+        .collect();
     // An `fcall` writes what the function bodies (after the first label)
     // write: a loop around one stores all of it first.
     let mut body_writes = BTreeSet::new();
@@ -238,7 +269,13 @@ pub(crate) fn prepass(p: &Program, webs: Option<&crate::liveness::Webs>) -> Prep
             }
             _ => {}
         }
-        let kind = source_kind(code);
+        let kind = match code {
+            O::Ld | O::LdMs => {
+                let buffer = ins.operand(p, 2).is_some_and(|r| buffers.contains(&crate::resources::res_id(r)));
+                Some(if buffer { K::U } else { K::I })
+            }
+            _ => source_kind(code),
+        };
         let written = result_kind(code);
         for (n, op) in operands(ins, p).enumerate() {
             if op.operand_type() != Some(OT::Temp) {
@@ -253,14 +290,14 @@ pub(crate) fn prepass(p: &Program, webs: Option<&crate::liveness::Webs>) -> Prep
                 // A write in a kind votes too: a variable of that kind stores it as is.
                 if let Some(k) = written {
                     for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-                        vote((reg, c), webs.and_then(|w| w.written(i, reg, c)), k_index(k));
+                        vote((reg, c), webs.and_then(|w| w.written(i, reg, c)), k_index(k), false);
                     }
                 }
             } else if let Some(k) = kind {
                 let k = if sign_agnostic_source(code, n) { VOTE_INT } else { k_index(k) };
                 for c in selection(op) {
                     let c = (c & 3) as u8;
-                    vote((reg, c), webs.and_then(|w| w.read(i, reg, c)), k);
+                    vote((reg, c), webs.and_then(|w| w.read(i, reg, c)), k, true);
                 }
             }
         }
@@ -409,13 +446,65 @@ impl<'a> Lower<'a> {
     /// f32 only); on a tie, `fallback` (the first value's kind), else f32,
     /// u32, i32.
     fn var_kind(&self, key: VarKey, fallback: K) -> K {
-        let Some([f, i, u, n]) = self.prepass.votes_of(key) else { return fallback };
-        let cost = |k: K| match k {
-            K::F => i + u + n,
-            K::I => f + u,
-            K::U => f + i,
+        let Some(votes) = self.prepass.votes_of(key) else { return fallback };
+        [fallback, K::F, K::U, K::I].into_iter().min_by_key(|&k| bitcasts_as(votes, k)).unwrap_or(fallback)
+    }
+
+    /// The reads (counted by kind, as in the prepass) of the webs that the
+    /// instruction being lowered starts by writing `reg`'s components
+    /// `mask`, where webs are computed.
+    fn reads_of_write(&self, reg: u32, mask: u32) -> Option<[u32; 4]> {
+        let (webs, i) = self.webs_here()?;
+        let mut reads = [0u32; 4];
+        for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
+            let Some(v) = webs.written(i, reg, c).and_then(|w| self.prepass.web_reads.get(w as usize)) else {
+                continue;
+            };
+            for (sum, n) in reads.iter_mut().zip(v) {
+                *sum += n;
+            }
+        }
+        Some(reads)
+    }
+
+    /// The integer kind the reads of the webs that a write to `reg`'s
+    /// components `mask` starts take more often, if one does.
+    pub(crate) fn int_kind_of_reads(&self, reg: u32, mask: u32) -> Option<K> {
+        let reads = self.reads_of_write(reg, mask)?;
+        match bitcasts_as(reads, K::I).cmp(&bitcasts_as(reads, K::U)) {
+            std::cmp::Ordering::Less => Some(K::I),
+            std::cmp::Ordering::Greater => Some(K::U),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// The kind a value of kind `k` written to `reg`'s components `mask`
+    /// is kept in: `k`, unless the reads of the webs it starts would
+    /// bitcast it at least twice more in `k` than in another kind (which
+    /// then costs one bitcast here), and the webs' variables, if they get
+    /// any, are of that kind too (a value that reaches its variable is
+    /// read in the variable's kind after it). So bits loaded from
+    /// typeless memory and read as floats become floats once, where they
+    /// are loaded.
+    pub(crate) fn kind_for_reads(&self, reg: u32, mask: u32, k: K) -> K {
+        let (Some((webs, i)), Some(reads)) = (self.webs_here(), self.reads_of_write(reg, mask)) else { return k };
+        let written = || (0..4u8).filter(|c| mask & (1 << c) != 0);
+        // Fewer than two reads that would bitcast: nothing to gain.
+        if bitcasts_as(reads, k) < 2 {
+            return k;
+        }
+        let best = [K::F, K::U, K::I].into_iter().min_by_key(|&x| bitcasts_as(reads, x)).unwrap_or(k);
+        let variables_agree = || {
+            written().all(|c| {
+                let key = ((reg, c), webs.written(i, reg, c).unwrap_or(NO_WEB));
+                self.reg_vars.get(&key).map_or_else(|| self.var_kind(key, k), |&(_, vk)| vk) == best
+            })
         };
-        [fallback, K::F, K::U, K::I].into_iter().min_by_key(|&k| cost(k)).unwrap_or(fallback)
+        if bitcasts_as(reads, best) + 1 < bitcasts_as(reads, k) && variables_agree() {
+            best
+        } else {
+            k
+        }
     }
 
     /// A web's variable (made on first use).
@@ -748,6 +837,19 @@ impl<'a> Lower<'a> {
         lanes: usize,
         at: usize,
     ) -> Result<(), TranslateError> {
+        let kept = self.kind_for_reads(reg, mask, k);
+        let (value, k, lanes) = if kept == k {
+            (value, k, lanes)
+        } else {
+            // Only the lanes written are converted.
+            let written: Vec<u32> = (0..4).filter(|c| mask & (1 << c) != 0).collect();
+            let (value, lanes) = if lanes == 4 && written.len() < 4 {
+                (self.select_lanes(value, &written), written.len())
+            } else {
+                (value, lanes)
+            };
+            (self.bitcast(value, k, kept), kept, lanes)
+        };
         for (c, comp) in self.bind_temp_value(reg, mask, value, lanes, at)? {
             self.set_slot((reg, c), Value::Expr { h: value, comp, k });
         }

@@ -898,19 +898,17 @@ impl Lower<'_> {
             );
         }
         let (n, arrayed) = Self::coord_shape(tex.dim);
-        let addr = {
-            let a = self.op(ins, 1)?;
-            self.read(a, K::I)?
-        };
-        let coordinate = self.sub_vector(addr, n);
-        let array_index = if arrayed { Some(self.component(addr, n)) } else { None };
+        // Only the lanes the load takes are read: the texel address, the
+        // array layer after it, the level in `.w`.
+        let a = self.op(ins, 1)?;
+        let coordinate = self.read_masked(a, K::I, (1 << n) - 1)?;
+        let array_index = if arrayed { Some(self.read_masked(a, K::I, 1 << n)?) } else { None };
         let multi = matches!(tex.dim, RD::Texture2dms | RD::Texture2dmsarray);
         let (sample, level) = if multi {
             let o = self.op(ins, 3)?;
-            let v = self.read(o, K::I)?;
-            (Some(self.component(v, 0)), None)
+            (Some(self.read_masked(o, K::I, 1)?), None)
         } else {
-            (None, Some(self.component(addr, 3)))
+            (None, Some(self.read_masked(a, K::I, 8)?))
         };
         // ld's immediate offset is exact integer texel arithmetic.
         let coordinate = match self.aoffimmi(ins, n) {

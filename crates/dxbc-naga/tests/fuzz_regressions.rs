@@ -18,3 +18,63 @@ fn constant_index_past_a_constant_buffer_reads_zero() {
     let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
     assert!(!wgsl.contains("cb0_[1000]"), "{wgsl}");
 }
+
+/// translate target: a double instruction that read an output register
+/// before any instruction wrote it took the f32 output's load for u32 bits
+/// (the output's kind was asked before its global existed), and naga
+/// rejected the compose of its words. The read now sees the kind the
+/// register's global gets, and bitcasts.
+#[test]
+fn a_double_read_of_an_output_before_its_first_write_validates() {
+    let text = "ps_5_0\n\
+        dcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps\n\
+        dcl_output o0.xyzw\n\
+        dcl_temps 1\n\
+        dlt r0.z, o0.zwzw, l(0, 0, 0, 0)\n\
+        mov o0.xyzw, r0.zzzz\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    for doubles in [dxbc_naga::DoubleMode::Software, dxbc_naga::DoubleMode::Native] {
+        let options = dxbc_naga::Options { doubles, ..Default::default() };
+        let t = dxbc_naga::translate(&s, &options).unwrap_or_else(|e| panic!("{doubles:?}: {e}"));
+        let wgsl = dxbc_naga::to_wgsl(&t);
+        if doubles == dxbc_naga::DoubleMode::Software {
+            // The words of o0.zw reach the comparison as bits of the output.
+            let wgsl = wgsl.unwrap();
+            assert!(wgsl.contains("bitcast<vec4<u32>>"), "{wgsl}");
+        }
+    }
+}
+
+/// translate target: instructions between `switch` and its first `case`
+/// (no path reaches them) were lowered, their statements dropped, but the
+/// register kept their value: a case read an expression no block emitted,
+/// and naga's SPIR-V writer panicked ("not cached"). The first label now
+/// starts from the state the switch opened with.
+#[test]
+fn instructions_before_the_first_case_leave_no_value_behind() {
+    let text = "ps_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_input_ps constant v0.x\n\
+        dcl_output o0.xyzw\n\
+        dcl_temps 1\n\
+        mov r0.x, v0.x\n\
+        switch r0.x\n\
+          max r0.x, v0.x, l(-1.000000)\n\
+          case l(7)\n\
+          mul r0.x, r0.x, l(2.000000)\n\
+          break\n\
+          default\n\
+          break\n\
+        endswitch\n\
+        mov o0.xyzw, r0.xxxx\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates and validates");
+    dxbc_naga::to_spirv(&t).expect("SPIR-V");
+    let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
+    // The unreachable `max` is gone; case 7 doubles v0.x's bits.
+    assert!(!wgsl.contains("max("), "{wgsl}");
+}

@@ -147,3 +147,153 @@ fn each_live_range_has_a_variable_of_its_kind() {
     assert!(vars.iter().any(|v| v.contains(": f32")) && vars.iter().any(|v| v.contains(": i32")), "{wgsl}");
     assert!(!wgsl.contains("bitcast"), "{wgsl}");
 }
+
+const CONVERTED_ONCE: &str = "//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_TARGET                0   xyzw        0   TARGET   float   xyzw
+//
+ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_output o0.xyzw
+dcl_temps 2
+ishl r0.x, l(1), l(30)
+add r1.x, r0.x, l(1.000000)
+mul r1.y, r0.x, r0.x
+add r1.z, r0.x, l(-0.500000)
+mul r0.y, l(2.000000), l(8.000000)
+ushr r0.z, r0.y, l(23)
+ushr r0.w, r0.y, l(24)
+iadd r0.z, r0.z, r0.w
+utof r1.w, r0.z
+mov o0.xyzw, r1.xyzw
+ret
+";
+
+/// r0.x = 1 << 30 = 0x40000000, the bits of 2.0, read as a float three
+/// times: r1.xyz = (2 + 1, 2 * 2, 2 - 0.5). r0.y = 16.0 = 0x41800000, read
+/// as bits twice: 0x41800000 >> 23 = 0x83 = 131, >> 24 = 0x41 = 65, so
+/// r1.w = float(131 + 65). o0 = (3.0, 4.0, 1.5, 196.0).
+const CONVERTED_ONCE_WANT: [f32; 4] = [3.0, 4.0, 1.5, 196.0];
+
+#[test]
+fn a_value_converted_where_it_is_written_computes_what_d3d_defines() {
+    let drawn = drawn_pixels(CONVERTED_ONCE);
+    assert!(drawn.iter().all(|c| *c == CONVERTED_ONCE_WANT), "{:?}, want {CONVERTED_ONCE_WANT:?}", drawn[0]);
+}
+
+/// The integer read as a float three times, and the float read as bits
+/// twice, are each converted once, where they are written (not at every
+/// read): two bitcasts in all.
+#[test]
+fn a_value_read_in_another_kind_is_bitcast_once() {
+    let wgsl = wgsl(CONVERTED_ONCE);
+    assert_eq!(wgsl.matches("bitcast<").count(), 2, "{wgsl}");
+}
+
+/// A pixel shader reading the pixel's x: values computed from it are
+/// not constants, as the listings after this header need.
+const WITH_POSITION: &str = "//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_POSITION              0   xyzw        0      POS   float   x   
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_TARGET                0   xyzw        0   TARGET   float   xyzw
+//
+ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_input_ps_siv linear noperspective v0.x, position
+dcl_output o0.xyzw
+dcl_temps 2
+";
+
+/// `body` after [`WITH_POSITION`].
+fn with_position(body: &str) -> String {
+    format!("{WITH_POSITION}{body}")
+}
+
+const NEGATED: &str = "ftou r0.x, v0.x
+and r0.x, r0.x, l(0)
+iadd r0.x, r0.x, l(8)
+iadd r0.y, -r0.x, l(3)
+itof r1.x, r0.y
+umad r0.z, -r0.x, l(2), l(20)
+utof r1.y, r0.z
+mul r0.w, l(2.000000), l(3.000000)
+add r1.z, l(10.000000), -r0.w
+iadd r0.x, -l(1), l(3)
+itof r1.w, r0.x
+mov o0.xyzw, r1.xyzw
+ret
+";
+
+/// r0.x = (uint(x) & 0) + 8 = 8, unsigned and not a constant; r0.y = 3 - 8 = -5 as two's
+/// complement; r0.z = -8 * 2 + 20 = 4 (wrapping, unsigned); r1.z = 10 - 6;
+/// r0.x = -1 + 3 = 2 (two constants). o0 = (-5.0, 4.0, 4.0, 2.0).
+const NEGATED_WANT: [f32; 4] = [-5.0, 4.0, 4.0, 2.0];
+
+#[test]
+fn negated_sources_compute_what_d3d_defines() {
+    let drawn = drawn_pixels(&with_position(NEGATED));
+    assert!(drawn.iter().all(|c| *c == NEGATED_WANT), "{:?}, want {NEGATED_WANT:?}", drawn[0]);
+}
+
+/// A negated unsigned source is `0u - x`, and `iadd`/`add` with one negated
+/// source a subtraction, so nothing is bitcast but the two `itof` inputs'
+/// sign (the negation of two constants keeps its exact detour through
+/// i32: WGSL refuses `1u - 3u` as a constant expression).
+#[test]
+fn negated_unsigned_sources_need_no_signed_detour() {
+    let wgsl = wgsl(&with_position(NEGATED));
+    let body = wgsl.split("fn dxbc_main").nth(1).unwrap_or_default();
+    assert!(body.contains("(3u - r0_x") && body.contains("(0u - r0_x"), "{wgsl}");
+    assert!(body.contains("(10f - "), "{wgsl}");
+    assert!(!body.contains("-(bitcast<i32>(r0_x"), "{wgsl}");
+}
+
+const TIED: &str = "ftou r0.x, v0.x
+and r0.x, r0.x, l(0)
+iadd r0.x, r0.x, l(8)
+ftoi r0.y, v0.x
+and r0.y, r0.y, l(0)
+iadd r0.y, r0.y, l(-3)
+iadd r1.x, r0.x, r0.y
+ishr r1.y, r1.x, l(1)
+ilt r1.z, r1.x, l(10)
+itof o0.x, r1.x
+itof o0.y, r1.y
+movc o0.z, r1.z, l(1.000000), l(0)
+mov o0.w, l(1.000000)
+ret
+";
+
+/// r0.x = (uint(x) & 0) + 8 = 8u and r0.y = (int(x) & 0) - 3 = -3i, not
+/// constants; r1.x = 8 + -3 = 5, r1.y = 5 >> 1 = 2, 5 < 10 holds:
+/// o0 = (5.0, 2.0, 1.0, 1.0).
+const TIED_WANT: [f32; 4] = [5.0, 2.0, 1.0, 1.0];
+
+#[test]
+fn a_sum_of_a_uint_and_an_int_computes_what_d3d_defines() {
+    let drawn = drawn_pixels(&with_position(TIED));
+    assert!(drawn.iter().all(|c| *c == TIED_WANT), "{:?}, want {TIED_WANT:?}", drawn[0]);
+}
+
+/// The `iadd` of a uint and an int source is done as int, the kind its
+/// three readers take (`ishr`, `ilt`, `itof`): one bitcast, of the uint
+/// source, where taking the first source's kind cost two.
+#[test]
+fn a_tie_between_source_kinds_goes_to_the_readers_kind() {
+    let wgsl = wgsl(&with_position(TIED));
+    let body = wgsl.split("fn dxbc_main").nth(1).unwrap_or_default();
+    assert_eq!(body.matches("bitcast<").count(), 1, "{wgsl}");
+    assert!(body.contains("(bitcast<i32>(r0_x"), "{wgsl}");
+}

@@ -46,13 +46,13 @@ fn dxbc_main() {
     let r2_xyzw_3 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.zwzz.xy);
     let r0_y = r3_xyzw_1.w;
     let g_fAlphaRef = cbAll.g_fAlphaRef;
-    let r0_z = (r3_xyzw_1.w + -(g_fAlphaRef));
+    let r0_z = (r3_xyzw_1.w - g_fAlphaRef);
     let r3_xyz = (r3_xyzw_1.www * r3_xyzw_1.xyz);
     let r0_z_1 = (r0_z >= 0f);
     let r0_x = select(0u, 1u, r0_z_1);
     let r0_y_1 = select(0f, r0_y, r0_z_1);
     let r4_y = (r2_xyzw_3.w + r0_y_1);
-    let r0_w = (r2_xyzw_3.w + -(g_fAlphaRef));
+    let r0_w = (r2_xyzw_3.w - g_fAlphaRef);
     let r0_w_1 = (r0_w >= 0f);
     let r4_x = select(2u, 3u, r0_z_1);
     let r3_xyz_1 = select(vec3(0f), r3_xyz, vec3(r0_z_1));
@@ -62,13 +62,13 @@ fn dxbc_main() {
     let r1_xyzw_4 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r1_xyzw_3.zwzz.xy);
     let r5_y = (r0_y_2 + r4_xyzw.w);
     let r5_x = (r0_x_1 + 4u);
-    let r0_z_2 = (r4_xyzw.w + -(g_fAlphaRef));
+    let r0_z_2 = (r4_xyzw.w - g_fAlphaRef);
     let r0_z_3 = (r0_z_2 >= 0f);
     let r0_x_2 = select(r0_x_1, r5_x, r0_z_3);
     let r0_y_3 = select(r0_y_2, r5_y, r0_z_3);
     let r5_x_1 = (r0_x_2 + 8u);
     let r5_y_1 = (r1_xyzw_4.w + r0_y_3);
-    let r3_w = (r1_xyzw_4.w + -(g_fAlphaRef));
+    let r3_w = (r1_xyzw_4.w - g_fAlphaRef);
     let r3_w_1 = (r3_w >= 0f);
     let r0_x_3 = select(r0_x_2, r5_x_1, r3_w_1);
     let r0_y_4 = select(r0_y_3, r5_y_1, r3_w_1);
@@ -80,8 +80,8 @@ fn dxbc_main() {
     let r1_xyz_1 = select(r2_xyz_2, r1_xyz, vec3(r3_w_1));
     let r1_xyz_2 = (r1_xyz_1 / vec3(r0_y_4));
     oMask.x = r0_x_3;
-    let _e141 = v1_;
-    o0_ = (vec4<f32>(r1_xyz_2.x, r1_xyz_2.y, r1_xyz_2.z, r0_y_4) * _e141);
+    let _e137 = v1_;
+    o0_ = (vec4<f32>(r1_xyz_2.x, r1_xyz_2.y, r1_xyz_2.z, r0_y_4) * _e137);
     return;
 }
 

@@ -1,0 +1,44 @@
+//! Literals read in another kind than their value's are written in that
+//! kind (`1065353216u` read as a float is `1f`), not bitcast; bits that are
+//! no finite float keep their detour through a variable, since WGSL
+//! refuses a constant expression that evaluates to NaN or infinity.
+
+fn wgsl(listing: &str) -> String {
+    let bytes = dxbc::asm::assemble(listing).expect("the fixture assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates");
+    dxbc_naga::to_wgsl(&t).expect("WGSL")
+}
+
+#[test]
+fn literals_take_the_kind_they_are_read_in() {
+    let wgsl = wgsl(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps linear v0.x\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 2\n\
+         ftou r0.x, v0.x\n\
+         movc r0.yz, r0.xxxx, l(0, 1065353216, 0x7fc00000, 0), l(0, 0, 0, 0)\n\
+         ilt r1.x, l(0), r0.x\n\
+         and r1.y, r1.x, r0.y\n\
+         add o0.x, r1.y, l(0.5)\n\
+         add o0.y, r0.z, l(0.5)\n\
+         mov o0.zw, l(0, 0, 0, 0)\n\
+         ret\n",
+    );
+    let body = wgsl.split("fn dxbc_main").nth(1).unwrap_or_default();
+    // Each literal in its reader's kind: no bitcast of a literal or of a
+    // splat of one (`bitcast<vec2<f32>>(vec2(0u))` was the `mov`'s zeros).
+    let bitcast_args = body.split("bitcast<").skip(1).map(|s| s.split_once(">(").map_or("", |(_, arg)| arg));
+    for arg in bitcast_args {
+        let arg = arg.strip_prefix("vec2(").or_else(|| arg.strip_prefix("vec4(")).unwrap_or(arg);
+        assert!(!arg.starts_with(|c: char| c.is_ascii_digit()), "a literal bitcast: {arg}\nin:\n{wgsl}");
+    }
+    // The quiet NaN's bits reach the float through a variable.
+    assert!(wgsl.contains("bits_7fc00000"), "{wgsl}");
+    let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+}
