@@ -135,12 +135,15 @@ async function useFirstView(page, thorough) {
     return;
   }
   await hoverEach(page, '[data-testid=disassembly] .line', 3);
-  const lines = page.locator('[data-testid=disassembly] .line');
-  const nl = await lines.count();
-  for (let i = 0; i < Math.min(nl, 3); i++) {
-    const line = lines.nth(Math.floor(((i + 1) * nl) / 4));
-    await line.scrollIntoViewIfNeeded();
-    await line.click();
+  // The listing draws only the rows near its scroll position, and a hover
+  // on the bytes scrolls it: lines are picked by their number in the whole
+  // listing (its spacer is a row per line) and scrolled to before the click.
+  const pane = page.getByTestId('disassembly');
+  const total = await pane.evaluate((el) => Math.round(el.querySelector('.spacer').offsetHeight / el.querySelector('.line').offsetHeight));
+  for (let i = 0; i < Math.min(total, 3); i++) {
+    const l = Math.floor(((i + 1) * total) / 4);
+    await pane.evaluate((el, l) => { el.scrollTop = l * el.querySelector('.line').offsetHeight; }, l);
+    await page.locator(`[data-testid=disassembly] .line[data-line="${l}"]`).click();
     await hoverEach(page, '[data-testid=hex-view] .b[data-b]', 5);
   }
   await page.getByTestId('hex-view').focus();
