@@ -110,6 +110,10 @@ pub(crate) struct Prepass {
     /// With webs, by web: the reads alone (what a value of the web costs
     /// in bitcasts, where it never reaches the variable).
     web_reads: Vec<[u32; 4]>,
+    /// The kind of the words of raw and structured memory (`t#`, `u#`,
+    /// `g#`, keyed as `Lower::words`) that its loads and stores favour,
+    /// where that is not u32 (see [`memory_kinds`]).
+    pub(crate) memory_kinds: BTreeMap<(u32, u32), K>,
 }
 
 /// The vote of a read by an instruction that takes either integer kind
@@ -302,7 +306,160 @@ pub(crate) fn prepass(p: &Program, webs: Option<&crate::liveness::Webs>) -> Prep
             }
         }
     }
+    if let Some(webs) = webs {
+        memory_kinds(p, webs, &mut out);
+    }
     out
+}
+
+/// A raw or structured memory access: the operand that names the memory,
+/// the one that is stored into it, if a store, and whether it loads.
+fn memory_access(code: O) -> Option<(usize, usize, bool)> {
+    match code {
+        O::LdRaw => Some((2, 0, true)),
+        O::LdStructured => Some((3, 0, true)),
+        O::StoreRaw => Some((0, 2, false)),
+        O::StoreStructured => Some((0, 3, false)),
+        _ => None,
+    }
+}
+
+/// Types raw and structured memory by use, as webs type temps. Memory has
+/// no type of its own in DXBC: its words are declared u32, so a float
+/// stored there is bitcast on the way in and again at each load. Here each
+/// region touched only by `ld_raw`/`ld_structured`/`store_raw`/
+/// `store_structured` (and `bufinfo`) is voted on: a load by the reads of
+/// the webs it starts, a store by the kind its value's web is kept in (an
+/// immediate by whether its bits look like a float). A region whose votes
+/// would bitcast fewer times as f32 or i32 than as u32 takes that kind
+/// (`Words::word`), and the votes the first sweep gave its loads'
+/// destinations and its stored values as u32 move to that kind. Atomics,
+/// typed access and anything else keep a region u32.
+fn memory_kinds(p: &Program, webs: &crate::liveness::Webs, out: &mut Prepass) {
+    let is_memory = |op: &dxbc::program::Operand| {
+        let t = op.ty();
+        t == crate::resources::T || t == crate::resources::U || t == crate::resources::G
+    };
+    let key = |op: &dxbc::program::Operand| (op.ty(), crate::resources::res_id(op));
+    // What each kind of words would cost a region in bitcasts, by K order
+    // (`k_index`).
+    let mut costs: BTreeMap<(u32, u32), [u32; 3]> = BTreeMap::new();
+    const KINDS: [K; 3] = [K::U, K::F, K::I];
+    let mut untyped = BTreeSet::new();
+    // The temp components a load writes or a store reads, by lane of the
+    // destination's mask.
+    let lanes = |ins: &Instruction, n: usize| -> Vec<(u32, u8)> {
+        let Some(op) = ins.operand(p, n).filter(|o| o.operand_type() == Some(OT::Temp)) else { return Vec::new() };
+        let reg = op.index[0].imm as u32;
+        if op.selection() == Some(SelectionMode::MaskMode) {
+            let mask = if op.mask() == 0 { 0xf } else { op.mask() };
+            (0..4u8).filter(|c| mask & (1 << c) != 0).map(|c| (reg, c)).collect()
+        } else {
+            let store_mask = ins.operand(p, 0).map_or(1, |d| dst_mask(d).max(1));
+            let sel = selection(op);
+            (0..4).filter(|c| store_mask & (1 << c) != 0).map(|c| (reg, (sel[c] & 3) as u8)).collect()
+        }
+    };
+    // The reads of a stored value, as the first sweep counted them (one
+    // per swizzle lane) by web.
+    let value_reads = |ins: &Instruction, i: usize, value: usize| -> Vec<usize> {
+        let Some(op) = ins.operand(p, value).filter(|o| o.operand_type() == Some(OT::Temp)) else { return Vec::new() };
+        let reg = op.index[0].imm as u32;
+        selection(op).into_iter().filter_map(|c| webs.read(i, reg, (c & 3) as u8)).map(|w| w as usize).collect()
+    };
+    // The reads by stores into memory, by web: the first sweep counted them
+    // as u32, and they would type the value by the memory's old type.
+    let mut store_reads = vec![0u32; out.web_votes.len()];
+    for (i, ins) in p.instructions.iter().enumerate() {
+        let Some((_, value, false)) = ins.op().filter(|_| !ins.is_customdata()).and_then(memory_access) else {
+            continue;
+        };
+        for w in value_reads(ins, i, value) {
+            if let Some(n) = store_reads.get_mut(w) {
+                *n += 1;
+            }
+        }
+    }
+    for (i, ins) in p.instructions.iter().enumerate() {
+        let Some(code) = ins.op().filter(|_| !ins.is_customdata()) else { continue };
+        if ins.info().is_some_and(|o| o.class == OpClass::Decl) {
+            continue;
+        }
+        let Some((res, value, load)) = memory_access(code) else {
+            if code != O::Bufinfo {
+                untyped.extend(ins.operands(p).filter(|o| is_memory(o)).map(key));
+            }
+            continue;
+        };
+        let Some(r) = ins.operand(p, res).filter(|o| is_memory(o)) else { continue };
+        let cost = costs.entry(key(r)).or_default();
+        // A stored value costs a bitcast unless the words are of its kind.
+        let mut stored = |k: K| KINDS.into_iter().for_each(|w| cost[k_index(w)] += u32::from(w != k));
+        if load {
+            // A loaded value's reads cost their bitcasts, or one, where
+            // the value is converted once as it is loaded (`kind_for_reads`).
+            for (reg, c) in lanes(ins, value) {
+                if let Some(&w) = webs.written(i, reg, c).and_then(|w| out.web_reads.get(w as usize)) {
+                    let least = KINDS.into_iter().map(|k| bitcasts_as(w, k)).min().unwrap_or(0);
+                    KINDS.into_iter().for_each(|k| cost[k_index(k)] += bitcasts_as(w, k).min(least + 1));
+                }
+            }
+            continue;
+        }
+        match ins.operand(p, value) {
+            Some(op) if op.operand_type() == Some(OT::Temp) => {
+                for (reg, c) in lanes(ins, value) {
+                    let Some(web) = webs.read(i, reg, c).map(|w| w as usize) else { continue };
+                    if let (Some(&w), Some(&n)) = (out.web_votes.get(web), store_reads.get(web)) {
+                        let mut w = w;
+                        w[k_index(K::U)] = w[k_index(K::U)].saturating_sub(n);
+                        stored(KINDS.into_iter().min_by_key(|&k| bitcasts_as(w, k)).unwrap_or(K::U));
+                    }
+                }
+            }
+            Some(op) if op.operand_type() == Some(OT::Immediate32) => {
+                for &bits in op.imm(p) {
+                    stored(if looks_float(bits) { K::F } else { K::U });
+                }
+            }
+            _ => {}
+        }
+    }
+    for (region, cost) in costs {
+        if untyped.contains(&region) {
+            continue;
+        }
+        // Ties keep u32.
+        let best = KINDS.into_iter().min_by_key(|&k| cost[k_index(k)]).unwrap_or(K::U);
+        if best != K::U {
+            out.memory_kinds.insert(region, best);
+        }
+    }
+    // The first sweep counted these loads and stores as u32.
+    for (i, ins) in p.instructions.iter().enumerate() {
+        let Some((res, value, load)) = ins.op().filter(|_| !ins.is_customdata()).and_then(memory_access) else {
+            continue;
+        };
+        let Some(&k) = ins.operand(p, res).and_then(|r| out.memory_kinds.get(&key(r))) else { continue };
+        let (from, to) = (k_index(K::U), k_index(k));
+        let webs_voted: Vec<usize> = if load {
+            lanes(ins, value).into_iter().filter_map(|(reg, c)| webs.written(i, reg, c)).map(|w| w as usize).collect()
+        } else {
+            value_reads(ins, i, value)
+        };
+        let n = out.web_votes.len();
+        for w in webs_voted.into_iter().filter(|&w| w < n) {
+            let moved = if load {
+                [&mut out.web_votes[w], &mut [0; 4]]
+            } else {
+                [&mut out.web_votes[w], &mut out.web_reads[w]]
+            };
+            for v in moved {
+                v[from] = v[from].saturating_sub(1);
+                v[to] += 1;
+            }
+        }
+    }
 }
 
 fn operands<'p>(ins: &Instruction, p: &'p Program) -> impl Iterator<Item = &'p dxbc::program::Operand> + 'p {
@@ -336,9 +493,12 @@ pub(crate) fn mask_name(mask: u32) -> String {
 /// bits and is read from a variable: WGSL has no such literal, and
 /// `bitcast<f32>(0x7fc00000u)` would be a const-expression, which WGSL
 /// forbids to evaluate to a NaN or an infinity (browsers refuse the shader).
+/// So does a subnormal (a small integer's bits, often): WGSL lets an
+/// implementation flush a subnormal constant to zero.
 pub(crate) fn literal(l: &mut Lower, bits: u32, k: K) -> H {
+    let float = f32::from_bits(bits);
     match k {
-        K::F if f32::from_bits(bits).is_finite() => l.e(E::Literal(Literal::F32(f32::from_bits(bits)))),
+        K::F if float.is_normal() || float == 0.0 => l.e(E::Literal(Literal::F32(float))),
         K::F => {
             // The initialiser is a constant expression: outside the open Emit range.
             l.flush();

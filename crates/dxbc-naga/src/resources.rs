@@ -51,6 +51,9 @@ pub(crate) struct Words {
     /// Words per element of a typed buffer, and the element's type.
     pub channels: u32,
     pub k: K,
+    /// The kind raw or structured memory's words are declared in (u32
+    /// unless its loads and stores favour another: `regs::memory_kinds`).
+    pub word: K,
 }
 
 /// A typed UAV texture (RWTexture*), kept as a one-channel 32-bit storage
@@ -329,7 +332,7 @@ impl Lower<'_> {
                             None if mixed => 4,
                             _ => self.options.channels(RegisterClass::ShaderResource, register),
                         };
-                        let ty = self.word_array(None, None);
+                        let ty = self.word_array(None, K::U, None);
                         let g = self.resource_global(
                             format!("t{id}"),
                             ty,
@@ -343,7 +346,16 @@ impl Lower<'_> {
                         );
                         self.words.insert(
                             (T, id),
-                            Words { g, elem: None, stride: 4 * channels, atomic: None, typed: true, channels, k },
+                            Words {
+                                g,
+                                elem: None,
+                                stride: 4 * channels,
+                                atomic: None,
+                                typed: true,
+                                channels,
+                                k,
+                                word: K::U,
+                            },
                         );
                         return Ok(());
                     }
@@ -427,7 +439,8 @@ impl Lower<'_> {
                     self.declare_counter(id, register, space, count);
                 }
                 let atomic = self.atomic_targets.get(&(file, id)).copied();
-                let ty = self.word_array(atomic, None);
+                let word = self.word_kind(file, id, atomic);
+                let ty = self.word_array(atomic, word, None);
                 let (class, kind, space_kind) = if uav {
                     (
                         RegisterClass::UnorderedAccess,
@@ -443,8 +456,10 @@ impl Lower<'_> {
                 };
                 let name = format!("{}{id}", if uav { "u" } else { "t" });
                 let g = self.resource_global(name, ty, class, register, space, kind, space_kind, id, count);
-                self.words
-                    .insert((file, id), Words { g, elem: None, stride, atomic, typed: false, channels: 1, k: K::U });
+                self.words.insert(
+                    (file, id),
+                    Words { g, elem: None, stride, atomic, typed: false, channels: 1, k: K::U, word },
+                );
             }
             O::DclThreadGroupSharedMemoryRaw | O::DclThreadGroupSharedMemoryStructured => {
                 let (stride, bytes) = if code == O::DclThreadGroupSharedMemoryRaw {
@@ -457,7 +472,8 @@ impl Lower<'_> {
                     return unsupported(L::GroupSharedTooLarge, format!("group-shared memory of {bytes} bytes"), at);
                 }
                 let atomic = self.atomic_targets.get(&(G, id)).copied();
-                let ty = self.word_array(atomic, Some(bytes / 4));
+                let word = self.word_kind(G, id, atomic);
+                let ty = self.word_array(atomic, word, Some(bytes / 4));
                 let g = self.module.global_variables.append(
                     GlobalVariable {
                         name: Some(format!("g{id}")),
@@ -469,7 +485,8 @@ impl Lower<'_> {
                     },
                     self.span,
                 );
-                self.words.insert((G, id), Words { g, elem: None, stride, atomic, typed: false, channels: 1, k: K::U });
+                self.words
+                    .insert((G, id), Words { g, elem: None, stride, atomic, typed: false, channels: 1, k: K::U, word });
             }
             O::DclUnorderedAccessViewTyped => {
                 // The bytecode does not carry the view's format: typed UAVs are
@@ -489,7 +506,7 @@ impl Lower<'_> {
                     } else {
                         self.options.channels(RegisterClass::UnorderedAccess, register)
                     };
-                    let ty = self.word_array(atomic, None);
+                    let ty = self.word_array(atomic, K::U, None);
                     let g = self.resource_global(
                         format!("u{id}"),
                         ty,
@@ -503,7 +520,7 @@ impl Lower<'_> {
                     );
                     self.words.insert(
                         (U, id),
-                        Words { g, elem: None, stride: 4 * channels, atomic, typed: true, channels, k },
+                        Words { g, elem: None, stride: 4 * channels, atomic, typed: true, channels, k, word: K::U },
                     );
                 } else {
                     // Atomics on a typed UAV texture: naga's image atomics on an
@@ -566,12 +583,23 @@ impl Lower<'_> {
         Ok(())
     }
 
-    fn word_array(&mut self, atomic: Option<K>, len: Option<u32>) -> naga::Handle<naga::Type> {
-        let scalar = match atomic {
-            Some(K::I) => Scalar::I32,
-            _ => Scalar::U32,
+    /// The kind memory `(file, id)`'s words are declared in: u32, or the
+    /// kind its uses favour (never for atomics).
+    fn word_kind(&self, file: u32, id: u32, atomic: Option<K>) -> K {
+        match atomic {
+            Some(_) => K::U,
+            None => self.prepass.memory_kinds.get(&(file, id)).copied().unwrap_or(K::U),
+        }
+    }
+
+    /// An array of 32-bit words: atomics of `atomic`'s kind, else plain
+    /// words of kind `word`.
+    fn word_array(&mut self, atomic: Option<K>, word: K, len: Option<u32>) -> naga::Handle<naga::Type> {
+        let base = match atomic {
+            Some(K::I) => self.ty(TypeInner::Atomic(Scalar::I32)),
+            Some(_) => self.ty(TypeInner::Atomic(Scalar::U32)),
+            None => self.ty(TypeInner::Scalar(word.scalar())),
         };
-        let base = if atomic.is_some() { self.ty(TypeInner::Atomic(scalar)) } else { self.t.u32 };
         let size = match len {
             Some(n) => ArraySize::Constant(std::num::NonZeroU32::new(n).unwrap_or(std::num::NonZeroU32::MIN)),
             None => ArraySize::Dynamic,
@@ -1136,7 +1164,7 @@ impl Lower<'_> {
         // the index, so the load is guarded.
         let index = self.word_at(first, c);
         let Some(inside) = self.word_inside(first, index, c, count) else {
-            return self.lit_u(0);
+            return crate::regs::literal(self, 0, w.word);
         };
         let last = match count {
             WordCount::Const(n) => self.lit_u(n.saturating_sub(1)),
@@ -1147,7 +1175,7 @@ impl Lower<'_> {
         // On an atomic word the load is an atomicLoad; signed words come back as bits.
         let v = self.e(E::Load { pointer: ptr });
         let v = if w.atomic == Some(K::I) { self.bitcast(v, K::I, K::U) } else { v };
-        let zero = self.lit_u(0);
+        let zero = crate::regs::literal(self, 0, w.word);
         self.select(inside, v, zero)
     }
 
@@ -1217,18 +1245,26 @@ impl Lower<'_> {
         let needed = words_needed(d, res);
         let mut comps = Vec::new();
         for c in 0..4 {
-            comps.push(if needed & (1 << c) != 0 { self.load_word(&w, first, c, count) } else { self.lit_u(0) });
+            comps.push(if needed & (1 << c) != 0 {
+                self.load_word(&w, first, c, count)
+            } else {
+                crate::regs::literal(self, 0, w.word)
+            });
         }
         // One word read: it is the value (written to every masked component).
         if needed.count_ones() == 1 && crate::regs::dst_mask(d).count_ones() == 1 {
             self.lanes = 1;
             let word = comps[needed.trailing_zeros() as usize];
-            return self.write(d, word, K::U, false);
+            return self.write(d, word, w.word, false);
         }
-        let ty = self.t.vec4u;
+        let ty = match w.word {
+            K::F => self.t.vec4f,
+            K::I => self.t.vec4i,
+            K::U => self.t.vec4u,
+        };
         let v = self.e(E::Compose { ty, components: comps });
         let v = self.resource_swizzle(res, v);
-        self.write(d, v, K::U, false)
+        self.write(d, v, w.word, false)
     }
 
     pub(crate) fn store_words(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
@@ -1241,7 +1277,7 @@ impl Lower<'_> {
         let addr = self.word_address(ins, structured)?;
         let value = {
             let o = self.op(ins, if structured { 3 } else { 2 })?;
-            self.read(o, K::U)?
+            self.read(o, w.word)?
         };
         let first = self.word_index(&w, addr);
         let count = self.word_count(&w);

@@ -1,7 +1,9 @@
 //! Literals read in another kind than their value's are written in that
 //! kind (`1065353216u` read as a float is `1f`), not bitcast; bits that are
 //! no finite float keep their detour through a variable, since WGSL
-//! refuses a constant expression that evaluates to NaN or infinity.
+//! refuses a constant expression that evaluates to NaN or infinity; so do
+//! a subnormal's (a small integer's) bits, which WGSL lets an
+//! implementation flush to zero as a constant.
 
 fn wgsl(listing: &str) -> String {
     let bytes = dxbc::asm::assemble(listing).expect("the fixture assembles");
@@ -19,12 +21,13 @@ fn literals_take_the_kind_they_are_read_in() {
          dcl_output o0.xyzw\n\
          dcl_temps 2\n\
          ftou r0.x, v0.x\n\
-         movc r0.yz, r0.xxxx, l(0, 1065353216, 0x7fc00000, 0), l(0, 0, 0, 0)\n\
+         movc r0.yzw, r0.xxxx, l(0, 1065353216, 0x7fc00000, 4), l(0, 0, 0, 0)\n\
          ilt r1.x, l(0), r0.x\n\
          and r1.y, r1.x, r0.y\n\
          add o0.x, r1.y, l(0.5)\n\
          add o0.y, r0.z, l(0.5)\n\
-         mov o0.zw, l(0, 0, 0, 0)\n\
+         add o0.z, r0.w, l(0.5)\n\
+         mov o0.w, l(0)\n\
          ret\n",
     );
     let body = wgsl.split("fn dxbc_main").nth(1).unwrap_or_default();
@@ -37,6 +40,8 @@ fn literals_take_the_kind_they_are_read_in() {
     }
     // The quiet NaN's bits reach the float through a variable.
     assert!(wgsl.contains("bits_7fc00000"), "{wgsl}");
+    // So do the subnormal's (4u), never a decimal literal such as 6e-45f.
+    assert!(wgsl.contains("bits_00000004") && !wgsl.contains("e-45"), "{wgsl}");
     let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
         .validate(&module)
