@@ -221,6 +221,9 @@ pub(crate) struct Lower<'a> {
     pub(crate) ranges: BTreeMap<(u32, u32), (u32, crate::BindingCount)>,
     pub(crate) depth_textures: BTreeSet<u32>,
     pub(crate) atomic_targets: BTreeMap<(u32, u32), K>,
+    /// The kind of the records a pass reads through an operand type (by
+    /// its number), where they are not u32 (`Lower::record_buffer`).
+    pub(crate) record_kinds: BTreeMap<u32, K>,
     // The body function under construction.
     pub(crate) f: Function,
     /// The temps' current values (see `regs`).
@@ -377,6 +380,7 @@ pub(crate) fn translate_form(
         ranges: BTreeMap::new(),
         depth_textures: BTreeSet::new(),
         atomic_targets: BTreeMap::new(),
+        record_kinds: BTreeMap::new(),
         f: Function { name: Some("dxbc_main".into()), ..Default::default() },
         regs: Vec::new(),
         reg_vars: BTreeMap::new(),
@@ -1258,6 +1262,9 @@ impl<'a> Lower<'a> {
     /// The element kind of the memory an operand names (u32 but for
     /// constant buffers and the immediate constant buffer).
     fn memory_kind(&self, op: &Operand) -> K {
+        if let Some(&k) = self.record_kinds.get(&op.ty()) {
+            return k;
+        }
         let reg = op.index[0].imm as u32;
         match op.operand_type() {
             Some(OT::Input) => match self.inputs.get(&reg) {

@@ -165,7 +165,7 @@ pub(crate) fn k_code(k: K) -> u8 {
 }
 
 /// The kind an opcode reads all its sources in, when it has one.
-fn source_kind(code: O) -> Option<K> {
+pub(crate) fn source_kind(code: O) -> Option<K> {
     use O::*;
     Some(match code {
         Add | Mul | Div | Min | Max | Mad | Dp2 | Dp3 | Dp4 | Eq | Ne | Lt | Ge | Frc | RoundNe | RoundNi | RoundPi

@@ -4,7 +4,7 @@
 //! builds the compute entry point.
 
 use super::{ComputeForm, OutputTopology, Pass, REGISTER_STRIDE, WORKGROUP_SIZE};
-use crate::lower::{malformed, unsupported, Lower, H};
+use crate::lower::{malformed, unsupported, Lower, H, K};
 use crate::*;
 use dxbc::program::{Instruction, Operand};
 use dxbc::spec::{
@@ -80,13 +80,37 @@ impl Lower<'_> {
         name: &str,
         writable: bool,
     ) -> Handle<GlobalVariable> {
+        self.stage_buffer_of(role, name, writable, K::U)
+    }
+
+    /// A read-only stage buffer of records whose registers the pass reads
+    /// as `k` (the other passes see the same bits as u32): the operand
+    /// types `files` name it (`Lower::memory_kind`).
+    pub(crate) fn record_buffer(
+        &mut self,
+        role: StageBufferRole,
+        name: &str,
+        k: K,
+        files: &[OT],
+    ) -> Handle<GlobalVariable> {
+        for &f in files {
+            self.record_kinds.insert(f as u32, k);
+        }
+        self.stage_buffer_of(role, name, false, k)
+    }
+
+    fn stage_buffer_of(&mut self, role: StageBufferRole, name: &str, writable: bool, k: K) -> Handle<GlobalVariable> {
         let (group, binding) = self.options.bindings.place_stage_buffer(role);
         let (ty, access) = match role {
             StageBufferRole::VertexCount => {
                 (self.ty(TypeInner::Atomic(Scalar::U32)), naga::StorageAccess::LOAD | naga::StorageAccess::STORE)
             }
             _ => {
-                let base = self.t.vec4u;
+                let base = match k {
+                    K::F => self.t.vec4f,
+                    K::I => self.t.vec4i,
+                    K::U => self.t.vec4u,
+                };
                 let ty = self.ty(TypeInner::Array { base, size: ArraySize::Dynamic, stride: 16 });
                 let access = if writable {
                     naga::StorageAccess::LOAD | naga::StorageAccess::STORE
@@ -196,7 +220,14 @@ impl Lower<'_> {
                 tessellation: None,
             }));
         }
-        let input = self.stage_buffer(StageBufferRole::Input, "stage_input");
+        // A geometry shader reads its input records only through its input
+        // registers: they are typed by its input signature.
+        let input = if is_gs {
+            let k = record_kind(p, shader.input_signature.as_ref(), &[OT::Input]);
+            self.record_buffer(StageBufferRole::Input, "stage_input", k, &[OT::Input])
+        } else {
+            self.stage_buffer(StageBufferRole::Input, "stage_input")
+        };
         let output = self.stage_buffer(StageBufferRole::Output, "stage_output");
         for &r in &regs {
             self.output(r);
@@ -686,4 +717,52 @@ fn gs_declarations(p: &dxbc::program::Program) -> Result<(u32, OutputTopology, u
     }
     let Some(records) = records else { return malformed("geometry shader without dcl_inputprimitive", p.offset) };
     Ok((records, topology, max_out, instances))
+}
+
+/// The kind a pass reads records of signature `sig` through operand types
+/// `files` in: f32 when every element with a register is a float and more
+/// of the program's reads of them are float than not (a copy to an output
+/// counts as u32: outputs of these passes are bits), else u32 (the
+/// records' bits as they are).
+pub(crate) fn record_kind(
+    p: &dxbc::program::Program,
+    sig: Option<&dxbc::chunks::signature::Signature>,
+    files: &[OT],
+) -> K {
+    if signature_kind(sig) != K::F {
+        return K::U;
+    }
+    let (mut float, mut other) = (0usize, 0usize);
+    for ins in p.instructions.iter().filter(|i| !i.is_customdata()) {
+        let Some(code) = ins.op() else { continue };
+        let dst_is_output = ins.operand(p, 0).is_some_and(|d| d.operand_type() == Some(OT::Output));
+        let kind = crate::regs::source_kind(code).or((dst_is_output && code == O::Mov).then_some(K::U));
+        let reads = ins.operands(p).skip(1).filter(|o| o.operand_type().is_some_and(|t| files.contains(&t))).count();
+        match kind {
+            Some(K::F) => float += reads,
+            Some(_) => other += reads,
+            None => {}
+        }
+    }
+    if float > other {
+        K::F
+    } else {
+        K::U
+    }
+}
+
+/// F when every element of `sig` with a register is a float.
+fn signature_kind(sig: Option<&dxbc::chunks::signature::Signature>) -> K {
+    use dxbc::spec::RegisterComponentType as C;
+    let mut kinds = sig
+        .into_iter()
+        .flat_map(|s| s.elements.iter())
+        .filter(|e| e.register != u32::MAX)
+        .map(|e| C::from_u32(e.component_type))
+        .peekable();
+    if kinds.peek().is_some() && kinds.all(|k| k == Some(C::Float32)) {
+        K::F
+    } else {
+        K::U
+    }
 }

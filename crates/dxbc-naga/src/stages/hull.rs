@@ -536,9 +536,15 @@ impl Lower<'_> {
                 special(self, OT::InputDomainPoint);
                 let dps = self.stage_buffer(StageBufferRole::DomainPoints, "domain_points");
                 domain_points = Some(dps);
-                input_points = self.stage_buffer_access(StageBufferRole::ControlPoints, "control_points", false);
-                patch_constants =
-                    Some(self.stage_buffer_access(StageBufferRole::PatchConstants, "patch_constants", false));
+                // A domain shader reads its control points and patch
+                // constants only through registers: typed by their signatures.
+                let files = [OT::InputControlPoint, OT::Input];
+                let k = super::geometry::record_kind(p, shader.input_signature.as_ref(), &files);
+                input_points = self.record_buffer(StageBufferRole::ControlPoints, "control_points", k, &files);
+                let files = [OT::InputPatchConstant];
+                let k = super::geometry::record_kind(p, shader.patch_constant_signature.as_ref(), &files);
+                let pcs = self.record_buffer(StageBufferRole::PatchConstants, "patch_constants", k, &files);
+                patch_constants = Some(pcs);
                 regs = self.record_registers(shader)?;
                 if pass == Pass::DomainCompute {
                     output = Some(self.stage_buffer(StageBufferRole::Output, "stage_output"));
