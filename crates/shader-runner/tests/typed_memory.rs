@@ -6,7 +6,8 @@
 //! UAV, both typed f32, on lavapipe; the values are D3D's, worked by hand.
 
 use dxbc_naga::{BindingKind, Options, RegisterClass};
-use shader_runner::gpu::Gpu;
+use shader_runner::executor;
+use shader_runner::gpu::{self, Gpu};
 
 /// Thread i stores i * 0.5 in g0[i], then reads its neighbour's word
 /// j = (i + 1) % 64 twice as a float (v = j * 0.5; v * (v + v)) and stores
@@ -48,21 +49,11 @@ fn translate() -> dxbc_naga::Translation {
 fn memory_typed_by_use_computes_what_d3d_defines() {
     let t = translate();
     let wgsl = dxbc_naga::to_wgsl(&t).expect("WGSL");
-    let uav =
-        t.bindings.iter().find(|b| b.class == RegisterClass::UnorderedAccess && b.register == 0).expect("u0 is bound");
-    assert!(matches!(uav.kind, BindingKind::StorageBuffer { .. }), "{:?}", uav.kind);
     let mut g = Gpu::new().expect("a Vulkan adapter (lavapipe)");
+    // The module as the page runs it: its WGSL.
     let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: None,
         source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    });
-    let pipe = g.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: None,
-        layout: None,
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
     });
     let size = 129 * 4;
     let buf = g.device.create_buffer(&wgpu::BufferDescriptor {
@@ -71,18 +62,24 @@ fn memory_typed_by_use_computes_what_d3d_defines() {
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
-    let bg = g.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipe.get_bind_group_layout(uav.group),
-        entries: &[wgpu::BindGroupEntry { binding: uav.binding, resource: buf.as_entire_binding() }],
-    });
+    // The one binding is u0, where the translation placed it.
+    let bindings = gpu::module_bindings(&t.module, false).unwrap();
+    assert_eq!(bindings.len(), 1);
+    let b = &bindings[0];
+    let entry = t.bindings.iter().find(|e| (e.group, e.binding) == (b.group, b.binding)).unwrap();
+    assert!(entry.class == RegisterClass::UnorderedAccess && entry.register == 0);
+    assert!(matches!(entry.kind, BindingKind::StorageBuffer { .. }), "{:?}", entry.kind);
+    let bound = [executor::Bound {
+        group: b.group,
+        binding: b.binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: b.ty,
+        resource: buf.as_entire_binding(),
+    }];
+    let bound = executor::bind(&g.device, &bound);
+    let pipeline = executor::compute_pipeline(&g.device, &bound.layout, &module, None);
     let mut enc = g.device.create_command_encoder(&Default::default());
-    {
-        let mut p = enc.begin_compute_pass(&Default::default());
-        p.set_pipeline(&pipe);
-        p.set_bind_group(uav.group, &bg, &[]);
-        p.dispatch_workgroups(1, 1, 1);
-    }
+    executor::encode_dispatch(&mut enc, &pipeline, &bound, [1, 1, 1]);
     g.queue.submit([enc.finish()]);
     let data = g.read_buffer(&buf, size).unwrap();
     let word = |i: usize| u32::from_le_bytes(data[i * 4..i * 4 + 4].try_into().unwrap());
