@@ -223,7 +223,7 @@ impl Lower<'_> {
         // A geometry shader reads its input records only through its input
         // registers: they are typed by its input signature.
         let input = if is_gs {
-            let k = record_kind(p, shader.input_signature.as_ref(), &[OT::Input]);
+            let k = record_kind(p, shader.input_signature.as_ref(), &[OT::Input], 0..p.instructions.len());
             self.record_buffer(StageBufferRole::Input, "stage_input", k, &[OT::Input])
         } else {
             self.stage_buffer(StageBufferRole::Input, "stage_input")
@@ -721,19 +721,21 @@ fn gs_declarations(p: &dxbc::program::Program) -> Result<(u32, OutputTopology, u
 
 /// The kind a pass reads records of signature `sig` through operand types
 /// `files` in: f32 when every element with a register is a float and more
-/// of the program's reads of them are float than not (a copy to an output
+/// of the reads of them by the pass's instructions (indices `pass`) are
+/// float than not (a copy to an output
 /// counts as u32: outputs of these passes are bits), else u32 (the
 /// records' bits as they are).
 pub(crate) fn record_kind(
     p: &dxbc::program::Program,
     sig: Option<&dxbc::chunks::signature::Signature>,
     files: &[OT],
+    pass: impl Iterator<Item = usize>,
 ) -> K {
     if signature_kind(sig) != K::F {
         return K::U;
     }
     let (mut float, mut other) = (0usize, 0usize);
-    for ins in p.instructions.iter().filter(|i| !i.is_customdata()) {
+    for ins in pass.filter_map(|i| p.instructions.get(i)).filter(|i| !i.is_customdata()) {
         let Some(code) = ins.op() else { continue };
         let dst_is_output = ins.operand(p, 0).is_some_and(|d| d.operand_type() == Some(OT::Output));
         let kind = crate::regs::source_kind(code).or((dst_is_output && code == O::Mov).then_some(K::U));

@@ -44,7 +44,7 @@
 //! it directly.
 
 use super::{ComputeForm, Pass, REGISTER_STRIDE, WORKGROUP_SIZE};
-use crate::lower::{malformed, Lower, H};
+use crate::lower::{malformed, Lower, H, K};
 use crate::*;
 use dxbc::program::Operand;
 use dxbc::spec::{
@@ -508,7 +508,18 @@ impl Lower<'_> {
         let at = p.offset;
         match pass {
             Pass::HullControlPoints | Pass::HullPatchConstants => {
-                input_points = self.stage_buffer(StageBufferRole::Input, "stage_input");
+                // Read through the input control point registers (and copied
+                // whole by a pass-through control-point phase).
+                // Only this pass's phases count (a pass-through control-point
+                // phase, none: it copies bits).
+                let files = [OT::InputControlPoint, OT::Input];
+                let phases: Vec<usize> = if pass == Pass::HullControlPoints {
+                    secs.control_point.clone().into_iter().flatten().collect()
+                } else {
+                    secs.phases.iter().flat_map(|ph| ph.range.clone()).collect()
+                };
+                let k = super::geometry::record_kind(p, shader.input_signature.as_ref(), &files, phases.into_iter());
+                input_points = self.record_buffer(StageBufferRole::Input, "stage_input", k, &files);
                 let writes_points = pass == Pass::HullControlPoints;
                 let cps = self.stage_buffer_access(StageBufferRole::ControlPoints, "control_points", writes_points);
                 control_points = Some(cps);
@@ -539,10 +550,11 @@ impl Lower<'_> {
                 // A domain shader reads its control points and patch
                 // constants only through registers: typed by their signatures.
                 let files = [OT::InputControlPoint, OT::Input];
-                let k = super::geometry::record_kind(p, shader.input_signature.as_ref(), &files);
+                let all = || 0..p.instructions.len();
+                let k = super::geometry::record_kind(p, shader.input_signature.as_ref(), &files, all());
                 input_points = self.record_buffer(StageBufferRole::ControlPoints, "control_points", k, &files);
                 let files = [OT::InputPatchConstant];
-                let k = super::geometry::record_kind(p, shader.patch_constant_signature.as_ref(), &files);
+                let k = super::geometry::record_kind(p, shader.patch_constant_signature.as_ref(), &files, all());
                 let pcs = self.record_buffer(StageBufferRole::PatchConstants, "patch_constants", k, &files);
                 patch_constants = Some(pcs);
                 regs = self.record_registers(shader)?;
@@ -730,6 +742,7 @@ impl Lower<'_> {
                     None => {
                         // Pass-through: output point i = input point i.
                         let Some(arr) = out_array else { return malformed("no output registers", p.offset) };
+                        let kept = self.record_kinds.get(&(OT::InputControlPoint as u32)).copied().unwrap_or(K::U);
                         let patch = self.tess_special_x(OT::InputPrimitiveid)?;
                         let cp = self.tess_special_x(OT::OutputControlPointId)?;
                         let n = self.lit_u(in_cp);
@@ -743,6 +756,8 @@ impl Lower<'_> {
                             let base = self.e(E::GlobalVariable(input_points));
                             let src = self.e(E::Access { base, index: i });
                             let value = self.e(E::Load { pointer: src });
+                            // The output registers are bits.
+                            let value = self.bitcast(value, kept, K::U);
                             let dst_base = self.e(E::GlobalVariable(arr));
                             let dst = self.e(E::AccessIndex { base: dst_base, index: r });
                             self.stmt(S::Store { pointer: dst, value });
