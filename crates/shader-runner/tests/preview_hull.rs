@@ -71,6 +71,7 @@ fn check(name: &str, shown: &BTreeSet<[u32; 4]>, expected: &BTreeSet<[u32; 4]>) 
 fn hull_previews_show_the_cpu_tessellation() {
     a_quad_fractional_odd_patch();
     an_isoline_patch();
+    a_quad_patch_whose_factor_reads_a_control_point();
 }
 
 fn a_quad_fractional_odd_patch() {
@@ -81,6 +82,26 @@ fn a_quad_fractional_odd_patch() {
     let expected = first_points(Partitioning::FractionalOdd, OutputPrimitive::TriangleCw, &factors);
     assert!(expected.len() > 30, "{} primitives", expected.len());
     check("quad", &colours(&picture), &expected);
+}
+
+/// The quad patch again, but its first edge factor is read from an input
+/// control point: |x| of a corner of the preview's plane (±1) + 2.3 = 3.3.
+/// The patch-constant pass reads its input points mostly as floats, so
+/// they are f32 records there (`record_kind`), over the vertex pass's bits.
+fn a_quad_patch_whose_factor_reads_a_control_point() {
+    let name = "hs_quad_factor_from_points.asm";
+    let t = dxbc_naga::translate_pipeline_stage(
+        &dxbc::Shader::decode(&assembled(name)).unwrap(),
+        &Default::default(),
+        dxbc_naga::StageForm::PatchConstant,
+    )
+    .unwrap();
+    let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
+    assert!(wgsl.contains("var<storage> stage_input: array<vec4<f32>>;"), "{wgsl}");
+    let (_, picture) = preview(name);
+    let factors = TessFactors::Quad { edges: [3.3, 4.7, 2.2, 5.9], inside: [3.6, 4.4] };
+    let expected = first_points(Partitioning::FractionalOdd, OutputPrimitive::TriangleCw, &factors);
+    check("quad from points", &colours(&picture), &expected);
 }
 
 fn an_isoline_patch() {
