@@ -103,11 +103,7 @@ impl Lower<'_> {
                 next += 1;
             }
         }
-        let ty = match k {
-            K::F => self.t.vec4f,
-            K::I => self.t.vec4i,
-            K::U => self.t.vec4u,
-        };
+        let ty = self.vec_ty(k);
         let value = self.e(E::Compose { ty, components: comps.to_vec() });
         self.write(dst, value, k, sat)
     }

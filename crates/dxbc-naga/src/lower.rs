@@ -542,7 +542,8 @@ impl<'a> Lower<'a> {
         self.module.types.insert(Type { name: None, inner }, Span::UNDEFINED)
     }
 
-    fn vec_ty(&mut self, k: K) -> Handle<Type> {
+    /// `vec4` of kind `k`.
+    pub(crate) fn vec_ty(&mut self, k: K) -> Handle<Type> {
         match k {
             K::F => self.t.vec4f,
             K::I => self.t.vec4i,

@@ -1257,11 +1257,7 @@ impl Lower<'_> {
             let word = comps[needed.trailing_zeros() as usize];
             return self.write(d, word, w.word, false);
         }
-        let ty = match w.word {
-            K::F => self.t.vec4f,
-            K::I => self.t.vec4i,
-            K::U => self.t.vec4u,
-        };
+        let ty = self.vec_ty(w.word);
         let v = self.e(E::Compose { ty, components: comps });
         let v = self.resource_swizzle(res, v);
         self.write(d, v, w.word, false)

@@ -18,10 +18,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use tessellator::{OutputPrimitive, Partitioning, TessFactors};
 
-fn assembled(name: &str) -> Vec<u8> {
+fn listing(name: &str) -> String {
     let f = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/browser/fixtures").join(name);
-    let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("fixture {} missing: {e}", f.display()));
-    dxbc::asm::assemble(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("fixture {} missing: {e}", f.display()))
 }
 
 /// The distinct colours of a read-back `rgba32float` target, as bits, without the clear colour.
@@ -47,7 +46,11 @@ fn first_points(partitioning: Partitioning, primitive: OutputPrimitive, factors:
 }
 
 fn preview(name: &str) -> (plan::Plan, Vec<u8>) {
-    let bytes = assembled(name);
+    preview_listing(name, &listing(name))
+}
+
+fn preview_listing(name: &str, text: &str) -> (plan::Plan, Vec<u8>) {
+    let bytes = dxbc::asm::assemble(text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let s = dxbc::Shader::decode(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let m = PreviewModel::new(&s);
     let p = plan::build(&s, &m, &m.defaults(), &Settings::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -74,12 +77,13 @@ fn hull_previews_show_the_cpu_tessellation() {
     a_quad_patch_whose_factor_reads_a_control_point();
 }
 
+/// The factors the quad fixture's fork phases write.
+const QUAD_FACTORS: TessFactors = TessFactors::Quad { edges: [3.3, 4.7, 2.2, 5.9], inside: [3.6, 4.4] };
+
 fn a_quad_fractional_odd_patch() {
     let (p, picture) = preview("hs_quad_fractional_odd.asm");
     assert_eq!(p.draw.as_ref().map(|d| d.topology), Some("triangle-list"));
-    // The factors the fixture's fork phases write.
-    let factors = TessFactors::Quad { edges: [3.3, 4.7, 2.2, 5.9], inside: [3.6, 4.4] };
-    let expected = first_points(Partitioning::FractionalOdd, OutputPrimitive::TriangleCw, &factors);
+    let expected = first_points(Partitioning::FractionalOdd, OutputPrimitive::TriangleCw, &QUAD_FACTORS);
     assert!(expected.len() > 30, "{} primitives", expected.len());
     check("quad", &colours(&picture), &expected);
 }
@@ -89,18 +93,23 @@ fn a_quad_fractional_odd_patch() {
 /// The patch-constant pass reads its input points mostly as floats, so
 /// they are f32 records there (`record_kind`), over the vertex pass's bits.
 fn a_quad_patch_whose_factor_reads_a_control_point() {
-    let name = "hs_quad_factor_from_points.asm";
-    let t = dxbc_naga::translate_pipeline_stage(
-        &dxbc::Shader::decode(&assembled(name)).unwrap(),
-        &Default::default(),
-        dxbc_naga::StageForm::PatchConstant,
-    )
-    .unwrap();
+    let name = "the quad fixture, its first edge factor from vicp[0][0].x";
+    let quad = listing("hs_quad_fractional_odd.asm");
+    let text = quad
+        .replace(
+            "dcl_output_siv o0.x, finalQuadUeq0EdgeTessFactor",
+            "dcl_input vicp[4][0].x\ndcl_output_siv o0.x, finalQuadUeq0EdgeTessFactor",
+        )
+        .replace("mov o0.x, l(3.300000)", "add o0.x, |vicp[0][0].x|, l(2.300000)");
+    assert_eq!(text.matches("vicp[").count(), 2, "both edits apply to the quad fixture");
+    let bytes = dxbc::asm::assemble(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let shader = dxbc::Shader::decode(&bytes).unwrap();
+    let t =
+        dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), dxbc_naga::StageForm::PatchConstant).unwrap();
     let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
     assert!(wgsl.contains("var<storage> stage_input: array<vec4<f32>>;"), "{wgsl}");
-    let (_, picture) = preview(name);
-    let factors = TessFactors::Quad { edges: [3.3, 4.7, 2.2, 5.9], inside: [3.6, 4.4] };
-    let expected = first_points(Partitioning::FractionalOdd, OutputPrimitive::TriangleCw, &factors);
+    let (_, picture) = preview_listing(name, &text);
+    let expected = first_points(Partitioning::FractionalOdd, OutputPrimitive::TriangleCw, &QUAD_FACTORS);
     check("quad from points", &colours(&picture), &expected);
 }
 

@@ -106,11 +106,7 @@ impl Lower<'_> {
                 (self.ty(TypeInner::Atomic(Scalar::U32)), naga::StorageAccess::LOAD | naga::StorageAccess::STORE)
             }
             _ => {
-                let base = match k {
-                    K::F => self.t.vec4f,
-                    K::I => self.t.vec4i,
-                    K::U => self.t.vec4u,
-                };
+                let base = self.vec_ty(k);
                 let ty = self.ty(TypeInner::Array { base, size: ArraySize::Dynamic, stride: 16 });
                 let access = if writable {
                     naga::StorageAccess::LOAD | naga::StorageAccess::STORE
@@ -221,7 +217,7 @@ impl Lower<'_> {
             }));
         }
         // A geometry shader reads its input records only through its input
-        // registers: they are typed by its input signature.
+        // registers: they take the kind its signature and reads favour.
         let input = if is_gs {
             let k = record_kind(p, shader.input_signature.as_ref(), &[OT::Input], 0..p.instructions.len());
             self.record_buffer(StageBufferRole::Input, "stage_input", k, &[OT::Input])
@@ -722,9 +718,8 @@ fn gs_declarations(p: &dxbc::program::Program) -> Result<(u32, OutputTopology, u
 /// The kind a pass reads records of signature `sig` through operand types
 /// `files` in: f32 when every element with a register is a float and more
 /// of the reads of them by the pass's instructions (indices `pass`) are
-/// float than not (a copy to an output
-/// counts as u32: outputs of these passes are bits), else u32 (the
-/// records' bits as they are).
+/// float than not (a copy to an output counts as u32: outputs of these
+/// passes are bits), else u32 (the records' bits as they are).
 pub(crate) fn record_kind(
     p: &dxbc::program::Program,
     sig: Option<&dxbc::chunks::signature::Signature>,
