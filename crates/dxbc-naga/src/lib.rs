@@ -511,7 +511,7 @@ pub fn spirv_with_edits(t: &Translation) -> Result<(Vec<u32>, Vec<spirv_post::Ed
     if spirv_binding_arrays::uniform_arrays(&t.module) {
         spirv_binding_arrays::add_uniform_array_blocks(&mut words);
     }
-    spirv_post::apply(&words).map_err(|e| OutputError::backend(Language::Spirv, e))
+    spirv_post::apply(words).map_err(|e| OutputError::backend(Language::Spirv, e))
 }
 
 /// GLSL text (desktop GLSL 4.50, Vulkan-style bindings).

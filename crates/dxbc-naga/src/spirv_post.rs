@@ -551,10 +551,45 @@ impl Words {
     }
 }
 
+/// Whether the stream holds anything an edit looks for: one pass over the
+/// words, checking their framing as [`Words::decode`] does, without
+/// allocating. Most modules hold none and pass through as they are, so the
+/// decode into owned instructions is paid only where an edit may apply.
+fn has_marks(words: &[u32]) -> Result<bool, PostError> {
+    if words.len() < 5 || words[0] != 0x0723_0203 {
+        return Err(PostError::BadHeader);
+    }
+    let mut found = false;
+    let mut at = 5;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        if n == 0 || at + n > words.len() {
+            return Err(PostError::BadInstruction { at });
+        }
+        let i = &words[at..at + n];
+        found |= match (i[0] & 0xffff) as u16 {
+            op::DECORATE => {
+                n >= 4
+                    && ((i[2] == op::DECORATION_BUILTIN && i[3] == op::BUILTIN_SAMPLE_MASK)
+                        || (i[2] == op::DECORATION_LOCATION
+                            && (i[3] == LAYER_LOCATION || i[3] == VIEWPORT_INDEX_LOCATION)))
+            }
+            op::IMAGE_QUERY_SIZE_LOD => true,
+            op::CONSTANT => n == 4 && i[3] & 0xFFFF_0000 == crate::spirv_marks::TAG_BASE,
+            _ => false,
+        };
+        at += n;
+    }
+    Ok(found)
+}
+
 /// Applies every edit to naga's SPIR-V words: the new words and the
 /// edits made.
-pub fn apply(words: &[u32]) -> Result<(Vec<u32>, Vec<Edit>), PostError> {
-    let mut m = Words::decode(words)?;
+pub fn apply(words: Vec<u32>) -> Result<(Vec<u32>, Vec<Edit>), PostError> {
+    if !has_marks(&words)? {
+        return Ok((words, Vec::new()));
+    }
+    let mut m = Words::decode(&words)?;
     let mut edits = Vec::new();
     m.sample_mask_arrays(&mut edits)?;
     m.layer_and_viewport(&mut edits)?;
@@ -581,15 +616,19 @@ mod tests {
         let mut w = module(&[], 1);
         w.push(3 << 16 | 17); // claims three words, has one
         assert_eq!(Words::decode(&w), Err(PostError::BadInstruction { at: 5 }));
+        // The pass-through path checks the framing too.
+        assert_eq!(apply(w), Err(PostError::BadInstruction { at: 5 }));
         let mut w = module(&[], 1);
         w.push(0);
         assert_eq!(Words::decode(&w), Err(PostError::BadInstruction { at: 5 }));
+        assert_eq!(apply(w), Err(PostError::BadInstruction { at: 5 }));
+        assert_eq!(apply(vec![1, 2, 3]), Err(PostError::BadHeader));
     }
 
     #[test]
     fn untouched_stream_round_trips() {
         let w = module(&[inst(op::CAPABILITY, &[1]), inst(op::TYPE_INT, &[1, 32, 0])], 2);
-        assert_eq!(apply(&w).unwrap().0, w);
+        assert_eq!(apply(w.clone()).unwrap().0, w);
     }
 
     #[test]
@@ -609,7 +648,7 @@ mod tests {
             ],
             6,
         );
-        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let got = Words::decode(&apply(w.clone()).unwrap().0).unwrap();
         let ins: Vec<(u16, Vec<u32>)> = got.instructions().map(|(o, a)| (o, a.to_vec())).collect();
         // New ids 6 (one), 7 (zero), 8 (array), 9 (pointer), 10 and 11 (chains).
         assert_eq!(got.header[3], 12);
@@ -643,7 +682,7 @@ mod tests {
             ],
             10,
         );
-        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let got = Words::decode(&apply(w.clone()).unwrap().0).unwrap();
         let ins: Vec<(u16, Vec<u32>)> = got.instructions().map(|(o, a)| (o, a.to_vec())).collect();
         assert_eq!(
             ins,
@@ -669,7 +708,7 @@ mod tests {
             ],
             10,
         );
-        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let got = Words::decode(&apply(w.clone()).unwrap().0).unwrap();
         let caps: Vec<u32> = got.instructions().filter(|(o, _)| *o == op::CAPABILITY).map(|(_, a)| a[0]).collect();
         assert_eq!(caps, [1, op::CAPABILITY_MULTI_VIEWPORT]);
         assert!(got.instructions().all(|(o, _)| o != op::EXTENSION));
@@ -692,7 +731,7 @@ mod tests {
             ],
             40,
         );
-        let got = Words::decode(&apply(&w).unwrap().0).unwrap();
+        let got = Words::decode(&apply(w.clone()).unwrap().0).unwrap();
         let q: Vec<(u16, Vec<u32>)> = got.instructions().skip(6).map(|(o, a)| (o, a.to_vec())).collect();
         assert_eq!(
             q,
@@ -725,7 +764,7 @@ mod tests {
             sample.extend(&operands);
             body.push(inst(op::IMAGE_SAMPLE_IMPLICIT_LOD, &sample));
             body.push(inst(op::FUNCTION_CALL, &[4, 14, 20, 2, 10, 13]));
-            let (words, edits) = apply(&module(&body, 40)).unwrap();
+            let (words, edits) = apply(module(&body, 40)).unwrap();
             let m = Words::decode(&words).unwrap();
             let ins: Vec<(u16, Vec<u32>)> = m.instructions().map(|(o, a)| (o, a.to_vec())).collect();
             let mut clamped = vec![4, 10, 11, 12];
@@ -740,7 +779,7 @@ mod tests {
         let mut body = mark_types(MIN_LOD);
         body.push(inst(op::IMAGE_SAMPLE_EXPLICIT_LOD, &[4, 10, 11, 12, 0x2, 31]));
         body.push(inst(op::FUNCTION_CALL, &[4, 14, 20, 2, 10, 13]));
-        assert!(matches!(apply(&module(&body, 40)), Err(PostError::Unexpected(_))));
+        assert!(matches!(apply(module(&body, 40)), Err(PostError::Unexpected(_))));
     }
 
     #[test]
@@ -756,7 +795,7 @@ mod tests {
             let mut call = vec![4, 15, 21, 2, 16];
             call.extend(&extra);
             body.push(inst(op::FUNCTION_CALL, &call));
-            let (words, edits) = apply(&module(&body, 40)).unwrap();
+            let (words, edits) = apply(module(&body, 40)).unwrap();
             let m = Words::decode(&words).unwrap();
             let ins: Vec<(u16, Vec<u32>)> = m.instructions().map(|(o, a)| (o, a.to_vec())).collect();
             let glsl = ins.iter().find(|(o, _)| *o == op::EXT_INST_IMPORT).expect("GLSL.std.450 imported").1[0];
@@ -772,7 +811,7 @@ mod tests {
         body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_LOCATION, 3]));
         body.insert(0, inst(op::DECORATE, &[6, op::DECORATION_FLAT]));
         body.push(inst(op::FUNCTION_CALL, &[4, 15, 21, 2, 16]));
-        let (words, edits) = apply(&module(&body, 40)).unwrap();
+        let (words, edits) = apply(module(&body, 40)).unwrap();
         let m = Words::decode(&words).unwrap();
         assert!(m.instructions().any(|(o, a)| o == op::COPY_OBJECT && a == [4, 15, 16]));
         assert!(edits.is_empty());
