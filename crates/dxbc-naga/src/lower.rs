@@ -182,6 +182,9 @@ pub(crate) struct Types {
     pub(crate) vec4i: Handle<Type>,
 }
 
+/// A destination's or selection's lanes (at most four), kept on the stack.
+pub(crate) type Lanes<T> = arrayvec::ArrayVec<T, 4>;
+
 pub(crate) struct Lower<'a> {
     pub(crate) p: &'a Program,
     pub(crate) module: naga::Module,
@@ -235,7 +238,7 @@ pub(crate) struct Lower<'a> {
     /// Loads valid in the block being built.
     pub(crate) loads: BTreeMap<crate::regs::LoadKey, H>,
     /// Lane counts of the values written to temps.
-    pub(crate) widths: std::collections::HashMap<H, u8>,
+    pub(crate) widths: Vec<u8>,
     pub(crate) prepass: crate::regs::Prepass,
     /// Temp component liveness (`None`: everything is live).
     pub(crate) liveness: Option<crate::liveness::Liveness>,
@@ -1075,11 +1078,11 @@ impl<'a> Lower<'a> {
         let at = op.offset as usize;
         let all = crate::regs::selection(op);
         let mask = if mask & 0xf == 0 { 0xf } else { mask };
-        let sel: Vec<u32> = (0..4).filter(|c| mask & (1 << c) != 0).map(|c| all[c] & 3).collect();
+        let sel: Lanes<u32> = (0..4).filter(|c| mask & (1 << c) != 0).map(|c| all[c] & 3).collect();
         let n = sel.len();
         if self.static_out_of_bounds(op) {
             let k = want.unwrap_or(K::U);
-            return Ok((self.immediate(&vec![0; n], k), k));
+            return Ok((self.immediate(&[0; 4][..n], k), k));
         }
         let Some(ty) = op.operand_type() else {
             return malformed(format!("operand type {} is not defined", op.ty()), at);
@@ -1099,18 +1102,18 @@ impl<'a> Lower<'a> {
             OT::Immediate32 | OT::Immediate64 => {
                 let v = op.imm(self.p);
                 let wide = ty == OT::Immediate64;
-                let words: Vec<u32> = match (wide, v.len()) {
-                    (false, 1) => vec![v[0]; 4],
-                    (false, 4) => v.to_vec(),
+                let words: [u32; 4] = match (wide, v.len()) {
+                    (false, 1) => [v[0]; 4],
+                    (false, 4) => [v[0], v[1], v[2], v[3]],
                     // One double fills both halves; two or more: the first two.
-                    (true, 2) => vec![v[0], v[1], v[0], v[1]],
-                    (true, n) if n >= 4 => v[..4].to_vec(),
+                    (true, 2) => [v[0], v[1], v[0], v[1]],
+                    (true, n) if n >= 4 => [v[0], v[1], v[2], v[3]],
                     (_, n) => return malformed(format!("{n}-word immediate"), at),
                 };
                 if wide {
                     self.uses_doubles = true;
                 }
-                let lanes: Vec<u32> = sel.iter().map(|&c| words[c as usize]).collect();
+                let lanes: Lanes<u32> = sel.iter().map(|&c| words[c as usize]).collect();
                 let k = match want {
                     Some(k) => k,
                     None if lanes.iter().any(|&b| crate::regs::looks_float(b)) => K::F,
@@ -2077,7 +2080,7 @@ impl<'a> Lower<'a> {
     /// the instruction's sources, naming the destination's register with a
     /// lane that selects another written lane), or when a lane is an
     /// immediate's NaN or infinity.
-    fn kind_groups(&self, srcs: &[&Operand], reads: &[&Operand], d: &Operand) -> Vec<(u32, Option<K>)> {
+    fn kind_groups(&self, srcs: &[&Operand], reads: &[&Operand], d: &Operand) -> Lanes<(u32, Option<K>)> {
         let mask = self.lane_mask & 0xf;
         let same_reg = |s: &&&Operand| {
             s.operand_type() == Some(OT::Temp)
@@ -2097,9 +2100,9 @@ impl<'a> Lower<'a> {
         let non_finite =
             srcs.iter().any(|s| lanes().any(|l| self.lane_immediate(s, l).is_some_and(|b| (b >> 23) & 0xff == 0xff)));
         if d.operand_type() == Some(OT::Null) || mask == 0 || crosses || non_finite {
-            return vec![(self.lane_mask, None)];
+            return [(self.lane_mask, None)].into_iter().collect();
         }
-        let mut groups: Vec<(u32, Option<K>)> = Vec::new();
+        let mut groups: Lanes<(u32, Option<K>)> = Lanes::new();
         let mut free = 0;
         for lane in lanes() {
             match srcs.iter().find_map(|s| self.lane_kind(s, lane)) {
@@ -2111,8 +2114,8 @@ impl<'a> Lower<'a> {
             }
         }
         match groups.as_mut_slice() {
-            [] => vec![(self.lane_mask, None)],
-            [(_, k)] => vec![(self.lane_mask, *k)],
+            [] => [(self.lane_mask, None)].into_iter().collect(),
+            [(_, k)] => [(self.lane_mask, *k)].into_iter().collect(),
             [first, ..] => {
                 first.0 |= free;
                 groups
@@ -2127,7 +2130,7 @@ impl<'a> Lower<'a> {
     fn per_kind_group(
         &mut self,
         d: &Operand,
-        groups: Vec<(u32, Option<K>)>,
+        groups: Lanes<(u32, Option<K>)>,
         mut lower: impl FnMut(&mut Self, Option<K>) -> Result<(), TranslateError>,
     ) -> Result<(), TranslateError> {
         if let [(_, k)] = groups.as_slice() {

@@ -6,7 +6,7 @@
 //! `liveness.rs`) where the program's flow is modelled, else one per
 //! component.
 
-use crate::lower::{Lower, H, K};
+use crate::lower::{Lanes, Lower, H, K};
 use crate::TranslateError;
 use dxbc::program::{Instruction, Program};
 use dxbc::spec::{
@@ -515,6 +515,9 @@ pub(crate) fn literal(l: &mut Lower, bits: u32, k: K) -> H {
     }
 }
 
+/// An unrecorded entry of `Lower::widths`.
+const NO_WIDTH: u8 = u8::MAX;
+
 impl<'a> Lower<'a> {
     /// Declares `n` temps (`dcl_temps`), all zero.
     pub(crate) fn declare_temps(&mut self, n: u32) {
@@ -736,7 +739,7 @@ impl<'a> Lower<'a> {
         if !comps.iter().all(Option::is_some) {
             return None;
         }
-        let idx: Vec<u8> = comps.iter().map(|c| c.unwrap_or(0)).collect();
+        let idx: Lanes<u8> = comps.iter().map(|c| c.unwrap_or(0)).collect();
         let width = self.width_of(h);
         Some(if n == 1 {
             self.component(h, idx[0] as u32)
@@ -860,13 +863,13 @@ impl<'a> Lower<'a> {
     pub(crate) fn read_temp(
         &mut self,
         reg: u32,
-        sel: &[u32],
+        sel: &Lanes<u32>,
         want: Option<K>,
         at: usize,
     ) -> Result<(H, K), TranslateError> {
         self.check_temp(reg, at)?;
-        let mut parts: Vec<Value> = Vec::with_capacity(sel.len());
-        for &s in sel {
+        let mut parts: Lanes<Value> = Lanes::new();
+        for &s in sel.iter() {
             let c = (reg, s.min(3) as u8);
             let mut v = self.regs[reg as usize][c.1 as usize].now;
             if v == Value::Var {
@@ -905,7 +908,7 @@ impl<'a> Lower<'a> {
         // Every lane one comparison's: its mask.
         if let Some(Value::Bool { h, .. }) = parts.first().copied() {
             if parts.iter().all(|p| matches!(p, Value::Bool { h: ph, .. } if *ph == h)) {
-                let comps: Vec<Option<u8>> =
+                let comps: Lanes<Option<u8>> =
                     parts.iter().map(|p| if let Value::Bool { comp, .. } = p { *comp } else { None }).collect();
                 if let Some(b) = self.lanes_of_one(h, &comps) {
                     let mask = self.mask_of(b, n);
@@ -916,7 +919,7 @@ impl<'a> Lower<'a> {
         // Every lane from one expression: a swizzle of it (or it).
         if let Some(Value::Expr { h, k: vk, .. }) = parts.first().copied() {
             if parts.iter().all(|p| matches!(p, Value::Expr { h: ph, k: pk, .. } if *ph == h && *pk == vk)) {
-                let comps: Vec<Option<u8>> =
+                let comps: Lanes<Option<u8>> =
                     parts.iter().map(|p| if let Value::Expr { comp, .. } = p { *comp } else { None }).collect();
                 let v = if comps.iter().all(Option::is_none) {
                     // A scalar: replicated.
@@ -926,7 +929,7 @@ impl<'a> Lower<'a> {
                         self.e(E::Splat { size: vector_size(n).unwrap_or(VectorSize::Quad), value: h })
                     }
                 } else if comps.iter().all(Option::is_some) {
-                    let idx: Vec<u8> = comps.iter().map(|c| c.unwrap_or(0)).collect();
+                    let idx: Lanes<u8> = comps.iter().map(|c| c.unwrap_or(0)).collect();
                     let width = self.width_of(h);
                     if n == 1 {
                         self.component(h, idx[0] as u32)
@@ -948,7 +951,7 @@ impl<'a> Lower<'a> {
         }
         // Every lane an immediate: literals, a splat when they agree.
         if parts.iter().all(|p| matches!(p, Value::Imm(_))) {
-            let bits: Vec<u32> = parts.iter().map(|p| if let Value::Imm(b) = p { *b } else { 0 }).collect();
+            let bits: Lanes<u32> = parts.iter().map(|p| if let Value::Imm(b) = p { *b } else { 0 }).collect();
             return self.immediate(&bits, k);
         }
         self.compose_parts(parts, k, reg)
@@ -981,8 +984,13 @@ impl<'a> Lower<'a> {
     }
 
     /// The lane count of an expression this lowering built (1 for a scalar).
+    /// `widths` is indexed by the expression's handle; [`NO_WIDTH`] marks
+    /// one not recorded (a whole vec4).
     pub(crate) fn width_of(&self, h: H) -> usize {
-        self.widths.get(&h).copied().map_or(4, usize::from)
+        match self.widths.get(h.index()) {
+            Some(&w) if w != NO_WIDTH => usize::from(w),
+            _ => 4,
+        }
     }
 
     /// Sets temp `reg`'s components `mask` from `value` (`lanes` wide: 1 a
@@ -1029,7 +1037,10 @@ impl<'a> Lower<'a> {
         at: usize,
     ) -> Result<impl Iterator<Item = (u8, Option<u8>)>, TranslateError> {
         self.check_temp(reg, at)?;
-        self.widths.insert(value, lanes as u8);
+        if self.widths.len() <= value.index() {
+            self.widths.resize(value.index() + 1, NO_WIDTH);
+        }
+        self.widths[value.index()] = lanes as u8;
         if !self.f.named_expressions.contains_key(&value) && !self.f.expressions[value].needs_pre_emit() {
             self.f.named_expressions.insert(value, format!("r{reg}_{}", mask_name(mask)));
         }
