@@ -61,6 +61,32 @@ pub fn input_type(t: u32) -> &'static str {
     }
 }
 
+/// A field name cut where a line may break: before a capital that follows
+/// a lower-case letter or a digit, and after `_` (`enableDoublePrecisionFloatOps`
+/// → `enable` `Double` `Precision` `Float` `Ops`). A narrow inspector wraps
+/// long names there instead of letting them run into the next column.
+pub fn word_parts(name: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in name.char_indices() {
+        let cut = match prev {
+            Some('_') => true,
+            Some(p) => c.is_ascii_uppercase() && (p.is_ascii_lowercase() || p.is_ascii_digit()),
+            None => false,
+        };
+        if cut && i > start {
+            parts.push(&name[start..i]);
+            start = i;
+        }
+        prev = Some(c);
+    }
+    if start < name.len() {
+        parts.push(&name[start..]);
+    }
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::download_name;
@@ -92,6 +118,16 @@ mod tests {
         assert_eq!(mask_text(0b1111), "xyzw");
         assert_eq!(mask_text(0b1011), "xy w");
         assert_eq!(mask_text(0), "    ");
+    }
+
+    #[test]
+    fn word_parts_cut_at_case_changes_and_underscores() {
+        assert_eq!(word_parts("enableDoublePrecisionFloatOps"), ["enable", "Double", "Precision", "Float", "Ops"]);
+        assert_eq!(word_parts("enable11_1DoubleExtensions"), ["enable11_", "1", "Double", "Extensions"]);
+        assert_eq!(word_parts("opcode"), ["opcode"]);
+        assert_eq!(word_parts("RDEF"), ["RDEF"]);
+        assert_eq!(word_parts(""), Vec::<&str>::new());
+        assert_eq!(word_parts("a_"), ["a_"]);
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub fn Inspector() -> impl IntoView {
                     view! {
                         <tr class=if active { "frow active" } else { "frow" } data-field=f.name
                             on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_field(&m, i, lo)); }>
-                            <td class="fname">{f.name}</td><td class="mono">{bits}</td><td class="mono">{value}</td>
+                            <td class="fname">{name_with_breaks(f.name)}</td><td class="mono">{bits}</td><td class="mono">{value}</td>
                             <td><span class="meaning">{f.meaning.clone()}</span>" "<span class="vdoc">{f.value_doc}</span>
                                 <span class="doc inline">{f.doc}</span></td>
                             <td class="doc">{f.doc}</td>
@@ -237,4 +237,13 @@ pub fn ribbon_view(
         })
         .collect_view();
     view! { <div class="ribbon" data-testid="ribbon">{cells}</div> }
+}
+
+/// A field name with `<wbr>` where [`crate::text::word_parts`] cuts it.
+fn name_with_breaks(name: &str) -> impl IntoView {
+    crate::text::word_parts(name)
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| view! { {(i > 0).then(|| view! { <wbr/> })} {part.to_string()} })
+        .collect_view()
 }
