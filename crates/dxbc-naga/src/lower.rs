@@ -496,6 +496,26 @@ pub(crate) fn translate_form(
     })
 }
 
+/// `a op b` as WGSL computes it at run time, for the u32 operations whose
+/// result is a u32 and defined: wrapping arithmetic, bit operations, and
+/// division, remainder and shifts where WGSL's constant evaluation would
+/// agree (a divisor other than 0, a shift below 32). `None`: not folded.
+pub(crate) fn fold_u32(op: B, a: u32, b: u32) -> Option<u32> {
+    Some(match op {
+        B::Add => a.wrapping_add(b),
+        B::Subtract => a.wrapping_sub(b),
+        B::Multiply => a.wrapping_mul(b),
+        B::Divide if b != 0 => a / b,
+        B::Modulo if b != 0 => a % b,
+        B::And => a & b,
+        B::InclusiveOr => a | b,
+        B::ExclusiveOr => a ^ b,
+        B::ShiftLeft if b < 32 => a << b,
+        B::ShiftRight if b < 32 => a >> b,
+        _ => return None,
+    })
+}
+
 /// How many lanes a read with destination mask `mask` has (all four for
 /// an empty mask, as `Lower::read_lanes` reads them).
 fn lanes_of(mask: u32) -> usize {
@@ -697,7 +717,16 @@ impl<'a> Lower<'a> {
         self.e(E::As { expr: v, kind: to.kind(), convert: None })
     }
 
+    /// `left op right`; of two u32 literals, the literal it computes
+    /// ([`fold_u32`]: an address `0u / 4u` reads `0u`).
     pub(crate) fn bin(&mut self, op: B, left: H, right: H) -> H {
+        if let (E::Literal(Literal::U32(a)), E::Literal(Literal::U32(b))) =
+            (&self.f.expressions[left], &self.f.expressions[right])
+        {
+            if let Some(v) = fold_u32(op, *a, *b) {
+                return self.lit_u(v);
+            }
+        }
         self.e(E::Binary { op, left, right })
     }
 
@@ -3911,3 +3940,24 @@ fn close_case(cases: &mut Vec<SwitchCase>, labels: &mut Vec<SwitchValue>, body: 
 
 /// An entry point's inputs, outputs and workgroup size.
 pub(crate) type EntryIo = (Vec<IoEntry>, Vec<IoEntry>, [u32; 3]);
+
+#[cfg(test)]
+mod tests {
+    use super::fold_u32;
+    use naga::BinaryOperator as B;
+
+    #[test]
+    fn u32_folding_wraps_and_leaves_undefined_cases_alone() {
+        assert_eq!(fold_u32(B::Divide, 12, 4), Some(3));
+        assert_eq!(fold_u32(B::Multiply, 99, 4), Some(396));
+        assert_eq!(fold_u32(B::Subtract, 1, 3), Some(u32::MAX - 1));
+        assert_eq!(fold_u32(B::Add, u32::MAX, 2), Some(1));
+        assert_eq!(fold_u32(B::Multiply, 0x8000_0000, 2), Some(0));
+        assert_eq!(fold_u32(B::ShiftLeft, 1, 31), Some(0x8000_0000));
+        assert_eq!(fold_u32(B::Modulo, 7, 4), Some(3));
+        assert_eq!(fold_u32(B::Divide, 1, 0), None);
+        assert_eq!(fold_u32(B::Modulo, 1, 0), None);
+        assert_eq!(fold_u32(B::ShiftRight, 1, 32), None);
+        assert_eq!(fold_u32(B::Less, 1, 2), None);
+    }
+}

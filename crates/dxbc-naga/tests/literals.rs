@@ -47,3 +47,26 @@ fn literals_take_the_kind_they_are_read_in() {
         .validate(&module)
         .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
 }
+
+/// Addresses made of immediates are folded to the word they name:
+/// `u1_[14u]`, not `u1_[((3u * 4u) + 2u)]` (the u32 arithmetic WGSL would do at
+/// run time, done once here).
+#[test]
+fn immediate_addresses_fold_to_word_indices() {
+    let wgsl = wgsl(
+        "cs_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_uav_raw u0\n\
+         dcl_uav_structured u1, 16\n\
+         dcl_temps 1\n\
+         dcl_thread_group 1, 1, 1\n\
+         ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r0.x, l(20), u0.xxxx\n\
+         store_structured u1.x, l(3), l(8), r0.x\n\
+         ret\n",
+    );
+    // Raw: byte 20 is word 5 (the load clamps it to the buffer). Structured:
+    // element 3 of 4 words, byte 8: word 14.
+    assert!(wgsl.contains("u0_[min(5u,") && wgsl.contains("(5u < "), "{wgsl}");
+    assert!(wgsl.contains("u1_[14u]"), "{wgsl}");
+    assert!(!wgsl.contains("20u / 4u") && !wgsl.contains("3u * 4u"), "{wgsl}");
+}
