@@ -9,6 +9,7 @@
 mod cbuffer_struct;
 mod doubles;
 mod emulate;
+mod lets;
 mod limitation;
 mod liveness;
 mod lower;

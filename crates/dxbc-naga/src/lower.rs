@@ -472,7 +472,7 @@ pub(crate) fn translate_form(
             return Err(TranslateError::Validation { message, offset });
         }
     };
-    unname_unused(&mut l.module, &info);
+    crate::lets::unname(&mut l.module, &info);
     // Languages without f64 get a second lowering with software doubles.
     let software_doubles = if l.uses_doubles && options.doubles == crate::DoubleMode::Native {
         let soft = Options { doubles: crate::DoubleMode::Software, ..options.clone() };
@@ -523,30 +523,6 @@ fn lanes_of(mask: u32) -> usize {
         4
     } else {
         (mask & 0xf).count_ones() as usize
-    }
-}
-
-/// Drops the names of expressions nothing uses (a write's value that its
-/// readers take apart, such as a splat whose lanes they read from its
-/// scalar): a named expression is printed as a `let` of its own, an
-/// unnamed one that nothing uses is not printed at all. And of bitcasts
-/// used once: a write's value converted to the kind its readers take
-/// (`Lower::kind_for_reads`) then stays inside its one reader, often the
-/// store into the register's variable, instead of a `let` before it.
-fn unname_unused(module: &mut naga::Module, info: &naga::valid::ModuleInfo) {
-    fn unname(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
-        let expressions = &f.expressions;
-        f.named_expressions.retain(|&e, _| match fi[e].ref_count {
-            0 => false,
-            1 => !matches!(expressions[e], E::As { convert: None, .. }),
-            _ => true,
-        });
-    }
-    for (h, f) in module.functions.iter_mut() {
-        unname(f, &info[h]);
-    }
-    for (i, ep) in module.entry_points.iter_mut().enumerate() {
-        unname(&mut ep.function, info.get_entry_point(i));
     }
 }
 

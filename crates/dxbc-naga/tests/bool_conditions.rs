@@ -47,18 +47,22 @@ fn movc_selects_on_the_bool() {
 }
 
 /// `and` of a mask with 1.0's bits is the value where the bool holds,
-/// zero bits (0f) elsewhere.
+/// zero bits (0f) elsewhere. Read once, but inside the `if`: it keeps its
+/// `let` where it is computed (`lets`).
 #[test]
 fn and_with_a_value_is_a_select() {
-    assert_line(&wgsl(), "let r1_x = select(0f, 1f, r0_xy.y);");
+    let w = wgsl();
+    assert_line(&w, "let r1_x = select(0f, 1f, r0_xy.y);");
+    assert_line(&w, "o0_ = vec4<f32>(r1_x, r1_yzw.x, r1_yzw.y, r1_yzw.z);");
 }
 
-/// `and`/`ieq` of two masks are the bools' `&` and `==`; `if_nz` tests the bool.
+/// `and`/`ieq` of two masks are the bools' `&` and `==`; `if_nz` tests the
+/// bool. The `ieq`, read once, is written where it is read.
 #[test]
 fn masks_combined_stay_bools() {
     let w = wgsl();
     assert_line(&w, "let r0_z = (r0_xy.x & r0_xy.y);");
-    assert_line(&w, "let r0_w = (r0_xy.x == r0_xy.y);");
+    assert!(w.contains("select(0u, 4294967295u, (r0_xy.x == r0_xy.y))"), "{w}");
     assert_line(&w, "if r0_z {");
 }
 
@@ -68,6 +72,6 @@ fn other_readers_get_the_mask() {
     assert_line(
         &wgsl(),
         "o0_ = bitcast<vec4<f32>>(vec4<u32>(select(0u, 4294967295u, r0_xy.x), select(0u, 4294967295u, r0_xy.y), \
-         select(0u, 4294967295u, r0_z), select(0u, 4294967295u, r0_w)));",
+         select(0u, 4294967295u, r0_z), select(0u, 4294967295u, (r0_xy.x == r0_xy.y))));",
     );
 }

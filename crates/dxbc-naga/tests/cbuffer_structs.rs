@@ -113,11 +113,10 @@ fn reads_become_member_accesses() {
         "nCount: i32,",
         "pad_5w: u32,",
         "let vLightDir = vec3<f32>(vLightDir_x, vLightDir_y, vLightDir_z);",
-        "let r0_x = dot(vec4<f32>(fScale, vLightDir), g_mWorld[1]);",
-        "let r0_yz = (vLightDir.xy * vec2(fScale));",
-        "let r0_yz_1 = (r0_yz + vUv);",
+        "let r0_yz = ((vLightDir.xy * vec2(fScale)) + vUv);",
         "let nCount = cbLight.nCount;",
-        "let r0_w = f32(nCount);",
+        // Values read once are written where they are read (`lets`).
+        "o0_ = vec4<f32>(dot(vec4<f32>(fScale, vLightDir), g_mWorld[1]), r0_yz.x, r0_yz.y, f32(nCount));",
     ] {
         assert!(has_line(&wgsl, line), "missing `{line}` in:\n{wgsl}");
     }

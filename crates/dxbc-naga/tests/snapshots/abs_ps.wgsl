@@ -16,10 +16,7 @@ var<private> o0_: vec4<f32>;
 fn dxbc_main() {
     let u = _Globals.u;
     let r1_xy = abs(u);
-    let r1_z = u.x;
-    let r1_z_1 = (r1_z + -0.5f);
-    let r1_z_2 = abs(r1_z_1);
-    let r1_xyzw = vec4<f32>(r1_xy.x, r1_xy.y, r1_z_2, 0.4f);
+    let r1_xyzw = vec4<f32>(r1_xy.x, r1_xy.y, abs((u.x + -0.5f)), 0.4f);
     o0_ = r1_xyzw;
     return;
 }

@@ -22,12 +22,11 @@ fn dxbc_main() {
     var r1_x: u32 = u32();
 
     let _e1 = vThreadID;
-    let r0_x = (_e1.x << 4u);
     let xe_edram_rt_color_depth_pitch = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_pitch;
-    let r0_x_1 = ((_e1.y * xe_edram_rt_color_depth_pitch) + r0_x);
+    let r0_x = ((_e1.y * xe_edram_rt_color_depth_pitch) + (_e1.x << 4u));
     let xe_edram_rt_color_depth_offset = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_offset;
-    let r0_x_2 = (r0_x_1 + xe_edram_rt_color_depth_offset);
-    let _e17 = (r0_x_2 / 4u);
+    let r0_x_1 = (r0_x + xe_edram_rt_color_depth_offset);
+    let _e17 = (r0_x_1 / 4u);
     let _e19 = arrayLength((&xe_edram_load_store_source));
     let _e21 = (_e19 - 1u);
     let _e26 = xe_edram_load_store_source[min(_e17, _e21)];
@@ -47,27 +46,18 @@ fn dxbc_main() {
     let r1_yz = (vec2(xe_edram_base_samples_2x_depth_pitch) & vec2<u32>(32768u, 2047u));
     r1_x = r1_x_1;
     if (r1_yz.x != 0u) {
-        let r1_y = (_e58.x < 10u);
-        let r1_w = (_e58.x >= 10u);
-        let r1_yw = select(vec2(0u), vec2<u32>(40u, 4294967256u), vec2<bool>(r1_y, r1_w));
-        let r1_y_1 = (r1_yw.y + r1_yw.x);
-        let r1_x_2 = (r1_y_1 + r1_x_1);
+        let r1_yw = select(vec2(0u), vec2<u32>(40u, 4294967256u), vec2<bool>((_e58.x < 10u), (_e58.x >= 10u)));
+        let r1_x_2 = ((r1_yw.y + r1_yw.x) + r1_x_1);
         r1_x = r1_x_2;
     }
-    let r1_y_2 = (xe_edram_base_samples_2x_depth_pitch >> 16u);
     let _e96 = vThreadGroupID;
-    let r1_y_3 = ((_e96.y * r1_y_2) + r1_yz.y);
-    let r1_y_4 = (r1_y_3 + _e96.x);
+    let r1_y = ((_e96.y * (xe_edram_base_samples_2x_depth_pitch >> 16u)) + r1_yz.y);
     let _e104 = vThreadIDInGroup;
-    let r1_z = (bitcast<vec4<i32>>(_e104).yyyy * vec4(320i));
-    let r1_y_5 = ((r1_y_4 * 5120u) + bitcast<u32>(r1_z.z));
+    let r1_y_1 = (((r1_y + _e96.x) * 5120u) + bitcast<u32>((bitcast<vec4<i32>>(_e104).yyyy * vec4(320i)).z));
     let _e116 = r1_x;
-    let r1_x_3 = (_e116 << 2u);
-    let r1_x_4 = (r1_x_3 + r1_y_5);
-    let r1_y_6 = ((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u);
-    let r1_y_7 = (r1_y_6 << 1u);
-    let r1_x_5 = (r1_x_4 << (r1_y_7 & 31u));
-    let _e131 = (r1_x_5 / 4u);
+    let r1_y_2 = (((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u) << 1u);
+    let r1_x_3 = (((_e116 << 2u) + r1_y_1) << (r1_y_2 & 31u));
+    let _e131 = (r1_x_3 / 4u);
     let _e133 = arrayLength((&xe_edram_load_store_dest));
     if (_e131 < _e133) {
         xe_edram_load_store_dest[_e131] = _e28;

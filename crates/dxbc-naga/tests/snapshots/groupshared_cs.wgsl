@@ -26,45 +26,36 @@ fn dxbc_main() {
     }
     workgroupBarrier();
     let g_iLevel = CB.g_iLevel;
-    let r0_x_1 = (g_iLevel >> 1u);
     let g_iLevelMask = CB.g_iLevelMask;
-    let r0_y = (_e1.x & g_iLevelMask);
-    let r0_y_1 = (r0_y != 0u);
-    r0_z = r0_x_1;
+    let r0_y = ((_e1.x & g_iLevelMask) != 0u);
+    r0_z = (g_iLevel >> 1u);
     loop {
         let _e54 = r0_z;
-        let r0_w = (0u >= _e54);
-        if r0_w {
+        if (0u >= _e54) {
             break;
         }
-        let r0_w_1 = ~(_e54);
-        let r0_w_2 = (r0_w_1 & _e24.x);
-        let _e72 = g0_[min(r0_w_2, 511u)];
-        let r0_w_3 = select(0u, _e72, (r0_w_2 < 512u));
+        let r0_w = (~(_e54) & _e24.x);
+        let _e72 = g0_[min(r0_w, 511u)];
         let r1_x = (_e54 | _e24.x);
         let _e93 = g0_[min(r1_x, 511u)];
-        let r1_x_1 = select(0u, _e93, (r1_x < 512u));
-        let r0_w_4 = (r1_x_1 >= r0_w_3);
-        let r0_w_5 = (r0_y_1 == r0_w_4);
-        let r1_x_2 = (_e54 ^ _e24.x);
-        let _e116 = g0_[min(r1_x_2, 511u)];
-        let r1_x_3 = select(0u, _e116, (r1_x_2 < 512u));
+        let r0_w_1 = (select(0u, _e93, (r1_x < 512u)) >= select(0u, _e72, (r0_w < 512u)));
+        let r1_x_1 = (_e54 ^ _e24.x);
+        let _e116 = g0_[min(r1_x_1, 511u)];
         let _e136 = g0_[min(_e24.x, 511u)];
         let r1_y = select(0u, _e136, (_e24.x < 512u));
-        let r0_w_6 = select(r1_y, r1_x_3, r0_w_5);
+        let r0_w_2 = select(r1_y, select(0u, _e116, (r1_x_1 < 512u)), (r0_y == r0_w_1));
         workgroupBarrier();
         if (_e24.x < 512u) {
-            g0_[_e24.x] = r0_w_6;
+            g0_[_e24.x] = r0_w_2;
         }
         workgroupBarrier();
-        let r0_z_1 = (_e54 >> 1u);
-        r0_z = r0_z_1;
+        r0_z = (_e54 >> 1u);
     }
     let _e173 = g0_[min(_e24.x, 511u)];
-    let r0_x_2 = select(0u, _e173, (_e24.x < 512u));
+    let r0_x_1 = select(0u, _e173, (_e24.x < 512u));
     let _e188 = arrayLength((&Data));
     if (_e1.x < _e188) {
-        Data[_e1.x] = r0_x_2;
+        Data[_e1.x] = r0_x_1;
     }
     return;
 }

@@ -16,17 +16,10 @@ var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
     let a = _Globals.a;
-    let r0_x = (a + a);
-    let r0_x_1 = (r0_x + a);
-    let r0_x_2 = (r0_x_1 + a);
-    let r0_x_3 = (r0_x_2 + a);
-    let r0_x_4 = (r0_x_3 + a);
-    let r0_x_5 = (r0_x_4 + a);
-    let r0_x_6 = (r0_x_5 + a);
-    let r0_x_7 = (r0_x_6 + a);
-    let r0_x_8 = (r0_x_7 + a);
-    let r0_xyzw = vec4(r0_x_8);
-    o0_ = r0_xyzw;
+    let r0_x = (((a + a) + a) + a);
+    let r0_x_1 = (((r0_x + a) + a) + a);
+    let r0_x_2 = (((r0_x_1 + a) + a) + a);
+    o0_ = vec4(r0_x_2);
     return;
 }
 

@@ -17,12 +17,9 @@ fn dxbc_main() {
     let _e1 = v1_;
     let r0_xyzw = textureSample(t0_, s0_, _e1.xyxx.xy);
     let _e10 = cb0_[0];
-    let r1_xyz = (r0_xyzw.xyz * _e10.xxx);
     let r0_xyz = ((r0_xyzw.xyz * _e10.xxx) + vec3(1f));
-    let r0_xyz_1 = (r1_xyz / r0_xyz);
-    let r0_xyz_2 = log2(abs(r0_xyz_1));
-    let r0_xyz_3 = (r0_xyz_2 * vec3(0.45454547f));
-    o0_ = vec4<f32>(exp2(r0_xyz_3), r0_xyzw.w);
+    let r0_xyz_1 = ((r0_xyzw.xyz * _e10.xxx) / r0_xyz);
+    o0_ = vec4<f32>(exp2((log2(abs(r0_xyz_1)) * vec3(0.45454547f))), r0_xyzw.w);
     return;
 }
 

@@ -19,8 +19,7 @@ fn dxbc_main() {
     var r0_w: f32 = f32();
 
     let v = _Globals.v;
-    let r1_x = v.x;
-    switch r1_x {
+    switch v.x {
         case 0u: {
             r0_x = 3f;
             r0_y = 3f;
@@ -47,8 +46,7 @@ fn dxbc_main() {
     let _e35 = r0_y;
     let _e37 = r0_z;
     let _e39 = r0_w;
-    let r1_xyzw = vec4<f32>(_e33, _e35, _e37, _e39);
-    o0_ = r1_xyzw;
+    o0_ = vec4<f32>(_e33, _e35, _e37, _e39);
     return;
 }
 

@@ -26,15 +26,13 @@ fn dxbc_main() {
     atomicXor((&u[6u]), r0_x_5);
     let r0_x_6 = v.x;
     let _e54 = atomicExchange((&u[7u]), r0_x_6);
-    let r0_x_7 = (_e54 == 2u);
-    let r0_x_8 = select(0u, 1u, r0_x_7);
-    atomicAdd((&u[8u]), r0_x_8);
+    let r0_x_7 = select(0u, 1u, (_e54 == 2u));
+    atomicAdd((&u[8u]), r0_x_7);
     let r0_y_1 = v.y;
     let r1_x_1 = v.x;
     let _e74 = atomicCompareExchangeWeak((&u[9u]), r0_y_1, r1_x_1);
-    let r0_x_9 = (_e74.old_value == 5u);
-    let r0_x_10 = select(0u, 1u, r0_x_9);
-    atomicAdd((&u[10u]), r0_x_10);
+    let r0_x_8 = select(0u, 1u, (_e74.old_value == 5u));
+    atomicAdd((&u[10u]), r0_x_8);
     return;
 }
 

@@ -1,0 +1,261 @@
+//! # Which values get a `let` of their own
+//!
+//! naga's text writers print an expression as a `let` when it has a name
+//! (`Function::named_expressions`) or when it must be evaluated once where
+//! it stands (a load, a sample, a derivative: `Expression::bake_ref_count`),
+//! or is used more than once; every other expression is printed inside its
+//! one reader. The lowering names each DXBC destination write after its
+//! register (`r1_xyz`), so by default every instruction is a line. After
+//! validation, when the use counts are known, this pass drops names that
+//! would only add lines:
+//!
+//! - a value nothing uses (its `let` would be dead);
+//! - a bitcast used once (it reads best inside its reader, often the store
+//!   into the register's variable);
+//! - a register value used once, in the block that computes it, whose
+//!   printed form is small ([`INLINE_SIZE`] nodes at most):
+//!   `inverseSqrt(dot(r0_xyz, r0_xyz))` reads better as one line than as
+//!   `let r0_w = dot(…); let r0_w_1 = inverseSqrt(r0_w);`, while a long
+//!   chain keeps its names, so no line grows past a few operations, and a
+//!   value computed before a loop is not moved into it.
+//!
+//! Dropping a name changes where nothing is computed: naga inlines only
+//! pure expressions; what must be evaluated where it stands (loads,
+//! samples, derivatives, calls and atomics) keeps its own `let` whatever
+//! its name. The spans stay on the expressions, so a line still maps to
+//! the DXBC bytes of the value it binds.
+
+use naga::Expression as E;
+
+/// The largest printed size (expression nodes, a baked operand counting
+/// one) of a single-use register value printed inside its reader.
+pub(crate) const INLINE_SIZE: usize = 6;
+
+/// Drops the names described in the module documentation, in every
+/// function and entry point of `module` (validated into `info`).
+pub(crate) fn unname(module: &mut naga::Module, info: &naga::valid::ModuleInfo) {
+    for (h, f) in module.functions.iter_mut() {
+        unname_in(f, &info[h]);
+    }
+    for (i, ep) in module.entry_points.iter_mut().enumerate() {
+        unname_in(&mut ep.function, info.get_entry_point(i));
+    }
+}
+
+fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
+    let expressions = &f.expressions;
+    f.named_expressions.retain(|&e, _| match fi[e].ref_count {
+        0 => false,
+        1 => !matches!(expressions[e], E::As { convert: None, .. }),
+        _ => true,
+    });
+    let blocks = Blocks::of(f);
+    // Operands come before their readers in the arena, so one pass in
+    // handle order knows each operand's printed size when it reaches its reader.
+    let mut size = vec![0usize; f.expressions.len()];
+    for (h, e) in f.expressions.iter() {
+        let mut inner = 1usize;
+        let known = for_each_operand(e, |o| inner = inner.saturating_add(size.get(o.index()).copied().unwrap_or(1)));
+        let inner = if known { inner } else { usize::MAX };
+        let kept = match f.named_expressions.get(&h) {
+            Some(name) => {
+                let inline = fi[h].ref_count == 1
+                    && is_register_name(name)
+                    && inner <= INLINE_SIZE
+                    && blocks.read_where_written(h);
+                !inline
+            }
+            None => fi[h].ref_count >= e.bake_ref_count(),
+        };
+        if !kept && f.named_expressions.contains_key(&h) {
+            f.named_expressions.shift_remove(&h);
+        }
+        // What a reader counts for this operand: one for a `let`.
+        size[h.index()] = if kept { 1 } else { inner };
+    }
+}
+
+/// Where each expression is emitted and where it is read: a value written
+/// before a loop and read once inside it keeps its `let`, so that it is
+/// not computed again on every iteration of the printed loop.
+struct Blocks {
+    /// The block that emits each expression (0: none, blocks count from 1).
+    emitted: Vec<u32>,
+    /// The block of an expression's (last seen) reader, 0 when unknown.
+    read: Vec<u32>,
+}
+
+impl Blocks {
+    fn of(f: &naga::Function) -> Blocks {
+        let n = f.expressions.len();
+        let mut b = Blocks { emitted: vec![0; n], read: vec![0; n] };
+        let mut next = 0;
+        b.walk(f, &f.body, &mut next);
+        b
+    }
+
+    fn read_where_written(&self, h: naga::Handle<E>) -> bool {
+        let (e, r) = (self.emitted[h.index()], self.read[h.index()]);
+        e != 0 && e == r
+    }
+
+    fn mark_read(&mut self, h: naga::Handle<E>, block: u32) {
+        if let Some(r) = self.read.get_mut(h.index()) {
+            *r = block;
+        }
+    }
+
+    fn walk(&mut self, f: &naga::Function, block: &naga::Block, next: &mut u32) {
+        use naga::Statement as S;
+        *next += 1;
+        let id = *next;
+        for s in block.iter() {
+            let mut read = |h: naga::Handle<E>| self.mark_read(h, id);
+            match s {
+                S::Emit(range) => {
+                    for h in range.clone() {
+                        self.emitted[h.index()] = id;
+                        let mut read = |o: naga::Handle<E>| self.mark_read(o, id);
+                        for_each_operand(&f.expressions[h], &mut read);
+                    }
+                }
+                S::Block(inner) => self.walk(f, inner, next),
+                S::If { condition, accept, reject } => {
+                    read(*condition);
+                    self.walk(f, accept, next);
+                    self.walk(f, reject, next);
+                }
+                S::Switch { selector, cases } => {
+                    read(*selector);
+                    for c in cases {
+                        self.walk(f, &c.body, next);
+                    }
+                }
+                S::Loop { body, continuing, break_if } => {
+                    self.walk(f, body, next);
+                    let before = *next;
+                    self.walk(f, continuing, next);
+                    // `break if` is evaluated at the end of `continuing`.
+                    if let Some(c) = break_if {
+                        self.mark_read(*c, before + 1);
+                    }
+                }
+                S::Return { value: Some(v) } => read(*v),
+                S::Store { pointer, value } => {
+                    read(*pointer);
+                    read(*value);
+                }
+                S::ImageStore { image, coordinate, array_index, value } => {
+                    [Some(*image), Some(*coordinate), *array_index, Some(*value)].into_iter().flatten().for_each(read);
+                }
+                S::Atomic { pointer, fun, value, .. } => {
+                    read(*pointer);
+                    read(*value);
+                    if let naga::AtomicFunction::Exchange { compare: Some(c) } = fun {
+                        read(*c);
+                    }
+                }
+                S::WorkGroupUniformLoad { pointer, .. } => read(*pointer),
+                S::Call { arguments, .. } => arguments.iter().copied().for_each(read),
+                // Statements the lowering does not write: their operands stay
+                // unknown, so they keep their `let`s.
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Calls `f` with each operand of `e`; false for an expression kind this
+/// pass does not know (its operands are then not printed inside it).
+fn for_each_operand(e: &E, mut f: impl FnMut(naga::Handle<E>)) -> bool {
+    match e {
+        E::Literal(_)
+        | E::Constant(_)
+        | E::Override(_)
+        | E::ZeroValue(_)
+        | E::FunctionArgument(_)
+        | E::GlobalVariable(_)
+        | E::LocalVariable(_)
+        | E::CallResult(_)
+        | E::AtomicResult { .. }
+        | E::WorkGroupUniformLoadResult { .. }
+        | E::SubgroupBallotResult
+        | E::SubgroupOperationResult { .. } => {}
+        E::Compose { components, .. } => components.iter().copied().for_each(f),
+        E::Access { base, index } => {
+            f(*base);
+            f(*index);
+        }
+        E::AccessIndex { base: x, .. }
+        | E::Splat { value: x, .. }
+        | E::Swizzle { vector: x, .. }
+        | E::Load { pointer: x }
+        | E::Unary { expr: x, .. }
+        | E::As { expr: x, .. }
+        | E::Derivative { expr: x, .. }
+        | E::Relational { argument: x, .. }
+        | E::ArrayLength(x) => f(*x),
+        E::Binary { left, right, .. } => {
+            f(*left);
+            f(*right);
+        }
+        E::Select { condition, accept, reject } => {
+            f(*condition);
+            f(*accept);
+            f(*reject);
+        }
+        E::Math { arg, arg1, arg2, arg3, .. } => {
+            [Some(*arg), *arg1, *arg2, *arg3].into_iter().flatten().for_each(f);
+        }
+        E::ImageSample { image, sampler, coordinate, array_index, offset, level, depth_ref, .. } => {
+            use naga::SampleLevel as L;
+            let (l0, l1) = match *level {
+                L::Exact(h) | L::Bias(h) => (Some(h), None),
+                L::Gradient { x, y } => (Some(x), Some(y)),
+                L::Auto | L::Zero => (None, None),
+            };
+            [Some(*image), Some(*sampler), Some(*coordinate), *array_index, *offset, l0, l1, *depth_ref]
+                .into_iter()
+                .flatten()
+                .for_each(f);
+        }
+        E::ImageLoad { image, coordinate, array_index, sample, level } => {
+            [Some(*image), Some(*coordinate), *array_index, *sample, *level].into_iter().flatten().for_each(f);
+        }
+        E::ImageQuery { image, query } => {
+            f(*image);
+            if let naga::ImageQuery::Size { level: Some(l) } = query {
+                f(*l);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// A name the lowering gives a register value: `r` + register + `_` + its
+/// lanes (`r12_xyw`).
+fn is_register_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('r') else { return false };
+    let Some((reg, lanes)) = rest.split_once('_') else { return false };
+    !reg.is_empty()
+        && reg.bytes().all(|b| b.is_ascii_digit())
+        && !lanes.is_empty()
+        && lanes.bytes().all(|b| b"xyzw".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn register_names() {
+        assert!(is_register_name("r0_x"));
+        assert!(is_register_name("r12_xyw"));
+        assert!(!is_register_name("r_x"));
+        assert!(!is_register_name("r1_"));
+        assert!(!is_register_name("r1_x_1"));
+        assert!(!is_register_name("g_mWorld"));
+        assert!(!is_register_name("radius_x"));
+    }
+}
