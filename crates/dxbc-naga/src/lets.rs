@@ -43,12 +43,6 @@ pub(crate) fn unname(module: &mut naga::Module, info: &naga::valid::ModuleInfo) 
 }
 
 fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
-    let expressions = &f.expressions;
-    f.named_expressions.retain(|&e, _| match fi[e].ref_count {
-        0 => false,
-        1 => !matches!(expressions[e], E::As { convert: None, .. }),
-        _ => true,
-    });
     let blocks = Blocks::of(f);
     // Operands come before their readers in the arena, so one pass in
     // handle order knows each operand's printed size when it reaches its reader.
@@ -57,15 +51,17 @@ fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
         let mut inner = 1usize;
         let known = for_each_operand(e, |o| inner = inner.saturating_add(size.get(o.index()).copied().unwrap_or(1)));
         let inner = if known { inner } else { usize::MAX };
+        let uses = fi[h].ref_count;
         let kept = match f.named_expressions.get(&h) {
+            Some(_) if uses == 0 => false,
+            // Written inside its reader, it would be printed once per print
+            // of that reader: an access is printed at each of its uses.
+            Some(_) if uses == 1 && blocks.reader_is_reprinted(h, f, fi) => true,
+            Some(_) if uses == 1 && matches!(e, E::As { convert: None, .. }) => false,
             Some(name) => {
-                let inline = fi[h].ref_count == 1
-                    && is_register_name(name)
-                    && inner <= INLINE_SIZE
-                    && blocks.read_where_written(h);
-                !inline
+                !(uses == 1 && is_register_name(name) && inner <= INLINE_SIZE && blocks.read_where_written(h))
             }
-            None => fi[h].ref_count >= e.bake_ref_count(),
+            None => uses >= e.bake_ref_count(),
         };
         if !kept && f.named_expressions.contains_key(&h) {
             f.named_expressions.shift_remove(&h);
@@ -83,12 +79,14 @@ struct Blocks {
     emitted: Vec<u32>,
     /// The block of an expression's (last seen) reader, 0 when unknown.
     read: Vec<u32>,
+    /// An expression's (last seen) reader, when that is an expression.
+    reader: Vec<Option<naga::Handle<E>>>,
 }
 
 impl Blocks {
     fn of(f: &naga::Function) -> Blocks {
         let n = f.expressions.len();
-        let mut b = Blocks { emitted: vec![0; n], read: vec![0; n] };
+        let mut b = Blocks { emitted: vec![0; n], read: vec![0; n], reader: vec![None; n] };
         let mut next = 0;
         b.walk(f, &f.body, &mut next);
         b
@@ -97,6 +95,13 @@ impl Blocks {
     fn read_where_written(&self, h: naga::Handle<E>) -> bool {
         let (e, r) = (self.emitted[h.index()], self.read[h.index()]);
         e != 0 && e == r
+    }
+
+    /// Whether `h`'s reader is an expression naga never gives a `let`
+    /// (an access) and that is used more than once: whatever is written
+    /// inside it is printed at each of its uses.
+    fn reader_is_reprinted(&self, h: naga::Handle<E>, f: &naga::Function, fi: &naga::valid::FunctionInfo) -> bool {
+        self.reader[h.index()].is_some_and(|r| f.expressions[r].bake_ref_count() == usize::MAX && fi[r].ref_count > 1)
     }
 
     fn mark_read(&mut self, h: naga::Handle<E>, block: u32) {
@@ -115,7 +120,12 @@ impl Blocks {
                 S::Emit(range) => {
                     for h in range.clone() {
                         self.emitted[h.index()] = id;
-                        let mut read = |o: naga::Handle<E>| self.mark_read(o, id);
+                        let mut read = |o: naga::Handle<E>| {
+                            self.mark_read(o, id);
+                            if let Some(r) = self.reader.get_mut(o.index()) {
+                                *r = Some(h);
+                            }
+                        };
                         for_each_operand(&f.expressions[h], &mut read);
                     }
                 }

@@ -2613,18 +2613,56 @@ impl<'a> Lower<'a> {
             }
             O::Udiv => {
                 // udiv q, r, a, b — division by zero gives 0xffffffff for both.
-                let a = src(self, 2, K::U)?;
-                let b = src(self, 3, K::U)?;
-                let z = self.splat_u(0);
-                let is0 = self.bin(B::Equal, b, z);
-                let one = self.splat_u(1);
-                let safe = self.select(is0, one, b);
-                let q = self.bin(B::Divide, a, safe);
-                let r = self.bin(B::Modulo, a, safe);
-                let all = self.splat_u(u32::MAX);
-                let q = self.select(is0, all, q);
-                let r = self.select(is0, all, r);
-                self.write_pair(ins, q, r, K::U, false)?;
+                let written = |l: &Self, i: usize| {
+                    l.op(ins, i).ok().filter(|d| d.operand_type() != Some(OT::Null)).map(|d| l.dst_mask_of(d) & 0xf)
+                };
+                let (wq, wr) = (written(self, 0), written(self, 1));
+                // The lanes written, when one destination is null or both
+                // write the same lanes (the value's lanes are then the
+                // destinations').
+                let lanes = match (wq, wr) {
+                    (Some(m), None) | (None, Some(m)) => m,
+                    (Some(m), Some(n)) if m == n => m,
+                    _ => 0,
+                };
+                let divisor = self.op(ins, 3)?;
+                let nonzero_literal = lanes != 0
+                    && divisor.modifier(self.p) == 0
+                    && (0..4)
+                        .filter(|l| lanes & (1 << l) != 0)
+                        .all(|l| self.lane_immediate(divisor, l).is_some_and(|b| b != 0));
+                // Each result only where it is written (an unused one would
+                // count as a reader of the divisor).
+                let ops = [(wq.is_some(), B::Divide, 0), (wr.is_some(), B::Modulo, 1)];
+                if nonzero_literal {
+                    // A literal divisor with no zero lane among those
+                    // written needs no guard; those lanes alone are computed.
+                    self.lane_mask = lanes;
+                    self.lanes = lanes.count_ones() as usize;
+                    let a = src(self, 2, K::U)?;
+                    let b = src(self, 3, K::U)?;
+                    for (used, op, d) in ops {
+                        if used {
+                            let v = self.bin(op, a, b);
+                            self.write(self.op(ins, d)?, v, K::U, false)?;
+                        }
+                    }
+                } else {
+                    let a = src(self, 2, K::U)?;
+                    let b = src(self, 3, K::U)?;
+                    let z = self.splat_u(0);
+                    let is0 = self.bin(B::Equal, b, z);
+                    let one = self.splat_u(1);
+                    let safe = self.select(is0, one, b);
+                    let all = self.splat_u(u32::MAX);
+                    for (used, op, d) in ops {
+                        if used {
+                            let v = self.bin(op, a, safe);
+                            let v = self.select(is0, all, v);
+                            self.write(self.op(ins, d)?, v, K::U, false)?;
+                        }
+                    }
+                }
             }
             O::Uaddc | O::Usubb => {
                 // uaddc / usubb dst, carry, a, b

@@ -70,3 +70,28 @@ fn immediate_addresses_fold_to_word_indices() {
     assert!(wgsl.contains("u1_[14u]"), "{wgsl}");
     assert!(!wgsl.contains("20u / 4u") && !wgsl.contains("3u * 4u"), "{wgsl}");
 }
+
+/// `udiv` by a literal with no zero lane among those written is a plain
+/// division (D3D's 0xffffffff for a zero divisor cannot happen); a zero
+/// lane keeps the guard. Only the written result is computed.
+#[test]
+fn udiv_by_a_nonzero_literal_needs_no_guard() {
+    let listing = |divisor: &str| {
+        format!(
+            "ps_5_0\n\
+             dcl_globalFlags refactoringAllowed\n\
+             dcl_input_ps constant v0.xyz\n\
+             dcl_output o0.xyzw\n\
+             dcl_temps 1\n\
+             udiv r0.xyz, null, v0.xyzx, {divisor}\n\
+             mov o0.xyz, r0.xyzx\n\
+             mov o0.w, l(0)\n\
+             ret\n"
+        )
+    };
+    // The w lane's 0 is not read: x, y and z are 31.
+    let w = wgsl(&listing("l(31, 31, 31, 0)"));
+    assert!(w.contains("/ vec3(31u))") && !w.contains("4294967295u") && !w.contains(" % "), "{w}");
+    let w = wgsl(&listing("l(31, 0, 31, 0)"));
+    assert!(w.contains("4294967295u") && !w.contains(" % "), "{w}");
+}
