@@ -1703,7 +1703,7 @@ impl<'a> Lower<'a> {
                     crate::BindingCount::Single
                 };
                 let rows = rows.clamp(1, 4096);
-                let kind = self.cb_kinds.get(&id).copied().unwrap_or(K::F);
+                let kind = self.cb_kinds.get(&id).copied().unwrap_or_else(|| cbuffer_read_kind(self.p, id));
                 self.cb_kinds.insert(id, kind);
                 let name = self.rdef_name(RegisterClass::ConstantBuffer, register, space);
                 let name = name.unwrap_or_else(|| format!("cb{id}"));
@@ -3829,6 +3829,37 @@ fn cbuffer_kinds(shader: &dxbc::Shader) -> BTreeMap<u32, K> {
         out.insert(id, kind);
     }
     out
+}
+
+/// The kind a constant buffer without RDEF variables is declared in: the
+/// one most of its reads take (each source operand naming it votes the
+/// kind its instruction reads sources in; copies do not vote). Float on a
+/// tie, as D3D's constants mostly are.
+fn cbuffer_read_kind(p: &Program, id: u32) -> K {
+    let mut votes = [0u32; 3];
+    for ins in &p.instructions {
+        let Some(code) = ins.op().filter(|_| !ins.is_customdata()) else { continue };
+        let Some(k) = crate::regs::source_kind(code) else { continue };
+        let first_source = dxbc::spec::destination_count(code.info());
+        for op in ins.operands(p).skip(first_source) {
+            if op.operand_type() == Some(OT::ConstantBuffer)
+                && op.index_dim() >= 2
+                && Lower::is_static(op, 0)
+                && op.index[0].imm == u64::from(id)
+            {
+                votes[match k {
+                    K::F => 0,
+                    K::I => 1,
+                    K::U => 2,
+                }] += 1;
+            }
+        }
+    }
+    match votes {
+        [f, i, u] if u > f && u >= i => K::U,
+        [f, i, _] if i > f => K::I,
+        _ => K::F,
+    }
 }
 
 /// Per output register, the components the program's instructions write

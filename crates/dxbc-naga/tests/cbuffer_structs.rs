@@ -134,3 +134,29 @@ fn dynamic_reads_keep_the_rows() {
     assert!(has_line(&wgsl, "var<uniform> cbLight: array<vec4<f32>, 6>;"), "{wgsl}");
     assert!(has_line(&wgsl, "let g_mWorld_1_ = cbLight[(r0_x + 1u)];"), "{wgsl}");
 }
+
+/// A buffer without RDEF variables is declared in the kind most of its
+/// reads take: read by `udiv` and `ult` (uint sources) it is u32 rows,
+/// and those reads need no bitcast; read by `mul`, f32 rows.
+#[test]
+fn a_buffer_without_variables_takes_its_readers_kind() {
+    let listing = |body: &str| {
+        format!(
+            "ps_5_0\n\
+             dcl_globalFlags refactoringAllowed\n\
+             dcl_constantbuffer CB0[2], immediateIndexed\n\
+             dcl_output o0.xyzw\n\
+             dcl_temps 2\n\
+             {body}\
+             ret \n"
+        )
+    };
+    let uint = wgsl_of(&listing(
+        "udiv r0.x, null, cb0[0].x, cb0[1].x\nult r1.x, cb0[0].y, cb0[1].y\nand o0.xyzw, r0.xxxx, r1.xxxx\n",
+    ));
+    assert!(has_line(&uint, "var<uniform> cb0_: array<vec4<u32>, 2>;"), "{uint}");
+    let body = uint.split("fn dxbc_main").nth(1).unwrap_or_default();
+    assert!(!body.contains("bitcast<vec4<u32>>(_e"), "{uint}");
+    let float = wgsl_of(&listing("mul o0.xyzw, cb0[0].xyzw, cb0[1].xyzw\n"));
+    assert!(has_line(&float, "var<uniform> cb0_: array<vec4<f32>, 2>;"), "{float}");
+}
