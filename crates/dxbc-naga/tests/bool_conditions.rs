@@ -23,11 +23,10 @@ mov o0.xyzw, r0.xyzw
 ret 
 "#;
 
+mod common;
+
 fn wgsl() -> String {
-    let bytes = dxbc::asm::assemble(LISTING).expect("assembles");
-    let shader = dxbc::Shader::parse(&bytes).expect("parses");
-    let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).expect("translates");
-    dxbc_naga::to_wgsl(&t).expect("WGSL")
+    common::wgsl_of(LISTING)
 }
 
 fn assert_line(wgsl: &str, line: &str) {

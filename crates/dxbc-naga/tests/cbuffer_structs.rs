@@ -57,12 +57,8 @@ ret
 // Approximately 0 instruction slots used
 "#;
 
-fn wgsl_of(listing: &str) -> String {
-    let bytes = dxbc::asm::assemble(listing).expect("assembles");
-    let shader = dxbc::Shader::parse(&bytes).expect("parses");
-    let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).expect("translates");
-    dxbc_naga::to_wgsl(&t).expect("WGSL")
-}
+mod common;
+use common::wgsl_of;
 
 fn has_line(wgsl: &str, line: &str) -> bool {
     wgsl.lines().any(|l| l.trim() == line)

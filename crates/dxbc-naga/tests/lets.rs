@@ -3,12 +3,8 @@
 //! reader; a value read inside a loop it was computed before keeps its
 //! `let` before the loop.
 
-fn wgsl(listing: &str) -> String {
-    let bytes = dxbc::asm::assemble(listing).expect("the fixture assembles");
-    let s = dxbc::Shader::parse(&bytes).unwrap();
-    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates");
-    dxbc_naga::to_wgsl(&t).expect("WGSL")
-}
+mod common;
+use common::wgsl_of as wgsl;
 
 fn body(wgsl: &str) -> Vec<&str> {
     let start = wgsl.find("fn dxbc_main").expect("the body function");

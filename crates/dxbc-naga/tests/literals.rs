@@ -5,12 +5,8 @@
 //! a subnormal's (a small integer's) bits, which WGSL lets an
 //! implementation flush to zero as a constant.
 
-fn wgsl(listing: &str) -> String {
-    let bytes = dxbc::asm::assemble(listing).expect("the fixture assembles");
-    let s = dxbc::Shader::parse(&bytes).unwrap();
-    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates");
-    dxbc_naga::to_wgsl(&t).expect("WGSL")
-}
+mod common;
+use common::wgsl_of as wgsl;
 
 #[test]
 fn literals_take_the_kind_they_are_read_in() {
