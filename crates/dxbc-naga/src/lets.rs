@@ -29,7 +29,7 @@ use naga::Expression as E;
 
 /// The largest printed size (expression nodes, a baked operand counting
 /// one) of a single-use register value printed inside its reader.
-pub(crate) const INLINE_SIZE: usize = 6;
+pub(crate) const INLINE_SIZE: u32 = 6;
 
 /// Drops the names described in the module documentation, in every
 /// function and entry point of `module` (validated into `info`).
@@ -43,70 +43,87 @@ pub(crate) fn unname(module: &mut naga::Module, info: &naga::valid::ModuleInfo) 
 }
 
 fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
-    let blocks = Blocks::of(f);
+    // One record per expression, in one allocation (this runs on every
+    // translation).
+    let mut blocks = Blocks { of: vec![Slot::default(); f.expressions.len()] };
+    for (h, name) in f.named_expressions.iter() {
+        if let Some(s) = blocks.of.get_mut(h.index()) {
+            s.name = if is_register_name(name) { Name::Register } else { Name::Other };
+        }
+    }
+    let mut next = 0;
+    blocks.walk(f, &f.body, &mut next);
     // Operands come before their readers in the arena, so one pass in
     // handle order knows each operand's printed size when it reaches its reader.
-    let mut size = vec![0usize; f.expressions.len()];
+    let of = &mut blocks.of;
     for (h, e) in f.expressions.iter() {
-        let mut inner = 1usize;
-        let known = for_each_operand(e, |o| inner = inner.saturating_add(size.get(o.index()).copied().unwrap_or(1)));
-        let inner = if known { inner } else { usize::MAX };
+        let mut inner = 1u32;
+        let known = for_each_operand(e, |o| inner = inner.saturating_add(of.get(o.index()).map_or(1, |s| s.size)));
+        let inner = if known { inner } else { u32::MAX };
         let uses = fi[h].ref_count;
-        let kept = match f.named_expressions.get(&h) {
-            Some(_) if uses == 0 => false,
+        let slot = of[h.index()];
+        let kept = match slot.name {
+            Name::None => uses >= e.bake_ref_count(),
+            _ if uses == 0 => false,
             // Written inside its reader, it would be printed once per print
             // of that reader: an access is printed at each of its uses.
-            Some(_) if uses == 1 && blocks.reader_is_reprinted(h, f, fi) => true,
-            Some(_) if uses == 1 && matches!(e, E::As { convert: None, .. }) => false,
-            Some(name) => {
-                !(uses == 1 && is_register_name(name) && inner <= INLINE_SIZE && blocks.read_where_written(h))
-            }
-            None => uses >= e.bake_ref_count(),
+            _ if uses == 1 && slot.reader.is_some_and(|r| reprinted(f, fi, r)) => true,
+            _ if uses == 1 && matches!(e, E::As { convert: None, .. }) => false,
+            Name::Register => !(uses == 1 && inner <= INLINE_SIZE && slot.emitted != 0 && slot.emitted == slot.read),
+            Name::Other => true,
         };
-        if !kept && f.named_expressions.contains_key(&h) {
-            f.named_expressions.shift_remove(&h);
-        }
         // What a reader counts for this operand: one for a `let`.
-        size[h.index()] = if kept { 1 } else { inner };
+        of[h.index()].size = if kept { 1 } else { inner };
+        of[h.index()].unnamed = !kept;
     }
+    // One pass: removing names one by one would shift the map each time.
+    f.named_expressions.retain(|h, _| !of[h.index()].unnamed);
+}
+
+/// Whether `r` is an expression naga never gives a `let` (an access) and
+/// that is used more than once: whatever is written inside it is printed
+/// at each of its uses.
+fn reprinted(f: &naga::Function, fi: &naga::valid::FunctionInfo, r: naga::Handle<E>) -> bool {
+    f.expressions[r].bake_ref_count() == usize::MAX && fi[r].ref_count > 1
+}
+
+/// What an expression's name is.
+#[derive(Clone, Copy, Default)]
+enum Name {
+    #[default]
+    None,
+    /// The lowering's name for a register value (`r1_xyz`).
+    Register,
+    Other,
+}
+
+/// What the pass knows of one expression.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    name: Name,
+    /// The block that emits it (0: none; blocks count from 1).
+    emitted: u32,
+    /// The block of its (last seen) reader, 0 when unknown.
+    read: u32,
+    /// Its (last seen) reader, when that is an expression.
+    reader: Option<naga::Handle<E>>,
+    /// Its printed size where it is read (1 for a `let`).
+    size: u32,
+    /// Its name is dropped.
+    unnamed: bool,
 }
 
 /// Where each expression is emitted and where it is read: a value written
 /// before a loop and read once inside it keeps its `let`, so that it is
 /// not computed again on every iteration of the printed loop.
 struct Blocks {
-    /// The block that emits each expression (0: none, blocks count from 1).
-    emitted: Vec<u32>,
-    /// The block of an expression's (last seen) reader, 0 when unknown.
-    read: Vec<u32>,
-    /// An expression's (last seen) reader, when that is an expression.
-    reader: Vec<Option<naga::Handle<E>>>,
+    of: Vec<Slot>,
 }
 
 impl Blocks {
-    fn of(f: &naga::Function) -> Blocks {
-        let n = f.expressions.len();
-        let mut b = Blocks { emitted: vec![0; n], read: vec![0; n], reader: vec![None; n] };
-        let mut next = 0;
-        b.walk(f, &f.body, &mut next);
-        b
-    }
-
-    fn read_where_written(&self, h: naga::Handle<E>) -> bool {
-        let (e, r) = (self.emitted[h.index()], self.read[h.index()]);
-        e != 0 && e == r
-    }
-
-    /// Whether `h`'s reader is an expression naga never gives a `let`
-    /// (an access) and that is used more than once: whatever is written
-    /// inside it is printed at each of its uses.
-    fn reader_is_reprinted(&self, h: naga::Handle<E>, f: &naga::Function, fi: &naga::valid::FunctionInfo) -> bool {
-        self.reader[h.index()].is_some_and(|r| f.expressions[r].bake_ref_count() == usize::MAX && fi[r].ref_count > 1)
-    }
-
     fn mark_read(&mut self, h: naga::Handle<E>, block: u32) {
-        if let Some(r) = self.read.get_mut(h.index()) {
-            *r = block;
+        if let Some(s) = self.of.get_mut(h.index()) {
+            s.read = block;
         }
     }
 
@@ -119,11 +136,13 @@ impl Blocks {
             match s {
                 S::Emit(range) => {
                     for h in range.clone() {
-                        self.emitted[h.index()] = id;
+                        if let Some(s) = self.of.get_mut(h.index()) {
+                            s.emitted = id;
+                        }
                         let mut read = |o: naga::Handle<E>| {
-                            self.mark_read(o, id);
-                            if let Some(r) = self.reader.get_mut(o.index()) {
-                                *r = Some(h);
+                            if let Some(s) = self.of.get_mut(o.index()) {
+                                s.read = id;
+                                s.reader = Some(h);
                             }
                         };
                         for_each_operand(&f.expressions[h], &mut read);
