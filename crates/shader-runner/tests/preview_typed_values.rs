@@ -82,15 +82,16 @@ fn copies_split_by_kind_compute_what_d3d_defines() {
     assert!(drawn.iter().all(|c| *c == COPIES_WANT), "{:?}, want {COPIES_WANT:?}", drawn[0]);
 }
 
-/// The movc's uint and float lanes are two selects in their own kinds:
-/// neither is bitcast.
+/// The movc's uint and float lanes are two selects in their own kinds
+/// (each read once, so written where it is read): neither is bitcast.
 #[test]
 fn mixed_kind_copies_need_no_bitcast() {
     let wgsl = wgsl(COPIES);
-    for reg in ["r1_y", "r1_z"] {
-        let line = wgsl.lines().find(|l| l.trim_start().starts_with(&format!("let {reg} ")));
-        let line = line.unwrap_or_else(|| panic!("no `let {reg}` in:\n{wgsl}"));
-        assert!(!line.contains("bitcast"), "{line}\nin:\n{wgsl}");
+    for select in ["select(5u, r0_x, r1_x)", "select(0.25f, r0_y, r1_x)"] {
+        assert!(wgsl.contains(select), "no `{select}` in:\n{wgsl}");
+        for kind in ["f32", "u32"] {
+            assert!(!wgsl.contains(&format!("bitcast<{kind}>({select}")), "{select} bitcast in:\n{wgsl}");
+        }
     }
 }
 
@@ -148,18 +149,11 @@ fn each_live_range_has_a_variable_of_its_kind() {
     assert!(!wgsl.contains("bitcast"), "{wgsl}");
 }
 
-const CONVERTED_ONCE: &str = "//
-// Output signature:
-//
-// Name                 Index   Mask Register SysValue  Format   Used
-// -------------------- ----- ------ -------- -------- ------- ------
-// SV_TARGET                0   xyzw        0   TARGET   float   xyzw
-//
-ps_5_0
-dcl_globalFlags refactoringAllowed
-dcl_output o0.xyzw
-dcl_temps 2
-ishl r0.x, l(1), l(30)
+/// After [`WITH_POSITION`]: r0.x is computed from the pixel's x, so it is no
+/// constant (a constant `1 << 30` would be folded to the float `2f`).
+const CONVERTED_ONCE: &str = "ftou r0.x, v0.x
+and r0.x, r0.x, l(0)
+iadd r0.x, r0.x, l(0x40000000)
 add r1.x, r0.x, l(1.000000)
 mul r1.y, r0.x, r0.x
 add r1.z, r0.x, l(-0.500000)
@@ -172,7 +166,7 @@ mov o0.xyzw, r1.xyzw
 ret
 ";
 
-/// r0.x = 1 << 30 = 0x40000000, the bits of 2.0, read as a float three
+/// r0.x = (uint(x) & 0) + 0x40000000, the bits of 2.0, read as a float three
 /// times: r1.xyz = (2 + 1, 2 * 2, 2 - 0.5). r0.y = 16.0 = 0x41800000, read
 /// as bits twice: 0x41800000 >> 23 = 0x83 = 131, >> 24 = 0x41 = 65, so
 /// r1.w = float(131 + 65). o0 = (3.0, 4.0, 1.5, 196.0).
@@ -180,7 +174,7 @@ const CONVERTED_ONCE_WANT: [f32; 4] = [3.0, 4.0, 1.5, 196.0];
 
 #[test]
 fn a_value_converted_where_it_is_written_computes_what_d3d_defines() {
-    let drawn = drawn_pixels(CONVERTED_ONCE);
+    let drawn = drawn_pixels(&with_position(CONVERTED_ONCE));
     assert!(drawn.iter().all(|c| *c == CONVERTED_ONCE_WANT), "{:?}, want {CONVERTED_ONCE_WANT:?}", drawn[0]);
 }
 
@@ -189,7 +183,7 @@ fn a_value_converted_where_it_is_written_computes_what_d3d_defines() {
 /// read): two bitcasts in all.
 #[test]
 fn a_value_read_in_another_kind_is_bitcast_once() {
-    let wgsl = wgsl(CONVERTED_ONCE);
+    let wgsl = wgsl(&with_position(CONVERTED_ONCE));
     assert_eq!(wgsl.matches("bitcast<").count(), 2, "{wgsl}");
 }
 
@@ -295,5 +289,6 @@ fn a_tie_between_source_kinds_goes_to_the_readers_kind() {
     let wgsl = wgsl(&with_position(TIED));
     let body = wgsl.split("fn dxbc_main").nth(1).unwrap_or_default();
     assert_eq!(body.matches("bitcast<").count(), 1, "{wgsl}");
-    assert!(body.contains("(bitcast<i32>(r0_x"), "{wgsl}");
+    // The uint source (r0.x's `iadd`, read once, written inside the sum).
+    assert!(body.contains("(bitcast<i32>(((r0_x & 0u) + 8u))"), "{wgsl}");
 }
