@@ -693,9 +693,16 @@ impl<'a> Lower<'a> {
         self.e(E::As { expr: v, kind: to.kind(), convert: None })
     }
 
-    /// `left op right`; of two u32 literals, the literal it computes
-    /// ([`fold_u32`]: an address `0u / 4u` reads `0u`).
     pub(crate) fn bin(&mut self, op: B, left: H, right: H) -> H {
+        self.e(E::Binary { op, left, right })
+    }
+
+    /// `left op right`; of two u32 literals, the literal it computes
+    /// ([`fold_u32`]: an address `0u / 4u` reads `0u`). Only for indices
+    /// into runtime-sized arrays: a literal index past the end of a
+    /// fixed-size array is a validation error, where the same index
+    /// computed at run time is guarded or clamped.
+    pub(crate) fn bin_folded(&mut self, op: B, left: H, right: H) -> H {
         if let (E::Literal(Literal::U32(a)), E::Literal(Literal::U32(b))) =
             (&self.f.expressions[left], &self.f.expressions[right])
         {
@@ -703,7 +710,7 @@ impl<'a> Lower<'a> {
                 return self.lit_u(v);
             }
         }
-        self.e(E::Binary { op, left, right })
+        self.bin(op, left, right)
     }
 
     pub(crate) fn math(&mut self, fun: M, arg: H, arg1: Option<H>, arg2: Option<H>) -> H {

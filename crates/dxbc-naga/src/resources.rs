@@ -1051,18 +1051,27 @@ impl Lower<'_> {
     /// The word index (u32) an address operand names: `byte/4` for raw,
     /// `index*stride/4 + byte/4` for structured.
     fn word_index(&mut self, w: &Words, addr: H) -> H {
+        // Literal addresses name their word in runtime-sized buffers
+        // (`u1_[14u]`); group-shared arrays have a fixed size, so theirs
+        // stay computed (`Lower::bin_folded`).
+        let runtime_sized = w.elem.is_none()
+            && matches!(
+                self.module.types[self.module.global_variables[w.g].ty].inner,
+                naga::TypeInner::Array { size: naga::ArraySize::Dynamic, .. }
+            );
+        let bin = |l: &mut Self, op, a, b| if runtime_sized { l.bin_folded(op, a, b) } else { l.bin(op, a, b) };
         if w.typed {
             let e = self.component(addr, 0);
             if w.channels == 1 {
                 return e;
             }
             let n = self.lit_u(w.channels);
-            return self.bin(B::Multiply, e, n);
+            return bin(self, B::Multiply, e, n);
         }
         let four = self.lit_u(4);
         if w.stride == 0 {
             let a = self.component(addr, 0);
-            self.bin(B::Divide, a, four)
+            bin(self, B::Divide, a, four)
         } else {
             let i = self.component(addr, 0);
             let off = self.component(addr, 1);
@@ -1071,17 +1080,17 @@ impl Lower<'_> {
                 i
             } else {
                 let stride_words = self.lit_u(w.stride / 4);
-                self.bin(B::Multiply, i, stride_words)
+                bin(self, B::Multiply, i, stride_words)
             };
             match self.f.expressions[off] {
                 E::Literal(naga::Literal::U32(0..=3)) => base,
                 E::Literal(naga::Literal::U32(bytes)) => {
                     let o = self.lit_u(bytes / 4);
-                    self.bin(B::Add, base, o)
+                    bin(self, B::Add, base, o)
                 }
                 _ => {
-                    let o = self.bin(B::Divide, off, four);
-                    self.bin(B::Add, base, o)
+                    let o = bin(self, B::Divide, off, four);
+                    bin(self, B::Add, base, o)
                 }
             }
         }
@@ -1135,13 +1144,17 @@ impl Lower<'_> {
         }
     }
 
-    /// `first + c`.
-    fn word_at(&mut self, first: H, c: u32) -> H {
+    /// `first + c`; a literal when `first` is one and the region is
+    /// runtime-sized (`Lower::bin_folded`).
+    fn word_at(&mut self, first: H, c: u32, count: WordCount) -> H {
         if c == 0 {
             return first;
         }
         let cc = self.lit_u(c);
-        self.bin(B::Add, first, cc)
+        match count {
+            WordCount::Runtime { .. } => self.bin_folded(B::Add, first, cc),
+            WordCount::Const(_) => self.bin(B::Add, first, cc),
+        }
     }
 
     /// Whether word `first + c` is inside the region (a constant region
@@ -1162,7 +1175,7 @@ impl Lower<'_> {
     fn load_word(&mut self, w: &Words, first: H, c: u32, count: WordCount) -> H {
         // D3D reads past the end of a buffer return zero; WGSL would clamp
         // the index, so the load is guarded.
-        let index = self.word_at(first, c);
+        let index = self.word_at(first, c, count);
         let Some(inside) = self.word_inside(first, index, c, count) else {
             return crate::regs::literal(self, 0, w.word);
         };
@@ -1199,7 +1212,7 @@ impl Lower<'_> {
 
     /// Stores word `first + c` unless it is past the end (D3D drops such writes).
     fn store_word(&mut self, w: &Words, first: H, c: u32, count: WordCount, value: H) {
-        let index = self.word_at(first, c);
+        let index = self.word_at(first, c, count);
         let Some(inside) = self.word_inside(first, index, c, count) else { return };
         let ptr = self.word_ptr(w, index);
         let value = if w.atomic == Some(K::I) { self.bitcast(value, K::U, K::I) } else { value };

@@ -91,3 +91,31 @@ fn udiv_by_a_nonzero_literal_needs_no_guard() {
     let w = wgsl(&listing("l(31, 0, 31, 0)"));
     assert!(w.contains("4294967295u") && !w.contains(" % "), "{w}");
 }
+
+/// Literal indices are folded only into runtime-sized buffers: into a
+/// fixed-size array (an indexable temp, group-shared memory) an index past
+/// the end stays computed, since naga's validator refuses a literal index
+/// past the end of a fixed-size array (a fuzzer finding: the translation
+/// failed validation). Known, and older than the folding: the WGSL front
+/// end evaluates `x0_[(16384u + 2u)]` as a constant and refuses it too.
+#[test]
+fn literal_indices_past_fixed_arrays_still_translate() {
+    let bytes = dxbc::asm::assemble(
+        "cs_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_temps 1\n\
+         dcl_indexableTemp x0[6], 4\n\
+         dcl_tgsm_raw g0, 16\n\
+         dcl_thread_group 1, 1, 1\n\
+         mov r0.x, l(16384)\n\
+         mov x0[r0.x + 2].xy, l(1, 1, 0, 0)\n\
+         store_raw g0.x, l(99996), r0.x\n\
+         ret\n",
+    )
+    .expect("the fixture assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let w = dxbc_naga::to_wgsl(&t).expect("WGSL");
+    // The group-shared store's address stays computed and guarded.
+    assert!(w.contains("(99996u / 4u)"), "{w}");
+}
