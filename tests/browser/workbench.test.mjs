@@ -180,6 +180,9 @@ test('narrow windows fold the panes into tabs, one pane at a time', async () => 
     await page.getByTestId('fold-bytes').click();
     assert.deepEqual(await visible(), ['pane hexpane on']);
     assert.equal(await page.getByTestId('fold-bytes').getAttribute('aria-selected'), 'true');
+    // The pane draws its rows once it is laid out (its ResizeObserver):
+    // wait for the selected bytes to be drawn, then check they are in view.
+    await page.locator('[data-testid=hex-view] .b.sel').first().waitFor({ timeout: 5000 });
     assert.equal(await allInView(page, '[data-testid=hex-view] .b.sel', '[data-testid=hex-view]'), true);
     await page.getByTestId('fold-reflection').click();
     assert.match(await page.getByTestId('reflection').textContent(), /cbuffer Material/);
