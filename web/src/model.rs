@@ -510,7 +510,7 @@ fn leaf_class(l: &Leaf) -> &'static str {
         "STAT" => "k-stat",
         "SFI0" => "k-sfi0",
         "IFCE" => "k-ifce",
-        "Aon9" => "k-aon9",
+        "Aon9" | "XNAP" | "XNAS" => "k-aon9",
         "SHDR" | "SHEX" => "k-chunk",
         _ => "k-data",
     }

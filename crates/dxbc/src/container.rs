@@ -100,7 +100,8 @@ pub fn chunk_kind_description(tag: &[u8; 4]) -> &'static str {
         b"PRIV" => "Private data the application attached",
         b"SPDB" => "Debug info in PDB (MSF) format",
         b"SDBG" => "Debug info (legacy format)",
-        b"XNAS" | b"XNAP" => "XNA shader data for feature level 9",
+        b"XNAP" => "XNA prepass program: a second feature-level 9 (SM2.x) program, laid out as Aon9",
+        b"XNAS" => "XNA program: a feature-level 9 (SM2.x) program, laid out as Aon9",
         b"ILDB" | b"ILDN" | b"DXIL" | b"HASH" | b"PSV0" | b"RDAT" => "DXIL container part (SM6)",
         _ => "Unknown chunk (shown, not decoded)",
     }

@@ -1,6 +1,14 @@
 //! The whole decoded file: container plus every chunk it could decode.
 
-use crate::chunks::{aon9::Aon9, ifce::Ifce, rdef::Rdef, sfi0::Sfi0, signature::Signature, spdb::Spdb, stat::Stat};
+use crate::chunks::{
+    aon9::{Aon9, Level9Kind},
+    ifce::Ifce,
+    rdef::Rdef,
+    sfi0::Sfi0,
+    signature::Signature,
+    spdb::Spdb,
+    stat::Stat,
+};
 use crate::container::{write_container, ChunkEntry, Container, HEADER_SIZE};
 use crate::error::{ChunkRef, Error, Result};
 use crate::program::Program;
@@ -32,6 +40,10 @@ pub struct Shader {
     pub ifce: Option<Ifce>,
     /// Aon9.
     pub aon9: Option<Box<Aon9>>,
+    /// XNAP: the XNA prepass program (laid out as Aon9).
+    pub xna_prepass: Option<Box<Aon9>>,
+    /// XNAS: the XNA program (laid out as Aon9).
+    pub xna: Option<Box<Aon9>>,
     /// SPDB: the `/Zi` debug information (a PDB).
     pub spdb: Option<Box<Spdb>>,
     /// Faults met in the container (the same as `container.errors`, first)
@@ -64,6 +76,8 @@ impl Shader {
             sfi0: None,
             ifce: None,
             aon9: None,
+            xna_prepass: None,
+            xna: None,
             spdb: None,
             errors: Vec::new(),
             computed_checksum: std::sync::OnceLock::new(),
@@ -103,6 +117,8 @@ impl Shader {
                 b"SFI0" if s.sfi0.is_none() => keep(errors, at, Sfi0::parse(data, base), &mut s.sfi0),
                 b"IFCE" if s.ifce.is_none() => keep(errors, at, Ifce::parse(data, base), &mut s.ifce),
                 b"Aon9" if s.aon9.is_none() => keep(errors, at, Aon9::parse(data, base), &mut s.aon9),
+                b"XNAP" if s.xna_prepass.is_none() => keep(errors, at, Aon9::parse(data, base), &mut s.xna_prepass),
+                b"XNAS" if s.xna.is_none() => keep(errors, at, Aon9::parse(data, base), &mut s.xna),
                 b"SPDB" if s.spdb.is_none() => {
                     keep(errors, at, Spdb::parse(data, base), &mut s.spdb);
                     // A stream that did not decode is a fault of the chunk; the others stay.
@@ -157,9 +173,28 @@ impl Shader {
             b"STAT" => self.stat.as_ref().filter(|s| s.offset == at).map(Stat::encode),
             b"SFI0" => self.sfi0.as_ref().filter(|s| s.offset == at).map(Sfi0::encode),
             b"IFCE" => self.ifce.as_ref().filter(|s| s.offset == at).map(Ifce::encode),
-            b"Aon9" => self.aon9.as_deref().filter(|s| s.offset == at).map(Aon9::encode),
+            b"Aon9" | b"XNAP" | b"XNAS" => self.level9_at(at).map(Aon9::encode),
             _ => None,
         }
+    }
+
+    /// The level-9 chunk of `kind`, when it decoded.
+    pub fn level9(&self, kind: Level9Kind) -> Option<&Aon9> {
+        match kind {
+            Level9Kind::Aon9 => self.aon9.as_deref(),
+            Level9Kind::XnaPrepass => self.xna_prepass.as_deref(),
+            Level9Kind::Xna => self.xna.as_deref(),
+        }
+    }
+
+    /// The level-9 chunks that decoded, in the order the listing prints them.
+    pub fn level9_sections(&self) -> impl Iterator<Item = (Level9Kind, &Aon9)> {
+        Level9Kind::LISTING_ORDER.into_iter().filter_map(|k| self.level9(k).map(|a| (k, a)))
+    }
+
+    /// The decoded level-9 chunk whose payload starts at `at`.
+    pub(crate) fn level9_at(&self, at: usize) -> Option<&Aon9> {
+        self.level9_sections().map(|(_, a)| a).find(|a| a.offset == at)
     }
 
     /// True when the stored checksum matches the file's bytes.

@@ -50,7 +50,7 @@ fn aon9_listings_match_fxc() {
             }
         }
         let mut text = String::new();
-        aon9.write_listing(&mut text);
+        aon9.write_listing(dxbc::chunks::aon9::Level9Kind::Aon9, &mut text);
         match golden.find(&text) {
             Some(at) => {
                 // The boundary documented on write_listing: the signature

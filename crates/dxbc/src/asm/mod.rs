@@ -41,6 +41,7 @@ mod signatures;
 mod stat;
 mod text;
 
+use crate::chunks::aon9::Level9Kind;
 use crate::container::write_container;
 use crate::spec::{self, opc, VERSION_FIELDS};
 use operand::set;
@@ -90,9 +91,11 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, AsmError> {
     let ptype = VERSION_FIELDS.iter().find(|f| f.name == "program type").map_or(0, |f| f.get(dword(&listing.program)));
     let gs5 = major >= 5 && spec::PROGRAM_TYPE.asm(ptype) == Some("gs");
     let mut chunks: Vec<([u8; 4], Vec<u8>)> = Vec::new();
-    // fxc puts the level-9 program first.
-    if let Some(a) = listing.aon9 {
-        chunks.push((*b"Aon9", a.encode()));
+    // fxc puts the level-9 programs first: XNA, XNA prepass, then Aon9.
+    let mut level9 = listing.level9;
+    level9.sort_by_key(|(k, _)| std::cmp::Reverse(Level9Kind::LISTING_ORDER.iter().position(|x| x == k)));
+    for (kind, a) in level9 {
+        chunks.push((kind.tag(), a.encode()));
     }
     if let Some(r) = listing.rdef {
         chunks.push((*b"RDEF", r.encode()));
@@ -147,7 +150,8 @@ struct Listing {
     /// The creator line ends `for Durango` (an XPDP chunk is present).
     durango: bool,
     ifce: Option<crate::chunks::ifce::Ifce>,
-    aon9: Option<crate::chunks::aon9::Aon9>,
+    /// The level-9 chunks, in listing order.
+    level9: Vec<(Level9Kind, crate::chunks::aon9::Aon9)>,
 }
 
 fn parse(text: &str) -> Result<Listing, AsmError> {
@@ -193,7 +197,7 @@ fn parse(text: &str) -> Result<Listing, AsmError> {
         sfi0,
         durango: header.durango,
         ifce: header.ifce.finish(),
-        aon9: header.aon9.finish()?,
+        level9: header.aon9.finish()?,
     })
 }
 

@@ -34,8 +34,52 @@
 //! `0x0000FFFF`. A comment block starting with `DBUG` carries the debug
 //! information (`/Zi`) from which the listing takes `#line` directives and
 //! the `// scope::variable<components>` annotations.
+//!
+//! `XNAP` and `XNAS` (the "XNA prepass" and "XNA" programs fxc adds for
+//! some level-9 vertex shaders, `D3D_BLOB_XNA_PREPASS_SHADER` and
+//! `D3D_BLOB_XNA_SHADER`) have this same layout; [`Level9Kind`] tells the
+//! three apart.
 
 mod encode;
+
+/// Which of the three level-9 chunks (all laid out as above) a section is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Level9Kind {
+    /// `Aon9`: the program a level-9 device runs.
+    Aon9,
+    /// `XNAP`: the XNA prepass program.
+    XnaPrepass,
+    /// `XNAS`: the XNA program.
+    Xna,
+}
+
+impl Level9Kind {
+    /// The order fxc's listing prints the sections in.
+    pub const LISTING_ORDER: [Level9Kind; 3] = [Level9Kind::Aon9, Level9Kind::XnaPrepass, Level9Kind::Xna];
+
+    /// The chunk's FourCC.
+    pub fn tag(self) -> [u8; 4] {
+        match self {
+            Level9Kind::Aon9 => *b"Aon9",
+            Level9Kind::XnaPrepass => *b"XNAP",
+            Level9Kind::Xna => *b"XNAS",
+        }
+    }
+
+    /// The kind whose chunk has FourCC `tag`.
+    pub fn from_tag(tag: &[u8; 4]) -> Option<Level9Kind> {
+        Self::LISTING_ORDER.into_iter().find(|k| &k.tag() == tag)
+    }
+
+    /// The listing's title line of the section's program.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Level9Kind::Aon9 => "// Level9 shader bytecode:",
+            Level9Kind::XnaPrepass => "// XNA Prepass shader bytecode:",
+            Level9Kind::Xna => "// XNA shader bytecode:",
+        }
+    }
+}
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
@@ -606,11 +650,15 @@ impl Aon9 {
     /// Sections, each opened by `//` and closed by `//` after its rows:
     /// constant-buffer mappings (loop-register table first when present),
     /// sampler mappings (sorted by target sampler), runtime constant
-    /// mappings, then the bytecode section (never closed by `//`): the SM2
-    /// program indented by four spaces, with `#line` directives and variable
-    /// annotations when the program carries debug information, a blank line,
-    /// and the instruction slot count.
-    pub fn write_listing(&self, out: &mut String) {
+    /// mappings, then the bytecode section (never closed by `//`) under
+    /// `kind`'s heading: the SM2 program indented by four spaces, with
+    /// `#line` directives and variable annotations when the program carries
+    /// debug information, a blank line, and the instruction slot count.
+    ///
+    /// A file with several level-9 chunks prints one such section per chunk,
+    /// in [`Level9Kind::LISTING_ORDER`]; each starts with its own `//` line
+    /// right after the previous one's slot count.
+    pub fn write_listing(&self, kind: Level9Kind, out: &mut String) {
         if !self.constant_buffer_mappings.is_empty() || !self.loop_register_mappings.is_empty() {
             out.push_str("//\n// Constant buffer to DX9 shader constant mappings:\n//\n");
             if !self.loop_register_mappings.is_empty() {
@@ -674,7 +722,9 @@ impl Aon9 {
             }
             out.push_str("//\n");
         }
-        out.push_str("//\n// Level9 shader bytecode:\n//\n");
+        out.push_str("//\n");
+        out.push_str(kind.heading());
+        out.push_str("\n//\n");
         self.program.write_listing(out);
     }
 }
@@ -1264,7 +1314,10 @@ impl Sm2Program {
             out.push('\n');
         }
         let (total, tex, arith) = self.slot_counts();
-        out.push_str(&format!("\n// approximately {total} instruction slots used"));
+        // The D3D9 disassembler says "slot" for one (fxc 9.x listings of
+        // `ps_3_0` programs show `// approximately 1 instruction slot used`).
+        let slots = if total == 1 { "slot" } else { "slots" };
+        out.push_str(&format!("\n// approximately {total} instruction {slots} used"));
         if self.version.pixel && tex > 0 {
             out.push_str(&format!(" ({tex} texture, {arith} arithmetic)"));
         }
@@ -1390,6 +1443,23 @@ mod tests {
         0x8000_0000 | ((ty & 7) << 28) | ((ty & 0x18) << 8) | (swz << 16) | (m << 24) | n
     }
 
+    /// The D3D9 disassembler's count is singular for one slot, as fxc's
+    /// `ps_3_0` listings show (`// approximately 1 instruction slot used`).
+    #[test]
+    fn one_instruction_slot_is_singular() {
+        let count = |prog: &[u32]| {
+            let a = Aon9::parse(&Builder::new().build(prog), 0).unwrap();
+            let mut s = String::new();
+            a.program.write_listing(&mut s);
+            s.lines().last().unwrap().to_string()
+        };
+        let mov = [ins(1, 2), dst(4, 0, 0xF), src(1, 0, 0xE4, 0)];
+        let one: Vec<u32> = [0xFFFE_0200].into_iter().chain(mov).chain([END_TOKEN]).collect();
+        let two: Vec<u32> = [0xFFFE_0200].into_iter().chain(mov).chain(mov).chain([END_TOKEN]).collect();
+        assert_eq!(count(&one), "// approximately 1 instruction slot used");
+        assert_eq!(count(&two), "// approximately 2 instruction slots used");
+    }
+
     #[test]
     fn vertex_shader_with_runtime_constant() {
         let mut b = Builder::new();
@@ -1428,7 +1498,7 @@ mod tests {
         assert_eq!(a.program.instructions[0].offset, 0x40 + 0x2c);
         assert_eq!(a.runtime_constant_mappings[0].offset, 0x40 + 0x24);
         let mut s = String::new();
-        a.write_listing(&mut s);
+        a.write_listing(Level9Kind::Aon9, &mut s);
         let want = "//
 // Runtime generated constant mappings:
 //
@@ -1482,7 +1552,7 @@ mod tests {
         let a = Aon9::parse(&bytes, 0).unwrap();
         assert_eq!(a.level9_suffix().as_deref(), Some("_level_9_1"));
         let mut s = String::new();
-        a.write_listing(&mut s);
+        a.write_listing(Level9Kind::Aon9, &mut s);
         let want = "//
 // Constant buffer to DX9 shader constant mappings:
 //

@@ -200,8 +200,8 @@ pub fn write_header_with(shader: &Shader, forced: super::Dialect, out: &mut Stri
     if let Some(i) = &shader.ifce {
         write_class_linkage(i, out);
     }
-    if let Some(a) = &shader.aon9 {
-        a.write_listing(out);
+    for (kind, a) in shader.level9_sections() {
+        a.write_listing(kind, out);
     }
 }
 

@@ -8,6 +8,7 @@
 //! they follow the printer by construction.
 
 use super::program::{write_instruction, Ctx};
+use crate::chunks::aon9::Level9Kind;
 use crate::spans::{Leaf, Link};
 use crate::Shader;
 
@@ -20,8 +21,44 @@ pub struct LineMap {
     pub ins_line: Vec<u32>,
     /// The line after the last instruction's last line (the trailer's).
     pub end_line: usize,
-    /// Line of the level-9 program's version line, when there is an Aon9 chunk.
+    /// Line of the first level-9 program's version line, when there is a
+    /// level-9 chunk (Aon9, XNAP or XNAS).
     pub l9_base: Option<usize>,
+}
+
+/// The level-9 sections that end the header, measured in lines.
+pub(crate) struct Level9Layout {
+    /// Each section's program version line, counted from the first one's.
+    pub starts: Vec<(Level9Kind, usize)>,
+    /// Lines from the first version line to the end of the level-9 text.
+    pub tail: usize,
+}
+
+impl Level9Layout {
+    /// The layout of `shader`'s level-9 sections, when it has any.
+    pub(crate) fn new(shader: &Shader) -> Option<Level9Layout> {
+        let (mut total, mut starts) = (0usize, Vec::new());
+        let (mut section, mut program) = (String::new(), String::new());
+        for (kind, a) in shader.level9_sections() {
+            section.clear();
+            program.clear();
+            a.write_listing(kind, &mut section);
+            a.program.write_listing(&mut program);
+            let (n, p) = (section.lines().count(), program.lines().count());
+            starts.push((kind, total + n.saturating_sub(p)));
+            total += n;
+        }
+        let first = starts.first()?.1;
+        for s in &mut starts {
+            s.1 -= first;
+        }
+        Some(Level9Layout { starts, tail: total - first })
+    }
+
+    /// Where `kind`'s version line is, counted from the first section's.
+    pub(crate) fn start(&self, kind: Level9Kind) -> Option<usize> {
+        self.starts.iter().find(|s| s.0 == kind).map(|s| s.1)
+    }
 }
 
 impl LineMap {
@@ -30,11 +67,7 @@ impl LineMap {
         let mut header = String::new();
         super::header::write_header(shader, &mut header);
         let header_lines = header.lines().count();
-        let l9_base = shader.aon9.as_ref().and_then(|a| {
-            let mut l9 = String::new();
-            a.program.write_listing(&mut l9);
-            header_lines.checked_sub(l9.lines().count())
-        });
+        let l9_base = Level9Layout::new(shader).and_then(|l| header_lines.checked_sub(l.tail));
         let mut ins_line = Vec::new();
         let mut end_line = header_lines;
         let program_line = shader.program.as_ref().map(|p| {
@@ -72,11 +105,7 @@ impl LineMap {
             seen
         };
         let header_lines = marks.first().map_or(0, |&(h, _)| line_at(h));
-        let l9_base = shader.aon9.as_ref().and_then(|a| {
-            let mut l9 = String::new();
-            a.program.write_listing(&mut l9);
-            header_lines.checked_sub(l9.lines().count())
-        });
+        let l9_base = Level9Layout::new(shader).and_then(|l| header_lines.checked_sub(l.tail));
         let mut ins_line = Vec::with_capacity(marks.len().saturating_sub(1));
         let mut end_line = header_lines;
         let program_line = shader.program.as_ref().map(|_| {

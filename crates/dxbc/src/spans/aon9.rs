@@ -41,8 +41,9 @@ const TEXTS: Texts = &[
     ("dbug_fourcc", "\"DBUG\": this comment holds the debug information of a /Zi compile."),
 ];
 
-/// Claims the whole chunk under `prefix`.
-pub(super) fn claim(a: &Aon9, prefix: &str, b: &mut Builder) {
+/// Claims the whole chunk under `prefix`; its program's version line is
+/// level-9 line `line0` of the listing.
+pub(super) fn claim(a: &Aon9, prefix: &str, line0: usize, b: &mut Builder) {
     let (o, p) = (a.offset, prefix);
     b.num(TEXTS, "size", format!("{p}/size"), o, 4, a.size.into());
     let v = &a.min_version;
@@ -93,7 +94,7 @@ pub(super) fn claim(a: &Aon9, prefix: &str, b: &mut Builder) {
         let q = format!("{p}/runtime_constant_mappings[{i}]");
         halves(b, &q, m.offset, &[("kind", m.kind), ("target_register", m.target_register)]);
     }
-    program(&a.program, &format!("{p}/program"), b);
+    program(&a.program, &format!("{p}/program"), line0, b);
 }
 
 /// Consecutive u16 fields named by their keys.
@@ -103,13 +104,13 @@ fn halves(b: &mut Builder, q: &str, at: usize, fields: &[(&str, u16)]) {
     }
 }
 
-fn program(s: &Sm2Program, q: &str, b: &mut Builder) {
+fn program(s: &Sm2Program, q: &str, line0: usize, b: &mut Builder) {
     let v = &s.version;
     b.num_m(TEXTS, "sm2_version", format!("{q}/version"), v.offset, 4, v.token.into(), v.name());
-    b.link(Link::Level9Line(0));
+    b.link(Link::Level9Line(line0));
     let lines = s.listing_lines();
     for (i, ins) in s.instructions.iter().enumerate() {
-        let line = lines.get(i).map(|&l| Link::Level9Line(l));
+        let line = lines.get(i).map(|&l| Link::Level9Line(line0 + l));
         instruction(ins, &format!("{q}/instructions[{i}]"), line, b);
     }
     // The decoder reads the first DBUG comment only.

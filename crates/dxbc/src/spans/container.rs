@@ -8,7 +8,9 @@
 //! not claim is `undecoded`.
 
 use super::{Builder, Texts, Value};
+use crate::chunks::aon9::Level9Kind;
 use crate::container::{chunk_kind_description, fourcc_text, ChunkEntry, HEADER_SIZE};
+use crate::listing::lines::Level9Layout;
 use crate::Shader;
 
 const TEXTS: Texts = &[
@@ -86,7 +88,7 @@ fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
         b"STAT" => s.stat.as_ref().filter(|m| m.offset == base).map(|m| super::small::stat(m, prefix, b)),
         b"SFI0" => s.sfi0.as_ref().filter(|m| m.offset == base).map(|m| super::small::sfi0(m, prefix, b)),
         b"IFCE" => s.ifce.as_ref().filter(|m| m.offset == base).map(|m| super::ifce::claim(m, prefix, b)),
-        b"Aon9" => s.aon9.as_ref().filter(|m| m.offset == base).map(|m| super::aon9::claim(m, prefix, b)),
+        b"Aon9" | b"XNAP" | b"XNAS" => level9(s, &e.tag, base, prefix, b),
         b"FX10" => crate::effects::Version::from_tag(b.dword(base).unwrap_or(0))
             .map(|_| super::effects::claim(&s.bytes, data.clone(), prefix, b)),
         b"SPDB" => s.spdb.as_ref().filter(|m| m.offset == base).map(|m| super::spdb::claim(m, prefix, b)),
@@ -95,6 +97,15 @@ fn chunk(s: &Shader, e: &ChunkEntry, prefix: &str, b: &mut Builder) {
     if decoded.is_none() && !failed {
         b.bytes(TEXTS, "payload", format!("{prefix}/payload"), data);
     }
+}
+
+/// A level-9 chunk, its lines counted on from the first level-9 section's.
+fn level9(s: &Shader, tag: &[u8; 4], base: usize, prefix: &str, b: &mut Builder) -> Option<()> {
+    let kind = Level9Kind::from_tag(tag)?;
+    let a = s.level9(kind).filter(|m| m.offset == base)?;
+    let line0 = Level9Layout::new(s).and_then(|l| l.start(kind)).unwrap_or(0);
+    super::aon9::claim(a, prefix, line0, b);
+    Some(())
 }
 
 fn sig(m: Option<&crate::chunks::signature::Signature>, base: usize, prefix: &str, b: &mut Builder) -> Option<()> {

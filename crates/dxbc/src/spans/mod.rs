@@ -87,8 +87,10 @@ pub enum Kind {
 pub enum Link {
     /// Index in [`crate::program::Program::instructions`].
     Instruction(usize),
-    /// Line of the SM2 program in the level-9 part of the listing, counted
-    /// from its version line (line 0), as `Sm2Program::write_listing` prints it.
+    /// Line in the level-9 part of the listing, counted from the first
+    /// level-9 program's version line (line 0): a later section's lines
+    /// (XNA prepass, XNA) count on past the earlier sections' text.
+    /// Within one program, lines are as `Sm2Program::write_listing` prints them.
     Level9Line(usize),
 }
 

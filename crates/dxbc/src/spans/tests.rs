@@ -337,6 +337,55 @@ fn aon9_tables_and_sm2_tokens_link_to_listing_lines() {
     assert_eq!(lines[0].trim(), "vs_2_0");
 }
 
+/// XNAP and XNAS are laid out as Aon9 and print after it, each under its
+/// own heading; their links count on past the earlier sections, so every
+/// one lands on the listing line of its own instruction, and the listing
+/// assembles back to the same three chunks.
+#[test]
+fn xna_sections_decode_print_link_and_assemble_like_aon9() {
+    // Three programs told apart by their second instruction's register.
+    let payload = |n: u8| {
+        let mut p = aon9();
+        let at = 0x48 - 8 + 8; // the second instruction's source, inside the payload
+        p[at] = n;
+        p
+    };
+    // vs_4_0 with a lone `ret`, so that the listing has a profile line.
+    let shdr = le(&[0x0001_0040, 3, 0x0100_003e]);
+    let bytes = write_container(
+        1,
+        &[(*b"XNAS", &payload(3)), (*b"XNAP", &payload(2)), (*b"Aon9", &payload(1)), (*b"SHDR", &shdr)],
+    );
+    let (s, sp) = spans_of(&bytes);
+    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    let listing = crate::listing::disassemble(&s);
+    let lines: Vec<&str> = listing.lines().collect();
+    let heading = |h: &str| lines.iter().position(|l| *l == h).unwrap_or_else(|| panic!("no {h:?} in\n{listing}"));
+    let (a, p, x) = (
+        heading("// Level9 shader bytecode:"),
+        heading("// XNA Prepass shader bytecode:"),
+        heading("// XNA shader bytecode:"),
+    );
+    assert!(a < p && p < x, "sections print Aon9, XNA prepass, XNA:\n{listing}");
+    let map = crate::listing::lines::LineMap::new(&s);
+    for (tag, at, source) in [("Aon9", a, "v1"), ("XNAP", p, "v2"), ("XNAS", x, "v3")] {
+        let line = |path: &str| map.leaf_line(leaf(&sp, &format!("{tag}/{path}"))).unwrap();
+        assert_eq!(line("program/version"), at + 2, "{tag}");
+        assert_eq!(lines[line("program/instructions[1]/token")].trim(), format!("mov oT0, {source}"), "{tag}");
+    }
+    // Each section becomes its chunk again, byte for byte, but for the
+    // fixture's opaque comment, which the listing does not print.
+    let rebuilt = Shader::parse(&crate::asm::assemble(&listing).expect("assembles")).unwrap();
+    for kind in crate::chunks::aon9::Level9Kind::LISTING_ORDER {
+        let chunk = |s: &Shader| {
+            let mut a = s.level9(kind).expect("decoded").clone();
+            a.program.comments.clear();
+            a.encode()
+        };
+        assert_eq!(chunk(&rebuilt), chunk(&s), "{kind:?}");
+    }
+}
+
 #[test]
 fn program_tokens_agree_with_locate() {
     let bytes = crate::examples::textured_pixel_shader();
