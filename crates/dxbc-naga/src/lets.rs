@@ -19,6 +19,11 @@
 //!   chain keeps its names, so no line grows past a few operations, and a
 //!   value computed before a loop is not moved into it.
 //!
+//! One exception keeps a name whatever the rules above say: a value read
+//! by an access that is used more than once (`arr[i]` read twice). naga
+//! never gives an access a `let`, so it prints the access at each use, and
+//! a value written inside it would be printed, and read, that many times.
+//!
 //! Dropping a name changes where nothing is computed: naga inlines only
 //! pure expressions; what must be evaluated where it stands (loads,
 //! samples, derivatives, calls and atomics) keeps its own `let` whatever
