@@ -35,6 +35,7 @@ mod float;
 mod ifce;
 mod instruction;
 mod lookup;
+mod message;
 mod operand;
 mod rdef;
 mod signatures;
@@ -171,7 +172,9 @@ fn parse(text: &str) -> Result<Listing, AsmError> {
             continue;
         }
         header.rdef.program_line(rest.trim_end());
-        if rest.starts_with("dcl_immediateConstantBuffer") {
+        if message::is_message(rest) {
+            message::parse(&mut c, &mut w)?;
+        } else if rest.starts_with("dcl_immediateConstantBuffer") {
             immediate_constant_buffer(c, &mut lines, &mut w)?;
         } else if rest.starts_with("dcl_") {
             decl::parse(&mut c, header.legacy, &mut w)?;

@@ -19,11 +19,12 @@ use crate::chunks::rdef::{ConstantBuffer, Rdef, ResourceBinding, Type};
 use crate::chunks::sfi0::{feature_name, Sfi0};
 use crate::chunks::signature::{system_value_name, Signature, SignatureElement};
 use crate::chunks::stat::Stat;
+use crate::program::Program;
 use crate::reader::dword;
 use crate::spec::{
-    self, opcode_token, CbufferType, Opcode, ProgramType, RdefProgramType, ReturnType, ShaderInputType,
-    ShaderVariableClass, SignatureMinPrecision, SignatureName, SrvDimension, TessDomain, TessOutputPrimitive,
-    TessPartitioning, SHADER_INPUT_FLAGS_FIELDS,
+    self, opcode_token, CbufferType, CustomdataClass, Opcode, ProgramType, RdefProgramType, ReturnType,
+    ShaderInputType, ShaderVariableClass, SignatureMinPrecision, SignatureName, SrvDimension, TessDomain,
+    TessOutputPrimitive, TessPartitioning, SHADER_INPUT_FLAGS_FIELDS,
 };
 use crate::Shader;
 use std::fmt::Write;
@@ -166,6 +167,9 @@ pub fn write_header_with(shader: &Shader, forced: super::Dialect, out: &mut Stri
         Dialect::V929 => out.push_str("//\n//\n"),
         _ => {}
     }
+    if shader.program.as_ref().is_some_and(needs_debug_layer) {
+        out.push_str("// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n");
+    }
     let info = program_info(shader);
     write_features(shader.sfi0.as_ref(), &info, out);
     if let Some(r) = rdef {
@@ -203,6 +207,20 @@ pub fn write_header_with(shader: &Shader, forced: super::Dialect, out: &mut Stri
     for (kind, a) in shader.level9_sections() {
         a.write_listing(kind, out);
     }
+}
+
+/// Whether the program uses what only the debug layers run: `abort`, or a
+/// shader message (`printf`/`errorf`). fxc then opens the listing with a
+/// note saying so (seen with both in one fxc 10.1 listing; which of them
+/// alone calls for it is not known, so either does).
+fn needs_debug_layer(p: &Program) -> bool {
+    p.instructions.iter().any(|ins| {
+        if ins.is_customdata() {
+            CustomdataClass::from_u32(ins.customdata_class()) == Some(CustomdataClass::ShaderMessage)
+        } else {
+            ins.op() == Some(Opcode::Abort)
+        }
+    })
 }
 
 /// `// Note: shader requires additional functionality:` and one line per

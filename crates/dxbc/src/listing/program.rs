@@ -12,6 +12,7 @@
 //! SDK and Windows 8 compilers): `dcl_constantbuffer cb0[4]` in lower case
 //! and a trailing space after `dcl_resource_structured`.
 
+use crate::program::message::Message;
 use crate::program::{Instruction, Operand, Program, NO_OPERAND};
 use crate::spec::{
     self, opc, CustomdataClass, ExtendedOpcodeType, NumType, OpClass, OperandModifier, OperandType, ResourceDimension,
@@ -608,6 +609,17 @@ fn write_double(f: f64, out: &mut String) {
     }
 }
 
+/// The shader message (`printf`/`errorf`) a custom-data block holds, when
+/// it is one and well formed.
+pub(crate) fn message_of(p: &Program, ins: &Instruction) -> Option<Message> {
+    if CustomdataClass::from_u32(ins.customdata_class()) != Some(CustomdataClass::ShaderMessage) {
+        return None;
+    }
+    let payload = ins.payload(p);
+    let words: Vec<u32> = payload.iter().map(|x| x.value).collect();
+    Message::read(&words, payload.first().map_or(0, |x| x.offset as usize))
+}
+
 fn write_customdata(p: &Program, ins: &Instruction, cx: Ctx, out: &mut String) {
     let class = ins.customdata_class();
     let data: Vec<u32> = ins.payload(p).iter().map(|x| x.value).collect();
@@ -627,6 +639,15 @@ fn write_customdata(p: &Program, ins: &Instruction, cx: Ctx, out: &mut String) {
             out.push('}');
         }
         out.push_str(" }");
+    } else if let Some(m) = message_of(p, ins) {
+        out.push_str(m.mnemonic());
+        out.push_str(" \"");
+        out.push_str(&m.text);
+        out.push('"');
+        for &id in &m.ids {
+            out.push_str(", ");
+            write_operand(&m.operands, &m.operands.operands[id as usize], NumType::Untyped, cx, out);
+        }
     } else {
         let name = spec::CUSTOMDATA_CLASS.get(class).map_or("customdata", |e| e.spec_name);
         let _ = write!(out, "// customdata {} ({} dwords)", name.to_ascii_lowercase(), data.len());

@@ -15,6 +15,7 @@ mod decode;
 mod encode;
 pub mod ir;
 mod locate;
+pub mod message;
 
 pub use decode::read_operand;
 pub use locate::{FieldValue, Located, TokenRole};
