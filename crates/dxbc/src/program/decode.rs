@@ -377,8 +377,22 @@ fn instruction_body(
                 at(pos + 1),
             ));
         }
-        let word = Word::Count("custom data");
+        let class = opcode_token::CUSTOMDATA_CLASS.get(token);
+        let message = spec::CustomdataClass::from_u32(class) == Some(spec::CustomdataClass::ShaderMessage);
+        // A shader message's dwords are named by the layout in `message`;
+        // other blocks' are plain custom data.
+        let op_words = if message && count > 6 { dword(words, pos + 6) as usize } else { 0 };
         for i in pos + 2..pos + count {
+            let word = match i - pos - 2 {
+                _ if !message => Word::Count("custom data"),
+                0 => Word::Count("message id"),
+                1 => Word::Count("message format"),
+                2 => Word::Count("message characters"),
+                3 => Word::Count("message operand count"),
+                4 => Word::Count("message operand dwords"),
+                k if k - 5 < op_words => Word::Count("message operand"),
+                _ => Word::Count("message text"),
+            };
             first_use(&mut p.payload, payload_bound);
             p.payload.push(Payload { offset: at(i) as u32, value: dword(words, i), word });
         }
