@@ -1168,6 +1168,15 @@ pub static LENGTH_FIELDS: &[FieldDef] = &[f(
     "Length of the whole program in dwords, counting the version and length tokens.",
 )];
 
+/// The explicit length dword of a long declaration or custom-data block.
+pub static INSTRUCTION_LENGTH_FIELDS: &[FieldDef] = &[f(
+    "block length",
+    31,
+    0,
+    None,
+    "Length of this declaration or custom-data block in dwords, counting its opcode token and this dword.",
+)];
+
 /// The fields of an opcode token shared by every opcode, by name.
 pub mod opcode_token {
     use super::*;

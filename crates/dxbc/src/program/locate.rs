@@ -94,7 +94,7 @@ impl Located {
                     v
                 }
             }
-            TokenRole::InstructionLength => spec::LENGTH_FIELDS.iter().collect(),
+            TokenRole::InstructionLength => spec::INSTRUCTION_LENGTH_FIELDS.iter().collect(),
             TokenRole::ExtendedOpcode => spec::extended_opcode_fields(self.value).iter().collect(),
             TokenRole::Operand { .. } => spec::OPERAND_FIELDS.iter().collect(),
             TokenRole::ExtendedOperand { .. } => spec::EXTENDED_OPERAND_FIELDS.iter().collect(),
