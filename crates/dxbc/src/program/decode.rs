@@ -106,17 +106,7 @@ fn desc_layout(code: u16) -> Option<&'static [Item]> {
 }
 
 pub(super) fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
-    let mut p = Program {
-        offset: base,
-        version: VersionToken(0),
-        length: 0,
-        instructions: Vec::new(),
-        operands: Vec::new(),
-        pool: Vec::new(),
-        payload: Vec::new(),
-        trailing: Vec::new(),
-        undecoded: Vec::new(),
-    };
+    let mut p = Program::empty(base);
     let n_words = data.len() / 4;
     if n_words < 2 {
         p.undecoded = data.to_vec();

@@ -17,7 +17,7 @@
 //! needs the debug layer. The block is kept as payload dwords by the
 //! decoder (so it encodes and tiles like any custom data); this reads it.
 
-use super::{read_operand, Program, VersionToken};
+use super::{read_operand, Program};
 
 /// `D3D11_SB_SHADER_MESSAGE_ID_MESSAGE`.
 pub const MESSAGE_ID: u32 = 0x0020_0102;
@@ -58,17 +58,7 @@ impl Message {
         }
         let ops_end = HEADER.checked_add(op_words as usize).filter(|&e| e <= payload.len())?;
         let words: Vec<u8> = payload[..ops_end].iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut operands = Program {
-            offset: base,
-            version: VersionToken(0),
-            length: 0,
-            instructions: Vec::new(),
-            operands: Vec::new(),
-            pool: Vec::new(),
-            payload: Vec::new(),
-            trailing: Vec::new(),
-            undecoded: Vec::new(),
-        };
+        let mut operands = Program::empty(base);
         let mut ids = Vec::new();
         let mut cur = HEADER;
         for _ in 0..count.min(op_words) {

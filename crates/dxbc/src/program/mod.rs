@@ -313,6 +313,22 @@ pub struct Program {
 }
 
 impl Program {
+    /// A program with nothing in it yet, whose version token would sit at
+    /// absolute offset `offset`.
+    pub(crate) fn empty(offset: usize) -> Program {
+        Program {
+            offset,
+            version: VersionToken(0),
+            length: 0,
+            instructions: Vec::new(),
+            operands: Vec::new(),
+            pool: Vec::new(),
+            payload: Vec::new(),
+            trailing: Vec::new(),
+            undecoded: Vec::new(),
+        }
+    }
+
     /// Decodes a program chunk payload whose first byte is at absolute
     /// offset `base`. Returns what decoded and the fault, if any.
     pub fn decode(data: &[u8], base: usize) -> (Program, Vec<Error>) {
