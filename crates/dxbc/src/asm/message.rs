@@ -8,12 +8,12 @@ use crate::spec::{self, opc, NumType};
 
 /// Whether the line at `c` is a shader message.
 pub(crate) fn is_message(rest: &str) -> bool {
-    rest.starts_with("printf ") || rest.starts_with("errorf ")
+    message::MNEMONICS.iter().any(|m| rest.strip_prefix(m).is_some_and(|r| r.starts_with(' ')))
 }
 
 /// Parses one message line into its custom-data block.
 pub(crate) fn parse(c: &mut Cursor, w: &mut Vec<u32>) -> Res<()> {
-    let error = c.word() == "errorf";
+    let error = c.word() == message::MNEMONICS[1];
     c.skip_ws();
     let open = c.pos;
     c.expect("\"")?;

@@ -38,15 +38,14 @@ impl Level9Layout {
     /// The layout of `shader`'s level-9 sections, when it has any.
     pub(crate) fn new(shader: &Shader) -> Option<Level9Layout> {
         let (mut total, mut starts) = (0usize, Vec::new());
-        let (mut section, mut program) = (String::new(), String::new());
+        let mut section = String::new();
         for (kind, a) in shader.level9_sections() {
             section.clear();
-            program.clear();
             a.write_listing(kind, &mut section);
-            a.program.write_listing(&mut program);
-            let (n, p) = (section.lines().count(), program.lines().count());
-            starts.push((kind, total + n.saturating_sub(p)));
-            total += n;
+            // The version line follows the heading and one `//` line.
+            let heading = section.lines().position(|l| l == kind.heading()).map_or(0, |h| h + 2);
+            starts.push((kind, total + heading));
+            total += section.lines().count();
         }
         let first = starts.first()?.1;
         for s in &mut starts {

@@ -609,20 +609,16 @@ fn write_double(f: f64, out: &mut String) {
     }
 }
 
-/// The shader message (`printf`/`errorf`) a custom-data block holds, when
-/// it is one and well formed.
-pub(crate) fn message_of(p: &Program, ins: &Instruction) -> Option<Message> {
-    if CustomdataClass::from_u32(ins.customdata_class()) != Some(CustomdataClass::ShaderMessage) {
-        return None;
-    }
-    let payload = ins.payload(p);
-    let words: Vec<u32> = payload.iter().map(|x| x.value).collect();
-    Message::read(&words, payload.first().map_or(0, |x| x.offset as usize))
-}
-
 fn write_customdata(p: &Program, ins: &Instruction, cx: Ctx, out: &mut String) {
     let class = ins.customdata_class();
-    let data: Vec<u32> = ins.payload(p).iter().map(|x| x.value).collect();
+    let payload = ins.payload(p);
+    let data: Vec<u32> = payload.iter().map(|x| x.value).collect();
+    // A shader message (`printf`/`errorf`), when the block is one and well formed.
+    let message = || {
+        (CustomdataClass::from_u32(class) == Some(CustomdataClass::ShaderMessage))
+            .then(|| Message::read(&data, payload.first().map_or(0, |x| x.offset as usize)))
+            .flatten()
+    };
     if CustomdataClass::from_u32(class) == Some(CustomdataClass::DclImmediateConstantBuffer) {
         out.push_str("dcl_immediateConstantBuffer { ");
         let pad = "                              ";
@@ -639,7 +635,7 @@ fn write_customdata(p: &Program, ins: &Instruction, cx: Ctx, out: &mut String) {
             out.push('}');
         }
         out.push_str(" }");
-    } else if let Some(m) = message_of(p, ins) {
+    } else if let Some(m) = message() {
         out.push_str(m.mnemonic());
         out.push_str(" \"");
         out.push_str(&m.text);

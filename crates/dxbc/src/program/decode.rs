@@ -373,16 +373,8 @@ fn instruction_body(
         // other blocks' are plain custom data.
         let op_words = if message && count > 6 { dword(words, pos + 6) as usize } else { 0 };
         for i in pos + 2..pos + count {
-            let word = match i - pos - 2 {
-                _ if !message => Word::Count("custom data"),
-                0 => Word::Count("message id"),
-                1 => Word::Count("message format"),
-                2 => Word::Count("message characters"),
-                3 => Word::Count("message operand count"),
-                4 => Word::Count("message operand dwords"),
-                k if k - 5 < op_words => Word::Count("message operand"),
-                _ => Word::Count("message text"),
-            };
+            let word =
+                Word::Count(if message { super::message::word_name(i - pos - 2, op_words) } else { "custom data" });
             first_use(&mut p.payload, payload_bound);
             p.payload.push(Payload { offset: at(i) as u32, value: dword(words, i), word });
         }

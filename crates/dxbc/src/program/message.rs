@@ -74,11 +74,24 @@ impl Message {
 
     /// The mnemonic fxc prints.
     pub fn mnemonic(&self) -> &'static str {
-        if self.error {
-            "errorf"
-        } else {
-            "printf"
-        }
+        MNEMONICS[usize::from(self.error)]
+    }
+}
+
+/// The mnemonics of a message and of an error.
+pub const MNEMONICS: [&str; 2] = ["printf", "errorf"];
+
+/// What payload dword `k` of a message whose operands take `op_words`
+/// dwords holds (the layout above).
+pub(crate) fn word_name(k: usize, op_words: usize) -> &'static str {
+    match k {
+        0 => "message id",
+        1 => "message format",
+        2 => "message characters",
+        3 => "message operand count",
+        4 => "message operand dwords",
+        k if k - HEADER < op_words => "message operand",
+        _ => "message text",
     }
 }
 
