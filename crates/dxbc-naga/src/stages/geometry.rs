@@ -99,7 +99,13 @@ impl Lower<'_> {
         self.stage_buffer_of(role, name, false, k)
     }
 
-    fn stage_buffer_of(&mut self, role: StageBufferRole, name: &str, writable: bool, k: K) -> Handle<GlobalVariable> {
+    pub(crate) fn stage_buffer_of(
+        &mut self,
+        role: StageBufferRole,
+        name: &str,
+        writable: bool,
+        k: K,
+    ) -> Handle<GlobalVariable> {
         let (group, binding) = self.options.bindings.place_stage_buffer(role);
         let (ty, access) = match role {
             StageBufferRole::VertexCount => {
@@ -219,7 +225,7 @@ impl Lower<'_> {
         // A geometry shader reads its input records only through its input
         // registers: they take the kind its signature and reads favour.
         let input = if is_gs {
-            let k = record_kind(p, shader.input_signature.as_ref(), &[OT::Input], 0..p.instructions.len());
+            let k = record_kind(p, shader.input_signature.as_ref(), &[OT::Input], 0..p.instructions.len(), K::U);
             self.record_buffer(StageBufferRole::Input, "stage_input", k, &[OT::Input])
         } else {
             self.stage_buffer(StageBufferRole::Input, "stage_input")
@@ -718,13 +724,15 @@ fn gs_declarations(p: &dxbc::program::Program) -> Result<(u32, OutputTopology, u
 /// The kind a pass reads records of signature `sig` through operand types
 /// `files` in: f32 when every element with a register is a float and more
 /// of the reads of them by the pass's instructions (indices `pass`) are
-/// float than not (a copy to an output counts as u32: outputs of these
-/// passes are bits), else u32 (the records' bits as they are).
+/// float than not (a copy to an output counts as the outputs' kind
+/// `outputs`: bits, but for a hull pass's float outputs), else u32 (the
+/// records' bits as they are).
 pub(crate) fn record_kind(
     p: &dxbc::program::Program,
     sig: Option<&dxbc::chunks::signature::Signature>,
     files: &[OT],
     pass: impl Iterator<Item = usize>,
+    outputs: K,
 ) -> K {
     if signature_kind(sig) != K::F {
         return K::U;
@@ -733,7 +741,7 @@ pub(crate) fn record_kind(
     for ins in pass.filter_map(|i| p.instructions.get(i)).filter(|i| !i.is_customdata()) {
         let Some(code) = ins.op() else { continue };
         let dst_is_output = ins.operand(p, 0).is_some_and(|d| d.operand_type() == Some(OT::Output));
-        let kind = crate::regs::source_kind(code).or((dst_is_output && code == O::Mov).then_some(K::U));
+        let kind = crate::regs::source_kind(code).or((dst_is_output && code == O::Mov).then_some(outputs));
         let reads = ins.operands(p).skip(1).filter(|o| o.operand_type().is_some_and(|t| files.contains(&t))).count();
         match kind {
             Some(K::F) => float += reads,
@@ -749,7 +757,7 @@ pub(crate) fn record_kind(
 }
 
 /// F when every element of `sig` with a register is a float.
-fn signature_kind(sig: Option<&dxbc::chunks::signature::Signature>) -> K {
+pub(crate) fn signature_kind(sig: Option<&dxbc::chunks::signature::Signature>) -> K {
     use dxbc::spec::RegisterComponentType as C;
     let mut kinds = sig
         .into_iter()

@@ -518,13 +518,38 @@ impl Lower<'_> {
                 } else {
                     secs.phases.iter().flat_map(|ph| ph.range.clone()).collect()
                 };
-                let k = super::geometry::record_kind(p, shader.input_signature.as_ref(), &files, phases.into_iter());
-                input_points = self.record_buffer(StageBufferRole::Input, "stage_input", k, &files);
                 let writes_points = pass == Pass::HullControlPoints;
-                let cps = self.stage_buffer_access(StageBufferRole::ControlPoints, "control_points", writes_points);
+                // The outputs (`o`, and the records the pass writes from it)
+                // take the kind the signature gives them when it is all
+                // floats, as a native stage's outputs do; a pass-through
+                // control-point phase copies its input records as they are.
+                let (out_sig, out_files) = if writes_points {
+                    (shader.output_signature.as_ref(), &[OT::Output][..])
+                } else {
+                    (shader.patch_constant_signature.as_ref(), &[OT::Output, OT::InputPatchConstant][..])
+                };
+                let declared_kind = super::geometry::signature_kind(out_sig);
+                let k = super::geometry::record_kind(
+                    p,
+                    shader.input_signature.as_ref(),
+                    &files,
+                    phases.into_iter(),
+                    declared_kind,
+                );
+                input_points = self.record_buffer(StageBufferRole::Input, "stage_input", k, &files);
+                let ko = if writes_points && secs.control_point.is_none() { k } else { declared_kind };
+                for &f in out_files {
+                    self.record_kinds.insert(f as u32, ko);
+                }
+                let cps = if writes_points {
+                    self.stage_buffer_of(StageBufferRole::ControlPoints, "control_points", true, ko)
+                } else {
+                    self.stage_buffer_access(StageBufferRole::ControlPoints, "control_points", false)
+                };
                 control_points = Some(cps);
                 let n = std::num::NonZeroU32::new(REGISTER_STRIDE).unwrap_or(std::num::NonZeroU32::MIN);
-                let arr = self.ty(TypeInner::Array { base: vec4u, size: ArraySize::Constant(n), stride: 16 });
+                let base = self.vec_ty(ko);
+                let arr = self.ty(TypeInner::Array { base, size: ArraySize::Constant(n), stride: 16 });
                 out_array = Some(self.private_typed("o", arr));
                 if writes_points {
                     special(self, OT::OutputControlPointId);
@@ -532,9 +557,13 @@ impl Lower<'_> {
                     let declared = declared_outputs(p, secs.control_point.clone().unwrap_or(0..0));
                     regs = merged(signature_registers(shader.output_signature.as_ref()), declared, at)?;
                 } else {
-                    special(self, OT::InputForkInstanceId);
-                    special(self, OT::InputJoinInstanceId);
-                    let pcs = self.stage_buffer_access(StageBufferRole::PatchConstants, "patch_constants", true);
+                    // The instance ids, where a phase reads them.
+                    for id in [OT::InputForkInstanceId, OT::InputJoinInstanceId] {
+                        if p.operands.iter().any(|o| o.operand_type() == Some(id)) {
+                            special(self, id);
+                        }
+                    }
+                    let pcs = self.stage_buffer_of(StageBufferRole::PatchConstants, "patch_constants", true, ko);
                     patch_constants = Some(pcs);
                     record_out = Some(pcs);
                     let declared = declared_outputs(p, secs.phases.iter().flat_map(|ph| ph.range.clone()));
@@ -551,10 +580,10 @@ impl Lower<'_> {
                 // constants only through registers: typed by their signatures.
                 let files = [OT::InputControlPoint, OT::Input];
                 let all = || 0..p.instructions.len();
-                let k = super::geometry::record_kind(p, shader.input_signature.as_ref(), &files, all());
+                let k = super::geometry::record_kind(p, shader.input_signature.as_ref(), &files, all(), K::U);
                 input_points = self.record_buffer(StageBufferRole::ControlPoints, "control_points", k, &files);
                 let files = [OT::InputPatchConstant];
-                let k = super::geometry::record_kind(p, shader.patch_constant_signature.as_ref(), &files, all());
+                let k = super::geometry::record_kind(p, shader.patch_constant_signature.as_ref(), &files, all(), K::U);
                 let pcs = self.record_buffer(StageBufferRole::PatchConstants, "patch_constants", k, &files);
                 patch_constants = Some(pcs);
                 regs = self.record_registers(shader)?;
@@ -742,7 +771,6 @@ impl Lower<'_> {
                     None => {
                         // Pass-through: output point i = input point i.
                         let Some(arr) = out_array else { return malformed("no output registers", p.offset) };
-                        let kept = self.record_kinds.get(&(OT::InputControlPoint as u32)).copied().unwrap_or(K::U);
                         let patch = self.tess_special_x(OT::InputPrimitiveid)?;
                         let cp = self.tess_special_x(OT::OutputControlPointId)?;
                         let n = self.lit_u(in_cp);
@@ -756,8 +784,7 @@ impl Lower<'_> {
                             let base = self.e(E::GlobalVariable(input_points));
                             let src = self.e(E::Access { base, index: i });
                             let value = self.e(E::Load { pointer: src });
-                            // The output registers are bits.
-                            let value = self.bitcast(value, kept, K::U);
+                            // `o` holds the input records' kind (`prepare_tess`).
                             let dst_base = self.e(E::GlobalVariable(arr));
                             let dst = self.e(E::AccessIndex { base: dst_base, index: r });
                             self.stmt(S::Store { pointer: dst, value });
@@ -778,11 +805,16 @@ impl Lower<'_> {
                     let name = format!("{}_phase_{k}", if ph.join { "join" } else { "fork" });
                     let f = self.lower_phase(name, ph.range.clone())?;
                     let id = if ph.join { OT::InputJoinInstanceId } else { OT::InputForkInstanceId };
-                    calls.push((f, id, ph.instances));
+                    // The id is stored before each call only for a phase that reads it.
+                    let reads_id = p.instructions[ph.range.clone()]
+                        .iter()
+                        .flat_map(|ins| ins.operands(p))
+                        .any(|o| o.operand_type() == Some(id));
+                    calls.push((f, id, ph.instances, reads_id));
                 }
                 self.span = Span::UNDEFINED;
-                for (f, id, instances) in calls {
-                    let g = self.tess().and_then(|t| t.specials.get(&id).copied());
+                for (f, id, instances, reads_id) in calls {
+                    let g = self.tess().and_then(|t| t.specials.get(&id).copied()).filter(|_| reads_id);
                     for i in 0..instances {
                         if let Some(g) = g {
                             let v = self.splat_u(i);
