@@ -2,7 +2,9 @@
 //!
 //! `cargo run --release -p dxbc-naga --example readability -- DIR...`
 //! translates every `.dxbc` file under the directories as the CLI does
-//! (`translate_standalone`, default options with register names) and prints, per DXBC
+//! (default options, every form holding the shader's code: a hull shader's
+//! control-point and patch-constant passes, otherwise the standalone form)
+//! and prints, per DXBC
 //! instruction, what `dxbc_naga::readability` counts.
 use dxbc_naga::readability::Figures;
 
@@ -39,8 +41,8 @@ fn main() {
         for path in &files {
             let Ok(bytes) = std::fs::read(path) else { continue };
             let Ok(shader) = dxbc::Shader::parse(&bytes) else { continue };
-            let t = match dxbc_naga::translate_standalone(&shader, &options) {
-                Ok(t) => t,
+            let forms = match translate_for_reading(&shader, &options) {
+                Ok(forms) => forms,
                 Err(e) => {
                     // READABILITY_VERBOSE=1 names the files not translated.
                     if std::env::var_os("READABILITY_VERBOSE").is_some() {
@@ -50,17 +52,18 @@ fn main() {
                     continue;
                 }
             };
-            let wgsl = match dxbc_naga::to_wgsl(&t) {
-                Ok(w) => w,
-                Err(e) => {
-                    if std::env::var_os("READABILITY_VERBOSE").is_some() {
-                        eprintln!("{}: {e}", path.display());
+            let pairs: Vec<(&naga::Module, &str)> = forms.iter().map(|(t, w)| (&t.module, w.as_str())).collect();
+            // READABILITY_VERBOSE=1 also names the members read but not named.
+            if std::env::var_os("READABILITY_VERBOSE").is_some() {
+                let idents: Vec<&str> =
+                    pairs.iter().flat_map(|(_, w)| dxbc_naga::readability::identifiers(w)).collect();
+                for m in dxbc_naga::readability::members_read(&shader) {
+                    if !idents.iter().any(|i| dxbc_naga::readability::names_member(i, &m)) {
+                        eprintln!("{}: member {m} not named", path.display());
                     }
-                    refused += 1;
-                    continue;
                 }
-            };
-            sum += Figures::of(&shader, &t.module, &wgsl);
+            }
+            sum += Figures::of(&shader, &pairs);
         }
         print_row(dir, &sum, refused);
         total += sum;
@@ -69,6 +72,21 @@ fn main() {
     if dirs.len() > 1 {
         print_row("all", &total, total_refused);
     }
+}
+
+/// Every module holding the shader's code ([`dxbc_naga::readability::code_forms`])
+/// with its WGSL.
+fn translate_for_reading(
+    shader: &dxbc::Shader,
+    options: &dxbc_naga::Options,
+) -> Result<Vec<(dxbc_naga::Translation, String)>, String> {
+    let mut out = Vec::new();
+    for form in dxbc_naga::readability::code_forms(shader) {
+        let t = dxbc_naga::translate_pipeline_stage(shader, options, form).map_err(|e| e.to_string())?;
+        let wgsl = dxbc_naga::to_wgsl(&t).map_err(|e| e.to_string())?;
+        out.push((t, wgsl));
+    }
+    Ok(out)
 }
 
 fn print_row(name: &str, f: &Figures, refused: u64) {

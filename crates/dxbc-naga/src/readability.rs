@@ -8,6 +8,17 @@
 //! module: one per literal expression, so `vec4<u32>(a, a, a, a)` counts 4
 //! and a splat of one literal counts 1), and the RDEF constant-buffer
 //! members the program reads against those of them the WGSL names.
+//!
+//! The WGSL counted is every module that holds the shader's own code
+//! ([`code_forms`]): for a hull shader both its control-point and its
+//! patch-constant pass (the fork and join phases live only in the second),
+//! for every other stage the form it is shown in on its own.
+//!
+//! A member is named when an identifier is its name, or its name followed
+//! by what the writers add ([`names_member`]): naga's namer puts `_` after
+//! a name ending in a digit and `_1`, `_2` on a repeated one; the lowering
+//! names a row load of a buffer kept as rows `NAME_29_` and a vector
+//! WGSL cannot align as lanes `NAME_x`.
 
 use dxbc::program::{Operand, Program, NO_OPERAND};
 use dxbc::spec::{NumComponents, OpClass, OperandType as OT, SelectionMode};
@@ -46,24 +57,49 @@ impl std::ops::AddAssign for Figures {
 }
 
 impl Figures {
-    /// Counts one translated shader.
-    pub fn of(shader: &dxbc::Shader, module: &naga::Module, wgsl: &str) -> Figures {
+    /// Counts one translated shader: its modules in every one of its
+    /// [`code_forms`], each with its WGSL.
+    pub fn of(shader: &dxbc::Shader, forms: &[(&naga::Module, &str)]) -> Figures {
         let members = members_read(shader);
-        let idents = identifiers(wgsl);
+        let idents: BTreeSet<&str> = forms.iter().flat_map(|(_, wgsl)| identifiers(wgsl)).collect();
         Figures {
             shaders: 1,
             instructions: shader.program.as_ref().map_or(0, instruction_count),
-            bitcasts: bitcasts(wgsl),
-            lines: code_lines(wgsl),
-            raw_floats: raw_float_literals(module),
+            bitcasts: forms.iter().map(|(_, wgsl)| bitcasts(wgsl)).sum(),
+            lines: forms.iter().map(|(_, wgsl)| code_lines(wgsl)).sum(),
+            raw_floats: forms.iter().map(|(module, _)| raw_float_literals(module)).sum(),
             members_read: members.len() as u64,
-            members_named: members.iter().filter(|m| idents.contains(m.as_str())).count() as u64,
+            members_named: members.iter().filter(|m| idents.iter().any(|i| names_member(i, m))).count() as u64,
         }
     }
 
     /// `x` per DXBC instruction.
     pub fn per_instruction(&self, x: u64) -> f64 {
         x as f64 / self.instructions.max(1) as f64
+    }
+}
+
+/// The forms whose modules together hold every instruction of `shader`:
+/// a hull shader's control-point and patch-constant passes, otherwise the
+/// form it is shown in on its own.
+pub fn code_forms(shader: &dxbc::Shader) -> Vec<crate::StageForm> {
+    use dxbc::spec::ProgramType as P;
+    match shader.program.as_ref().and_then(|p| P::from_u32(p.version.program_type())) {
+        Some(P::HullShader) => vec![crate::StageForm::Compute, crate::StageForm::PatchConstant],
+        _ => vec![crate::StageForm::standalone(shader)],
+    }
+}
+
+/// Whether the WGSL identifier `ident` names the member `name`: it is the
+/// name, or the name, `_` and a suffix of digits, `_` and lane letters
+/// (`v1_`, `v_1`, `v_29_`, `v_x`; see the module notes).
+pub fn names_member(ident: &str, name: &str) -> bool {
+    match ident.strip_prefix(name) {
+        Some("") => true,
+        Some(rest) => {
+            rest.strip_prefix('_').is_some_and(|s| s.chars().all(|c| c.is_ascii_digit() || "_xyzw".contains(c)))
+        }
+        None => false,
     }
 }
 
@@ -122,7 +158,8 @@ pub fn identifiers(text: &str) -> BTreeSet<&str> {
 
 /// Names of the RDEF constant-buffer variables whose bytes a non-declaration
 /// instruction reads (by the row and the swizzled components of each
-/// `cb#[row]` source; a dynamically indexed row counts at its base).
+/// `cb#[row]` source; a dynamically indexed row counts at its base; a read
+/// through a register-selected buffer is not counted).
 pub fn members_read(shader: &dxbc::Shader) -> BTreeSet<String> {
     let (Some(p), Some(rdef)) = (&shader.program, &shader.rdef) else {
         return BTreeSet::new();
@@ -133,6 +170,12 @@ pub fn members_read(shader: &dxbc::Shader) -> BTreeSet<String> {
             return;
         }
         let sm51 = op.index_dim() == 3;
+        // A register-selected buffer (a class instance's `cb[r3.w + 0][…]`,
+        // an SM5.1 range's `CB0[r0.x][…]`): which buffer, and so which
+        // member, it reads is decided at run time.
+        if op.index.first().is_some_and(|i| i.rel != NO_OPERAND) || (sm51 && op.index[1].rel != NO_OPERAND) {
+            return;
+        }
         let (id, row) = if sm51 { (op.index[0].imm, op.index[2].imm) } else { (op.index[0].imm, op.index[1].imm) };
         // The cbuffer binding this register (SM5.0) or range id (SM5.1) names.
         let Some(binding) = rdef.bindings.iter().find(|b| {
@@ -202,6 +245,18 @@ mod tests {
         assert!(ids.contains("cb0"));
         assert!(!ids.contains("3u"));
         assert!(!ids.contains("g_m"));
+    }
+
+    #[test]
+    fn members_are_named_with_the_writers_suffixes() {
+        assert!(names_member("g_fAlpha", "g_fAlpha"));
+        assert!(names_member("g_fAlpha_1", "g_fAlpha"));
+        assert!(names_member("vHighlight1_", "vHighlight1"));
+        assert!(names_member("xe_range_x", "xe_range"));
+        assert!(names_member("g_cbShadowsData_29_", "g_cbShadowsData"));
+        assert!(!names_member("g_fAlphaRef", "g_fAlpha"));
+        assert!(!names_member("g_fAlpha_ref", "g_fAlpha"));
+        assert!(!names_member("g_f", "g_fAlpha"));
     }
 
     /// fxc's own listing says which constant buffer members a shader uses;
