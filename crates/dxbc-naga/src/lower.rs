@@ -1153,10 +1153,12 @@ impl<'a> Lower<'a> {
         let input = ty == OT::Input && self.io.is_none() && !tess && Self::is_static(op, 0) && op.index_dim() == 1;
         let cb_row =
             ty == OT::ConstantBuffer && op.index_dim() == 2 && Self::is_static(op, 0) && Self::is_static(op, 1);
-        // The system-value inputs of a native stage: the wrapper sets them
-        // before the body, which never writes them.
-        let special_input = self.io.is_none()
-            && matches!(
+        // The system-value inputs of a native stage, and the ids of a
+        // stage run through compute: the wrapper (for an instance id, the
+        // caller of its phase's function) sets them before the body, which
+        // never writes them.
+        let special_input = match self.io {
+            None => matches!(
                 ty,
                 OT::InputThreadId
                     | OT::InputThreadGroupId
@@ -1164,7 +1166,17 @@ impl<'a> Lower<'a> {
                     | OT::InputThreadIdInGroupFlattened
                     | OT::InputPrimitiveid
                     | OT::InputCoverageMask
-            );
+            ),
+            Some(_) => matches!(
+                ty,
+                OT::InputPrimitiveid
+                    | OT::InputGsInstanceId
+                    | OT::InputDomainPoint
+                    | OT::InputForkInstanceId
+                    | OT::InputJoinInstanceId
+                    | OT::OutputControlPointId
+            ),
+        };
         let (native, key) = if input {
             let reg = op.index[0].imm as u32;
             let g = self.input(reg);

@@ -77,6 +77,10 @@ pub(crate) enum LoadKey {
     Input(u32, u8),
     /// A system-value input register (by operand type) as kind.
     Special(u32, u8),
+    /// A private global a compute form's entry point sets before the body
+    /// runs and the body only reads (the invocation's index, a hull or
+    /// domain pass's primitive and control-point ids), by its handle.
+    Stage(u32),
 }
 
 /// The register state of an open construct.

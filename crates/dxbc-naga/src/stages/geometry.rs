@@ -322,13 +322,25 @@ impl Lower<'_> {
         self.e(E::Load { pointer: ptr })
     }
 
+    /// A load of a global the entry point sets and the body only reads,
+    /// made once while the block it was made in is open.
+    pub(crate) fn load_stage_global(&mut self, g: Handle<GlobalVariable>) -> H {
+        let key = crate::regs::LoadKey::Stage(g.index() as u32);
+        if let Some(&h) = self.loads.get(&key) {
+            return h;
+        }
+        let v = self.load_global(g);
+        let x = self.component(v, 0);
+        self.loads.insert(key, x);
+        x
+    }
+
     /// Component 0 of the private index register: this invocation's vertex
     /// or primitive.
     pub(crate) fn invocation_index(&mut self) -> Result<H, TranslateError> {
         let Some(io) = &self.io else { return malformed("no stage buffers", self.p.offset) };
         let g = io.index;
-        let v = self.load_global(g);
-        Ok(self.component(v, 0))
+        Ok(self.load_stage_global(g))
     }
 
     /// A pointer to the input register an operand names, in the records.

@@ -641,8 +641,7 @@ impl Lower<'_> {
         let Some(&g) = self.tess().and_then(|t| t.specials.get(&ty)) else {
             return malformed(format!("{} in this pass", ty.row().asm), self.p.offset);
         };
-        let v = self.load_global(g);
-        Ok(self.component(v, 0))
+        Ok(self.load_stage_global(g))
     }
 
     /// A pointer to control point `op.index[0]`'s register `op.index[1]`
