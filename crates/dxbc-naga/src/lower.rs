@@ -1177,6 +1177,8 @@ impl<'a> Lower<'a> {
                     | OT::OutputControlPointId
             ),
         };
+        // A record register a compute-form pass only reads, statically indexed.
+        let record = (0..op.index_dim()).all(|d| Self::is_static(op, d)) && self.read_only_record(ty);
         let (native, key) = if input {
             let reg = op.index[0].imm as u32;
             let g = self.input(reg);
@@ -1186,6 +1188,8 @@ impl<'a> Lower<'a> {
             (self.cb_kinds.get(&id).copied().unwrap_or(K::U), Some((id, op.index[1].imm as u32, 1)))
         } else if special_input {
             (self.memory_kind(op), Some((ty as u32, 0, 2)))
+        } else if record {
+            (self.memory_kind(op), Some((ty as u32, 0, 3)))
         } else {
             (self.memory_kind(op), None)
         };
@@ -1195,7 +1199,12 @@ impl<'a> Lower<'a> {
                 let key = match file {
                     0 => LoadKey::Input(reg, k_code(k)),
                     1 => LoadKey::Cbuffer(reg, row, k_code(k)),
-                    _ => LoadKey::Special(reg, k_code(k)),
+                    2 => LoadKey::Special(reg, k_code(k)),
+                    _ => {
+                        let (a, b) = (op.index[0].imm as u32, op.index[1].imm as u32);
+                        let (a, b) = if op.index_dim() == 2 { (a, b) } else { (u32::MAX, a) };
+                        LoadKey::Record(reg, a, b, k_code(k))
+                    }
                 };
                 if let Some(&h) = self.loads.get(&key) {
                     h

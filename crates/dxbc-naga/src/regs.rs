@@ -81,6 +81,9 @@ pub(crate) enum LoadKey {
     /// runs and the body only reads (the invocation's index, a hull or
     /// domain pass's primitive and control-point ids), by its handle.
     Stage(u32),
+    /// A record register a compute-form pass only reads: operand type,
+    /// its two static indices (vertex or point, register), kind.
+    Record(u32, u32, u32, u8),
 }
 
 /// The register state of an open construct.

@@ -636,6 +636,25 @@ impl Lower<'_> {
         self.io.as_ref().and_then(|io| io.tess.as_ref())
     }
 
+    /// Whether registers of type `ty` are records this pass only reads
+    /// (its stage input, the control points and patch constants written by
+    /// an earlier pass), so a load of a statically indexed one stays valid
+    /// while its block is open.
+    pub(crate) fn read_only_record(&self, ty: OT) -> bool {
+        let Some(io) = &self.io else { return false };
+        if io.gs.is_some() {
+            return ty == OT::Input;
+        }
+        match io.tess.as_ref().map(|t| t.pass) {
+            Some(Pass::HullControlPoints) => matches!(ty, OT::Input | OT::InputControlPoint),
+            Some(Pass::HullPatchConstants) => matches!(ty, OT::Input | OT::InputControlPoint | OT::OutputControlPoint),
+            Some(Pass::DomainVertex | Pass::DomainCompute) => {
+                matches!(ty, OT::Input | OT::InputControlPoint | OT::InputPatchConstant)
+            }
+            _ => false,
+        }
+    }
+
     /// Component 0 of a tess special register (vPrimitiveID: the patch).
     pub(crate) fn tess_special_x(&mut self, ty: OT) -> Result<H, TranslateError> {
         let Some(&g) = self.tess().and_then(|t| t.specials.get(&ty)) else {
