@@ -24,6 +24,7 @@ mod spirv_binding_arrays;
 pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
+mod wgsl_text;
 
 pub use emulate::{default_class_instances, standard_sample_position, Emulation};
 pub use limitation::Limitation;
@@ -479,8 +480,10 @@ pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> 
 pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Wgsl)?;
     let (module, info) = t.module_for(Language::Wgsl);
-    let mut s = naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
+    let s = naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
+    // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal).
+    let mut s = wgsl_text::hex_masks(&s);
     if t.stage == naga::ShaderStage::Fragment {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.

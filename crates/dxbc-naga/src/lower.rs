@@ -69,8 +69,9 @@
 //! exact bits (`f32::from_bits`, printed by naga as the shortest decimal
 //! that round-trips, so no float parse is involved; translation.md's "raw
 //! bits" rule is kept in substance), a NaN or infinity still as bits and a
-//! bitcast (WGSL has no such literal); integers in decimal (naga prints
-//! every integer literal in decimal: hex masks cannot be asked for).
+//! bitcast (WGSL has no such literal); integers in decimal, and the WGSL
+//! text then writes bit masks (the literal operands of `&`, `|`, `^`) in
+//! hex (`wgsl_text`; naga prints every integer in decimal).
 //! Splats stay splats (`vec4(1f)`).
 //!
 //! A comparison written to a temp keeps its `bool` (`regs::Value::Bool`):

@@ -43,7 +43,7 @@ fn dxbc_main() {
     let _e58 = vThreadIDInGroup;
     let r1_x_1 = (_e58.x << 2u);
     let xe_edram_base_samples_2x_depth_pitch = XeEdramLoadStoreConstants.xe_edram_base_samples_2x_depth_pitch;
-    let r1_yz = (vec2(xe_edram_base_samples_2x_depth_pitch) & vec2<u32>(32768u, 2047u));
+    let r1_yz = (vec2(xe_edram_base_samples_2x_depth_pitch) & vec2<u32>(0x8000u, 0x7ffu));
     r1_x = r1_x_1;
     if (r1_yz.x != 0u) {
         let r1_yw = select(vec2(0u), vec2<u32>(40u, 4294967256u), vec2<bool>((_e58.x < 10u), (_e58.x >= 10u)));
@@ -56,7 +56,7 @@ fn dxbc_main() {
     let r1_y_1 = (((r1_y + _e96.x) * 5120u) + bitcast<u32>((bitcast<vec4<i32>>(_e104).yyyy * vec4(320i)).z));
     let _e116 = r1_x;
     let r1_y_2 = (((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u) << 1u);
-    let r1_x_3 = (((_e116 << 2u) + r1_y_1) << (r1_y_2 & 31u));
+    let r1_x_3 = (((_e116 << 2u) + r1_y_1) << (r1_y_2 & 0x1fu));
     let _e131 = (r1_x_3 / 4u);
     let _e133 = arrayLength((&xe_edram_load_store_dest));
     if (_e131 < _e133) {

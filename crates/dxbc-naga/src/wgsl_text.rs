@@ -1,0 +1,196 @@
+//! What the WGSL text gets after naga's writer: spellings the writer
+//! cannot be asked for.
+//!
+//! naga prints every integer literal in decimal, so a mask reads
+//! `(x & 4294967232u)`; a person writes `(x & 0xffffffc0u)`. [`hex_masks`]
+//! rewrites the literals that are operands of a bitwise `&`, `|` or `^`
+//! (alone, or as every component of a vector of literals) in hex. Only the
+//! spelling of a literal changes: the value, the module and every line stay
+//! as naga wrote them, so line-to-span links and the SPIR-V are untouched.
+//! naga writes each statement on one line and every binary operation in
+//! parentheses with a space on each side of its operator (`(a & b)`), so
+//! the operands are found from the operator outwards, on one line.
+
+/// A literal below this stays decimal (`x & 1u`, `x & 7u`: the same digits).
+const HEX_FROM: u64 = 10;
+
+/// The WGSL with the bitwise operators' literal operands in hex.
+pub fn hex_masks(wgsl: &str) -> String {
+    let mut out = String::with_capacity(wgsl.len() + wgsl.len() / 64);
+    for (k, line) in wgsl.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("//") || !(line.contains(" & ") || line.contains(" | ") || line.contains(" ^ ")) {
+            out.push_str(line);
+            continue;
+        }
+        hex_masks_in_line(line, &mut out);
+    }
+    out
+}
+
+fn hex_masks_in_line(line: &str, out: &mut String) {
+    let b = line.as_bytes();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for i in 1..b.len().saturating_sub(1) {
+        let op = b[i];
+        if !matches!(op, b'&' | b'|' | b'^') || b[i - 1] != b' ' || b[i + 1] != b' ' {
+            continue;
+        }
+        spans.extend(right_literals(line, i + 2));
+        spans.extend(left_literals(line, i - 1));
+    }
+    spans.sort_unstable();
+    spans.dedup();
+    let mut at = 0;
+    for (start, end) in spans {
+        if start < at {
+            continue;
+        }
+        out.push_str(&line[at..start]);
+        match hex_literal(&line[start..end]) {
+            Some(hex) => out.push_str(&hex),
+            None => out.push_str(&line[start..end]),
+        }
+        at = end;
+    }
+    out.push_str(&line[at..]);
+}
+
+/// An integer literal token at `start`: its end.
+fn literal_at(s: &str, start: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = start;
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    let digits = i;
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    if i == digits {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'u' | b'i')) {
+        i += 1;
+    }
+    // A float (`1f`, `0.5f`) or an identifier goes on.
+    match b.get(i) {
+        Some(c) if c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.' => None,
+        _ => Some(i),
+    }
+}
+
+/// The literal operand starting at `start` (after an operator): a literal,
+/// or a vector constructor of literals; the literals' spans.
+fn right_literals(s: &str, start: usize) -> Vec<(usize, usize)> {
+    if let Some(end) = literal_at(s, start) {
+        return vec![(start, end)];
+    }
+    let rest = &s[start..];
+    if !rest.starts_with("vec") {
+        return Vec::new();
+    }
+    let Some(open) = rest.find('(') else { return Vec::new() };
+    // `vec4(`, `vec2<u32>(`: nothing else between `vec` and the parenthesis.
+    if !rest[..open].chars().all(|c| c.is_ascii_alphanumeric() || c == '<' || c == '>') {
+        return Vec::new();
+    }
+    vector_literals(s, start + open + 1)
+}
+
+/// The literals of a constructor whose arguments start at `first`, when
+/// every argument is one.
+fn vector_literals(s: &str, first: usize) -> Vec<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = first;
+    loop {
+        let Some(end) = literal_at(s, i) else { return Vec::new() };
+        spans.push((i, end));
+        match (b.get(end), b.get(end + 1)) {
+            (Some(b')'), _) => return spans,
+            (Some(b','), Some(b' ')) => i = end + 2,
+            _ => return Vec::new(),
+        }
+    }
+}
+
+/// The literal operand ending just before `end` (before an operator).
+fn left_literals(s: &str, end: usize) -> Vec<(usize, usize)> {
+    let b = s.as_bytes();
+    if end == 0 {
+        return Vec::new();
+    }
+    if b[end - 1] == b')' {
+        // A vector constructor of literals: back to its parenthesis.
+        let Some(open) = s[..end].rfind('(') else { return Vec::new() };
+        let head = &s[..open];
+        let name_start =
+            head.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '<' || c == '>')).map_or(0, |p| p + 1);
+        if !head[name_start..].starts_with("vec") {
+            return Vec::new();
+        }
+        let spans = vector_literals(s, open + 1);
+        return if spans.last().is_some_and(|&(_, e)| e + 1 == end) { spans } else { Vec::new() };
+    }
+    let start =
+        s[..end].rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')).map_or(0, |p| p + 1);
+    match literal_at(s, start) {
+        Some(e) if e == end => vec![(start, end)],
+        _ => Vec::new(),
+    }
+}
+
+/// `token` in hex, when it is a non-negative integer literal of at least
+/// [`HEX_FROM`].
+fn hex_literal(token: &str) -> Option<String> {
+    let (digits, suffix) = match token.as_bytes().last() {
+        Some(b'u' | b'i') => token.split_at(token.len() - 1),
+        _ => (token, ""),
+    };
+    let v: u64 = digits.parse().ok()?;
+    (v >= HEX_FROM).then(|| format!("0x{v:x}{suffix}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_are_hex_and_other_literals_are_not() {
+        let cases = [
+            ("    let a = (x & 4294967232u);", "    let a = (x & 0xffffffc0u);"),
+            ("    let a = (65535u & x);", "    let a = (0xffffu & x);"),
+            ("    let a = ((x >> 16u) | 2147483648u);", "    let a = ((x >> 16u) | 0x80000000u);"),
+            ("    let a = (x ^ 255i);", "    let a = (x ^ 0xffi);"),
+            // Small masks read the same either way; shift counts and sums stay decimal.
+            ("    let a = ((x & 1u) + 1040187392u);", "    let a = ((x & 1u) + 1040187392u);"),
+            // Every component of a vector of literals, splat or not.
+            (
+                "    let v = (y & vec4<u32>(1023u, 127u, 3u, 8388607u));",
+                "    let v = (y & vec4<u32>(0x3ffu, 0x7fu, 3u, 0x7fffffu));",
+            ),
+            ("    let v = (vec2(32767u) & y);", "    let v = (vec2(0x7fffu) & y);"),
+            // A vector with a non-literal argument, a negative i32, a float: unchanged.
+            ("    let v = (y & vec2<u32>(z, 255u));", "    let v = (y & vec2<u32>(z, 255u));"),
+            ("    let a = (x & -16i);", "    let a = (x & -16i);"),
+            ("    let b = (p && (q || r));", "    let b = (p && (q || r));"),
+            ("    let a = (x_255u & y);", "    let a = (x_255u & y);"),
+            ("    // (x & 4294967232u)", "    // (x & 4294967232u)"),
+        ];
+        for (naga, ours) in cases {
+            assert_eq!(hex_masks(naga), ours);
+        }
+    }
+
+    #[test]
+    fn lines_stay_where_they_are() {
+        let text = "fn f() {\n    let a = (x & 65535u);\n}\n";
+        let out = hex_masks(text);
+        assert_eq!(out.lines().count(), text.lines().count());
+        assert!(out.ends_with("}\n"));
+    }
+}
