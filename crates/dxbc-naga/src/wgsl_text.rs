@@ -4,12 +4,17 @@
 //! naga prints every integer literal in decimal, so a mask reads
 //! `(x & 4294967232u)`; a person writes `(x & 0xffffffc0u)`. [`hex_masks`]
 //! rewrites the literals that are operands of a bitwise `&`, `|` or `^`
-//! (alone, or as every component of a vector of literals) in hex. Only the
+//! (alone, or as every component of a vector of literals) in hex, and
+//! all-ones `4294967295u` wherever it is (D3D's true, a mask that
+//! `select(0u, 0xffffffffu, b)` builds, a `firstbit` that found none). Only the
 //! spelling of a literal changes: the value, the module and every line stay
 //! as naga wrote them, so line-to-span links and the SPIR-V are untouched.
 //! naga writes each statement on one line and every binary operation in
 //! parentheses with a space on each side of its operator (`(a & b)`), so
 //! the operands are found from the operator outwards, on one line.
+
+/// u32's all-ones, which reads as what it is only in hex.
+const ALL_ONES: &str = "4294967295u";
 
 /// A literal below this stays decimal (`x & 1u`, `x & 7u`: the same digits).
 const HEX_FROM: u64 = 10;
@@ -22,7 +27,8 @@ pub fn hex_masks(wgsl: &str) -> String {
             out.push('\n');
         }
         let trimmed = line.trim_start();
-        if trimmed.starts_with("//") || !(line.contains(" & ") || line.contains(" | ") || line.contains(" ^ ")) {
+        let operators = line.contains(" & ") || line.contains(" | ") || line.contains(" ^ ");
+        if trimmed.starts_with("//") || !(operators || line.contains(ALL_ONES)) {
             out.push_str(line);
             continue;
         }
@@ -41,6 +47,17 @@ fn hex_masks_in_line(line: &str, out: &mut String) {
         }
         spans.extend(right_literals(line, i + 2));
         spans.extend(left_literals(line, i - 1));
+    }
+    let mut from = 0;
+    while let Some(k) = line[from..].find(ALL_ONES) {
+        let start = from + k;
+        let before = line[..start].chars().next_back();
+        if before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            && literal_at(line, start).is_some()
+        {
+            spans.push((start, start + ALL_ONES.len()));
+        }
+        from = start + ALL_ONES.len();
     }
     spans.sort_unstable();
     spans.dedup();
@@ -179,6 +196,9 @@ mod tests {
             ("    let a = (x & -16i);", "    let a = (x & -16i);"),
             ("    let b = (p && (q || r));", "    let b = (p && (q || r));"),
             ("    let a = (x_255u & y);", "    let a = (x_255u & y);"),
+            // All ones, wherever it is.
+            ("    let m = select(0u, 4294967295u, b);", "    let m = select(0u, 0xffffffffu, b);"),
+            ("    let m = (14294967295u + 4294967295u);", "    let m = (14294967295u + 0xffffffffu);"),
             ("    // (x & 4294967232u)", "    // (x & 4294967232u)"),
         ];
         for (naga, ours) in cases {

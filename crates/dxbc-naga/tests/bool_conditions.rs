@@ -33,7 +33,7 @@ fn assert_line(wgsl: &str, line: &str) {
     assert!(wgsl.lines().any(|l| l.trim() == line), "missing `{line}` in:\n{wgsl}");
 }
 
-/// `lt` keeps its bool: no `select(0u, 4294967295u, …)` of its own.
+/// `lt` keeps its bool: no `select(0u, 0xffffffffu, …)` of its own.
 #[test]
 fn a_comparison_is_a_bool() {
     assert_line(&wgsl(), "let r0_xy = (_e1.xy < vec2(0.5f));");
@@ -61,7 +61,7 @@ fn and_with_a_value_is_a_select() {
 fn masks_combined_stay_bools() {
     let w = wgsl();
     assert_line(&w, "let r0_z = (r0_xy.x & r0_xy.y);");
-    assert!(w.contains("select(0u, 4294967295u, (r0_xy.x == r0_xy.y))"), "{w}");
+    assert!(w.contains("select(0u, 0xffffffffu, (r0_xy.x == r0_xy.y))"), "{w}");
     assert_line(&w, "if r0_z {");
 }
 
@@ -70,7 +70,7 @@ fn masks_combined_stay_bools() {
 fn other_readers_get_the_mask() {
     assert_line(
         &wgsl(),
-        "o0_ = bitcast<vec4<f32>>(vec4<u32>(select(0u, 4294967295u, r0_xy.x), select(0u, 4294967295u, r0_xy.y), \
-         select(0u, 4294967295u, r0_z), select(0u, 4294967295u, (r0_xy.x == r0_xy.y))));",
+        "o0_ = bitcast<vec4<f32>>(vec4<u32>(select(0u, 0xffffffffu, r0_xy.x), select(0u, 0xffffffffu, r0_xy.y), \
+         select(0u, 0xffffffffu, r0_z), select(0u, 0xffffffffu, (r0_xy.x == r0_xy.y))));",
     );
 }

@@ -46,7 +46,7 @@ fn tiled_feedback_reports_every_tile_resident() {
         assert!(t.emulations.contains(&Emulation::TiledFeedback), "{rel}");
         // check_access_fully_mapped is all ones (true); the status is 0.
         if listing(&shader).contains("check_access_fully_mapped") {
-            assert!(wgsl.contains("4294967295u"), "{rel}");
+            assert!(wgsl.contains("0xffffffffu"), "{rel}");
         }
     }
     // A clamp that is not a literal <= 0: SPIR-V's MinLod (tests/spirv_post.rs);
