@@ -820,7 +820,11 @@ impl<'a> Lower<'a> {
             return g;
         }
         let name = ty.row().asm.to_string();
-        let g = self.private_global(name);
+        // Depth is a float (`frag_depth: f32`); the others hold integers.
+        let g = match ty {
+            OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual => self.io_global(name, K::F),
+            _ => self.private_global(name),
+        };
         self.specials.insert(ty, g);
         g
     }
@@ -1298,7 +1302,8 @@ impl<'a> Lower<'a> {
     }
 
     /// The element kind of the memory an operand names (u32 but for
-    /// constant buffers and the immediate constant buffer).
+    /// constant buffers, the immediate constant buffer and the registers
+    /// typed by their signature or meaning).
     fn memory_kind(&self, op: &Operand) -> K {
         if let Some(&k) = self.record_kinds.get(&op.ty()) {
             return k;
@@ -1319,6 +1324,8 @@ impl<'a> Lower<'a> {
             },
             Some(OT::ConstantBuffer) => self.cb_kinds.get(&(op.index[0].imm as u32)).copied().unwrap_or(K::U),
             Some(OT::ImmediateConstantBuffer) => self.icb_kind,
+            // A special register's global (depth is f32), once made.
+            Some(t) if self.specials.contains_key(&t) => self.specials.get(&t).map_or(K::U, |&g| self.global_kind(g)),
             _ => K::U,
         }
     }
@@ -3537,10 +3544,10 @@ impl<'a> Lower<'a> {
             let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
             let x = ep.expressions.append(E::AccessIndex { base: load, index: 0 }, Span::UNDEFINED);
             let v = match conv {
-                Some(_) => {
+                Some(_) if self.global_kind(g) != K::F => {
                     ep.expressions.append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
                 }
-                None => x,
+                _ => x,
             };
             emit_all(&ep, first + 1, &mut stmts);
             members.push(StructMember {
