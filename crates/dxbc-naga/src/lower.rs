@@ -252,6 +252,9 @@ pub(crate) struct Lower<'a> {
     pub(crate) input_kinds: BTreeMap<u32, K>,
     /// The kind of each output register (its signature's component type).
     output_kinds: BTreeMap<u32, K>,
+    /// The semantic of each input register that holds one signature
+    /// element (`texcoord0`): a load of it is named so.
+    input_names: BTreeMap<u32, String>,
     /// Input and output globals of a native stage are `vec4`s of their
     /// signature's kind (the others hold u32 bits).
     global_kinds: BTreeMap<Handle<GlobalVariable>, K>,
@@ -410,6 +413,7 @@ pub(crate) fn translate_form(
             .map(|e| (e.register, register_kind(e.component_type)))
             .rev()
             .collect(),
+        input_names: input_names(shader),
         global_kinds: BTreeMap::new(),
         lane_mask: 0xf,
         lanes: 4,
@@ -1216,7 +1220,11 @@ impl<'a> Lower<'a> {
                 } else {
                     let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                     let load = self.e(E::Load { pointer: ptr });
-                    // A constant-buffer row is named after its variable.
+                    // An input register of one element is named after its
+                    // semantic, a constant-buffer row after its variable.
+                    if let (0, Some(name)) = (file, self.input_names.get(&reg)) {
+                        self.f.named_expressions.insert(load, name.clone());
+                    }
                     if file == 1 {
                         if let Some(name) = self.cb_row_names.get(&(reg, row)) {
                             self.f.named_expressions.insert(load, name.clone());
@@ -3827,6 +3835,29 @@ pub(crate) fn identifier(name: &str) -> Option<String> {
         s.insert(0, 'n');
     }
     Some(s)
+}
+
+/// Per input register holding exactly one signature element, the name of
+/// its loads: the semantic in lower case, with its index only where
+/// another element has the same semantic (`texcoord`, `color1`; the entry
+/// point's arguments have the full `texcoord0`, and naga's names are
+/// unique over the module).
+fn input_names(shader: &dxbc::Shader) -> BTreeMap<u32, String> {
+    let elements: Vec<_> =
+        shader.input_signature.iter().flat_map(|s| s.elements.iter()).filter(|e| e.register != u32::MAX).collect();
+    let mut out = BTreeMap::new();
+    for e in &elements {
+        if elements.iter().filter(|o| o.register == e.register).count() != 1 {
+            continue;
+        }
+        let alone = elements.iter().filter(|o| o.name.eq_ignore_ascii_case(&e.name)).count() == 1;
+        let name = match (alone && e.semantic_index == 0, identifier(&e.name.to_ascii_lowercase())) {
+            (true, Some(base)) => base,
+            _ => semantic_identifier(&e.name, e.semantic_index),
+        };
+        out.insert(e.register, name);
+    }
+    out
 }
 
 /// A signature element's identifier: its semantic in lower case with its

@@ -43,10 +43,10 @@ fn dxbc_main() {
         if !(r1_z) {
             break;
         }
-        let _e36 = v2_;
+        let texcoord1_1 = v2_;
         let m_vCascadeScale = cbAllShadowData[(bitcast<u32>(_e26) + 24u)];
         let m_vCascadeOffset = cbAllShadowData[(bitcast<u32>(_e26) + 16u)];
-        let r2_xyz = ((_e36.xyz * m_vCascadeScale.xyz) + m_vCascadeOffset.xyz);
+        let r2_xyz = ((texcoord1_1.xyz * m_vCascadeScale.xyz) + m_vCascadeOffset.xyz);
         let m_nCascadeLevels = cbAllShadowData[32];
         let m_fMinBorderPadding = m_nCascadeLevels.z;
         let r1_z_1 = (m_fMinBorderPadding < min(r2_xyz.y, r2_xyz.x));
@@ -63,10 +63,10 @@ fn dxbc_main() {
     }
     let _e85 = r3_y;
     let r2_w = f32(_e85);
-    let _e88 = v2_;
-    let _e90 = dpdxCoarse(_e88.xyx);
+    let texcoord1_2 = v2_;
+    let _e90 = dpdxCoarse(texcoord1_2.xyx);
     let m_vCascadeScale_1 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
-    let _e100 = dpdyCoarse(_e88.xyx);
+    let _e100 = dpdyCoarse(texcoord1_2.xyx);
     let m_vCascadeScale_2 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
     let _e110 = r2_x;
     let _e112 = r2_y;
@@ -82,14 +82,14 @@ fn dxbc_main() {
     let m_nCascadeLevels_1 = cbAllShadowData[32];
     let m_iVisualizeCascades = bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy;
     let r2_xyzw = select(vec4(1f), vec4<f32>(_e151.x, _e151.y, _e151.z, 1f), (m_iVisualizeCascades != vec4(0u)));
-    let _e174 = v0_;
-    let r1_y_3 = saturate(dot(vec3<f32>(-1f, 1f, -1f), _e174.xyz));
-    let r1_z_3 = saturate(dot(vec3<f32>(1f, 1f, -1f), _e174.xyz));
+    let normal = v0_;
+    let r1_y_3 = saturate(dot(vec3<f32>(-1f, 1f, -1f), normal.xyz));
+    let r1_z_3 = saturate(dot(vec3<f32>(1f, 1f, -1f), normal.xyz));
     let r1_y_4 = ((r1_y_3 * 0.05f) + (r1_z_3 * 0.05f));
-    let r1_y_5 = ((saturate(-(_e174.y)) * 0.05f) + r1_y_4);
-    let r1_y_6 = ((saturate(dot(vec3(1f), _e174.xyz)) * 0.05f) + r1_y_5);
+    let r1_y_5 = ((saturate(-(normal.y)) * 0.05f) + r1_y_4);
+    let r1_y_6 = ((saturate(dot(vec3(1f), normal.xyz)) * 0.05f) + r1_y_5);
     let m_vLightDir = cbAllShadowData[36];
-    let r1_w_1 = (saturate(dot(m_vLightDir.xyz, _e174.xyz)) + r1_y_6);
+    let r1_w_1 = (saturate(dot(m_vLightDir.xyz, normal.xyz)) + r1_y_6);
     let r1_x_4 = ((r1_x_3 * ((-(r1_y_6) * 0.5f) + r1_w_1)) + (r1_y_6 * 0.5f));
     o0_ = (_e6 * (r2_xyzw * vec4(r1_x_4)));
     return;

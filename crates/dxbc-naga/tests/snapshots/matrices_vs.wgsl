@@ -25,18 +25,18 @@ var<private> o3_: vec4<f32>;
 var<private> o4_: vec4<f32>;
 
 fn dxbc_main() {
-    let _e1 = v1_;
+    let normal = v1_;
     let m_mWorld = cbAllShadowData.m_mWorld;
-    let _e18 = v0_;
+    let position = v0_;
     let m_mWorldView = cbAllShadowData.m_mWorldView;
-    let _e25 = v2_;
+    let texcoord = v2_;
     let m_mShadow = cbAllShadowData.m_mShadow;
     let m_mWorldViewProjection = cbAllShadowData.m_mWorldViewProjection;
-    o0_ = vec4<f32>(dot(_e1.xyz, m_mWorld[0].xyz), dot(_e1.xyz, m_mWorld[1].xyz), dot(_e1.xyz, m_mWorld[2].xyz), 0f);
-    o1_ = vec4<f32>(_e25.xy, dot(_e18, m_mWorldView[2]), 0f);
-    o2_ = vec4<f32>(dot(_e18, m_mShadow[0]), dot(_e18, m_mShadow[1]), dot(_e18, m_mShadow[2]), dot(_e18, m_mShadow[3]));
-    o3_ = vec4<f32>(dot(_e18, m_mWorldViewProjection[0]), dot(_e18, m_mWorldViewProjection[1]), dot(_e18, m_mWorldViewProjection[2]), dot(_e18, m_mWorldViewProjection[3]));
-    o4_ = _e18;
+    o0_ = vec4<f32>(dot(normal.xyz, m_mWorld[0].xyz), dot(normal.xyz, m_mWorld[1].xyz), dot(normal.xyz, m_mWorld[2].xyz), 0f);
+    o1_ = vec4<f32>(texcoord.xy, dot(position, m_mWorldView[2]), 0f);
+    o2_ = vec4<f32>(dot(position, m_mShadow[0]), dot(position, m_mShadow[1]), dot(position, m_mShadow[2]), dot(position, m_mShadow[3]));
+    o3_ = vec4<f32>(dot(position, m_mWorldViewProjection[0]), dot(position, m_mWorldViewProjection[1]), dot(position, m_mWorldViewProjection[2]), dot(position, m_mWorldViewProjection[3]));
+    o4_ = position;
     return;
 }
 

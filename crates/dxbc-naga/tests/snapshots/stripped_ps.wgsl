@@ -14,8 +14,8 @@ var<private> v1_: vec4<f32>;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let _e1 = v1_;
-    let r0_xyzw = textureSample(t0_, s0_, _e1.xyxx.xy);
+    let texcoord = v1_;
+    let r0_xyzw = textureSample(t0_, s0_, texcoord.xyxx.xy);
     let _e10 = cb0_[0];
     let r0_xyz = ((r0_xyzw.xyz * _e10.xxx) + vec3(1f));
     let r0_xyz_1 = ((r0_xyzw.xyz * _e10.xxx) / r0_xyz);

@@ -33,15 +33,15 @@ var<private> v1_: vec4<f32>;
 var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
-    let _e1 = v2_;
-    let r1_xyzw = dpdy(_e1.xyxy);
+    let texcoord = v2_;
+    let r1_xyzw = dpdy(texcoord.xyxy);
     let r2_xyzw = (r1_xyzw.zwzw * vec4<f32>(-0.375f, -0.375f, -0.125f, -0.125f));
     let r1_xyzw_1 = (r1_xyzw * vec4<f32>(0.125f, 0.125f, 0.375f, 0.375f));
-    let r3_xyzw = dpdx(_e1.xyxy);
+    let r3_xyzw = dpdx(texcoord.xyxy);
     let r2_xyzw_1 = ((r3_xyzw.zwzw * vec4<f32>(-0.125f, -0.125f, 0.375f, 0.375f)) + r2_xyzw);
     let r1_xyzw_2 = ((r3_xyzw * vec4<f32>(-0.375f, -0.375f, 0.125f, 0.125f)) + r1_xyzw_1);
-    let r1_xyzw_3 = (r1_xyzw_2 + _e1.xyxy);
-    let r2_xyzw_2 = (r2_xyzw_1 + _e1.xyxy);
+    let r1_xyzw_3 = (r1_xyzw_2 + texcoord.xyxy);
+    let r2_xyzw_2 = (r2_xyzw_1 + texcoord.xyxy);
     let r3_xyzw_1 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.xyxx.xy);
     let r2_xyzw_3 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.zwzz.xy);
     let g_fAlphaRef = cbAll.g_fAlphaRef;
@@ -65,8 +65,8 @@ fn dxbc_main() {
     let r1_xyz = ((r1_xyzw_4.xyz * r1_xyzw_4.www) + r2_xyz_2);
     let r1_xyz_1 = (select(r2_xyz_2, r1_xyz, vec3(r3_w)) / vec3(r0_y_3));
     oMask.x = select(r0_x_1, (r0_x_1 + 8u), r3_w);
-    let _e137 = v1_;
-    o0_ = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * _e137);
+    let color = v1_;
+    o0_ = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
     return;
 }
 
