@@ -255,6 +255,9 @@ pub(crate) struct Lower<'a> {
     /// The semantic of each input register that holds one signature
     /// element (`texcoord0`): a load of it is named so.
     input_names: BTreeMap<u32, String>,
+    /// The same for output registers: their globals are named so
+    /// (`out_position`), the others after the register (`o1`).
+    output_names: BTreeMap<u32, String>,
     /// Input and output globals of a native stage are `vec4`s of their
     /// signature's kind (the others hold u32 bits).
     global_kinds: BTreeMap<Handle<GlobalVariable>, K>,
@@ -414,6 +417,7 @@ pub(crate) fn translate_form(
             .rev()
             .collect(),
         input_names: input_names(shader),
+        output_names: output_names(shader),
         global_kinds: BTreeMap::new(),
         lane_mask: 0xf,
         lanes: 4,
@@ -796,7 +800,8 @@ impl<'a> Lower<'a> {
             return g;
         }
         let kind = self.output_kinds.get(&n).copied().unwrap_or(K::F);
-        let g = self.io_global(format!("o{n}"), kind);
+        let name = self.output_names.get(&n).cloned().unwrap_or_else(|| format!("o{n}"));
+        let g = self.io_global(name, kind);
         self.outputs.insert(n, g);
         g
     }
@@ -3838,15 +3843,38 @@ pub(crate) fn identifier(name: &str) -> Option<String> {
 }
 
 /// Per input register holding exactly one signature element, the name of
-/// its loads: the semantic in lower case, with its index only where
+/// its loads: the semantic in lower case (a system value's without its
+/// `sv_`: `position`, `vertexid`), with its index only where
 /// another element has the same semantic (`texcoord`, `color1`; the entry
 /// point's arguments have the full `texcoord0`, and naga's names are
 /// unique over the module).
 fn input_names(shader: &dxbc::Shader) -> BTreeMap<u32, String> {
     let elements: Vec<_> =
         shader.input_signature.iter().flat_map(|s| s.elements.iter()).filter(|e| e.register != u32::MAX).collect();
+    names_of_lone_elements(&elements, "")
+}
+
+/// Per output register (of stream 0) holding exactly one signature
+/// element, its global's name: `out_` and the semantic as for inputs, a
+/// system value's without its `sv_` (`out_position`, `out_target1`).
+fn output_names(shader: &dxbc::Shader) -> BTreeMap<u32, String> {
+    let elements: Vec<_> = shader
+        .output_signature
+        .iter()
+        .flat_map(|s| s.elements.iter())
+        .filter(|e| e.register != u32::MAX && e.stream.unwrap_or(0) == 0)
+        .collect();
+    names_of_lone_elements(&elements, "out_")
+}
+
+/// `prefix` and the semantic of each register's element, for registers
+/// that hold one (see [`input_names`]); a system value's without its `sv_`.
+fn names_of_lone_elements(
+    elements: &[&dxbc::chunks::signature::SignatureElement],
+    prefix: &str,
+) -> BTreeMap<u32, String> {
     let mut out = BTreeMap::new();
-    for e in &elements {
+    for e in elements {
         if elements.iter().filter(|o| o.register == e.register).count() != 1 {
             continue;
         }
@@ -3854,6 +3882,10 @@ fn input_names(shader: &dxbc::Shader) -> BTreeMap<u32, String> {
         let name = match (alone && e.semantic_index == 0, identifier(&e.name.to_ascii_lowercase())) {
             (true, Some(base)) => base,
             _ => semantic_identifier(&e.name, e.semantic_index),
+        };
+        let name = match name.strip_prefix("sv_").filter(|r| !r.is_empty()) {
+            Some(rest) => format!("{prefix}{rest}"),
+            None => format!("{prefix}{name}"),
         };
         out.insert(e.register, name);
     }

@@ -11,19 +11,19 @@ struct FragmentOutput {
 
 @group(0) @binding(0) 
 var<uniform> _Globals: _Globals_t;
-var<private> o0_: vec4<f32>;
+var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
     let u = _Globals.u;
     let r1_xy = abs(u);
     let r1_xyzw = vec4<f32>(r1_xy.x, r1_xy.y, abs((u.x + -0.5f)), 0.4f);
-    o0_ = r1_xyzw;
+    out_target = r1_xyzw;
     return;
 }
 
 @fragment 
 fn main() -> FragmentOutput {
     dxbc_main();
-    let _e1 = o0_;
+    let _e1 = out_target;
     return FragmentOutput(_e1);
 }

@@ -12,20 +12,20 @@ struct FragmentOutput {
 
 @group(0) @binding(0) 
 var<uniform> _Globals: _Globals_t;
-var<private> o0_: vec4<f32>;
+var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
     let a = _Globals.a;
     let r0_x = (((a + a) + a) + a);
     let r0_x_1 = (((r0_x + a) + a) + a);
     let r0_x_2 = (((r0_x_1 + a) + a) + a);
-    o0_ = vec4(r0_x_2);
+    out_target = vec4(r0_x_2);
     return;
 }
 
 @fragment 
 fn main() -> FragmentOutput {
     dxbc_main();
-    let _e1 = o0_;
+    let _e1 = out_target;
     return FragmentOutput(_e1);
 }

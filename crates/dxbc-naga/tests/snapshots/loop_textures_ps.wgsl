@@ -18,7 +18,7 @@ var g_txShadow: texture_2d_array<f32>;
 var<private> v1_: vec4<f32>;
 var<private> v2_: vec4<f32>;
 var<private> v0_: vec4<f32>;
-var<private> o0_: vec4<f32>;
+var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
     var r1_y: i32 = i32();
@@ -91,7 +91,7 @@ fn dxbc_main() {
     let m_vLightDir = cbAllShadowData[36];
     let r1_w_1 = (saturate(dot(m_vLightDir.xyz, normal.xyz)) + r1_y_6);
     let r1_x_4 = ((r1_x_3 * ((-(r1_y_6) * 0.5f) + r1_w_1)) + (r1_y_6 * 0.5f));
-    o0_ = (_e6 * (r2_xyzw * vec4(r1_x_4)));
+    out_target = (_e6 * (r2_xyzw * vec4(r1_x_4)));
     return;
 }
 
@@ -101,6 +101,6 @@ fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @loca
     v1_ = color0_;
     v2_ = texcoord1_;
     dxbc_main();
-    let _e7 = o0_;
+    let _e7 = out_target;
     return FragmentOutput(_e7);
 }

@@ -16,13 +16,13 @@ struct VertexOutput {
 @group(0) @binding(0) 
 var<uniform> cbAllShadowData: CbAllShadowData;
 var<private> v1_: vec4<f32>;
-var<private> o0_: vec4<f32>;
+var<private> out_normal: vec4<f32>;
 var<private> v0_: vec4<f32>;
 var<private> o1_: vec4<f32>;
 var<private> v2_: vec4<f32>;
-var<private> o2_: vec4<f32>;
-var<private> o3_: vec4<f32>;
-var<private> o4_: vec4<f32>;
+var<private> out_texcoord1_: vec4<f32>;
+var<private> out_position: vec4<f32>;
+var<private> out_texcoord2_: vec4<f32>;
 
 fn dxbc_main() {
     let normal = v1_;
@@ -32,11 +32,11 @@ fn dxbc_main() {
     let texcoord = v2_;
     let m_mShadow = cbAllShadowData.m_mShadow;
     let m_mWorldViewProjection = cbAllShadowData.m_mWorldViewProjection;
-    o0_ = vec4<f32>(dot(normal.xyz, m_mWorld[0].xyz), dot(normal.xyz, m_mWorld[1].xyz), dot(normal.xyz, m_mWorld[2].xyz), 0f);
+    out_normal = vec4<f32>(dot(normal.xyz, m_mWorld[0].xyz), dot(normal.xyz, m_mWorld[1].xyz), dot(normal.xyz, m_mWorld[2].xyz), 0f);
     o1_ = vec4<f32>(texcoord.xy, dot(position, m_mWorldView[2]), 0f);
-    o2_ = vec4<f32>(dot(position, m_mShadow[0]), dot(position, m_mShadow[1]), dot(position, m_mShadow[2]), dot(position, m_mShadow[3]));
-    o3_ = vec4<f32>(dot(position, m_mWorldViewProjection[0]), dot(position, m_mWorldViewProjection[1]), dot(position, m_mWorldViewProjection[2]), dot(position, m_mWorldViewProjection[3]));
-    o4_ = position;
+    out_texcoord1_ = vec4<f32>(dot(position, m_mShadow[0]), dot(position, m_mShadow[1]), dot(position, m_mShadow[2]), dot(position, m_mShadow[3]));
+    out_position = vec4<f32>(dot(position, m_mWorldViewProjection[0]), dot(position, m_mWorldViewProjection[1]), dot(position, m_mWorldViewProjection[2]), dot(position, m_mWorldViewProjection[3]));
+    out_texcoord2_ = position;
     return;
 }
 
@@ -46,10 +46,10 @@ fn main(@location(0) position0_: vec4<f32>, @location(1) normal0_: vec4<f32>, @l
     v1_ = normal0_;
     v2_ = texcoord0_;
     dxbc_main();
-    let _e7 = o0_;
+    let _e7 = out_normal;
     let _e9 = o1_;
-    let _e11 = o2_;
-    let _e13 = o3_;
-    let _e15 = o4_;
+    let _e11 = out_texcoord1_;
+    let _e13 = out_position;
+    let _e15 = out_texcoord2_;
     return VertexOutput(_e7, _e9, _e11, _e13, _e15);
 }

@@ -16,18 +16,18 @@ var<uniform> _Globals: _Globals_t;
 var s: sampler;
 @group(1) @binding(0) 
 var t: texture_2d<f32>;
-var<private> o0_: vec4<f32>;
+var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
     let level = _Globals.level;
     let r0_xyzw = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, level);
-    o0_ = r0_xyzw;
+    out_target = r0_xyzw;
     return;
 }
 
 @fragment 
 fn main() -> FragmentOutput {
     dxbc_main();
-    let _e1 = o0_;
+    let _e1 = out_target;
     return FragmentOutput(_e1);
 }

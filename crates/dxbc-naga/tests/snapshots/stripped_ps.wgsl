@@ -11,7 +11,7 @@ var s0_: sampler;
 @group(1) @binding(0) 
 var t0_: texture_2d<f32>;
 var<private> v1_: vec4<f32>;
-var<private> o0_: vec4<f32>;
+var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
     let texcoord = v1_;
@@ -19,7 +19,7 @@ fn dxbc_main() {
     let _e10 = cb0_[0];
     let r0_xyz = ((r0_xyzw.xyz * _e10.xxx) + vec3(1f));
     let r0_xyz_1 = ((r0_xyzw.xyz * _e10.xxx) / r0_xyz);
-    o0_ = vec4<f32>(exp2((log2(abs(r0_xyz_1)) * vec3(0.45454547f))), r0_xyzw.w);
+    out_target = vec4<f32>(exp2((log2(abs(r0_xyz_1)) * vec3(0.45454547f))), r0_xyzw.w);
     return;
 }
 
@@ -27,6 +27,6 @@ fn dxbc_main() {
 fn main(@location(1) texcoord0_: vec4<f32>) -> FragmentOutput {
     v1_ = texcoord0_;
     dxbc_main();
-    let _e3 = o0_;
+    let _e3 = out_target;
     return FragmentOutput(_e3);
 }

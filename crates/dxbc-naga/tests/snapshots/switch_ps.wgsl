@@ -10,7 +10,7 @@ struct FragmentOutput {
 
 @group(0) @binding(0) 
 var<uniform> _Globals: _Globals_t;
-var<private> o0_: vec4<f32>;
+var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
     var r0_x: f32 = f32();
@@ -46,13 +46,13 @@ fn dxbc_main() {
     let _e35 = r0_y;
     let _e37 = r0_z;
     let _e39 = r0_w;
-    o0_ = vec4<f32>(_e33, _e35, _e37, _e39);
+    out_target = vec4<f32>(_e33, _e35, _e37, _e39);
     return;
 }
 
 @fragment 
 fn main() -> FragmentOutput {
     dxbc_main();
-    let _e1 = o0_;
+    let _e1 = out_target;
     return FragmentOutput(_e1);
 }

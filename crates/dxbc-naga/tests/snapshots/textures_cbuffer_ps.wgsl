@@ -30,7 +30,7 @@ var g_AlphaTexture: texture_2d<f32>;
 var<private> v2_: vec4<f32>;
 var<private> oMask: vec4<u32>;
 var<private> v1_: vec4<f32>;
-var<private> o0_: vec4<f32>;
+var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
     let texcoord = v2_;
@@ -66,7 +66,7 @@ fn dxbc_main() {
     let r1_xyz_1 = (select(r2_xyz_2, r1_xyz, vec3(r3_w)) / vec3(r0_y_3));
     oMask.x = select(r0_x_1, (r0_x_1 + 8u), r3_w);
     let color = v1_;
-    o0_ = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
+    out_target = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
     return;
 }
 
@@ -75,7 +75,7 @@ fn main(@location(1) color0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> 
     v1_ = color0_;
     v2_ = texcoord0_;
     dxbc_main();
-    let _e5 = o0_;
+    let _e5 = out_target;
     let _e7 = oMask;
     return FragmentOutput(_e5, _e7.x);
 }
