@@ -253,7 +253,8 @@ pub(crate) struct Lower<'a> {
     /// The kind of each output register (its signature's component type).
     output_kinds: BTreeMap<u32, K>,
     /// The semantic of each input register that holds one signature
-    /// element (`texcoord0`): a load of it is named so.
+    /// element (`texcoord`): a load of it is named so, its global `in_` and
+    /// that (`in_texcoord`).
     input_names: BTreeMap<u32, String>,
     /// The same for output registers: their globals are named so
     /// (`out_position`), the others after the register (`o1`).
@@ -790,7 +791,8 @@ impl<'a> Lower<'a> {
             return g;
         }
         let kind = self.input_kinds.get(&n).copied().unwrap_or(K::F);
-        let g = self.io_global(format!("v{n}"), kind);
+        let name = self.input_names.get(&n).map_or_else(|| format!("v{n}"), |s| format!("in_{s}"));
+        let g = self.io_global(name, kind);
         self.inputs.insert(n, g);
         g
     }

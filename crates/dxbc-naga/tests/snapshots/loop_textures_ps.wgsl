@@ -16,8 +16,8 @@ var g_txDiffuse: texture_2d<f32>;
 @group(1) @binding(5) 
 var g_txShadow: texture_2d_array<f32>;
 var<private> v1_: vec4<f32>;
-var<private> v2_: vec4<f32>;
-var<private> v0_: vec4<f32>;
+var<private> in_texcoord1_: vec4<f32>;
+var<private> in_normal: vec4<f32>;
 var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
@@ -43,7 +43,7 @@ fn dxbc_main() {
         if !(r1_z) {
             break;
         }
-        let texcoord1_1 = v2_;
+        let texcoord1_1 = in_texcoord1_;
         let m_vCascadeScale = cbAllShadowData[(bitcast<u32>(_e26) + 24u)];
         let m_vCascadeOffset = cbAllShadowData[(bitcast<u32>(_e26) + 16u)];
         let r2_xyz = ((texcoord1_1.xyz * m_vCascadeScale.xyz) + m_vCascadeOffset.xyz);
@@ -63,7 +63,7 @@ fn dxbc_main() {
     }
     let _e85 = r3_y;
     let r2_w = f32(_e85);
-    let texcoord1_2 = v2_;
+    let texcoord1_2 = in_texcoord1_;
     let _e90 = dpdxCoarse(texcoord1_2.xyx);
     let m_vCascadeScale_1 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
     let _e100 = dpdyCoarse(texcoord1_2.xyx);
@@ -82,7 +82,7 @@ fn dxbc_main() {
     let m_nCascadeLevels_1 = cbAllShadowData[32];
     let m_iVisualizeCascades = bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy;
     let r2_xyzw = select(vec4(1f), vec4<f32>(_e151.x, _e151.y, _e151.z, 1f), (m_iVisualizeCascades != vec4(0u)));
-    let normal = v0_;
+    let normal = in_normal;
     let r1_y_3 = saturate(dot(vec3<f32>(-1f, 1f, -1f), normal.xyz));
     let r1_z_3 = saturate(dot(vec3<f32>(1f, 1f, -1f), normal.xyz));
     let r1_y_4 = ((r1_y_3 * 0.05f) + (r1_z_3 * 0.05f));
@@ -97,9 +97,9 @@ fn dxbc_main() {
 
 @fragment 
 fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> FragmentOutput {
-    v0_ = normal0_;
+    in_normal = normal0_;
     v1_ = color0_;
-    v2_ = texcoord1_;
+    in_texcoord1_ = texcoord1_;
     dxbc_main();
     let _e7 = out_target;
     return FragmentOutput(_e7);

@@ -15,21 +15,21 @@ struct VertexOutput {
 
 @group(0) @binding(0) 
 var<uniform> cbAllShadowData: CbAllShadowData;
-var<private> v1_: vec4<f32>;
+var<private> in_normal: vec4<f32>;
 var<private> out_normal: vec4<f32>;
-var<private> v0_: vec4<f32>;
+var<private> in_position: vec4<f32>;
 var<private> o1_: vec4<f32>;
-var<private> v2_: vec4<f32>;
+var<private> in_texcoord: vec4<f32>;
 var<private> out_texcoord1_: vec4<f32>;
 var<private> out_position: vec4<f32>;
 var<private> out_texcoord2_: vec4<f32>;
 
 fn dxbc_main() {
-    let normal = v1_;
+    let normal = in_normal;
     let m_mWorld = cbAllShadowData.m_mWorld;
-    let position = v0_;
+    let position = in_position;
     let m_mWorldView = cbAllShadowData.m_mWorldView;
-    let texcoord = v2_;
+    let texcoord = in_texcoord;
     let m_mShadow = cbAllShadowData.m_mShadow;
     let m_mWorldViewProjection = cbAllShadowData.m_mWorldViewProjection;
     out_normal = vec4<f32>(dot(normal.xyz, m_mWorld[0].xyz), dot(normal.xyz, m_mWorld[1].xyz), dot(normal.xyz, m_mWorld[2].xyz), 0f);
@@ -42,9 +42,9 @@ fn dxbc_main() {
 
 @vertex 
 fn main(@location(0) position0_: vec4<f32>, @location(1) normal0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> VertexOutput {
-    v0_ = position0_;
-    v1_ = normal0_;
-    v2_ = texcoord0_;
+    in_position = position0_;
+    in_normal = normal0_;
+    in_texcoord = texcoord0_;
     dxbc_main();
     let _e7 = out_normal;
     let _e9 = o1_;

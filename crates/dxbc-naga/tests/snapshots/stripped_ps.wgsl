@@ -10,11 +10,11 @@ var<uniform> cb0_: array<vec4<f32>, 1>;
 var s0_: sampler;
 @group(1) @binding(0) 
 var t0_: texture_2d<f32>;
-var<private> v1_: vec4<f32>;
+var<private> in_texcoord: vec4<f32>;
 var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
-    let texcoord = v1_;
+    let texcoord = in_texcoord;
     let r0_xyzw = textureSample(t0_, s0_, texcoord.xyxx.xy);
     let _e10 = cb0_[0];
     let r0_xyz = ((r0_xyzw.xyz * _e10.xxx) + vec3(1f));
@@ -25,7 +25,7 @@ fn dxbc_main() {
 
 @fragment 
 fn main(@location(1) texcoord0_: vec4<f32>) -> FragmentOutput {
-    v1_ = texcoord0_;
+    in_texcoord = texcoord0_;
     dxbc_main();
     let _e3 = out_target;
     return FragmentOutput(_e3);

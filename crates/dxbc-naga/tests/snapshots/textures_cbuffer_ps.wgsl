@@ -27,13 +27,13 @@ var<uniform> cbAll: CbAll;
 var g_AlphaTextureSampler: sampler;
 @group(1) @binding(0) 
 var g_AlphaTexture: texture_2d<f32>;
-var<private> v2_: vec4<f32>;
+var<private> in_texcoord: vec4<f32>;
 var<private> oMask: vec4<u32>;
-var<private> v1_: vec4<f32>;
+var<private> in_color: vec4<f32>;
 var<private> out_target: vec4<f32>;
 
 fn dxbc_main() {
-    let texcoord = v2_;
+    let texcoord = in_texcoord;
     let r1_xyzw = dpdy(texcoord.xyxy);
     let r2_xyzw = (r1_xyzw.zwzw * vec4<f32>(-0.375f, -0.375f, -0.125f, -0.125f));
     let r1_xyzw_1 = (r1_xyzw * vec4<f32>(0.125f, 0.125f, 0.375f, 0.375f));
@@ -65,15 +65,15 @@ fn dxbc_main() {
     let r1_xyz = ((r1_xyzw_4.xyz * r1_xyzw_4.www) + r2_xyz_2);
     let r1_xyz_1 = (select(r2_xyz_2, r1_xyz, vec3(r3_w)) / vec3(r0_y_3));
     oMask.x = select(r0_x_1, (r0_x_1 + 8u), r3_w);
-    let color = v1_;
+    let color = in_color;
     out_target = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
     return;
 }
 
 @fragment 
 fn main(@location(1) color0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> FragmentOutput {
-    v1_ = color0_;
-    v2_ = texcoord0_;
+    in_color = color0_;
+    in_texcoord = texcoord0_;
     dxbc_main();
     let _e5 = out_target;
     let _e7 = oMask;
