@@ -1228,13 +1228,17 @@ impl<'a> Lower<'a> {
                     let Some(ptr) = self.pointer(op)? else { return malformed("no register to read", at) };
                     let load = self.e(E::Load { pointer: ptr });
                     // An input register of one element is named after its
-                    // semantic, a constant-buffer row after its variable.
+                    // semantic, a constant-buffer row after its variable, or
+                    // in a buffer with no variables (stripped) after itself
+                    // (`cb0_5` for `cb0[5]`).
                     if let (0, Some(name)) = (file, self.input_names.get(&reg)) {
                         self.f.named_expressions.insert(load, name.clone());
                     }
                     if file == 1 {
                         if let Some(name) = self.cb_row_names.get(&(reg, row)) {
                             self.f.named_expressions.insert(load, name.clone());
+                        } else if !self.cb_row_names.keys().any(|&(r, _)| r == reg) {
+                            self.f.named_expressions.insert(load, format!("cb{reg}_{row}"));
                         }
                     }
                     let h = self.bitcast(load, native, k);

@@ -16,9 +16,9 @@ var<private> out_target: vec4<f32>;
 fn dxbc_main() {
     let texcoord = in_texcoord;
     let r0_xyzw = textureSample(t0_, s0_, texcoord.xyxx.xy);
-    let _e10 = cb0_[0];
-    let r0_xyz = ((r0_xyzw.xyz * _e10.xxx) + vec3(1f));
-    let r0_xyz_1 = ((r0_xyzw.xyz * _e10.xxx) / r0_xyz);
+    let cb0_0_ = cb0_[0];
+    let r0_xyz = ((r0_xyzw.xyz * cb0_0_.xxx) + vec3(1f));
+    let r0_xyz_1 = ((r0_xyzw.xyz * cb0_0_.xxx) / r0_xyz);
     out_target = vec4<f32>(exp2((log2(abs(r0_xyz_1)) * vec3(0.45454547f))), r0_xyzw.w);
     return;
 }

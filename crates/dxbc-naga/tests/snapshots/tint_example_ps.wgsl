@@ -11,8 +11,8 @@ var<private> o0_: vec4<f32>;
 
 fn dxbc_main() {
     let _e1 = v0_;
-    let _e4 = cb0_[0];
-    o0_ = (_e1 * _e4);
+    let cb0_0_ = cb0_[0];
+    o0_ = (_e1 * cb0_0_);
     return;
 }
 
