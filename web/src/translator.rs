@@ -4,8 +4,9 @@
 //!
 //! The link: naga's WGSL writer names a baked expression `_eN`, N being the
 //! expression's index in its function's arena, and every expression of the
-//! body function `dxbc_main` carries the byte span of its DXBC instruction.
-//! So a line of `dxbc_main` belongs to the span of the first `_eN` it
+//! body function carries the byte span of its DXBC instruction (the body is
+//! `dxbc_main`, or the entry point `main` when it is written into it). So
+//! a line of the body belongs to the span of the first `_eN` it
 //! mentions; a line that mentions none (`return;`, `}` of a block, a store
 //! of a literal) inherits the previous line's span.
 
@@ -71,7 +72,7 @@ pub fn finish(t: &dxbc_naga::Translation, outputs: Vec<Result<Vec<String>, Failu
         Err(_) => Vec::new(),
     };
     let body = body_function(&t.module);
-    let expressions = body.map_or(0, |f| f.expressions.len());
+    let expressions = body.map_or(0, |(f, _)| f.expressions.len());
     Translated {
         stage: match t.stage {
             naga::ShaderStage::Vertex => "vertex",
@@ -99,8 +100,14 @@ pub fn run(shader: &Shader) -> Outcome {
     }
 }
 
-fn body_function(m: &naga::Module) -> Option<&naga::Function> {
-    m.functions.iter().map(|(_, f)| f).find(|f| f.name.as_deref() == Some("dxbc_main"))
+/// The function holding the program, and the start of its WGSL header:
+/// `dxbc_main`, or the entry point `main` when the body is written into
+/// it (the translator does so unless the body returns early).
+fn body_function(m: &naga::Module) -> Option<(&naga::Function, &'static str)> {
+    match m.functions.iter().map(|(_, f)| f).find(|f| f.name.as_deref() == Some("dxbc_main")) {
+        Some(f) => Some((f, "fn dxbc_main(")),
+        None => m.entry_points.first().map(|e| (&e.function, "fn main(")),
+    }
 }
 
 fn binding_row(b: &dxbc_naga::BindingEntry) -> BindingRow {
@@ -233,21 +240,21 @@ fn named_in_print_order(f: &naga::Function) -> Vec<naga::Handle<naga::Expression
 }
 
 /// For each WGSL line, the DXBC byte range of the instruction it came from
-/// (only lines of the body function `dxbc_main` have one). A line that
+/// (only lines of the body function have one). A line that
 /// binds a value names it either `_eN` (a baked value, N its handle) or
 /// after the register it stands for (`r1_xyz`, the next named expression
 /// in print order); a line that binds nothing belongs to the instruction
 /// of the line before.
 pub fn wgsl_line_spans(t: &dxbc_naga::Translation, lines: &[String]) -> Vec<Option<(u32, u32)>> {
     let mut out = vec![None; lines.len()];
-    let Some(f) = body_function(&t.module) else { return out };
+    let Some((f, header)) = body_function(&t.module) else { return out };
     let span_of = |h: naga::Handle<naga::Expression>| {
         let r = f.expressions.get_span(h).to_range()?;
         Some((r.start as u32, (r.end - r.start) as u32))
     };
     let spans: Vec<Option<(u32, u32)>> = f.expressions.iter().map(|(h, _)| span_of(h)).collect();
     let mut named = named_in_print_order(f).into_iter();
-    let Some(first) = lines.iter().position(|l| l.starts_with("fn dxbc_main(")) else { return out };
+    let Some(first) = lines.iter().position(|l| l.starts_with(header)) else { return out };
     let mut cur = None;
     for (k, line) in lines.iter().enumerate().skip(first + 1) {
         if line.starts_with('}') {
@@ -371,9 +378,12 @@ mod tests {
             }
         }
         assert!(linked >= 2, "{wgsl:#?}");
-        // Lines outside dxbc_main are not linked, not even those with `_eN`.
+        // The body is written into the entry point: the declarations before
+        // it and the entry point's copies of its arguments are not linked.
         let main_at = wgsl.iter().position(|l| l.starts_with("fn main(")).unwrap();
-        assert!(t.wgsl_spans[main_at..].iter().all(Option::is_none));
+        assert!(t.wgsl_spans[..=main_at].iter().all(Option::is_none));
+        let first_linked = t.wgsl_spans.iter().position(Option::is_some).unwrap();
+        assert!(wgsl[main_at + 1..first_linked].iter().all(|l| !l.contains("_e")), "{wgsl:#?}");
         assert_eq!(
             t.bindings,
             vec![BindingRow { register: "cb0".into(), group: 0, binding: 0, kind: "uniform buffer, 16 bytes".into() }]

@@ -82,10 +82,14 @@
 //! bools' `&`, `|`, `==`, `!=`. A value crossing a block boundary is
 //! stored as its mask (the variables hold bits).
 //!
-//! The program body becomes one function, `dxbc_main`, over those globals.
-//! The entry point `main` is a wrapper: it copies its arguments (locations
-//! and built-ins, typed by the signature) into the input globals, calls the
-//! body, and returns the output globals as its result.
+//! The program body is lowered as one function over those globals. The
+//! entry point `main` copies its arguments (locations and built-ins, typed
+//! by the signature) into the input globals, runs the body, and returns the
+//! output globals as its result. The body is written into `main` itself,
+//! between those copies, when its only `return` is its last statement; a
+//! body that returns early stays a function of its own, `dxbc_main`, that
+//! `main` calls (its `return` must not skip the outputs). The stages run
+//! through compute keep `dxbc_main` (`stages`).
 //!
 //! Control flow is already structured in DXBC, so a stack of open blocks
 //! (`if`/`else`, `loop`, `switch`/`case`) maps straight onto naga's `If`,
@@ -2980,11 +2984,21 @@ impl<'a> Lower<'a> {
 
     fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<EntryIo, TranslateError> {
         let p = self.p;
-        // Finish the body function.
-        let body_fn = std::mem::take(&mut self.f);
-        let body = self.module.functions.append(body_fn, Span::UNDEFINED);
-
-        let mut ep = Function { name: Some("main".into()), ..Default::default() };
+        // The body goes into the entry point itself when its only `return`
+        // is its last statement (the wrapper's code runs before and after
+        // it in the same function, so a `return` elsewhere would skip the
+        // outputs); otherwise it stays a function the entry point calls.
+        let mut body_fn = std::mem::take(&mut self.f);
+        let (mut ep, mut folded, body) = if returns_only_at_end(&body_fn.body) {
+            let mut block = std::mem::take(&mut body_fn.body);
+            if matches!(block.last(), Some(S::Return { value: None })) {
+                block.cull(block.len() - 1..);
+            }
+            (Function { name: Some("main".into()), arguments: Vec::new(), result: None, ..body_fn }, Some(block), None)
+        } else {
+            let body = self.module.functions.append(body_fn, Span::UNDEFINED);
+            (Function { name: Some("main".into()), ..Default::default() }, None, Some(body))
+        };
         let mut stmts = Block::new();
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
@@ -3333,7 +3347,13 @@ impl<'a> Lower<'a> {
                 stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
             }
         }
-        stmts.push(S::Call { function: body, arguments: Vec::new(), result: None }, Span::UNDEFINED);
+        match (folded.take(), body) {
+            (Some(block), _) => stmts.extend_block(block),
+            (None, Some(function)) => {
+                stmts.push(S::Call { function, arguments: Vec::new(), result: None }, Span::UNDEFINED)
+            }
+            (None, None) => return malformed("no body to run", p.offset),
+        }
 
         // ---- outputs
         let mut sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
@@ -3896,6 +3916,30 @@ fn names_of_lone_elements(
         out.insert(e.register, name);
     }
     out
+}
+
+/// Whether `block` returns nowhere but in its last top-level statement.
+fn returns_only_at_end(block: &Block) -> bool {
+    fn returns(block: &Block) -> bool {
+        block.iter().any(|s| match s {
+            S::Return { .. } => true,
+            S::Block(b) => returns(b),
+            S::If { accept, reject, .. } => returns(accept) || returns(reject),
+            S::Loop { body, continuing, .. } => returns(body) || returns(continuing),
+            S::Switch { cases, .. } => cases.iter().any(|c| returns(&c.body)),
+            _ => false,
+        })
+    }
+    let n = block.len();
+    block.iter().enumerate().all(|(k, s)| match s {
+        S::Return { value: None } => k + 1 == n,
+        S::Return { .. } => false,
+        S::Block(b) => !returns(b),
+        S::If { accept, reject, .. } => !returns(accept) && !returns(reject),
+        S::Loop { body, continuing, .. } => !returns(body) && !returns(continuing),
+        S::Switch { cases, .. } => !cases.iter().any(|c| returns(&c.body)),
+        _ => true,
+    })
 }
 
 /// A signature element's identifier: its semantic in lower case with its

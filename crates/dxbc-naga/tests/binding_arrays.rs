@@ -116,7 +116,9 @@ fn the_binding_map_states_each_declared_range() {
 fn constant_uses_index_by_register_minus_lower_bound() {
     let t = translate("vkd3d_vkd3d_shader_api_ps_5_1.dxbc");
     let mut used = Vec::new();
-    for (_, f) in t.module.functions.iter() {
+    // The body's function, or the entry point it is written into.
+    let functions = t.module.functions.iter().map(|(_, f)| f).chain(t.module.entry_points.iter().map(|e| &e.function));
+    for f in functions {
         for (_, e) in f.expressions.iter() {
             if let naga::Expression::AccessIndex { base, index } = *e {
                 if let naga::Expression::GlobalVariable(g) = f.expressions[base] {

@@ -151,7 +151,7 @@ fn a_buffer_without_variables_takes_its_readers_kind() {
         "udiv r0.x, null, cb0[0].x, cb0[1].x\nult r1.x, cb0[0].y, cb0[1].y\nand o0.xyzw, r0.xxxx, r1.xxxx\n",
     ));
     assert!(has_line(&uint, "var<uniform> cb0_: array<vec4<u32>, 2>;"), "{uint}");
-    let body = uint.split("fn dxbc_main").nth(1).unwrap_or_default();
+    let body = common::body_of(&uint);
     assert!(!body.contains("bitcast<vec4<u32>>(_e"), "{uint}");
     let float = wgsl_of(&listing("mul o0.xyzw, cb0[0].xyzw, cb0[1].xyzw\n"));
     assert!(has_line(&float, "var<uniform> cb0_: array<vec4<f32>, 2>;"), "{float}");

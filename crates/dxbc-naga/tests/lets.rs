@@ -7,8 +7,7 @@ mod common;
 use common::wgsl_of as wgsl;
 
 fn body(wgsl: &str) -> Vec<&str> {
-    let start = wgsl.find("fn dxbc_main").expect("the body function");
-    wgsl[start..].lines().take_while(|l| *l != "}").map(str::trim).collect()
+    common::body_of(wgsl).lines().take_while(|l| *l != "}").map(str::trim).collect()
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn literals_take_the_kind_they_are_read_in() {
          mov o0.w, l(0)\n\
          ret\n",
     );
-    let body = wgsl.split("fn dxbc_main").nth(1).unwrap_or_default();
+    let body = common::body_of(&wgsl);
     // Each literal in its reader's kind: no bitcast of a literal or of a
     // splat of one (`bitcast<vec2<f32>>(vec2(0u))` was the `mov`'s zeros).
     let bitcast_args = body.split("bitcast<").skip(1).map(|s| s.split_once(">(").map_or("", |(_, arg)| arg));

@@ -69,7 +69,7 @@ pub fn TranslationPane() -> impl IntoView {
                     translation::Outcome::Failed(f) => failure_view(f.clone()).into_any(),
                     translation::Outcome::Ok(t) => {
                         let valid = format!(
-                            "naga validation passed: {} shader, {} expressions in dxbc_main.",
+                            "naga validation passed: {} shader, {} expressions in the body.",
                             t.stage, t.expressions
                         );
                         let rows = t.bindings.iter().map(|b| view! {

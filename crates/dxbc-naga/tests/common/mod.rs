@@ -7,3 +7,12 @@ pub fn wgsl_of(listing: &str) -> String {
     let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).expect("translates");
     dxbc_naga::to_wgsl(&t).expect("WGSL")
 }
+
+/// The WGSL from the function holding the program on: `fn dxbc_main`, or
+/// the entry point `fn main(` when the body is written into it. Panics
+/// when there is neither, so that no check passes on an empty text.
+#[allow(dead_code)]
+pub fn body_of(wgsl: &str) -> &str {
+    let start = wgsl.find("fn dxbc_main").or_else(|| wgsl.find("fn main(")).expect("the body function");
+    &wgsl[start..]
+}

@@ -13,17 +13,12 @@ struct FragmentOutput {
 var<uniform> _Globals: _Globals_t;
 var<private> out_target: vec4<f32>;
 
-fn dxbc_main() {
+@fragment 
+fn main() -> FragmentOutput {
     let u = _Globals.u;
     let r1_xy = abs(u);
     let r1_xyzw = vec4<f32>(r1_xy.x, r1_xy.y, abs((u.x + -0.5f)), 0.4f);
     out_target = r1_xyzw;
-    return;
-}
-
-@fragment 
-fn main() -> FragmentOutput {
-    dxbc_main();
-    let _e1 = out_target;
-    return FragmentOutput(_e1);
+    let _e14 = out_target;
+    return FragmentOutput(_e14);
 }

@@ -18,9 +18,19 @@ var<private> vThreadID: vec4<u32>;
 var<private> vThreadIDInGroup: vec4<u32>;
 var<private> vThreadGroupID: vec4<u32>;
 
-fn dxbc_main() {
+@compute @workgroup_size(20, 16, 1) 
+fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(workgroup_id) workgroup_id: vec3<u32>, @builtin(local_invocation_id) local_invocation_id: vec3<u32>) {
     var r1_x: u32 = u32();
 
+    vThreadID.x = global_invocation_id.x;
+    vThreadID.y = global_invocation_id.y;
+    vThreadID.z = global_invocation_id.z;
+    vThreadGroupID.x = workgroup_id.x;
+    vThreadGroupID.y = workgroup_id.y;
+    vThreadGroupID.z = workgroup_id.z;
+    vThreadIDInGroup.x = local_invocation_id.x;
+    vThreadIDInGroup.y = local_invocation_id.y;
+    vThreadIDInGroup.z = local_invocation_id.z;
     let _e1 = vThreadID;
     let xe_edram_rt_color_depth_pitch = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_pitch;
     let r0_x = ((_e1.y * xe_edram_rt_color_depth_pitch) + (_e1.x << 4u));
@@ -74,20 +84,5 @@ fn dxbc_main() {
     if (_e150 < _e133) {
         xe_edram_load_store_dest[_e150] = _e55;
     }
-    return;
-}
-
-@compute @workgroup_size(20, 16, 1) 
-fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(workgroup_id) workgroup_id: vec3<u32>, @builtin(local_invocation_id) local_invocation_id: vec3<u32>) {
-    vThreadID.x = global_invocation_id.x;
-    vThreadID.y = global_invocation_id.y;
-    vThreadID.z = global_invocation_id.z;
-    vThreadGroupID.x = workgroup_id.x;
-    vThreadGroupID.y = workgroup_id.y;
-    vThreadGroupID.z = workgroup_id.z;
-    vThreadIDInGroup.x = local_invocation_id.x;
-    vThreadIDInGroup.y = local_invocation_id.y;
-    vThreadIDInGroup.z = local_invocation_id.z;
-    dxbc_main();
     return;
 }

@@ -13,9 +13,14 @@ var<workgroup> g0_: array<u32, 512>;
 var<private> vThreadID: vec4<u32>;
 var<private> vThreadIDInGroupFlattened: vec4<u32>;
 
-fn dxbc_main() {
+@compute @workgroup_size(512, 1, 1) 
+fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(local_invocation_index) local_invocation_index: u32) {
     var r0_z: u32 = u32();
 
+    vThreadID.x = global_invocation_id.x;
+    vThreadID.y = global_invocation_id.y;
+    vThreadID.z = global_invocation_id.z;
+    vThreadIDInGroupFlattened.x = local_invocation_index;
     let _e1 = vThreadID;
     let _e10 = arrayLength((&Data));
     let _e17 = Data[min(_e1.x, (_e10 - 1u))];
@@ -57,15 +62,5 @@ fn dxbc_main() {
     if (_e1.x < _e188) {
         Data[_e1.x] = r0_x_1;
     }
-    return;
-}
-
-@compute @workgroup_size(512, 1, 1) 
-fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(local_invocation_index) local_invocation_index: u32) {
-    vThreadID.x = global_invocation_id.x;
-    vThreadID.y = global_invocation_id.y;
-    vThreadID.z = global_invocation_id.z;
-    vThreadIDInGroupFlattened.x = local_invocation_index;
-    dxbc_main();
     return;
 }

@@ -14,18 +14,13 @@ struct FragmentOutput {
 var<uniform> _Globals: _Globals_t;
 var<private> out_target: vec4<f32>;
 
-fn dxbc_main() {
+@fragment 
+fn main() -> FragmentOutput {
     let a = _Globals.a;
     let r0_x = (((a + a) + a) + a);
     let r0_x_1 = (((r0_x + a) + a) + a);
     let r0_x_2 = (((r0_x_1 + a) + a) + a);
     out_target = vec4(r0_x_2);
-    return;
-}
-
-@fragment 
-fn main() -> FragmentOutput {
-    dxbc_main();
-    let _e1 = out_target;
-    return FragmentOutput(_e1);
+    let _e15 = out_target;
+    return FragmentOutput(_e15);
 }

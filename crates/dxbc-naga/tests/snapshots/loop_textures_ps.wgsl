@@ -20,7 +20,8 @@ var<private> in_texcoord1_: vec4<f32>;
 var<private> in_normal: vec4<f32>;
 var<private> out_target: vec4<f32>;
 
-fn dxbc_main() {
+@fragment 
+fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> FragmentOutput {
     var r1_y: i32 = i32();
     var r2_x: f32 = f32();
     var r2_y: f32 = f32();
@@ -28,6 +29,9 @@ fn dxbc_main() {
     var r3_x: u32 = u32();
     var r3_y: i32 = i32();
 
+    in_normal = normal0_;
+    v1_ = color0_;
+    in_texcoord1_ = texcoord1_;
     let _e1 = v1_;
     let _e6 = textureSample(g_txDiffuse, g_samLinear, _e1.xyxx.xy);
     r1_y = 0i;
@@ -92,15 +96,6 @@ fn dxbc_main() {
     let r1_w_1 = (saturate(dot(m_vLightDir.xyz, normal.xyz)) + r1_y_6);
     let r1_x_4 = ((r1_x_3 * ((-(r1_y_6) * 0.5f) + r1_w_1)) + (r1_y_6 * 0.5f));
     out_target = (_e6 * (r2_xyzw * vec4(r1_x_4)));
-    return;
-}
-
-@fragment 
-fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> FragmentOutput {
-    in_normal = normal0_;
-    v1_ = color0_;
-    in_texcoord1_ = texcoord1_;
-    dxbc_main();
-    let _e7 = out_target;
-    return FragmentOutput(_e7);
+    let _e231 = out_target;
+    return FragmentOutput(_e231);
 }

@@ -24,7 +24,11 @@ var<private> out_texcoord1_: vec4<f32>;
 var<private> out_position: vec4<f32>;
 var<private> out_texcoord2_: vec4<f32>;
 
-fn dxbc_main() {
+@vertex 
+fn main(@location(0) position0_: vec4<f32>, @location(1) normal0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> VertexOutput {
+    in_position = position0_;
+    in_normal = normal0_;
+    in_texcoord = texcoord0_;
     let normal = in_normal;
     let m_mWorld = cbAllShadowData.m_mWorld;
     let position = in_position;
@@ -37,19 +41,10 @@ fn dxbc_main() {
     out_texcoord1_ = vec4<f32>(dot(position, m_mShadow[0]), dot(position, m_mShadow[1]), dot(position, m_mShadow[2]), dot(position, m_mShadow[3]));
     out_position = vec4<f32>(dot(position, m_mWorldViewProjection[0]), dot(position, m_mWorldViewProjection[1]), dot(position, m_mWorldViewProjection[2]), dot(position, m_mWorldViewProjection[3]));
     out_texcoord2_ = position;
-    return;
-}
-
-@vertex 
-fn main(@location(0) position0_: vec4<f32>, @location(1) normal0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> VertexOutput {
-    in_position = position0_;
-    in_normal = normal0_;
-    in_texcoord = texcoord0_;
-    dxbc_main();
-    let _e7 = out_normal;
-    let _e9 = o1_;
-    let _e11 = out_texcoord1_;
-    let _e13 = out_position;
-    let _e15 = out_texcoord2_;
-    return VertexOutput(_e7, _e9, _e11, _e13, _e15);
+    let _e67 = out_normal;
+    let _e69 = o1_;
+    let _e71 = out_texcoord1_;
+    let _e73 = out_position;
+    let _e75 = out_texcoord2_;
+    return VertexOutput(_e67, _e69, _e71, _e73, _e75);
 }

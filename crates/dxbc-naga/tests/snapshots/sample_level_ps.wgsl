@@ -18,16 +18,11 @@ var s: sampler;
 var t: texture_2d<f32>;
 var<private> out_target: vec4<f32>;
 
-fn dxbc_main() {
+@fragment 
+fn main() -> FragmentOutput {
     let level = _Globals.level;
     let r0_xyzw = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, level);
     out_target = r0_xyzw;
-    return;
-}
-
-@fragment 
-fn main() -> FragmentOutput {
-    dxbc_main();
-    let _e1 = out_target;
-    return FragmentOutput(_e1);
+    let _e15 = out_target;
+    return FragmentOutput(_e15);
 }

@@ -12,7 +12,8 @@ struct FragmentOutput {
 var<uniform> _Globals: _Globals_t;
 var<private> out_target: vec4<f32>;
 
-fn dxbc_main() {
+@fragment 
+fn main() -> FragmentOutput {
     var r0_x: f32 = f32();
     var r0_y: f32 = f32();
     var r0_z: f32 = f32();
@@ -47,12 +48,6 @@ fn dxbc_main() {
     let _e37 = r0_z;
     let _e39 = r0_w;
     out_target = vec4<f32>(_e33, _e35, _e37, _e39);
-    return;
-}
-
-@fragment 
-fn main() -> FragmentOutput {
-    dxbc_main();
-    let _e1 = out_target;
-    return FragmentOutput(_e1);
+    let _e43 = out_target;
+    return FragmentOutput(_e43);
 }

@@ -32,7 +32,10 @@ var<private> oMask: vec4<u32>;
 var<private> in_color: vec4<f32>;
 var<private> out_target: vec4<f32>;
 
-fn dxbc_main() {
+@fragment 
+fn main(@location(1) color0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> FragmentOutput {
+    in_color = color0_;
+    in_texcoord = texcoord0_;
     let texcoord = in_texcoord;
     let r1_xyzw = dpdy(texcoord.xyxy);
     let r2_xyzw = (r1_xyzw.zwzw * vec4<f32>(-0.375f, -0.375f, -0.125f, -0.125f));
@@ -67,15 +70,7 @@ fn dxbc_main() {
     oMask.x = select(r0_x_1, (r0_x_1 + 8u), r3_w);
     let color = in_color;
     out_target = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
-    return;
-}
-
-@fragment 
-fn main(@location(1) color0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> FragmentOutput {
-    in_color = color0_;
-    in_texcoord = texcoord0_;
-    dxbc_main();
-    let _e5 = out_target;
-    let _e7 = oMask;
-    return FragmentOutput(_e5, _e7.x);
+    let _e145 = out_target;
+    let _e147 = oMask;
+    return FragmentOutput(_e145, _e147.x);
 }

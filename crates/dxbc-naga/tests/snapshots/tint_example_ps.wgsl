@@ -9,17 +9,12 @@ var<uniform> cb0_: array<vec4<f32>, 1>;
 var<private> v0_: vec4<f32>;
 var<private> o0_: vec4<f32>;
 
-fn dxbc_main() {
-    let _e1 = v0_;
-    let cb0_0_ = cb0_[0];
-    o0_ = (_e1 * cb0_0_);
-    return;
-}
-
 @fragment 
 fn main(@location(0) v00_: vec4<f32>) -> FragmentOutput {
     v0_ = v00_;
-    dxbc_main();
-    let _e3 = o0_;
-    return FragmentOutput(_e3);
+    let _e1 = v0_;
+    let cb0_0_ = cb0_[0];
+    o0_ = (_e1 * cb0_0_);
+    let _e10 = o0_;
+    return FragmentOutput(_e10);
 }

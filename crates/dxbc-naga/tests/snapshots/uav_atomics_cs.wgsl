@@ -7,7 +7,8 @@ var<uniform> _Globals: _Globals_t;
 @group(3) @binding(1) 
 var<storage, read_write> u: array<atomic<u32>>;
 
-fn dxbc_main() {
+@compute @workgroup_size(3, 1, 1) 
+fn main() {
     let v = _Globals.v;
     let r0_x = v.x;
     atomicAnd((&u[0u]), r0_x);
@@ -33,11 +34,5 @@ fn dxbc_main() {
     let _e74 = atomicCompareExchangeWeak((&u[9u]), r0_y_1, r1_x_1);
     let r0_x_8 = select(0u, 1u, (_e74.old_value == 5u));
     atomicAdd((&u[10u]), r0_x_8);
-    return;
-}
-
-@compute @workgroup_size(3, 1, 1) 
-fn main() {
-    dxbc_main();
     return;
 }
