@@ -223,7 +223,7 @@ test('translation pane: WGSL lines select their instruction, other targets, bind
     assert.ok(await lit.count() > 0);
     const [s2] = (await lit.first().getAttribute('data-span')).split('+').map(Number);
     assert.equal(s2, (await selectedBytes(page))[0]);
-    assert.match(await bottomText(code), /@fragment/);
+    assert.match(await bottomText(code), /return FragmentOutput\(_e\d+\);\s*\}$/);
     await shot(page, 'translation');
     const map = await pane.getByTestId('binding-map').textContent();
     assert.match(map, /cb0@group\(0\) @binding\(0\)uniform buffer/);
