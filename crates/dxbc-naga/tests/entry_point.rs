@@ -1,0 +1,46 @@
+//! The program's body is written into the entry point, between the copies
+//! of its arguments in and of its outputs out, unless it returns early: a
+//! `return` there would skip the outputs, so such a body keeps a function
+//! of its own, `dxbc_main`, that the entry point calls.
+
+mod common;
+use common::wgsl_of;
+
+#[test]
+fn a_body_that_returns_only_at_its_end_is_the_entry_point() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps linear v0.xyzw\n\
+         dcl_output o0.xyzw\n\
+         mul o0.xyzw, v0.xyzw, l(0.5, 0.5, 0.5, 1)\n\
+         ret\n",
+    );
+    assert!(!w.contains("dxbc_main"), "{w}");
+    let main = &w[w.find("fn main(").expect("the entry point")..];
+    // The body's one instruction, then the outputs, then the only return.
+    let mul = main.find("0.5f").unwrap_or_else(|| panic!("the mul in main: {w}"));
+    let ret = main.find("return FragmentOutput(").expect("the outputs returned");
+    assert!(mul < ret && main.matches("return").count() == 1, "{w}");
+}
+
+#[test]
+fn a_body_that_returns_early_keeps_its_function() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps linear v0.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         lt r0.x, v0.x, l(0.5)\n\
+         if_nz r0.x\n\
+           mov o0.xyzw, l(1.0, 0, 0, 1.0)\n\
+           ret\n\
+         endif\n\
+         mov o0.xyzw, v0.xyzw\n\
+         ret\n",
+    );
+    assert!(w.contains("fn dxbc_main() {"), "{w}");
+    let main = &w[w.find("fn main(").expect("the entry point")..];
+    assert!(main.contains("dxbc_main();") && main.contains("return FragmentOutput("), "{w}");
+}
