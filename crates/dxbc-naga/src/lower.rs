@@ -1348,8 +1348,8 @@ impl<'a> Lower<'a> {
             Some(OT::ConstantBuffer) => self.cb_kinds.get(&(op.index[0].imm as u32)).copied().unwrap_or(K::U),
             Some(OT::ImmediateConstantBuffer) => self.icb_kind,
             // A special register's global (depth is f32), once made.
-            Some(t) if self.specials.contains_key(&t) => self.specials.get(&t).map_or(K::U, |&g| self.global_kind(g)),
-            _ => K::U,
+            Some(t) => self.specials.get(&t).map_or(K::U, |&g| self.global_kind(g)),
+            None => K::U,
         }
     }
 
@@ -2988,16 +2988,17 @@ impl<'a> Lower<'a> {
         // is its last statement (the wrapper's code runs before and after
         // it in the same function, so a `return` elsewhere would skip the
         // outputs); otherwise it stays a function the entry point calls.
+        // `body`: the statements to write in place (Ok), or the function to call.
         let mut body_fn = std::mem::take(&mut self.f);
-        let (mut ep, mut folded, body) = if returns_only_at_end(&body_fn.body) {
+        let (mut ep, body) = if returns_only_at_end(&body_fn.body) {
             let mut block = std::mem::take(&mut body_fn.body);
             if matches!(block.last(), Some(S::Return { value: None })) {
                 block.cull(block.len() - 1..);
             }
-            (Function { name: Some("main".into()), arguments: Vec::new(), result: None, ..body_fn }, Some(block), None)
+            (Function { name: Some("main".into()), ..body_fn }, Ok(block))
         } else {
             let body = self.module.functions.append(body_fn, Span::UNDEFINED);
-            (Function { name: Some("main".into()), ..Default::default() }, None, Some(body))
+            (Function { name: Some("main".into()), ..Default::default() }, Err(body))
         };
         let mut stmts = Block::new();
         let mut inputs = Vec::new();
@@ -3347,12 +3348,9 @@ impl<'a> Lower<'a> {
                 stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
             }
         }
-        match (folded.take(), body) {
-            (Some(block), _) => stmts.extend_block(block),
-            (None, Some(function)) => {
-                stmts.push(S::Call { function, arguments: Vec::new(), result: None }, Span::UNDEFINED)
-            }
-            (None, None) => return malformed("no body to run", p.offset),
+        match body {
+            Ok(block) => stmts.extend_block(block),
+            Err(function) => stmts.push(S::Call { function, arguments: Vec::new(), result: None }, Span::UNDEFINED),
         }
 
         // ---- outputs
@@ -3920,26 +3918,22 @@ fn names_of_lone_elements(
 
 /// Whether `block` returns nowhere but in its last top-level statement.
 fn returns_only_at_end(block: &Block) -> bool {
-    fn returns(block: &Block) -> bool {
-        block.iter().any(|s| match s {
+    fn returns(s: &S) -> bool {
+        match s {
             S::Return { .. } => true,
-            S::Block(b) => returns(b),
-            S::If { accept, reject, .. } => returns(accept) || returns(reject),
-            S::Loop { body, continuing, .. } => returns(body) || returns(continuing),
-            S::Switch { cases, .. } => cases.iter().any(|c| returns(&c.body)),
+            S::Block(b) => b.iter().any(returns),
+            S::If { accept, reject, .. } => accept.iter().chain(reject.iter()).any(returns),
+            S::Loop { body, continuing, .. } => body.iter().chain(continuing.iter()).any(returns),
+            S::Switch { cases, .. } => cases.iter().any(|c| c.body.iter().any(returns)),
             _ => false,
-        })
+        }
     }
-    let n = block.len();
-    block.iter().enumerate().all(|(k, s)| match s {
-        S::Return { value: None } => k + 1 == n,
-        S::Return { .. } => false,
-        S::Block(b) => !returns(b),
-        S::If { accept, reject, .. } => !returns(accept) && !returns(reject),
-        S::Loop { body, continuing, .. } => !returns(body) && !returns(continuing),
-        S::Switch { cases, .. } => !cases.iter().any(|c| returns(&c.body)),
-        _ => true,
-    })
+    match block.split_last() {
+        None => true,
+        Some((last, rest)) => {
+            !rest.iter().any(returns) && (matches!(last, S::Return { value: None }) || !returns(last))
+        }
+    }
 }
 
 /// A signature element's identifier: its semantic in lower case with its

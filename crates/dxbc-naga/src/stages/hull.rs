@@ -828,11 +828,11 @@ impl Lower<'_> {
                         .iter()
                         .flat_map(|ins| ins.operands(p))
                         .any(|o| o.operand_type() == Some(id));
-                    calls.push((f, id, ph.instances, reads_id));
+                    let g = self.tess().and_then(|t| t.specials.get(&id).copied()).filter(|_| reads_id);
+                    calls.push((f, g, ph.instances));
                 }
                 self.span = Span::UNDEFINED;
-                for (f, id, instances, reads_id) in calls {
-                    let g = self.tess().and_then(|t| t.specials.get(&id).copied()).filter(|_| reads_id);
+                for (f, g, instances) in calls {
                     for i in 0..instances {
                         if let Some(g) = g {
                             let v = self.splat_u(i);
