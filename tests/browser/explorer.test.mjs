@@ -206,7 +206,8 @@ test('translation pane: WGSL lines select their instruction, other targets, bind
     const pane = await openTranslation(page);
     assert.match(await pane.getByTestId('translation-validation').textContent(), /naga validation passed: fragment shader/);
     const code = pane.getByTestId('translation-code');
-    assert.match(await code.textContent(), /fn main\(@location\(1\) texcoord0_/);
+    // The input is read as the entry point's argument, named after its semantic.
+    assert.match(await code.textContent(), /fn main\(@location\(1\) texcoord: vec4<f32>\)/);
     // Click the line that samples the texture: the bytes of sample_indexable get selected.
     const line = code.locator('.line.linked', { hasText: /_e\d+.*textureSample|textureSample.*_e\d+/ }).first();
     await line.scrollIntoViewIfNeeded();
@@ -223,7 +224,8 @@ test('translation pane: WGSL lines select their instruction, other targets, bind
     assert.ok(await lit.count() > 0);
     const [s2] = (await lit.first().getAttribute('data-span')).split('+').map(Number);
     assert.equal(s2, (await selectedBytes(page))[0]);
-    assert.match(await bottomText(code), /return FragmentOutput\(_e\d+\);\s*\}$/);
+    // The output stored once is returned as its value, named after it.
+    assert.match(await bottomText(code), /let out_target = [^;]*;\s*return FragmentOutput\(out_target\);\s*\}$/);
     await shot(page, 'translation');
     const map = await pane.getByTestId('binding-map').textContent();
     assert.match(map, /cb0@group\(0\) @binding\(0\)uniform buffer/);

@@ -619,7 +619,7 @@ fn translate_links_a_vertex_shader_to_its_pixel_shader() {
         String::from_utf8(out).unwrap()
     };
     let ps_wgsl = wgsl(&["translate", "--to", "wgsl", ps]);
-    assert!(ps_wgsl.contains("@location(0) @interpolate(flat) texcoord0_: vec4<f32>"), "{ps_wgsl}");
+    assert!(ps_wgsl.contains("@location(0) @interpolate(flat) texcoord: vec4<f32>"), "{ps_wgsl}");
     let alone = wgsl(&["translate", "--to", "wgsl", vs]);
     assert!(alone.contains("    @location(0) texcoord0_: vec4<f32>,"), "{alone}");
     let linked = wgsl(&["translate", "--to", "wgsl", "--link-ps", ps, vs]);

@@ -30,6 +30,7 @@
 //! its name. The spans stay on the expressions, so a line still maps to
 //! the DXBC bytes of the value it binds.
 
+use crate::ir_walk::for_each_operand;
 use naga::Expression as E;
 
 /// The largest printed size (expression nodes, a baked operand counting
@@ -199,77 +200,9 @@ impl Blocks {
     }
 }
 
-/// Calls `f` with each operand of `e`; false for an expression kind this
-/// pass does not know (its operands are then not printed inside it).
-fn for_each_operand(e: &E, mut f: impl FnMut(naga::Handle<E>)) -> bool {
-    match e {
-        E::Literal(_)
-        | E::Constant(_)
-        | E::Override(_)
-        | E::ZeroValue(_)
-        | E::FunctionArgument(_)
-        | E::GlobalVariable(_)
-        | E::LocalVariable(_)
-        | E::CallResult(_)
-        | E::AtomicResult { .. }
-        | E::WorkGroupUniformLoadResult { .. }
-        | E::SubgroupBallotResult
-        | E::SubgroupOperationResult { .. } => {}
-        E::Compose { components, .. } => components.iter().copied().for_each(f),
-        E::Access { base, index } => {
-            f(*base);
-            f(*index);
-        }
-        E::AccessIndex { base: x, .. }
-        | E::Splat { value: x, .. }
-        | E::Swizzle { vector: x, .. }
-        | E::Load { pointer: x }
-        | E::Unary { expr: x, .. }
-        | E::As { expr: x, .. }
-        | E::Derivative { expr: x, .. }
-        | E::Relational { argument: x, .. }
-        | E::ArrayLength(x) => f(*x),
-        E::Binary { left, right, .. } => {
-            f(*left);
-            f(*right);
-        }
-        E::Select { condition, accept, reject } => {
-            f(*condition);
-            f(*accept);
-            f(*reject);
-        }
-        E::Math { arg, arg1, arg2, arg3, .. } => {
-            [Some(*arg), *arg1, *arg2, *arg3].into_iter().flatten().for_each(f);
-        }
-        E::ImageSample { image, sampler, coordinate, array_index, offset, level, depth_ref, .. } => {
-            use naga::SampleLevel as L;
-            let (l0, l1) = match *level {
-                L::Exact(h) | L::Bias(h) => (Some(h), None),
-                L::Gradient { x, y } => (Some(x), Some(y)),
-                L::Auto | L::Zero => (None, None),
-            };
-            [Some(*image), Some(*sampler), Some(*coordinate), *array_index, *offset, l0, l1, *depth_ref]
-                .into_iter()
-                .flatten()
-                .for_each(f);
-        }
-        E::ImageLoad { image, coordinate, array_index, sample, level } => {
-            [Some(*image), Some(*coordinate), *array_index, *sample, *level].into_iter().flatten().for_each(f);
-        }
-        E::ImageQuery { image, query } => {
-            f(*image);
-            if let naga::ImageQuery::Size { level: Some(l) } = query {
-                f(*l);
-            }
-        }
-        _ => return false,
-    }
-    true
-}
-
 /// A name the lowering gives a register value: `r` + register + `_` + its
 /// lanes (`r12_xyw`).
-fn is_register_name(name: &str) -> bool {
+pub(crate) fn is_register_name(name: &str) -> bool {
     let Some(rest) = name.strip_prefix('r') else { return false };
     let Some((reg, lanes)) = rest.split_once('_') else { return false };
     !reg.is_empty()

@@ -7,8 +7,10 @@
 #![forbid(unsafe_code)]
 
 mod cbuffer_struct;
+mod direct_io;
 mod doubles;
 mod emulate;
+mod ir_walk;
 mod lets;
 mod limitation;
 mod liveness;
@@ -482,8 +484,9 @@ pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     let (module, info) = t.module_for(Language::Wgsl);
     let s = naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
-    // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal).
-    let mut s = wgsl_text::hex_masks(&s);
+    // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal),
+    // and binding attributes on their declaration's line.
+    let mut s = wgsl_text::join_binding_lines(&wgsl_text::hex_masks(&s));
     if t.stage == naga::ShaderStage::Fragment {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.

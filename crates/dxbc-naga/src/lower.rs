@@ -3052,7 +3052,7 @@ impl<'a> Lower<'a> {
         }
 
         // ---- inputs
-        let mut arg_exprs: Vec<(H, Handle<GlobalVariable>, K, u32, u32, ArgKind)> = Vec::new();
+        let mut arg_exprs: Vec<ArgCopy> = Vec::new();
         let mut sig_in: Vec<dxbc::chunks::signature::SignatureElement> =
             shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
         // Registers read but absent from the signature (or no signature at
@@ -3157,7 +3157,8 @@ impl<'a> Lower<'a> {
                 });
                 let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
                 let kk = if builtin.is_some() && comps == 1 { K::U } else { k };
-                arg_exprs.push((arg, g, kk, comps, c0, how));
+                let register_name = self.input_names.get(reg).cloned().unwrap_or_else(|| format!("v{reg}"));
+                arg_exprs.push(ArgCopy { arg, g, k: kk, comps, c0, how, register_name: Some(register_name) });
                 inputs.push(IoEntry {
                     semantic: e.name.clone(),
                     semantic_index: e.semantic_index,
@@ -3215,7 +3216,7 @@ impl<'a> Lower<'a> {
                 binding: Some(naga::Binding::BuiltIn(builtin)),
             });
             let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
-            arg_exprs.push((arg, g, K::U, comps, 0, ArgKind::Plain));
+            arg_exprs.push(ArgCopy { arg, g, k: K::U, comps, c0: 0, how: ArgKind::Plain, register_name: None });
             inputs.push(IoEntry {
                 semantic: name.into(),
                 semantic_index: 0,
@@ -3257,7 +3258,7 @@ impl<'a> Lower<'a> {
                 binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex)),
             });
             let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
-            arg_exprs.push((arg, g, K::U, 1, 0, ArgKind::Plain));
+            arg_exprs.push(ArgCopy { arg, g, k: K::U, comps: 1, c0: 0, how: ArgKind::Plain, register_name: None });
             inputs.push(IoEntry {
                 semantic: "SV_VertexID".into(),
                 semantic_index: 0,
@@ -3272,9 +3273,28 @@ impl<'a> Lower<'a> {
 
         // Copy arguments into the private input globals: whole registers
         // where the argument is a vec4 at component 0, else component by
-        // component.
-        for (arg, g, k, comps, c0, how) in arg_exprs {
+        // component. A whole register the body, written in place, only
+        // loads is read from its argument instead (`direct_io`).
+        let mut body = body;
+        let mut dead_globals = Vec::new();
+        let filled_by = |g| arg_exprs.iter().filter(|a| a.g == g).count();
+        let alone: Vec<bool> = arg_exprs.iter().map(|a| filled_by(a.g) == 1).collect();
+        for (copy, alone) in arg_exprs.into_iter().zip(alone) {
+            let ArgCopy { arg, g, k, comps, c0, how, register_name } = copy;
             let gk = self.global_kind(g);
+            if let (Ok(block), &E::FunctionArgument(idx), ArgKind::Plain, true) =
+                (&mut body, &ep.expressions[arg], how, k == gk && alone)
+            {
+                let fill = crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) };
+                if crate::direct_io::readable_from(&self.module, &ep.expressions, block, g, fill) {
+                    crate::direct_io::read_argument(&mut ep, block, g, fill);
+                    if let Some(name) = register_name {
+                        ep.arguments[idx as usize].name = Some(name);
+                    }
+                    dead_globals.push(g);
+                    continue;
+                }
+            }
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
             let lit = |ep: &mut Function, v: Literal| ep.expressions.append(E::Literal(v), Span::UNDEFINED);
@@ -3348,6 +3368,7 @@ impl<'a> Lower<'a> {
                 stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
             }
         }
+        let folded = body.is_ok();
         match body {
             Ok(block) => stmts.extend_block(block),
             Err(function) => stmts.push(S::Call { function, arguments: Vec::new(), result: None }, Span::UNDEFINED),
@@ -3469,8 +3490,21 @@ impl<'a> Lower<'a> {
             let k_out = if ty == self.t.vec4f { K::F } else { k };
             let gk = self.global_kind(g);
             let first = ep.expressions.len();
-            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
-            let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
+            // The value the body stores once, or the register's load (`direct_io`).
+            let stored = match folded {
+                true => crate::direct_io::take_single_store(&self.module, &mut ep, &mut stmts, g),
+                false => None,
+            };
+            let load = match stored {
+                Some(value) => {
+                    dead_globals.push(g);
+                    value
+                }
+                None => {
+                    let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+                    ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED)
+                }
+            };
             let v = if let Some(c) = scalar_from {
                 let x = ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED);
                 if gk == K::U {
@@ -3483,7 +3517,7 @@ impl<'a> Lower<'a> {
             } else {
                 ep.expressions.append(E::As { expr: load, kind: k_out.kind(), convert: None }, Span::UNDEFINED)
             };
-            emit_all(&ep, first + 1, &mut stmts);
+            emit_all(&ep, first, &mut stmts);
             if let Some(l) = location {
                 if !used_locations.insert(l) {
                     return malformed(format!("two outputs at location {l} (o{reg})"), e.offset);
@@ -3645,6 +3679,8 @@ impl<'a> Lower<'a> {
             task_payload: None,
             incoming_ray_payload: None,
         });
+        // Last: the lowering's maps of global handles are stale after it.
+        crate::direct_io::remove_globals(&mut self.module, &dead_globals);
         Ok((inputs, outputs, workgroup_size))
     }
 }
@@ -3745,6 +3781,22 @@ fn register_kind(component_type: u32) -> K {
         Some(RegisterComponentType::Sint32) => K::I,
         _ => K::F,
     }
+}
+
+/// An entry-point argument and the input global it is copied into.
+struct ArgCopy {
+    arg: H,
+    g: Handle<GlobalVariable>,
+    /// The argument's kind.
+    k: K,
+    /// Its components, copied into the global's from `c0` on.
+    comps: u32,
+    c0: u32,
+    how: ArgKind,
+    /// For a signature register, the name of what it holds (`normal`, or
+    /// `v3` for several elements), which the argument takes when the body
+    /// reads it directly.
+    register_name: Option<String>,
 }
 
 /// How an entry-point argument lands in its register.

@@ -12,6 +12,13 @@
 //! naga writes each statement on one line and every binary operation in
 //! parentheses with a space on each side of its operator (`(a & b)`), so
 //! the operands are found from the operator outwards, on one line.
+//!
+//! naga also writes a resource's `@group(…) @binding(…)` on a line of its
+//! own, with a trailing space, above its `var`. [`join_binding_lines`]
+//! puts them on the declaration's line, as the WGSL specification's own
+//! examples do: `@group(0) @binding(1) var albedo: texture_2d<f32>;`. The
+//! lines it joins are declarations, above every function, so the function
+//! bodies' lines and their links to the DXBC bytes keep their content.
 
 /// u32's all-ones, which reads as what it is only in hex.
 const ALL_ONES: &str = "4294967295u";
@@ -33,6 +40,28 @@ pub fn hex_masks(wgsl: &str) -> String {
             continue;
         }
         hex_masks_in_line(line, &mut out);
+    }
+    out
+}
+
+/// The WGSL with every line of binding attributes joined to the `var`
+/// declaration below it.
+pub fn join_binding_lines(wgsl: &str) -> String {
+    let mut out = String::with_capacity(wgsl.len());
+    let mut lines = wgsl.split('\n').peekable();
+    let mut first = true;
+    while let Some(line) = lines.next() {
+        if !first {
+            out.push('\n');
+        }
+        first = false;
+        out.push_str(line);
+        let attributes = line.starts_with("@group(") && line.trim_end().ends_with(')');
+        if attributes && lines.peek().is_some_and(|next| next.starts_with("var")) {
+            out.truncate(out.trim_end().len());
+            out.push(' ');
+            out.push_str(lines.next().unwrap_or_default());
+        }
     }
     out
 }
@@ -204,6 +233,16 @@ mod tests {
         for (naga, ours) in cases {
             assert_eq!(hex_masks(naga), ours);
         }
+    }
+
+    #[test]
+    fn binding_attributes_share_their_declaration_line() {
+        let naga = "@group(0) @binding(0) \nvar<uniform> cb: Cb;\n@group(1) @binding(5) \nvar t: texture_2d<f32>;\nvar<private> x: u32;\n";
+        let ours = "@group(0) @binding(0) var<uniform> cb: Cb;\n@group(1) @binding(5) var t: texture_2d<f32>;\nvar<private> x: u32;\n";
+        assert_eq!(join_binding_lines(naga), ours);
+        // Attributes of anything but a `var` stay where they are.
+        let entry = "@fragment \nfn main() {\n}\n";
+        assert_eq!(join_binding_lines(entry), entry);
     }
 
     #[test]

@@ -112,7 +112,7 @@ fn reads_become_member_accesses() {
         "let r0_yz = ((vLightDir.xy * vec2(fScale)) + vUv);",
         "let nCount = cbLight.nCount;",
         // Values read once are written where they are read (`lets`).
-        "out_target = vec4<f32>(dot(vec4<f32>(fScale, vLightDir), g_mWorld[1]), r0_yz.x, r0_yz.y, f32(nCount));",
+        "let out_target = vec4<f32>(dot(vec4<f32>(fScale, vLightDir), g_mWorld[1]), r0_yz.x, r0_yz.y, f32(nCount));",
     ] {
         assert!(has_line(&wgsl, line), "missing `{line}` in:\n{wgsl}");
     }

@@ -26,7 +26,7 @@ fn a_value_read_once_is_written_in_its_reader() {
     );
     let lines = body(&w);
     // The normalisation is one line; neither the dot nor the rsq has a let.
-    assert!(lines.iter().any(|l| l.contains("vec3(inverseSqrt(dot(_e1.xyz, _e1.xyz)))")), "{w}");
+    assert!(lines.iter().any(|l| l.contains("vec3(inverseSqrt(dot(v0_.xyz, v0_.xyz)))")), "{w}");
     assert!(!lines.iter().any(|l| l.starts_with("let r0_x")), "{w}");
 }
 
@@ -51,7 +51,7 @@ fn a_value_computed_before_a_loop_keeps_its_let() {
     );
     let lines = body(&w);
     let product =
-        lines.iter().position(|l| l.starts_with("let r0_x = (_e1.x * _e1.y);")).unwrap_or_else(|| panic!("{w}"));
+        lines.iter().position(|l| l.starts_with("let r0_x = (v0_.x * v0_.y);")).unwrap_or_else(|| panic!("{w}"));
     let loop_at = lines.iter().position(|l| *l == "loop {").unwrap_or_else(|| panic!("{w}"));
     assert!(product < loop_at, "{w}");
 }

@@ -9,16 +9,12 @@ struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
-@group(0) @binding(0) 
-var<uniform> _Globals: _Globals_t;
-var<private> out_target: vec4<f32>;
+@group(0) @binding(0) var<uniform> _Globals: _Globals_t;
 
 @fragment 
 fn main() -> FragmentOutput {
     let u = _Globals.u;
     let r1_xy = abs(u);
-    let r1_xyzw = vec4<f32>(r1_xy.x, r1_xy.y, abs((u.x + -0.5f)), 0.4f);
-    out_target = r1_xyzw;
-    let _e14 = out_target;
-    return FragmentOutput(_e14);
+    let out_target = vec4<f32>(r1_xy.x, r1_xy.y, abs((u.x + -0.5f)), 0.4f);
+    return FragmentOutput(out_target);
 }

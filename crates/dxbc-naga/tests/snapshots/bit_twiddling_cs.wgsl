@@ -8,32 +8,16 @@ struct XeEdramLoadStoreConstants_t {
     pad_1zw: vec2<u32>,
 }
 
-@group(0) @binding(0) 
-var<uniform> XeEdramLoadStoreConstants: XeEdramLoadStoreConstants_t;
-@group(1) @binding(0) 
-var<storage> xe_edram_load_store_source: array<u32>;
-@group(3) @binding(0) 
-var<storage, read_write> xe_edram_load_store_dest: array<u32>;
-var<private> vThreadID: vec4<u32>;
-var<private> vThreadIDInGroup: vec4<u32>;
-var<private> vThreadGroupID: vec4<u32>;
+@group(0) @binding(0) var<uniform> XeEdramLoadStoreConstants: XeEdramLoadStoreConstants_t;
+@group(1) @binding(0) var<storage> xe_edram_load_store_source: array<u32>;
+@group(3) @binding(0) var<storage, read_write> xe_edram_load_store_dest: array<u32>;
 
 @compute @workgroup_size(20, 16, 1) 
 fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(workgroup_id) workgroup_id: vec3<u32>, @builtin(local_invocation_id) local_invocation_id: vec3<u32>) {
     var r1_x: u32 = u32();
 
-    vThreadID.x = global_invocation_id.x;
-    vThreadID.y = global_invocation_id.y;
-    vThreadID.z = global_invocation_id.z;
-    vThreadGroupID.x = workgroup_id.x;
-    vThreadGroupID.y = workgroup_id.y;
-    vThreadGroupID.z = workgroup_id.z;
-    vThreadIDInGroup.x = local_invocation_id.x;
-    vThreadIDInGroup.y = local_invocation_id.y;
-    vThreadIDInGroup.z = local_invocation_id.z;
-    let _e1 = vThreadID;
     let xe_edram_rt_color_depth_pitch = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_pitch;
-    let r0_x = ((_e1.y * xe_edram_rt_color_depth_pitch) + (_e1.x << 4u));
+    let r0_x = ((global_invocation_id.y * xe_edram_rt_color_depth_pitch) + (global_invocation_id.x << 4u));
     let xe_edram_rt_color_depth_offset = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_offset;
     let r0_x_1 = (r0_x + xe_edram_rt_color_depth_offset);
     let _e17 = (r0_x_1 / 4u);
@@ -50,20 +34,17 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
     let _e48 = (_e17 + 3u);
     let _e53 = xe_edram_load_store_source[min(_e48, _e21)];
     let _e55 = select(0u, _e53, (_e48 < _e19));
-    let _e58 = vThreadIDInGroup;
-    let r1_x_1 = (_e58.x << 2u);
+    let r1_x_1 = (local_invocation_id.x << 2u);
     let xe_edram_base_samples_2x_depth_pitch = XeEdramLoadStoreConstants.xe_edram_base_samples_2x_depth_pitch;
     let r1_yz = (vec2(xe_edram_base_samples_2x_depth_pitch) & vec2<u32>(0x8000u, 0x7ffu));
     r1_x = r1_x_1;
     if (r1_yz.x != 0u) {
-        let r1_yw = select(vec2(0u), vec2<u32>(40u, 4294967256u), vec2<bool>((_e58.x < 10u), (_e58.x >= 10u)));
+        let r1_yw = select(vec2(0u), vec2<u32>(40u, 4294967256u), vec2<bool>((local_invocation_id.x < 10u), (local_invocation_id.x >= 10u)));
         let r1_x_2 = ((r1_yw.y + r1_yw.x) + r1_x_1);
         r1_x = r1_x_2;
     }
-    let _e96 = vThreadGroupID;
-    let r1_y = ((_e96.y * (xe_edram_base_samples_2x_depth_pitch >> 16u)) + r1_yz.y);
-    let _e104 = vThreadIDInGroup;
-    let r1_y_1 = (((r1_y + _e96.x) * 5120u) + bitcast<u32>((bitcast<vec4<i32>>(_e104).yyyy * vec4(320i)).z));
+    let r1_y = ((workgroup_id.y * (xe_edram_base_samples_2x_depth_pitch >> 16u)) + r1_yz.y);
+    let r1_y_1 = (((r1_y + workgroup_id.x) * 5120u) + bitcast<u32>((bitcast<vec3<i32>>(local_invocation_id).yyyy * vec4(320i)).z));
     let _e116 = r1_x;
     let r1_y_2 = (((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u) << 1u);
     let r1_x_3 = (((_e116 << 2u) + r1_y_1) << (r1_y_2 & 0x1fu));

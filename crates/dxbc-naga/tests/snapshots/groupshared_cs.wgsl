@@ -5,62 +5,51 @@ struct CB_t {
     g_iHeight: u32,
 }
 
-@group(0) @binding(0) 
-var<uniform> CB: CB_t;
-@group(3) @binding(0) 
-var<storage, read_write> Data: array<u32>;
+@group(0) @binding(0) var<uniform> CB: CB_t;
+@group(3) @binding(0) var<storage, read_write> Data: array<u32>;
 var<workgroup> g0_: array<u32, 512>;
-var<private> vThreadID: vec4<u32>;
-var<private> vThreadIDInGroupFlattened: vec4<u32>;
 
 @compute @workgroup_size(512, 1, 1) 
 fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(local_invocation_index) local_invocation_index: u32) {
     var r0_z: u32 = u32();
 
-    vThreadID.x = global_invocation_id.x;
-    vThreadID.y = global_invocation_id.y;
-    vThreadID.z = global_invocation_id.z;
-    vThreadIDInGroupFlattened.x = local_invocation_index;
-    let _e1 = vThreadID;
     let _e10 = arrayLength((&Data));
-    let _e17 = Data[min(_e1.x, (_e10 - 1u))];
-    let r0_x = select(0u, _e17, (_e1.x < _e10));
-    let _e24 = vThreadIDInGroupFlattened;
-    if (_e24.x < 512u) {
-        g0_[_e24.x] = r0_x;
+    let _e17 = Data[min(global_invocation_id.x, (_e10 - 1u))];
+    let r0_x = select(0u, _e17, (global_invocation_id.x < _e10));
+    if (local_invocation_index < 512u) {
+        g0_[local_invocation_index] = r0_x;
     }
     workgroupBarrier();
     let g_iLevel = CB.g_iLevel;
     let g_iLevelMask = CB.g_iLevelMask;
-    let r0_y = ((_e1.x & g_iLevelMask) != 0u);
+    let r0_y = ((global_invocation_id.x & g_iLevelMask) != 0u);
     r0_z = (g_iLevel >> 1u);
     loop {
         let _e54 = r0_z;
         if (0u >= _e54) {
             break;
         }
-        let r0_w = (~(_e54) & _e24.x);
+        let r0_w = (~(_e54) & local_invocation_index);
         let _e72 = g0_[min(r0_w, 511u)];
-        let r1_x = (_e54 | _e24.x);
+        let r1_x = (_e54 | local_invocation_index);
         let _e93 = g0_[min(r1_x, 511u)];
         let r0_w_1 = (select(0u, _e93, (r1_x < 512u)) >= select(0u, _e72, (r0_w < 512u)));
-        let r1_x_1 = (_e54 ^ _e24.x);
+        let r1_x_1 = (_e54 ^ local_invocation_index);
         let _e116 = g0_[min(r1_x_1, 511u)];
-        let _e136 = g0_[min(_e24.x, 511u)];
-        let r1_y = select(0u, _e136, (_e24.x < 512u));
-        let r0_w_2 = select(r1_y, select(0u, _e116, (r1_x_1 < 512u)), (r0_y == r0_w_1));
+        let _e136 = g0_[min(local_invocation_index, 511u)];
+        let r0_w_2 = select(select(0u, _e136, (local_invocation_index < 512u)), select(0u, _e116, (r1_x_1 < 512u)), (r0_y == r0_w_1));
         workgroupBarrier();
-        if (_e24.x < 512u) {
-            g0_[_e24.x] = r0_w_2;
+        if (local_invocation_index < 512u) {
+            g0_[local_invocation_index] = r0_w_2;
         }
         workgroupBarrier();
         r0_z = (_e54 >> 1u);
     }
-    let _e173 = g0_[min(_e24.x, 511u)];
-    let r0_x_1 = select(0u, _e173, (_e24.x < 512u));
+    let _e173 = g0_[min(local_invocation_index, 511u)];
+    let r0_x_1 = select(0u, _e173, (local_invocation_index < 512u));
     let _e188 = arrayLength((&Data));
-    if (_e1.x < _e188) {
-        Data[_e1.x] = r0_x_1;
+    if (global_invocation_id.x < _e188) {
+        Data[global_invocation_id.x] = r0_x_1;
     }
     return;
 }

@@ -10,9 +10,7 @@ struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
-@group(0) @binding(0) 
-var<uniform> _Globals: _Globals_t;
-var<private> out_target: vec4<f32>;
+@group(0) @binding(0) var<uniform> _Globals: _Globals_t;
 
 @fragment 
 fn main() -> FragmentOutput {
@@ -20,7 +18,6 @@ fn main() -> FragmentOutput {
     let r0_x = (((a + a) + a) + a);
     let r0_x_1 = (((r0_x + a) + a) + a);
     let r0_x_2 = (((r0_x_1 + a) + a) + a);
-    out_target = vec4(r0_x_2);
-    let _e15 = out_target;
-    return FragmentOutput(_e15);
+    let out_target = vec4(r0_x_2);
+    return FragmentOutput(out_target);
 }

@@ -5,23 +5,14 @@ struct FragmentOutput {
 }
 
 var<private> icb: array<vec4<f32>, 8> = array<vec4<f32>, 8>(vec4<f32>(1.5f, 0f, 0f, 1f), vec4<f32>(0f, 1.5f, 0f, 1f), vec4<f32>(0f, 0f, 5.5f, 1f), vec4<f32>(1.5f, 0f, 5.5f, 1f), vec4<f32>(1.5f, 1.5f, 0f, 1f), vec4<f32>(1f, 1f, 1f, 1f), vec4<f32>(0f, 1f, 5.5f, 1f), vec4<f32>(0.5f, 3.5f, 0.75f, 1f));
-@group(0) @binding(0) 
-var<uniform> cbAllShadowData: array<vec4<f32>, 37>;
-@group(2) @binding(0) 
-var g_samLinear: sampler;
-@group(2) @binding(5) 
-var g_samShadow: sampler;
-@group(1) @binding(0) 
-var g_txDiffuse: texture_2d<f32>;
-@group(1) @binding(5) 
-var g_txShadow: texture_2d_array<f32>;
-var<private> v1_: vec4<f32>;
-var<private> in_texcoord1_: vec4<f32>;
-var<private> in_normal: vec4<f32>;
-var<private> out_target: vec4<f32>;
+@group(0) @binding(0) var<uniform> cbAllShadowData: array<vec4<f32>, 37>;
+@group(2) @binding(0) var g_samLinear: sampler;
+@group(2) @binding(5) var g_samShadow: sampler;
+@group(1) @binding(0) var g_txDiffuse: texture_2d<f32>;
+@group(1) @binding(5) var g_txShadow: texture_2d_array<f32>;
 
 @fragment 
-fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> FragmentOutput {
+fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> FragmentOutput {
     var r1_y: i32 = i32();
     var r2_x: f32 = f32();
     var r2_y: f32 = f32();
@@ -29,11 +20,7 @@ fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @loca
     var r3_x: u32 = u32();
     var r3_y: i32 = i32();
 
-    in_normal = normal0_;
-    v1_ = color0_;
-    in_texcoord1_ = texcoord1_;
-    let _e1 = v1_;
-    let _e6 = textureSample(g_txDiffuse, g_samLinear, _e1.xyxx.xy);
+    let _e6 = textureSample(g_txDiffuse, g_samLinear, v1_.xyxx.xy);
     r1_y = 0i;
     r2_x = 0f;
     r2_y = 0f;
@@ -47,10 +34,9 @@ fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @loca
         if !(r1_z) {
             break;
         }
-        let texcoord1_1 = in_texcoord1_;
         let m_vCascadeScale = cbAllShadowData[(bitcast<u32>(_e26) + 24u)];
         let m_vCascadeOffset = cbAllShadowData[(bitcast<u32>(_e26) + 16u)];
-        let r2_xyz = ((texcoord1_1.xyz * m_vCascadeScale.xyz) + m_vCascadeOffset.xyz);
+        let r2_xyz = ((texcoord1_.xyz * m_vCascadeScale.xyz) + m_vCascadeOffset.xyz);
         let m_nCascadeLevels = cbAllShadowData[32];
         let m_fMinBorderPadding = m_nCascadeLevels.z;
         let r1_z_1 = (m_fMinBorderPadding < min(r2_xyz.y, r2_xyz.x));
@@ -67,10 +53,9 @@ fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @loca
     }
     let _e85 = r3_y;
     let r2_w = f32(_e85);
-    let texcoord1_2 = in_texcoord1_;
-    let _e90 = dpdxCoarse(texcoord1_2.xyx);
+    let _e90 = dpdxCoarse(texcoord1_.xyx);
     let m_vCascadeScale_1 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
-    let _e100 = dpdyCoarse(texcoord1_2.xyx);
+    let _e100 = dpdyCoarse(texcoord1_.xyx);
     let m_vCascadeScale_2 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
     let _e110 = r2_x;
     let _e112 = r2_y;
@@ -86,7 +71,6 @@ fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @loca
     let m_nCascadeLevels_1 = cbAllShadowData[32];
     let m_iVisualizeCascades = bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy;
     let r2_xyzw = select(vec4(1f), vec4<f32>(_e151.x, _e151.y, _e151.z, 1f), (m_iVisualizeCascades != vec4(0u)));
-    let normal = in_normal;
     let r1_y_3 = saturate(dot(vec3<f32>(-1f, 1f, -1f), normal.xyz));
     let r1_z_3 = saturate(dot(vec3<f32>(1f, 1f, -1f), normal.xyz));
     let r1_y_4 = ((r1_y_3 * 0.05f) + (r1_z_3 * 0.05f));
@@ -95,7 +79,6 @@ fn main(@location(0) normal0_: vec4<f32>, @location(1) color0_: vec4<f32>, @loca
     let m_vLightDir = cbAllShadowData[36];
     let r1_w_1 = (saturate(dot(m_vLightDir.xyz, normal.xyz)) + r1_y_6);
     let r1_x_4 = ((r1_x_3 * ((-(r1_y_6) * 0.5f) + r1_w_1)) + (r1_y_6 * 0.5f));
-    out_target = (_e6 * (r2_xyzw * vec4(r1_x_4)));
-    let _e231 = out_target;
-    return FragmentOutput(_e231);
+    let out_target = (_e6 * (r2_xyzw * vec4(r1_x_4)));
+    return FragmentOutput(out_target);
 }

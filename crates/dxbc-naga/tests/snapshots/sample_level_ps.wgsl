@@ -10,19 +10,13 @@ struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
-@group(0) @binding(0) 
-var<uniform> _Globals: _Globals_t;
-@group(2) @binding(0) 
-var s: sampler;
-@group(1) @binding(0) 
-var t: texture_2d<f32>;
-var<private> out_target: vec4<f32>;
+@group(0) @binding(0) var<uniform> _Globals: _Globals_t;
+@group(2) @binding(0) var s: sampler;
+@group(1) @binding(0) var t: texture_2d<f32>;
 
 @fragment 
 fn main() -> FragmentOutput {
     let level = _Globals.level;
-    let r0_xyzw = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, level);
-    out_target = r0_xyzw;
-    let _e15 = out_target;
-    return FragmentOutput(_e15);
+    let out_target = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, level);
+    return FragmentOutput(out_target);
 }

@@ -8,9 +8,7 @@ struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
-@group(0) @binding(0) 
-var<uniform> _Globals: _Globals_t;
-var<private> out_target: vec4<f32>;
+@group(0) @binding(0) var<uniform> _Globals: _Globals_t;
 
 @fragment 
 fn main() -> FragmentOutput {
@@ -47,7 +45,6 @@ fn main() -> FragmentOutput {
     let _e35 = r0_y;
     let _e37 = r0_z;
     let _e39 = r0_w;
-    out_target = vec4<f32>(_e33, _e35, _e37, _e39);
-    let _e43 = out_target;
-    return FragmentOutput(_e43);
+    let out_target = vec4<f32>(_e33, _e35, _e37, _e39);
+    return FragmentOutput(out_target);
 }

@@ -21,22 +21,13 @@ struct FragmentOutput {
     @builtin(sample_mask) sample_mask: u32,
 }
 
-@group(0) @binding(0) 
-var<uniform> cbAll: CbAll;
-@group(2) @binding(0) 
-var g_AlphaTextureSampler: sampler;
-@group(1) @binding(0) 
-var g_AlphaTexture: texture_2d<f32>;
-var<private> in_texcoord: vec4<f32>;
+@group(0) @binding(0) var<uniform> cbAll: CbAll;
+@group(2) @binding(0) var g_AlphaTextureSampler: sampler;
+@group(1) @binding(0) var g_AlphaTexture: texture_2d<f32>;
 var<private> oMask: vec4<u32>;
-var<private> in_color: vec4<f32>;
-var<private> out_target: vec4<f32>;
 
 @fragment 
-fn main(@location(1) color0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> FragmentOutput {
-    in_color = color0_;
-    in_texcoord = texcoord0_;
-    let texcoord = in_texcoord;
+fn main(@location(1) color: vec4<f32>, @location(2) texcoord: vec4<f32>) -> FragmentOutput {
     let r1_xyzw = dpdy(texcoord.xyxy);
     let r2_xyzw = (r1_xyzw.zwzw * vec4<f32>(-0.375f, -0.375f, -0.125f, -0.125f));
     let r1_xyzw_1 = (r1_xyzw * vec4<f32>(0.125f, 0.125f, 0.375f, 0.375f));
@@ -68,9 +59,7 @@ fn main(@location(1) color0_: vec4<f32>, @location(2) texcoord0_: vec4<f32>) -> 
     let r1_xyz = ((r1_xyzw_4.xyz * r1_xyzw_4.www) + r2_xyz_2);
     let r1_xyz_1 = (select(r2_xyz_2, r1_xyz, vec3(r3_w)) / vec3(r0_y_3));
     oMask.x = select(r0_x_1, (r0_x_1 + 8u), r3_w);
-    let color = in_color;
-    out_target = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
-    let _e145 = out_target;
-    let _e147 = oMask;
-    return FragmentOutput(_e145, _e147.x);
+    let out_target = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
+    let _e143 = oMask;
+    return FragmentOutput(out_target, _e143.x);
 }

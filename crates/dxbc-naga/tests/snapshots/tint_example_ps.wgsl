@@ -4,17 +4,11 @@ struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
 
-@group(0) @binding(0) 
-var<uniform> cb0_: array<vec4<f32>, 1>;
-var<private> v0_: vec4<f32>;
-var<private> o0_: vec4<f32>;
+@group(0) @binding(0) var<uniform> cb0_: array<vec4<f32>, 1>;
 
 @fragment 
-fn main(@location(0) v00_: vec4<f32>) -> FragmentOutput {
-    v0_ = v00_;
-    let _e1 = v0_;
+fn main(@location(0) v0_: vec4<f32>) -> FragmentOutput {
     let cb0_0_ = cb0_[0];
-    o0_ = (_e1 * cb0_0_);
-    let _e10 = o0_;
-    return FragmentOutput(_e10);
+    let o0_ = (v0_ * cb0_0_);
+    return FragmentOutput(o0_);
 }

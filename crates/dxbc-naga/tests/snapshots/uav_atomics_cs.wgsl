@@ -2,10 +2,8 @@ struct _Globals_t {
     v: vec4<u32>,
 }
 
-@group(0) @binding(0) 
-var<uniform> _Globals: _Globals_t;
-@group(3) @binding(1) 
-var<storage, read_write> u: array<atomic<u32>>;
+@group(0) @binding(0) var<uniform> _Globals: _Globals_t;
+@group(3) @binding(1) var<storage, read_write> u: array<atomic<u32>>;
 
 @compute @workgroup_size(3, 1, 1) 
 fn main() {
