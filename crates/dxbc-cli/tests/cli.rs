@@ -245,7 +245,7 @@ fn translate_states_emulations_and_their_bindings() {
     assert!(text.contains(&format!("// u0 counter, space0 -> @group({g}) @binding({b})\n")), "{text}");
     let e = dxbc_naga::Emulation::UavCounters;
     assert!(text.contains(&format!("// emulated ({}): {}\n", e.name(), e.what())), "{text}");
-    assert!(text.contains(&format!("@group({g}) @binding({b}) \nvar<storage, read_write> u0_counter: atomic<u32>;")));
+    assert!(text.contains(&format!("@group({g}) @binding({b}) var<storage, read_write> u0_counter: atomic<u32>;")));
 }
 
 /// Interfaces: the header names the class-instance binding and each slot's

@@ -313,6 +313,10 @@ pub(crate) struct Lower<'a> {
     /// Per output register, the components some instruction writes (the
     /// others stay zero, as the register's global starts).
     output_writes: BTreeMap<u32, u32>,
+    /// `arrayLength` of each runtime-sized global the function under
+    /// construction asks the size of: made once, at its first use, and
+    /// emitted first in the function ([`Lower::array_length`]).
+    array_lengths: BTreeMap<Handle<GlobalVariable>, H>,
 }
 
 /// A pending output component: the value, its lane (None: a scalar), the
@@ -450,6 +454,7 @@ pub(crate) fn translate_form(
         inlined: 0,
         pending_outputs: BTreeMap::new(),
         output_writes: output_write_masks(p),
+        array_lengths: BTreeMap::new(),
     };
     let (depth, atomics) = crate::resources::prescan(p)?;
     l.depth_textures = depth;
@@ -603,9 +608,9 @@ impl<'a> Lower<'a> {
         self.flush();
         // Values are expressions of the function they were made in.
         self.forget_values();
-        let mut f = std::mem::replace(&mut self.f, next);
         // A body already finished (`finish_body`) keeps its statements.
-        let root = std::mem::take(&mut self.root);
+        let root = self.take_root();
+        let mut f = std::mem::replace(&mut self.f, next);
         if !root.is_empty() {
             f.body = root;
         }
@@ -1697,8 +1702,42 @@ impl<'a> Lower<'a> {
     pub(crate) fn finish_body(&mut self) {
         self.flush_outputs();
         self.flush();
-        let body = std::mem::take(&mut self.root);
-        self.f.body = body;
+        self.f.body = self.take_root();
+    }
+
+    /// The function's top-level statements, taken, with the sizes of the
+    /// buffers it reads emitted first (`array_length`).
+    fn take_root(&mut self) -> Block {
+        let root = std::mem::take(&mut self.root);
+        if self.array_lengths.is_empty() {
+            return root;
+        }
+        let mut block = Block::new();
+        for (_, n) in std::mem::take(&mut self.array_lengths) {
+            block.push(S::Emit(Range::new_from_bounds(n, n)), Span::UNDEFINED);
+        }
+        block.extend_block(root);
+        block
+    }
+
+    /// `arrayLength(&g)` of runtime-sized global `g`, in elements. A
+    /// buffer's size does not change while the shader runs, so the function
+    /// computes it once, first, and names it after the buffer
+    /// (`let Data_len = arrayLength((&Data));`): bounds checks all over the
+    /// function read that one value instead of each its own `let`.
+    pub(crate) fn array_length(&mut self, g: Handle<GlobalVariable>) -> H {
+        if let Some(&n) = self.array_lengths.get(&g) {
+            return n;
+        }
+        // Outside the open Emit range: it is emitted at the top (`take_root`).
+        self.flush();
+        let pointer = self.f.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+        let n = self.f.expressions.append(E::ArrayLength(pointer), Span::UNDEFINED);
+        if let Some(name) = &self.module.global_variables[g].name {
+            self.f.named_expressions.insert(n, format!("{name}_len"));
+        }
+        self.array_lengths.insert(g, n);
+        n
     }
 
     pub(crate) fn specials_snapshot(&self) -> Vec<(OT, Handle<GlobalVariable>)> {

@@ -1136,7 +1136,10 @@ impl Lower<'_> {
                 })
             }
             _ => {
-                let n = self.e(E::ArrayLength(g));
+                let n = match w.elem {
+                    None => self.array_length(w.g),
+                    Some(_) => self.e(E::ArrayLength(g)),
+                };
                 let one = self.lit_u(1);
                 let last = self.bin(B::Subtract, n, one);
                 WordCount::Runtime { n, last }
@@ -1543,8 +1546,10 @@ impl Lower<'_> {
     pub(crate) fn bufinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let res = self.op(ins, 1)?;
         let w = self.words_of(res)?;
-        let base = self.handle_of(w.g, w.elem);
-        let len = self.e(E::ArrayLength(base));
+        let len = match w.elem {
+            None => self.array_length(w.g),
+            Some(base) => self.e(E::ArrayLength(base)),
+        };
         let v = if w.stride == 0 {
             let four = self.lit_u(4);
             self.bin(B::Multiply, len, four)

@@ -102,7 +102,7 @@ fn members_sit_at_the_listing_offsets() {
 fn reads_become_member_accesses() {
     let wgsl = wgsl_of(LISTING);
     for line in [
-        "var<uniform> cbLight: CbLight;",
+        "@group(0) @binding(0) var<uniform> cbLight: CbLight;",
         "g_mWorld: mat4x4<f32>,",
         "vLightDir_x: f32,",
         "vUv: vec2<f32>,",
@@ -127,7 +127,7 @@ fn dynamic_reads_keep_the_rows() {
     let start = LISTING.find("dp4 ").expect("body");
     let listing = format!("{}{program}", &LISTING[..start]);
     let wgsl = wgsl_of(&listing);
-    assert!(has_line(&wgsl, "var<uniform> cbLight: array<vec4<f32>, 6>;"), "{wgsl}");
+    assert!(has_line(&wgsl, "@group(0) @binding(0) var<uniform> cbLight: array<vec4<f32>, 6>;"), "{wgsl}");
     assert!(has_line(&wgsl, "let g_mWorld_1_ = cbLight[(r0_x + 1u)];"), "{wgsl}");
 }
 
@@ -150,9 +150,9 @@ fn a_buffer_without_variables_takes_its_readers_kind() {
     let uint = wgsl_of(&listing(
         "udiv r0.x, null, cb0[0].x, cb0[1].x\nult r1.x, cb0[0].y, cb0[1].y\nand o0.xyzw, r0.xxxx, r1.xxxx\n",
     ));
-    assert!(has_line(&uint, "var<uniform> cb0_: array<vec4<u32>, 2>;"), "{uint}");
+    assert!(has_line(&uint, "@group(0) @binding(0) var<uniform> cb0_: array<vec4<u32>, 2>;"), "{uint}");
     let body = common::body_of(&uint);
     assert!(!body.contains("bitcast<vec4<u32>>(_e"), "{uint}");
     let float = wgsl_of(&listing("mul o0.xyzw, cb0[0].xyzw, cb0[1].xyzw\n"));
-    assert!(has_line(&float, "var<uniform> cb0_: array<vec4<f32>, 2>;"), "{float}");
+    assert!(has_line(&float, "@group(0) @binding(0) var<uniform> cb0_: array<vec4<f32>, 2>;"), "{float}");
 }

@@ -484,8 +484,7 @@ impl Lower<'_> {
         let written_after = self.bin(B::Add, written, n);
         let room = self.lit_u(max_list);
         let in_slot = self.bin(B::LessEqual, written_after, room);
-        let out = self.e(E::GlobalVariable(output));
-        let len = self.e(E::ArrayLength(out));
+        let len = self.array_length(output);
         let stride = self.lit_u(REGISTER_STRIDE);
         let capacity = self.bin(B::Divide, len, stride);
         let end = self.bin(B::Add, base, n);
@@ -551,8 +550,7 @@ impl Lower<'_> {
         let gid = self.e(E::FunctionArgument(0));
         let id = self.component(gid, 0);
         // Invocations: whole record groups in the input buffer × instances.
-        let inp = self.e(E::GlobalVariable(input));
-        let len = self.e(E::ArrayLength(inp));
+        let len = self.array_length(input);
         let group = self.lit_u(REGISTER_STRIDE * records);
         let groups = self.bin(B::Divide, len, group);
         let inst = self.lit_u(instances);
@@ -632,8 +630,7 @@ impl Lower<'_> {
         self.close_if();
         let first = self.load_global(slot_base);
         let record = self.bin(B::Add, first, written);
-        let out = self.e(E::GlobalVariable(output));
-        let len = self.e(E::ArrayLength(out));
+        let len = self.array_length(output);
         let stride = self.lit_u(REGISTER_STRIDE);
         let capacity = self.bin(B::Divide, len, stride);
         let past = self.bin(B::GreaterEqual, record, capacity);

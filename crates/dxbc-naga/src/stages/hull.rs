@@ -893,8 +893,7 @@ impl Lower<'_> {
             _ => (domain_points, 1, 1),
         };
         let Some(counted) = counted else { return malformed("no buffer to count invocations by", p.offset) };
-        let buf = self.e(E::GlobalVariable(counted));
-        let len = self.e(E::ArrayLength(buf));
+        let len = self.array_length(counted);
         let per = self.lit_u(per_record);
         let total = self.bin(B::Divide, len, per);
         let past = self.bin(B::GreaterEqual, id, total);

@@ -16,24 +16,25 @@ struct XeEdramLoadStoreConstants_t {
 fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(workgroup_id) workgroup_id: vec3<u32>, @builtin(local_invocation_id) local_invocation_id: vec3<u32>) {
     var r1_x: u32 = u32();
 
+    let xe_edram_load_store_source_len = arrayLength((&xe_edram_load_store_source));
+    let xe_edram_load_store_dest_len = arrayLength((&xe_edram_load_store_dest));
     let xe_edram_rt_color_depth_pitch = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_pitch;
     let r0_x = ((global_invocation_id.y * xe_edram_rt_color_depth_pitch) + (global_invocation_id.x << 4u));
     let xe_edram_rt_color_depth_offset = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_offset;
     let r0_x_1 = (r0_x + xe_edram_rt_color_depth_offset);
     let _e17 = (r0_x_1 / 4u);
-    let _e19 = arrayLength((&xe_edram_load_store_source));
-    let _e21 = (_e19 - 1u);
-    let _e26 = xe_edram_load_store_source[min(_e17, _e21)];
-    let _e28 = select(0u, _e26, (_e17 < _e19));
-    let _e30 = (_e17 + 1u);
-    let _e35 = xe_edram_load_store_source[min(_e30, _e21)];
-    let _e37 = select(0u, _e35, (_e30 < _e19));
-    let _e39 = (_e17 + 2u);
-    let _e44 = xe_edram_load_store_source[min(_e39, _e21)];
-    let _e46 = select(0u, _e44, (_e39 < _e19));
-    let _e48 = (_e17 + 3u);
-    let _e53 = xe_edram_load_store_source[min(_e48, _e21)];
-    let _e55 = select(0u, _e53, (_e48 < _e19));
+    let _e22 = (xe_edram_load_store_source_len - 1u);
+    let _e27 = xe_edram_load_store_source[min(_e17, _e22)];
+    let _e29 = select(0u, _e27, (_e17 < xe_edram_load_store_source_len));
+    let _e31 = (_e17 + 1u);
+    let _e36 = xe_edram_load_store_source[min(_e31, _e22)];
+    let _e38 = select(0u, _e36, (_e31 < xe_edram_load_store_source_len));
+    let _e40 = (_e17 + 2u);
+    let _e45 = xe_edram_load_store_source[min(_e40, _e22)];
+    let _e47 = select(0u, _e45, (_e40 < xe_edram_load_store_source_len));
+    let _e49 = (_e17 + 3u);
+    let _e54 = xe_edram_load_store_source[min(_e49, _e22)];
+    let _e56 = select(0u, _e54, (_e49 < xe_edram_load_store_source_len));
     let r1_x_1 = (local_invocation_id.x << 2u);
     let xe_edram_base_samples_2x_depth_pitch = XeEdramLoadStoreConstants.xe_edram_base_samples_2x_depth_pitch;
     let r1_yz = (vec2(xe_edram_base_samples_2x_depth_pitch) & vec2<u32>(0x8000u, 0x7ffu));
@@ -45,25 +46,24 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
     }
     let r1_y = ((workgroup_id.y * (xe_edram_base_samples_2x_depth_pitch >> 16u)) + r1_yz.y);
     let r1_y_1 = (((r1_y + workgroup_id.x) * 5120u) + bitcast<u32>((bitcast<vec3<i32>>(local_invocation_id).yyyy * vec4(320i)).z));
-    let _e116 = r1_x;
+    let _e117 = r1_x;
     let r1_y_2 = (((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u) << 1u);
-    let r1_x_3 = (((_e116 << 2u) + r1_y_1) << (r1_y_2 & 0x1fu));
-    let _e131 = (r1_x_3 / 4u);
-    let _e133 = arrayLength((&xe_edram_load_store_dest));
-    if (_e131 < _e133) {
-        xe_edram_load_store_dest[_e131] = _e28;
+    let r1_x_3 = (((_e117 << 2u) + r1_y_1) << (r1_y_2 & 0x1fu));
+    let _e132 = (r1_x_3 / 4u);
+    if (_e132 < xe_edram_load_store_dest_len) {
+        xe_edram_load_store_dest[_e132] = _e29;
     }
-    let _e140 = (_e131 + 1u);
-    if (_e140 < _e133) {
-        xe_edram_load_store_dest[_e140] = _e37;
+    let _e142 = (_e132 + 1u);
+    if (_e142 < xe_edram_load_store_dest_len) {
+        xe_edram_load_store_dest[_e142] = _e38;
     }
-    let _e145 = (_e131 + 2u);
-    if (_e145 < _e133) {
-        xe_edram_load_store_dest[_e145] = _e46;
+    let _e147 = (_e132 + 2u);
+    if (_e147 < xe_edram_load_store_dest_len) {
+        xe_edram_load_store_dest[_e147] = _e47;
     }
-    let _e150 = (_e131 + 3u);
-    if (_e150 < _e133) {
-        xe_edram_load_store_dest[_e150] = _e55;
+    let _e152 = (_e132 + 3u);
+    if (_e152 < xe_edram_load_store_dest_len) {
+        xe_edram_load_store_dest[_e152] = _e56;
     }
     return;
 }

@@ -13,9 +13,9 @@ var<workgroup> g0_: array<u32, 512>;
 fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin(local_invocation_index) local_invocation_index: u32) {
     var r0_z: u32 = u32();
 
-    let _e10 = arrayLength((&Data));
-    let _e17 = Data[min(global_invocation_id.x, (_e10 - 1u))];
-    let r0_x = select(0u, _e17, (global_invocation_id.x < _e10));
+    let Data_len = arrayLength((&Data));
+    let _e18 = Data[min(global_invocation_id.x, (Data_len - 1u))];
+    let r0_x = select(0u, _e18, (global_invocation_id.x < Data_len));
     if (local_invocation_index < 512u) {
         g0_[local_invocation_index] = r0_x;
     }
@@ -25,30 +25,29 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
     let r0_y = ((global_invocation_id.x & g_iLevelMask) != 0u);
     r0_z = (g_iLevel >> 1u);
     loop {
-        let _e54 = r0_z;
-        if (0u >= _e54) {
+        let _e55 = r0_z;
+        if (0u >= _e55) {
             break;
         }
-        let r0_w = (~(_e54) & local_invocation_index);
-        let _e72 = g0_[min(r0_w, 511u)];
-        let r1_x = (_e54 | local_invocation_index);
-        let _e93 = g0_[min(r1_x, 511u)];
-        let r0_w_1 = (select(0u, _e93, (r1_x < 512u)) >= select(0u, _e72, (r0_w < 512u)));
-        let r1_x_1 = (_e54 ^ local_invocation_index);
-        let _e116 = g0_[min(r1_x_1, 511u)];
-        let _e136 = g0_[min(local_invocation_index, 511u)];
-        let r0_w_2 = select(select(0u, _e136, (local_invocation_index < 512u)), select(0u, _e116, (r1_x_1 < 512u)), (r0_y == r0_w_1));
+        let r0_w = (~(_e55) & local_invocation_index);
+        let _e73 = g0_[min(r0_w, 511u)];
+        let r1_x = (_e55 | local_invocation_index);
+        let _e94 = g0_[min(r1_x, 511u)];
+        let r0_w_1 = (select(0u, _e94, (r1_x < 512u)) >= select(0u, _e73, (r0_w < 512u)));
+        let r1_x_1 = (_e55 ^ local_invocation_index);
+        let _e117 = g0_[min(r1_x_1, 511u)];
+        let _e137 = g0_[min(local_invocation_index, 511u)];
+        let r0_w_2 = select(select(0u, _e137, (local_invocation_index < 512u)), select(0u, _e117, (r1_x_1 < 512u)), (r0_y == r0_w_1));
         workgroupBarrier();
         if (local_invocation_index < 512u) {
             g0_[local_invocation_index] = r0_w_2;
         }
         workgroupBarrier();
-        r0_z = (_e54 >> 1u);
+        r0_z = (_e55 >> 1u);
     }
-    let _e173 = g0_[min(local_invocation_index, 511u)];
-    let r0_x_1 = select(0u, _e173, (local_invocation_index < 512u));
-    let _e188 = arrayLength((&Data));
-    if (global_invocation_id.x < _e188) {
+    let _e174 = g0_[min(local_invocation_index, 511u)];
+    let r0_x_1 = select(0u, _e174, (local_invocation_index < 512u));
+    if (global_invocation_id.x < Data_len) {
         Data[global_invocation_id.x] = r0_x_1;
     }
     return;
