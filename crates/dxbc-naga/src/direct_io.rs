@@ -33,18 +33,20 @@
 //!   `global_invocation_id`, a scalar built-in in `.x`) qualifies when the
 //!   body reads only the components it fills: `.x` of the register becomes
 //!   `.x` of the argument, or the scalar itself.
-//! - **Outputs.** A register the body stores once, whole, in its top-level
-//!   block, and never reads: the stored value goes into the result itself
-//!   (`return FragmentOutput(vec4<f32>(normal.xyz * 0.5f, 1f));`), and the
-//!   store, the load and the global go. Nothing runs between that store and
-//!   the return that could see the difference.
+//! - **Outputs.** At each return, a whole store to an output register
+//!   that nothing after it touches on the way to the return: the return
+//!   reads the stored value itself, named after the output (`let out_target
+//!   = …; return FragmentOutput(out_target);`), and the store goes, since
+//!   nothing could read the register between. Where every return takes its
+//!   value so, the stores left to the register are never read: they go,
+//!   with the global.
 //!
 //! The rewrites keep handles. A load's arena slot becomes a
 //! `FunctionArgument` expression, which has no operands, so arena order
 //! still holds, and `Emit` ranges are split around it, since naga evaluates
-//! arguments before the body rather than where they stand. A removed
-//! store's pointer becomes an unused zero value. Only once the entry point
-//! is complete are the dead globals removed ([`remove_globals`]).
+//! arguments before the body rather than where they stand. A dead global's
+//! expressions become unused zero values, and only once the entry point is
+//! complete are the dead globals removed ([`remove_globals`]).
 
 use crate::ir_walk::{for_each_operand, for_each_statement_operand};
 use crate::lets::is_register_name;
@@ -114,52 +116,156 @@ pub(crate) fn readable_from(
     statements_avoid(body, &named)
 }
 
-/// Takes the value of the one store to output global `g` out of `block`,
-/// where the body has been written, so that the entry point returns the
-/// value itself: `g` is not used by other functions, and the only
-/// statement naming it anywhere is that store, whole and in `block`'s top
-/// level, which no expression reads. The store goes, and its pointer
-/// becomes an unused zero value, and the value is named after the output.
-/// None (and nothing changed) otherwise.
-pub(crate) fn take_single_store(
+/// At a `return` that ends `block`: takes out of `block` the whole stores
+/// to output globals `outs` that nothing after them in `block` touches, so
+/// that the return reads each stored value itself instead of the global.
+/// Returns each such global with its value, named after the output (unless
+/// it has a name of its own or is a constant). A store something later
+/// touches, or one inside a nested block, stays.
+pub(crate) fn take_final_stores(
     module: &Module,
     f: &mut Function,
     block: &mut Block,
-    g: Handle<GlobalVariable>,
-) -> Option<Handle<E>> {
-    if used_by_functions(module, g) {
-        return None;
+    outs: &[Handle<GlobalVariable>],
+) -> Vec<(Handle<GlobalVariable>, Handle<E>)> {
+    // One bit per output global: what each expression reads or names.
+    if outs.is_empty() || outs.len() > 64 {
+        return Vec::new();
     }
-    let exprs = &f.expressions;
-    let is_g = marks(exprs, g).is_g;
-    let named = |h: Handle<E>| is_g[h.index()];
-    for (_, e) in exprs.iter() {
-        let mut bad = false;
-        if !for_each_operand(e, |o| bad |= named(o)) || bad {
-            return None;
+    let mut masks = vec![0u64; f.expressions.len()];
+    for (h, e) in f.expressions.iter() {
+        let mut m = match e {
+            E::GlobalVariable(g) => outs.iter().position(|o| o == g).map_or(0, |i| 1 << i),
+            _ => 0,
+        };
+        // An expression this walk does not know may read any of them.
+        if !for_each_operand(e, |o| m |= masks[o.index()]) {
+            m = u64::MAX;
         }
+        masks[h.index()] = m;
     }
-    let mut store = None;
-    for (i, s) in block.iter().enumerate() {
-        match *s {
-            S::Store { pointer, value } if named(pointer) && !named(value) && store.is_none() => {
-                store = Some((i, pointer, value));
+    let mut touched = 0u64;
+    let mut taken: Vec<(usize, Handle<GlobalVariable>, Handle<E>)> = Vec::new();
+    for (i, s) in block.iter().enumerate().rev() {
+        if let S::Store { pointer, value } = *s {
+            if let E::GlobalVariable(g) = f.expressions[pointer] {
+                if let Some(bit) = outs.iter().position(|&o| o == g).map(|i| 1u64 << i) {
+                    if touched & bit == 0 {
+                        taken.push((i, g, value));
+                    }
+                    touched |= bit | masks[value.index()];
+                    continue;
+                }
             }
-            _ if statement_avoids(s, &named) => {}
-            _ => return None,
         }
+        touched |= statement_mask(s, &masks);
     }
-    let (i, pointer, value) = store?;
-    block.cull(i..=i);
-    let global = &module.global_variables[g];
-    *f.expressions.get_mut(pointer) = E::ZeroValue(global.ty);
-    // The value keeps a line of its own, named after the output, unless it
-    // has a name of its own (a constant, an input) or is one.
+    let mut out = Vec::with_capacity(taken.len());
+    // `taken` runs from the last statement back: indices fall.
+    for (i, g, value) in taken {
+        block.cull(i..=i);
+        name_after_output(module, f, value, g);
+        out.push((g, value));
+    }
+    out
+}
+
+/// The output globals (as bits of `masks`) statement `s` reads or names,
+/// nested blocks included; all of them for a statement the walk does not know.
+fn statement_mask(s: &S, masks: &[u64]) -> u64 {
+    let mut m = 0u64;
+    if !for_each_statement_operand(s, |h| m |= masks[h.index()]) {
+        return u64::MAX;
+    }
+    let nested = |b: &Block| b.iter().fold(0, |m, s| m | statement_mask(s, masks));
+    match s {
+        S::Emit(range) => range.clone().fold(m, |m, h| m | masks[h.index()]),
+        S::Block(b) => m | nested(b),
+        S::If { accept, reject, .. } => m | nested(accept) | nested(reject),
+        S::Switch { cases, .. } => cases.iter().fold(m, |m, c| m | nested(&c.body)),
+        S::Loop { body, continuing, .. } => m | nested(body) | nested(continuing),
+        _ => m,
+    }
+}
+
+/// Names `value`, returned for output global `g`, after the output, unless
+/// it has a name of its own (a constant, an input) or is one.
+fn name_after_output(module: &Module, f: &mut Function, value: Handle<E>, g: Handle<GlobalVariable>) {
     let own_name = f.named_expressions.get(&value).is_some_and(|n| !is_register_name(n));
-    if let (false, false, Some(name)) = (f.expressions[value].needs_pre_emit(), own_name, &global.name) {
+    if let (false, false, Some(name)) =
+        (f.expressions[value].needs_pre_emit(), own_name, &module.global_variables[g].name)
+    {
         f.named_expressions.insert(value, name.clone());
     }
-    Some(value)
+}
+
+/// Where nothing reads output global `g` any more (the returns take the
+/// values stored last): removes the stores left to it, which nothing reads,
+/// from `body` (the whole function's), turns the expressions naming it
+/// into unused zero values, and says true; false, and nothing changed,
+/// while anything but a whole store names it.
+pub(crate) fn drop_unread(module: &Module, f: &mut Function, body: &mut Block, g: Handle<GlobalVariable>) -> bool {
+    if used_by_functions(module, g) {
+        return false;
+    }
+    let is_g = marks(&f.expressions, g).is_g;
+    let named = |h: Handle<E>| is_g[h.index()];
+    for (_, e) in f.expressions.iter() {
+        let mut bad = false;
+        if !for_each_operand(e, |o| bad |= named(o)) || bad {
+            return false;
+        }
+    }
+    if !only_stores(body, &named) {
+        return false;
+    }
+    drop_stores(body, &named);
+    let ty = module.global_variables[g].ty;
+    for (h, e) in f.expressions.iter_mut() {
+        if is_g[h.index()] {
+            *e = E::ZeroValue(ty);
+        }
+    }
+    true
+}
+
+/// Whether every statement of `block` (nested ones included) that names an
+/// expression `named` picks is a whole store through it.
+fn only_stores(block: &Block, named: &impl Fn(Handle<E>) -> bool) -> bool {
+    block.iter().all(|s| match *s {
+        S::Store { pointer, value } if named(pointer) => !named(value),
+        S::Block(ref b) => only_stores(b, named),
+        S::If { ref accept, ref reject, condition } => {
+            !named(condition) && only_stores(accept, named) && only_stores(reject, named)
+        }
+        S::Switch { ref cases, selector } => !named(selector) && cases.iter().all(|c| only_stores(&c.body, named)),
+        S::Loop { ref body, ref continuing, break_if } => {
+            !break_if.is_some_and(named) && only_stores(body, named) && only_stores(continuing, named)
+        }
+        _ => statement_avoids(s, named),
+    })
+}
+
+/// `block` without the stores through an expression `named` picks.
+fn drop_stores(block: &mut Block, named: &impl Fn(Handle<E>) -> bool) {
+    let old = std::mem::take(block);
+    for (mut s, span) in old.span_into_iter() {
+        match &mut s {
+            S::Store { pointer, .. } if named(*pointer) => continue,
+            S::Block(b) => drop_stores(b, named),
+            S::If { accept, reject, .. } => {
+                drop_stores(accept, named);
+                drop_stores(reject, named);
+            }
+            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| drop_stores(&mut c.body, named)),
+            S::Loop { body, continuing, .. } => {
+                drop_stores(body, named);
+                drop_stores(continuing, named);
+            }
+            _ => {}
+        }
+        block.push(s, span);
+    }
 }
 
 /// Whether a function of `module` names global `g` (the body written into

@@ -10,8 +10,9 @@
 //! would only add lines:
 //!
 //! - a value nothing uses (its `let` would be dead);
-//! - a bitcast used once (it reads best inside its reader, often the store
-//!   into the register's variable);
+//! - a register's bitcast used once (it reads best inside its reader,
+//!   often the store into the register's variable); a value named after
+//!   what it is (an output returned, a constant) keeps its name;
 //! - a register value used once, in the block that computes it, whose
 //!   printed form is small ([`INLINE_SIZE`] nodes at most):
 //!   `inverseSqrt(dot(r0_xyz, r0_xyz))` reads better as one line than as
@@ -74,7 +75,7 @@ fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
             // Written inside its reader, it would be printed once per print
             // of that reader: an access is printed at each of its uses.
             _ if uses == 1 && slot.reader.is_some_and(|r| reprinted(f, fi, r)) => true,
-            _ if uses == 1 && matches!(e, E::As { convert: None, .. }) => false,
+            Name::Register if uses == 1 && matches!(e, E::As { convert: None, .. }) => false,
             Name::Register => !(uses == 1 && inner <= INLINE_SIZE && slot.emitted != 0 && slot.emitted == slot.read),
             Name::Other => true,
         };

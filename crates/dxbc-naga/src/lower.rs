@@ -86,10 +86,11 @@
 //! entry point `main` copies its arguments (locations and built-ins, typed
 //! by the signature) into the input globals, runs the body, and returns the
 //! output globals as its result. The body is written into `main` itself,
-//! between those copies, when its only `return` is its last statement; a
-//! body that returns early stays a function of its own, `dxbc_main`, that
-//! `main` calls (its `return` must not skip the outputs). The stages run
-//! through compute keep `dxbc_main` (`stages`).
+//! between those copies, and each early `return` in it returns the result
+//! where it stands, so that none skips the outputs. Where an argument or a
+//! stored value can be read directly, the global goes (`direct_io`). The
+//! stages run through compute keep the body in a function of its own,
+//! `dxbc_main` (`stages`).
 //!
 //! Control flow is already structured in DXBC, so a stack of open blocks
 //! (`if`/`else`, `loop`, `switch`/`case`) maps straight onto naga's `If`,
@@ -3023,22 +3024,17 @@ impl<'a> Lower<'a> {
 
     fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<EntryIo, TranslateError> {
         let p = self.p;
-        // The body goes into the entry point itself when its only `return`
-        // is its last statement (the wrapper's code runs before and after
-        // it in the same function, so a `return` elsewhere would skip the
-        // outputs); otherwise it stays a function the entry point calls.
-        // `body`: the statements to write in place (Ok), or the function to call.
+        // The body is written into the entry point itself, between the
+        // copies of the arguments in and the result out. Its last `return`
+        // goes (the result's return follows); any other, an early return,
+        // becomes the result's return where it stands (`expand_returns`).
         let mut body_fn = std::mem::take(&mut self.f);
-        let (mut ep, body) = if returns_only_at_end(&body_fn.body) {
-            let mut block = std::mem::take(&mut body_fn.body);
-            if matches!(block.last(), Some(S::Return { value: None })) {
-                block.cull(block.len() - 1..);
-            }
-            (Function { name: Some("main".into()), ..body_fn }, Ok(block))
-        } else {
-            let body = self.module.functions.append(body_fn, Span::UNDEFINED);
-            (Function { name: Some("main".into()), ..Default::default() }, Err(body))
-        };
+        let mut block = std::mem::take(&mut body_fn.body);
+        let early_returns = !returns_only_at_end(&block);
+        if matches!(block.last(), Some(S::Return { value: None })) {
+            block.cull(block.len() - 1..);
+        }
+        let mut ep = Function { name: Some("main".into()), ..body_fn };
         let mut stmts = Block::new();
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
@@ -3312,21 +3308,18 @@ impl<'a> Lower<'a> {
 
         // Copy arguments into the private input globals: whole registers
         // where the argument is a vec4 at component 0, else component by
-        // component. A whole register the body, written in place, only
+        // component. A register one argument fills that the body only
         // loads is read from its argument instead (`direct_io`).
-        let mut body = body;
         let mut dead_globals = Vec::new();
         let filled_by = |g| arg_exprs.iter().filter(|a| a.g == g).count();
         let alone: Vec<bool> = arg_exprs.iter().map(|a| filled_by(a.g) == 1).collect();
         for (copy, alone) in arg_exprs.into_iter().zip(alone) {
             let ArgCopy { arg, g, k, comps, c0, how, register_name } = copy;
             let gk = self.global_kind(g);
-            if let (Ok(block), &E::FunctionArgument(idx), ArgKind::Plain, true) =
-                (&mut body, &ep.expressions[arg], how, k == gk && alone)
-            {
+            if let (&E::FunctionArgument(idx), ArgKind::Plain, true) = (&ep.expressions[arg], how, k == gk && alone) {
                 let fill = crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) };
-                if crate::direct_io::readable_from(&self.module, &ep.expressions, block, g, fill) {
-                    crate::direct_io::read_argument(&mut ep, block, g, fill);
+                if crate::direct_io::readable_from(&self.module, &ep.expressions, &block, g, fill) {
+                    crate::direct_io::read_argument(&mut ep, &mut block, g, fill);
                     if let Some(name) = register_name {
                         ep.arguments[idx as usize].name = Some(name);
                     }
@@ -3407,11 +3400,7 @@ impl<'a> Lower<'a> {
                 stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
             }
         }
-        let folded = body.is_ok();
-        match body {
-            Ok(block) => stmts.extend_block(block),
-            Err(function) => stmts.push(S::Call { function, arguments: Vec::new(), result: None }, Span::UNDEFINED),
-        }
+        stmts.extend_block(block);
 
         // ---- outputs
         let mut sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
@@ -3425,7 +3414,7 @@ impl<'a> Lower<'a> {
             }
         }
         let mut members = Vec::new();
-        let mut values = Vec::new();
+        let mut values: Vec<OutValue> = Vec::new();
         let mut out_regs: BTreeMap<u32, &dxbc::chunks::signature::SignatureElement> = BTreeMap::new();
         for e in &sig_out {
             if e.register != u32::MAX {
@@ -3528,35 +3517,7 @@ impl<'a> Lower<'a> {
             };
             let k_out = if ty == self.t.vec4f { K::F } else { k };
             let gk = self.global_kind(g);
-            let first = ep.expressions.len();
-            // The value the body stores once, or the register's load (`direct_io`).
-            let stored = match folded {
-                true => crate::direct_io::take_single_store(&self.module, &mut ep, &mut stmts, g),
-                false => None,
-            };
-            let load = match stored {
-                Some(value) => {
-                    dead_globals.push(g);
-                    value
-                }
-                None => {
-                    let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
-                    ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED)
-                }
-            };
-            let v = if let Some(c) = scalar_from {
-                let x = ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED);
-                if gk == K::U {
-                    x
-                } else {
-                    ep.expressions.append(E::As { expr: x, kind: ScalarKind::Uint, convert: None }, Span::UNDEFINED)
-                }
-            } else if k_out == gk {
-                load
-            } else {
-                ep.expressions.append(E::As { expr: load, kind: k_out.kind(), convert: None }, Span::UNDEFINED)
-            };
-            emit_all(&ep, first, &mut stmts);
+            let v = OutValue::Register { g, scalar_from, gk, k_out };
             if let Some(l) = location {
                 if !used_locations.insert(l) {
                     return malformed(format!("two outputs at location {l} (o{reg})"), e.offset);
@@ -3594,27 +3555,8 @@ impl<'a> Lower<'a> {
             };
             let f32_ty = self.t.f32;
             let ty = self.ty(TypeInner::Array { base: f32_ty, size: ArraySize::Constant(n), stride: 4 });
-            let first = ep.expressions.len();
-            let mut comps = Vec::new();
-            for &(_, reg, c) in &clip {
-                comps.push(match self.outputs.get(&reg) {
-                    Some(&g) => {
-                        let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
-                        let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
-                        let x = ep.expressions.append(E::AccessIndex { base: load, index: c }, Span::UNDEFINED);
-                        if self.global_kind(g) == K::F {
-                            x
-                        } else {
-                            ep.expressions
-                                .append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
-                        }
-                    }
-                    // Declared but never written: D3D leaves it 0.
-                    None => ep.expressions.append(E::Literal(Literal::F32(0.0)), Span::UNDEFINED),
-                });
-            }
-            let v = ep.expressions.append(E::Compose { ty, components: comps }, Span::UNDEFINED);
-            emit_all(&ep, first, &mut stmts);
+            let parts = clip.iter().map(|&(_, reg, c)| self.outputs.get(&reg).map(|&g| (g, c))).collect();
+            let v = OutValue::Clip { ty, parts };
             members.push(StructMember {
                 name: Some("clip_distances".into()),
                 ty,
@@ -3649,17 +3591,7 @@ impl<'a> Lower<'a> {
                 }
                 _ => continue,
             };
-            let first = ep.expressions.len();
-            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
-            let load = ep.expressions.append(E::Load { pointer: ptr }, Span::UNDEFINED);
-            let x = ep.expressions.append(E::AccessIndex { base: load, index: 0 }, Span::UNDEFINED);
-            let v = match conv {
-                Some(_) if self.global_kind(g) != K::F => {
-                    ep.expressions.append(E::As { expr: x, kind: ScalarKind::Float, convert: None }, Span::UNDEFINED)
-                }
-                _ => x,
-            };
-            emit_all(&ep, first + 1, &mut stmts);
+            let v = OutValue::Special { g, float: conv.is_some() };
             members.push(StructMember {
                 name: Some(name.into()),
                 ty: t,
@@ -3684,23 +3616,27 @@ impl<'a> Lower<'a> {
             // WebGPU require one: a constant position is added after the real
             // outputs (their locations are untouched) and reported as
             // synthesised.
-            let (member, value, entry) = crate::emulate::position::synthesised_position(&mut ep, self.t.vec4f, offset);
-            emit_all(&ep, ep.expressions.len() - 1, &mut stmts);
+            let (member, entry) = crate::emulate::position::synthesised_position(self.t.vec4f, offset);
             members.push(member);
             offset += 16;
-            values.push(value);
+            values.push(OutValue::SynthesisedPosition);
             outputs.push(entry);
             self.emulations.insert(Emulation::SynthesisedPosition);
         }
-        if !members.is_empty() {
-            let sty = self.ty(TypeInner::Struct { members, span: offset });
-            let first = ep.expressions.len();
-            let c = ep.expressions.append(E::Compose { ty: sty, components: values }, Span::UNDEFINED);
-            emit_all(&ep, first, &mut stmts);
-            stmts.push(S::Return { value: Some(c) }, Span::UNDEFINED);
-            ep.result = Some(FunctionResult { ty: sty, binding: None });
-        } else {
-            stmts.push(S::Return { value: None }, Span::UNDEFINED);
+        let result = (!members.is_empty()).then(|| self.ty(TypeInner::Struct { members, span: offset }));
+        ep.result = result.map(|ty| FunctionResult { ty, binding: None });
+        // The result's return, at each early return and at the end. An
+        // output register no return reads any more goes (`direct_io`).
+        if early_returns {
+            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, &values, result, block));
+        }
+        self.return_result(&mut ep, &values, result, &mut stmts);
+        for v in &values {
+            if let OutValue::Register { g, .. } = *v {
+                if crate::direct_io::drop_unread(&self.module, &mut ep, &mut stmts, g) {
+                    dead_globals.push(g);
+                }
+            }
         }
         ep.body = stmts;
         let early_depth_test = self.early_depth_test();
@@ -3725,6 +3661,82 @@ impl<'a> Lower<'a> {
 }
 
 impl Lower<'_> {
+    /// Pushes into `block` the entry point's return of its result (struct
+    /// type `result`, none: a bare return), its members read as `values` say.
+    fn return_result(&self, ep: &mut Function, values: &[OutValue], result: Option<Handle<Type>>, block: &mut Block) {
+        let Some(ty) = result else {
+            block.push(S::Return { value: None }, Span::UNDEFINED);
+            return;
+        };
+        let registers: Vec<_> = values
+            .iter()
+            .filter_map(|v| match *v {
+                OutValue::Register { g, .. } => Some(g),
+                _ => None,
+            })
+            .collect();
+        let stored = crate::direct_io::take_final_stores(&self.module, ep, block, &registers);
+        let first = ep.expressions.len();
+        let components = values.iter().map(|v| self.out_value(ep, v, &stored)).collect();
+        let c = ep.expressions.append(E::Compose { ty, components }, Span::UNDEFINED);
+        emit_all(ep, first, block);
+        block.push(S::Return { value: Some(c) }, Span::UNDEFINED);
+    }
+
+    /// One member of the entry point's result, read at a return where the
+    /// registers `stored` hold the values beside them.
+    fn out_value(&self, ep: &mut Function, v: &OutValue, stored: &[(Handle<GlobalVariable>, H)]) -> H {
+        let mut e = |x: E| ep.expressions.append(x, Span::UNDEFINED);
+        let load = |e: &mut dyn FnMut(E) -> H, g| {
+            let pointer = e(E::GlobalVariable(g));
+            e(E::Load { pointer })
+        };
+        let float = |e: &mut dyn FnMut(E) -> H, x, k: K| match k {
+            K::F => x,
+            _ => e(E::As { expr: x, kind: ScalarKind::Float, convert: None }),
+        };
+        match *v {
+            OutValue::Register { g, scalar_from, gk, k_out } => {
+                let stored = stored.iter().find(|s| s.0 == g).map(|s| s.1);
+                let value = stored.unwrap_or_else(|| load(&mut e, g));
+                match scalar_from {
+                    Some(c) => {
+                        let x = e(E::AccessIndex { base: value, index: c });
+                        match gk {
+                            K::U => x,
+                            _ => e(E::As { expr: x, kind: ScalarKind::Uint, convert: None }),
+                        }
+                    }
+                    None if k_out == gk => value,
+                    None => e(E::As { expr: value, kind: k_out.kind(), convert: None }),
+                }
+            }
+            OutValue::Clip { ty, ref parts } => {
+                let components = parts
+                    .iter()
+                    .map(|part| match *part {
+                        Some((g, c)) => {
+                            let value = load(&mut e, g);
+                            let x = e(E::AccessIndex { base: value, index: c });
+                            float(&mut e, x, self.global_kind(g))
+                        }
+                        None => e(E::Literal(Literal::F32(0.0))),
+                    })
+                    .collect();
+                e(E::Compose { ty, components })
+            }
+            OutValue::Special { g, float: to_float } => {
+                let value = load(&mut e, g);
+                let x = e(E::AccessIndex { base: value, index: 0 });
+                match to_float {
+                    true => float(&mut e, x, self.global_kind(g)),
+                    false => x,
+                }
+            }
+            OutValue::SynthesisedPosition => crate::emulate::position::synthesised_value(ep, self.t.vec4f),
+        }
+    }
+
     /// The pixel shader's depth-test placement: `forceEarlyDepthStencil`
     /// runs the tests before the shader (D3D then ignores depth written by
     /// it and skips its UAV writes for failing fragments); `oDepthGE`/`oDepthLE`
@@ -3836,6 +3848,47 @@ struct ArgCopy {
     /// `v3` for several elements), which the argument takes when the body
     /// reads it directly.
     register_name: Option<String>,
+}
+
+/// How the entry point reads one member of its result at a return.
+enum OutValue {
+    /// An output register: the value stored last before the return
+    /// (`direct_io`), else its global loaded; component `scalar_from` of it
+    /// or all of it, from the global's kind `gk` to the member's `k_out`.
+    Register { g: Handle<GlobalVariable>, scalar_from: Option<u32>, gk: K, k_out: K },
+    /// The clip distances: per distance, a component of an output register
+    /// (none: never written, D3D leaves it 0).
+    Clip { ty: Handle<Type>, parts: Vec<Option<(Handle<GlobalVariable>, u32)>> },
+    /// A special output's component x, as f32 when `float` (depth).
+    Special { g: Handle<GlobalVariable>, float: bool },
+    /// The constant position of a vertex shader that writes none.
+    SynthesisedPosition,
+}
+
+/// Replaces every `return` in `block` (nested ones included) with what
+/// `at_return` pushes into a block in its place.
+fn expand_returns(block: &mut Block, at_return: &mut dyn FnMut(&mut Block)) {
+    let old = std::mem::take(block);
+    for (mut s, span) in old.span_into_iter() {
+        match &mut s {
+            S::Return { value: None } => {
+                at_return(block);
+                continue;
+            }
+            S::Block(b) => expand_returns(b, at_return),
+            S::If { accept, reject, .. } => {
+                expand_returns(accept, at_return);
+                expand_returns(reject, at_return);
+            }
+            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| expand_returns(&mut c.body, at_return)),
+            S::Loop { body, continuing, .. } => {
+                expand_returns(body, at_return);
+                expand_returns(continuing, at_return);
+            }
+            _ => {}
+        }
+        block.push(s, span);
+    }
 }
 
 /// How an entry-point argument lands in its register.

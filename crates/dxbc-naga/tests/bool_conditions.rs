@@ -36,13 +36,13 @@ fn assert_line(wgsl: &str, line: &str) {
 /// `lt` keeps its bool: no `select(0u, 0xffffffffu, …)` of its own.
 #[test]
 fn a_comparison_is_a_bool() {
-    assert_line(&wgsl(), "let r0_xy = (_e1.xy < vec2(0.5f));");
+    assert_line(&wgsl(), "let r0_xy = (v0_.xy < vec2(0.5f));");
 }
 
 /// `movc` selects on the bool, with no `!= 0u` test of a mask.
 #[test]
 fn movc_selects_on_the_bool() {
-    assert_line(&wgsl(), "let r1_yzw = select(vec3(1f), _e1.yzw, r0_xy.xxx);");
+    assert_line(&wgsl(), "let r1_yzw = select(vec3(1f), v0_.yzw, r0_xy.xxx);");
 }
 
 /// `and` of a mask with 1.0's bits is the value where the bool holds,
@@ -52,7 +52,8 @@ fn movc_selects_on_the_bool() {
 fn and_with_a_value_is_a_select() {
     let w = wgsl();
     assert_line(&w, "let r1_x = select(0f, 1f, r0_xy.y);");
-    assert_line(&w, "o0_ = vec4<f32>(r1_x, r1_yzw.x, r1_yzw.y, r1_yzw.z);");
+    // Returned early, the value stored to o0 is the result's, named after it.
+    assert_line(&w, "let o0_ = vec4<f32>(r1_x, r1_yzw.x, r1_yzw.y, r1_yzw.z);");
 }
 
 /// `and`/`ieq` of two masks are the bools' `&` and `==`; `if_nz` tests the
@@ -70,7 +71,7 @@ fn masks_combined_stay_bools() {
 fn other_readers_get_the_mask() {
     assert_line(
         &wgsl(),
-        "o0_ = bitcast<vec4<f32>>(vec4<u32>(select(0u, 0xffffffffu, r0_xy.x), select(0u, 0xffffffffu, r0_xy.y), \
+        "let o0_1 = bitcast<vec4<f32>>(vec4<u32>(select(0u, 0xffffffffu, r0_xy.x), select(0u, 0xffffffffu, r0_xy.y), \
          select(0u, 0xffffffffu, r0_z), select(0u, 0xffffffffu, (r0_xy.x == r0_xy.y))));",
     );
 }

@@ -116,18 +116,34 @@ fn thread_ids_are_the_compute_built_ins() {
 }
 
 #[test]
-fn a_body_that_returns_early_keeps_every_global() {
+fn each_return_takes_the_values_stored_before_it() {
     let w = ps("lt r0.x, v0.x, l(0.5)\n\
                 if_nz r0.x\n\
                   mov o0.xyzw, l(1.0, 0, 0, 1.0)\n\
-                  mov o1.xyzw, l(1.0, 0, 0, 1.0)\n\
+                  mov o1.xyzw, v0.zyxw\n\
                   ret\n\
                 endif\n\
                 mov o0.xyzw, v0.xyzw\n\
-                mov o1.xyzw, v0.xyzw\n\
+                mov o1.xyzw, v0.wzyx\n\
                 ret\n");
-    assert!(w.contains("fn dxbc_main() {"), "{w}");
-    for global in ["in_texcoord", "out_target0_", "out_target1_"] {
-        assert!(w.contains(&format!("var<private> {global}: vec4<f32>;")), "{global}: {w}");
-    }
+    // Both returns read what was stored just before them: no globals.
+    assert!(!w.contains("var<private>"), "{w}");
+    assert!(w.contains("return FragmentOutput(out_target0_, out_target1_);"), "{w}");
+    assert!(w.contains("return FragmentOutput(texcoord, out_target1_1);"), "{w}");
+}
+
+#[test]
+fn a_return_after_a_branch_reads_the_global() {
+    // o0 is stored before the branch: the early return inside it reads the
+    // global, so o0 keeps it; o1 is stored just before each return.
+    let w = ps("mov o0.xyzw, v0.xyzw\n\
+                lt r0.x, v0.x, l(0.5)\n\
+                if_nz r0.x\n\
+                  mov o1.xyzw, l(1.0, 0, 0, 1.0)\n\
+                  ret\n\
+                endif\n\
+                mov o1.xyzw, v0.wzyx\n\
+                ret\n");
+    assert!(w.contains("var<private> out_target0_: vec4<f32>;"), "{w}");
+    assert!(!w.contains("var<private> out_target1_"), "{w}");
 }

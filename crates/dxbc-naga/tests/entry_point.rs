@@ -1,7 +1,6 @@
 //! The program's body is written into the entry point, between the copies
-//! of its arguments in and of its outputs out, unless it returns early: a
-//! `return` there would skip the outputs, so such a body keeps a function
-//! of its own, `dxbc_main`, that the entry point calls.
+//! of its arguments in and of its outputs out; an early return returns the
+//! result where it stands, so that no return skips the outputs.
 
 mod common;
 use common::wgsl_of;
@@ -25,7 +24,7 @@ fn a_body_that_returns_only_at_its_end_is_the_entry_point() {
 }
 
 #[test]
-fn a_body_that_returns_early_keeps_its_function() {
+fn an_early_return_returns_the_result_where_it_stands() {
     let w = wgsl_of(
         "ps_5_0\n\
          dcl_globalFlags refactoringAllowed\n\
@@ -40,7 +39,11 @@ fn a_body_that_returns_early_keeps_its_function() {
          mov o0.xyzw, v0.xyzw\n\
          ret\n",
     );
-    assert!(w.contains("fn dxbc_main() {"), "{w}");
+    assert!(!w.contains("dxbc_main"), "{w}");
     let main = &w[w.find("fn main(").expect("the entry point")..];
-    assert!(main.contains("dxbc_main();") && main.contains("return FragmentOutput("), "{w}");
+    // Inside the `if`, the early return returns the result; the end returns it too.
+    let branch = &main[main.find("if (").expect("the branch")..];
+    let inner = &branch[..branch.find("\n    }").expect("the branch's end")];
+    assert!(inner.contains("return FragmentOutput("), "{w}");
+    assert_eq!(main.matches("return FragmentOutput(").count(), 2, "{w}");
 }

@@ -6,18 +6,9 @@
 use crate::IoEntry;
 use naga::{Expression as E, Function, Handle, Literal, Span, StructMember, Type};
 
-/// The output member, its value (the last expression appended to `ep`, to
-/// be emitted by the caller) and the I/O entry reporting it.
-pub(crate) fn synthesised_position(
-    ep: &mut Function,
-    vec4f: Handle<Type>,
-    offset: u32,
-) -> (StructMember, Handle<E>, IoEntry) {
-    let components = [0.0f32, 0.0, 0.0, 1.0]
-        .into_iter()
-        .map(|v| ep.expressions.append(E::Literal(Literal::F32(v)), Span::UNDEFINED))
-        .collect();
-    let value = ep.expressions.append(E::Compose { ty: vec4f, components }, Span::UNDEFINED);
+/// The output member and the I/O entry reporting it; the value, read at
+/// each return, is [`synthesised_value`].
+pub(crate) fn synthesised_position(vec4f: Handle<Type>, offset: u32) -> (StructMember, IoEntry) {
     let member = StructMember {
         name: Some("synthesised_position".into()),
         ty: vec4f,
@@ -34,5 +25,14 @@ pub(crate) fn synthesised_position(
         components: 4,
         synthesised: true,
     };
-    (member, value, entry)
+    (member, entry)
+}
+
+/// The synthesised position's value, `vec4(0, 0, 0, 1)`, appended to `ep`.
+pub(crate) fn synthesised_value(ep: &mut Function, vec4f: Handle<Type>) -> Handle<E> {
+    let components = [0.0f32, 0.0, 0.0, 1.0]
+        .into_iter()
+        .map(|v| ep.expressions.append(E::Literal(Literal::F32(v)), Span::UNDEFINED))
+        .collect();
+    ep.expressions.append(E::Compose { ty: vec4f, components }, Span::UNDEFINED)
 }
