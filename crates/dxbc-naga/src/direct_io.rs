@@ -369,7 +369,7 @@ pub(crate) fn read_argument(f: &mut Function, body: &mut Block, g: Handle<Global
 }
 
 /// `block` with every `Emit` range split around the handles `gone` marks.
-fn split_emits(block: &mut Block, gone: &[bool]) {
+pub(crate) fn split_emits(block: &mut Block, gone: &[bool]) {
     let old = std::mem::take(block);
     for (mut s, span) in old.span_into_iter() {
         match &mut s {

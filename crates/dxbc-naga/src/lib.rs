@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod cbuffer_struct;
+mod dead;
 mod direct_io;
 mod doubles;
 mod emulate;

@@ -476,6 +476,7 @@ pub(crate) fn translate_form(
     } else {
         l.entry_point(shader)?
     };
+    crate::dead::drop_dead_expressions(&mut l.module);
     let mut validator =
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
     let info = match validator.validate(&l.module) {
@@ -1359,6 +1360,31 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// `vector.pattern` (the first `size` lanes of `pattern`). A swizzle of
+    /// a swizzle is one swizzle of the first one's vector (`t.xyxx.xy` is
+    /// `t.xy`), unless the first has a name of its own (a member's lanes);
+    /// all four lanes in order are the vector itself.
+    pub(crate) fn swizzle(&mut self, size: VectorSize, vector: H, pattern: [naga::SwizzleComponent; 4]) -> H {
+        let n = size as usize;
+        let (vector, pattern) = match self.f.expressions[vector] {
+            E::Swizzle { size: s, vector: inner, pattern: p }
+                if !self.f.named_expressions.contains_key(&vector)
+                    && pattern[..n].iter().all(|&c| (c as usize) < s as usize) =>
+            {
+                let mut q = [naga::SwizzleComponent::X; 4];
+                for (q, &c) in q.iter_mut().zip(&pattern[..n]) {
+                    *q = p[c as usize];
+                }
+                (inner, q)
+            }
+            _ => (vector, pattern),
+        };
+        if size == VectorSize::Quad && pattern == naga::SwizzleComponent::XYZW {
+            return vector;
+        }
+        self.e(E::Swizzle { size, vector, pattern })
+    }
+
     /// Lanes `sel` of a vec4: itself, one component, or a swizzle.
     pub(crate) fn select_lanes(&mut self, v: H, sel: &[u32]) -> H {
         match sel.len() {
@@ -1370,7 +1396,7 @@ impl<'a> Lower<'a> {
                     pattern[i] = naga::SwizzleComponent::XYZW[c as usize & 3];
                 }
                 let size = crate::regs::vector_size(n).unwrap_or(VectorSize::Quad);
-                self.e(E::Swizzle { size, vector: v, pattern })
+                self.swizzle(size, v, pattern)
             }
         }
     }
@@ -1393,11 +1419,11 @@ impl<'a> Lower<'a> {
                 raw
             } else {
                 let comp = |c: u32| naga::SwizzleComponent::XYZW[c as usize];
-                self.e(E::Swizzle {
-                    size: VectorSize::Quad,
-                    vector: raw,
-                    pattern: [comp(pattern[0]), comp(pattern[1]), comp(pattern[2]), comp(pattern[3])],
-                })
+                self.swizzle(
+                    VectorSize::Quad,
+                    raw,
+                    [comp(pattern[0]), comp(pattern[1]), comp(pattern[2]), comp(pattern[3])],
+                )
             }
         } else {
             raw

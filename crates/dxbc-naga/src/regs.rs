@@ -757,7 +757,7 @@ impl<'a> Lower<'a> {
             for (i, &c) in idx.iter().enumerate() {
                 pattern[i] = naga::SwizzleComponent::XYZW[c as usize & 3];
             }
-            self.e(E::Swizzle { size: vector_size(n).unwrap_or(VectorSize::Quad), vector: h, pattern })
+            self.swizzle(vector_size(n).unwrap_or(VectorSize::Quad), h, pattern)
         })
     }
 
@@ -948,7 +948,7 @@ impl<'a> Lower<'a> {
                         for (i, &c) in idx.iter().enumerate() {
                             pattern[i] = comp(c);
                         }
-                        self.e(E::Swizzle { size: vector_size(n).unwrap_or(VectorSize::Quad), vector: h, pattern })
+                        self.swizzle(vector_size(n).unwrap_or(VectorSize::Quad), h, pattern)
                     }
                 } else {
                     return self.compose_parts(parts, k, reg);

@@ -668,7 +668,7 @@ impl Lower<'_> {
             1 => self.component(v, 0),
             2 | 3 => {
                 let size = if n == 2 { VectorSize::Bi } else { VectorSize::Tri };
-                self.e(E::Swizzle { size, vector: v, pattern: SwizzleComponent::XYZW })
+                self.swizzle(size, v, SwizzleComponent::XYZW)
             }
             _ => v,
         }
@@ -709,7 +709,7 @@ impl Lower<'_> {
             return v;
         }
         let c = |i: u32| SwizzleComponent::XYZW[i as usize];
-        self.e(E::Swizzle { size: VectorSize::Quad, vector: v, pattern: [c(s[0]), c(s[1]), c(s[2]), c(s[3])] })
+        self.swizzle(VectorSize::Quad, v, [c(s[0]), c(s[1]), c(s[2]), c(s[3])])
     }
 
     /// A vec4 result of a texture fetch: depth images give a scalar.

@@ -20,7 +20,7 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     var r3_x: u32 = u32();
     var r3_y: i32 = i32();
 
-    let _e6 = textureSample(g_txDiffuse, g_samLinear, v1_.xyxx.xy);
+    let _e6 = textureSample(g_txDiffuse, g_samLinear, v1_.xy);
     r1_y = 0i;
     r2_x = 0f;
     r2_y = 0f;
@@ -59,7 +59,7 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     let m_vCascadeScale_2 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
     let _e110 = r2_x;
     let _e112 = r2_y;
-    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, _e112, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (_e90 * m_vCascadeScale_1.xyx).xyzx.xy, (_e100 * m_vCascadeScale_2.xyx).xyzx.xy);
+    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, _e112, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (_e90 * m_vCascadeScale_1.xyx).xy, (_e100 * m_vCascadeScale_2.xyx).xy);
     let _e128 = r2_z;
     let r1_y_1 = ((-(r1_xy.x) * r1_xy.x) + r1_xy.y);
     let r1_y_2 = saturate((r1_y_1 + 0.00001f));

@@ -10,7 +10,7 @@ struct FragmentOutput {
 
 @fragment 
 fn main(@location(1) texcoord: vec4<f32>) -> FragmentOutput {
-    let r0_xyzw = textureSample(t0_, s0_, texcoord.xyxx.xy);
+    let r0_xyzw = textureSample(t0_, s0_, texcoord.xy);
     let cb0_0_ = cb0_[0];
     let r0_xyz = ((r0_xyzw.xyz * cb0_0_.xxx) + vec3(1f));
     let r0_xyz_1 = ((r0_xyzw.xyz * cb0_0_.xxx) / r0_xyz);

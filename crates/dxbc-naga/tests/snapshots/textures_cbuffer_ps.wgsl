@@ -36,8 +36,8 @@ fn main(@location(1) color: vec4<f32>, @location(2) texcoord: vec4<f32>) -> Frag
     let r1_xyzw_2 = ((r3_xyzw * vec4<f32>(-0.375f, -0.375f, 0.125f, 0.125f)) + r1_xyzw_1);
     let r1_xyzw_3 = (r1_xyzw_2 + texcoord.xyxy);
     let r2_xyzw_2 = (r2_xyzw_1 + texcoord.xyxy);
-    let r3_xyzw_1 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.xyxx.xy);
-    let r2_xyzw_3 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.zwzz.xy);
+    let r3_xyzw_1 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.xy);
+    let r2_xyzw_3 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r2_xyzw_2.zw);
     let g_fAlphaRef = cbAll.g_fAlphaRef;
     let r0_z = ((r3_xyzw_1.w - g_fAlphaRef) >= 0f);
     let r0_y = select(0f, r3_xyzw_1.w, r0_z);
@@ -45,8 +45,8 @@ fn main(@location(1) color: vec4<f32>, @location(2) texcoord: vec4<f32>) -> Frag
     let r3_xyz = select(vec3(0f), (r3_xyzw_1.www * r3_xyzw_1.xyz), vec3(r0_z));
     let r0_x = select(select(0u, 1u, r0_z), select(2u, 3u, r0_z), r0_w);
     let r0_y_1 = select(r0_y, (r2_xyzw_3.w + r0_y), r0_w);
-    let r4_xyzw = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r1_xyzw_3.xyxx.xy);
-    let r1_xyzw_4 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r1_xyzw_3.zwzz.xy);
+    let r4_xyzw = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r1_xyzw_3.xy);
+    let r1_xyzw_4 = textureSample(g_AlphaTexture, g_AlphaTextureSampler, r1_xyzw_3.zw);
     let r0_z_1 = ((r4_xyzw.w - g_fAlphaRef) >= 0f);
     let r0_x_1 = select(r0_x, (r0_x + 4u), r0_z_1);
     let r0_y_2 = select(r0_y_1, (r0_y_1 + r4_xyzw.w), r0_z_1);
