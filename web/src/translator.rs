@@ -247,7 +247,10 @@ fn named_in_print_order(f: &naga::Function) -> Vec<naga::Handle<naga::Expression
 /// of the line before.
 pub fn wgsl_line_spans(t: &dxbc_naga::Translation, lines: &[String]) -> Vec<Option<(u32, u32)>> {
     let mut out = vec![None; lines.len()];
-    let Some((f, header)) = body_function(&t.module) else { return out };
+    // The module the WGSL was written from (with software doubles, the
+    // software form; single-use reads of read-only memory inline).
+    let module = dxbc_naga::wgsl_module(t);
+    let Some((f, header)) = body_function(&module) else { return out };
     let span_of = |h: naga::Handle<naga::Expression>| {
         let r = f.expressions.get_span(h).to_range()?;
         Some((r.start as u32, (r.end - r.start) as u32))
@@ -378,13 +381,13 @@ mod tests {
             }
         }
         // The body is written into the entry point, which reads its
-        // argument and returns the product directly: the row's load, the
-        // product and the return are the body's three lines, all linked;
-        // the declarations before it are not.
-        assert_eq!(linked, 3, "{wgsl:#?}");
+        // argument and returns the product directly, the row read where it
+        // is used: the product and the return are the body's two lines,
+        // both linked; the declarations before it are not.
+        assert_eq!(linked, 2, "{wgsl:#?}");
         let main_at = wgsl.iter().position(|l| l.starts_with("fn main(")).unwrap();
         assert!(t.wgsl_spans[..=main_at].iter().all(Option::is_none));
-        assert!(t.wgsl_spans[main_at + 1..main_at + 4].iter().all(Option::is_some), "{wgsl:#?}");
+        assert!(t.wgsl_spans[main_at + 1..main_at + 3].iter().all(Option::is_some), "{wgsl:#?}");
         assert_eq!(
             t.bindings,
             vec![BindingRow { register: "cb0".into(), group: 0, binding: 0, kind: "uniform buffer, 16 bytes".into() }]

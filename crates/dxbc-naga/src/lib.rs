@@ -27,6 +27,7 @@ mod spirv_binding_arrays;
 pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
+mod wgsl_loads;
 mod wgsl_text;
 
 pub use emulate::{default_class_instances, standard_sample_position, Emulation};
@@ -464,7 +465,6 @@ pub fn translate_standalone(shader: &dxbc::Shader, options: &Options) -> Result<
     translate_pipeline_stage(shader, options, StageForm::standalone(shader))
 }
 
-/// WGSL text.
 /// The software double functions `fns` (and those they call) alone, as
 /// WGSL: what a shader with doubles gets, for testing them in isolation.
 pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> {
@@ -480,20 +480,44 @@ pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> 
         .map_err(|e| OutputError::backend(Language::Wgsl, e))
 }
 
+/// The module the WGSL writer is given for `t`: the one WGSL is written
+/// from ([`Translation::module_for`]), with single-use reads of read-only
+/// memory written at their use ([`wgsl_loads`]). Line links between the
+/// WGSL and the DXBC read its functions.
+pub fn wgsl_module(t: &Translation) -> std::borrow::Cow<'_, naga::Module> {
+    let (module, info) = t.module_for(Language::Wgsl);
+    wgsl_loads::wgsl_module(module, info)
+}
+
+/// WGSL text.
 pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Wgsl)?;
-    let (module, info) = t.module_for(Language::Wgsl);
-    let s = naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
+    let (_, info) = t.module_for(Language::Wgsl);
+    let module = wgsl_module(t);
+    let s = naga::back::wgsl::write_string(&module, info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal),
     // and binding attributes on their declaration's line.
     let mut s = wgsl_text::join_binding_lines(&wgsl_text::hex_masks(&s));
-    if t.stage == naga::ShaderStage::Fragment {
+    if t.stage == naga::ShaderStage::Fragment && takes_derivatives(&module) {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.
         s.insert_str(0, "diagnostic(off, derivative_uniformity);\n\n");
     }
     Ok(s)
+}
+
+/// Whether a function of `module` takes a derivative, explicitly or by
+/// sampling with an implicit level of detail (the operations WGSL's
+/// uniformity analysis checks).
+fn takes_derivatives(module: &naga::Module) -> bool {
+    use naga::{Expression as E, SampleLevel as L};
+    let functions = module.functions.iter().map(|(_, f)| f).chain(module.entry_points.iter().map(|e| &e.function));
+    functions.flat_map(|f| f.expressions.iter()).any(|(_, e)| match e {
+        E::Derivative { .. } => true,
+        E::ImageSample { level, .. } => matches!(level, L::Auto | L::Bias(_)),
+        _ => false,
+    })
 }
 
 /// SPIR-V words: naga's writer, then [`spirv_post`], which gives SPIR-V

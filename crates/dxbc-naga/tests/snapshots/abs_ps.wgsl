@@ -1,5 +1,3 @@
-diagnostic(off, derivative_uniformity);
-
 struct _Globals_t {
     u: vec2<f32>,
     pad_0zw: vec2<u32>,

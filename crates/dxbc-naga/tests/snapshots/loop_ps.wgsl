@@ -1,5 +1,3 @@
-diagnostic(off, derivative_uniformity);
-
 struct _Globals_t {
     a: f32,
     pad_0y: u32,

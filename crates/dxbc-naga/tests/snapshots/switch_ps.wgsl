@@ -1,5 +1,3 @@
-diagnostic(off, derivative_uniformity);
-
 struct _Globals_t {
     v: vec4<u32>,
 }

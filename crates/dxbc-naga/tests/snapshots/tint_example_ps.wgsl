@@ -1,5 +1,3 @@
-diagnostic(off, derivative_uniformity);
-
 struct FragmentOutput {
     @location(0) sv_target0_: vec4<f32>,
 }
@@ -8,7 +6,6 @@ struct FragmentOutput {
 
 @fragment 
 fn main(@location(0) v0_: vec4<f32>) -> FragmentOutput {
-    let cb0_0_ = cb0_[0];
-    let o0_ = (v0_ * cb0_0_);
+    let o0_ = (v0_ * cb0_[0]);
     return FragmentOutput(o0_);
 }
