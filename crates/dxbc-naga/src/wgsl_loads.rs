@@ -1,4 +1,4 @@
-//! # Reads of read-only memory, written where they are used (WGSL only)
+//! # Loads written where they are used (WGSL only)
 //!
 //! naga's writers give every `Load` a `let` of its own, however often it is
 //! used (`bake_ref_count` is 1 for loads: a load must happen where it
@@ -21,13 +21,22 @@
 //! `vec4<f32>(cb0_[3].y, 0f, 0f, 0f)`. Its operands (an index) are either
 //! written inline too, being pure, or already baked where they stood.
 //!
+//! A load of a variable only this invocation's statements store to (a
+//! function's local, a private global) is written at its one use too when
+//! that use is evaluated in the same block, after nothing but `Emit`s and
+//! stores to other variables: `r3_y = select(r3_y, _e38, c);` for
+//! `let _e83 = r3_y; r1_y = …; r3_y = select(_e83, _e38, c);`. Where the
+//! use is evaluated follows the writer's rule: up the chain of single
+//! readers to the first that gets a `let`, or to the statement reading it.
+//!
 //! Only the WGSL writer gets this module: the validator requires every load
 //! to be emitted, and the SPIR-V writer evaluates expressions only at their
 //! `Emit`. The validation info stays the module's own (handles do not move;
 //! only `Emit` ranges and names change), and the web's line links read the
 //! same module ([`crate::wgsl_module`]) so lines and names stay matched.
 
-use naga::{AddressSpace, Expression as E, Function, Handle, StorageAccess};
+use crate::ir_walk::{for_each_operand, for_each_statement_operand};
+use naga::{AddressSpace, Expression as E, Function, Handle, Statement as S, StorageAccess};
 use std::borrow::Cow;
 
 /// `module` as the WGSL writer gets it: single-use loads of read-only
@@ -58,10 +67,12 @@ fn take_out(f: &mut Function, gone: &[bool]) {
     }
 }
 
-/// Per expression of `f`: whether it is a load of read-only memory that
-/// one expression or statement reads.
+/// Per expression of `f`: whether it is a load written at its one use, of
+/// read-only memory anywhere, or of a variable nothing stores to before
+/// it is used ([`Uses::unstored_until_used`]).
 fn inlined(module: &naga::Module, f: &Function, info: &naga::valid::FunctionInfo) -> Vec<bool> {
-    f.expressions
+    let mut gone: Vec<bool> = f
+        .expressions
         .iter()
         .map(|(h, e)| match *e {
             E::Load { pointer } => {
@@ -71,7 +82,187 @@ fn inlined(module: &naga::Module, f: &Function, info: &naga::valid::FunctionInfo
             }
             _ => false,
         })
-        .collect()
+        .collect();
+    if let Some(uses) = Uses::of(f) {
+        // Readers before their operands (an operand's handle is lower), so
+        // that an index loaded into a load taken out is judged where that
+        // load is written.
+        for (h, e) in f.expressions.iter().rev() {
+            if let E::Load { pointer } = *e {
+                if !gone[h.index()]
+                    && !f.named_expressions.contains_key(&h)
+                    && info[h].ref_count == 1
+                    && uses.unstored_until_used(module, f, info, h, pointer, &gone)
+                {
+                    gone[h.index()] = true;
+                }
+            }
+        }
+    }
+    gone
+}
+
+/// Where a statement stands: its block (numbered in walk order) and its
+/// index in it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct At {
+    block: usize,
+    index: usize,
+}
+
+/// Who reads an expression.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Reader {
+    Nobody,
+    Expression(Handle<E>),
+    Statement(At),
+    Several,
+}
+
+/// The readers of each expression, where each is emitted, and the blocks.
+struct Uses<'f> {
+    readers: Vec<Reader>,
+    emitted_at: Vec<Option<At>>,
+    blocks: Vec<&'f naga::Block>,
+}
+
+impl<'f> Uses<'f> {
+    /// None when `f` holds an expression or statement kind the walk does
+    /// not know.
+    fn of(f: &'f Function) -> Option<Uses<'f>> {
+        let n = f.expressions.len();
+        let mut u = Uses { readers: vec![Reader::Nobody; n], emitted_at: vec![None; n], blocks: Vec::new() };
+        for (h, e) in f.expressions.iter() {
+            let readers = &mut u.readers;
+            if !for_each_operand(e, |o| add_reader(readers, o, Reader::Expression(h))) {
+                return None;
+            }
+        }
+        u.walk(&f.body).then_some(u)
+    }
+
+    fn walk(&mut self, block: &'f naga::Block) -> bool {
+        let id = self.blocks.len();
+        self.blocks.push(block);
+        for (index, s) in block.iter().enumerate() {
+            let at = At { block: id, index };
+            let readers = &mut self.readers;
+            if !for_each_statement_operand(s, |o| add_reader(readers, o, Reader::Statement(at))) {
+                return false;
+            }
+            let nested_ok = match s {
+                S::Emit(range) => {
+                    range.clone().for_each(|h| self.emitted_at[h.index()] = Some(at));
+                    true
+                }
+                S::Block(b) => self.walk(b),
+                S::If { accept, reject, .. } => self.walk(accept) && self.walk(reject),
+                S::Switch { cases, .. } => cases.iter().all(|c| self.walk(&c.body)),
+                S::Loop { body, continuing, .. } => self.walk(body) && self.walk(continuing),
+                _ => true,
+            };
+            if !nested_ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether the load `load` of `pointer`, a function or private variable,
+    /// reads the same value where the WGSL writer would print it once taken
+    /// out of its `Emit` as where it stands: the statement that evaluates
+    /// it (that of the first reader up its chain of single readers that
+    /// gets a `let`, or the statement reading that chain) is in the load's
+    /// block, at or after it, with nothing between but `Emit`s and stores
+    /// to other variables. A loop's `break_if` is evaluated after its
+    /// body, so a load read there stays.
+    fn unstored_until_used(
+        &self,
+        module: &naga::Module,
+        f: &Function,
+        info: &naga::valid::FunctionInfo,
+        load: Handle<E>,
+        pointer: Handle<E>,
+        gone: &[bool],
+    ) -> bool {
+        let Some(root) = variable_root(module, f, pointer) else { return false };
+        let Some(from) = self.emitted_at[load.index()] else { return false };
+        let mut cur = load;
+        let at = loop {
+            match self.readers[cur.index()] {
+                Reader::Statement(at) => {
+                    let s = &self.blocks[at.block][at.index];
+                    if !matches!(
+                        s,
+                        S::Store { .. } | S::If { .. } | S::Switch { .. } | S::Return { .. } | S::Call { .. }
+                    ) {
+                        return false;
+                    }
+                    break at;
+                }
+                Reader::Expression(e) => {
+                    let Some(at) = self.emitted_at[e.index()] else { return false };
+                    if !gone[e.index()] && baked(f, info, e) {
+                        break at;
+                    }
+                    if info[e].ref_count != 1 {
+                        return false;
+                    }
+                    cur = e;
+                }
+                Reader::Nobody | Reader::Several => return false,
+            }
+        };
+        if at.block != from.block || at.index < from.index {
+            return false;
+        }
+        let block = self.blocks[at.block];
+        (from.index + 1..at.index).all(|k| match &block[k] {
+            S::Emit(_) => true,
+            S::Store { pointer, .. } => variable_root(module, f, *pointer).is_some_and(|r| r != root),
+            _ => false,
+        })
+    }
+}
+
+fn add_reader(readers: &mut [Reader], operand: Handle<E>, reader: Reader) {
+    let r = &mut readers[operand.index()];
+    *r = match *r {
+        Reader::Nobody => reader,
+        _ => Reader::Several,
+    };
+}
+
+/// Whether naga's WGSL writer gives the emitted expression `h` a `let` (its
+/// rule: a name, the kinds it always bakes, or as many references as the
+/// kind's `bake_ref_count`).
+fn baked(f: &Function, info: &naga::valid::FunctionInfo, h: Handle<E>) -> bool {
+    let e = &f.expressions[h];
+    f.named_expressions.contains_key(&h)
+        || matches!(e, E::ImageLoad { .. } | E::ImageQuery { .. } | E::ImageSample { .. })
+        || e.bake_ref_count() <= info[h].ref_count
+}
+
+/// The variable an access chain starts from, when it is one only this
+/// invocation's statements can store to: a function's local or a private
+/// global.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Root {
+    Local(Handle<naga::LocalVariable>),
+    Private(Handle<naga::GlobalVariable>),
+}
+
+fn variable_root(module: &naga::Module, f: &Function, mut pointer: Handle<E>) -> Option<Root> {
+    loop {
+        match f.expressions[pointer] {
+            E::Access { base, .. } | E::AccessIndex { base, .. } => pointer = base,
+            E::LocalVariable(v) => return Some(Root::Local(v)),
+            E::GlobalVariable(g) if module.global_variables[g].space == AddressSpace::Private => {
+                return Some(Root::Private(g))
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// Whether `name` only restates the place `pointer` reads, as the

@@ -1,7 +1,8 @@
 //! Reads of read-only memory written where they are used (`wgsl_loads`):
 //! a load from a constant buffer or a read-only buffer that one expression
 //! reads is printed inside it, not as a `let`; a load used twice, or from
-//! memory the shader writes, keeps its `let` where it stands. And the
+//! memory the shader writes, keeps its `let` where it stands; a variable's
+//! load moves to its use only past stores to other variables. And the
 //! `derivative_uniformity` diagnostic only where a derivative is taken.
 
 mod common;
@@ -15,7 +16,7 @@ fn ps(decls: &str, body: &str) -> String {
          dcl_input_ps linear v0.xyzw\n\
          dcl_output o0.xyzw\n\
          dcl_output o1.xyzw\n\
-         dcl_temps 1\n\
+         dcl_temps 2\n\
          {body}"
     ))
 }
@@ -107,4 +108,39 @@ fn only_a_shader_taking_derivatives_turns_off_their_uniformity_check() {
     for w in [plain, derivative, sampled, explicit] {
         reparses(&w);
     }
+}
+
+/// Temps that cross a loop live in variables. A load of one read once is
+/// written at its use when nothing stores to that variable in between; a
+/// load read after a store to its variable keeps its `let` before the store.
+#[test]
+fn a_variable_read_once_is_written_at_its_use_unless_stored_to_before() {
+    let w = ps(
+        "",
+        "mov r0.xy, l(0, 0, 0, 0)\n\
+         loop\n\
+           ige r0.z, r0.y, l(4)\n\
+           breakc_nz r0.z\n\
+           mov r1.x, r0.x\n\
+           mov r0.x, v0.x\n\
+           if_nz r0.y\n\
+             mov r0.x, v0.z\n\
+           endif\n\
+           add r0.x, r0.x, r1.x\n\
+           iadd r0.y, r0.y, l(1)\n\
+         endloop\n\
+         mov o0.xyzw, r0.xxxx\n\
+         mov o1.xyzw, v0.xyzw\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    let line_of = |text: &str| body.lines().position(|l| l.contains(text)).unwrap_or_else(|| panic!("{text}: {w}"));
+    // The old r0.x, read before a branch may store to r0.x's web, keeps
+    // its `let` before the branch; the counter, read twice, keeps its own.
+    assert!(line_of(" = r0_x;") < line_of("if (bitcast<u32>("), "{w}");
+    assert!(body.contains(" = r0_y;"), "{w}");
+    // The branch's result, read once after it by the store, is read there.
+    assert!(body.contains("r0_x = (r0_x_1 + _e"), "{w}");
+    assert!(!body.contains(" = r0_x_1;"), "{w}");
+    reparses(&w);
 }

@@ -43,13 +43,12 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
         let m_fMaxBorderPadding = m_nCascadeLevels.w;
         let r1_w = (max(r2_xyz.y, r2_xyz.x) < m_fMaxBorderPadding);
         let r1_z_2 = (r1_w & r1_z_1);
-        let _e71 = r3_y;
         r1_y = (_e26 + 1i);
         r2_x = r2_xyz.x;
         r2_y = r2_xyz.y;
         r2_z = r2_xyz.z;
         r3_x = select(_e30, 1u, r1_z_2);
-        r3_y = select(_e71, _e26, r1_z_2);
+        r3_y = select(r3_y, _e26, r1_z_2);
     }
     let _e85 = r3_y;
     let r2_w = f32(_e85);
@@ -58,8 +57,7 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     let _e100 = dpdyCoarse(texcoord1_.xyx);
     let m_vCascadeScale_2 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
     let _e110 = r2_x;
-    let _e112 = r2_y;
-    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, _e112, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (_e90 * m_vCascadeScale_1.xyx).xy, (_e100 * m_vCascadeScale_2.xyx).xy);
+    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, r2_y, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (_e90 * m_vCascadeScale_1.xyx).xy, (_e100 * m_vCascadeScale_2.xyx).xy);
     let _e128 = r2_z;
     let r1_y_1 = ((-(r1_xy.x) * r1_xy.x) + r1_xy.y);
     let r1_y_2 = saturate((r1_y_1 + 0.00001f));

@@ -39,10 +39,6 @@ fn main() -> FragmentOutput {
             break;
         }
     }
-    let _e33 = r0_x;
-    let _e35 = r0_y;
-    let _e37 = r0_z;
-    let _e39 = r0_w;
-    let out_target = vec4<f32>(_e33, _e35, _e37, _e39);
+    let out_target = vec4<f32>(r0_x, r0_y, r0_z, r0_w);
     return FragmentOutput(out_target);
 }

@@ -60,6 +60,5 @@ fn main(@location(1) color: vec4<f32>, @location(2) texcoord: vec4<f32>) -> Frag
     let r1_xyz_1 = (select(r2_xyz_2, r1_xyz, vec3(r3_w)) / vec3(r0_y_3));
     oMask.x = select(r0_x_1, (r0_x_1 + 8u), r3_w);
     let out_target = (vec4<f32>(r1_xyz_1.x, r1_xyz_1.y, r1_xyz_1.z, r0_y_3) * color);
-    let _e143 = oMask;
-    return FragmentOutput(out_target, _e143.x);
+    return FragmentOutput(out_target, oMask.x);
 }
