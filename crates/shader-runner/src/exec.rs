@@ -106,11 +106,25 @@ fn vertex_format(f: Format) -> Option<wgpu::VertexFormat> {
     })
 }
 
+/// What wgpu is given for a translated shader (`--source`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ModuleSource {
+    /// The translator's naga module; wgpu writes its SPIR-V.
+    #[default]
+    Naga,
+    /// The WGSL text the page runs and the CLI prints
+    /// ([`dxbc_naga::to_wgsl`]), which wgpu parses: a shader WGSL cannot
+    /// express is `Unsupported`.
+    Wgsl,
+}
+
 /// The GPU as a [`Backend`]: dxbc-naga's translation on wgpu.
 pub struct Wgpu<'a> {
     gpu: &'a mut Gpu,
     /// How the translator represents doubles (`--doubles`).
     doubles: dxbc_naga::DoubleMode,
+    /// What wgpu is given (`--source`).
+    source: ModuleSource,
     builtin_vs: std::cell::RefCell<HashMap<String, wgpu::ShaderModule>>,
 }
 
@@ -121,16 +135,18 @@ type GpuState<'a> = State<Wgpu<'a>>;
 pub type Pass<'a> = Walker<'a, Wgpu<'a>>;
 
 impl<'a> Walker<'a, Wgpu<'a>> {
-    /// A pass whose shaders are translated with `doubles`.
-    pub fn with_doubles(
+    /// A pass whose shaders are translated with `doubles` and given to
+    /// wgpu as `source` says.
+    pub fn with_translation(
         gpu: &'a mut Gpu,
         test_dir: &'a Path,
         rows: &'a [Row],
         sm: u32,
         deadline: Instant,
         doubles: dxbc_naga::DoubleMode,
+        source: ModuleSource,
     ) -> Pass<'a> {
-        Walker::new(Wgpu { gpu, doubles, builtin_vs: Default::default() }, test_dir, rows, sm, deadline)
+        Walker::new(Wgpu { gpu, doubles, source, builtin_vs: Default::default() }, test_dir, rows, sm, deadline)
     }
 }
 
@@ -308,16 +324,10 @@ impl<'a> Wgpu<'a> {
                 translation.stage
             )));
         }
-        let module = translation.module.clone();
-        let sm = self
-            .gpu
-            .scoped(|| {
-                self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("translated"),
-                    source: wgpu::ShaderSource::Naga(Cow::Owned(module)),
-                })
-            })
-            .map_err(|e| Avail::Fail(format!("wgpu rejected the translated module: {e}")))?;
+        let sm = self.wgpu_module(&translation, "translated").map_err(|e| match e {
+            OpErr::Skip(s) => Avail::Skip(s),
+            OpErr::Fail(f) => Avail::Fail(f),
+        })?;
         Ok(Compiled { shader, translation, module: sm })
     }
 
@@ -1134,16 +1144,7 @@ impl<'a> Wgpu<'a> {
             Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
             skip => OpErr::Skip(skip),
         })?;
-        let src = translation.module.clone();
-        let m = self
-            .gpu
-            .scoped(|| {
-                self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("specialised"),
-                    source: wgpu::ShaderSource::Naga(Cow::Owned(src)),
-                })
-            })
-            .map_err(|e| OpErr::Fail(format!("wgpu rejected the specialised module: {e}")))?;
+        let m = self.wgpu_module(&translation, "specialised")?;
         Ok((translation.module, m))
     }
 

@@ -309,21 +309,23 @@ pub fn run_test(
     rows: &[manifest::Row],
     failures: &std::collections::HashMap<(String, String, String), String>,
 ) -> Vec<RowResult> {
-    run_test_with(gpu, test_dir, rows, failures, dxbc_naga::DoubleMode::Native)
+    run_test_with(gpu, test_dir, rows, failures, dxbc_naga::DoubleMode::Native, exec::ModuleSource::Naga)
 }
 
-/// Runs every row of one test folder, translating doubles as `doubles` says.
+/// Runs every row of one test folder, translating doubles as `doubles` says
+/// and giving wgpu what `source` says.
 pub fn run_test_with(
     gpu: &mut gpu::Gpu,
     test_dir: &Path,
     rows: &[manifest::Row],
     failures: &std::collections::HashMap<(String, String, String), String>,
     doubles: dxbc_naga::DoubleMode,
+    source: exec::ModuleSource,
 ) -> Vec<RowResult> {
     let no_probes = "no probes: translated and accepted by wgpu";
     rows_from_passes(test_dir, rows, failures, no_probes, TEST_TIME_LIMIT, |file, m, deadline| {
         let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut pass = exec::Pass::with_doubles(gpu, test_dir, rows, m, deadline, doubles);
+            let mut pass = exec::Pass::with_translation(gpu, test_dir, rows, m, deadline, doubles, source);
             pass.run(file);
             pass.results
         }));
@@ -620,9 +622,49 @@ pub fn pct(a: usize, b: usize) -> f64 {
     }
 }
 
+/// The ids of the rows of `now` that differ from the same rows of an
+/// earlier run (`before`: the `rows` of its `--json`), every field
+/// compared, except rows `now` marks `Unsupported`: a shader the target
+/// of this run cannot express (WGSL for `--source wgsl`). A run with other
+/// rows than `before` differs in each row past the shorter.
+pub fn changed_rows(now: &[RowResult], before: &[serde_json::Value]) -> Vec<String> {
+    let mut out: Vec<String> = now
+        .iter()
+        .zip(before)
+        .filter(|(row, old)| {
+            !matches!(row.status, Status::Unsupported(_)) && serde_json::to_value(row).ok().as_ref() != Some(*old)
+        })
+        .map(|(row, _)| row.id())
+        .collect();
+    out.extend(now.iter().skip(before.len()).map(RowResult::id));
+    out.extend(before.iter().skip(now.len()).map(|old| format!("{old}")));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_may_differ_from_an_earlier_run_only_by_becoming_unsupported() {
+        let l = dxbc_naga::Limitation::Doubles;
+        let before = [row("ps", Status::Pass, 2, true), row("vs", Status::Pass, 1, true)];
+        let before: Vec<serde_json::Value> = before.iter().map(|r| serde_json::to_value(r).unwrap()).collect();
+        // The same rows: no change.
+        let same = [row("ps", Status::Pass, 2, true), row("vs", Status::Pass, 1, true)];
+        assert!(changed_rows(&same, &before).is_empty());
+        // A row the target refuses may become Unsupported.
+        let refused = [row("ps", Status::Unsupported(l), 2, true), row("vs", Status::Pass, 1, true)];
+        assert!(changed_rows(&refused, &before).is_empty());
+        // Any other change is one, down to a field other than the status.
+        let failed = [row("ps", Status::Fail, 2, true), row("vs", Status::Pass, 1, true)];
+        assert_eq!(changed_rows(&failed, &before), ["t:000 ps_5_0"]);
+        let mut reason = same.clone();
+        reason[1].reason = "another".into();
+        assert_eq!(changed_rows(&reason, &before), ["t:000 vs_5_0"]);
+        // A missing row is a change.
+        assert_eq!(changed_rows(&same[..1], &before).len(), 1);
+    }
 
     fn row(stage: &str, status: Status, probes: u32, probed: bool) -> RowResult {
         RowResult {

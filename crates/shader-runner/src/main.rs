@@ -1,4 +1,5 @@
-//! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--cpu]`
+//! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software]
+//! [--source naga|wgsl] [--against RUN.json] [--cpu]`
 //! `shader-runner preview FILE|LINK [--with FILE]… [--out REF] [--plan]`
 //! `shader-runner preview --sweep DIR`
 //!
@@ -12,6 +13,12 @@
 //! hull + domain (`preview_model::plan::build_pipeline`).
 //! `--sweep DIR` previews every `.dxbc` under DIR with default inputs and
 //! counts what ran, what could not be planned and what the GPU refused.
+//!
+//! `--source wgsl` gives wgpu each shader's WGSL text (what the explorer's
+//! preview runs and `dxbc translate` prints) instead of the translator's
+//! naga module; `--against RUN.json` then exits 1 unless every row equals
+//! its row in that earlier `--json` run or is now UNSUPPORTED (a shader
+//! WGSL cannot express), and lists the rows that became so.
 //!
 //! `--cpu` runs the shaders on the interpreter (`dxbc-interp`) with a CPU
 //! rasteriser instead of translating them for the GPU: the same rows and
@@ -42,11 +49,15 @@ struct Args {
     json: Option<PathBuf>,
     require_bars: bool,
     doubles: dxbc_naga::DoubleMode,
+    source: shader_runner::exec::ModuleSource,
+    /// An earlier run's `--json`: every row must equal its row there, or be
+    /// `Unsupported` now.
+    against: Option<PathBuf>,
     cpu: bool,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software] [--cpu]");
+    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software] [--source naga|wgsl] [--against RUN.json] [--cpu]");
     std::process::exit(2);
 }
 
@@ -60,6 +71,8 @@ fn parse_args() -> Args {
         json: None,
         require_bars: false,
         doubles: Default::default(),
+        source: Default::default(),
+        against: None,
         cpu: false,
     };
     while let Some(x) = it.next() {
@@ -75,6 +88,15 @@ fn parse_args() -> Args {
                     _ => usage(),
                 }
             }
+            "--source" => {
+                use shader_runner::exec::ModuleSource as M;
+                a.source = match it.next().as_deref() {
+                    Some("naga") => M::Naga,
+                    Some("wgsl") => M::Wgsl,
+                    _ => usage(),
+                }
+            }
+            "--against" => a.against = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
             "--json" => a.json = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
             "-h" | "--help" => usage(),
             s if s.starts_with("--") => usage(),
@@ -160,7 +182,7 @@ fn main() -> ExitCode {
     match &mut gpu {
         Some(gpu) => {
             for (t, rows) in &tests {
-                emit(run_test_with(gpu, &root.join(t), rows, &failures, args.doubles));
+                emit(run_test_with(gpu, &root.join(t), rows, &failures, args.doubles, args.source));
             }
         }
         None => {
@@ -185,6 +207,30 @@ fn main() -> ExitCode {
     }
     let rows: Vec<String> = s.rows.iter().map(|(w, n)| format!("{n} {w}")).collect();
     println!("rows: {}", rows.join(", "));
+    if let Some(path) = &args.against {
+        let before = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+        let Some(serde_json::Value::Array(before)) = before.map(|mut v| v["rows"].take()) else {
+            eprintln!("shader-runner: ERROR: {} holds no rows of a --json run", path.display());
+            return ExitCode::from(2);
+        };
+        let changed = shader_runner::changed_rows(&all, &before);
+        let unsupported =
+            all.iter().zip(&before).filter(|(r, _)| matches!(r.status, shader_runner::Status::Unsupported(_)));
+        let refused: Vec<String> = unsupported
+            .filter(|(r, old)| serde_json::to_value(r).ok().as_ref() != Some(*old))
+            .map(|(r, _)| r.id())
+            .collect();
+        println!(
+            "against {}: {} rows changed, {} now unsupported {refused:?}",
+            path.display(),
+            changed.len(),
+            refused.len()
+        );
+        if !changed.is_empty() {
+            eprintln!("shader-runner: rows changed against {}: {changed:?}", path.display());
+            return ExitCode::from(1);
+        }
+    }
     if args.require_bars {
         let ps = pct(s.uniform_ps.0, s.uniform_ps.1);
         let met = pct(s.probed_met.0, s.probed_met.1);

@@ -162,14 +162,22 @@ impl<'a> Wgpu<'a> {
             .map_err(|e| OpErr::Fail(format!("dispatch: {e}")))
     }
 
-    pub(super) fn wgpu_module(&self, m: &naga::Module, label: &str) -> Result<wgpu::ShaderModule, OpErr> {
-        let src = m.clone();
+    /// The wgpu module of `t`: its naga module, or its WGSL text, as
+    /// [`ModuleSource`] says.
+    pub(super) fn wgpu_module(&self, t: &dxbc_naga::Translation, label: &str) -> Result<wgpu::ShaderModule, OpErr> {
+        let source = match self.source {
+            ModuleSource::Naga => wgpu::ShaderSource::Naga(Cow::Owned(t.module.clone())),
+            ModuleSource::Wgsl => wgpu::ShaderSource::Wgsl(Cow::Owned(dxbc_naga::to_wgsl(t).map_err(|e| match e {
+                dxbc_naga::OutputError::Refused { limitation, detail, offset, .. } => OpErr::Skip(Skip::new(
+                    Status::Unsupported(limitation),
+                    format!("unsupported for WGSL: {detail} (at offset {offset:#x})"),
+                )),
+                e => OpErr::Fail(format!("WGSL writer: {e}")),
+            })?)),
+        };
         self.gpu
             .scoped(|| {
-                self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some(label),
-                    source: wgpu::ShaderSource::Naga(Cow::Owned(src)),
-                })
+                self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source })
             })
             .map_err(|e| OpErr::Fail(format!("wgpu rejected the {label} module: {e}")))
     }
@@ -217,7 +225,7 @@ impl<'a> Wgpu<'a> {
         let vs_in = self.storage_buffer("vs records in", records * record_bytes, wgpu::BufferUsages::COPY_DST);
         self.gpu.queue.write_buffer(&vs_in, 0, bytemuck::cast_slice(&words));
         let vs_out = self.storage_buffer("vs records out", records * record_bytes, wgpu::BufferUsages::empty());
-        let vs_module = self.wgpu_module(&vs_form.module, "vertex pass")?;
+        let vs_module = self.wgpu_module(&vs_form, "vertex pass")?;
         let io = [(StageBufferRole::Input, &vs_in), (StageBufferRole::Output, &vs_out)];
         self.run_compute(st, &vs_form.module, &vs_module, &vs_form.bindings, &io, records)?;
         // Pass 2: the geometry shader per primitive and instance.
@@ -260,7 +268,7 @@ impl<'a> Wgpu<'a> {
         };
         let pulled = Pulled {
             writes_primitive_id,
-            module: self.wgpu_module(&draw.module, "geometry draw")?,
+            module: self.wgpu_module(&draw, "geometry draw")?,
             naga: draw.module,
             bindings: draw.bindings,
             topology,

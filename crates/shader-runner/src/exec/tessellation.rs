@@ -87,7 +87,7 @@ impl<'a> Wgpu<'a> {
         let vs_in = self.storage_buffer("vs records in", records * record_bytes, wgpu::BufferUsages::COPY_DST);
         self.gpu.queue.write_buffer(&vs_in, 0, bytemuck::cast_slice(&words));
         let vs_out = self.storage_buffer("vs records out", records * record_bytes, wgpu::BufferUsages::empty());
-        let vs_module = self.wgpu_module(&vs_form.module, "vertex pass")?;
+        let vs_module = self.wgpu_module(&vs_form, "vertex pass")?;
         let io = [(StageBufferRole::Input, &vs_in), (StageBufferRole::Output, &vs_out)];
         self.run_compute(st, &vs_form.module, &vs_module, &vs_form.bindings, &io, records)?;
         // Pass 2: the control-point phase, per patch and output point.
@@ -115,7 +115,7 @@ impl<'a> Wgpu<'a> {
         // Pass 3: the fork and join phases, per patch.
         let pc_form = dxbc_naga::translate_pipeline_stage(&hs.shader, &options, StageForm::PatchConstant)
             .map_err(|e| translation_error(&e))?;
-        let pc_module = self.wgpu_module(&pc_form.module, "patch-constant pass")?;
+        let pc_module = self.wgpu_module(&pc_form, "patch-constant pass")?;
         self.run_compute(st, &pc_form.module, &pc_module, &pc_form.bindings, &io, patches)?;
         // Pass 5 (translated first: the read-back below needs the GPU alone):
         // the domain shader as the vertex shader of the draw.
@@ -144,7 +144,7 @@ impl<'a> Wgpu<'a> {
         };
         let pulled = Pulled {
             writes_primitive_id: false,
-            module: self.wgpu_module(&draw.module, "domain draw")?,
+            module: self.wgpu_module(&draw, "domain draw")?,
             naga: draw.module,
             bindings: draw.bindings,
             topology,
