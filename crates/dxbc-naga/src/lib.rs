@@ -27,6 +27,8 @@ mod spirv_binding_arrays;
 pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
+mod wgsl_casts;
+mod wgsl_form;
 mod wgsl_loads;
 mod wgsl_text;
 
@@ -481,12 +483,12 @@ pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> 
 }
 
 /// The module the WGSL writer is given for `t`: the one WGSL is written
-/// from ([`Translation::module_for`]), with single-use reads of read-only
-/// memory written at their use ([`wgsl_loads`]). Line links between the
+/// from ([`Translation::module_for`]), with loads read once written at
+/// their use and integer reinterpretations as conversions ([`wgsl_form`]). Line links between the
 /// WGSL and the DXBC read its functions.
 pub fn wgsl_module(t: &Translation) -> std::borrow::Cow<'_, naga::Module> {
     let (module, info) = t.module_for(Language::Wgsl);
-    wgsl_loads::wgsl_module(module, info)
+    wgsl_form::wgsl_module(module, info)
 }
 
 /// WGSL text.

@@ -33,34 +33,13 @@
 //! to be emitted, and the SPIR-V writer evaluates expressions only at their
 //! `Emit`. The validation info stays the module's own (handles do not move;
 //! only `Emit` ranges and names change), and the web's line links read the
-//! same module ([`crate::wgsl_module`]) so lines and names stay matched.
+//! same module ([`crate::wgsl_form`]) so lines and names stay matched.
 
 use crate::ir_walk::{for_each_operand, for_each_statement_operand};
 use naga::{AddressSpace, Expression as E, Function, Handle, Statement as S, StorageAccess};
-use std::borrow::Cow;
 
-/// `module` as the WGSL writer gets it: single-use loads of read-only
-/// memory taken out of their `Emit` ranges (borrowed when there is none).
-pub fn wgsl_module<'m>(module: &'m naga::Module, info: &naga::valid::ModuleInfo) -> Cow<'m, naga::Module> {
-    let functions = module.functions.iter().map(|(h, f)| inlined(module, f, &info[h]));
-    let entry_points =
-        module.entry_points.iter().enumerate().map(|(k, e)| inlined(module, &e.function, info.get_entry_point(k)));
-    let per_function: Vec<Vec<bool>> = functions.collect();
-    let per_entry: Vec<Vec<bool>> = entry_points.collect();
-    if !per_function.iter().chain(&per_entry).any(|g| g.contains(&true)) {
-        return Cow::Borrowed(module);
-    }
-    let mut m = module.clone();
-    for ((_, f), gone) in m.functions.iter_mut().zip(&per_function) {
-        take_out(f, gone);
-    }
-    for (e, gone) in m.entry_points.iter_mut().zip(&per_entry) {
-        take_out(&mut e.function, gone);
-    }
-    Cow::Owned(m)
-}
-
-fn take_out(f: &mut Function, gone: &[bool]) {
+/// Takes the loads `gone` marks out of their `Emit` ranges in `f`.
+pub(crate) fn take_out(f: &mut Function, gone: &[bool]) {
     if gone.contains(&true) {
         f.named_expressions.retain(|h, _| !gone[h.index()]);
         crate::direct_io::split_emits(&mut f.body, gone);
@@ -70,7 +49,7 @@ fn take_out(f: &mut Function, gone: &[bool]) {
 /// Per expression of `f`: whether it is a load written at its one use, of
 /// read-only memory anywhere, or of a variable nothing stores to before
 /// it is used ([`Uses::unstored_until_used`]).
-fn inlined(module: &naga::Module, f: &Function, info: &naga::valid::FunctionInfo) -> Vec<bool> {
+pub(crate) fn inlined(module: &naga::Module, f: &Function, info: &naga::valid::FunctionInfo) -> Vec<bool> {
     let mut gone: Vec<bool> = f
         .expressions
         .iter()

@@ -36,7 +36,7 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
         r1_x = r1_x_2;
     }
     let r1_y = ((workgroup_id.y * (xe_edram_base_samples_2x_depth_pitch >> 16u)) + r1_yz.y);
-    let r1_y_1 = (((r1_y + workgroup_id.x) * 5120u) + bitcast<u32>((bitcast<vec3<i32>>(local_invocation_id).yyyy * vec4(320i)).z));
+    let r1_y_1 = (((r1_y + workgroup_id.x) * 5120u) + u32((vec3<i32>(local_invocation_id).yyyy * vec4(320i)).z));
     let r1_y_2 = (((xe_edram_base_samples_2x_depth_pitch >> 13u) & 1u) << 1u);
     let r1_x_3 = (((r1_x << 2u) + r1_y_1) << (r1_y_2 & 0x1fu));
     let _e132 = (r1_x_3 / 4u);

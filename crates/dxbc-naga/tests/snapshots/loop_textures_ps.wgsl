@@ -34,8 +34,8 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
         if !(r1_z) {
             break;
         }
-        let m_vCascadeScale = cbAllShadowData[(bitcast<u32>(_e26) + 24u)];
-        let m_vCascadeOffset = cbAllShadowData[(bitcast<u32>(_e26) + 16u)];
+        let m_vCascadeScale = cbAllShadowData[(u32(_e26) + 24u)];
+        let m_vCascadeOffset = cbAllShadowData[(u32(_e26) + 16u)];
         let r2_xyz = ((texcoord1_.xyz * m_vCascadeScale.xyz) + m_vCascadeOffset.xyz);
         let m_nCascadeLevels = cbAllShadowData[32];
         let m_fMinBorderPadding = m_nCascadeLevels.z;
@@ -53,9 +53,9 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     let _e85 = r3_y;
     let r2_w = f32(_e85);
     let _e90 = dpdxCoarse(texcoord1_.xyx);
-    let m_vCascadeScale_1 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
+    let m_vCascadeScale_1 = cbAllShadowData[(u32(_e85) + 24u)];
     let _e100 = dpdyCoarse(texcoord1_.xyx);
-    let m_vCascadeScale_2 = cbAllShadowData[(bitcast<u32>(_e85) + 24u)];
+    let m_vCascadeScale_2 = cbAllShadowData[(u32(_e85) + 24u)];
     let _e110 = r2_x;
     let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, r2_y, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (_e90 * m_vCascadeScale_1.xyx).xy, (_e100 * m_vCascadeScale_2.xyx).xy);
     let _e128 = r2_z;
@@ -65,7 +65,7 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     let r1_x_1 = (r1_y_2 / ((r1_x * r1_x) + r1_y_2));
     let r1_x_2 = (r1_x_1 * r1_x_1);
     let r1_x_3 = select((r1_x_2 * r1_x_2), 1f, (r1_xy.x >= _e128));
-    let _e151 = icb[bitcast<u32>(_e85)];
+    let _e151 = icb[u32(_e85)];
     let m_nCascadeLevels_1 = cbAllShadowData[32];
     let m_iVisualizeCascades = bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy;
     let r2_xyzw = select(vec4(1f), vec4<f32>(_e151.x, _e151.y, _e151.z, 1f), (m_iVisualizeCascades != vec4(0u)));

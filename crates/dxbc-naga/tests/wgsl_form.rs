@@ -1,4 +1,5 @@
-//! Reads of read-only memory written where they are used (`wgsl_loads`):
+//! The module the WGSL writer gets (`wgsl_form`). Reads of read-only memory
+//! written where they are used (`wgsl_loads`):
 //! a load from a constant buffer or a read-only buffer that one expression
 //! reads is printed inside it, not as a `let`; a load used twice, or from
 //! memory the shader writes, keeps its `let` where it stands; a variable's
@@ -137,10 +138,34 @@ fn a_variable_read_once_is_written_at_its_use_unless_stored_to_before() {
     let line_of = |text: &str| body.lines().position(|l| l.contains(text)).unwrap_or_else(|| panic!("{text}: {w}"));
     // The old r0.x, read before a branch may store to r0.x's web, keeps
     // its `let` before the branch; the counter, read twice, keeps its own.
-    assert!(line_of(" = r0_x;") < line_of("if (bitcast<u32>("), "{w}");
+    assert!(line_of(" = r0_x;") < line_of("if (u32("), "{w}");
     assert!(body.contains(" = r0_y;"), "{w}");
     // The branch's result, read once after it by the store, is read there.
     assert!(body.contains("r0_x = (r0_x_1 + _e"), "{w}");
     assert!(!body.contains(" = r0_x_1;"), "{w}");
+    reparses(&w);
+}
+
+/// Between i32 and u32, WGSL's conversion is the reinterpretation of the
+/// bits: an integer read as the other kind is `u32(…)`/`i32(…)`; a float's
+/// bits read as an integer (or back) stay a `bitcast`.
+#[test]
+fn integer_reinterpretations_are_conversions_and_float_bits_stay_bitcasts() {
+    let w = ps(
+        "dcl_constantbuffer CB0[4], dynamicIndexed\n",
+        "ftoi r0.x, v0.x\n\
+         ishl r0.y, r0.x, l(1)\n\
+         ushr r0.y, r0.y, l(1)\n\
+         mov o0.xyzw, cb0[r0.y + 0].xyzw\n\
+         and r1.x, v0.y, l(0x7fffffff)\n\
+         mov o1.xyzw, r1.xxxw\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    // ushr reads the i32 from ishl as u32, and its result indexes the array.
+    assert!(body.contains("cb0_[(u32((r0_x << 1u)) >> 1u)]"), "{w}");
+    assert!(!body.contains("bitcast<u32>(r") && !body.contains("bitcast<i32>("), "{w}");
+    // `and` of a float with a mask looks at its bits: a bitcast.
+    assert!(body.contains("bitcast<vec4<u32>>(v0_)"), "{w}");
     reparses(&w);
 }
