@@ -224,8 +224,9 @@ test('translation pane: WGSL lines select their instruction, other targets, bind
     assert.ok(await lit.count() > 0);
     const [s2] = (await lit.first().getAttribute('data-span')).split('+').map(Number);
     assert.equal(s2, (await selectedBytes(page))[0]);
-    // The output stored once is returned as its value, named after it.
-    assert.match(await bottomText(code), /let out_target = [^;]*;\s*return FragmentOutput\(out_target\);\s*\}$/);
+    // The one output is the result: stored once, it is returned as its value, named after it.
+    assert.match(await code.textContent(), /\) -> @location\(0\) vec4<f32> \{/);
+    assert.match(await bottomText(code), /let out_target = [^;]*;\s*return out_target;\s*\}$/);
     await shot(page, 'translation');
     const map = await pane.getByTestId('binding-map').textContent();
     assert.match(map, /cb0@group\(0\) @binding\(0\)uniform buffer/);

@@ -36,7 +36,7 @@
 //! - **Outputs.** At each return, a whole store to an output register
 //!   that nothing after it touches on the way to the return: the return
 //!   reads the stored value itself, named after the output (`let out_target
-//!   = …; return FragmentOutput(out_target);`), and the store goes, since
+//!   = …; return out_target;`, or a struct of several), and the store goes, since
 //!   nothing could read the register between. Where every return takes its
 //!   value so, the stores left to the register are never read: they go,
 //!   with the global.

@@ -3649,8 +3649,14 @@ impl<'a> Lower<'a> {
             outputs.push(entry);
             self.emulations.insert(Emulation::SynthesisedPosition);
         }
-        let result = (!members.is_empty()).then(|| self.ty(TypeInner::Struct { members, span: offset }));
-        ep.result = result.map(|ty| FunctionResult { ty, binding: None });
+        // One output is the result itself, bound as it (`-> @location(0)
+        // vec4<f32>`, as WGSL is written by hand); several are a struct.
+        let (result, binding) = match <[StructMember; 1]>::try_from(members) {
+            Ok([only]) => (Some(only.ty), only.binding),
+            Err(members) if members.is_empty() => (None, None),
+            Err(members) => (Some(self.ty(TypeInner::Struct { members, span: offset })), None),
+        };
+        ep.result = result.map(|ty| FunctionResult { ty, binding });
         // The result's return, at each early return and at the end. An
         // output register no return reads any more goes (`direct_io`).
         if early_returns {
@@ -3703,10 +3709,16 @@ impl Lower<'_> {
             .collect();
         let stored = crate::direct_io::take_final_stores(&self.module, ep, block, &registers);
         let first = ep.expressions.len();
-        let components = values.iter().map(|v| self.out_value(ep, v, &stored)).collect();
-        let c = ep.expressions.append(E::Compose { ty, components }, Span::UNDEFINED);
+        let mut components: Vec<H> = values.iter().map(|v| self.out_value(ep, v, &stored)).collect();
+        // A struct of the outputs, or the one output that is the result.
+        let value = match (&self.module.types[ty].inner, components.len()) {
+            (TypeInner::Struct { .. }, _) | (_, 0 | 2..) => {
+                ep.expressions.append(E::Compose { ty, components }, Span::UNDEFINED)
+            }
+            (_, 1) => components.remove(0),
+        };
         emit_all(ep, first, block);
-        block.push(S::Return { value: Some(c) }, Span::UNDEFINED);
+        block.push(S::Return { value: Some(value) }, Span::UNDEFINED);
     }
 
     /// One member of the entry point's result, read at a return where the

@@ -17,9 +17,12 @@ fn a_body_that_returns_only_at_its_end_is_the_entry_point() {
     );
     assert!(!w.contains("dxbc_main"), "{w}");
     let main = &w[w.find("fn main(").expect("the entry point")..];
-    // The body's one instruction, then the outputs, then the only return.
+    // The one output is the result itself, bound as SV_Target0.
+    assert!(w.contains(") -> @location(0) vec4<f32> {"), "{w}");
+    assert!(!w.contains("struct FragmentOutput"), "{w}");
+    // The body's one instruction, then the output, then the only return.
     let mul = main.find("0.5f").unwrap_or_else(|| panic!("the mul in main: {w}"));
-    let ret = main.find("return FragmentOutput(").expect("the outputs returned");
+    let ret = main.find("return ").expect("the output returned");
     assert!(mul < ret && main.matches("return").count() == 1, "{w}");
 }
 
@@ -44,6 +47,6 @@ fn an_early_return_returns_the_result_where_it_stands() {
     // Inside the `if`, the early return returns the result; the end returns it too.
     let branch = &main[main.find("if (").expect("the branch")..];
     let inner = &branch[..branch.find("\n    }").expect("the branch's end")];
-    assert!(inner.contains("return FragmentOutput("), "{w}");
-    assert_eq!(main.matches("return FragmentOutput(").count(), 2, "{w}");
+    assert!(inner.contains("return "), "{w}");
+    assert_eq!(main.matches("return ").count(), 2, "{w}");
 }

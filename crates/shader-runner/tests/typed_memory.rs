@@ -102,5 +102,6 @@ fn memory_read_and_written_as_floats_is_declared_f32() {
     assert!(wgsl.contains("var<storage, read_write> u0_: array<f32>"), "{wgsl}");
     assert!(wgsl.contains("select(0f, "), "{wgsl}");
     assert!(!wgsl.contains("bitcast<f32>(select") && !wgsl.contains("bitcast<u32>((r0_"), "{wgsl}");
+    assert!(!wgsl.contains(" u32((r0_"), "{wgsl}");
     assert!(wgsl.contains("var bits_00000040_: u32 = 64u;") && !wgsl.contains("e-44"), "{wgsl}");
 }

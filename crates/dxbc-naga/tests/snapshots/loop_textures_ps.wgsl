@@ -1,9 +1,5 @@
 diagnostic(off, derivative_uniformity);
 
-struct FragmentOutput {
-    @location(0) sv_target0_: vec4<f32>,
-}
-
 var<private> icb: array<vec4<f32>, 8> = array<vec4<f32>, 8>(vec4<f32>(1.5f, 0f, 0f, 1f), vec4<f32>(0f, 1.5f, 0f, 1f), vec4<f32>(0f, 0f, 5.5f, 1f), vec4<f32>(1.5f, 0f, 5.5f, 1f), vec4<f32>(1.5f, 1.5f, 0f, 1f), vec4<f32>(1f, 1f, 1f, 1f), vec4<f32>(0f, 1f, 5.5f, 1f), vec4<f32>(0.5f, 3.5f, 0.75f, 1f));
 @group(0) @binding(0) var<uniform> cbAllShadowData: array<vec4<f32>, 37>;
 @group(2) @binding(0) var g_samLinear: sampler;
@@ -12,7 +8,7 @@ var<private> icb: array<vec4<f32>, 8> = array<vec4<f32>, 8>(vec4<f32>(1.5f, 0f, 
 @group(1) @binding(5) var g_txShadow: texture_2d_array<f32>;
 
 @fragment 
-fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> FragmentOutput {
+fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2) texcoord1_: vec4<f32>) -> @location(0) vec4<f32> {
     var r1_y: i32 = i32();
     var r2_x: f32 = f32();
     var r2_y: f32 = f32();
@@ -78,5 +74,5 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     let r1_w_1 = (saturate(dot(m_vLightDir.xyz, normal.xyz)) + r1_y_6);
     let r1_x_4 = ((r1_x_3 * ((-(r1_y_6) * 0.5f) + r1_w_1)) + (r1_y_6 * 0.5f));
     let out_target = (_e6 * (r2_xyzw * vec4(r1_x_4)));
-    return FragmentOutput(out_target);
+    return out_target;
 }

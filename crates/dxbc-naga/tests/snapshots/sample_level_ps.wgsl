@@ -4,17 +4,13 @@ struct _Globals_t {
     pad_0zw: vec2<u32>,
 }
 
-struct FragmentOutput {
-    @location(0) sv_target0_: vec4<f32>,
-}
-
 @group(0) @binding(0) var<uniform> _Globals: _Globals_t;
 @group(2) @binding(0) var s: sampler;
 @group(1) @binding(0) var t: texture_2d<f32>;
 
 @fragment 
-fn main() -> FragmentOutput {
+fn main() -> @location(0) vec4<f32> {
     let level = _Globals.level;
     let out_target = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, level);
-    return FragmentOutput(out_target);
+    return out_target;
 }

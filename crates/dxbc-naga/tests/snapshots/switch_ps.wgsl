@@ -2,14 +2,10 @@ struct _Globals_t {
     v: vec4<u32>,
 }
 
-struct FragmentOutput {
-    @location(0) sv_target0_: vec4<f32>,
-}
-
 @group(0) @binding(0) var<uniform> _Globals: _Globals_t;
 
 @fragment 
-fn main() -> FragmentOutput {
+fn main() -> @location(0) vec4<f32> {
     var r0_x: f32 = f32();
     var r0_y: f32 = f32();
     var r0_z: f32 = f32();
@@ -40,5 +36,5 @@ fn main() -> FragmentOutput {
         }
     }
     let out_target = vec4<f32>(r0_x, r0_y, r0_z, r0_w);
-    return FragmentOutput(out_target);
+    return out_target;
 }
