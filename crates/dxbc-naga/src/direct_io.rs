@@ -248,24 +248,10 @@ fn only_stores(block: &Block, named: &impl Fn(Handle<E>) -> bool) -> bool {
 
 /// `block` without the stores through an expression `named` picks.
 fn drop_stores(block: &mut Block, named: &impl Fn(Handle<E>) -> bool) {
-    let old = std::mem::take(block);
-    for (mut s, span) in old.span_into_iter() {
-        match &mut s {
-            S::Store { pointer, .. } if named(*pointer) => continue,
-            S::Block(b) => drop_stores(b, named),
-            S::If { accept, reject, .. } => {
-                drop_stores(accept, named);
-                drop_stores(reject, named);
-            }
-            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| drop_stores(&mut c.body, named)),
-            S::Loop { body, continuing, .. } => {
-                drop_stores(body, named);
-                drop_stores(continuing, named);
-            }
-            _ => {}
-        }
-        block.push(s, span);
-    }
+    crate::ir_walk::rebuild_blocks(block, &mut |s, span, out| match s {
+        S::Store { pointer, .. } if named(pointer) => {}
+        s => out.push(s, span),
+    });
 }
 
 /// Whether a function of `module` names global `g` (the body written into
@@ -370,27 +356,10 @@ pub(crate) fn read_argument(f: &mut Function, body: &mut Block, g: Handle<Global
 
 /// `block` with every `Emit` range split around the handles `gone` marks.
 pub(crate) fn split_emits(block: &mut Block, gone: &[bool]) {
-    let old = std::mem::take(block);
-    for (mut s, span) in old.span_into_iter() {
-        match &mut s {
-            S::Emit(range) => {
-                emit_runs(range.clone(), gone, |r| block.push(S::Emit(r), span));
-                continue;
-            }
-            S::Block(b) => split_emits(b, gone),
-            S::If { accept, reject, .. } => {
-                split_emits(accept, gone);
-                split_emits(reject, gone);
-            }
-            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| split_emits(&mut c.body, gone)),
-            S::Loop { body, continuing, .. } => {
-                split_emits(body, gone);
-                split_emits(continuing, gone);
-            }
-            _ => {}
-        }
-        block.push(s, span);
-    }
+    crate::ir_walk::rebuild_blocks(block, &mut |s, span, out| match s {
+        S::Emit(range) => emit_runs(range, gone, |r| out.push(S::Emit(r), span)),
+        s => out.push(s, span),
+    });
 }
 
 /// The runs of `range` that `gone` leaves, in order.

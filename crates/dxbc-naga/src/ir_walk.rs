@@ -108,3 +108,27 @@ pub(crate) fn for_each_statement_operand(s: &S, mut f: impl FnMut(naga::Handle<E
     }
     true
 }
+
+/// Rebuilds `block` and every block nested in it, statement by statement:
+/// `replace` gets each statement (its own nested blocks rebuilt first) and
+/// pushes into the block being rebuilt what stands in its place: nothing,
+/// the statement itself, or several.
+pub(crate) fn rebuild_blocks(block: &mut naga::Block, replace: &mut dyn FnMut(S, naga::Span, &mut naga::Block)) {
+    let old = std::mem::take(block);
+    for (mut s, span) in old.span_into_iter() {
+        match &mut s {
+            S::Block(b) => rebuild_blocks(b, replace),
+            S::If { accept, reject, .. } => {
+                rebuild_blocks(accept, replace);
+                rebuild_blocks(reject, replace);
+            }
+            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| rebuild_blocks(&mut c.body, replace)),
+            S::Loop { body, continuing, .. } => {
+                rebuild_blocks(body, replace);
+                rebuild_blocks(continuing, replace);
+            }
+            _ => {}
+        }
+        replace(s, span, block);
+    }
+}

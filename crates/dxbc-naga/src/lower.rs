@@ -3906,27 +3906,10 @@ enum OutValue {
 /// Replaces every `return` in `block` (nested ones included) with what
 /// `at_return` pushes into a block in its place.
 fn expand_returns(block: &mut Block, at_return: &mut dyn FnMut(&mut Block)) {
-    let old = std::mem::take(block);
-    for (mut s, span) in old.span_into_iter() {
-        match &mut s {
-            S::Return { value: None } => {
-                at_return(block);
-                continue;
-            }
-            S::Block(b) => expand_returns(b, at_return),
-            S::If { accept, reject, .. } => {
-                expand_returns(accept, at_return);
-                expand_returns(reject, at_return);
-            }
-            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| expand_returns(&mut c.body, at_return)),
-            S::Loop { body, continuing, .. } => {
-                expand_returns(body, at_return);
-                expand_returns(continuing, at_return);
-            }
-            _ => {}
-        }
-        block.push(s, span);
-    }
+    crate::ir_walk::rebuild_blocks(block, &mut |s, span, out| match s {
+        S::Return { value: None } => at_return(out),
+        s => out.push(s, span),
+    });
 }
 
 /// How an entry-point argument lands in its register.
