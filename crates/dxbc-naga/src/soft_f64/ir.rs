@@ -45,6 +45,8 @@ pub(crate) fn function(module: &mut Module, cache: &mut Cache, f: SoftFn) -> Han
         emit_from: None,
         emit_last: None,
         literals: BTreeMap::new(),
+        known: BTreeMap::new(),
+        bools: BTreeMap::new(),
     };
     let mut words = Vec::new();
     for (i, &shape) in f.args().iter().enumerate() {
@@ -88,6 +90,10 @@ struct Build<'m> {
     emit_from: Option<H>,
     emit_last: Option<H>,
     literals: BTreeMap<u32, H>,
+    /// The u32 literals by handle: what [`Build::fold`] computes with.
+    known: BTreeMap<H, u32>,
+    /// The bool literals built, by value.
+    bools: BTreeMap<bool, H>,
 }
 
 impl Build<'_> {
@@ -113,6 +119,61 @@ impl Build<'_> {
     fn bin(&mut self, op: B, left: H, right: H) -> H {
         self.e(E::Binary { op, left, right })
     }
+
+    fn value(&self, h: H) -> Option<u32> {
+        self.known.get(&h).copied()
+    }
+
+    fn truth(&self, h: H) -> Option<bool> {
+        match self.f.expressions[h] {
+            E::Literal(Literal::Bool(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn bool_literal(&mut self, v: bool) -> H {
+        if let Some(&h) = self.bools.get(&v) {
+            return h;
+        }
+        let h = self.e(E::Literal(Literal::Bool(v)));
+        self.bools.insert(v, h);
+        h
+    }
+
+    /// `op` on `a` and `b`, computed here when both are literals (`exact`
+    /// says how, as the CPU form computes it) or when one operand decides
+    /// it (`x + 0u` is `x`, `x & 0u` is `0u`): the helper functions are
+    /// written once for every operand, and some of their steps take
+    /// constants (a zero high word, a shift by 0).
+    fn fold(&mut self, op: B, a: H, b: H, exact: fn(u32, u32) -> Option<u32>) -> H {
+        let (x, y) = (self.value(a), self.value(b));
+        if let (Some(x), Some(y)) = (x, y) {
+            if let Some(v) = exact(x, y) {
+                return self.k(v);
+            }
+        }
+        match (op, x, y) {
+            (B::Add | B::InclusiveOr | B::ExclusiveOr, Some(0), _) => b,
+            (B::Add | B::Subtract | B::InclusiveOr | B::ExclusiveOr | B::ShiftLeft | B::ShiftRight, _, Some(0)) => a,
+            (B::Multiply, Some(1), _) => b,
+            (B::Multiply, _, Some(1)) => a,
+            (B::And, Some(u32::MAX), _) => b,
+            (B::And, _, Some(u32::MAX)) => a,
+            (B::Multiply | B::And | B::ShiftLeft | B::ShiftRight, Some(0), _) | (B::Multiply | B::And, _, Some(0)) => {
+                self.k(0)
+            }
+            (B::InclusiveOr, Some(u32::MAX), _) | (B::InclusiveOr, _, Some(u32::MAX)) => self.k(u32::MAX),
+            _ => self.bin(op, a, b),
+        }
+    }
+
+    /// A comparison, computed here when both operands are literals.
+    fn compare(&mut self, op: B, a: H, b: H, exact: fn(u32, u32) -> bool) -> H {
+        match (self.value(a), self.value(b)) {
+            (Some(x), Some(y)) => self.bool_literal(exact(x, y)),
+            _ => self.bin(op, a, b),
+        }
+    }
 }
 
 impl Ops for Build<'_> {
@@ -124,57 +185,86 @@ impl Ops for Build<'_> {
         }
         let h = self.e(E::Literal(Literal::U32(v)));
         self.literals.insert(v, h);
+        self.known.insert(h, v);
         h
     }
     fn add(&mut self, a: H, b: H) -> H {
-        self.bin(B::Add, a, b)
+        self.fold(B::Add, a, b, |x, y| Some(x.wrapping_add(y)))
     }
     fn sub(&mut self, a: H, b: H) -> H {
-        self.bin(B::Subtract, a, b)
+        self.fold(B::Subtract, a, b, |x, y| Some(x.wrapping_sub(y)))
     }
     fn mul(&mut self, a: H, b: H) -> H {
-        self.bin(B::Multiply, a, b)
+        self.fold(B::Multiply, a, b, |x, y| Some(x.wrapping_mul(y)))
     }
     fn and(&mut self, a: H, b: H) -> H {
-        self.bin(B::And, a, b)
+        self.fold(B::And, a, b, |x, y| Some(x & y))
     }
     fn or(&mut self, a: H, b: H) -> H {
-        self.bin(B::InclusiveOr, a, b)
+        self.fold(B::InclusiveOr, a, b, |x, y| Some(x | y))
     }
     fn xor(&mut self, a: H, b: H) -> H {
-        self.bin(B::ExclusiveOr, a, b)
+        self.fold(B::ExclusiveOr, a, b, |x, y| Some(x ^ y))
     }
+    // A shift by 32 or more is left to the GPU, as written (the CPU form
+    // refuses it): only in-range shifts are computed here.
     fn shl(&mut self, a: H, s: H) -> H {
-        self.bin(B::ShiftLeft, a, s)
+        self.fold(B::ShiftLeft, a, s, |x, s| x.checked_shl(s))
     }
     fn shr(&mut self, a: H, s: H) -> H {
-        self.bin(B::ShiftRight, a, s)
+        self.fold(B::ShiftRight, a, s, |x, s| x.checked_shr(s))
     }
     fn clz(&mut self, a: H) -> H {
-        self.e(E::Math { fun: MathFunction::CountLeadingZeros, arg: a, arg1: None, arg2: None, arg3: None })
+        match self.value(a) {
+            Some(x) => self.k(x.leading_zeros()),
+            None => {
+                self.e(E::Math { fun: MathFunction::CountLeadingZeros, arg: a, arg1: None, arg2: None, arg3: None })
+            }
+        }
     }
     fn eq(&mut self, a: H, b: H) -> H {
-        self.bin(B::Equal, a, b)
+        self.compare(B::Equal, a, b, |x, y| x == y)
     }
     fn lt(&mut self, a: H, b: H) -> H {
-        self.bin(B::Less, a, b)
+        self.compare(B::Less, a, b, |x, y| x < y)
     }
     fn slt(&mut self, a: H, b: H) -> H {
+        if let (Some(x), Some(y)) = (self.value(a), self.value(b)) {
+            return self.bool_literal((x as i32) < (y as i32));
+        }
         let a = self.e(E::As { expr: a, kind: ScalarKind::Sint, convert: None });
         let b = self.e(E::As { expr: b, kind: ScalarKind::Sint, convert: None });
         self.bin(B::Less, a, b)
     }
     fn sel(&mut self, c: H, t: H, f: H) -> H {
-        self.e(E::Select { condition: c, accept: t, reject: f })
+        match self.truth(c) {
+            Some(true) => t,
+            Some(false) => f,
+            None if t == f => t,
+            None => self.e(E::Select { condition: c, accept: t, reject: f }),
+        }
     }
     fn band(&mut self, a: H, b: H) -> H {
-        self.bin(B::LogicalAnd, a, b)
+        match (self.truth(a), self.truth(b)) {
+            (Some(false), _) | (_, Some(false)) => self.bool_literal(false),
+            (Some(true), _) => b,
+            (_, Some(true)) => a,
+            _ => self.bin(B::LogicalAnd, a, b),
+        }
     }
     fn bor(&mut self, a: H, b: H) -> H {
-        self.bin(B::LogicalOr, a, b)
+        match (self.truth(a), self.truth(b)) {
+            (Some(true), _) | (_, Some(true)) => self.bool_literal(true),
+            (Some(false), _) => b,
+            (_, Some(false)) => a,
+            _ => self.bin(B::LogicalOr, a, b),
+        }
     }
     fn bnot(&mut self, a: H) -> H {
-        self.e(E::Unary { op: UnaryOperator::LogicalNot, expr: a })
+        match self.truth(a) {
+            Some(v) => self.bool_literal(!v),
+            None => self.e(E::Unary { op: UnaryOperator::LogicalNot, expr: a }),
+        }
     }
     fn call(&mut self, g: SoftFn, args: &[H]) -> Vec<H> {
         let gh = function(self.module, self.cache, g);
