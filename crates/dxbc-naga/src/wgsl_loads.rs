@@ -21,10 +21,12 @@
 //! `vec4<f32>(cb0_[3].y, 0f, 0f, 0f)`. Its operands (an index) are either
 //! written inline too, being pure, or already baked where they stood.
 //!
-//! A load of a variable only this invocation's statements store to (a
-//! function's local, a private global) is written at its one use too when
-//! that use is evaluated in the same block, after nothing but `Emit`s and
-//! stores to other variables: `r3_y = select(r3_y, _e38, c);` for
+//! A load of a variable (a function's local, a private or workgroup global,
+//! a writable storage buffer, not an atomic) is written at its one use too
+//! when that use is evaluated in the same block, after nothing but `Emit`s
+//! and stores to other variables (no store at all for a storage buffer,
+//! which another binding may alias), so no barrier, atomic or call lies
+//! between: `r3_y = select(r3_y, _e38, c);` for
 //! `let _e83 = r3_y; r1_y = …; r3_y = select(_e83, _e38, c);`. Where the
 //! use is evaluated follows the writer's rule: up the chain of single
 //! readers to the first that gets a `let`, or to the statement reading it.
@@ -165,6 +167,12 @@ impl<'f> Uses<'f> {
         gone: &[bool],
     ) -> bool {
         let Some(root) = variable_root(module, f, pointer) else { return false };
+        // An atomic's load keeps its place among the invocation's atomics.
+        if let naga::TypeInner::Pointer { base, .. } = *info[pointer].ty.inner_with(&module.types) {
+            if matches!(module.types[base].inner, naga::TypeInner::Atomic(_)) {
+                return false;
+            }
+        }
         let Some(from) = self.emitted_at[load.index()] else { return false };
         let mut cur = load;
         let at = loop {
@@ -198,7 +206,12 @@ impl<'f> Uses<'f> {
         let block = self.blocks[at.block];
         (from.index + 1..at.index).all(|k| match &block[k] {
             S::Emit(_) => true,
-            S::Store { pointer, .. } => variable_root(module, f, *pointer).is_some_and(|r| r != root),
+            // Two writable bindings may be one buffer: a storage load moves
+            // past no store.
+            S::Store { pointer, .. } => {
+                !matches!(root, Root::Storage(_))
+                    && variable_root(module, f, *pointer).is_some_and(|r| r != root && !matches!(r, Root::Storage(_)))
+            }
             _ => false,
         })
     }
@@ -222,13 +235,20 @@ fn baked(f: &Function, info: &naga::valid::FunctionInfo, h: Handle<E>) -> bool {
         || e.bake_ref_count() <= info[h].ref_count
 }
 
-/// The variable an access chain starts from, when it is one only this
-/// invocation's statements can store to: a function's local or a private
-/// global.
+/// The variable an access chain starts from, when a load from it may move
+/// later in this invocation's code past what [`Uses::unstored_until_used`]
+/// allows: a function's local or a private global (only this invocation
+/// stores to them), a workgroup variable or a writable storage buffer
+/// (other invocations' stores are ordered against this one's loads only by
+/// a barrier or an atomic, which no load moves past; WGSL's memory model,
+/// like D3D's, lets a load move within an invocation where nothing
+/// synchronises).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Root {
     Local(Handle<naga::LocalVariable>),
     Private(Handle<naga::GlobalVariable>),
+    Workgroup(Handle<naga::GlobalVariable>),
+    Storage(Handle<naga::GlobalVariable>),
 }
 
 fn variable_root(module: &naga::Module, f: &Function, mut pointer: Handle<E>) -> Option<Root> {
@@ -236,8 +256,13 @@ fn variable_root(module: &naga::Module, f: &Function, mut pointer: Handle<E>) ->
         match f.expressions[pointer] {
             E::Access { base, .. } | E::AccessIndex { base, .. } => pointer = base,
             E::LocalVariable(v) => return Some(Root::Local(v)),
-            E::GlobalVariable(g) if module.global_variables[g].space == AddressSpace::Private => {
-                return Some(Root::Private(g))
+            E::GlobalVariable(g) => {
+                return match module.global_variables[g].space {
+                    AddressSpace::Private => Some(Root::Private(g)),
+                    AddressSpace::WorkGroup => Some(Root::Workgroup(g)),
+                    AddressSpace::Storage { .. } => Some(Root::Storage(g)),
+                    _ => None,
+                };
             }
             _ => return None,
         }

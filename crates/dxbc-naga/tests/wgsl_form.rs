@@ -77,7 +77,7 @@ fn a_read_of_writable_memory_keeps_its_place() {
          ret\n",
     );
     let body = body_of(&w);
-    let read = body.find("= u0_[min(0u,").unwrap_or_else(|| panic!("the UAV read is a let: {w}"));
+    let read = body.find("u0_[min(0u,").unwrap_or_else(|| panic!("the UAV read: {w}"));
     let store = body.find("u0_[0u] = 7u").unwrap_or_else(|| panic!("the store: {w}"));
     assert!(read < store, "the UAV read stays before the store: {w}");
     // The SRV's word is read inside the select that guards it.
@@ -167,5 +167,38 @@ fn integer_reinterpretations_are_conversions_and_float_bits_stay_bitcasts() {
     assert!(!body.contains("bitcast<u32>(r") && !body.contains("bitcast<i32>("), "{w}");
     // `and` of a float with a mask looks at its bits: a bitcast.
     assert!(body.contains("bitcast<vec4<u32>>(v0_)"), "{w}");
+    reparses(&w);
+}
+
+/// Groupshared memory: a load moves to its use past nothing but `Emit`s,
+/// never past a barrier (other invocations' stores are ordered against it
+/// there).
+#[test]
+fn a_groupshared_read_moves_to_its_use_but_never_past_a_barrier() {
+    let w = wgsl_of(
+        "cs_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_uav_raw u0\n\
+         dcl_tgsm_raw g0, 16\n\
+         dcl_temps 2\n\
+         dcl_thread_group 4, 1, 1\n\
+         ld_raw r0.x, l(0), g0.xxxx\n\
+         ld_raw r0.y, l(4), g0.xxxx\n\
+         sync_g_t\n\
+         iadd r1.x, r0.x, l(1)\n\
+         store_raw u0.x, l(0), r1.x\n\
+         iadd r1.y, r0.y, l(2)\n\
+         ld_raw r0.z, l(8), g0.xxxx\n\
+         iadd r1.z, r0.z, r1.y\n\
+         store_raw u0.x, l(4), r1.z\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    let barrier = body.find("workgroupBarrier()").unwrap_or_else(|| panic!("the barrier: {w}"));
+    // Both reads before the barrier keep their `let`s there.
+    assert_eq!(body[..barrier].matches(" = g0_[").count(), 2, "{w}");
+    assert!(!body[barrier..].contains(" = g0_["), "{w}");
+    // The read after it, used once with nothing between, is read in its sum.
+    assert!(body[barrier..].contains("(select(0u, g0_["), "{w}");
     reparses(&w);
 }

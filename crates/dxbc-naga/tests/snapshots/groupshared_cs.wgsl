@@ -14,8 +14,7 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
     var r0_z: u32 = u32();
 
     let Data_len = arrayLength((&Data));
-    let _e18 = Data[min(global_invocation_id.x, (Data_len - 1u))];
-    let r0_x = select(0u, _e18, (global_invocation_id.x < Data_len));
+    let r0_x = select(0u, Data[min(global_invocation_id.x, (Data_len - 1u))], (global_invocation_id.x < Data_len));
     if (local_invocation_index < 512u) {
         g0_[local_invocation_index] = r0_x;
     }
@@ -30,14 +29,10 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
             break;
         }
         let r0_w = (~(_e55) & local_invocation_index);
-        let _e73 = g0_[min(r0_w, 511u)];
         let r1_x = (_e55 | local_invocation_index);
-        let _e94 = g0_[min(r1_x, 511u)];
-        let r0_w_1 = (select(0u, _e94, (r1_x < 512u)) >= select(0u, _e73, (r0_w < 512u)));
+        let r0_w_1 = (select(0u, g0_[min(r1_x, 511u)], (r1_x < 512u)) >= select(0u, g0_[min(r0_w, 511u)], (r0_w < 512u)));
         let r1_x_1 = (_e55 ^ local_invocation_index);
-        let _e117 = g0_[min(r1_x_1, 511u)];
-        let _e137 = g0_[min(local_invocation_index, 511u)];
-        let r0_w_2 = select(select(0u, _e137, (local_invocation_index < 512u)), select(0u, _e117, (r1_x_1 < 512u)), (r0_y == r0_w_1));
+        let r0_w_2 = select(select(0u, g0_[min(local_invocation_index, 511u)], (local_invocation_index < 512u)), select(0u, g0_[min(r1_x_1, 511u)], (r1_x_1 < 512u)), (r0_y == r0_w_1));
         workgroupBarrier();
         if (local_invocation_index < 512u) {
             g0_[local_invocation_index] = r0_w_2;
@@ -45,8 +40,7 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
         workgroupBarrier();
         r0_z = (_e55 >> 1u);
     }
-    let _e174 = g0_[min(local_invocation_index, 511u)];
-    let r0_x_1 = select(0u, _e174, (local_invocation_index < 512u));
+    let r0_x_1 = select(0u, g0_[min(local_invocation_index, 511u)], (local_invocation_index < 512u));
     if (global_invocation_id.x < Data_len) {
         Data[global_invocation_id.x] = r0_x_1;
     }
