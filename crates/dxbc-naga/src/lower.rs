@@ -1270,17 +1270,27 @@ impl<'a> Lower<'a> {
                 self.bitcast(load, native, k)
             }
         };
-        let lanes = self.select_lanes(raw, &sel);
         // Lanes of one variable in a row of several: named after it, unless
-        // the row's load already is.
+        // the row's load already is, and taken once per open block (a
+        // second read of the same lanes is the named value again).
         let row_key = key.filter(|&(_, _, file)| file == 1).map(|(reg, row, _)| (reg, row));
-        if let (true, Some(vars)) = (lanes != raw, row_key.and_then(|r| self.cb_row_lanes.get(&r))) {
-            let mask = sel.iter().fold(0, |m, &c| m | 1 << c);
-            let row_name = row_key.and_then(|r| self.cb_row_names.get(&r));
-            if let Some((_, name)) = vars.iter().find(|(lanes, _)| mask & !lanes == 0) {
-                if Some(name) != row_name && !self.f.named_expressions.contains_key(&lanes) {
-                    self.f.named_expressions.insert(lanes, name.clone());
-                }
+        let mask = sel.iter().fold(0, |m, &c| m | 1 << c);
+        let row_name = row_key.and_then(|r| self.cb_row_names.get(&r));
+        let name = row_key
+            .and_then(|r| self.cb_row_lanes.get(&r))
+            .and_then(|vars| vars.iter().find(|(lanes, _)| mask & !lanes == 0))
+            .map(|(_, name)| name)
+            .filter(|&name| Some(name) != row_name)
+            .cloned();
+        let lanes_key = LoadKey::NamedLanes(raw.index() as u32, sel.iter().fold(sel.len() as u32, |p, &c| p << 2 | c));
+        if let Some(&lanes) = name.as_ref().and_then(|_| self.loads.get(&lanes_key)) {
+            return Ok((lanes, k));
+        }
+        let lanes = self.select_lanes(raw, &sel);
+        if let (true, Some(name)) = (lanes != raw, name) {
+            if !self.f.named_expressions.contains_key(&lanes) {
+                self.f.named_expressions.insert(lanes, name);
+                self.loads.insert(lanes_key, lanes);
             }
         }
         Ok((lanes, k))

@@ -84,6 +84,10 @@ pub(crate) enum LoadKey {
     /// A record register a compute-form pass only reads: operand type,
     /// its two static indices (vertex or point, register), kind.
     Record(u32, u32, u32, u8),
+    /// The lanes of a loaded value named after the constant-buffer
+    /// variable they hold: the value's handle index, the lanes packed two
+    /// bits each after their count.
+    NamedLanes(u32, u32),
 }
 
 /// The register state of an open construct.

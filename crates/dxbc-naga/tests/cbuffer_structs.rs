@@ -156,3 +156,17 @@ fn a_buffer_without_variables_takes_its_readers_kind() {
     let float = wgsl_of(&listing("mul o0.xyzw, cb0[0].xyzw, cb0[1].xyzw\n"));
     assert!(has_line(&float, "@group(0) @binding(0) var<uniform> cb0_: array<vec4<f32>, 2>;"), "{float}");
 }
+
+/// In a buffer kept as rows, the lanes of one variable read twice in a
+/// block are one named value, not a second `let` of the same lanes.
+#[test]
+fn a_variable_read_twice_from_its_row_is_one_named_value() {
+    let program = "ftou r0.x, v0.x\nmov r0.xyzw, cb0[r0.x + 1].xyzw\niadd r0.z, r0.z, cb0[5].z\n\
+                   iadd r0.w, r0.w, cb0[5].z\nmov o0.xyzw, r0.xyzw\nret \n";
+    let start = LISTING.find("dp4 ").expect("body");
+    let listing = format!("{}{program}", &LISTING[..start]);
+    let wgsl = wgsl_of(&listing);
+    assert_eq!(wgsl.matches("let nCount = ").count(), 1, "{wgsl}");
+    assert!(!wgsl.contains("nCount_1"), "{wgsl}");
+    assert_eq!(wgsl.matches("+ nCount)").count(), 2, "{wgsl}");
+}
