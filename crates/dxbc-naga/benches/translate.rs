@@ -2,13 +2,14 @@
 //!
 //! `cargo bench -p dxbc-naga --bench translate` prints criterion's time per
 //! pass over every shader that translates, then the median per shader of
-//! decode + lowering + validation + backend, measured shader by shader.
+//! decode + lowering + validation + backend, measured shader by shader,
+//! and the median of each of those stages alone.
 
 use criterion::{black_box, criterion_group, Criterion, Throughput};
 use std::path::PathBuf;
 
 mod common;
-use common::{median, walk};
+use common::{median, median_each, walk};
 
 const CORPORA: [&str; 2] = ["vkd3d", "fxc"];
 
@@ -32,6 +33,36 @@ fn to_wgsl(bytes: &[u8]) {
     let t = dxbc_naga::translate(&s, &Default::default()).unwrap();
     // Some translatable shaders are refused by the WGSL writer (a target refusal).
     black_box(dxbc_naga::to_wgsl(&t).ok());
+}
+
+/// The median per shader of each stage alone: decode, lowering with
+/// validation (`translate`), validation alone (the translated module
+/// validated again), and each backend on a finished translation. Medians
+/// of parts do not add up to the median of the whole.
+fn split(files: &[Vec<u8>]) {
+    let shaders: Vec<dxbc::Shader> = files.iter().map(|f| dxbc::Shader::parse(f).unwrap()).collect();
+    let translations: Vec<dxbc_naga::Translation> =
+        shaders.iter().map(|s| dxbc_naga::translate(s, &Default::default()).unwrap()).collect();
+    let validate = |t: &dxbc_naga::Translation| {
+        let mut v = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
+        black_box(v.validate(&t.module).ok());
+    };
+    println!(
+        "  split medians: decode {:.1} µs, lowering + validation {:.1} µs (validation alone {:.1} µs), SPIR-V writer {:.1} µs, WGSL writer {:.1} µs",
+        median(files, |f| {
+            black_box(dxbc::Shader::parse(f).ok());
+        }) * 1e6,
+        median_each(&shaders, |s| {
+            black_box(dxbc_naga::translate(s, &Default::default()).ok());
+        }) * 1e6,
+        median_each(&translations, validate) * 1e6,
+        median_each(&translations, |t| {
+            black_box(dxbc_naga::to_spirv(t).ok());
+        }) * 1e6,
+        median_each(&translations, |t| {
+            black_box(dxbc_naga::to_wgsl(t).ok());
+        }) * 1e6,
+    );
 }
 
 fn bench(c: &mut Criterion) {
@@ -61,6 +92,7 @@ fn main() {
             median(&files, to_spirv) * 1e6,
             median(&files, to_wgsl) * 1e6
         );
+        split(&files);
     }
     Criterion::default().configure_from_args().final_summary();
 }

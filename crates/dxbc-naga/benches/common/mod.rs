@@ -19,14 +19,21 @@ pub fn walk(d: &Path, out: &mut Vec<Vec<u8>>) {
 /// Median seconds per file of `f`, each timed over enough repetitions to
 /// last 2 ms.
 pub fn median<T: AsRef<[u8]>>(files: &[T], f: impl Fn(&[u8])) -> f64 {
-    let mut t: Vec<f64> = files
+    median_each(files, |file| f(file.as_ref()))
+}
+
+/// Median seconds per item of `f` (an item prepared beforehand: a decoded
+/// shader, a translation), each timed as [`median`] times a file.
+#[allow(dead_code)] // not every bench splits its stages
+pub fn median_each<T>(items: &[T], f: impl Fn(&T)) -> f64 {
+    let mut t: Vec<f64> = items
         .iter()
-        .map(|file| {
+        .map(|item| {
             let mut reps = 1u32;
             loop {
                 let start = Instant::now();
                 for _ in 0..reps {
-                    f(file.as_ref());
+                    f(item);
                 }
                 let el = start.elapsed().as_secs_f64();
                 if el > 2e-3 {
