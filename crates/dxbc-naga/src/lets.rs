@@ -31,7 +31,7 @@
 //! its name. The spans stay on the expressions, so a line still maps to
 //! the DXBC bytes of the value it binds.
 
-use crate::ir_walk::for_each_operand;
+use crate::ir_walk::{for_each_operand, for_each_statement_operand};
 use naga::Expression as E;
 
 /// The largest printed size (expression nodes, a baked operand counting
@@ -139,7 +139,6 @@ impl Blocks {
         *next += 1;
         let id = *next;
         for s in block.iter() {
-            let mut read = |h: naga::Handle<E>| self.mark_read(h, id);
             match s {
                 S::Emit(range) => {
                     for h in range.clone() {
@@ -155,18 +154,6 @@ impl Blocks {
                         for_each_operand(&f.expressions[h], &mut read);
                     }
                 }
-                S::Block(inner) => self.walk(f, inner, next),
-                S::If { condition, accept, reject } => {
-                    read(*condition);
-                    self.walk(f, accept, next);
-                    self.walk(f, reject, next);
-                }
-                S::Switch { selector, cases } => {
-                    read(*selector);
-                    for c in cases {
-                        self.walk(f, &c.body, next);
-                    }
-                }
                 S::Loop { body, continuing, break_if } => {
                     self.walk(f, body, next);
                     let before = *next;
@@ -176,26 +163,20 @@ impl Blocks {
                         self.mark_read(*c, before + 1);
                     }
                 }
-                S::Return { value: Some(v) } => read(*v),
-                S::Store { pointer, value } => {
-                    read(*pointer);
-                    read(*value);
-                }
-                S::ImageStore { image, coordinate, array_index, value } => {
-                    [Some(*image), Some(*coordinate), *array_index, Some(*value)].into_iter().flatten().for_each(read);
-                }
-                S::Atomic { pointer, fun, value, .. } => {
-                    read(*pointer);
-                    read(*value);
-                    if let naga::AtomicFunction::Exchange { compare: Some(c) } = fun {
-                        read(*c);
+                _ => {
+                    // A statement the walk does not know reads nothing here:
+                    // its operands stay unknown, so they keep their `let`s.
+                    for_each_statement_operand(s, |h| self.mark_read(h, id));
+                    match s {
+                        S::Block(inner) => self.walk(f, inner, next),
+                        S::If { accept, reject, .. } => {
+                            self.walk(f, accept, next);
+                            self.walk(f, reject, next);
+                        }
+                        S::Switch { cases, .. } => cases.iter().for_each(|c| self.walk(f, &c.body, next)),
+                        _ => {}
                     }
                 }
-                S::WorkGroupUniformLoad { pointer, .. } => read(*pointer),
-                S::Call { arguments, .. } => arguments.iter().copied().for_each(read),
-                // Statements the lowering does not write: their operands stay
-                // unknown, so they keep their `let`s.
-                _ => {}
             }
         }
     }
