@@ -3719,13 +3719,11 @@ impl Lower<'_> {
             .collect();
         let stored = crate::direct_io::take_final_stores(&self.module, ep, block, &registers);
         let first = ep.expressions.len();
-        let mut components: Vec<H> = values.iter().map(|v| self.out_value(ep, v, &stored)).collect();
+        let components: Vec<H> = values.iter().map(|v| self.out_value(ep, v, &stored)).collect();
         // A struct of the outputs, or the one output that is the result.
-        let value = match (&self.module.types[ty].inner, components.len()) {
-            (TypeInner::Struct { .. }, _) | (_, 0 | 2..) => {
-                ep.expressions.append(E::Compose { ty, components }, Span::UNDEFINED)
-            }
-            (_, 1) => components.remove(0),
+        let value = match components[..] {
+            [only] if !matches!(self.module.types[ty].inner, TypeInner::Struct { .. }) => only,
+            _ => ep.expressions.append(E::Compose { ty, components }, Span::UNDEFINED),
         };
         emit_all(ep, first, block);
         block.push(S::Return { value: Some(value) }, Span::UNDEFINED);
