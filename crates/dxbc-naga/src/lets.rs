@@ -20,6 +20,12 @@
 //!   chain keeps its names, so no line grows past a few operations, and a
 //!   value computed before a loop is not moved into it.
 //!
+//! A register value that is printed as a `let` whatever its name (a load,
+//! a sample) keeps the register's name, which says more than naga's
+//! `_e12`; and one read by another value keeps its name when it holds two
+//! or more loads of memory the shader writes, which could not all follow
+//! it past a store or a barrier and would each take a `let`.
+//!
 //! One exception keeps a name whatever the rules above say: a value read
 //! by an access that is used more than once (`arr[i]` read twice). naga
 //! never gives an access a `let`, so it prints the access at each use, and
@@ -41,15 +47,23 @@ pub(crate) const INLINE_SIZE: u32 = 6;
 /// Drops the names described in the module documentation, in every
 /// function and entry point of `module` (validated into `info`).
 pub(crate) fn unname(module: &mut naga::Module, info: &naga::valid::ModuleInfo) {
-    for (h, f) in module.functions.iter_mut() {
-        unname_in(f, &info[h]);
+    let naga::Module { functions, entry_points, global_variables, .. } = module;
+    for (h, f) in functions.iter_mut() {
+        unname_in(global_variables, f, &info[h]);
     }
-    for (i, ep) in module.entry_points.iter_mut().enumerate() {
-        unname_in(&mut ep.function, info.get_entry_point(i));
+    for (i, ep) in entry_points.iter_mut().enumerate() {
+        unname_in(global_variables, &mut ep.function, info.get_entry_point(i));
     }
 }
 
-fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
+/// Whether `h` loads memory the shader may write (group-shared memory, a
+/// writable buffer, a variable): such a load is printed where it stands,
+/// or in a reader nothing but other values separates it from.
+fn loads_written_memory(globals: &naga::Arena<naga::GlobalVariable>, f: &naga::Function, h: naga::Handle<E>) -> bool {
+    matches!(f.expressions[h], E::Load { pointer } if !crate::wgsl_loads::read_only_root(globals, f, pointer))
+}
+
+fn unname_in(globals: &naga::Arena<naga::GlobalVariable>, f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
     // One record per expression, in one allocation (this runs on every
     // translation).
     let mut blocks = Blocks { of: vec![Slot::default(); f.expressions.len()] };
@@ -65,7 +79,11 @@ fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
     let of = &mut blocks.of;
     for (h, e) in f.expressions.iter() {
         let mut inner = 1u32;
-        let known = for_each_operand(e, |o| inner = inner.saturating_add(of.get(o.index()).map_or(1, |s| s.size)));
+        let mut written_loads = 0;
+        let known = for_each_operand(e, |o| {
+            inner = inner.saturating_add(of.get(o.index()).map_or(1, |s| s.size));
+            written_loads += usize::from(loads_written_memory(globals, f, o));
+        });
         let inner = if known { inner } else { u32::MAX };
         let uses = fi[h].ref_count;
         let slot = of[h.index()];
@@ -75,7 +93,17 @@ fn unname_in(f: &mut naga::Function, fi: &naga::valid::FunctionInfo) {
             // Written inside its reader, it would be printed once per print
             // of that reader: an access is printed at each of its uses.
             _ if uses == 1 && slot.reader.is_some_and(|r| reprinted(f, fi, r)) => true,
+            // Printed as a `let` whatever its name (a load, a sample): the
+            // register's name says more than naga's `_e12`.
+            Name::Register if uses >= e.bake_ref_count() => true,
             Name::Register if uses == 1 && matches!(e, E::As { convert: None, .. }) => false,
+            // Read by another value, it may be printed past a store or a
+            // barrier that its loads of written memory cannot follow, and
+            // each would take a `let` of its own; named, it holds them in
+            // one line (WGSL writes a load read once inside its reader,
+            // `crate::wgsl_loads`). Read by a statement, it is printed
+            // there, and its loads follow it when nothing stands between.
+            Name::Register if written_loads >= 2 && slot.reader.is_some() => true,
             Name::Register => !(uses == 1 && inner <= INLINE_SIZE && slot.emitted != 0 && slot.emitted == slot.read),
             Name::Other => true,
         };

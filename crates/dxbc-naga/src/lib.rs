@@ -27,6 +27,7 @@ mod spirv_binding_arrays;
 pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
+mod wgsl_bounds;
 mod wgsl_casts;
 mod wgsl_form;
 mod wgsl_loads;

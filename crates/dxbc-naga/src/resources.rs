@@ -1051,15 +1051,18 @@ impl Lower<'_> {
     /// The word index (u32) an address operand names: `byte/4` for raw,
     /// `index*stride/4 + byte/4` for structured.
     fn word_index(&mut self, w: &Words, addr: H) -> H {
-        // Literal addresses name their word in runtime-sized buffers
-        // (`u1_[14u]`); group-shared arrays have a fixed size, so theirs
-        // stay computed (`Lower::bin_folded`).
-        let runtime_sized = w.elem.is_none()
-            && matches!(
-                self.module.types[self.module.global_variables[w.g].ty].inner,
-                naga::TypeInner::Array { size: naga::ArraySize::Dynamic, .. }
-            );
-        let bin = |l: &mut Self, op, a, b| if runtime_sized { l.bin_folded(op, a, b) } else { l.bin(op, a, b) };
+        // Literal addresses name their word (`u1_[14u]`, `g0_[2u]`) in
+        // runtime-sized buffers and in group-shared memory, whose literal
+        // words past the end are never indexed (`Self::clamped_word`);
+        // other fixed-size arrays keep theirs computed (`Lower::bin_folded`).
+        let global = &self.module.global_variables[w.g];
+        let folds = global.space == AddressSpace::WorkGroup
+            || (w.elem.is_none()
+                && matches!(
+                    self.module.types[global.ty].inner,
+                    naga::TypeInner::Array { size: naga::ArraySize::Dynamic, .. }
+                ));
+        let bin = |l: &mut Self, op, a, b| if folds { l.bin_folded(op, a, b) } else { l.bin(op, a, b) };
         if w.typed {
             let e = self.component(addr, 0);
             if w.channels == 1 {
@@ -1123,14 +1126,14 @@ impl Lower<'_> {
         self.e(E::Access { base, index })
     }
 
-    /// Number of words in a region: a constant for workgroup memory, else
-    /// `arrayLength` (made once per instruction) and the last index.
+    /// Number of words in a region: a constant for group-shared memory,
+    /// else `arrayLength` (made once per instruction) and the last index.
     fn word_count(&mut self, w: &Words) -> WordCount {
         let g = self.handle_of(w.g, w.elem);
         match self.module.global_variables[w.g].space {
             AddressSpace::WorkGroup => {
                 let ty = self.module.global_variables[w.g].ty;
-                WordCount::Const(match self.module.types[ty].inner {
+                WordCount::Workgroup(match self.module.types[ty].inner {
                     TypeInner::Array { size: ArraySize::Constant(n), .. } => n.get(),
                     _ => 0,
                 })
@@ -1147,52 +1150,66 @@ impl Lower<'_> {
         }
     }
 
-    /// `first + c`; a literal when `first` is one and the region is
-    /// runtime-sized (`Lower::bin_folded`).
-    fn word_at(&mut self, first: H, c: u32, count: WordCount) -> H {
+    /// `first + c`; a literal when `first` is one (`Lower::bin_folded`).
+    fn word_at(&mut self, first: H, c: u32) -> H {
         if c == 0 {
             return first;
         }
         let cc = self.lit_u(c);
-        match count {
-            WordCount::Runtime { .. } => self.bin_folded(B::Add, first, cc),
-            WordCount::Const(_) => self.bin(B::Add, first, cc),
-        }
+        self.bin_folded(B::Add, first, cc)
     }
 
-    /// Whether word `first + c` is inside the region (a constant region
-    /// compares `first` with `n - c`, so the sum is used once and inlined;
-    /// None: never inside).
-    fn word_inside(&mut self, first: H, index: H, c: u32, count: WordCount) -> Option<H> {
-        match count {
-            WordCount::Const(n) if c < n => {
-                let room = self.lit_u(n - c);
-                Some(self.bin(B::Less, first, room))
-            }
-            WordCount::Const(_) => None,
-            WordCount::Runtime { n, .. } => Some(self.bin(B::Less, index, n)),
-        }
+    /// Whether word `first + c` is inside a buffer (`index` is that word).
+    fn word_inside(&mut self, index: H, n: H) -> H {
+        self.bin(B::Less, index, n)
     }
 
-    /// Word `first + c`, zero past the end of the region.
-    fn load_word(&mut self, w: &Words, first: H, c: u32, count: WordCount) -> H {
-        // D3D reads past the end of a buffer return zero; WGSL would clamp
-        // the index, so the load is guarded.
-        let index = self.word_at(first, c, count);
-        let Some(inside) = self.word_inside(first, index, c, count) else {
-            return crate::regs::literal(self, 0, w.word);
-        };
-        let last = match count {
-            WordCount::Const(n) => self.lit_u(n.saturating_sub(1)),
-            WordCount::Runtime { last, .. } => last,
-        };
+    /// Word `first + c` of a group-shared region of `n` words, its index
+    /// clamped to the last word (see [`WordCount::Workgroup`]); `None` when
+    /// the word is past the end whatever `first` is.
+    fn clamped_word(&mut self, w: &Words, first: H, c: u32, n: u32) -> Option<H> {
+        if c >= n {
+            return None;
+        }
+        let index = self.word_at(first, c);
+        if let E::Literal(Literal::U32(k)) = self.f.expressions[index] {
+            // A literal word is indexed as itself; past the end, as nothing.
+            return (k < n).then(|| self.word_ptr(w, index));
+        }
+        let last = self.lit_u(n - 1);
         let clamped = self.math(naga::MathFunction::Min, index, Some(last), None);
-        let ptr = self.word_ptr(w, clamped);
+        Some(self.word_ptr(w, clamped))
+    }
+
+    /// Word `first + c`: zero past the end of a buffer, undefined (here:
+    /// the last word, or zero) past the end of group-shared memory.
+    fn load_word(&mut self, w: &Words, first: H, c: u32, count: WordCount) -> H {
         // On an atomic word the load is an atomicLoad; signed words come back as bits.
-        let v = self.e(E::Load { pointer: ptr });
-        let v = if w.atomic == Some(K::I) { self.bitcast(v, K::I, K::U) } else { v };
-        let zero = crate::regs::literal(self, 0, w.word);
-        self.select(inside, v, zero)
+        let load = |l: &mut Self, ptr: H| {
+            let v = l.e(E::Load { pointer: ptr });
+            if w.atomic == Some(K::I) {
+                l.bitcast(v, K::I, K::U)
+            } else {
+                v
+            }
+        };
+        match count {
+            WordCount::Workgroup(n) => match self.clamped_word(w, first, c, n) {
+                Some(ptr) => load(self, ptr),
+                None => crate::regs::literal(self, 0, w.word),
+            },
+            WordCount::Runtime { n, last } => {
+                // D3D reads past the end of a buffer return zero; WGSL would
+                // clamp the index, so the load is guarded.
+                let index = self.word_at(first, c);
+                let inside = self.word_inside(index, n);
+                let clamped = self.math(naga::MathFunction::Min, index, Some(last), None);
+                let ptr = self.word_ptr(w, clamped);
+                let v = load(self, ptr);
+                let zero = crate::regs::literal(self, 0, w.word);
+                self.select(inside, v, zero)
+            }
+        }
     }
 
     /// One element of a typed buffer as vec4<u32> bits: its channels, then
@@ -1213,16 +1230,26 @@ impl Lower<'_> {
         self.e(E::Compose { ty, components: comps })
     }
 
-    /// Stores word `first + c` unless it is past the end (D3D drops such writes).
+    /// Stores word `first + c`: dropped past the end of a buffer (as D3D
+    /// drops it), clamped to the last word of group-shared memory.
     fn store_word(&mut self, w: &Words, first: H, c: u32, count: WordCount, value: H) {
-        let index = self.word_at(first, c, count);
-        let Some(inside) = self.word_inside(first, index, c, count) else { return };
-        let ptr = self.word_ptr(w, index);
         let value = if w.atomic == Some(K::I) { self.bitcast(value, K::U, K::I) } else { value };
-        self.flush();
-        let mut accept = naga::Block::new();
-        accept.push(S::Store { pointer: ptr, value }, self.span);
-        self.stmt(S::If { condition: inside, accept, reject: naga::Block::new() });
+        match count {
+            WordCount::Workgroup(n) => {
+                let Some(ptr) = self.clamped_word(w, first, c, n) else { return };
+                self.flush();
+                self.stmt(S::Store { pointer: ptr, value });
+            }
+            WordCount::Runtime { n, .. } => {
+                let index = self.word_at(first, c);
+                let inside = self.word_inside(index, n);
+                let ptr = self.word_ptr(w, index);
+                self.flush();
+                let mut accept = naga::Block::new();
+                accept.push(S::Store { pointer: ptr, value }, self.span);
+                self.stmt(S::If { condition: inside, accept, reject: naga::Block::new() });
+            }
+        }
     }
 
     /// The address operands of a raw (byte address in operand 1) or
@@ -1654,10 +1681,18 @@ pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K
 /// Registers in use, and the declared ranges keyed by (space, first register).
 type RegistersAndRanges<K> = (std::collections::BTreeSet<u32>, std::collections::BTreeMap<(u32, u32), K>);
 
-/// The size of a word region (see `Lower::word_count`).
+/// The size of a word region (see `Lower::word_count`), which decides
+/// what an access past its end does.
 #[derive(Clone, Copy)]
 enum WordCount {
-    Const(u32),
+    /// Group-shared memory (g#) of this many words. D3D leaves an access
+    /// past the end of a g# undefined: a read returns an undefined value,
+    /// and a write leaves all shared memory undefined. The index is clamped
+    /// to the last word, so nothing outside the variable is touched and
+    /// no guard is needed.
+    Workgroup(u32),
+    /// A buffer (t#, u#): D3D reads past the end return zero and writes
+    /// there are dropped, so each access is guarded.
     Runtime { n: H, last: H },
 }
 

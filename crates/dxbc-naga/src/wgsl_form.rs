@@ -1,28 +1,50 @@
 //! The module as the WGSL writer gets it: what WGSL can say more plainly
 //! than the module every backend shares, with the same handles, types and
 //! validation info. Loads read once are written at their use
-//! ([`crate::wgsl_loads`]) and integer reinterpretations are conversions
-//! ([`crate::wgsl_casts`]). The web's line links read this module too.
+//! ([`crate::wgsl_loads`]), integer reinterpretations are conversions
+//! ([`crate::wgsl_casts`]), and group-shared words are indexed without the
+//! clamp WGSL's own bounds rule makes redundant ([`crate::wgsl_bounds`]).
+//! The web's line links read this module too.
 
 use std::borrow::Cow;
 
 /// `module` for the WGSL writer (borrowed when nothing changes).
 pub fn wgsl_module<'m>(module: &'m naga::Module, info: &naga::valid::ModuleInfo) -> Cow<'m, naga::Module> {
-    let marks = |f: &naga::Function, fi: &naga::valid::FunctionInfo| {
-        (crate::wgsl_loads::inlined(module, f, fi), crate::wgsl_casts::int_reinterpretations(module, f, fi))
+    let marks = |f: &naga::Function, fi: &naga::valid::FunctionInfo| Marks {
+        gone: crate::wgsl_loads::inlined(module, f, fi),
+        casts: crate::wgsl_casts::int_reinterpretations(module, f, fi),
+        unclamped: crate::wgsl_bounds::unclamped(module, f, fi),
     };
     let per_function: Vec<_> = module.functions.iter().map(|(h, f)| marks(f, &info[h])).collect();
     let per_entry: Vec<_> =
         module.entry_points.iter().enumerate().map(|(k, e)| marks(&e.function, info.get_entry_point(k))).collect();
-    let changes = |(gone, casts): &(Vec<bool>, Vec<bool>)| gone.contains(&true) || casts.contains(&true);
-    if !per_function.iter().chain(&per_entry).any(changes) {
+    if !per_function.iter().chain(&per_entry).any(Marks::change) {
         return Cow::Borrowed(module);
     }
     let mut m = module.clone();
     let functions = m.functions.iter_mut().map(|(_, f)| f).chain(m.entry_points.iter_mut().map(|e| &mut e.function));
-    for (f, (gone, casts)) in functions.zip(per_function.iter().chain(&per_entry)) {
-        crate::wgsl_loads::take_out(f, gone);
-        crate::wgsl_casts::respell(f, casts);
+    for (f, marks) in functions.zip(per_function.into_iter().chain(per_entry)) {
+        let Marks { mut gone, casts, unclamped } = marks;
+        crate::wgsl_bounds::drop_clamps(f, &unclamped, &mut gone);
+        crate::wgsl_loads::take_out(f, &gone);
+        crate::wgsl_casts::respell(f, &casts);
     }
     Cow::Owned(m)
+}
+
+/// What each step found in one function, per expression.
+struct Marks {
+    /// Taken out of its `Emit` range: a load written at its use (and, once
+    /// the clamps are dropped, each clamp dropped).
+    gone: Vec<bool>,
+    /// An i32/u32 bitcast spelt as a conversion.
+    casts: Vec<bool>,
+    /// A group-shared access indexed without its clamp, by this operand.
+    unclamped: Vec<Option<naga::Handle<naga::Expression>>>,
+}
+
+impl Marks {
+    fn change(&self) -> bool {
+        self.gone.contains(&true) || self.casts.contains(&true) || self.unclamped.iter().any(Option::is_some)
+    }
 }

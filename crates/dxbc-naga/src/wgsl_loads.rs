@@ -58,8 +58,10 @@ pub(crate) fn inlined(module: &naga::Module, f: &Function, info: &naga::valid::F
         .map(|(h, e)| match *e {
             E::Load { pointer } => {
                 info[h].ref_count == 1
-                    && read_only_root(module, f, pointer)
-                    && f.named_expressions.get(&h).is_none_or(|name| restates_place(module, f, pointer, name))
+                    && read_only_root(&module.global_variables, f, pointer)
+                    && f.named_expressions.get(&h).is_none_or(|name| {
+                        crate::lets::is_register_name(name) || restates_place(module, f, pointer, name)
+                    })
             }
             _ => false,
         })
@@ -71,7 +73,7 @@ pub(crate) fn inlined(module: &naga::Module, f: &Function, info: &naga::valid::F
         for (h, e) in f.expressions.iter().rev() {
             if let E::Load { pointer } = *e {
                 if !gone[h.index()]
-                    && !f.named_expressions.contains_key(&h)
+                    && f.named_expressions.get(&h).is_none_or(|name| crate::lets::is_register_name(name))
                     && info[h].ref_count == 1
                     && uses.unstored_until_used(module, f, info, h, pointer, &gone)
                 {
@@ -296,12 +298,16 @@ fn restates_place(module: &naga::Module, f: &Function, mut pointer: Handle<E>, n
 
 /// Whether `pointer` is an access chain into a uniform buffer or a storage
 /// buffer bound read-only.
-fn read_only_root(module: &naga::Module, f: &Function, mut pointer: Handle<E>) -> bool {
+pub(crate) fn read_only_root(
+    globals: &naga::Arena<naga::GlobalVariable>,
+    f: &Function,
+    mut pointer: Handle<E>,
+) -> bool {
     loop {
         match f.expressions[pointer] {
             E::Access { base, .. } | E::AccessIndex { base, .. } => pointer = base,
             E::GlobalVariable(g) => {
-                return match module.global_variables[g].space {
+                return match globals[g].space {
                     AddressSpace::Uniform => true,
                     AddressSpace::Storage { access } => !access.contains(StorageAccess::STORE),
                     _ => false,

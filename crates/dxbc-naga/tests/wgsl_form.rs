@@ -140,8 +140,11 @@ fn a_variable_read_once_is_written_at_its_use_unless_stored_to_before() {
     // its `let` before the branch; the counter, read twice, keeps its own.
     assert!(line_of(" = r0_x;") < line_of("if (u32("), "{w}");
     assert!(body.contains(" = r0_y;"), "{w}");
-    // The branch's result, read once after it by the store, is read there.
-    assert!(body.contains("r0_x = (r0_x_1 + _e"), "{w}");
+    // The branch's result, read once after it by the store, is read there;
+    // the old r0.x, a load printed as a `let` anyway, is named after the
+    // register it was moved into.
+    assert!(body.contains("let r1_x = r0_x;"), "{w}");
+    assert!(body.contains("r0_x = (r0_x_1 + r1_x);"), "{w}");
     assert!(!body.contains(" = r0_x_1;"), "{w}");
     reparses(&w);
 }
@@ -195,10 +198,50 @@ fn a_groupshared_read_moves_to_its_use_but_never_past_a_barrier() {
     );
     let body = body_of(&w);
     let barrier = body.find("workgroupBarrier()").unwrap_or_else(|| panic!("the barrier: {w}"));
-    // Both reads before the barrier keep their `let`s there.
-    assert_eq!(body[..barrier].matches(" = g0_[").count(), 2, "{w}");
+    // Both reads before the barrier keep their `let`s there, named after
+    // their registers; a literal address names its word.
+    assert!(body[..barrier].contains("let r0_x = g0_[0u];"), "{w}");
+    assert!(body[..barrier].contains("let r0_y = g0_[1u];"), "{w}");
     assert!(!body[barrier..].contains(" = g0_["), "{w}");
     // The read after it, used once with nothing between, is read in its sum.
-    assert!(body[barrier..].contains("(select(0u, g0_["), "{w}");
+    assert!(body[barrier..].contains("let r1_z = (g0_[2u] + (r0_y + 2u));"), "{w}");
     reparses(&w);
+}
+
+/// D3D leaves group-shared memory past its end undefined (a read's value;
+/// all shared memory after a write), where a buffer's reads past the end
+/// are zero and its writes dropped. So a group-shared word is indexed with
+/// no guard: clamped to the last word in the module every backend shares,
+/// and in WGSL as written, since WGSL keeps any index into a fixed-size
+/// array inside it. A buffer's store stays guarded. The loads of one
+/// `ld_structured`, read after a store they cannot pass, stay one line.
+#[test]
+fn group_shared_words_are_indexed_as_written() {
+    let listing = "cs_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_uav_raw u0\n\
+         dcl_tgsm_structured g0, 16, 8\n\
+         dcl_input vThreadID.x\n\
+         dcl_temps 2\n\
+         dcl_thread_group 8, 1, 1\n\
+         ld_structured r0.xyzw, vThreadID.x, l(0), g0.xyzw\n\
+         store_structured g0.xy, vThreadID.x, l(4), l(7, 9, 0, 0)\n\
+         iadd r1.xyzw, r0.xyzw, l(1, 2, 3, 4)\n\
+         store_raw u0.xyzw, l(0), r1.xyzw\n\
+         ret\n";
+    let w = wgsl_of(listing);
+    let body = body_of(&w);
+    assert!(body.contains("let r0_xyzw = vec4<u32>(g0_[_e"), "{w}");
+    let at = body.find("] = 7u;").unwrap_or_else(|| panic!("the first word's store: {w}"));
+    let word = &body[body[..at].rfind("g0_[").expect("its index") + 4..at];
+    assert!(body.contains(&format!("g0_[({word} + 1u)] = 9u;")), "{w}");
+    assert!(!body.contains("min(") && !body.contains("select("), "{w}");
+    assert_eq!(body.matches("if (").count(), 4, "the four buffer words' guards: {w}");
+    reparses(&w);
+    // The shared module clamps every group-shared index (GLSL shows it).
+    let bytes = dxbc::asm::assemble(listing).expect("the fixture assembles");
+    let shader = dxbc::Shader::parse(&bytes).expect("parses");
+    let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).expect("translates");
+    let glsl = dxbc_naga::to_glsl(&t).expect("GLSL");
+    assert_eq!(glsl.matches(", 31u)]").count(), 6, "four loads and two stores clamped to word 31: {glsl}");
 }

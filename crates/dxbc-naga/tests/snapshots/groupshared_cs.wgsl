@@ -15,9 +15,7 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
 
     let Data_len = arrayLength((&Data));
     let r0_x = select(0u, Data[min(global_invocation_id.x, (Data_len - 1u))], (global_invocation_id.x < Data_len));
-    if (local_invocation_index < 512u) {
-        g0_[local_invocation_index] = r0_x;
-    }
+    g0_[local_invocation_index] = r0_x;
     workgroupBarrier();
     let g_iLevel = CB.g_iLevel;
     let g_iLevelMask = CB.g_iLevelMask;
@@ -28,19 +26,15 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
         if (0u >= _e55) {
             break;
         }
-        let r0_w = (~(_e55) & local_invocation_index);
-        let r1_x = (_e55 | local_invocation_index);
-        let r0_w_1 = (select(0u, g0_[min(r1_x, 511u)], (r1_x < 512u)) >= select(0u, g0_[min(r0_w, 511u)], (r0_w < 512u)));
-        let r1_x_1 = (_e55 ^ local_invocation_index);
-        let r0_w_2 = select(select(0u, g0_[min(local_invocation_index, 511u)], (local_invocation_index < 512u)), select(0u, g0_[min(r1_x_1, 511u)], (r1_x_1 < 512u)), (r0_y == r0_w_1));
+        let r0_w = (g0_[(_e55 | local_invocation_index)] >= g0_[(~(_e55) & local_invocation_index)]);
+        let r1_x = g0_[(_e55 ^ local_invocation_index)];
+        let r1_y = g0_[local_invocation_index];
         workgroupBarrier();
-        if (local_invocation_index < 512u) {
-            g0_[local_invocation_index] = r0_w_2;
-        }
+        g0_[local_invocation_index] = select(r1_y, r1_x, (r0_y == r0_w));
         workgroupBarrier();
         r0_z = (_e55 >> 1u);
     }
-    let r0_x_1 = select(0u, g0_[min(local_invocation_index, 511u)], (local_invocation_index < 512u));
+    let r0_x_1 = g0_[local_invocation_index];
     if (global_invocation_id.x < Data_len) {
         Data[global_invocation_id.x] = r0_x_1;
     }

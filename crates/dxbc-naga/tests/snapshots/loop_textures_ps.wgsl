@@ -16,7 +16,7 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     var r3_x: u32 = u32();
     var r3_y: i32 = i32();
 
-    let _e6 = textureSample(g_txDiffuse, g_samLinear, v1_.xy);
+    let r0_xyzw = textureSample(g_txDiffuse, g_samLinear, v1_.xy);
     r1_y = 0i;
     r2_x = 0f;
     r2_y = 0f;
@@ -48,12 +48,12 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     }
     let _e85 = r3_y;
     let r2_w = f32(_e85);
-    let _e90 = dpdxCoarse(texcoord1_.xyx);
+    let r1_xyz = dpdxCoarse(texcoord1_.xyx);
     let m_vCascadeScale_1 = cbAllShadowData[(u32(_e85) + 24u)];
-    let _e100 = dpdyCoarse(texcoord1_.xyx);
+    let r3_xzw = dpdyCoarse(texcoord1_.xyx);
     let m_vCascadeScale_2 = cbAllShadowData[(u32(_e85) + 24u)];
     let _e110 = r2_x;
-    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, r2_y, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (_e90 * m_vCascadeScale_1.xyx).xy, (_e100 * m_vCascadeScale_2.xyx).xy);
+    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, r2_y, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (r1_xyz * m_vCascadeScale_1.xyx).xy, (r3_xzw * m_vCascadeScale_2.xyx).xy);
     let _e128 = r2_z;
     let r1_y_1 = ((-(r1_xy.x) * r1_xy.x) + r1_xy.y);
     let r1_y_2 = saturate((r1_y_1 + 0.00001f));
@@ -73,6 +73,6 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     let m_vLightDir = cbAllShadowData[36];
     let r1_w_1 = (saturate(dot(m_vLightDir.xyz, normal.xyz)) + r1_y_6);
     let r1_x_4 = ((r1_x_3 * ((-(r1_y_6) * 0.5f) + r1_w_1)) + (r1_y_6 * 0.5f));
-    let out_target = (_e6 * (r2_xyzw * vec4(r1_x_4)));
+    let out_target = (r0_xyzw * (r2_xyzw * vec4(r1_x_4)));
     return out_target;
 }
