@@ -114,7 +114,9 @@ pub(crate) fn for_each_statement_operand(s: &S, mut f: impl FnMut(naga::Handle<E
 /// pushes into the block being rebuilt what stands in its place: nothing,
 /// the statement itself, or several.
 pub(crate) fn rebuild_blocks(block: &mut naga::Block, replace: &mut dyn FnMut(S, naga::Span, &mut naga::Block)) {
-    let old = std::mem::take(block);
+    // Most statements stand in their own place: room for all of them
+    // saves the pushes' regrowth.
+    let old = std::mem::replace(block, naga::Block::with_capacity(block.len()));
     for (mut s, span) in old.span_into_iter() {
         match &mut s {
             S::Block(b) => rebuild_blocks(b, replace),
