@@ -4,6 +4,8 @@
 //! ([`crate::wgsl_loads`]), integer reinterpretations are conversions
 //! ([`crate::wgsl_casts`]), and group-shared words are indexed without the
 //! clamp WGSL's own bounds rule makes redundant ([`crate::wgsl_bounds`]).
+//! A vector of one literal read twice (`vec4(31u)`) is written at each
+//! use, not as a `let _e767 = vec4(31u);` a reader has to look up.
 //! The web's line links read this module too.
 
 use std::borrow::Cow;
@@ -11,7 +13,7 @@ use std::borrow::Cow;
 /// `module` for the WGSL writer (borrowed when nothing changes).
 pub fn wgsl_module<'m>(module: &'m naga::Module, info: &naga::valid::ModuleInfo) -> Cow<'m, naga::Module> {
     let marks = |f: &naga::Function, fi: &naga::valid::FunctionInfo| Marks {
-        gone: crate::wgsl_loads::inlined(module, f, fi),
+        gone: with_literal_splats(f, crate::wgsl_loads::inlined(module, f, fi)),
         casts: crate::wgsl_casts::int_reinterpretations(module, f, fi),
         unclamped: crate::wgsl_bounds::unclamped(module, f, fi),
     };
@@ -30,6 +32,19 @@ pub fn wgsl_module<'m>(module: &'m naga::Module, info: &naga::valid::ModuleInfo)
         crate::wgsl_casts::respell(f, &casts);
     }
     Cow::Owned(m)
+}
+
+/// `gone` with every unnamed splat of a literal added: taken out of its
+/// `Emit` range, it is written at each of its uses, as a literal is.
+fn with_literal_splats(f: &naga::Function, mut gone: Vec<bool>) -> Vec<bool> {
+    for (h, e) in f.expressions.iter() {
+        if let naga::Expression::Splat { value, .. } = *e {
+            if matches!(f.expressions[value], naga::Expression::Literal(_)) && !f.named_expressions.contains_key(&h) {
+                gone[h.index()] = true;
+            }
+        }
+    }
+    gone
 }
 
 /// What each step found in one function, per expression.

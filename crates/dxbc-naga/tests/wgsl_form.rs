@@ -245,3 +245,25 @@ fn group_shared_words_are_indexed_as_written() {
     let glsl = dxbc_naga::to_glsl(&t).expect("GLSL");
     assert_eq!(glsl.matches(", 31u)]").count(), 6, "four loads and two stores clamped to word 31: {glsl}");
 }
+
+/// A vector of one literal read twice is written at each use, as a literal
+/// is, not bound to a `let _eN = vec4(1u);` (here in `bfi`'s mask, which
+/// reads `vec4(1u)` and `vec4(0x1fu)` twice each).
+#[test]
+fn a_literal_vector_read_twice_is_written_at_each_use() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps constant v0.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         bfi r0.xyzw, l(7, 7, 7, 7), v0.xyzw, v0.yzwx, l(0, 0, 0, 0)\n\
+         mov o0.xyzw, r0.xyzw\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(!body.contains(" = vec4(") && !body.contains(" = vec4<u32>(1u"), "{w}");
+    assert_eq!(body.matches("vec4(1u)").count(), 2, "{w}");
+    assert_eq!(body.matches("vec4(0x1fu)").count(), 2, "{w}");
+    reparses(&w);
+}
