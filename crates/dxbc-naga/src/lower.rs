@@ -2370,10 +2370,58 @@ impl<'a> Lower<'a> {
         } else {
             let a = self.read_masked(s1, k, self.lane_mask)?;
             let b = self.read_masked(s2, k, self.lane_mask)?;
-            self.bin(B::Add, a, b)
+            self.sum(a, b)
         };
         let d = self.op(ins, 0)?;
         self.write(d, r, k, sat)
+    }
+
+    /// `a + b`, or `a - 24` where `b` is the literal -24 (either operand):
+    /// as a person writes it, and the same value in IEEE and in wrapping
+    /// integer arithmetic. Not when the other operand is a constant too:
+    /// WGSL would evaluate either form when the shader is created, and may
+    /// refuse it.
+    pub(crate) fn sum(&mut self, a: H, b: H) -> H {
+        let negative = |l: &mut Self, x: H, other: H| if l.is_constant(other) { None } else { l.negated_literal(x) };
+        if let Some(nb) = negative(self, b, a) {
+            self.bin(B::Subtract, a, nb)
+        } else if let Some(na) = negative(self, a, b) {
+            self.bin(B::Subtract, b, na)
+        } else {
+            self.bin(B::Add, a, b)
+        }
+    }
+
+    /// `-x` for a literal `x` that is negative in every lane (a float with
+    /// its sign bit set, not a NaN; an integer below zero as an i32, not
+    /// i32::MIN, whose negation is itself), as a new literal; `None`
+    /// otherwise. Scalars, splats and vectors of literals.
+    fn negated_literal(&mut self, x: H) -> Option<H> {
+        let negated = |l: &Self, h: H| match l.f.expressions[h] {
+            E::Literal(Literal::F32(v)) if v.is_sign_negative() && !v.is_nan() => Some(Literal::F32(-v)),
+            E::Literal(Literal::I32(v)) if v < 0 && v != i32::MIN => Some(Literal::I32(-v)),
+            E::Literal(Literal::U32(v)) if (v as i32) < 0 && v as i32 != i32::MIN => {
+                Some(Literal::U32(v.wrapping_neg()))
+            }
+            _ => None,
+        };
+        match self.f.expressions[x] {
+            E::Literal(_) => {
+                let n = negated(self, x)?;
+                Some(self.e(E::Literal(n)))
+            }
+            E::Splat { size, value } => {
+                let n = negated(self, value)?;
+                let value = self.e(E::Literal(n));
+                Some(self.e(E::Splat { size, value }))
+            }
+            E::Compose { ty, ref components } => {
+                let lanes = components.iter().map(|&c| negated(self, c)).collect::<Option<Vec<_>>>()?;
+                let components = lanes.into_iter().map(|n| self.e(E::Literal(n))).collect();
+                Some(self.e(E::Compose { ty, components }))
+            }
+            _ => None,
+        }
     }
 
     /// Whether `h` may be a constant expression for WGSL (which a browser
@@ -2481,7 +2529,7 @@ impl<'a> Lower<'a> {
                 let b = src(self, 2, K::F)?;
                 let c = src(self, 3, K::F)?;
                 let m = self.bin(B::Multiply, a, b);
-                let r = self.bin(B::Add, m, c);
+                let r = self.sum(m, c);
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }
@@ -2726,7 +2774,7 @@ impl<'a> Lower<'a> {
                 let b = src(self, 2, k)?;
                 let c = src(self, 3, k)?;
                 let m = self.bin(B::Multiply, a, b);
-                let r = self.bin(B::Add, m, c);
+                let r = self.sum(m, c);
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }

@@ -123,3 +123,42 @@ fn literal_indices_past_fixed_arrays_still_translate() {
     assert!(!w.contains("99996") && !w.contains("24999"), "{w}");
     assert!(w.contains("g0_[3u] = 16384u;"), "{w}");
 }
+
+/// An addition of a negative literal is a subtraction, as a person writes
+/// it (`x - 24u` for fxc's `iadd r0.x, r0.x, l(-24)`, `(a * b) - 16f` for a
+/// `mad` by -16): the same value in IEEE arithmetic and in wrapping integer
+/// arithmetic. A literal of mixed signs, or a sum of two constants (which
+/// WGSL evaluates when the shader is created), stays an addition.
+#[test]
+fn adding_a_negative_literal_is_a_subtraction() {
+    let w = wgsl(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps constant v0.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_output o1.xyzw\n\
+         dcl_temps 2\n\
+         ftou r0.xyzw, v0.xyzw\n\
+         iadd r1.xyzw, r0.xyzw, l(-24, -24, -24, -24)\n\
+         iadd r1.x, r1.x, l(-1)\n\
+         iadd r1.y, l(-7), r1.y\n\
+         iadd r1.zw, r1.zzzw, l(0, 0, 5, -5)\n\
+         utof o0.xyzw, r1.xyzw\n\
+         mad o1.x, v0.x, l(256.000000), l(-16.000000)\n\
+         add o1.y, v0.y, l(-0.5)\n\
+         mov r0.x, l(3)\n\
+         iadd r0.x, r0.x, l(-1)\n\
+         utof o1.z, r0.x\n\
+         mov o1.w, l(0)\n\
+         ret\n",
+    );
+    let body = common::body_of(&w);
+    for text in ["- vec4(24u)", "- 1u)", "- 7u)", "- 16f)", "(v0_.y - 0.5f)"] {
+        assert!(body.contains(text), "{text}: {w}");
+    }
+    // Mixed signs: an addition of the literal as it is.
+    assert!(body.contains("+ vec2<u32>(5u, 4294967291u)"), "{w}");
+    assert!(!body.contains("+ -") && !body.contains("+ vec4(4294967272u)"), "{w}");
+    // Two constants: WGSL folds the sum as written.
+    assert!(body.contains("(3u + 0xffffffffu)"), "{w}");
+}

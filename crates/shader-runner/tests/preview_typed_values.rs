@@ -294,7 +294,7 @@ fn a_tie_between_source_kinds_goes_to_the_readers_kind() {
     assert_eq!(body.matches("bitcast<").count(), 0, "{wgsl}");
     // The uint source (r0.x's `iadd`, read once, written inside the sum),
     // and the int source as it is.
-    assert!(body.contains("(i32(((r0_x & 0u) + 8u)) + ((r0_y & 0i) + -3i))"), "{wgsl}");
+    assert!(body.contains("(i32(((r0_x & 0u) + 8u)) + ((r0_y & 0i) - 3i))"), "{wgsl}");
 }
 
 /// The WGSL from the function holding the program on: `fn dxbc_main`, or

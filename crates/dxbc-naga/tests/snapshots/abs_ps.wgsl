@@ -9,6 +9,6 @@ struct _Globals_t {
 fn main() -> @location(0) vec4<f32> {
     let u = _Globals.u;
     let r1_xy = abs(u);
-    let out_target = vec4<f32>(r1_xy.x, r1_xy.y, abs((u.x + -0.5f)), 0.4f);
+    let out_target = vec4<f32>(r1_xy.x, r1_xy.y, abs((u.x - 0.5f)), 0.4f);
     return out_target;
 }
