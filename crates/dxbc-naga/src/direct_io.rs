@@ -86,11 +86,12 @@ pub(crate) fn readable_from(
     body: &Block,
     g: Handle<GlobalVariable>,
     fill: Fill,
-) -> bool {
+) -> Option<Marks> {
     if used_by_functions(module, g) {
-        return false;
+        return None;
     }
-    let Marks { is_g, is_load, is_view } = marks(exprs, g);
+    let m = marks(exprs, g);
+    let Marks { is_g, is_load, is_view } = &m;
     let named = |h: Handle<E>| is_g[h.index()] || (!fill.whole() && is_view[h.index()]);
     for (_, e) in exprs.iter() {
         let mut bad = false;
@@ -110,10 +111,10 @@ pub(crate) fn readable_from(
             _ => for_each_operand(e, |o| bad |= named(o)),
         };
         if bad || !known {
-            return false;
+            return None;
         }
     }
-    statements_avoid(body, &named)
+    statements_avoid(body, &named).then_some(m)
 }
 
 /// At a `return` that ends `block`: takes out of `block` the whole stores
@@ -264,7 +265,7 @@ fn used_by_functions(module: &Module, g: Handle<GlobalVariable>) -> bool {
 }
 
 /// What each expression of an arena is to global `g`.
-struct Marks {
+pub(crate) struct Marks {
     /// It names `g`.
     is_g: Vec<bool>,
     /// It loads `g` whole.
@@ -305,13 +306,14 @@ fn statement_avoids(s: &S, named: &impl Fn(Handle<E>) -> bool) -> bool {
     known && !bad && nested
 }
 
-/// Turns every load of `g` in `f`'s arena into `fill`'s argument (with the
-/// component reads a partial fill needs renumbered, or a scalar's turned
-/// into the argument itself), unnames the loads, and splits `body`'s `Emit`
-/// ranges around what became arguments. Call only where [`readable_from`]
-/// holds.
-pub(crate) fn read_argument(f: &mut Function, body: &mut Block, g: Handle<GlobalVariable>, fill: Fill) {
-    let Marks { is_g, is_load, is_view } = marks(&f.expressions, g);
+/// Turns every load of the global `marks` describe (what [`readable_from`]
+/// gave) in `f`'s arena into `fill`'s argument (with the component reads a
+/// partial fill needs renumbered, or a scalar's turned into the argument
+/// itself), unnames the loads, and marks in `gone` what became arguments:
+/// the caller splits the body's `Emit` ranges around them
+/// ([`split_emits`]), once for every argument read so.
+pub(crate) fn read_argument(f: &mut Function, marks: Marks, fill: Fill, gone: &mut Vec<bool>) {
+    let Marks { is_g, is_load, is_view } = marks;
     // A bitcast view's operand (the load) and kind, for a scalar's component reads.
     let bitcasts: Vec<Option<(Handle<E>, naga::ScalarKind)>> = f
         .expressions
@@ -321,7 +323,9 @@ pub(crate) fn read_argument(f: &mut Function, body: &mut Block, g: Handle<Global
             _ => None,
         })
         .collect();
-    let mut gone = vec![false; f.expressions.len()];
+    if gone.len() < f.expressions.len() {
+        gone.resize(f.expressions.len(), false);
+    }
     for (h, e) in f.expressions.iter_mut() {
         let i = h.index();
         match e {
@@ -351,7 +355,6 @@ pub(crate) fn read_argument(f: &mut Function, body: &mut Block, g: Handle<Global
         }
     }
     f.named_expressions.retain(|h, _| !gone[h.index()]);
-    split_emits(body, &gone);
 }
 
 /// `block` with every `Emit` range split around the handles `gone` marks.

@@ -537,6 +537,13 @@ pub(crate) fn fold_u32(op: B, a: u32, b: u32) -> Option<u32> {
     })
 }
 
+/// A negative literal's negation, lane by lane ([`Lower::negation`]).
+enum Negation {
+    Scalar(Literal),
+    Splat(naga::VectorSize, Literal),
+    Vector(Handle<Type>, Vec<Literal>),
+}
+
 /// How many lanes a read with destination mask `mask` has (all four for
 /// an empty mask, as `Lower::read_lanes` reads them).
 fn lanes_of(mask: u32) -> usize {
@@ -2382,22 +2389,24 @@ impl<'a> Lower<'a> {
     /// WGSL would evaluate either form when the shader is created, and may
     /// refuse it.
     pub(crate) fn sum(&mut self, a: H, b: H) -> H {
-        let negative = |l: &mut Self, x: H, other: H| if l.is_constant(other) { None } else { l.negated_literal(x) };
+        let negative = |l: &Self, x: H, other: H| l.negation(x).filter(|_| !l.is_constant(other));
         if let Some(nb) = negative(self, b, a) {
+            let nb = self.negated(nb);
             self.bin(B::Subtract, a, nb)
         } else if let Some(na) = negative(self, a, b) {
+            let na = self.negated(na);
             self.bin(B::Subtract, b, na)
         } else {
             self.bin(B::Add, a, b)
         }
     }
 
-    /// `-x` for a literal `x` that is negative in every lane (a float with
-    /// its sign bit set, not a NaN; an integer below zero as an i32, not
-    /// i32::MIN, whose negation is itself), as a new literal; `None`
-    /// otherwise. Scalars, splats and vectors of literals.
-    fn negated_literal(&mut self, x: H) -> Option<H> {
-        let negated = |l: &Self, h: H| match l.f.expressions[h] {
+    /// The negation of `x` when it is a literal negative in every lane (a
+    /// float with its sign bit set, not a NaN; an integer below zero as an
+    /// i32, not i32::MIN, whose negation is itself): scalars, splats and
+    /// vectors of literals.
+    fn negation(&self, x: H) -> Option<Negation> {
+        let negated = |h: H| match self.f.expressions[h] {
             E::Literal(Literal::F32(v)) if v.is_sign_negative() && !v.is_nan() => Some(Literal::F32(-v)),
             E::Literal(Literal::I32(v)) if v < 0 && v != i32::MIN => Some(Literal::I32(-v)),
             E::Literal(Literal::U32(v)) if (v as i32) < 0 && v as i32 != i32::MIN => {
@@ -2406,21 +2415,27 @@ impl<'a> Lower<'a> {
             _ => None,
         };
         match self.f.expressions[x] {
-            E::Literal(_) => {
-                let n = negated(self, x)?;
-                Some(self.e(E::Literal(n)))
-            }
-            E::Splat { size, value } => {
-                let n = negated(self, value)?;
-                let value = self.e(E::Literal(n));
-                Some(self.e(E::Splat { size, value }))
-            }
+            E::Literal(_) => negated(x).map(Negation::Scalar),
+            E::Splat { size, value } => negated(value).map(|l| Negation::Splat(size, l)),
             E::Compose { ty, ref components } => {
-                let lanes = components.iter().map(|&c| negated(self, c)).collect::<Option<Vec<_>>>()?;
-                let components = lanes.into_iter().map(|n| self.e(E::Literal(n))).collect();
-                Some(self.e(E::Compose { ty, components }))
+                components.iter().map(|&c| negated(c)).collect::<Option<Vec<_>>>().map(|l| Negation::Vector(ty, l))
             }
             _ => None,
+        }
+    }
+
+    /// The literal a [`Negation`] describes.
+    fn negated(&mut self, n: Negation) -> H {
+        match n {
+            Negation::Scalar(l) => self.e(E::Literal(l)),
+            Negation::Splat(size, l) => {
+                let value = self.e(E::Literal(l));
+                self.e(E::Splat { size, value })
+            }
+            Negation::Vector(ty, lanes) => {
+                let components = lanes.into_iter().map(|l| self.e(E::Literal(l))).collect();
+                self.e(E::Compose { ty, components })
+            }
         }
     }
 
@@ -3395,6 +3410,7 @@ impl<'a> Lower<'a> {
         // component. A register one argument fills that the body only
         // loads is read from its argument instead (`direct_io`).
         let mut dead_globals = Vec::new();
+        let mut read_directly = Vec::new();
         let filled_by = |g| arg_exprs.iter().filter(|a| a.g == g).count();
         let alone: Vec<bool> = arg_exprs.iter().map(|a| filled_by(a.g) == 1).collect();
         for (copy, alone) in arg_exprs.into_iter().zip(alone) {
@@ -3402,8 +3418,8 @@ impl<'a> Lower<'a> {
             let gk = self.global_kind(g);
             if let (&E::FunctionArgument(idx), ArgKind::Plain, true) = (&ep.expressions[arg], how, k == gk && alone) {
                 let fill = crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) };
-                if crate::direct_io::readable_from(&self.module, &ep.expressions, &block, g, fill) {
-                    crate::direct_io::read_argument(&mut ep, &mut block, g, fill);
+                if let Some(marks) = crate::direct_io::readable_from(&self.module, &ep.expressions, &block, g, fill) {
+                    crate::direct_io::read_argument(&mut ep, marks, fill, &mut read_directly);
                     if let Some(name) = register_name {
                         ep.arguments[idx as usize].name = Some(name);
                     }
@@ -3483,6 +3499,9 @@ impl<'a> Lower<'a> {
             for (p, v) in stores {
                 stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
             }
+        }
+        if read_directly.contains(&true) {
+            crate::direct_io::split_emits(&mut block, &read_directly);
         }
         stmts.extend_block(block);
 
