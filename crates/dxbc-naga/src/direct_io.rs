@@ -359,10 +359,35 @@ pub(crate) fn read_argument(f: &mut Function, marks: Marks, fill: Fill, gone: &m
 
 /// `block` with every `Emit` range split around the handles `gone` marks.
 pub(crate) fn split_emits(block: &mut Block, gone: &[bool]) {
-    crate::ir_walk::rebuild_blocks(block, &mut |s, span, out| match s {
-        S::Emit(range) => emit_runs(range, gone, |r| out.push(S::Emit(r), span)),
-        s => out.push(s, span),
-    });
+    let is_gone = |h: Handle<E>| gone.get(h.index()).copied().unwrap_or(false);
+    let mut split_here = false;
+    for s in block.iter_mut() {
+        match s {
+            S::Emit(range) => split_here |= range.clone().any(is_gone),
+            S::Block(b) => split_emits(b, gone),
+            S::If { accept, reject, .. } => {
+                split_emits(accept, gone);
+                split_emits(reject, gone);
+            }
+            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| split_emits(&mut c.body, gone)),
+            S::Loop { body, continuing, .. } => {
+                split_emits(body, gone);
+                split_emits(continuing, gone);
+            }
+            _ => {}
+        }
+    }
+    // Only a block with such an `Emit` is rebuilt: most blocks have none,
+    // and moving every statement of every block costs more than the check.
+    if split_here {
+        let old = std::mem::replace(block, Block::with_capacity(block.len() + 1));
+        for (s, span) in old.span_into_iter() {
+            match s {
+                S::Emit(range) => emit_runs(range, gone, |r| block.push(S::Emit(r), span)),
+                s => block.push(s, span),
+            }
+        }
+    }
 }
 
 /// The runs of `range` that `gone` leaves, in order.

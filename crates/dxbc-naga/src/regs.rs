@@ -495,9 +495,26 @@ pub(crate) fn vector_size(n: usize) -> Option<VectorSize> {
     }
 }
 
-/// The register-letter suffix of a mask (`xyz`).
-pub(crate) fn mask_name(mask: u32) -> String {
-    (0..4).filter(|c| mask & (1 << c) != 0).map(|c| ['x', 'y', 'z', 'w'][c]).collect()
+/// `r3_xy`: the name of temp `reg`'s components `mask`, built in one
+/// allocation (every temp write names its value).
+fn temp_name(reg: u32, mask: u32) -> String {
+    let mut s = String::with_capacity(16);
+    s.push('r');
+    let mut digits = [0u8; 10];
+    let mut n = reg;
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend(digits[k..].iter().map(|&d| d as char));
+    s.push('_');
+    s.extend((0..4).filter(|c| mask & (1 << c) != 0).map(|c| ['x', 'y', 'z', 'w'][c]));
+    s
 }
 
 /// A literal of kind `k` with `bits`. A float that is not finite keeps its
@@ -1053,7 +1070,7 @@ impl<'a> Lower<'a> {
         }
         self.widths[value.index()] = lanes as u8;
         if !self.f.named_expressions.contains_key(&value) && !self.f.expressions[value].needs_pre_emit() {
-            self.f.named_expressions.insert(value, format!("r{reg}_{}", mask_name(mask)));
+            self.f.named_expressions.insert(value, temp_name(reg, mask));
         }
         Ok((0..4u8).filter(move |c| mask & (1 << c) != 0).enumerate().map(move |(lane, c)| {
             let comp = match lanes {
@@ -1267,8 +1284,10 @@ mod tests {
     }
 
     #[test]
-    fn mask_names() {
-        assert_eq!(mask_name(0b0111), "xyz");
-        assert_eq!(mask_name(0b1010), "yw");
+    fn temp_names() {
+        assert_eq!(temp_name(1, 0b1010), "r1_yw");
+        assert_eq!(temp_name(0, 0b0111), "r0_xyz");
+        assert_eq!(temp_name(4_294_967_295, 0b1000), "r4294967295_w");
+        assert_eq!(temp_name(10, 0b0001), "r10_x");
     }
 }
