@@ -1396,10 +1396,75 @@ impl<'a> Lower<'a> {
             }
             _ => (vector, pattern),
         };
+        if let Some(picked) = self.picked_components(vector, &pattern[..n]) {
+            return picked;
+        }
         if size == VectorSize::Quad && pattern == naga::SwizzleComponent::XYZW {
             return vector;
         }
         self.e(E::Swizzle { size, vector, pattern })
+    }
+
+    /// Distinct lanes `lanes` of an unnamed vector built of scalars, as the
+    /// vector of just those scalars (`vec4<f32>(t.x, t.y, i, t.x).xy` is
+    /// `vec2<f32>(t.x, t.y)`), which is a swizzle when they are components
+    /// of one vector (`t.xy`); `None` for any other vector.
+    fn picked_components(&mut self, vector: H, lanes: &[naga::SwizzleComponent]) -> Option<H> {
+        if self.f.named_expressions.contains_key(&vector) {
+            return None;
+        }
+        let E::Compose { ty, ref components } = self.f.expressions[vector] else { return None };
+        let TypeInner::Vector { size, scalar } = self.module.types[ty].inner else { return None };
+        // Each lane once: a scalar picked twice would be read twice, and
+        // could take a `let` of its own.
+        let distinct = lanes.iter().enumerate().all(|(i, c)| !lanes[..i].contains(c));
+        if components.len() != size as usize || !distinct || lanes.iter().any(|&c| c as usize >= components.len()) {
+            return None;
+        }
+        let picked: Vec<H> = lanes.iter().map(|&c| components[c as usize]).collect();
+        // Components of one vector, in any order: a swizzle of it.
+        let of_one = picked.iter().map(|&h| match self.f.expressions[h] {
+            E::AccessIndex { base, index } if index < 4 => Some((base, index)),
+            _ => None,
+        });
+        let of_one: Option<Vec<(H, u32)>> = of_one.collect();
+        if let Some(parts) = of_one.filter(|p| p.iter().all(|&(b, _)| b == p[0].0)) {
+            let base = parts[0].0;
+            let base_is_vector = self.is_vector(base);
+            if base_is_vector && lanes.len() > 1 {
+                let mut pattern = [naga::SwizzleComponent::X; 4];
+                for (q, &(_, i)) in pattern.iter_mut().zip(&parts) {
+                    *q = naga::SwizzleComponent::XYZW[i as usize];
+                }
+                let size = crate::regs::vector_size(lanes.len())?;
+                return Some(self.swizzle(size, base, pattern));
+            }
+        }
+        match picked.len() {
+            1 => Some(picked[0]),
+            k => {
+                let size = crate::regs::vector_size(k)?;
+                let ty = self.ty(TypeInner::Vector { size, scalar });
+                Some(self.e(E::Compose { ty, components: picked }))
+            }
+        }
+    }
+
+    /// Whether `h` is certainly a vector value, by its kind of expression
+    /// (a lowering has no types of expressions at hand; `false` is safe).
+    fn is_vector(&self, h: H) -> bool {
+        let vector = |ty: Handle<Type>| matches!(self.module.types[ty].inner, TypeInner::Vector { .. });
+        match self.f.expressions[h] {
+            E::Swizzle { .. } | E::Splat { .. } => true,
+            E::Compose { ty, .. } => vector(ty),
+            E::FunctionArgument(i) => self.f.arguments.get(i as usize).is_some_and(|a| vector(a.ty)),
+            E::Load { pointer } => match self.f.expressions[pointer] {
+                E::GlobalVariable(g) => vector(self.module.global_variables[g].ty),
+                E::LocalVariable(v) => vector(self.f.local_variables[v].ty),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 
     /// Lanes `sel` of a vec4: itself, one component, or a swizzle.

@@ -267,3 +267,23 @@ fn a_literal_vector_read_twice_is_written_at_each_use() {
     assert_eq!(body.matches("vec4(0x1fu)").count(), 2, "{w}");
     reparses(&w);
 }
+
+/// Distinct lanes of a vector built of scalars are the vector of those
+/// scalars, and a swizzle when they are one vector's components: a
+/// texture array's coordinate is `texcoord.xy` (D3D gives the array index
+/// in its z), not `vec4<f32>(texcoord.x, texcoord.y, texcoord.z, texcoord.x).xy`.
+#[test]
+fn lanes_of_a_built_vector_are_its_scalars() {
+    let w = ps(
+        "dcl_sampler s0, mode_default\n\
+         dcl_resource_texture2darray (float,float,float,float) t0\n",
+        "sample_indexable(texture2darray)(float,float,float,float) o0.xyzw, v0.xyzx, t0.xyzw, s0\n\
+         sample_l_indexable(texture2darray)(float,float,float,float) o1.xyzw, l(0.5, 0.25, 1.0, 0.0), t0.xyzw, s0, l(0.0)\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(body.contains("textureSample(t0_, s0_, v0_.xy, "), "{w}");
+    assert!(body.contains("vec2<f32>(0.5f, 0.25f), "), "{w}");
+    assert!(!body.contains(").xy,"), "{w}");
+    reparses(&w);
+}

@@ -47,13 +47,11 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
         r3_y = select(r3_y, _e26, r1_z_2);
     }
     let _e85 = r3_y;
-    let r2_w = f32(_e85);
     let r1_xyz = dpdxCoarse(texcoord1_.xyx);
     let m_vCascadeScale_1 = cbAllShadowData[(u32(_e85) + 24u)];
     let r3_xzw = dpdyCoarse(texcoord1_.xyx);
     let m_vCascadeScale_2 = cbAllShadowData[(u32(_e85) + 24u)];
-    let _e110 = r2_x;
-    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec4<f32>(_e110, r2_y, r2_w, _e110).xy, i32(max(round(r2_w), 0f)), (r1_xyz * m_vCascadeScale_1.xyx).xy, (r3_xzw * m_vCascadeScale_2.xyx).xy);
+    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec2<f32>(r2_x, r2_y), i32(max(round(f32(_e85)), 0f)), (r1_xyz * m_vCascadeScale_1.xyx).xy, (r3_xzw * m_vCascadeScale_2.xyx).xy);
     let _e128 = r2_z;
     let r1_y_1 = ((-(r1_xy.x) * r1_xy.x) + r1_xy.y);
     let r1_y_2 = saturate((r1_y_1 + 0.00001f));

@@ -11,6 +11,6 @@ struct _Globals_t {
 @fragment 
 fn main() -> @location(0) vec4<f32> {
     let level = _Globals.level;
-    let out_target = textureSampleLevel(t, s, vec4<f32>(0.5f, 0.5f, 0f, 0f).xy, level);
+    let out_target = textureSampleLevel(t, s, vec2<f32>(0.5f, 0.5f), level);
     return out_target;
 }
