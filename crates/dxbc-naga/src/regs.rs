@@ -500,18 +500,7 @@ pub(crate) fn vector_size(n: usize) -> Option<VectorSize> {
 fn temp_name(reg: u32, mask: u32) -> String {
     let mut s = String::with_capacity(16);
     s.push('r');
-    let mut digits = [0u8; 10];
-    let mut n = reg;
-    let mut k = digits.len();
-    loop {
-        k -= 1;
-        digits[k] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.extend(digits[k..].iter().map(|&d| d as char));
+    dxbc::listing::push_decimal(&mut s, reg.into());
     s.push('_');
     s.extend((0..4).filter(|c| mask & (1 << c) != 0).map(|c| ['x', 'y', 'z', 'w'][c]));
     s

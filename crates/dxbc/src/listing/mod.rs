@@ -68,6 +68,22 @@ fn print<M: program::Marks>(shader: &Shader, dialect: Dialect, marks: &mut M) ->
     out
 }
 
+/// Appends `n` in decimal: the digits alone, with none of `format!`'s
+/// machinery (names and paths are built on hot paths).
+pub fn push_decimal(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let (mut n, mut k) = (n, digits.len());
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[k..].iter().map(|&d| d as char));
+}
+
 /// Major version of the compiler named in RDEF's creator string
 /// ("Microsoft (R) HLSL Shader Compiler 9.30.9200.16384" gives 9).
 pub fn creator_major(shader: &Shader) -> Option<u32> {
@@ -88,5 +104,17 @@ fn write_trailer(shader: &Shader, out: &mut String) {
         let _ = writeln!(out, "// Approximately {n} instruction slots used");
     } else {
         out.push_str("// Approximately 0 instruction slots used\n");
+    }
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    #[test]
+    fn push_decimal_writes_the_digits() {
+        for n in [0u64, 7, 10, 4_294_967_295, u64::MAX] {
+            let mut s = String::from("r");
+            super::push_decimal(&mut s, n);
+            assert_eq!(s, format!("r{n}"));
+        }
     }
 }

@@ -126,17 +126,7 @@ fn opcode_meaning(token: u32) -> &'static str {
 fn push_indexed(s: &mut String, name: &str, i: usize) {
     s.push_str(name);
     s.push('[');
-    let mut digits = [0u8; 20];
-    let (mut n, mut k) = (i, digits.len());
-    loop {
-        k -= 1;
-        digits[k] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.extend(digits[k..].iter().map(|&d| d as char));
+    crate::listing::push_decimal(s, i as u64);
     s.push(']');
 }
 
