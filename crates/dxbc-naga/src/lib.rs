@@ -1,6 +1,6 @@
 //! # dxbc-naga — DXBC lowered to naga IR
 //!
-//! (Design notes in `lower.rs`.) The public surface: [`translate`] turns a
+//! (Design notes in `lower/mod.rs`.) The public surface: [`translate`] turns a
 //! decoded [`dxbc::Shader`] into a validated [`naga::Module`] with one entry
 //! point named `main`, and reports the resource binding it chose; the
 //! `to_*` functions run naga's backends on it.

@@ -1,7 +1,7 @@
 //! Which temp components are live, per instruction: a backward dataflow
 //! over the DXBC program, one bit per temp component.
 //!
-//! The lowering (`lower.rs`) asks two things of it. A write whose value no
+//! The lowering (`lower/`) asks two things of it. A write whose value no
 //! path reads is not lowered (a pure instruction whose temp destination is
 //! all dead emits nothing), and a component-wise instruction computes only
 //! its live lanes. A store of a value into its component's variable (at

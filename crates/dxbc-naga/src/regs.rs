@@ -1,5 +1,5 @@
 //! The temp register model: typed values, not typed storage (design in
-//! `lower.rs`). Each temp component holds its current value — an
+//! `lower/`). Each temp component holds its current value — an
 //! immediate's bits, a component of a naga expression with its kind, or
 //! "in its variable" — and only values that cross a naga block boundary go
 //! through a (scalar, typed) local variable: one per live range (web, see

@@ -2,7 +2,7 @@
 //! `vertex_index` of the geometry pass's output and outputs its registers as
 //! the GS output signature (stream 0) says, so the pixel shader links to it
 //! as to any vertex shader. The entry point is the ordinary vertex one
-//! (`lower.rs`), with `vertex_index` as its one input.
+//! (`lower/`), with `vertex_index` as its one input.
 
 use super::REGISTER_STRIDE;
 use crate::lower::{malformed, Lower};

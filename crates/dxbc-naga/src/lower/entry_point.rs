@@ -1,0 +1,924 @@
+//! The entry point around the body: arguments typed by the input
+//! signature and copied into the input registers, the result built from
+//! the output registers, early returns that return the result where they
+//! stand, and the globals nothing reads any more dropped (`direct_io`).
+
+use super::names::semantic_identifier;
+use super::*;
+
+impl<'a> Lower<'a> {
+    pub(super) fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<EntryIo, TranslateError> {
+        let p = self.p;
+        // The body is written into the entry point itself, between the
+        // copies of the arguments in and the result out. Its last `return`
+        // goes (the result's return follows); any other, an early return,
+        // becomes the result's return where it stands (`expand_returns`).
+        let mut body_fn = std::mem::take(&mut self.f);
+        let mut block = std::mem::take(&mut body_fn.body);
+        let early_returns = !returns_only_at_end(&block);
+        if matches!(block.last(), Some(S::Return { value: None })) {
+            block.cull(block.len() - 1..);
+        }
+        let mut ep = Function { name: Some("main".into()), ..body_fn };
+        let mut stmts = Block::new();
+        let mut inputs = Vec::new();
+        let mut outputs = Vec::new();
+        let mut workgroup_size = [1, 1, 1];
+        let stage = self.stage;
+
+        // Interpolation per input register from dcl_input_ps.
+        let mut interp: BTreeMap<u32, InterpolationMode> = BTreeMap::new();
+        let mut declared_specials: BTreeSet<u32> = BTreeSet::new();
+        for ins in &p.instructions {
+            match ins.op() {
+                Some(O::DclInputPs | O::DclInputPsSiv | O::DclInputPsSgv) => {
+                    if let Some(op) = ins.operand(p, 0) {
+                        let mode = InterpolationMode::from_u32(DCL_INPUT_PS_CONTROLS[0].get(ins.token));
+                        if let (Some(OT::Input), 1, Some(mode)) = (op.operand_type(), op.index_dim(), mode) {
+                            interp.insert(op.index[0].imm as u32, mode);
+                        }
+                    }
+                }
+                Some(O::DclThreadGroup) => {
+                    let w = ins.payload(p);
+                    for (i, x) in w.iter().take(3).enumerate() {
+                        workgroup_size[i] = x.value.max(1);
+                    }
+                    // D3D11's limits: x, y ≤ 1024, z ≤ 64, at most 1024 threads.
+                    let [x, y, z] = workgroup_size;
+                    if x > 1024 || y > 1024 || z > 64 || x as u64 * y as u64 * z as u64 > 1024 {
+                        return malformed(
+                            format!("thread group {x}x{y}x{z} exceeds D3D's limits"),
+                            ins.offset as usize,
+                        );
+                    }
+                }
+                Some(O::DclInput) => {
+                    if let Some(op) = ins.operand(p, 0) {
+                        if op.operand_type() != Some(OT::Input) {
+                            declared_specials.insert(op.ty());
+                        }
+                    }
+                }
+                Some(O::DclOutput) => {
+                    if let Some(op) = ins.operand(p, 0) {
+                        if op.operand_type() != Some(OT::Output) {
+                            declared_specials.insert(op.ty());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // ---- inputs
+        let mut arg_exprs: Vec<ArgCopy> = Vec::new();
+        let mut sig_in: Vec<dxbc::chunks::signature::SignatureElement> =
+            shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+        // Registers read but absent from the signature (or no signature at
+        // all): plain float vec4 varyings at location = register.
+        for &reg in self.inputs.keys() {
+            if !sig_in.iter().any(|e| e.register == reg) {
+                sig_in.push(synthetic_element(reg, &format!("V{reg}"), reg));
+            }
+        }
+        // Group user elements per register.
+        let mut regs: BTreeMap<u32, Vec<&dxbc::chunks::signature::SignatureElement>> = BTreeMap::new();
+        for e in &sig_in {
+            if e.register != u32::MAX {
+                regs.entry(e.register).or_default().push(e);
+            }
+        }
+        for (reg, elems) in &regs {
+            let g = match self.inputs.get(reg) {
+                Some(&g) => g,
+                None => continue, // never read
+            };
+            // User elements of a register share one location (typed by the
+            // first of them); each system value is its own built-in written
+            // into the components its mask names.
+            let mut user_done = false;
+            for e in elems {
+                let k = register_kind(e.component_type);
+                let c0 = (e.mask as u32 & 0xf).trailing_zeros().min(3);
+                let scalar = scalar_builtin_input(stage, e.system_value);
+                let (binding, ty, comps, builtin, c0, how) = match (stage, SN::from_u32(e.system_value), scalar) {
+                    (ShaderStage::Fragment, Some(SN::Position), _) => (
+                        naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
+                        self.t.vec4f,
+                        4,
+                        Some("position"),
+                        0,
+                        ArgKind::Position,
+                    ),
+                    // Alone in its register, it is a varying at the register's
+                    // location, as the geometry shader's draw writes it.
+                    (ShaderStage::Fragment, Some(SN::PrimitiveId), _)
+                        if self.options.primitive_id_from_geometry && elems.len() == 1 =>
+                    {
+                        (flat_location(*reg), self.t.u32, 1, Some("primitive_id"), c0, ArgKind::Plain)
+                    }
+                    (_, _, Some((builtin, name, how))) => {
+                        let ty = if how == ArgKind::Bool { self.t.bool } else { self.t.u32 };
+                        (naga::Binding::BuiltIn(builtin), ty, 1, Some(name), c0, how)
+                    }
+                    (_, Some(SN::Undefined), None) => {
+                        if user_done {
+                            continue;
+                        }
+                        user_done = true;
+                        let (interpolation, sampling) = if stage != ShaderStage::Fragment {
+                            (None, None)
+                        } else if k != K::F {
+                            (Some(naga::Interpolation::Flat), None)
+                        } else {
+                            let mode = interp.get(reg).copied().unwrap_or(InterpolationMode::Linear);
+                            let (i, s) = specialise::Interpolation::of_mode(mode).naga();
+                            (Some(i), s)
+                        };
+                        let ty = self.vec_ty(k);
+                        (
+                            naga::Binding::Location {
+                                location: *reg,
+                                interpolation,
+                                sampling,
+                                blend_src: None,
+                                per_primitive: false,
+                            },
+                            ty,
+                            4,
+                            None,
+                            0,
+                            ArgKind::Plain,
+                        )
+                    }
+                    (ShaderStage::Fragment, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex)), None) => {
+                        let (limitation, location, name) = layer_or_viewport(sv);
+                        let what = format!("input system value {} ({})", e.name, e.system_value_name());
+                        self.target_refusal(limitation, what, e.offset);
+                        (flat_location(location), self.t.u32, 1, Some(name), c0, ArgKind::Plain)
+                    }
+                    _ => {
+                        return unsupported(
+                            system_value_limitation(e.system_value),
+                            format!("input system value {} ({})", e.name, e.system_value_name()),
+                            e.offset,
+                        )
+                    }
+                };
+                if ep.arguments.iter().any(|a| a.binding.as_ref() == Some(&binding)) {
+                    return malformed(format!("two inputs bound as {binding:?} ({})", e.name), e.offset);
+                }
+                let idx = ep.arguments.len() as u32;
+                ep.arguments.push(FunctionArgument {
+                    name: Some(semantic_identifier(&e.name, e.semantic_index)),
+                    ty,
+                    binding: Some(binding),
+                });
+                let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
+                let kk = if builtin.is_some() && comps == 1 { K::U } else { k };
+                let register_name = self.input_names.get(reg).cloned().unwrap_or_else(|| format!("v{reg}"));
+                arg_exprs.push(ArgCopy { arg, g, k: kk, comps, c0, how, register_name: Some(register_name) });
+                inputs.push(IoEntry {
+                    semantic: e.name.clone(),
+                    semantic_index: e.semantic_index,
+                    register: *reg,
+                    location: builtin.is_none().then_some(*reg),
+                    builtin: builtin.map(str::to_string),
+                    scalar: match kk {
+                        K::F => "f32",
+                        K::I => "i32",
+                        K::U => "u32",
+                    }
+                    .into(),
+                    components: comps,
+                    synthesised: false,
+                });
+            }
+        }
+        // Special input registers (compute ids, vPrim, …).
+        for (&ty, &g) in &self.specials.clone() {
+            let compute = stage == ShaderStage::Compute;
+            let fragment = stage == ShaderStage::Fragment;
+            let (builtin, name, comps) = match ty {
+                OT::InputThreadId if compute => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
+                OT::InputThreadGroupId if compute => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
+                OT::InputThreadIdInGroup if compute => (naga::BuiltIn::LocalInvocationId, "local_invocation_id", 3),
+                OT::InputThreadIdInGroupFlattened if compute => {
+                    (naga::BuiltIn::LocalInvocationIndex, "local_invocation_index", 1)
+                }
+                OT::InputPrimitiveid if fragment => (naga::BuiltIn::PrimitiveIndex, "primitive_index", 1),
+                OT::OutputDepth
+                | OT::OutputCoverageMask
+                | OT::OutputDepthGreaterEqual
+                | OT::OutputDepthLessEqual
+                | OT::OutputStencilRef
+                    if fragment =>
+                {
+                    continue; // outputs
+                }
+                OT::InputCoverageMask if fragment => (naga::BuiltIn::SampleMask, "sample_mask", 1),
+                _ => {
+                    let n = ty.row().asm;
+                    let l = if ty == OT::InnerCoverage { L::InnerCoverage } else { L::SpecialRegisterInStage };
+                    return unsupported(l, format!("special register {n} (in this stage)"), p.offset);
+                }
+            };
+            let t = if comps == 3 {
+                self.ty(TypeInner::Vector { size: VectorSize::Tri, scalar: Scalar::U32 })
+            } else {
+                self.t.u32
+            };
+            let idx = ep.arguments.len() as u32;
+            ep.arguments.push(FunctionArgument {
+                name: Some(name.into()),
+                ty: t,
+                binding: Some(naga::Binding::BuiltIn(builtin)),
+            });
+            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
+            arg_exprs.push(ArgCopy { arg, g, k: K::U, comps, c0: 0, how: ArgKind::Plain, register_name: None });
+            inputs.push(IoEntry {
+                semantic: name.into(),
+                semantic_index: 0,
+                register: 0,
+                location: None,
+                builtin: Some(name.into()),
+                scalar: "u32".into(),
+                components: comps,
+                synthesised: false,
+            });
+        }
+        let _ = declared_specials;
+        // A shader that reads SV_SampleIndex or has a per-sample input runs
+        // once per sample; D3D still gives SV_Position at the pixel centre
+        // unless it is itself declared centroid or sample, while WebGPU
+        // (like Vulkan) then gives the sample's position.
+        let per_sample = sig_in
+            .iter()
+            .any(|e| SN::from_u32(e.system_value) == Some(SN::SampleIndex) && self.inputs.contains_key(&e.register))
+            || interp
+                .values()
+                .any(|m| matches!(m, InterpolationMode::LinearSample | InterpolationMode::LinearNoperspectiveSample));
+        let position_mode = sig_in
+            .iter()
+            .find(|e| SN::from_u32(e.system_value) == Some(SN::Position))
+            .and_then(|e| interp.get(&e.register).copied());
+        let position_at_centre = per_sample
+            && matches!(
+                position_mode,
+                None | Some(
+                    InterpolationMode::Linear | InterpolationMode::LinearNoperspective | InterpolationMode::Undefined
+                )
+            );
+        if let Some(g) = self.io.as_ref().and_then(|io| io.pull_vertex) {
+            let idx = ep.arguments.len() as u32;
+            ep.arguments.push(FunctionArgument {
+                name: Some("vertex_index".into()),
+                ty: self.t.u32,
+                binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex)),
+            });
+            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
+            arg_exprs.push(ArgCopy { arg, g, k: K::U, comps: 1, c0: 0, how: ArgKind::Plain, register_name: None });
+            inputs.push(IoEntry {
+                semantic: "SV_VertexID".into(),
+                semantic_index: 0,
+                register: 0,
+                location: None,
+                builtin: Some("vertex_index".into()),
+                scalar: "u32".into(),
+                components: 1,
+                synthesised: true,
+            });
+        }
+
+        // Copy arguments into the private input globals: whole registers
+        // where the argument is a vec4 at component 0, else component by
+        // component. A register one argument fills that the body only
+        // loads is read from its argument instead (`direct_io`).
+        let mut dead_globals = Vec::new();
+        let mut read_directly = Vec::new();
+        let filled_by = |g| arg_exprs.iter().filter(|a| a.g == g).count();
+        let alone: Vec<bool> = arg_exprs.iter().map(|a| filled_by(a.g) == 1).collect();
+        for (copy, alone) in arg_exprs.into_iter().zip(alone) {
+            let ArgCopy { arg, g, k, comps, c0, how, register_name } = copy;
+            let gk = self.global_kind(g);
+            if let (&E::FunctionArgument(idx), ArgKind::Plain, true) = (&ep.expressions[arg], how, k == gk && alone) {
+                let fill = crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) };
+                if let Some(marks) = crate::direct_io::readable_from(&self.module, &ep.expressions, &block, g, fill) {
+                    crate::direct_io::read_argument(&mut ep, marks, fill, &mut read_directly);
+                    if let Some(name) = register_name {
+                        ep.arguments[idx as usize].name = Some(name);
+                    }
+                    dead_globals.push(g);
+                    continue;
+                }
+            }
+            let first = ep.expressions.len();
+            let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
+            let lit = |ep: &mut Function, v: Literal| ep.expressions.append(E::Literal(v), Span::UNDEFINED);
+            let mut stores: Vec<(H, H)> = Vec::new();
+            match how {
+                ArgKind::Position => {
+                    // D3D's SV_Position.w is the clip-space w; WebGPU gives 1/w.
+                    let one = lit(&mut ep, Literal::F32(1.0));
+                    let mut c: Vec<H> = (0..4)
+                        .map(|i| ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED))
+                        .collect();
+                    c[3] = ep.expressions.append(E::Binary { op: B::Divide, left: one, right: c[3] }, Span::UNDEFINED);
+                    if position_at_centre {
+                        let half = lit(&mut ep, Literal::F32(0.5));
+                        for x in &mut c[..2] {
+                            let f = ep.expressions.append(
+                                E::Math { fun: M::Floor, arg: *x, arg1: None, arg2: None, arg3: None },
+                                Span::UNDEFINED,
+                            );
+                            *x = ep.expressions.append(E::Binary { op: B::Add, left: f, right: half }, Span::UNDEFINED);
+                        }
+                    }
+                    let v = ep.expressions.append(E::Compose { ty: self.t.vec4f, components: c }, Span::UNDEFINED);
+                    let bits = if gk == K::F {
+                        v
+                    } else {
+                        ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
+                    };
+                    stores.push((ptr, bits));
+                }
+                ArgKind::Bool => {
+                    // D3D booleans are all ones or zero.
+                    let t = lit(&mut ep, Literal::U32(u32::MAX));
+                    let f = lit(&mut ep, Literal::U32(0));
+                    let v = ep.expressions.append(E::Select { condition: arg, accept: t, reject: f }, Span::UNDEFINED);
+                    let v = if gk == K::U {
+                        v
+                    } else {
+                        ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
+                    };
+                    let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 }, Span::UNDEFINED);
+                    stores.push((p, v));
+                }
+                ArgKind::Plain if comps == 4 && c0 == 0 => {
+                    let v = if k == gk {
+                        arg
+                    } else {
+                        ep.expressions.append(E::As { expr: arg, kind: gk.kind(), convert: None }, Span::UNDEFINED)
+                    };
+                    stores.push((ptr, v));
+                }
+                ArgKind::Plain => {
+                    for i in 0..comps.min(4 - c0) {
+                        let v = if comps == 1 {
+                            arg
+                        } else {
+                            ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED)
+                        };
+                        let v = if k == gk {
+                            v
+                        } else {
+                            ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
+                        };
+                        let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 + i }, Span::UNDEFINED);
+                        stores.push((p, v));
+                    }
+                }
+            }
+            emit_all(&ep, first, &mut stmts);
+            for (p, v) in stores {
+                stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
+            }
+        }
+        if read_directly.contains(&true) {
+            crate::direct_io::split_emits(&mut block, &read_directly);
+        }
+        stmts.extend_block(block);
+
+        // ---- outputs
+        let mut sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
+            shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+        // A geometry shader's draw outputs stream 0, the rasterised one.
+        sig_out.retain(|e| e.stream.unwrap_or(0) == 0);
+        for &reg in self.outputs.keys() {
+            if !sig_out.iter().any(|e| e.register == reg) {
+                let name = if stage == ShaderStage::Fragment { "SV_Target".to_string() } else { format!("O{reg}") };
+                sig_out.push(synthetic_element(reg, &name, reg));
+            }
+        }
+        let mut members = Vec::new();
+        let mut values: Vec<OutValue> = Vec::new();
+        let mut out_regs: BTreeMap<u32, &dxbc::chunks::signature::SignatureElement> = BTreeMap::new();
+        for e in &sig_out {
+            if e.register != u32::MAX {
+                out_regs.entry(e.register).or_insert(e);
+            }
+        }
+        let mut offset = 0u32;
+        let mut used_locations = BTreeSet::new();
+        // A vertex shader's SV_ClipDistance components become one
+        // `clip_distances` array, numbered by (semantic index, register,
+        // component). Registers holding them hold nothing else.
+        let is_clip = |e: &dxbc::chunks::signature::SignatureElement| {
+            stage == ShaderStage::Vertex && SN::from_u32(e.system_value) == Some(SN::ClipDistance)
+        };
+        let mut clip: Vec<(u32, u32, u32)> = Vec::new();
+        for e in sig_out.iter().filter(|e| is_clip(e) && e.register != u32::MAX) {
+            if sig_out.iter().any(|o| o.register == e.register && !is_clip(o)) {
+                return unsupported(
+                    L::ClipDistance,
+                    format!("clip distances share o{} with other outputs", e.register),
+                    e.offset,
+                );
+            }
+            clip.extend((0..4).filter(|c| e.mask & (1 << c) != 0).map(|c| (e.semantic_index, e.register, c)));
+        }
+        clip.sort_unstable();
+        for (&reg, &g) in &self.outputs.clone() {
+            let Some(e) = out_regs.get(&reg) else {
+                return malformed(format!("o{reg} is written but not in the output signature"), p.offset);
+            };
+            if is_clip(e) {
+                continue;
+            }
+            let k = register_kind(e.component_type);
+            // A scalar output: the one component it takes from the register.
+            let mut scalar_from = None;
+            let (binding, ty, builtin, location) = match (stage, SN::from_u32(e.system_value)) {
+                (ShaderStage::Vertex, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex)))
+                    if sig_out.iter().filter(|o| o.register == reg).count() == 1 =>
+                {
+                    let (limitation, location, name) = layer_or_viewport(sv);
+                    let what = format!("output system value {} ({})", e.name, e.system_value_name());
+                    self.target_refusal(limitation, what, e.offset);
+                    scalar_from = Some((e.mask as u32 & 0xf).trailing_zeros().min(3));
+                    (flat_location(location), self.t.u32, Some(name), None)
+                }
+                // Only a geometry shader's draw pass writes it (see
+                // `Options::primitive_id_from_geometry`).
+                (ShaderStage::Vertex, Some(SN::PrimitiveId))
+                    if sig_out.iter().filter(|o| o.register == reg).count() == 1 =>
+                {
+                    scalar_from = Some((e.mask as u32 & 0xf).trailing_zeros().min(3));
+                    (flat_location(reg), self.t.u32, Some("primitive_id"), None)
+                }
+                (ShaderStage::Vertex, Some(SN::Position)) => (
+                    naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false }),
+                    self.t.vec4f,
+                    Some("position"),
+                    None,
+                ),
+                (ShaderStage::Fragment, Some(SN::Undefined | SN::Target)) => {
+                    // SV_Target n: the semantic index is the colour attachment.
+                    let ty = self.vec_ty(k);
+                    (
+                        naga::Binding::Location {
+                            location: e.semantic_index,
+                            interpolation: None,
+                            sampling: None,
+                            blend_src: None,
+                            per_primitive: false,
+                        },
+                        ty,
+                        None,
+                        Some(e.semantic_index),
+                    )
+                }
+                (ShaderStage::Vertex, Some(SN::Undefined)) => {
+                    let ty = self.vec_ty(k);
+                    let (interpolation, sampling) = vertex_output_interpolation(self.options, reg, k);
+                    (
+                        naga::Binding::Location {
+                            location: reg,
+                            interpolation,
+                            sampling,
+                            blend_src: None,
+                            per_primitive: false,
+                        },
+                        ty,
+                        None,
+                        Some(reg),
+                    )
+                }
+                _ => {
+                    return unsupported(
+                        system_value_limitation(e.system_value),
+                        format!("output system value {} ({})", e.name, e.system_value_name()),
+                        e.offset,
+                    )
+                }
+            };
+            let k_out = if ty == self.t.vec4f { K::F } else { k };
+            let gk = self.global_kind(g);
+            let v = OutValue::Register { g, scalar_from, gk, k_out };
+            if let Some(l) = location {
+                if !used_locations.insert(l) {
+                    return malformed(format!("two outputs at location {l} (o{reg})"), e.offset);
+                }
+            }
+            if members.iter().any(|m: &StructMember| m.binding.as_ref() == Some(&binding)) {
+                return malformed(format!("two outputs bound as {binding:?} (o{reg})"), e.offset);
+            }
+            let mut member = semantic_identifier(&e.name, e.semantic_index);
+            while members.iter().any(|m: &StructMember| m.name.as_deref() == Some(member.as_str())) {
+                member.push('_');
+            }
+            members.push(StructMember { name: Some(member), ty, binding: Some(binding), offset });
+            offset += 16;
+            values.push(v);
+            outputs.push(IoEntry {
+                semantic: e.name.clone(),
+                semantic_index: e.semantic_index,
+                register: reg,
+                location,
+                builtin: builtin.map(str::to_string),
+                scalar: match k_out {
+                    K::F => "f32",
+                    K::I => "i32",
+                    K::U => "u32",
+                }
+                .into(),
+                components: if scalar_from.is_some() { 1 } else { 4 },
+                synthesised: false,
+            });
+        }
+        if !clip.is_empty() {
+            let Some(n) = std::num::NonZeroU32::new(clip.len() as u32).filter(|n| n.get() <= 8) else {
+                return unsupported(L::ClipDistance, format!("{} clip distances (at most 8)", clip.len()), p.offset);
+            };
+            let f32_ty = self.t.f32;
+            let ty = self.ty(TypeInner::Array { base: f32_ty, size: ArraySize::Constant(n), stride: 4 });
+            let parts = clip.iter().map(|&(_, reg, c)| self.outputs.get(&reg).map(|&g| (g, c))).collect();
+            let v = OutValue::Clip { ty, parts };
+            members.push(StructMember {
+                name: Some("clip_distances".into()),
+                ty,
+                binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::ClipDistances)),
+                offset,
+            });
+            offset += 4 * n.get();
+            values.push(v);
+            outputs.push(IoEntry {
+                semantic: "SV_ClipDistance".into(),
+                semantic_index: 0,
+                register: clip[0].1,
+                location: None,
+                builtin: Some("clip_distances".into()),
+                scalar: "f32".into(),
+                components: n.get(),
+                synthesised: false,
+            });
+        }
+        for (&ty, &g) in &self.specials.clone() {
+            let (builtin, name, t, conv) = match ty {
+                OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual => {
+                    (naga::BuiltIn::FragDepth, "frag_depth", self.t.f32, Some(K::F))
+                }
+                OT::OutputCoverageMask => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, None),
+                OT::OutputStencilRef => {
+                    return unsupported(
+                        L::StencilExport,
+                        "stencil reference output (oStencilRef) has no WebGPU form",
+                        p.offset,
+                    )
+                }
+                _ => continue,
+            };
+            let v = OutValue::Special { g, float: conv.is_some() };
+            members.push(StructMember {
+                name: Some(name.into()),
+                ty: t,
+                binding: Some(naga::Binding::BuiltIn(builtin)),
+                offset,
+            });
+            offset += 16;
+            values.push(v);
+            outputs.push(IoEntry {
+                semantic: name.into(),
+                semantic_index: 0,
+                register: 0,
+                location: None,
+                builtin: Some(name.into()),
+                scalar: if conv.is_some() { "f32" } else { "u32" }.into(),
+                components: 1,
+                synthesised: false,
+            });
+        }
+        if stage == ShaderStage::Vertex && !outputs.iter().any(|o| o.builtin.as_deref() == Some("position")) {
+            // A VS that feeds a GS or HS writes no SV_Position, but naga and
+            // WebGPU require one: a constant position is added after the real
+            // outputs (their locations are untouched) and reported as
+            // synthesised.
+            let (member, entry) = crate::emulate::position::synthesised_position(self.t.vec4f, offset);
+            members.push(member);
+            offset += 16;
+            values.push(OutValue::SynthesisedPosition);
+            outputs.push(entry);
+            self.emulations.insert(Emulation::SynthesisedPosition);
+        }
+        // One output is the result itself, bound as it (`-> @location(0)
+        // vec4<f32>`, as WGSL is written by hand); several are a struct.
+        let (result, binding) = match <[StructMember; 1]>::try_from(members) {
+            Ok([only]) => (Some(only.ty), only.binding),
+            Err(members) if members.is_empty() => (None, None),
+            Err(members) => (Some(self.ty(TypeInner::Struct { members, span: offset })), None),
+        };
+        ep.result = result.map(|ty| FunctionResult { ty, binding });
+        // The result's return, at each early return and at the end. An
+        // output register no return reads any more goes (`direct_io`).
+        if early_returns {
+            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, &values, result, block));
+        }
+        self.return_result(&mut ep, &values, result, &mut stmts);
+        for v in &values {
+            if let OutValue::Register { g, .. } = *v {
+                if crate::direct_io::drop_unread(&self.module, &mut ep, &mut stmts, g) {
+                    dead_globals.push(g);
+                }
+            }
+        }
+        ep.body = stmts;
+        let early_depth_test = self.early_depth_test();
+        if early_depth_test == Some(naga::EarlyDepthTest::Force) && self.writes_storage() {
+            self.target_refusal(L::ForcedEarlyDepthTest, "forceEarlyDepthStencil with UAV writes", p.offset);
+        }
+        self.module.entry_points.push(naga::EntryPoint {
+            name: "main".into(),
+            stage,
+            early_depth_test,
+            workgroup_size: if stage == ShaderStage::Compute { workgroup_size } else { [0, 0, 0] },
+            workgroup_size_overrides: None,
+            function: ep,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
+        // Last: the lowering's maps of global handles are stale after it.
+        crate::direct_io::remove_globals(&mut self.module, &dead_globals);
+        Ok((inputs, outputs, workgroup_size))
+    }
+}
+
+impl Lower<'_> {
+    /// Pushes into `block` the entry point's return of its result (struct
+    /// type `result`, none: a bare return), its members read as `values` say.
+    fn return_result(&self, ep: &mut Function, values: &[OutValue], result: Option<Handle<Type>>, block: &mut Block) {
+        let Some(ty) = result else {
+            block.push(S::Return { value: None }, Span::UNDEFINED);
+            return;
+        };
+        let registers: Vec<_> = values
+            .iter()
+            .filter_map(|v| match *v {
+                OutValue::Register { g, .. } => Some(g),
+                _ => None,
+            })
+            .collect();
+        let stored = crate::direct_io::take_final_stores(&self.module, ep, block, &registers);
+        let first = ep.expressions.len();
+        let components: Vec<H> = values.iter().map(|v| self.out_value(ep, v, &stored)).collect();
+        // A struct of the outputs, or the one output that is the result.
+        let value = match components[..] {
+            [only] if !matches!(self.module.types[ty].inner, TypeInner::Struct { .. }) => only,
+            _ => ep.expressions.append(E::Compose { ty, components }, Span::UNDEFINED),
+        };
+        emit_all(ep, first, block);
+        block.push(S::Return { value: Some(value) }, Span::UNDEFINED);
+    }
+
+    /// One member of the entry point's result, read at a return where the
+    /// registers `stored` hold the values beside them.
+    fn out_value(&self, ep: &mut Function, v: &OutValue, stored: &[(Handle<GlobalVariable>, H)]) -> H {
+        let mut e = |x: E| ep.expressions.append(x, Span::UNDEFINED);
+        let load = |e: &mut dyn FnMut(E) -> H, g| {
+            let pointer = e(E::GlobalVariable(g));
+            e(E::Load { pointer })
+        };
+        let float = |e: &mut dyn FnMut(E) -> H, x, k: K| match k {
+            K::F => x,
+            _ => e(E::As { expr: x, kind: ScalarKind::Float, convert: None }),
+        };
+        match *v {
+            OutValue::Register { g, scalar_from, gk, k_out } => {
+                let stored = stored.iter().find(|s| s.0 == g).map(|s| s.1);
+                let value = stored.unwrap_or_else(|| load(&mut e, g));
+                match scalar_from {
+                    Some(c) => {
+                        let x = e(E::AccessIndex { base: value, index: c });
+                        match gk {
+                            K::U => x,
+                            _ => e(E::As { expr: x, kind: ScalarKind::Uint, convert: None }),
+                        }
+                    }
+                    None if k_out == gk => value,
+                    None => e(E::As { expr: value, kind: k_out.kind(), convert: None }),
+                }
+            }
+            OutValue::Clip { ty, ref parts } => {
+                let components = parts
+                    .iter()
+                    .map(|part| match *part {
+                        Some((g, c)) => {
+                            let value = load(&mut e, g);
+                            let x = e(E::AccessIndex { base: value, index: c });
+                            float(&mut e, x, self.global_kind(g))
+                        }
+                        None => e(E::Literal(Literal::F32(0.0))),
+                    })
+                    .collect();
+                e(E::Compose { ty, components })
+            }
+            OutValue::Special { g, float: to_float } => {
+                let value = load(&mut e, g);
+                let x = e(E::AccessIndex { base: value, index: 0 });
+                match to_float {
+                    true => float(&mut e, x, self.global_kind(g)),
+                    false => x,
+                }
+            }
+            OutValue::SynthesisedPosition => crate::emulate::position::synthesised_value(ep, self.t.vec4f),
+        }
+    }
+
+    /// The pixel shader's depth-test placement: `forceEarlyDepthStencil`
+    /// runs the tests before the shader (D3D then ignores depth written by
+    /// it and skips its UAV writes for failing fragments); `oDepthGE`/`oDepthLE`
+    /// promise a direction, which lets the driver keep early tests.
+    fn early_depth_test(&self) -> Option<naga::EarlyDepthTest> {
+        if self.stage != ShaderStage::Fragment {
+            return None;
+        }
+        let force = dxbc::spec::GLOBAL_FLAGS_CONTROLS[2].mask();
+        if self.p.instructions.iter().any(|i| i.op() == Some(O::DclGlobalFlags) && i.token & force != 0) {
+            return Some(naga::EarlyDepthTest::Force);
+        }
+        let conservative = if self.specials.contains_key(&OT::OutputDepthGreaterEqual) {
+            naga::ConservativeDepth::GreaterEqual
+        } else if self.specials.contains_key(&OT::OutputDepthLessEqual) {
+            naga::ConservativeDepth::LessEqual
+        } else {
+            return None;
+        };
+        Some(naga::EarlyDepthTest::Allow { conservative })
+    }
+
+    /// Whether the module stores to a storage buffer or texture (a UAV).
+    fn writes_storage(&self) -> bool {
+        self.module.global_variables.iter().any(|(_, g)| match (g.space, &self.module.types[g.ty].inner) {
+            (naga::AddressSpace::Storage { access }, _) => access.contains(naga::StorageAccess::STORE),
+            (_, TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }) => {
+                access.contains(naga::StorageAccess::STORE)
+            }
+            _ => false,
+        })
+    }
+}
+
+/// The one-component built-in inputs D3D system values map to, by stage:
+/// (built-in, name, how it lands in the register).
+/// SV_RenderTargetArrayIndex / SV_ViewportArrayIndex: naga has no such
+/// built-ins, so they travel as a flat `u32` at a reserved location that
+/// `spirv_post` turns into SPIR-V's `Layer` / `ViewportIndex` (the other
+/// targets refuse them).
+fn layer_or_viewport(sv: SN) -> (Limitation, u32, &'static str) {
+    if sv == SN::RenderTargetArrayIndex {
+        (L::RenderTargetArrayIndex, crate::spirv_post::LAYER_LOCATION, "layer")
+    } else {
+        (L::ViewportArrayIndex, crate::spirv_post::VIEWPORT_INDEX_LOCATION, "viewport_index")
+    }
+}
+
+fn flat_location(location: u32) -> naga::Binding {
+    naga::Binding::Location {
+        location,
+        interpolation: Some(naga::Interpolation::Flat),
+        sampling: None,
+        blend_src: None,
+        per_primitive: false,
+    }
+}
+
+fn scalar_builtin_input(stage: ShaderStage, system_value: u32) -> Option<(naga::BuiltIn, &'static str, ArgKind)> {
+    use naga::BuiltIn::*;
+    Some(match (stage, SN::from_u32(system_value)?) {
+        (ShaderStage::Fragment, SN::IsFrontFace) => (FrontFacing, "front_facing", ArgKind::Bool),
+        (ShaderStage::Fragment, SN::SampleIndex) => (SampleIndex, "sample_index", ArgKind::Plain),
+        (ShaderStage::Fragment, SN::PrimitiveId) => (PrimitiveIndex, "primitive_index", ArgKind::Plain),
+        (ShaderStage::Vertex, SN::VertexId) => (VertexIndex, "vertex_index", ArgKind::Plain),
+        (ShaderStage::Vertex, SN::InstanceId) => (InstanceIndex, "instance_index", ArgKind::Plain),
+        _ => return None,
+    })
+}
+
+/// The register view of a signature element's component type (floats for
+/// anything but 32-bit integers).
+/// A vertex output's interpolation: the linked pixel shader's for that
+/// register when given (`Options::interpolation_from`), else perspective at
+/// the centre for floats; integers are always flat.
+fn vertex_output_interpolation(
+    options: &Options,
+    register: u32,
+    k: K,
+) -> (Option<naga::Interpolation>, Option<naga::Sampling>) {
+    let linked = options.interpolation_from.as_ref().and_then(|ps| ps.get(register));
+    let (i, s) = match (k, linked) {
+        (K::F, Some(i)) => i.naga(),
+        (K::F, None) => specialise::Interpolation::Perspective.naga(),
+        _ => specialise::Interpolation::Flat.naga(),
+    };
+    (Some(i), s)
+}
+
+pub(super) fn register_kind(component_type: u32) -> K {
+    match RegisterComponentType::from_u32(component_type) {
+        Some(RegisterComponentType::Uint32) => K::U,
+        Some(RegisterComponentType::Sint32) => K::I,
+        _ => K::F,
+    }
+}
+
+/// An entry-point argument and the input global it is copied into.
+struct ArgCopy {
+    arg: H,
+    g: Handle<GlobalVariable>,
+    /// The argument's kind.
+    k: K,
+    /// Its components, copied into the global's from `c0` on.
+    comps: u32,
+    c0: u32,
+    how: ArgKind,
+    /// For a signature register, the name of what it holds (`normal`, or
+    /// `v3` for several elements), which the argument takes when the body
+    /// reads it directly.
+    register_name: Option<String>,
+}
+
+/// How the entry point reads one member of its result at a return.
+enum OutValue {
+    /// An output register: the value stored last before the return
+    /// (`direct_io`), else its global loaded; component `scalar_from` of it
+    /// or all of it, from the global's kind `gk` to the member's `k_out`.
+    Register { g: Handle<GlobalVariable>, scalar_from: Option<u32>, gk: K, k_out: K },
+    /// The clip distances: per distance, a component of an output register
+    /// (none: never written, D3D leaves it 0).
+    Clip { ty: Handle<Type>, parts: Vec<Option<(Handle<GlobalVariable>, u32)>> },
+    /// A special output's component x, as f32 when `float` (depth).
+    Special { g: Handle<GlobalVariable>, float: bool },
+    /// The constant position of a vertex shader that writes none.
+    SynthesisedPosition,
+}
+
+/// Replaces every `return` in `block` (nested ones included) with what
+/// `at_return` pushes into a block in its place.
+fn expand_returns(block: &mut Block, at_return: &mut dyn FnMut(&mut Block)) {
+    crate::ir_walk::rebuild_blocks(block, &mut |s, span, out| match s {
+        S::Return { value: None } => at_return(out),
+        s => out.push(s, span),
+    });
+}
+
+/// How an entry-point argument lands in its register.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ArgKind {
+    /// Bits copied (bitcast to u32).
+    Plain,
+    /// A bool turned into D3D's all-ones / zero.
+    Bool,
+    /// SV_Position, whose w WebGPU gives as 1/w.
+    Position,
+}
+
+/// A float vec4 signature element for a register the signature does not
+/// describe (files stripped of their signature chunks).
+fn synthetic_element(register: u32, name: &str, semantic_index: u32) -> dxbc::chunks::signature::SignatureElement {
+    dxbc::chunks::signature::SignatureElement {
+        offset: 0,
+        stream: None,
+        name_offset: 0,
+        name: name.to_string(),
+        semantic_index,
+        system_value: SN::Undefined as u32,
+        component_type: RegisterComponentType::Float32 as u32,
+        register,
+        mask: 0xf,
+        rw_mask: 0xf,
+        reserved: 0,
+        min_precision: None,
+    }
+}
+
+/// Whether `block` returns nowhere but in its last top-level statement.
+fn returns_only_at_end(block: &Block) -> bool {
+    fn returns(s: &S) -> bool {
+        match s {
+            S::Return { .. } => true,
+            S::Block(b) => b.iter().any(returns),
+            S::If { accept, reject, .. } => accept.iter().chain(reject.iter()).any(returns),
+            S::Loop { body, continuing, .. } => body.iter().chain(continuing.iter()).any(returns),
+            S::Switch { cases, .. } => cases.iter().any(|c| c.body.iter().any(returns)),
+            _ => false,
+        }
+    }
+    match block.split_last() {
+        None => true,
+        Some((last, rest)) => {
+            !rest.iter().any(returns) && (matches!(last, S::Return { value: None }) || !returns(last))
+        }
+    }
+}
