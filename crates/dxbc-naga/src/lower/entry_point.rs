@@ -6,9 +6,37 @@
 use super::names::semantic_identifier;
 use super::*;
 
+/// A signature element.
+type Element = dxbc::chunks::signature::SignatureElement;
+
+/// The entry point's result as it is built: its members, how each is read
+/// at a return, and the outputs' report.
+#[derive(Default)]
+struct ResultParts {
+    members: Vec<StructMember>,
+    values: Vec<OutValue>,
+    entries: Vec<IoEntry>,
+    /// The next member's offset (the struct's size when done).
+    offset: u32,
+}
+
+impl ResultParts {
+    /// Adds a member of `size` bytes at the end.
+    fn push(&mut self, mut member: StructMember, size: u32, value: OutValue, entry: IoEntry) {
+        member.offset = self.offset;
+        self.offset += size;
+        self.members.push(member);
+        self.values.push(value);
+        self.entries.push(entry);
+    }
+}
+
 impl<'a> Lower<'a> {
+    /// Wraps the lowered body into the entry point `main`: the arguments
+    /// copied in first, then the body, then the result returned (also at
+    /// each early return). Returns the inputs' and outputs' report and the
+    /// workgroup size.
     pub(super) fn entry_point(&mut self, shader: &dxbc::Shader) -> Result<EntryIo, TranslateError> {
-        let p = self.p;
         // The body is written into the entry point itself, between the
         // copies of the arguments in and the result out. Its last `return`
         // goes (the result's return follows); any other, an early return,
@@ -20,15 +48,86 @@ impl<'a> Lower<'a> {
             block.cull(block.len() - 1..);
         }
         let mut ep = Function { name: Some("main".into()), ..body_fn };
-        let mut stmts = Block::new();
-        let mut inputs = Vec::new();
-        let mut outputs = Vec::new();
-        let mut workgroup_size = [1, 1, 1];
-        let stage = self.stage;
+        let (interp, workgroup_size) = self.stage_declarations()?;
 
-        // Interpolation per input register from dcl_input_ps.
-        let mut interp: BTreeMap<u32, InterpolationMode> = BTreeMap::new();
-        let mut declared_specials: BTreeSet<u32> = BTreeSet::new();
+        let mut inputs = Vec::new();
+        let mut copies = Vec::new();
+        let sig_in = self.input_elements(shader);
+        self.signature_arguments(&sig_in, &interp, &mut ep, &mut copies, &mut inputs)?;
+        self.special_arguments(&mut ep, &mut copies, &mut inputs)?;
+        let position_at_centre = self.position_at_centre(&sig_in, &interp);
+        let mut stmts = Block::new();
+        let mut dead_globals = Vec::new();
+        self.copy_arguments(&mut ep, &mut block, copies, position_at_centre, &mut stmts, &mut dead_globals);
+        stmts.extend_block(block);
+
+        let mut parts = ResultParts::default();
+        let sig_out = self.output_elements(shader);
+        let clip = self.clip_distances(&sig_out)?;
+        self.register_outputs(&sig_out, &mut parts)?;
+        self.clip_distance_output(&clip, &mut parts)?;
+        self.special_outputs(&mut parts)?;
+        if self.stage == ShaderStage::Vertex && !parts.entries.iter().any(|o| o.builtin.as_deref() == Some("position"))
+        {
+            // A VS that feeds a GS or HS writes no SV_Position, but naga and
+            // WebGPU require one: a constant position is added after the real
+            // outputs (their locations are untouched) and reported as
+            // synthesised.
+            let (member, entry) = crate::emulate::position::synthesised_position(self.t.vec4f, parts.offset);
+            parts.push(member, 16, OutValue::SynthesisedPosition, entry);
+            self.emulations.insert(Emulation::SynthesisedPosition);
+        }
+        let ResultParts { members, values, entries: outputs, offset } = parts;
+        // One output is the result itself, bound as it (`-> @location(0)
+        // vec4<f32>`, as WGSL is written by hand); several are a struct.
+        let (result, binding) = match <[StructMember; 1]>::try_from(members) {
+            Ok([only]) => (Some(only.ty), only.binding),
+            Err(members) if members.is_empty() => (None, None),
+            Err(members) => (Some(self.ty(TypeInner::Struct { members, span: offset })), None),
+        };
+        ep.result = result.map(|ty| FunctionResult { ty, binding });
+        // The result's return, at each early return and at the end. An
+        // output register no return reads any more goes (`direct_io`).
+        if early_returns {
+            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, &values, result, block));
+        }
+        self.return_result(&mut ep, &values, result, &mut stmts);
+        for v in &values {
+            if let OutValue::Register { g, .. } = *v {
+                if crate::direct_io::drop_unread(&self.module, &mut ep, &mut stmts, g) {
+                    dead_globals.push(g);
+                }
+            }
+        }
+        ep.body = stmts;
+        let early_depth_test = self.early_depth_test();
+        if early_depth_test == Some(naga::EarlyDepthTest::Force) && self.writes_storage() {
+            self.target_refusal(L::ForcedEarlyDepthTest, "forceEarlyDepthStencil with UAV writes", self.p.offset);
+        }
+        let stage = self.stage;
+        self.module.entry_points.push(naga::EntryPoint {
+            name: "main".into(),
+            stage,
+            early_depth_test,
+            workgroup_size: if stage == ShaderStage::Compute { workgroup_size } else { [0, 0, 0] },
+            workgroup_size_overrides: None,
+            function: ep,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
+        // Last: the lowering's maps of global handles are stale after it.
+        crate::direct_io::remove_globals(&mut self.module, &dead_globals);
+        Ok((inputs, outputs, workgroup_size))
+    }
+
+    /// What the declarations say of the entry point: the interpolation of
+    /// each pixel-shader input register (`dcl_input_ps`), and the thread
+    /// group's size (`dcl_thread_group`, within D3D's limits).
+    fn stage_declarations(&self) -> Result<(BTreeMap<u32, InterpolationMode>, [u32; 3]), TranslateError> {
+        let p = self.p;
+        let mut interp = BTreeMap::new();
+        let mut workgroup_size = [1, 1, 1];
         for ins in &p.instructions {
             match ins.op() {
                 Some(O::DclInputPs | O::DclInputPsSiv | O::DclInputPsSgv) => {
@@ -53,50 +152,48 @@ impl<'a> Lower<'a> {
                         );
                     }
                 }
-                Some(O::DclInput) => {
-                    if let Some(op) = ins.operand(p, 0) {
-                        if op.operand_type() != Some(OT::Input) {
-                            declared_specials.insert(op.ty());
-                        }
-                    }
-                }
-                Some(O::DclOutput) => {
-                    if let Some(op) = ins.operand(p, 0) {
-                        if op.operand_type() != Some(OT::Output) {
-                            declared_specials.insert(op.ty());
-                        }
-                    }
-                }
                 _ => {}
             }
         }
+        Ok((interp, workgroup_size))
+    }
 
-        // ---- inputs
-        let mut arg_exprs: Vec<ArgCopy> = Vec::new();
-        let mut sig_in: Vec<dxbc::chunks::signature::SignatureElement> =
-            shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
-        // Registers read but absent from the signature (or no signature at
-        // all): plain float vec4 varyings at location = register.
+    /// The input signature's elements, with a float vec4 varying at
+    /// location = register for each register read but absent from it (or
+    /// when there is no signature at all).
+    fn input_elements(&self, shader: &dxbc::Shader) -> Vec<Element> {
+        let mut sig_in: Vec<Element> = shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
         for &reg in self.inputs.keys() {
             if !sig_in.iter().any(|e| e.register == reg) {
                 sig_in.push(synthetic_element(reg, &format!("V{reg}"), reg));
             }
         }
-        // Group user elements per register.
-        let mut regs: BTreeMap<u32, Vec<&dxbc::chunks::signature::SignatureElement>> = BTreeMap::new();
-        for e in &sig_in {
+        sig_in
+    }
+
+    /// The arguments of the input registers the body reads: the user
+    /// elements of a register share one location (typed by the first of
+    /// them); each system value is its own built-in written into the
+    /// components its mask names.
+    fn signature_arguments(
+        &mut self,
+        sig_in: &[Element],
+        interp: &BTreeMap<u32, InterpolationMode>,
+        ep: &mut Function,
+        copies: &mut Vec<ArgCopy>,
+        inputs: &mut Vec<IoEntry>,
+    ) -> Result<(), TranslateError> {
+        let stage = self.stage;
+        let mut regs: BTreeMap<u32, Vec<&Element>> = BTreeMap::new();
+        for e in sig_in {
             if e.register != u32::MAX {
                 regs.entry(e.register).or_default().push(e);
             }
         }
         for (reg, elems) in &regs {
-            let g = match self.inputs.get(reg) {
-                Some(&g) => g,
-                None => continue, // never read
+            let Some(&g) = self.inputs.get(reg) else {
+                continue; // never read
             };
-            // User elements of a register share one location (typed by the
-            // first of them); each system value is its own built-in written
-            // into the components its mask names.
             let mut user_done = false;
             for e in elems {
                 let k = register_kind(e.component_type);
@@ -137,20 +234,14 @@ impl<'a> Lower<'a> {
                             (Some(i), s)
                         };
                         let ty = self.vec_ty(k);
-                        (
-                            naga::Binding::Location {
-                                location: *reg,
-                                interpolation,
-                                sampling,
-                                blend_src: None,
-                                per_primitive: false,
-                            },
-                            ty,
-                            4,
-                            None,
-                            0,
-                            ArgKind::Plain,
-                        )
+                        let binding = naga::Binding::Location {
+                            location: *reg,
+                            interpolation,
+                            sampling,
+                            blend_src: None,
+                            per_primitive: false,
+                        };
+                        (binding, ty, 4, None, 0, ArgKind::Plain)
                     }
                     (ShaderStage::Fragment, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex)), None) => {
                         let (limitation, location, name) = layer_or_viewport(sv);
@@ -169,37 +260,37 @@ impl<'a> Lower<'a> {
                 if ep.arguments.iter().any(|a| a.binding.as_ref() == Some(&binding)) {
                     return malformed(format!("two inputs bound as {binding:?} ({})", e.name), e.offset);
                 }
-                let idx = ep.arguments.len() as u32;
-                ep.arguments.push(FunctionArgument {
-                    name: Some(semantic_identifier(&e.name, e.semantic_index)),
-                    ty,
-                    binding: Some(binding),
-                });
-                let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
+                let arg = add_argument(ep, semantic_identifier(&e.name, e.semantic_index), ty, binding);
                 let kk = if builtin.is_some() && comps == 1 { K::U } else { k };
                 let register_name = self.input_names.get(reg).cloned().unwrap_or_else(|| format!("v{reg}"));
-                arg_exprs.push(ArgCopy { arg, g, k: kk, comps, c0, how, register_name: Some(register_name) });
+                copies.push(ArgCopy { arg, g, k: kk, comps, c0, how, register_name: Some(register_name) });
                 inputs.push(IoEntry {
                     semantic: e.name.clone(),
                     semantic_index: e.semantic_index,
                     register: *reg,
                     location: builtin.is_none().then_some(*reg),
                     builtin: builtin.map(str::to_string),
-                    scalar: match kk {
-                        K::F => "f32",
-                        K::I => "i32",
-                        K::U => "u32",
-                    }
-                    .into(),
+                    scalar: kk.wgsl_name().into(),
                     components: comps,
                     synthesised: false,
                 });
             }
         }
-        // Special input registers (compute ids, vPrim, …).
+        Ok(())
+    }
+
+    /// The arguments of the special input registers the body reads
+    /// (compute ids, `vPrim`, the input coverage mask), then the vertex
+    /// index a pulled vertex is fetched by.
+    fn special_arguments(
+        &mut self,
+        ep: &mut Function,
+        copies: &mut Vec<ArgCopy>,
+        inputs: &mut Vec<IoEntry>,
+    ) -> Result<(), TranslateError> {
+        let compute = self.stage == ShaderStage::Compute;
+        let fragment = self.stage == ShaderStage::Fragment;
         for (&ty, &g) in &self.specials.clone() {
-            let compute = stage == ShaderStage::Compute;
-            let fragment = stage == ShaderStage::Fragment;
             let (builtin, name, comps) = match ty {
                 OT::InputThreadId if compute => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
                 OT::InputThreadGroupId if compute => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
@@ -221,7 +312,7 @@ impl<'a> Lower<'a> {
                 _ => {
                     let n = ty.row().asm;
                     let l = if ty == OT::InnerCoverage { L::InnerCoverage } else { L::SpecialRegisterInStage };
-                    return unsupported(l, format!("special register {n} (in this stage)"), p.offset);
+                    return unsupported(l, format!("special register {n} (in this stage)"), self.p.offset);
                 }
             };
             let t = if comps == 3 {
@@ -229,14 +320,8 @@ impl<'a> Lower<'a> {
             } else {
                 self.t.u32
             };
-            let idx = ep.arguments.len() as u32;
-            ep.arguments.push(FunctionArgument {
-                name: Some(name.into()),
-                ty: t,
-                binding: Some(naga::Binding::BuiltIn(builtin)),
-            });
-            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
-            arg_exprs.push(ArgCopy { arg, g, k: K::U, comps, c0: 0, how: ArgKind::Plain, register_name: None });
+            let arg = add_argument(ep, name.into(), t, naga::Binding::BuiltIn(builtin));
+            copies.push(ArgCopy { arg, g, k: K::U, comps, c0: 0, how: ArgKind::Plain, register_name: None });
             inputs.push(IoEntry {
                 semantic: name.into(),
                 semantic_index: 0,
@@ -248,37 +333,10 @@ impl<'a> Lower<'a> {
                 synthesised: false,
             });
         }
-        let _ = declared_specials;
-        // A shader that reads SV_SampleIndex or has a per-sample input runs
-        // once per sample; D3D still gives SV_Position at the pixel centre
-        // unless it is itself declared centroid or sample, while WebGPU
-        // (like Vulkan) then gives the sample's position.
-        let per_sample = sig_in
-            .iter()
-            .any(|e| SN::from_u32(e.system_value) == Some(SN::SampleIndex) && self.inputs.contains_key(&e.register))
-            || interp
-                .values()
-                .any(|m| matches!(m, InterpolationMode::LinearSample | InterpolationMode::LinearNoperspectiveSample));
-        let position_mode = sig_in
-            .iter()
-            .find(|e| SN::from_u32(e.system_value) == Some(SN::Position))
-            .and_then(|e| interp.get(&e.register).copied());
-        let position_at_centre = per_sample
-            && matches!(
-                position_mode,
-                None | Some(
-                    InterpolationMode::Linear | InterpolationMode::LinearNoperspective | InterpolationMode::Undefined
-                )
-            );
         if let Some(g) = self.io.as_ref().and_then(|io| io.pull_vertex) {
-            let idx = ep.arguments.len() as u32;
-            ep.arguments.push(FunctionArgument {
-                name: Some("vertex_index".into()),
-                ty: self.t.u32,
-                binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex)),
-            });
-            let arg = ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED);
-            arg_exprs.push(ArgCopy { arg, g, k: K::U, comps: 1, c0: 0, how: ArgKind::Plain, register_name: None });
+            let binding = naga::Binding::BuiltIn(naga::BuiltIn::VertexIndex);
+            let arg = add_argument(ep, "vertex_index".into(), self.t.u32, binding);
+            copies.push(ArgCopy { arg, g, k: K::U, comps: 1, c0: 0, how: ArgKind::Plain, register_name: None });
             inputs.push(IoEntry {
                 semantic: "SV_VertexID".into(),
                 semantic_index: 0,
@@ -290,22 +348,58 @@ impl<'a> Lower<'a> {
                 synthesised: true,
             });
         }
+        Ok(())
+    }
 
-        // Copy arguments into the private input globals: whole registers
-        // where the argument is a vec4 at component 0, else component by
-        // component. A register one argument fills that the body only
-        // loads is read from its argument instead (`direct_io`).
-        let mut dead_globals = Vec::new();
+    /// Whether SV_Position is moved to the pixel centre: a shader that
+    /// reads SV_SampleIndex or has a per-sample input runs once per sample;
+    /// D3D still gives SV_Position at the pixel centre unless it is itself
+    /// declared centroid or sample, while WebGPU (like Vulkan) then gives
+    /// the sample's position.
+    fn position_at_centre(&self, sig_in: &[Element], interp: &BTreeMap<u32, InterpolationMode>) -> bool {
+        let per_sample = sig_in
+            .iter()
+            .any(|e| SN::from_u32(e.system_value) == Some(SN::SampleIndex) && self.inputs.contains_key(&e.register))
+            || interp
+                .values()
+                .any(|m| matches!(m, InterpolationMode::LinearSample | InterpolationMode::LinearNoperspectiveSample));
+        let position_mode = sig_in
+            .iter()
+            .find(|e| SN::from_u32(e.system_value) == Some(SN::Position))
+            .and_then(|e| interp.get(&e.register).copied());
+        per_sample
+            && matches!(
+                position_mode,
+                None | Some(
+                    InterpolationMode::Linear | InterpolationMode::LinearNoperspective | InterpolationMode::Undefined
+                )
+            )
+    }
+
+    /// Copies the arguments into the private input globals (into `stmts`):
+    /// whole registers where the argument is a vec4 at component 0, else
+    /// component by component. A register one argument fills that the body
+    /// (`block`) only loads is read from its argument instead, and its
+    /// global joins `dead_globals` (`direct_io`).
+    fn copy_arguments(
+        &self,
+        ep: &mut Function,
+        block: &mut Block,
+        copies: Vec<ArgCopy>,
+        position_at_centre: bool,
+        stmts: &mut Block,
+        dead_globals: &mut Vec<Handle<GlobalVariable>>,
+    ) {
         let mut read_directly = Vec::new();
-        let filled_by = |g| arg_exprs.iter().filter(|a| a.g == g).count();
-        let alone: Vec<bool> = arg_exprs.iter().map(|a| filled_by(a.g) == 1).collect();
-        for (copy, alone) in arg_exprs.into_iter().zip(alone) {
+        let filled_by = |g| copies.iter().filter(|a| a.g == g).count();
+        let alone: Vec<bool> = copies.iter().map(|a| filled_by(a.g) == 1).collect();
+        for (copy, alone) in copies.into_iter().zip(alone) {
             let ArgCopy { arg, g, k, comps, c0, how, register_name } = copy;
             let gk = self.global_kind(g);
             if let (&E::FunctionArgument(idx), ArgKind::Plain, true) = (&ep.expressions[arg], how, k == gk && alone) {
                 let fill = crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) };
-                if let Some(marks) = crate::direct_io::readable_from(&self.module, &ep.expressions, &block, g, fill) {
-                    crate::direct_io::read_argument(&mut ep, marks, fill, &mut read_directly);
+                if let Some(marks) = crate::direct_io::readable_from(&self.module, &ep.expressions, block, g, fill) {
+                    crate::direct_io::read_argument(ep, marks, fill, &mut read_directly);
                     if let Some(name) = register_name {
                         ep.arguments[idx as usize].name = Some(name);
                     }
@@ -315,46 +409,16 @@ impl<'a> Lower<'a> {
             }
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
-            let lit = |ep: &mut Function, v: Literal| ep.expressions.append(E::Literal(v), Span::UNDEFINED);
-            let mut stores: Vec<(H, H)> = Vec::new();
-            match how {
-                ArgKind::Position => {
-                    // D3D's SV_Position.w is the clip-space w; WebGPU gives 1/w.
-                    let one = lit(&mut ep, Literal::F32(1.0));
-                    let mut c: Vec<H> = (0..4)
-                        .map(|i| ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED))
-                        .collect();
-                    c[3] = ep.expressions.append(E::Binary { op: B::Divide, left: one, right: c[3] }, Span::UNDEFINED);
-                    if position_at_centre {
-                        let half = lit(&mut ep, Literal::F32(0.5));
-                        for x in &mut c[..2] {
-                            let f = ep.expressions.append(
-                                E::Math { fun: M::Floor, arg: *x, arg1: None, arg2: None, arg3: None },
-                                Span::UNDEFINED,
-                            );
-                            *x = ep.expressions.append(E::Binary { op: B::Add, left: f, right: half }, Span::UNDEFINED);
-                        }
-                    }
-                    let v = ep.expressions.append(E::Compose { ty: self.t.vec4f, components: c }, Span::UNDEFINED);
-                    let bits = if gk == K::F {
-                        v
-                    } else {
-                        ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
-                    };
-                    stores.push((ptr, bits));
-                }
+            let stores = match how {
+                ArgKind::Position => vec![(ptr, self.position_bits(ep, arg, gk, position_at_centre))],
                 ArgKind::Bool => {
                     // D3D booleans are all ones or zero.
-                    let t = lit(&mut ep, Literal::U32(u32::MAX));
-                    let f = lit(&mut ep, Literal::U32(0));
-                    let v = ep.expressions.append(E::Select { condition: arg, accept: t, reject: f }, Span::UNDEFINED);
-                    let v = if gk == K::U {
-                        v
-                    } else {
-                        ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
-                    };
-                    let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 }, Span::UNDEFINED);
-                    stores.push((p, v));
+                    let mut e = |x: E| ep.expressions.append(x, Span::UNDEFINED);
+                    let t = e(E::Literal(Literal::U32(u32::MAX)));
+                    let f = e(E::Literal(Literal::U32(0)));
+                    let v = e(E::Select { condition: arg, accept: t, reject: f });
+                    let v = if gk == K::U { v } else { e(E::As { expr: v, kind: gk.kind(), convert: None }) };
+                    vec![(e(E::AccessIndex { base: ptr, index: c0 }), v)]
                 }
                 ArgKind::Plain if comps == 4 && c0 == 0 => {
                     let v = if k == gk {
@@ -362,88 +426,99 @@ impl<'a> Lower<'a> {
                     } else {
                         ep.expressions.append(E::As { expr: arg, kind: gk.kind(), convert: None }, Span::UNDEFINED)
                     };
-                    stores.push((ptr, v));
+                    vec![(ptr, v)]
                 }
                 ArgKind::Plain => {
-                    for i in 0..comps.min(4 - c0) {
-                        let v = if comps == 1 {
-                            arg
-                        } else {
-                            ep.expressions.append(E::AccessIndex { base: arg, index: i }, Span::UNDEFINED)
-                        };
-                        let v = if k == gk {
-                            v
-                        } else {
-                            ep.expressions.append(E::As { expr: v, kind: gk.kind(), convert: None }, Span::UNDEFINED)
-                        };
-                        let p = ep.expressions.append(E::AccessIndex { base: ptr, index: c0 + i }, Span::UNDEFINED);
-                        stores.push((p, v));
-                    }
+                    let mut e = |x: E| ep.expressions.append(x, Span::UNDEFINED);
+                    (0..comps.min(4 - c0))
+                        .map(|i| {
+                            let v = if comps == 1 { arg } else { e(E::AccessIndex { base: arg, index: i }) };
+                            let v = if k == gk { v } else { e(E::As { expr: v, kind: gk.kind(), convert: None }) };
+                            (e(E::AccessIndex { base: ptr, index: c0 + i }), v)
+                        })
+                        .collect()
                 }
-            }
-            emit_all(&ep, first, &mut stmts);
+            };
+            emit_all(ep, first, stmts);
             for (p, v) in stores {
                 stmts.push(S::Store { pointer: p, value: v }, Span::UNDEFINED);
             }
         }
         if read_directly.contains(&true) {
-            crate::direct_io::split_emits(&mut block, &read_directly);
+            crate::direct_io::split_emits(block, &read_directly);
         }
-        stmts.extend_block(block);
+    }
 
-        // ---- outputs
-        let mut sig_out: Vec<dxbc::chunks::signature::SignatureElement> =
+    /// SV_Position's register value from its argument `arg`, in the
+    /// global's kind `gk`: D3D's w is the clip-space w where WebGPU gives
+    /// 1/w, and x and y move to the pixel centre where `at_centre`.
+    fn position_bits(&self, ep: &mut Function, arg: H, gk: K, at_centre: bool) -> H {
+        let mut e = |x: E| ep.expressions.append(x, Span::UNDEFINED);
+        let one = e(E::Literal(Literal::F32(1.0)));
+        let mut c: Vec<H> = (0..4).map(|i| e(E::AccessIndex { base: arg, index: i })).collect();
+        c[3] = e(E::Binary { op: B::Divide, left: one, right: c[3] });
+        if at_centre {
+            let half = e(E::Literal(Literal::F32(0.5)));
+            for x in &mut c[..2] {
+                let f = e(E::Math { fun: M::Floor, arg: *x, arg1: None, arg2: None, arg3: None });
+                *x = e(E::Binary { op: B::Add, left: f, right: half });
+            }
+        }
+        let v = e(E::Compose { ty: self.t.vec4f, components: c });
+        if gk == K::F {
+            v
+        } else {
+            e(E::As { expr: v, kind: gk.kind(), convert: None })
+        }
+    }
+
+    /// The output signature's elements of stream 0 (the one a geometry
+    /// shader's draw rasterises), with a float vec4 for each register
+    /// written but absent from it (`SV_Target` in a pixel shader).
+    fn output_elements(&self, shader: &dxbc::Shader) -> Vec<Element> {
+        let mut sig_out: Vec<Element> =
             shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
-        // A geometry shader's draw outputs stream 0, the rasterised one.
         sig_out.retain(|e| e.stream.unwrap_or(0) == 0);
         for &reg in self.outputs.keys() {
             if !sig_out.iter().any(|e| e.register == reg) {
-                let name = if stage == ShaderStage::Fragment { "SV_Target".to_string() } else { format!("O{reg}") };
+                let name =
+                    if self.stage == ShaderStage::Fragment { "SV_Target".to_string() } else { format!("O{reg}") };
                 sig_out.push(synthetic_element(reg, &name, reg));
             }
         }
-        let mut members = Vec::new();
-        let mut values: Vec<OutValue> = Vec::new();
-        let mut out_regs: BTreeMap<u32, &dxbc::chunks::signature::SignatureElement> = BTreeMap::new();
-        for e in &sig_out {
+        sig_out
+    }
+
+    /// Whether `e` is a vertex shader's SV_ClipDistance.
+    fn is_clip_distance(&self, e: &Element) -> bool {
+        self.stage == ShaderStage::Vertex && SN::from_u32(e.system_value) == Some(SN::ClipDistance)
+    }
+
+    /// The result's members for the output registers the body writes, but
+    /// clip distances: each register as the signature element that first
+    /// names it says.
+    fn register_outputs(&mut self, sig_out: &[Element], parts: &mut ResultParts) -> Result<(), TranslateError> {
+        let stage = self.stage;
+        let mut out_regs: BTreeMap<u32, &Element> = BTreeMap::new();
+        for e in sig_out {
             if e.register != u32::MAX {
                 out_regs.entry(e.register).or_insert(e);
             }
         }
-        let mut offset = 0u32;
         let mut used_locations = BTreeSet::new();
-        // A vertex shader's SV_ClipDistance components become one
-        // `clip_distances` array, numbered by (semantic index, register,
-        // component). Registers holding them hold nothing else.
-        let is_clip = |e: &dxbc::chunks::signature::SignatureElement| {
-            stage == ShaderStage::Vertex && SN::from_u32(e.system_value) == Some(SN::ClipDistance)
-        };
-        let mut clip: Vec<(u32, u32, u32)> = Vec::new();
-        for e in sig_out.iter().filter(|e| is_clip(e) && e.register != u32::MAX) {
-            if sig_out.iter().any(|o| o.register == e.register && !is_clip(o)) {
-                return unsupported(
-                    L::ClipDistance,
-                    format!("clip distances share o{} with other outputs", e.register),
-                    e.offset,
-                );
-            }
-            clip.extend((0..4).filter(|c| e.mask & (1 << c) != 0).map(|c| (e.semantic_index, e.register, c)));
-        }
-        clip.sort_unstable();
         for (&reg, &g) in &self.outputs.clone() {
             let Some(e) = out_regs.get(&reg) else {
-                return malformed(format!("o{reg} is written but not in the output signature"), p.offset);
+                return malformed(format!("o{reg} is written but not in the output signature"), self.p.offset);
             };
-            if is_clip(e) {
+            if self.is_clip_distance(e) {
                 continue;
             }
             let k = register_kind(e.component_type);
+            let alone = sig_out.iter().filter(|o| o.register == reg).count() == 1;
             // A scalar output: the one component it takes from the register.
             let mut scalar_from = None;
             let (binding, ty, builtin, location) = match (stage, SN::from_u32(e.system_value)) {
-                (ShaderStage::Vertex, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex)))
-                    if sig_out.iter().filter(|o| o.register == reg).count() == 1 =>
-                {
+                (ShaderStage::Vertex, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex))) if alone => {
                     let (limitation, location, name) = layer_or_viewport(sv);
                     let what = format!("output system value {} ({})", e.name, e.system_value_name());
                     self.target_refusal(limitation, what, e.offset);
@@ -452,9 +527,7 @@ impl<'a> Lower<'a> {
                 }
                 // Only a geometry shader's draw pass writes it (see
                 // `Options::primitive_id_from_geometry`).
-                (ShaderStage::Vertex, Some(SN::PrimitiveId))
-                    if sig_out.iter().filter(|o| o.register == reg).count() == 1 =>
-                {
+                (ShaderStage::Vertex, Some(SN::PrimitiveId)) if alone => {
                     scalar_from = Some((e.mask as u32 & 0xf).trailing_zeros().min(3));
                     (flat_location(reg), self.t.u32, Some("primitive_id"), None)
                 }
@@ -467,34 +540,26 @@ impl<'a> Lower<'a> {
                 (ShaderStage::Fragment, Some(SN::Undefined | SN::Target)) => {
                     // SV_Target n: the semantic index is the colour attachment.
                     let ty = self.vec_ty(k);
-                    (
-                        naga::Binding::Location {
-                            location: e.semantic_index,
-                            interpolation: None,
-                            sampling: None,
-                            blend_src: None,
-                            per_primitive: false,
-                        },
-                        ty,
-                        None,
-                        Some(e.semantic_index),
-                    )
+                    let binding = naga::Binding::Location {
+                        location: e.semantic_index,
+                        interpolation: None,
+                        sampling: None,
+                        blend_src: None,
+                        per_primitive: false,
+                    };
+                    (binding, ty, None, Some(e.semantic_index))
                 }
                 (ShaderStage::Vertex, Some(SN::Undefined)) => {
                     let ty = self.vec_ty(k);
                     let (interpolation, sampling) = vertex_output_interpolation(self.options, reg, k);
-                    (
-                        naga::Binding::Location {
-                            location: reg,
-                            interpolation,
-                            sampling,
-                            blend_src: None,
-                            per_primitive: false,
-                        },
-                        ty,
-                        None,
-                        Some(reg),
-                    )
+                    let binding = naga::Binding::Location {
+                        location: reg,
+                        interpolation,
+                        sampling,
+                        blend_src: None,
+                        per_primitive: false,
+                    };
+                    (binding, ty, None, Some(reg))
                 }
                 _ => {
                     return unsupported(
@@ -506,153 +571,134 @@ impl<'a> Lower<'a> {
             };
             let k_out = if ty == self.t.vec4f { K::F } else { k };
             let gk = self.global_kind(g);
-            let v = OutValue::Register { g, scalar_from, gk, k_out };
             if let Some(l) = location {
                 if !used_locations.insert(l) {
                     return malformed(format!("two outputs at location {l} (o{reg})"), e.offset);
                 }
             }
-            if members.iter().any(|m: &StructMember| m.binding.as_ref() == Some(&binding)) {
+            if parts.members.iter().any(|m| m.binding.as_ref() == Some(&binding)) {
                 return malformed(format!("two outputs bound as {binding:?} (o{reg})"), e.offset);
             }
             let mut member = semantic_identifier(&e.name, e.semantic_index);
-            while members.iter().any(|m: &StructMember| m.name.as_deref() == Some(member.as_str())) {
+            while parts.members.iter().any(|m| m.name.as_deref() == Some(member.as_str())) {
                 member.push('_');
             }
-            members.push(StructMember { name: Some(member), ty, binding: Some(binding), offset });
-            offset += 16;
-            values.push(v);
-            outputs.push(IoEntry {
+            let entry = IoEntry {
                 semantic: e.name.clone(),
                 semantic_index: e.semantic_index,
                 register: reg,
                 location,
                 builtin: builtin.map(str::to_string),
-                scalar: match k_out {
-                    K::F => "f32",
-                    K::I => "i32",
-                    K::U => "u32",
-                }
-                .into(),
+                scalar: k_out.wgsl_name().into(),
                 components: if scalar_from.is_some() { 1 } else { 4 },
                 synthesised: false,
-            });
-        }
-        if !clip.is_empty() {
-            let Some(n) = std::num::NonZeroU32::new(clip.len() as u32).filter(|n| n.get() <= 8) else {
-                return unsupported(L::ClipDistance, format!("{} clip distances (at most 8)", clip.len()), p.offset);
             };
-            let f32_ty = self.t.f32;
-            let ty = self.ty(TypeInner::Array { base: f32_ty, size: ArraySize::Constant(n), stride: 4 });
-            let parts = clip.iter().map(|&(_, reg, c)| self.outputs.get(&reg).map(|&g| (g, c))).collect();
-            let v = OutValue::Clip { ty, parts };
-            members.push(StructMember {
-                name: Some("clip_distances".into()),
-                ty,
-                binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::ClipDistances)),
-                offset,
-            });
-            offset += 4 * n.get();
-            values.push(v);
-            outputs.push(IoEntry {
-                semantic: "SV_ClipDistance".into(),
-                semantic_index: 0,
-                register: clip[0].1,
-                location: None,
-                builtin: Some("clip_distances".into()),
-                scalar: "f32".into(),
-                components: n.get(),
-                synthesised: false,
-            });
+            let member = StructMember { name: Some(member), ty, binding: Some(binding), offset: 0 };
+            parts.push(member, 16, OutValue::Register { g, scalar_from, gk, k_out }, entry);
         }
-        for (&ty, &g) in &self.specials.clone() {
-            let (builtin, name, t, conv) = match ty {
+        Ok(())
+    }
+
+    /// A vertex shader's SV_ClipDistance components, by (semantic index,
+    /// register, component): the order of the `clip_distances` array.
+    /// Registers holding them must hold nothing else.
+    fn clip_distances(&self, sig_out: &[Element]) -> Result<Vec<(u32, u32, u32)>, TranslateError> {
+        let mut clip: Vec<(u32, u32, u32)> = Vec::new();
+        for e in sig_out.iter().filter(|e| self.is_clip_distance(e) && e.register != u32::MAX) {
+            if sig_out.iter().any(|o| o.register == e.register && !self.is_clip_distance(o)) {
+                return unsupported(
+                    L::ClipDistance,
+                    format!("clip distances share o{} with other outputs", e.register),
+                    e.offset,
+                );
+            }
+            clip.extend((0..4).filter(|c| e.mask & (1 << c) != 0).map(|c| (e.semantic_index, e.register, c)));
+        }
+        clip.sort_unstable();
+        Ok(clip)
+    }
+
+    /// The clip distances (`clip_distances`) as one array member.
+    fn clip_distance_output(
+        &mut self,
+        clip: &[(u32, u32, u32)],
+        parts: &mut ResultParts,
+    ) -> Result<(), TranslateError> {
+        if clip.is_empty() {
+            return Ok(());
+        }
+        let Some(n) = std::num::NonZeroU32::new(clip.len() as u32).filter(|n| n.get() <= 8) else {
+            return unsupported(L::ClipDistance, format!("{} clip distances (at most 8)", clip.len()), self.p.offset);
+        };
+        let f32_ty = self.t.f32;
+        let ty = self.ty(TypeInner::Array { base: f32_ty, size: ArraySize::Constant(n), stride: 4 });
+        let sources = clip.iter().map(|&(_, reg, c)| self.outputs.get(&reg).map(|&g| (g, c))).collect();
+        let member = StructMember {
+            name: Some("clip_distances".into()),
+            ty,
+            binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::ClipDistances)),
+            offset: 0,
+        };
+        let entry = IoEntry {
+            semantic: "SV_ClipDistance".into(),
+            semantic_index: 0,
+            register: clip[0].1,
+            location: None,
+            builtin: Some("clip_distances".into()),
+            scalar: "f32".into(),
+            components: n.get(),
+            synthesised: false,
+        };
+        parts.push(member, 4 * n.get(), OutValue::Clip { ty, parts: sources }, entry);
+        Ok(())
+    }
+
+    /// The result's members for the special output registers the body
+    /// writes: depth and the coverage mask (a stencil reference has no
+    /// WebGPU form).
+    fn special_outputs(&self, parts: &mut ResultParts) -> Result<(), TranslateError> {
+        for (&ty, &g) in &self.specials {
+            let (builtin, name, t, float) = match ty {
                 OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual => {
-                    (naga::BuiltIn::FragDepth, "frag_depth", self.t.f32, Some(K::F))
+                    (naga::BuiltIn::FragDepth, "frag_depth", self.t.f32, true)
                 }
-                OT::OutputCoverageMask => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, None),
+                OT::OutputCoverageMask => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, false),
                 OT::OutputStencilRef => {
                     return unsupported(
                         L::StencilExport,
                         "stencil reference output (oStencilRef) has no WebGPU form",
-                        p.offset,
+                        self.p.offset,
                     )
                 }
                 _ => continue,
             };
-            let v = OutValue::Special { g, float: conv.is_some() };
-            members.push(StructMember {
+            let member = StructMember {
                 name: Some(name.into()),
                 ty: t,
                 binding: Some(naga::Binding::BuiltIn(builtin)),
-                offset,
-            });
-            offset += 16;
-            values.push(v);
-            outputs.push(IoEntry {
+                offset: 0,
+            };
+            let entry = IoEntry {
                 semantic: name.into(),
                 semantic_index: 0,
                 register: 0,
                 location: None,
                 builtin: Some(name.into()),
-                scalar: if conv.is_some() { "f32" } else { "u32" }.into(),
+                scalar: if float { "f32" } else { "u32" }.into(),
                 components: 1,
                 synthesised: false,
-            });
+            };
+            parts.push(member, 16, OutValue::Special { g, float }, entry);
         }
-        if stage == ShaderStage::Vertex && !outputs.iter().any(|o| o.builtin.as_deref() == Some("position")) {
-            // A VS that feeds a GS or HS writes no SV_Position, but naga and
-            // WebGPU require one: a constant position is added after the real
-            // outputs (their locations are untouched) and reported as
-            // synthesised.
-            let (member, entry) = crate::emulate::position::synthesised_position(self.t.vec4f, offset);
-            members.push(member);
-            offset += 16;
-            values.push(OutValue::SynthesisedPosition);
-            outputs.push(entry);
-            self.emulations.insert(Emulation::SynthesisedPosition);
-        }
-        // One output is the result itself, bound as it (`-> @location(0)
-        // vec4<f32>`, as WGSL is written by hand); several are a struct.
-        let (result, binding) = match <[StructMember; 1]>::try_from(members) {
-            Ok([only]) => (Some(only.ty), only.binding),
-            Err(members) if members.is_empty() => (None, None),
-            Err(members) => (Some(self.ty(TypeInner::Struct { members, span: offset })), None),
-        };
-        ep.result = result.map(|ty| FunctionResult { ty, binding });
-        // The result's return, at each early return and at the end. An
-        // output register no return reads any more goes (`direct_io`).
-        if early_returns {
-            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, &values, result, block));
-        }
-        self.return_result(&mut ep, &values, result, &mut stmts);
-        for v in &values {
-            if let OutValue::Register { g, .. } = *v {
-                if crate::direct_io::drop_unread(&self.module, &mut ep, &mut stmts, g) {
-                    dead_globals.push(g);
-                }
-            }
-        }
-        ep.body = stmts;
-        let early_depth_test = self.early_depth_test();
-        if early_depth_test == Some(naga::EarlyDepthTest::Force) && self.writes_storage() {
-            self.target_refusal(L::ForcedEarlyDepthTest, "forceEarlyDepthStencil with UAV writes", p.offset);
-        }
-        self.module.entry_points.push(naga::EntryPoint {
-            name: "main".into(),
-            stage,
-            early_depth_test,
-            workgroup_size: if stage == ShaderStage::Compute { workgroup_size } else { [0, 0, 0] },
-            workgroup_size_overrides: None,
-            function: ep,
-            mesh_info: None,
-            task_payload: None,
-            incoming_ray_payload: None,
-        });
-        // Last: the lowering's maps of global handles are stale after it.
-        crate::direct_io::remove_globals(&mut self.module, &dead_globals);
-        Ok((inputs, outputs, workgroup_size))
+        Ok(())
     }
+}
+
+/// Appends an argument to `ep` and returns the expression reading it.
+fn add_argument(ep: &mut Function, name: String, ty: Handle<Type>, binding: naga::Binding) -> H {
+    let idx = ep.arguments.len() as u32;
+    ep.arguments.push(FunctionArgument { name: Some(name), ty, binding: Some(binding) });
+    ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED)
 }
 
 impl Lower<'_> {
@@ -806,8 +852,6 @@ fn scalar_builtin_input(stage: ShaderStage, system_value: u32) -> Option<(naga::
     })
 }
 
-/// The register view of a signature element's component type (floats for
-/// anything but 32-bit integers).
 /// A vertex output's interpolation: the linked pixel shader's for that
 /// register when given (`Options::interpolation_from`), else perspective at
 /// the centre for floats; integers are always flat.
@@ -825,6 +869,8 @@ fn vertex_output_interpolation(
     (Some(i), s)
 }
 
+/// The register view of a signature element's component type (floats for
+/// anything but 32-bit integers).
 pub(super) fn register_kind(component_type: u32) -> K {
     match RegisterComponentType::from_u32(component_type) {
         Some(RegisterComponentType::Uint32) => K::U,

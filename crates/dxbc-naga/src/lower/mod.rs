@@ -161,6 +161,14 @@ impl K {
     pub(crate) fn kind(self) -> ScalarKind {
         self.scalar().kind
     }
+    /// The scalar type's WGSL name (`f32`).
+    pub(crate) fn wgsl_name(self) -> &'static str {
+        match self {
+            K::F => "f32",
+            K::I => "i32",
+            K::U => "u32",
+        }
+    }
 }
 
 /// The _sat control of an ALU or sample instruction.
