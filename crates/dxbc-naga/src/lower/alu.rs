@@ -131,11 +131,24 @@ impl<'a> Lower<'a> {
 
     /// Writes the two results of a two-destination instruction (sincos,
     /// swapc, udiv, uaddc/usubb) to operands 0 and 1.
-    fn write_pair(&mut self, ins: &Instruction, first: H, second: H, k: K, sat: bool) -> Result<(), TranslateError> {
+    pub(super) fn write_pair(
+        &mut self,
+        ins: &Instruction,
+        first: H,
+        second: H,
+        k: K,
+        sat: bool,
+    ) -> Result<(), TranslateError> {
         let d0 = self.op(ins, 0)?;
         self.write(d0, first, k, sat)?;
         let d1 = self.op(ins, 1)?;
         self.write(d1, second, k, sat)
+    }
+
+    /// Source `i` of `ins`, the lanes the instruction computes, in kind `k`.
+    pub(super) fn src(&mut self, ins: &Instruction, i: usize, k: K) -> Result<H, TranslateError> {
+        let op = self.op(ins, i)?;
+        self.read_masked(op, k, self.lane_mask)
     }
 
     pub(crate) fn alu(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
@@ -279,40 +292,9 @@ impl<'a> Lower<'a> {
                 self.write_pair(ins, s, c, K::F, sat)?;
             }
             O::DerivRtx | O::DerivRty | O::DerivRtxCoarse | O::DerivRtxFine | O::DerivRtyCoarse | O::DerivRtyFine => {
-                if self.stage != ShaderStage::Fragment {
-                    return unsupported(
-                        L::DerivativesOutsidePixelShader,
-                        format!("derivatives outside a pixel shader ({name})"),
-                        at,
-                    );
-                }
-                let a = src(self, 1, K::F)?;
-                let (axis, ctrl) = match code {
-                    O::DerivRtx => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
-                    O::DerivRty => (naga::DerivativeAxis::Y, naga::DerivativeControl::None),
-                    O::DerivRtxCoarse => (naga::DerivativeAxis::X, naga::DerivativeControl::Coarse),
-                    O::DerivRtxFine => (naga::DerivativeAxis::X, naga::DerivativeControl::Fine),
-                    O::DerivRtyCoarse => (naga::DerivativeAxis::Y, naga::DerivativeControl::Coarse),
-                    _ => (naga::DerivativeAxis::Y, naga::DerivativeControl::Fine),
-                };
-                let r = self.e(E::Derivative { axis, ctrl, expr: a });
-                let d = dst(self, 0)?;
-                self.write(d, r, K::F, sat)?;
+                self.derivative(ins, code, sat)?
             }
-            O::Mov | O::Movc => {
-                // Both copy bits, in the kind the value has, unless a float
-                // modifier or _sat asks for a float.
-                if self.copy_is_typed(ins, code, sat) {
-                    return self.copy_lanes(ins, code, Some(K::F), sat);
-                }
-                let d = dst(self, 0)?;
-                // movc reads a condition and two sources, mov one source.
-                let movc = usize::from(code == O::Movc);
-                let ops = [self.op(ins, 1)?, self.op(ins, 1 + movc)?, self.op(ins, 1 + 2 * movc)?];
-                let reads = &ops[..1 + 2 * movc];
-                let groups = self.kind_groups(&reads[movc..], reads, d);
-                self.per_kind_group(d, groups, |l, k| l.copy_lanes(ins, code, k, false))?;
-            }
+            O::Mov | O::Movc => self.copy(ins, code, sat)?,
             O::Swapc => {
                 // swapc d0, d1, cond, a, b: d0 = cond ? b : a; d1 = cond ? a : b
                 let c = src(self, 2, K::U)?;
@@ -324,32 +306,7 @@ impl<'a> Lower<'a> {
                 let r1 = self.select(cb, a, b);
                 self.write_pair(ins, r0, r1, K::U, false)?;
             }
-            O::Ftoi | O::Ftou => {
-                // D3D: NaN → 0, out-of-range values clamp.
-                let a = src(self, 1, K::F)?;
-                let (lo, hi, k) =
-                    if code == O::Ftoi { (-2147483648.0f32, 2147483520.0f32, K::I) } else { (0.0, 4294967040.0, K::U) };
-                let lo = self.splat_f(lo);
-                let hi = self.splat_f(hi);
-                let c = self.math(M::Clamp, a, Some(lo), Some(hi));
-                let conv = self.e(E::As { expr: c, kind: k.kind(), convert: Some(4) });
-                // The largest f32 below 2^31 (2^32) converts short of the
-                // maximum: values at or above 2^31 (2^32) saturate to it.
-                let (limit, max) = match k {
-                    K::I => (self.splat_f(2147483648.0), self.splat_i(i32::MAX)),
-                    _ => (self.splat_f(4294967296.0), self.splat_u(u32::MAX)),
-                };
-                let above = self.bin(B::GreaterEqual, a, limit);
-                let conv = self.select(above, max, conv);
-                let nan = self.bin(B::NotEqual, a, a);
-                let zero = match k {
-                    K::I => self.splat_i(0),
-                    _ => self.splat_u(0),
-                };
-                let r = self.select(nan, zero, conv);
-                let d = dst(self, 0)?;
-                self.write(d, r, k, false)?;
-            }
+            O::Ftoi | O::Ftou => self.float_to_int(ins, code)?,
             O::Itof | O::Utof => {
                 let k = if code == O::Itof { K::I } else { K::U };
                 let a = src(self, 1, k)?;
@@ -358,45 +315,7 @@ impl<'a> Lower<'a> {
                 self.write(d, r, K::F, sat)?;
             }
             O::Iadd => self.add(ins, self.int_kind(ins, &[1, 2], K::I), sat)?,
-            O::And => {
-                // A comparison's mask and a value: the value where it holds, else zero bits.
-                let (s1, s2) = (self.op(ins, 1)?, self.op(ins, 2)?);
-                let masked = match self.temp_condition(s1, self.lane_mask) {
-                    Some(c) => Some((c, s2)),
-                    None => self.temp_condition(s2, self.lane_mask).map(|c| (c, s1)),
-                };
-                match masked {
-                    Some((whole, other)) if other.modifier(self.p) == 0 => {
-                        let whole_mask = self.lane_mask;
-                        let d = dst(self, 0)?;
-                        let mut groups = self.kind_groups(&[other], &[self.op(ins, 1)?, self.op(ins, 2)?], d);
-                        for (lanes, k) in &mut groups {
-                            if k.is_none() && self.has_integer_bits(other, *lanes) {
-                                *k = Some(K::U);
-                            }
-                        }
-                        self.per_kind_group(d, groups, |l, k| {
-                            // A group of fewer lanes reads the condition's lanes again.
-                            let c = if l.lane_mask == whole_mask {
-                                whole
-                            } else {
-                                let (s1, s2) = (l.op(ins, 1)?, l.op(ins, 2)?);
-                                let part =
-                                    l.temp_condition(s1, l.lane_mask).or_else(|| l.temp_condition(s2, l.lane_mask));
-                                let Some(c) = part else {
-                                    return malformed("a comparison's result did not read back", at);
-                                };
-                                c
-                            };
-                            let (x, k) = l.read_lanes(other, k, l.lane_mask)?;
-                            let zero = l.immediate(&vec![0; l.lane_mask.count_ones().clamp(1, 4) as usize], k);
-                            let r = l.select(c, x, zero);
-                            l.write(d, r, k, sat)
-                        })?;
-                    }
-                    _ => binary!(self.int_kind(ins, &[1, 2], K::U), B::And),
-                }
-            }
+            O::And => self.and(ins, sat)?,
             O::Or => binary!(self.int_kind(ins, &[1, 2], K::U), B::InclusiveOr),
             O::Xor => binary!(self.int_kind(ins, &[1, 2], K::U), B::ExclusiveOr),
             O::Not => {
@@ -420,26 +339,7 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
-            O::Ishl | O::Ishr | O::Ushr => {
-                let k = match code {
-                    O::Ishr => K::I,
-                    O::Ushr => K::U,
-                    _ => self.int_kind(ins, &[1], K::U),
-                };
-                let a = src(self, 1, k)?;
-                // D3D uses the count's low five bits; an immediate count is masked here.
-                let sh = match self.imm_src(ins, 2) {
-                    Some(counts) => self.immediate(&counts.map(|c| c & 31)[..self.lanes], K::U),
-                    None => {
-                        let b = src(self, 2, K::U)?;
-                        let m = self.splat_u(31);
-                        self.bin(B::And, b, m)
-                    }
-                };
-                let r = self.bin(if code == O::Ishl { B::ShiftLeft } else { B::ShiftRight }, a, sh);
-                let d = dst(self, 0)?;
-                self.write(d, r, k, false)?;
-            }
+            O::Ishl | O::Ishr | O::Ushr => self.shift(ins, code)?,
             O::Imad | O::Umad => {
                 // The low 32 bits of a product and sum do not depend on sign.
                 let k = self.int_kind(ins, &[1, 2, 3], if code == O::Imad { K::I } else { K::U });
@@ -451,200 +351,17 @@ impl<'a> Lower<'a> {
                 let d = dst(self, 0)?;
                 self.write(d, r, k, false)?;
             }
-            O::Imul | O::Umul => {
-                // imul/umul hi, lo, a, b: only the low half is expressible directly.
-                if self.op(ins, 0)?.operand_type() != Some(OT::Null) {
-                    return unsupported(
-                        L::WideMultiply,
-                        format!("{name} with the high 32 bits of the product used"),
-                        at,
-                    );
-                }
-                let k = if code == O::Imul { K::I } else { K::U };
-                let a = src(self, 2, k)?;
-                let b = src(self, 3, k)?;
-                let r = self.bin(B::Multiply, a, b);
-                let d = dst(self, 1)?;
-                self.write(d, r, k, false)?;
-            }
-            O::Udiv => {
-                // udiv q, r, a, b — division by zero gives 0xffffffff for both.
-                let written = |l: &Self, i: usize| {
-                    l.op(ins, i).ok().filter(|d| d.operand_type() != Some(OT::Null)).map(|d| l.dst_mask_of(d) & 0xf)
-                };
-                let (wq, wr) = (written(self, 0), written(self, 1));
-                // The lanes written, when one destination is null or both
-                // write the same lanes (the value's lanes are then the
-                // destinations').
-                let lanes = match (wq, wr) {
-                    (Some(m), None) | (None, Some(m)) => m,
-                    (Some(m), Some(n)) if m == n => m,
-                    _ => 0,
-                };
-                let divisor = self.op(ins, 3)?;
-                let nonzero_literal = lanes != 0
-                    && divisor.modifier(self.p) == 0
-                    && (0..4)
-                        .filter(|l| lanes & (1 << l) != 0)
-                        .all(|l| self.lane_immediate(divisor, l).is_some_and(|b| b != 0));
-                // Each result only where it is written (an unused one would
-                // count as a reader of the divisor).
-                let ops = [(wq.is_some(), B::Divide, 0), (wr.is_some(), B::Modulo, 1)];
-                if nonzero_literal {
-                    // A literal divisor with no zero lane among those
-                    // written needs no guard; those lanes alone are computed.
-                    self.lane_mask = lanes;
-                    self.lanes = lanes.count_ones() as usize;
-                    let a = src(self, 2, K::U)?;
-                    let b = src(self, 3, K::U)?;
-                    for (used, op, d) in ops {
-                        if used {
-                            let v = self.bin(op, a, b);
-                            self.write(self.op(ins, d)?, v, K::U, false)?;
-                        }
-                    }
-                } else {
-                    let a = src(self, 2, K::U)?;
-                    let b = src(self, 3, K::U)?;
-                    let z = self.splat_u(0);
-                    let is0 = self.bin(B::Equal, b, z);
-                    let one = self.splat_u(1);
-                    let safe = self.select(is0, one, b);
-                    let all = self.splat_u(u32::MAX);
-                    for (used, op, d) in ops {
-                        if used {
-                            let v = self.bin(op, a, safe);
-                            let v = self.select(is0, all, v);
-                            self.write(self.op(ins, d)?, v, K::U, false)?;
-                        }
-                    }
-                }
-            }
-            O::Uaddc | O::Usubb => {
-                // uaddc / usubb dst, carry, a, b
-                let a = src(self, 2, K::U)?;
-                let b = src(self, 3, K::U)?;
-                let (r, carry) = if code == O::Uaddc {
-                    let s = self.bin(B::Add, a, b);
-                    let c = self.bin(B::Less, s, a);
-                    (s, c)
-                } else {
-                    let s = self.bin(B::Subtract, a, b);
-                    let c = self.bin(B::Less, a, b);
-                    (s, c)
-                };
-                let one = self.splat_u(1);
-                let z = self.splat_u(0);
-                let c = self.select(carry, one, z);
-                self.write_pair(ins, r, c, K::U, false)?;
-            }
+            O::Imul | O::Umul => self.multiply_low(ins, code)?,
+            O::Udiv => self.udiv(ins)?,
+            O::Uaddc | O::Usubb => self.carry(ins, code)?,
             O::Countbits => unary_math!(K::U, M::CountOneBits),
             O::Bfrev => unary_math!(K::U, M::ReverseBits),
             O::FirstbitLo => unary_math!(K::U, M::FirstTrailingBit),
-            O::FirstbitHi | O::FirstbitShi => {
-                // Counted from the most significant bit; 0xffffffff when none.
-                let k = if code == O::FirstbitHi { K::U } else { K::I };
-                let a = src(self, 1, k)?;
-                let f = self.math(M::FirstLeadingBit, a, None, None);
-                let fu = self.bitcast(f, k, K::U);
-                let none = self.splat_u(u32::MAX);
-                let is_none = self.bin(B::Equal, fu, none);
-                let thirty_one = self.splat_u(31);
-                let from_top = self.bin(B::Subtract, thirty_one, fu);
-                let r = self.select(is_none, none, from_top);
-                let d = dst(self, 0)?;
-                self.write(d, r, K::U, false)?;
-            }
-            O::Ubfe | O::Ibfe => {
-                // ubfe/ibfe width, offset, value with D3D's masking rules.
-                let k = if code == O::Ubfe { K::U } else { K::I };
-                if let (Some(w), Some(o)) = (self.imm_src(ins, 1), self.imm_src(ins, 2)) {
-                    if let Some(r) = self.bitfield_extract_imm(ins, k, w, o)? {
-                        let d = dst(self, 0)?;
-                        self.write(d, r, k, false)?;
-                        return Ok(());
-                    }
-                }
-                let w = src(self, 1, K::U)?;
-                let o = src(self, 2, K::U)?;
-                let v = src(self, 3, k)?;
-                let m31 = self.splat_u(31);
-                let w = self.bin(B::And, w, m31);
-                let o = self.bin(B::And, o, m31);
-                let wo = self.bin(B::Add, w, o);
-                let c32 = self.splat_u(32);
-                let fits = self.bin(B::Less, wo, c32);
-                let l = self.bin(B::Subtract, c32, wo);
-                let rsh = self.bin(B::Subtract, c32, w);
-                let shl = self.bin(B::ShiftLeft, v, l);
-                let a = self.bin(B::ShiftRight, shl, rsh);
-                let b = self.bin(B::ShiftRight, v, o);
-                let res = self.select(fits, a, b);
-                let z = self.splat_u(0);
-                let w0 = self.bin(B::Equal, w, z);
-                let zero = if k == K::U { self.splat_u(0) } else { self.splat_i(0) };
-                let r = self.select(w0, zero, res);
-                let d = dst(self, 0)?;
-                self.write(d, r, k, false)?;
-            }
-            O::Bfi => {
-                // bfi width, offset, src, dst
-                if let (Some(w), Some(o)) = (self.imm_src(ins, 1), self.imm_src(ins, 2)) {
-                    let r = self.bitfield_insert_imm(ins, w, o)?;
-                    let d = dst(self, 0)?;
-                    self.write(d, r, K::U, false)?;
-                    return Ok(());
-                }
-                let w = src(self, 1, K::U)?;
-                let o = src(self, 2, K::U)?;
-                let s = src(self, 3, K::U)?;
-                let base = src(self, 4, K::U)?;
-                let m31 = self.splat_u(31);
-                let w = self.bin(B::And, w, m31);
-                let o = self.bin(B::And, o, m31);
-                let one = self.splat_u(1);
-                let bits = self.bin(B::ShiftLeft, one, w);
-                let low = self.bin(B::Subtract, bits, one);
-                let mask = self.bin(B::ShiftLeft, low, o);
-                let sh = self.bin(B::ShiftLeft, s, o);
-                let ins_bits = self.bin(B::And, sh, mask);
-                let inv = self.e(E::Unary { op: UnaryOperator::BitwiseNot, expr: mask });
-                let keep = self.bin(B::And, base, inv);
-                let r = self.bin(B::InclusiveOr, ins_bits, keep);
-                let d = dst(self, 0)?;
-                self.write(d, r, K::U, false)?;
-            }
-            O::F32tof16 => {
-                // f32tof16: the half's bits in the low 16 bits of each component.
-                let a = src(self, 1, K::F)?;
-                let zero = self.e(E::Literal(Literal::F32(0.0)));
-                let mut comps = Vec::new();
-                for c in 0..4 {
-                    let x = self.component(a, c);
-                    let ty = self.ty(TypeInner::Vector { size: VectorSize::Bi, scalar: Scalar::F32 });
-                    let v2 = self.e(E::Compose { ty, components: vec![x, zero] });
-                    comps.push(self.math(M::Pack2x16float, v2, None, None));
-                }
-                let ty = self.t.vec4u;
-                let r = self.e(E::Compose { ty, components: comps });
-                let d = dst(self, 0)?;
-                self.write(d, r, K::U, false)?;
-            }
-            O::F16tof32 => {
-                let a = src(self, 1, K::U)?;
-                let mask = self.lit_u(0xffff);
-                let mut comps = Vec::new();
-                for c in 0..4 {
-                    let x = self.component(a, c);
-                    let lo = self.bin(B::And, x, mask);
-                    let v2 = self.math(M::Unpack2x16float, lo, None, None);
-                    comps.push(self.component(v2, 0));
-                }
-                let ty = self.t.vec4f;
-                let r = self.e(E::Compose { ty, components: comps });
-                let d = dst(self, 0)?;
-                self.write(d, r, K::F, sat)?;
-            }
+            O::FirstbitHi | O::FirstbitShi => self.first_bit_high(ins, code)?,
+            O::Ubfe | O::Ibfe => self.bitfield_extract(ins, code)?,
+            O::Bfi => self.bitfield_insert(ins)?,
+            O::F32tof16 => self.f32_to_f16(ins)?,
+            O::F16tof32 => self.f16_to_f32(ins, sat)?,
             // The double-precision family, as the Limitation table lists it.
             c if crate::Limitation::of_opcode(c) == Some(crate::Limitation::Doubles) => return self.double(ins, code),
             O::Sample | O::SampleC | O::SampleCLz | O::SampleL | O::SampleD | O::SampleB => {
@@ -678,102 +395,30 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    /// Source `i`'s lanes (those the instruction computes) when every one is
-    /// an immediate with no modifier; lanes past `self.lanes` are zero.
-    fn imm_src(&self, ins: &Instruction, i: usize) -> Option<[u32; 4]> {
-        let op = self.op(ins, i).ok()?;
-        if OperandModifier::from_u32(op.modifier(self.p)) != Some(OperandModifier::None) {
-            return None;
+    /// `deriv_rtx` and `deriv_rty` (coarse, fine): the source's derivative
+    /// along x or y, in pixel shaders only.
+    fn derivative(&mut self, ins: &Instruction, code: O, sat: bool) -> Result<(), TranslateError> {
+        let at = ins.offset as usize;
+        let name = code.info().asm;
+        if self.stage != ShaderStage::Fragment {
+            return unsupported(
+                L::DerivativesOutsidePixelShader,
+                format!("derivatives outside a pixel shader ({name})"),
+                at,
+            );
         }
-        let all = self.immediate_lanes(op)?;
-        let mut out = [0; 4];
-        for (n, c) in (0..4).filter(|c| self.lane_mask & (1 << c) != 0).enumerate() {
-            out[n] = all[c];
-        }
-        Some(out)
-    }
-
-    /// `ubfe`/`ibfe` with immediate widths and offsets, decided per lane at
-    /// translation time (D3D's rules: width and offset masked to five bits,
-    /// width 0 gives 0, a field past bit 31 is `value >> offset`). None when
-    /// the lanes fall in different cases.
-    fn bitfield_extract_imm(
-        &mut self,
-        ins: &Instruction,
-        k: K,
-        w: [u32; 4],
-        o: [u32; 4],
-    ) -> Result<Option<H>, TranslateError> {
-        let n = self.lanes;
-        let (w, o) = (w.map(|x| x & 31), o.map(|x| x & 31));
-        #[derive(PartialEq)]
-        enum Case {
-            Zero,
-            Field,
-            Tail,
-        }
-        let case = |i: usize| match (w[i], w[i] + o[i] < 32) {
-            (0, _) => Case::Zero,
-            (_, true) => Case::Field,
-            (_, false) => Case::Tail,
+        let a = self.src(ins, 1, K::F)?;
+        let (axis, ctrl) = match code {
+            O::DerivRtx => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
+            O::DerivRty => (naga::DerivativeAxis::Y, naga::DerivativeControl::None),
+            O::DerivRtxCoarse => (naga::DerivativeAxis::X, naga::DerivativeControl::Coarse),
+            O::DerivRtxFine => (naga::DerivativeAxis::X, naga::DerivativeControl::Fine),
+            O::DerivRtyCoarse => (naga::DerivativeAxis::Y, naga::DerivativeControl::Coarse),
+            _ => (naga::DerivativeAxis::Y, naga::DerivativeControl::Fine),
         };
-        let first = case(0);
-        if (1..n).any(|i| case(i) != first) {
-            return Ok(None);
-        }
-        if first == Case::Zero {
-            return Ok(Some(self.immediate(&vec![0; n], k)));
-        }
-        let op = self.op(ins, 3)?;
-        let v = self.read_masked(op, k, self.lane_mask)?;
-        Ok(Some(match first {
-            Case::Tail => {
-                let sh = self.immediate(&o[..n], K::U);
-                self.bin(B::ShiftRight, v, sh)
-            }
-            // Unsigned: shift down, mask the width.
-            _ if k == K::U => {
-                let sh = self.immediate(&o[..n], K::U);
-                let shifted = if o[..n].iter().all(|&x| x == 0) { v } else { self.bin(B::ShiftRight, v, sh) };
-                let masks: Vec<u32> = (0..n).map(|i| u32::MAX >> (32 - w[i])).collect();
-                let m = self.immediate(&masks, K::U);
-                self.bin(B::And, shifted, m)
-            }
-            // Signed: the field to the top, then an arithmetic shift down.
-            _ => {
-                let up: Vec<u32> = (0..n).map(|i| 32 - w[i] - o[i]).collect();
-                let down: Vec<u32> = (0..n).map(|i| 32 - w[i]).collect();
-                let up = self.immediate(&up, K::U);
-                let down = self.immediate(&down, K::U);
-                let shl = self.bin(B::ShiftLeft, v, up);
-                self.bin(B::ShiftRight, shl, down)
-            }
-        }))
-    }
-
-    /// `bfi` with immediate widths and offsets: the field mask is a literal.
-    fn bitfield_insert_imm(&mut self, ins: &Instruction, w: [u32; 4], o: [u32; 4]) -> Result<H, TranslateError> {
-        let n = self.lanes;
-        let (w, o) = (w.map(|x| x & 31), o.map(|x| x & 31));
-        // ((1 << width) - 1) << offset, as D3D defines the mask.
-        let masks: Vec<u32> = (0..n).map(|i| ((1u32 << w[i]) - 1) << o[i]).collect();
-        let s = self.read_masked(self.op(ins, 3)?, K::U, self.lane_mask)?;
-        let base = self.read_masked(self.op(ins, 4)?, K::U, self.lane_mask)?;
-        let shifted = if o[..n].iter().all(|&x| x == 0) {
-            s
-        } else {
-            let sh = self.immediate(&o[..n], K::U);
-            self.bin(B::ShiftLeft, s, sh)
-        };
-        let m = self.immediate(&masks, K::U);
-        let field = self.bin(B::And, shifted, m);
-        let base_zero = self.imm_src(ins, 4).is_some_and(|b| b[..n].iter().all(|&x| x == 0));
-        if base_zero {
-            return Ok(field);
-        }
-        let inverse: Vec<u32> = masks.iter().map(|m| !m).collect();
-        let keep_mask = self.immediate(&inverse, K::U);
-        let keep = self.bin(B::And, base, keep_mask);
-        Ok(self.bin(B::InclusiveOr, field, keep))
+        let r = self.e(E::Derivative { axis, ctrl, expr: a });
+        let d = self.op(ins, 0)?;
+        self.write(d, r, K::F, sat)?;
+        Ok(())
     }
 }

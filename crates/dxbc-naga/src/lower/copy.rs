@@ -140,4 +140,22 @@ impl<'a> Lower<'a> {
         let r = self.select(cb, a, b);
         self.write(d, r, k, sat)
     }
+
+    /// `mov` and `movc`: bits copied in the kind the value has (per group of
+    /// lanes of one kind), unless a float modifier or `_sat` asks for a float.
+    pub(super) fn copy(&mut self, ins: &Instruction, code: O, sat: bool) -> Result<(), TranslateError> {
+        // Both copy bits, in the kind the value has, unless a float
+        // modifier or _sat asks for a float.
+        if self.copy_is_typed(ins, code, sat) {
+            return self.copy_lanes(ins, code, Some(K::F), sat);
+        }
+        let d = self.op(ins, 0)?;
+        // movc reads a condition and two sources, mov one source.
+        let movc = usize::from(code == O::Movc);
+        let ops = [self.op(ins, 1)?, self.op(ins, 1 + movc)?, self.op(ins, 1 + 2 * movc)?];
+        let reads = &ops[..1 + 2 * movc];
+        let groups = self.kind_groups(&reads[movc..], reads, d);
+        self.per_kind_group(d, groups, |l, k| l.copy_lanes(ins, code, k, false))?;
+        Ok(())
+    }
 }

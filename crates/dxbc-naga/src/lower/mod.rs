@@ -107,8 +107,10 @@
 //! block builders, and the driver (`translate_form`). By what it lowers:
 //! `instruction` dispatches one instruction; `declare` the declarations;
 //! `operands` and `write` read sources and write destinations; `copy` the
-//! typeless `mov`/`movc`; `alu` the arithmetic; `entry_point` the function
-//! around the body; `names` the identifiers RDEF and the signatures give.
+//! typeless `mov`/`movc`; `alu` the arithmetic, with `integer`, `bits`
+//! and `convert` for the instructions whose D3D results take more than
+//! one WGSL operator; `entry_point` the function around the body; `names`
+//! the identifiers RDEF and the signatures give.
 //! Registers' values and scopes are in `regs`, resources in `resources`.
 
 use crate::Limitation as L;
@@ -128,10 +130,13 @@ use naga::{
 use std::collections::{BTreeMap, BTreeSet};
 
 mod alu;
+mod bits;
+mod convert;
 mod copy;
 mod declare;
 mod entry_point;
 mod instruction;
+mod integer;
 mod names;
 mod operands;
 mod write;

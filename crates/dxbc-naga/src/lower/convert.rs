@@ -1,0 +1,73 @@
+//! Conversions between floats and integers, and to and from half
+//! precision, with D3D's results where WGSL's differ.
+
+use super::*;
+
+impl<'a> Lower<'a> {
+    /// `ftoi` and `ftou` with D3D's results: NaN gives 0 and out-of-range
+    /// values clamp.
+    pub(super) fn float_to_int(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
+        // D3D: NaN → 0, out-of-range values clamp.
+        let a = self.src(ins, 1, K::F)?;
+        let (lo, hi, k) =
+            if code == O::Ftoi { (-2147483648.0f32, 2147483520.0f32, K::I) } else { (0.0, 4294967040.0, K::U) };
+        let lo = self.splat_f(lo);
+        let hi = self.splat_f(hi);
+        let c = self.math(M::Clamp, a, Some(lo), Some(hi));
+        let conv = self.e(E::As { expr: c, kind: k.kind(), convert: Some(4) });
+        // The largest f32 below 2^31 (2^32) converts short of the
+        // maximum: values at or above 2^31 (2^32) saturate to it.
+        let (limit, max) = match k {
+            K::I => (self.splat_f(2147483648.0), self.splat_i(i32::MAX)),
+            _ => (self.splat_f(4294967296.0), self.splat_u(u32::MAX)),
+        };
+        let above = self.bin(B::GreaterEqual, a, limit);
+        let conv = self.select(above, max, conv);
+        let nan = self.bin(B::NotEqual, a, a);
+        let zero = match k {
+            K::I => self.splat_i(0),
+            _ => self.splat_u(0),
+        };
+        let r = self.select(nan, zero, conv);
+        let d = self.op(ins, 0)?;
+        self.write(d, r, k, false)?;
+        Ok(())
+    }
+
+    /// `f32tof16`: each component's half-precision bits in its low 16 bits.
+    pub(super) fn f32_to_f16(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
+        // f32tof16: the half's bits in the low 16 bits of each component.
+        let a = self.src(ins, 1, K::F)?;
+        let zero = self.e(E::Literal(Literal::F32(0.0)));
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            let x = self.component(a, c);
+            let ty = self.ty(TypeInner::Vector { size: VectorSize::Bi, scalar: Scalar::F32 });
+            let v2 = self.e(E::Compose { ty, components: vec![x, zero] });
+            comps.push(self.math(M::Pack2x16float, v2, None, None));
+        }
+        let ty = self.t.vec4u;
+        let r = self.e(E::Compose { ty, components: comps });
+        let d = self.op(ins, 0)?;
+        self.write(d, r, K::U, false)?;
+        Ok(())
+    }
+
+    /// `f16tof32`: each component's low 16 bits read as a half.
+    pub(super) fn f16_to_f32(&mut self, ins: &Instruction, sat: bool) -> Result<(), TranslateError> {
+        let a = self.src(ins, 1, K::U)?;
+        let mask = self.lit_u(0xffff);
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            let x = self.component(a, c);
+            let lo = self.bin(B::And, x, mask);
+            let v2 = self.math(M::Unpack2x16float, lo, None, None);
+            comps.push(self.component(v2, 0));
+        }
+        let ty = self.t.vec4f;
+        let r = self.e(E::Compose { ty, components: comps });
+        let d = self.op(ins, 0)?;
+        self.write(d, r, K::F, sat)?;
+        Ok(())
+    }
+}
