@@ -344,8 +344,9 @@ pub(crate) struct Lower<'a> {
     /// Output-register components written in the block being built but not
     /// stored yet: the value (in the global's kind), its lane, and the span
     /// of the write. Stored at the next block boundary or flow instruction,
-    /// a register whose four components are all pending as one vector.
-    pending_outputs: BTreeMap<u32, [Option<PendingLane>; 4]>,
+    /// a register whose four components are all pending as one vector. By
+    /// register, in order.
+    pending_outputs: Vec<(u32, [Option<PendingLane>; 4])>,
     /// Per output register, the components some instruction writes (the
     /// others stay zero, as the register's global starts).
     output_writes: BTreeMap<u32, u32>,
@@ -488,7 +489,7 @@ pub(crate) fn translate_form(
         class_defaults: crate::emulate::interfaces::default_class_instances(shader),
         fcall_depth: 0,
         inlined: 0,
-        pending_outputs: BTreeMap::new(),
+        pending_outputs: Vec::new(),
         output_writes: output_write_masks(p),
         array_lengths: BTreeMap::new(),
     };

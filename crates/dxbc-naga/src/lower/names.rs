@@ -80,11 +80,24 @@ pub(super) fn rdef_names(shader: &dxbc::Shader) -> Vec<(RegisterClass, u32, u32,
 /// `name` as a WGSL identifier: other characters become `_`, a leading
 /// digit or `__` gets a letter; None when nothing is left.
 pub(crate) fn identifier(name: &str) -> Option<String> {
-    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    identifier_in(name, false, 0)
+}
+
+/// [`identifier`] of `name`, lowercased when `lower`, with room for
+/// `extra` more bytes (one allocation where the name needs no fixing).
+fn identifier_in(name: &str, lower: bool, extra: usize) -> Option<String> {
+    let mut s = String::with_capacity(name.len() + 1 + extra);
+    for c in name.chars() {
+        s.push(match c {
+            c if c.is_ascii_alphanumeric() && lower => c.to_ascii_lowercase(),
+            c if c.is_ascii_alphanumeric() => c,
+            _ => '_',
+        });
+    }
     while s.ends_with('_') && s.len() > 1 {
         s.pop();
     }
-    if s.chars().all(|c| c == '_') {
+    if s.bytes().all(|c| c == b'_') {
         return None;
     }
     if s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with("__") {
@@ -130,14 +143,12 @@ fn names_of_lone_elements(
             continue;
         }
         let alone = elements.iter().filter(|o| o.name.eq_ignore_ascii_case(&e.name)).count() == 1;
-        let name = match (alone && e.semantic_index == 0, identifier(&e.name.to_ascii_lowercase())) {
+        let name = match (alone && e.semantic_index == 0, identifier_in(&e.name, true, 0)) {
             (true, Some(base)) => base,
             _ => semantic_identifier(&e.name, e.semantic_index),
         };
-        let name = match name.strip_prefix("sv_").filter(|r| !r.is_empty()) {
-            Some(rest) => format!("{prefix}{rest}"),
-            None => format!("{prefix}{name}"),
-        };
+        let rest = name.strip_prefix("sv_").filter(|r| !r.is_empty()).unwrap_or(&name);
+        let name = if prefix.is_empty() && rest.len() == name.len() { name } else { [prefix, rest].concat() };
         out.insert(e.register, name);
     }
     out
@@ -146,6 +157,7 @@ fn names_of_lone_elements(
 /// A signature element's identifier: its semantic in lower case with its
 /// index (`texcoord0`, `sv_target1`).
 pub(super) fn semantic_identifier(name: &str, index: u32) -> String {
-    let base = identifier(&name.to_ascii_lowercase()).unwrap_or_else(|| "io".into());
-    format!("{base}{index}")
+    let mut s = identifier_in(name, true, 10).unwrap_or_else(|| "io".into());
+    dxbc::listing::push_decimal(&mut s, index.into());
+    s
 }

@@ -44,7 +44,14 @@ impl<'a> Lower<'a> {
             let g = self.output(reg);
             let bits = self.bitcast(value, k, self.global_kind(g));
             let span = self.span;
-            let pending = self.pending_outputs.entry(reg).or_insert([None; 4]);
+            let at = match self.pending_outputs.binary_search_by_key(&reg, |p| p.0) {
+                Ok(at) => at,
+                Err(at) => {
+                    self.pending_outputs.insert(at, (reg, [None; 4]));
+                    at
+                }
+            };
+            let pending = &mut self.pending_outputs[at].1;
             let mut lane = 0;
             for c in 0..4u32 {
                 if mask & (1 << c) != 0 {
@@ -100,9 +107,9 @@ impl<'a> Lower<'a> {
         if self.pending_outputs.is_empty() {
             return;
         }
-        let pending = std::mem::take(&mut self.pending_outputs);
+        let mut pending = std::mem::take(&mut self.pending_outputs);
         let span = self.span;
-        for (reg, mut lanes) in pending {
+        for (reg, mut lanes) in pending.drain(..) {
             let g = self.output(reg);
             // In a native stage, components no instruction writes stay
             // zero: with them the register is whole.
@@ -136,6 +143,10 @@ impl<'a> Lower<'a> {
                     self.stmt(S::Store { pointer, value });
                 }
             }
+        }
+        // The buffer is kept for the next writes (nothing above writes one).
+        if self.pending_outputs.is_empty() {
+            self.pending_outputs = pending;
         }
         self.span = span;
     }
