@@ -27,6 +27,7 @@ mod spirv_binding_arrays;
 pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
+mod validate;
 mod wgsl_bounds;
 mod wgsl_casts;
 mod wgsl_form;
@@ -476,9 +477,7 @@ pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> 
     for &f in fns {
         soft_f64::ir::function(&mut module, &mut cache, f);
     }
-    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
-        .validate(&module)
-        .map_err(|e| OutputError::backend(Language::Wgsl, e.into_inner()))?;
+    let info = validate::validate(&module).map_err(|e| OutputError::backend(Language::Wgsl, e.into_inner()))?;
     naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| OutputError::backend(Language::Wgsl, e))
 }
@@ -562,10 +561,7 @@ pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
     let split_info;
     let (module, info) = match &split {
         Some((m, _)) => {
-            split_info =
-                naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
-                    .validate(m)
-                    .map_err(|e| OutputError::backend(Language::Glsl, e.into_inner()))?;
+            split_info = validate::validate(m).map_err(|e| OutputError::backend(Language::Glsl, e.into_inner()))?;
             (m, &split_info)
         }
         None => (base, base_info),

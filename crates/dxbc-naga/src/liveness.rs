@@ -418,6 +418,10 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
     if !matches!(stage, Some(ProgramType::PixelShader | ProgramType::VertexShader | ProgramType::ComputeShader)) {
         return None;
     }
+    // Without temps there is nothing to track (most small shaders).
+    if !p.operands.iter().any(|op| op.operand_type() == Some(OT::Temp)) {
+        return None;
+    }
     let n = p.instructions.len();
     let mut effects: Vec<Effect> = vec![Effect::default(); n];
     let mut touches: Vec<(u32, Touch)> = Vec::with_capacity(2 * n);

@@ -513,9 +513,7 @@ pub(crate) fn translate_form(
         l.entry_point(shader)?
     };
     crate::dead::drop_dead_expressions(&mut l.module);
-    let mut validator =
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
-    let info = match validator.validate(&l.module) {
+    let info = match crate::validate::validate(&l.module) {
         Ok(i) => i,
         Err(e) => {
             let offset = e.spans().next().map(|(s, _)| s.to_range().map_or(0, |r| r.start)).filter(|&o| o != 0);
