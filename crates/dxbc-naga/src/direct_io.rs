@@ -209,7 +209,10 @@ pub(crate) fn drop_unread(module: &Module, f: &mut Function, body: &mut Block, g
     if used_by_functions(module, g) {
         return false;
     }
-    let is_g = marks(&f.expressions, g).is_g;
+    let is_g: Vec<bool> = f.expressions.iter().map(|(_, e)| matches!(e, E::GlobalVariable(x) if *x == g)).collect();
+    if !is_g.contains(&true) {
+        return true;
+    }
     let named = |h: Handle<E>| is_g[h.index()];
     for (_, e) in f.expressions.iter() {
         let mut bad = false;

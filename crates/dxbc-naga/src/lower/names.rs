@@ -87,12 +87,20 @@ pub(crate) fn identifier(name: &str) -> Option<String> {
 /// `extra` more bytes (one allocation where the name needs no fixing).
 fn identifier_in(name: &str, lower: bool, extra: usize) -> Option<String> {
     let mut s = String::with_capacity(name.len() + 1 + extra);
-    for c in name.chars() {
-        s.push(match c {
-            c if c.is_ascii_alphanumeric() && lower => c.to_ascii_lowercase(),
-            c if c.is_ascii_alphanumeric() => c,
-            _ => '_',
-        });
+    if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        // The common case, nothing to replace: copied whole.
+        s.push_str(name);
+        if lower {
+            s.make_ascii_lowercase();
+        }
+    } else {
+        for c in name.chars() {
+            s.push(match c {
+                c if c.is_ascii_alphanumeric() && lower => c.to_ascii_lowercase(),
+                c if c.is_ascii_alphanumeric() => c,
+                _ => '_',
+            });
+        }
     }
     while s.ends_with('_') && s.len() > 1 {
         s.pop();
