@@ -482,8 +482,9 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
     let mut live_in = vec![0u64; n * words];
     let mut live_out = vec![0u64; n * words];
     let mut dst_live: Vec<Option<u8>> = effects.iter().map(|e| e.dst.map(|_| 0)).collect();
-    let mut out = vec![0u64; words];
-    let mut inn = vec![0u64; words];
+    // What flows out of and into the instruction being looked at, in one buffer.
+    let mut scratch = vec![0u64; 2 * words];
+    let (out, inn) = scratch.split_at_mut(words);
     let mut sweeps = 0;
     loop {
         let mut changed = false;
@@ -498,16 +499,16 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
                     }
                 }
             }
-            inn.copy_from_slice(&out);
+            inn.copy_from_slice(out);
             // What the destination leaves live, and whether it is computed at all.
             let live = e.dst.map(|(reg, mask)| {
-                (0..4u8).filter(|c| mask & (1 << c) != 0 && bit(&out, reg, *c)).fold(0u8, |m, c| m | 1 << c)
+                (0..4u8).filter(|c| mask & (1 << c) != 0 && bit(out, reg, *c)).fold(0u8, |m, c| m | 1 << c)
             });
             let mine = &touches[e.start as usize..e.end as usize];
             for &(reg, t) in mine {
                 if let Touch::Def(mask) = t {
                     for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-                        set(&mut inn, reg, c, false);
+                        set(inn, reg, c, false);
                     }
                 }
             }
@@ -520,21 +521,21 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
                         Touch::Def(_) => {}
                         Touch::Read(mask) => {
                             for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-                                set(&mut inn, reg, c, true);
+                                set(inn, reg, c, true);
                             }
                         }
                         Touch::Lanes(sel) => {
                             for c in (0..4usize).filter(|c| lanes & dst & (1 << c) != 0) {
-                                set(&mut inn, reg, sel[c], true);
+                                set(inn, reg, sel[c], true);
                             }
                         }
                     }
                 }
             }
             let at = i * words..(i + 1) * words;
-            if live_out[at.clone()] != out[..] || live_in[at.clone()] != inn[..] {
-                live_out[at.clone()].copy_from_slice(&out);
-                live_in[at].copy_from_slice(&inn);
+            if live_out[at.clone()] != *out || live_in[at.clone()] != *inn {
+                live_out[at.clone()].copy_from_slice(out);
+                live_in[at].copy_from_slice(inn);
                 changed = true;
             }
             if let Some(l) = live {
@@ -549,17 +550,19 @@ pub(crate) fn analyse(p: &Program) -> Option<Liveness> {
             return None;
         }
     }
-    let mut needed = vec![0u64; n * words];
+    // What each instruction's stores serve, written over its live-out set
+    // (not needed after this).
+    let mut needed = live_out;
     for (i, e) in effects.iter().enumerate() {
         let at = i * words..(i + 1) * words;
         let to = &mut needed[at.clone()];
         match e.jump.map(|t| t as usize) {
             Some(t) if t < n => to.copy_from_slice(&live_in[t * words..(t + 1) * words]),
-            Some(_) => {}
-            None if e.flow => to.copy_from_slice(&live_out[at]),
+            Some(_) => to.fill(0),
+            None if e.flow => {}
             None => {
-                for ((w, a), b) in to.iter_mut().zip(&live_in[at.clone()]).zip(&live_out[at]) {
-                    *w = a | b;
+                for (w, a) in to.iter_mut().zip(&live_in[at]) {
+                    *w |= a;
                 }
             }
         }

@@ -15,6 +15,8 @@ thread_local! {
 
 /// Validates `module` as a fresh `Validator::new(ValidationFlags::all(),
 /// Capabilities::all())` would.
+// The error is naga's own, passed on as `Validator::validate` gives it.
+#[allow(clippy::result_large_err)]
 pub(crate) fn validate(module: &naga::Module) -> Result<ModuleInfo, WithSpan<ValidationError>> {
     VALIDATOR.with(|v| match v.try_borrow_mut() {
         Ok(mut v) => v.validate(module),
