@@ -258,3 +258,25 @@ fn default_class_instances_follow_ifce() {
     let tables: Vec<u32> = w.chunks(4).skip(4).map(|r| r[0]).collect();
     assert_eq!(tables, [5, 12, 18, 24]);
 }
+
+#[test]
+fn atomics_on_a_1d_array_typed_uav_address_its_2d_array() {
+    // A typed UAV texture 1D array is declared as a 2D array of height one;
+    // an atomic's address (x, layer) becomes ((x, 0), layer), as loads and
+    // stores already do.
+    let listing = "cs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_uav_typed_texture1darray (uint,uint,uint,uint) u0
+dcl_input vThreadID.xy
+dcl_thread_group 8, 8, 1
+atomic_iadd u0, vThreadID.xyxx, l(1)
+ret
+";
+    let bytes = dxbc::asm::assemble(listing).expect("the fixture assembles");
+    let shader = dxbc::Shader::parse(&bytes).expect("parses");
+    let t = dxbc_naga::translate(&shader, &dxbc_naga::Options::default()).expect("translates and validates");
+    assert!(t.emulations.contains(&Emulation::Texture1dArrayAs2dArray));
+    // naga's validator checks the coordinate against the image's dimension
+    // (a scalar x for the 2D array was refused); SPIR-V is written.
+    assert!(!dxbc_naga::to_spirv(&t).expect("SPIR-V").is_empty());
+}

@@ -825,9 +825,14 @@ impl<'a> Lower<'a> {
 
     pub(crate) fn private_global(&mut self, name: String) -> Handle<GlobalVariable> {
         let ty = self.t.vec4u;
+        self.private_typed(name, ty)
+    }
+
+    /// A private global of type `ty`.
+    pub(crate) fn private_typed(&mut self, name: impl Into<String>, ty: Handle<Type>) -> Handle<GlobalVariable> {
         self.module.global_variables.append(
             GlobalVariable {
-                name: Some(name),
+                name: Some(name.into()),
                 space: AddressSpace::Private,
                 binding: None,
                 ty,

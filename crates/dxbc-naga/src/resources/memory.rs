@@ -415,11 +415,7 @@ impl Lower<'_> {
         let Some(st) = self.storage_texture(res)? else {
             return malformed(format!("u{id} is not a typed UAV"), ins.offset as usize);
         };
-        let (n, arrayed) = Self::coord_shape(st.dim);
-        let ai = self.bitcast(addr, K::U, K::I);
-        let coordinate = self.sub_vector(ai, n);
-        let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
-        let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
+        let (coordinate, array_index) = self.storage_coordinate(&st, addr);
         let image = self.handle_of(st.g, st.elem);
         let v = self.e(E::ImageLoad { image, coordinate, array_index, sample: None, level: None });
         let v = self.resource_swizzle(res, v);
@@ -458,11 +454,7 @@ impl Lower<'_> {
             let o = self.op(ins, 2)?;
             self.read(o, st.k)?
         };
-        let (n, arrayed) = Self::coord_shape(st.dim);
-        let ai = self.bitcast(addr, K::U, K::I);
-        let coordinate = self.sub_vector(ai, n);
-        let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
-        let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
+        let (coordinate, array_index) = self.storage_coordinate(&st, addr);
         let image = self.handle_of(st.g, st.elem);
         self.stmt(S::ImageStore { image, coordinate, array_index, value });
         Ok(())
@@ -503,13 +495,21 @@ impl Lower<'_> {
             let v = self.read(o, st.k)?;
             self.component(v, 0)
         };
-        let (n, arrayed) = Self::coord_shape(st.dim);
-        let ai = self.bitcast(addr, K::U, K::I);
-        let coordinate = self.sub_vector(ai, n);
-        let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
+        let (coordinate, array_index) = self.storage_coordinate(&st, addr);
         let image = self.handle_of(st.g, st.elem);
         self.stmt(S::ImageAtomic { image, coordinate, array_index, fun, value });
         Ok(())
+    }
+
+    /// A typed UAV texture's coordinate and array layer from an address
+    /// (a 1D array's as the 2D array it is declared as).
+    fn storage_coordinate(&mut self, st: &StorageTex, addr: H) -> (H, Option<H>) {
+        let (n, arrayed) = Self::coord_shape(st.dim);
+        let ai = self.bitcast(addr, K::U, K::I);
+        let coordinate = self.sub_vector(ai, n);
+        let coordinate = self.as_2d(st.dim, coordinate, Literal::I32(0));
+        let array_index = if arrayed { Some(self.component(ai, n)) } else { None };
+        (coordinate, array_index)
     }
 
     pub(crate) fn bufinfo(&mut self, ins: &Instruction) -> Result<(), TranslateError> {

@@ -144,20 +144,6 @@ impl Lower<'_> {
         )
     }
 
-    pub(crate) fn private_typed(&mut self, name: &str, ty: Handle<naga::Type>) -> Handle<GlobalVariable> {
-        self.module.global_variables.append(
-            GlobalVariable {
-                name: Some(name.into()),
-                space: AddressSpace::Private,
-                binding: None,
-                ty,
-                init: None,
-                memory_decorations: naga::MemoryDecorations::empty(),
-            },
-            Span::UNDEFINED,
-        )
-    }
-
     /// Output registers a record carries: those the program declares, and
     /// those of the output signature (stream 0 for the draw).
     pub(crate) fn record_registers(&self, shader: &dxbc::Shader) -> Result<Vec<u32>, TranslateError> {
