@@ -660,6 +660,35 @@ impl<'a> Lower<'a> {
         f
     }
 
+    /// Builds a function of its own with `build` while the function under
+    /// construction waits: its statements, open blocks, `Emit` range,
+    /// cached loads and buffer lengths are set aside and come back after,
+    /// so that the caller goes on where it was. Only for code that reads no
+    /// register (a register's value is an expression of the function it
+    /// was made in). The function is appended to the module: before the
+    /// body's, as a callee must be.
+    pub(crate) fn build_function(
+        &mut self,
+        name: &str,
+        build: impl FnOnce(&mut Self) -> Result<(), TranslateError>,
+    ) -> Result<Handle<Function>, TranslateError> {
+        self.flush();
+        let next = Function { name: Some(name.into()), ..Default::default() };
+        let outer = std::mem::replace(&mut self.f, next);
+        let frames = std::mem::take(&mut self.frames);
+        let root = std::mem::take(&mut self.root);
+        let lengths = std::mem::take(&mut self.array_lengths);
+        let loads = std::mem::take(&mut self.loads);
+        let built = build(self);
+        self.flush();
+        let body = self.take_root();
+        let mut f = std::mem::replace(&mut self.f, outer);
+        f.body = body;
+        (self.frames, self.root, self.array_lengths, self.loads) = (frames, root, lengths, loads);
+        built?;
+        Ok(self.module.functions.append(f, self.span))
+    }
+
     fn block(&mut self) -> &mut Block {
         match self.frames.last_mut() {
             None => &mut self.root,

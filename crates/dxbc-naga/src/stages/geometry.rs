@@ -58,6 +58,8 @@ pub(crate) struct GsState {
     prev: [Handle<GlobalVariable>; 2],
     /// Output registers of a record.
     regs: Vec<u32>,
+    /// `emit_vertex`, the function every `emit` calls, once made.
+    emit_vertex: Option<Handle<naga::Function>>,
 }
 
 /// Where a list vertex's registers come from.
@@ -289,6 +291,7 @@ impl Lower<'_> {
                 position,
                 prev,
                 regs: regs.clone(),
+                emit_vertex: None,
             }),
             tess: None,
         });
@@ -380,7 +383,32 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// `emit`: a call of `emit_vertex`, made at the first emit. Every emit
+    /// does the same with the same globals (the output registers, the
+    /// strip, the slot), so it is written once, as a person would.
     fn gs_emit(&mut self) -> Result<(), TranslateError> {
+        let Some(gs) = self.io.as_ref().and_then(|io| io.gs.as_ref()) else {
+            return malformed("emit outside a geometry shader", self.offset_now());
+        };
+        let function = match gs.emit_vertex {
+            Some(f) => f,
+            None => {
+                let f = self.build_function("emit_vertex", |l| l.emit_vertex())?;
+                if let Some(gs) = self.io.as_mut().and_then(|io| io.gs.as_mut()) {
+                    gs.emit_vertex = Some(f);
+                }
+                f
+            }
+        };
+        self.stmt(S::Call { function, arguments: Vec::new(), result: None });
+        Ok(())
+    }
+
+    /// The body of `emit_vertex`: the current output registers become the
+    /// strip's newest vertex, and the list primitive it completes (if any)
+    /// is appended to the invocation's slot. Emits past `dcl_maxout` do
+    /// nothing.
+    fn emit_vertex(&mut self) -> Result<(), TranslateError> {
         let Some(io) = &self.io else { return malformed("emit without stage buffers", self.offset_now()) };
         let Some(gs) = &io.gs else { return malformed("emit outside a geometry shader", self.offset_now()) };
         let (topology, max_out, strip_len, emitted, prev, regs) =
