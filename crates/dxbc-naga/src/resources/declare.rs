@@ -133,22 +133,7 @@ impl Lower<'_> {
                     None if mixed => 4,
                     _ => self.options.channels(RegisterClass::ShaderResource, register),
                 };
-                let ty = self.word_array(None, K::U, None);
-                let g = self.resource_global(
-                    format!("t{id}"),
-                    ty,
-                    RegisterClass::ShaderResource,
-                    register,
-                    space,
-                    BindingKind::TypedBuffer { writable: false, channels },
-                    AddressSpace::Storage { access: naga::StorageAccess::LOAD },
-                    id,
-                    count,
-                );
-                self.words.insert(
-                    (T, id),
-                    Words { g, elem: None, stride: 4 * channels, atomic: None, typed: true, channels, k, word: K::U },
-                );
+                self.declare_typed_buffer(d, false, None, channels, k);
                 return Ok(());
             }
             // WGSL has no 1D arrays: a 2D array of height 1 (emulate/texture1d_array.rs).
@@ -308,22 +293,7 @@ impl Lower<'_> {
             let atomic = self.atomic_targets.get(&(U, id)).copied();
             let channels =
                 if atomic.is_some() { 1 } else { self.options.channels(RegisterClass::UnorderedAccess, register) };
-            let ty = self.word_array(atomic, K::U, None);
-            let g = self.resource_global(
-                format!("u{id}"),
-                ty,
-                RegisterClass::UnorderedAccess,
-                register,
-                space,
-                BindingKind::TypedBuffer { writable: true, channels },
-                AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
-                id,
-                count,
-            );
-            self.words.insert(
-                (U, id),
-                Words { g, elem: None, stride: 4 * channels, atomic, typed: true, channels, k, word: K::U },
-            );
+            self.declare_typed_buffer(d, true, atomic, channels, k);
         } else {
             // Atomics on a typed UAV texture: naga's image atomics on an
             // r32 uint/sint storage texture (native targets; WebGPU has none).
@@ -378,5 +348,32 @@ impl Lower<'_> {
             self.storage_textures.insert(id, StorageTex { g, elem: None, dim, k });
         }
         Ok(())
+    }
+
+    /// A typed buffer (`Buffer<T>`, or a typed UAV's buffer when `uav`): a
+    /// storage buffer of 32-bit words, `channels` to an element, read in
+    /// kind `k` (atomic words of `atomic`'s kind where atomics touch it).
+    fn declare_typed_buffer(&mut self, d: Declared, uav: bool, atomic: Option<K>, channels: u32, k: K) {
+        let Declared { id, register, count, space, .. } = d;
+        let (file, prefix, class, access) = if uav {
+            (U, "u", RegisterClass::UnorderedAccess, naga::StorageAccess::LOAD | naga::StorageAccess::STORE)
+        } else {
+            (T, "t", RegisterClass::ShaderResource, naga::StorageAccess::LOAD)
+        };
+        let ty = self.word_array(atomic, K::U, None);
+        let kind = BindingKind::TypedBuffer { writable: uav, channels };
+        let g = self.resource_global(
+            format!("{prefix}{id}"),
+            ty,
+            class,
+            register,
+            space,
+            kind,
+            AddressSpace::Storage { access },
+            id,
+            count,
+        );
+        let words = Words { g, elem: None, stride: 4 * channels, atomic, typed: true, channels, k, word: K::U };
+        self.words.insert((file, id), words);
     }
 }
