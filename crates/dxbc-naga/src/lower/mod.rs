@@ -672,6 +672,8 @@ impl<'a> Lower<'a> {
         name: &str,
         build: impl FnOnce(&mut Self) -> Result<(), TranslateError>,
     ) -> Result<Handle<Function>, TranslateError> {
+        // Output writes still waiting are the caller's: stored there first.
+        self.flush_outputs();
         self.flush();
         let next = Function { name: Some(name.into()), ..Default::default() };
         let outer = std::mem::replace(&mut self.f, next);
