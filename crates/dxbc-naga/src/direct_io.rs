@@ -367,17 +367,7 @@ pub(crate) fn split_emits(block: &mut Block, gone: &[bool]) {
     for s in block.iter_mut() {
         match s {
             S::Emit(range) => split_here |= range.clone().any(is_gone),
-            S::Block(b) => split_emits(b, gone),
-            S::If { accept, reject, .. } => {
-                split_emits(accept, gone);
-                split_emits(reject, gone);
-            }
-            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| split_emits(&mut c.body, gone)),
-            S::Loop { body, continuing, .. } => {
-                split_emits(body, gone);
-                split_emits(continuing, gone);
-            }
-            _ => {}
+            s => crate::ir_walk::for_each_nested_block_mut(s, |b| split_emits(b, gone)),
         }
     }
     // Only a block with such an `Emit` is rebuilt: most blocks have none,

@@ -118,19 +118,25 @@ pub(crate) fn rebuild_blocks(block: &mut naga::Block, replace: &mut dyn FnMut(S,
     // saves the pushes' regrowth.
     let old = std::mem::replace(block, naga::Block::with_capacity(block.len()));
     for (mut s, span) in old.span_into_iter() {
-        match &mut s {
-            S::Block(b) => rebuild_blocks(b, replace),
-            S::If { accept, reject, .. } => {
-                rebuild_blocks(accept, replace);
-                rebuild_blocks(reject, replace);
-            }
-            S::Switch { cases, .. } => cases.iter_mut().for_each(|c| rebuild_blocks(&mut c.body, replace)),
-            S::Loop { body, continuing, .. } => {
-                rebuild_blocks(body, replace);
-                rebuild_blocks(continuing, replace);
-            }
-            _ => {}
-        }
+        for_each_nested_block_mut(&mut s, |b| rebuild_blocks(b, replace));
         replace(s, span, block);
+    }
+}
+
+/// Calls `f` on each block nested directly in `s`: a block's own, an
+/// `if`'s two, every case of a `switch`, a loop's body and continuing.
+pub(crate) fn for_each_nested_block_mut(s: &mut S, mut f: impl FnMut(&mut naga::Block)) {
+    match s {
+        S::Block(b) => f(b),
+        S::If { accept, reject, .. } => {
+            f(accept);
+            f(reject);
+        }
+        S::Switch { cases, .. } => cases.iter_mut().for_each(|c| f(&mut c.body)),
+        S::Loop { body, continuing, .. } => {
+            f(body);
+            f(continuing);
+        }
+        _ => {}
     }
 }

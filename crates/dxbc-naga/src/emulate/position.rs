@@ -6,14 +6,15 @@
 use crate::IoEntry;
 use naga::{Expression as E, Function, Handle, Literal, Span, StructMember, Type};
 
-/// The output member and the I/O entry reporting it; the value, read at
-/// each return, is [`synthesised_value`].
-pub(crate) fn synthesised_position(vec4f: Handle<Type>, offset: u32) -> (StructMember, IoEntry) {
+/// The output member (its offset is given where it joins the result) and
+/// the I/O entry reporting it; the value, read at each return, is
+/// [`synthesised_value`].
+pub(crate) fn synthesised_position(vec4f: Handle<Type>) -> (StructMember, IoEntry) {
     let member = StructMember {
         name: Some("synthesised_position".into()),
         ty: vec4f,
         binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::Position { invariant: false })),
-        offset,
+        offset: 0,
     };
     let entry = IoEntry {
         semantic: "SV_Position".into(),

@@ -73,7 +73,7 @@ impl<'a> Lower<'a> {
             // WebGPU require one: a constant position is added after the real
             // outputs (their locations are untouched) and reported as
             // synthesised.
-            let (member, entry) = crate::emulate::position::synthesised_position(self.t.vec4f, parts.offset);
+            let (member, entry) = crate::emulate::position::synthesised_position(self.t.vec4f);
             parts.push(member, 16, OutValue::SynthesisedPosition, entry);
             self.emulations.insert(Emulation::SynthesisedPosition);
         }
