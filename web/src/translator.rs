@@ -42,35 +42,49 @@ pub fn lower(shader: &Shader) -> Result<dxbc_naga::Translation, Failure> {
     })
 }
 
-/// Runs one backend: its lines, or why this target has none (a refusal
-/// names the target and carries its limitation).
-pub fn emit(t: &dxbc_naga::Translation, target: Target) -> Result<Vec<String>, Failure> {
+/// A backend's refusal or failure, as the pane shows it (a refusal names
+/// the target and carries its limitation).
+fn output_failure(e: dxbc_naga::OutputError, target: Target) -> Failure {
     use dxbc_naga::OutputError as E;
+    let mut f = match e {
+        E::Refused { limitation, detail, offset, .. } => {
+            Failure::new(FailureKind::Unsupported(limitation), detail, Some(offset))
+        }
+        e @ (E::Backend { .. } | E::Withheld { .. }) => Failure::new(FailureKind::Backend, e.to_string(), None),
+    };
+    f.target = Some(target);
+    f
+}
+
+fn text_lines(text: &str) -> Vec<String> {
+    text.lines().map(str::to_string).collect()
+}
+
+/// Runs one backend: its lines, or why this target has none.
+pub fn emit(t: &dxbc_naga::Translation, target: Target) -> Result<Vec<String>, Failure> {
     let text = match target {
         Target::Wgsl => dxbc_naga::to_wgsl(t),
         Target::Glsl => dxbc_naga::to_glsl(t),
         Target::Msl => dxbc_naga::to_msl(t),
         Target::Hlsl => dxbc_naga::to_hlsl(t),
-    }
-    .map_err(|e| {
-        let mut f = match e {
-            E::Refused { limitation, detail, offset, .. } => {
-                Failure::new(FailureKind::Unsupported(limitation), detail, Some(offset))
-            }
-            e @ (E::Backend { .. } | E::Withheld { .. }) => Failure::new(FailureKind::Backend, e.to_string(), None),
-        };
-        f.target = Some(target);
-        f
-    })?;
-    Ok(text.lines().map(str::to_string).collect())
+    };
+    text.map(|s| text_lines(&s)).map_err(|e| output_failure(e, target))
 }
 
-/// Everything the pane shows once the lowering and the backends ran.
-pub fn finish(t: &dxbc_naga::Translation, outputs: Vec<Result<Vec<String>, Failure>>) -> Translated {
-    let wgsl_spans = match &outputs[Target::Wgsl.index()] {
-        Ok(lines) => wgsl_line_spans(t, lines),
-        Err(_) => Vec::new(),
+/// Everything the pane shows: every backend's lines, and the WGSL lines'
+/// links, read from the module the WGSL was written from (built once).
+pub fn finish(t: &dxbc_naga::Translation) -> Translated {
+    let (wgsl, wgsl_spans) = match dxbc_naga::wgsl(t) {
+        Ok(w) => {
+            let lines = text_lines(&w.text);
+            let spans = wgsl_line_spans(&w.module, &lines);
+            (Ok(lines), spans)
+        }
+        Err(e) => (Err(output_failure(e, Target::Wgsl)), Vec::new()),
     };
+    let mut outputs: Vec<_> =
+        TARGETS.iter().map(|&k| if k == Target::Wgsl { Ok(Vec::new()) } else { emit(t, k) }).collect();
+    outputs[Target::Wgsl.index()] = wgsl;
     let body = body_function(&t.module);
     let expressions = body.map_or(0, |(f, _)| f.expressions.len());
     Translated {
@@ -93,10 +107,7 @@ pub fn finish(t: &dxbc_naga::Translation, outputs: Vec<Result<Vec<String>, Failu
 pub fn run(shader: &Shader) -> Outcome {
     match lower(shader) {
         Err(f) => Outcome::Failed(f),
-        Ok(t) => {
-            let outputs = TARGETS.iter().map(|&k| emit(&t, k)).collect();
-            Outcome::Ok(Arc::new(finish(&t, outputs)))
-        }
+        Ok(t) => Outcome::Ok(Arc::new(finish(&t))),
     }
 }
 
@@ -245,12 +256,12 @@ fn named_in_print_order(f: &naga::Function) -> Vec<naga::Handle<naga::Expression
 /// after the register it stands for (`r1_xyz`, the next named expression
 /// in print order); a line that binds nothing belongs to the instruction
 /// of the line before.
-pub fn wgsl_line_spans(t: &dxbc_naga::Translation, lines: &[String]) -> Vec<Option<(u32, u32)>> {
+/// `module` is the one the WGSL was written from ([`dxbc_naga::Wgsl`]: with
+/// software doubles, the software form; single-use reads of read-only
+/// memory inline).
+pub fn wgsl_line_spans(module: &naga::Module, lines: &[String]) -> Vec<Option<(u32, u32)>> {
     let mut out = vec![None; lines.len()];
-    // The module the WGSL was written from (with software doubles, the
-    // software form; single-use reads of read-only memory inline).
-    let module = dxbc_naga::wgsl_module(t);
-    let Some((f, header)) = body_function(&module) else { return out };
+    let Some((f, header)) = body_function(module) else { return out };
     let span_of = |h: naga::Handle<naga::Expression>| {
         let r = f.expressions.get_span(h).to_range()?;
         Some((r.start as u32, (r.end - r.start) as u32))

@@ -493,6 +493,19 @@ pub fn wgsl_module(t: &Translation) -> std::borrow::Cow<'_, naga::Module> {
 
 /// WGSL text.
 pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
+    wgsl(t).map(|w| w.text)
+}
+
+/// WGSL text and the module it was written from ([`wgsl_module`]), for a
+/// caller that links the text's lines back to the DXBC (the explorer) and
+/// should not build that module a second time.
+pub struct Wgsl<'t> {
+    pub text: String,
+    pub module: std::borrow::Cow<'t, naga::Module>,
+}
+
+/// [`to_wgsl`], keeping the module the text was written from.
+pub fn wgsl(t: &Translation) -> Result<Wgsl<'_>, OutputError> {
     t.check(Language::Wgsl)?;
     let (_, info) = t.module_for(Language::Wgsl);
     let module = wgsl_module(t);
@@ -500,13 +513,13 @@ pub fn to_wgsl(t: &Translation) -> Result<String, OutputError> {
         .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal),
     // and binding attributes on their declaration's line.
-    let mut s = wgsl_text::join_binding_lines(&wgsl_text::hex_masks(&s));
+    let mut text = wgsl_text::join_binding_lines(&wgsl_text::hex_masks(&s));
     if t.stage == naga::ShaderStage::Fragment && takes_derivatives(&module) {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.
-        s.insert_str(0, "diagnostic(off, derivative_uniformity);\n\n");
+        text.insert_str(0, "diagnostic(off, derivative_uniformity);\n\n");
     }
-    Ok(s)
+    Ok(Wgsl { text, module })
 }
 
 /// Whether a function of `module` takes a derivative, explicitly or by
