@@ -4,7 +4,8 @@
 //! naga prints every integer literal in decimal, so a mask reads
 //! `(x & 4294967232u)`; a person writes `(x & 0xffffffc0u)`. [`hex_masks`]
 //! rewrites the literals that are operands of a bitwise `&`, `|` or `^`
-//! (alone, or as every component of a vector of literals) in hex, and
+//! (alone, or as every component of a vector of literals) in hex, a field
+//! mask (low bits all ones) shifted into place (`(0x7fu << o)`), and
 //! all-ones `4294967295u` wherever it is (D3D's true, a mask that
 //! `select(0u, 0xffffffffu, b)` builds, a `firstbit` that found none). Only the
 //! spelling of a literal changes: the value, the module and every line stay
@@ -34,7 +35,7 @@ pub fn hex_masks(wgsl: &str) -> String {
             out.push('\n');
         }
         let trimmed = line.trim_start();
-        let operators = line.contains(" & ") || line.contains(" | ") || line.contains(" ^ ");
+        let operators = line.contains(" & ") || line.contains(" | ") || line.contains(" ^ ") || line.contains(" << ");
         if trimmed.starts_with("//") || !(operators || line.contains(ALL_ONES)) {
             out.push_str(line);
             continue;
@@ -71,6 +72,14 @@ fn hex_masks_in_line(line: &str, out: &mut String) {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for i in 1..b.len().saturating_sub(1) {
         let op = b[i];
+        // `m << n` with a field mask `m`: the mask is hex, the count is not.
+        if op == b'<' && b[i + 1] == b'<' && b[i - 1] == b' ' && b.get(i + 2) == Some(&b' ') {
+            let left = left_literals(line, i - 1);
+            if left.iter().all(|&(start, end)| is_field_mask(&line[start..end])) {
+                spans.extend(left);
+            }
+            continue;
+        }
         if !matches!(op, b'&' | b'|' | b'^') || b[i - 1] != b' ' || b[i + 1] != b' ' {
             continue;
         }
@@ -190,6 +199,13 @@ fn left_literals(s: &str, end: usize) -> Vec<(usize, usize)> {
     }
 }
 
+/// Whether the integer literal `token` has only low bits set, all of them
+/// (`127u`: a field's width as a mask).
+fn is_field_mask(token: &str) -> bool {
+    let digits = token.trim_end_matches(['u', 'i']);
+    digits.parse::<u32>().is_ok_and(|v| v != 0 && v & v.wrapping_add(1) == 0)
+}
+
 /// `token` in hex, when it is a non-negative integer literal of at least
 /// [`HEX_FROM`].
 fn hex_literal(token: &str) -> Option<String> {
@@ -229,6 +245,12 @@ mod tests {
             ("    let m = select(0u, 4294967295u, b);", "    let m = select(0u, 0xffffffffu, b);"),
             ("    let m = (14294967295u + 4294967295u);", "    let m = (14294967295u + 0xffffffffu);"),
             ("    // (x & 4294967232u)", "    // (x & 4294967232u)"),
+            // A field mask shifted into place; other shifted values and every count stay decimal.
+            ("    let m = (vec4(127u) << (o & vec4(31u)));", "    let m = (vec4(0x7fu) << (o & vec4(0x1fu)));"),
+            ("    let m = (65535u << 16u);", "    let m = (0xffffu << 16u);"),
+            ("    let m = (100u << 2u);", "    let m = (100u << 2u);"),
+            ("    let m = (vec2<u32>(255u, 12u) << s);", "    let m = (vec2<u32>(255u, 12u) << s);"),
+            ("    let m = (x << 255u);", "    let m = (x << 255u);"),
         ];
         for (naga, ours) in cases {
             assert_eq!(hex_masks(naga), ours);

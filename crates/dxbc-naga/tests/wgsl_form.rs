@@ -247,8 +247,8 @@ fn group_shared_words_are_indexed_as_written() {
 }
 
 /// A vector of one literal read twice is written at each use, as a literal
-/// is, not bound to a `let _eN = vec4(1u);` (here in `bfi`'s mask, which
-/// reads `vec4(1u)` and `vec4(0x1fu)` twice each).
+/// is, not bound to a `let _eN = vec4(0x1fu);` (here in `ubfe`, which masks
+/// its width and its offset with `vec4(0x1fu)`).
 #[test]
 fn a_literal_vector_read_twice_is_written_at_each_use() {
     let w = wgsl_of(
@@ -257,14 +257,54 @@ fn a_literal_vector_read_twice_is_written_at_each_use() {
          dcl_input_ps constant v0.xyzw\n\
          dcl_output o0.xyzw\n\
          dcl_temps 1\n\
-         bfi r0.xyzw, l(7, 7, 7, 7), v0.xyzw, v0.yzwx, l(0, 0, 0, 0)\n\
+         ubfe r0.xyzw, v0.xyzw, v0.yzwx, v0.zwxy\n\
          mov o0.xyzw, r0.xyzw\n\
          ret\n",
     );
     let body = body_of(&w);
-    assert!(!body.contains(" = vec4(") && !body.contains(" = vec4<u32>(1u"), "{w}");
-    assert_eq!(body.matches("vec4(1u)").count(), 2, "{w}");
+    assert!(!body.contains(" = vec4("), "{w}");
     assert_eq!(body.matches("vec4(0x1fu)").count(), 2, "{w}");
+    reparses(&w);
+}
+
+/// A bit field's immediate width is its mask, a literal: `bfi` with width 7
+/// at a register offset inserts under `(0x7fu << offset)`, not under
+/// `((1u << (7u & 0x1fu)) - 1u) << offset`, and a base of 0 keeps nothing.
+#[test]
+fn an_immediate_bit_field_width_is_a_literal_mask() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps constant v0.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         bfi r0.xyzw, l(7, 7, 7, 7), v0.xyzw, v0.yzwx, l(0, 0, 0, 0)\n\
+         ubfe r0.x, l(5), v0.y, r0.x\n\
+         mov o0.xyzw, r0.xyzw\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(body.contains("(vec4(0x7fu) << "), "{w}");
+    assert!(!body.contains("vec4(1u)") && !body.contains("~("), "{w}");
+    // ubfe of width 5: 32 - 5 is decided, and no lane has width 0.
+    assert!(body.contains("27u") && !body.contains("5u & 0x1fu") && !body.contains("== 0u"), "{w}");
+    reparses(&w);
+}
+
+/// `f16tof32` of a literal is the half's value: 0x3c00 is 1.0, and 1 is the
+/// smallest subnormal half, 2^-24 (a conversion keeps it).
+#[test]
+fn a_literal_half_is_converted_in_place() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_output o0.xyzw\n\
+         f16tof32 o0.xyzw, l(0x00003c00, 1, 0x0000c000, 0)\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(!body.contains("unpack2x16float"), "{w}");
+    assert!(body.contains("1f, 0.000000059604645f, -2f, 0f"), "{w}");
     reparses(&w);
 }
 

@@ -35,25 +35,40 @@ impl<'a> Lower<'a> {
                 return Ok(());
             }
         }
-        let w = self.src(ins, 1, K::U)?;
-        let o = self.src(ins, 2, K::U)?;
+        // An immediate width (or offset) is masked here, and what follows
+        // from it alone is decided here: `32 - width`, and whether a lane
+        // has width 0.
+        let imm_w = self.imm_src(ins, 1).map(|w| w.map(|x| x & 31));
+        let n = self.lanes;
+        if imm_w.is_some_and(|w| w[..n].iter().all(|&x| x == 0)) {
+            let r = self.immediate(&vec![0; n], k);
+            let d = self.op(ins, 0)?;
+            self.write(d, r, k, false)?;
+            return Ok(());
+        }
+        let w = self.field_src(ins, 1)?;
+        let o = self.field_src(ins, 2)?;
         let v = self.src(ins, 3, k)?;
-        let m31 = self.splat_u(31);
-        let w = self.bin(B::And, w, m31);
-        let o = self.bin(B::And, o, m31);
         let wo = self.bin(B::Add, w, o);
         let c32 = self.splat_u(32);
         let fits = self.bin(B::Less, wo, c32);
         let l = self.bin(B::Subtract, c32, wo);
-        let rsh = self.bin(B::Subtract, c32, w);
+        let rsh = match imm_w {
+            Some(w) => self.immediate(&w[..n].iter().map(|x| 32 - x).collect::<Vec<_>>(), K::U),
+            None => self.bin(B::Subtract, c32, w),
+        };
         let shl = self.bin(B::ShiftLeft, v, l);
         let a = self.bin(B::ShiftRight, shl, rsh);
         let b = self.bin(B::ShiftRight, v, o);
         let res = self.select(fits, a, b);
-        let z = self.splat_u(0);
-        let w0 = self.bin(B::Equal, w, z);
-        let zero = if k == K::U { self.splat_u(0) } else { self.splat_i(0) };
-        let r = self.select(w0, zero, res);
+        let r = if imm_w.is_some_and(|w| w[..n].iter().all(|&x| x != 0)) {
+            res
+        } else {
+            let z = self.splat_u(0);
+            let w0 = self.bin(B::Equal, w, z);
+            let zero = if k == K::U { self.splat_u(0) } else { self.splat_i(0) };
+            self.select(w0, zero, res)
+        };
         let d = self.op(ins, 0)?;
         self.write(d, r, k, false)?;
         Ok(())
@@ -69,25 +84,52 @@ impl<'a> Lower<'a> {
             self.write(d, r, K::U, false)?;
             return Ok(());
         }
-        let w = self.src(ins, 1, K::U)?;
-        let o = self.src(ins, 2, K::U)?;
+        // An immediate width gives the field's low mask as a literal.
+        let low = match self.imm_src(ins, 1) {
+            Some(w) => {
+                let lows: Vec<u32> = w[..self.lanes].iter().map(|x| (1u32 << (x & 31)) - 1).collect();
+                self.immediate(&lows, K::U)
+            }
+            None => {
+                let w = self.field_src(ins, 1)?;
+                let one = self.splat_u(1);
+                let bits = self.bin(B::ShiftLeft, one, w);
+                self.bin(B::Subtract, bits, one)
+            }
+        };
+        let o = self.field_src(ins, 2)?;
         let s = self.src(ins, 3, K::U)?;
-        let base = self.src(ins, 4, K::U)?;
-        let m31 = self.splat_u(31);
-        let w = self.bin(B::And, w, m31);
-        let o = self.bin(B::And, o, m31);
-        let one = self.splat_u(1);
-        let bits = self.bin(B::ShiftLeft, one, w);
-        let low = self.bin(B::Subtract, bits, one);
         let mask = self.bin(B::ShiftLeft, low, o);
         let sh = self.bin(B::ShiftLeft, s, o);
         let ins_bits = self.bin(B::And, sh, mask);
-        let inv = self.e(E::Unary { op: UnaryOperator::BitwiseNot, expr: mask });
-        let keep = self.bin(B::And, base, inv);
-        let r = self.bin(B::InclusiveOr, ins_bits, keep);
+        let r = if self.zero_imm_src(ins, 4) {
+            ins_bits
+        } else {
+            let base = self.src(ins, 4, K::U)?;
+            let inv = self.e(E::Unary { op: UnaryOperator::BitwiseNot, expr: mask });
+            let keep = self.bin(B::And, base, inv);
+            self.bin(B::InclusiveOr, ins_bits, keep)
+        };
         let d = self.op(ins, 0)?;
         self.write(d, r, K::U, false)?;
         Ok(())
+    }
+
+    /// Source `i` of a bit-field instruction, a width or an offset, masked to
+    /// five bits as D3D reads it: a literal when it is an immediate.
+    fn field_src(&mut self, ins: &Instruction, i: usize) -> Result<H, TranslateError> {
+        if let Some(v) = self.imm_src(ins, i) {
+            let masked: Vec<u32> = v[..self.lanes].iter().map(|x| x & 31).collect();
+            return Ok(self.immediate(&masked, K::U));
+        }
+        let v = self.src(ins, i, K::U)?;
+        let m31 = self.splat_u(31);
+        Ok(self.bin(B::And, v, m31))
+    }
+
+    /// Whether source `i` is an immediate 0 in every lane computed.
+    fn zero_imm_src(&self, ins: &Instruction, i: usize) -> bool {
+        self.imm_src(ins, i).is_some_and(|b| b[..self.lanes].iter().all(|&x| x == 0))
     }
 
     /// Source `i`'s lanes (those the instruction computes) when every one is
@@ -179,8 +221,7 @@ impl<'a> Lower<'a> {
         };
         let m = self.immediate(&masks, K::U);
         let field = self.bin(B::And, shifted, m);
-        let base_zero = self.imm_src(ins, 4).is_some_and(|b| b[..n].iter().all(|&x| x == 0));
-        if base_zero {
+        if self.zero_imm_src(ins, 4) {
             return Ok(field);
         }
         let inverse: Vec<u32> = masks.iter().map(|m| !m).collect();

@@ -60,6 +60,13 @@ impl<'a> Lower<'a> {
         let mut comps = Vec::new();
         for c in 0..4 {
             let x = self.component(a, c);
+            // A literal half is converted here, as a conversion is exact.
+            if let E::Literal(Literal::U32(bits)) = self.f.expressions[x] {
+                if let Some(v) = half_value(bits as u16) {
+                    comps.push(self.e(E::Literal(Literal::F32(v))));
+                    continue;
+                }
+            }
             let lo = self.bin(B::And, x, mask);
             let v2 = self.math(M::Unpack2x16float, lo, None, None);
             comps.push(self.component(v2, 0));
@@ -69,5 +76,41 @@ impl<'a> Lower<'a> {
         let d = self.op(ins, 0)?;
         self.write(d, r, K::F, sat)?;
         Ok(())
+    }
+}
+
+/// The value of the half-precision bits `h`, exactly (every half is an f32);
+/// none for an infinity or NaN, which WGSL cannot write as a literal.
+/// Subnormal halves keep their value: a conversion is not arithmetic, so
+/// D3D's flush of denormals does not apply, and each is a normal f32.
+fn half_value(h: u16) -> Option<f32> {
+    let sign = u32::from(h >> 15) << 31;
+    let exponent = u32::from((h >> 10) & 0x1f);
+    let mantissa = u32::from(h & 0x3ff);
+    match exponent {
+        0x1f => None,
+        // mantissa × 2^-24, with the sign.
+        0 => Some(f32::from_bits(sign | (mantissa as f32 * f32::from_bits(0x3380_0000)).to_bits())),
+        e => Some(f32::from_bits(sign | ((e + 127 - 15) << 23) | (mantissa << 13))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::half_value;
+
+    #[test]
+    fn half_values_are_exact() {
+        assert_eq!(half_value(0x3c00), Some(1.0));
+        assert_eq!(half_value(0xc000), Some(-2.0));
+        assert_eq!(half_value(0x7bff), Some(65504.0));
+        assert_eq!(half_value(0x0400), Some(2f32.powi(-14)));
+        // The smallest and largest subnormals.
+        assert_eq!(half_value(0x0001), Some(2f32.powi(-24)));
+        assert_eq!(half_value(0x03ff), Some(1023.0 * 2f32.powi(-24)));
+        assert_eq!(half_value(0x8000).map(f32::to_bits), Some(0x8000_0000));
+        assert_eq!(half_value(0x8001), Some(-(2f32.powi(-24))));
+        assert_eq!(half_value(0x7c00), None);
+        assert_eq!(half_value(0xfe00), None);
     }
 }
