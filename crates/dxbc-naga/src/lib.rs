@@ -33,6 +33,7 @@ mod wgsl_casts;
 mod wgsl_form;
 mod wgsl_loads;
 mod wgsl_text;
+mod writers;
 
 pub use emulate::{default_class_instances, standard_sample_position, Emulation};
 pub use limitation::Limitation;
@@ -509,8 +510,7 @@ pub fn wgsl(t: &Translation) -> Result<Wgsl<'_>, OutputError> {
     t.check(Language::Wgsl)?;
     let (_, info) = t.module_for(Language::Wgsl);
     let module = wgsl_module(t);
-    let s = naga::back::wgsl::write_string(&module, info, naga::back::wgsl::WriterFlags::empty())
-        .map_err(|e| OutputError::backend(Language::Wgsl, e))?;
+    let s = writers::wgsl(&module, info).map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal),
     // and binding attributes on their declaration's line.
     let mut text = wgsl_text::join_binding_lines(&wgsl_text::hex_masks(&s));
@@ -549,9 +549,7 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
 /// does not get them).
 pub fn spirv_with_edits(t: &Translation) -> Result<(Vec<u32>, Vec<spirv_post::Edit>), OutputError> {
     t.check(Language::Spirv)?;
-    let options = naga::back::spv::Options::default();
-    let mut words = naga::back::spv::write_vec(&t.module, &t.info, &options, None)
-        .map_err(|e| OutputError::backend(Language::Spirv, e))?;
+    let mut words = writers::spirv(&t.module, &t.info).map_err(|e| OutputError::backend(Language::Spirv, e))?;
     if spirv_binding_arrays::unbounded(&t.module) {
         spirv_binding_arrays::add_runtime_descriptor_array(&mut words);
     }
