@@ -511,18 +511,25 @@ fn temp_name(reg: u32, mask: u32) -> String {
 /// `bitcast<f32>(0x7fc00000u)` would be a const-expression, which WGSL
 /// forbids to evaluate to a NaN or an infinity (browsers refuse the shader).
 /// So does a subnormal (a small integer's bits, often): WGSL lets an
-/// implementation flush a subnormal constant to zero.
+/// implementation flush a subnormal constant to zero. The variable is
+/// never stored to, so a function declares one per value.
 pub(crate) fn literal(l: &mut Lower, bits: u32, k: K) -> H {
     let float = f32::from_bits(bits);
     match k {
         K::F if float.is_normal() || float == 0.0 => l.e(E::Literal(Literal::F32(float))),
         K::F => {
-            // The initialiser is a constant expression: outside the open Emit range.
-            l.flush();
-            let ty = l.ty(TypeInner::Scalar(naga::Scalar::U32));
-            let init = l.f.expressions.append(E::Literal(Literal::U32(bits)), Span::UNDEFINED);
-            let name = Some(format!("bits_{bits:08x}"));
-            let var = l.f.local_variables.append(LocalVariable { name, ty, init: Some(init) }, l.span);
+            let name = format!("bits_{bits:08x}");
+            let declared = l.f.local_variables.iter().find(|(_, v)| v.name.as_deref() == Some(name.as_str()));
+            let var = match declared {
+                Some((var, _)) => var,
+                None => {
+                    // The initialiser is a constant expression: outside the open Emit range.
+                    l.flush();
+                    let ty = l.ty(TypeInner::Scalar(naga::Scalar::U32));
+                    let init = l.f.expressions.append(E::Literal(Literal::U32(bits)), Span::UNDEFINED);
+                    l.f.local_variables.append(LocalVariable { name: Some(name), ty, init: Some(init) }, l.span)
+                }
+            };
             let pointer = l.e(E::LocalVariable(var));
             let u = l.e(E::Load { pointer });
             l.bitcast(u, K::U, K::F)

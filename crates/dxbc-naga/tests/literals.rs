@@ -44,6 +44,29 @@ fn literals_take_the_kind_they_are_read_in() {
         .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
 }
 
+/// A subnormal read twice in a function is one variable, read twice: it is
+/// never stored to.
+#[test]
+fn a_subnormal_read_twice_is_one_variable() {
+    let wgsl = wgsl(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps linear v0.xy\n\
+         dcl_output o0.xy\n\
+         dcl_temps 1\n\
+         lt r0.x, l(0), v0.x\n\
+         if_nz r0.x\n\
+           add o0.x, v0.y, l(4)\n\
+         else\n\
+           mul o0.x, v0.y, l(4)\n\
+         endif\n\
+         mov o0.y, l(0)\n\
+         ret\n",
+    );
+    assert_eq!(wgsl.matches("var bits_00000004").count(), 1, "{wgsl}");
+    assert_eq!(wgsl.matches("bitcast<f32>(bits_00000004_)").count(), 2, "{wgsl}");
+}
+
 /// Addresses made of immediates are folded to the word they name:
 /// `u1_[14u]`, not `u1_[((3u * 4u) + 2u)]` (the u32 arithmetic WGSL would do at
 /// run time, done once here).
