@@ -512,8 +512,9 @@ pub fn wgsl(t: &Translation) -> Result<Wgsl<'_>, OutputError> {
     let module = wgsl_module(t);
     let s = writers::wgsl(&module, info).map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal),
-    // and binding attributes on their declaration's line.
-    let mut text = wgsl_text::join_binding_lines(&wgsl_text::hex_masks(&s));
+    // long floats in exponent form, and binding attributes on their
+    // declaration's line.
+    let mut text = wgsl_text::join_binding_lines(&wgsl_text::short_floats(&wgsl_text::hex_masks(&s)));
     if t.stage == naga::ShaderStage::Fragment && takes_derivatives(&module) {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.

@@ -20,12 +20,76 @@
 //! examples do: `@group(0) @binding(1) var albedo: texture_2d<f32>;`. The
 //! lines it joins are declarations, above every function, so the function
 //! bodies' lines and their links to the DXBC bytes keep their content.
+//!
+//! naga writes a float in plain decimal, however small or large:
+//! `0.000000000000000000000000000000000000011754944f` is `FLT_MIN`.
+//! [`short_floats`] writes such a literal in exponent form, the same
+//! shortest round-trip digits (`1.1754944e-38f`), when that is at least
+//! [`SHORTER_BY`] characters shorter; `0.5f` and `0.000019651916f` stay.
 
 /// u32's all-ones, which reads as what it is only in hex.
 const ALL_ONES: &str = "4294967295u";
 
 /// A literal below this stays decimal (`x & 1u`, `x & 7u`: the same digits).
 const HEX_FROM: u64 = 10;
+
+/// How many characters the exponent form must save for a float literal to
+/// take it.
+const SHORTER_BY: usize = 3;
+
+/// The WGSL with long float literals in exponent form (see the module doc).
+pub fn short_floats(wgsl: &str) -> String {
+    let mut out = String::with_capacity(wgsl.len());
+    for (k, line) in wgsl.split('\n').enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        // A literal the exponent form shortens has a run of zeros.
+        if line.trim_start().starts_with("//") || !line.contains("0000") {
+            out.push_str(line);
+            continue;
+        }
+        short_floats_in_line(line, &mut out);
+    }
+    out
+}
+
+fn short_floats_in_line(line: &str, out: &mut String) {
+    let b = line.as_bytes();
+    let mut at = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let starts =
+            b[i].is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'.')));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        while end < b.len() && (b[end].is_ascii_digit() || b[end] == b'.') {
+            end += 1;
+        }
+        let is_float = b.get(end) == Some(&b'f')
+            && !b.get(end + 1).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.');
+        if is_float {
+            if let Some(short) = exponent_form(&line[i..end]) {
+                out.push_str(&line[at..i]);
+                out.push_str(&short);
+                at = end;
+            }
+        }
+        i = end + 1;
+    }
+    out.push_str(&line[at..]);
+}
+
+/// `digits` (a float literal without its suffix) in exponent form, when
+/// that is [`SHORTER_BY`] characters shorter.
+fn exponent_form(digits: &str) -> Option<String> {
+    let v: f32 = digits.parse().ok()?;
+    let short = format!("{v:e}");
+    (short.len() + SHORTER_BY <= digits.len()).then_some(short)
+}
 
 /// The WGSL with the bitwise operators' literal operands in hex.
 pub fn hex_masks(wgsl: &str) -> String {
@@ -265,6 +329,36 @@ mod tests {
         // Attributes of anything but a `var` stay where they are.
         let entry = "@fragment \nfn main() {\n}\n";
         assert_eq!(join_binding_lines(entry), entry);
+    }
+
+    #[test]
+    fn long_floats_take_the_exponent_form() {
+        let cases = [
+            (
+                "    let m = max(x, 0.000000000000000000000000000000000000011754944f);",
+                "    let m = max(x, 1.1754944e-38f);",
+            ),
+            ("    let m = min(x, 340282350000000000000000000000000000000f);", "    let m = min(x, 3.4028235e38f);"),
+            (
+                "    let a = vec2<f32>(100000000000000000000f, 0.00000008742278f);",
+                "    let a = vec2<f32>(1e20f, 8.742278e-8f);",
+            ),
+            // Saving fewer than three characters, or none: unchanged.
+            ("    let a = (x * 0.000019651916f);", "    let a = (x * 0.000019651916f);"),
+            ("    let a = (x * 10000f);", "    let a = (x * 10000f);"),
+            // Not floats: integers, names, hex, comments.
+            ("    let a = (bits_00000004_ + 100000000u);", "    let a = (bits_00000004_ + 100000000u);"),
+            ("    let a = (x & 0x80000000u);", "    let a = (x & 0x80000000u);"),
+            ("    // 0.00000008742278f", "    // 0.00000008742278f"),
+        ];
+        for (naga, ours) in cases {
+            assert_eq!(short_floats(naga), ours);
+        }
+        // The same value: every literal the corpus has reads back bit for bit.
+        for text in ["0.000000000000000000000000000012621775", "6259853400000000000", "0.00000000000000000005421011"] {
+            let short = exponent_form(text).expect("shorter");
+            assert_eq!(short.parse::<f32>().unwrap().to_bits(), text.parse::<f32>().unwrap().to_bits(), "{short}");
+        }
     }
 
     #[test]

@@ -304,7 +304,7 @@ fn a_literal_half_is_converted_in_place() {
     );
     let body = body_of(&w);
     assert!(!body.contains("unpack2x16float"), "{w}");
-    assert!(body.contains("1f, 0.000000059604645f, -2f, 0f"), "{w}");
+    assert!(body.contains("1f, 5.9604645e-8f, -2f, 0f"), "{w}");
     reparses(&w);
 }
 

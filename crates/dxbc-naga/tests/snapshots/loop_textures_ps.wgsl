@@ -54,7 +54,7 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
     let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec2<f32>(r2_x, r2_y), i32(max(round(f32(_e85)), 0f)), (r1_xyz * m_vCascadeScale_1.xyx).xy, (r3_xzw * m_vCascadeScale_2.xyx).xy);
     let _e128 = r2_z;
     let r1_y_1 = ((-(r1_xy.x) * r1_xy.x) + r1_xy.y);
-    let r1_y_2 = saturate((r1_y_1 + 0.00001f));
+    let r1_y_2 = saturate((r1_y_1 + 1e-5f));
     let r1_x = (_e128 - r1_xy.x);
     let r1_x_1 = (r1_y_2 / ((r1_x * r1_x) + r1_y_2));
     let r1_x_2 = (r1_x_1 * r1_x_1);
