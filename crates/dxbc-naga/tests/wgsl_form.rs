@@ -291,6 +291,28 @@ fn an_immediate_bit_field_width_is_a_literal_mask() {
     reparses(&w);
 }
 
+/// Immediate widths of which some lanes are 0: those lanes still give 0
+/// (the select on width 0 stays), and none shifts by a constant 32, which
+/// naga rejects (found by the `translate` fuzz target).
+#[test]
+fn a_bit_field_with_a_zero_width_lane_keeps_its_select() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps constant v0.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         ibfe r0.xy, l(0, 5, 0, 0), v0.xy, v0.zw\n\
+         mov o0.xy, r0.xy\n\
+         mov o0.zw, l(0, 0, 0, 0)\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(body.contains("vec2<u32>(0u, 27u)") && !body.contains("32u, 27u"), "{w}");
+    assert!(body.contains("vec2(0i), (") && body.contains(" == vec2(0u))"), "{w}");
+    reparses(&w);
+}
+
 /// `f16tof32` of a literal is the half's value: 0x3c00 is 1.0, and 1 is the
 /// smallest subnormal half, 2^-24 (a conversion keeps it).
 #[test]

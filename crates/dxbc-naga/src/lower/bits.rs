@@ -54,7 +54,11 @@ impl<'a> Lower<'a> {
         let fits = self.bin(B::Less, wo, c32);
         let l = self.bin(B::Subtract, c32, wo);
         let rsh = match imm_w {
-            Some(w) => self.immediate(&w[..n].iter().map(|x| 32 - x).collect::<Vec<_>>(), K::U),
+            // A lane of width 0 is 0 whatever this shift gives (the select
+            // below), and a constant shift by 32 is invalid: it shifts by 0.
+            Some(w) => {
+                self.immediate(&w[..n].iter().map(|&x| if x == 0 { 0 } else { 32 - x }).collect::<Vec<_>>(), K::U)
+            }
             None => self.bin(B::Subtract, c32, w),
         };
         let shl = self.bin(B::ShiftLeft, v, l);
