@@ -1017,6 +1017,11 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The lane count recorded for `h`, if one was.
+    pub(crate) fn recorded_width(&self, h: H) -> Option<usize> {
+        self.widths.get(h.index()).filter(|&&w| w != NO_WIDTH).map(|&w| usize::from(w))
+    }
+
     /// Sets temp `reg`'s components `mask` from `value` (`lanes` wide: 1 a
     /// scalar for every component, 4 a vector indexed by component, else a
     /// vector of one lane per masked component).

@@ -313,6 +313,30 @@ fn a_bit_field_with_a_zero_width_lane_keeps_its_select() {
     reparses(&w);
 }
 
+/// All of a vector's lanes in order are the vector: a coordinate computed
+/// into `r0.xy` and read as `r0.xyxx` is `r0_xy`, not `r0_xy.xy`.
+#[test]
+fn all_lanes_in_order_are_the_vector_itself() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_sampler s0, mode_default\n\
+         dcl_resource_texture2d (float,float,float,float) t0\n\
+         dcl_input_ps linear v0.xy\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 2\n\
+         mul r0.xy, v0.xyxx, l(0.500000, 0.250000, 0.000000, 0.000000)\n\
+         sample_indexable(texture2d)(float,float,float,float) r1.xyzw, r0.xyxx, t0.xyzw, s0\n\
+         sample_l_indexable(texture2d)(float,float,float,float) r0.xyzw, r0.xyxx, t0.xyzw, s0, l(1.000000)\n\
+         add o0.xyzw, r0.xyzw, r1.xyzw\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(body.contains("textureSample(t0_, s0_, r0_xy)"), "{w}");
+    assert!(!body.contains("r0_xy.xy"), "{w}");
+    reparses(&w);
+}
+
 /// `f16tof32` of a literal is the half's value: 0x3c00 is 1.0, and 1 is the
 /// smallest subnormal half, 2^-24 (a conversion keeps it).
 #[test]

@@ -528,7 +528,8 @@ impl<'a> Lower<'a> {
     /// `vector.pattern` (the first `size` lanes of `pattern`). A swizzle of
     /// a swizzle is one swizzle of the first one's vector (`t.xyxx.xy` is
     /// `t.xy`), unless the first has a name of its own (a member's lanes);
-    /// all four lanes in order are the vector itself.
+    /// all of a vector's lanes in order are the vector itself (`r0_xy`, not
+    /// `r0_xy.xy`).
     pub(crate) fn swizzle(&mut self, size: VectorSize, vector: H, pattern: [naga::SwizzleComponent; 4]) -> H {
         let n = size as usize;
         let (vector, pattern) = match self.f.expressions[vector] {
@@ -547,10 +548,25 @@ impl<'a> Lower<'a> {
         if let Some(picked) = self.picked_components(vector, &pattern[..n]) {
             return picked;
         }
-        if size == VectorSize::Quad && pattern == naga::SwizzleComponent::XYZW {
+        // All of a vector's lanes in order are the vector itself.
+        let in_order = pattern[..n].iter().enumerate().all(|(i, &c)| c as usize == i);
+        if in_order && (size == VectorSize::Quad || self.known_lanes(vector) == Some(n)) {
             return vector;
         }
         self.e(E::Swizzle { size, vector, pattern })
+    }
+
+    /// How many lanes `h` has, where its form or the lowering's record
+    /// says (`None`: not known here).
+    fn known_lanes(&self, h: H) -> Option<usize> {
+        match self.f.expressions[h] {
+            E::Swizzle { size, .. } | E::Splat { size, .. } => Some(size as usize),
+            E::Compose { ty, .. } => match self.module.types[ty].inner {
+                TypeInner::Vector { size, .. } => Some(size as usize),
+                _ => None,
+            },
+            _ => self.recorded_width(h),
+        }
     }
 
     /// Distinct lanes `lanes` of an unnamed vector built of scalars, as the
