@@ -337,6 +337,32 @@ fn all_lanes_in_order_are_the_vector_itself() {
     reparses(&w);
 }
 
+/// Lanes of a swizzle that are the swizzle are not swizzled again (a
+/// sample's `.xxxx` read as `r0.xxxx` is `_e.xxxx`, not `_e.xxxx.xxxx`), and
+/// a literal array layer is picked here, rounded to even as D3D and WGSL
+/// round it (2.5 is layer 2), not `i32(max(round(2.5f), 0f))`.
+#[test]
+fn a_swizzle_is_not_swizzled_again_and_a_literal_layer_is_an_integer() {
+    let w = wgsl_of(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_sampler s0, mode_default\n\
+         dcl_resource_texture2darray (float,float,float,float) t0\n\
+         dcl_input_ps linear v0.xy\n\
+         dcl_output o0.xyzw\n\
+         dcl_temps 1\n\
+         mov r0.xy, v0.xyxx\n\
+         mov r0.z, l(2.500000)\n\
+         sample_l_indexable(texture2darray)(float,float,float,float) r0.x, r0.xyzx, t0.xxxx, s0, l(0.000000)\n\
+         mov o0.xyzw, r0.xxxx\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(body.contains("v0_.xy, 2i, 0f)"), "{w}");
+    assert!(!body.contains("round(") && !body.contains(".xxxx.xxxx") && body.contains(".xxxx;"), "{w}");
+    reparses(&w);
+}
+
 /// `f16tof32` of a literal is the half's value: 0x3c00 is 1.0, and 1 is the
 /// smallest subnormal half, 2^-24 (a conversion keeps it).
 #[test]

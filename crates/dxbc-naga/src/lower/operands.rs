@@ -532,6 +532,13 @@ impl<'a> Lower<'a> {
     /// `r0_xy.xy`).
     pub(crate) fn swizzle(&mut self, size: VectorSize, vector: H, pattern: [naga::SwizzleComponent; 4]) -> H {
         let n = size as usize;
+        // Lanes of a swizzle that are that swizzle (`t.xxxx.xxxx`, `t.zw.xy`):
+        // the swizzle itself, named or not.
+        if let E::Swizzle { size: s, pattern: p, .. } = self.f.expressions[vector] {
+            if s == size && pattern[..n].iter().enumerate().all(|(i, &c)| p.get(c as usize) == Some(&p[i])) {
+                return vector;
+            }
+        }
         let (vector, pattern) = match self.f.expressions[vector] {
             E::Swizzle { size: s, vector: inner, pattern: p }
                 if !self.f.named_expressions.contains_key(&vector)
@@ -545,6 +552,24 @@ impl<'a> Lower<'a> {
             }
             _ => (vector, pattern),
         };
+        // Lanes of a splat, or one lane of an unnamed vector of scalars
+        // picked for every lane: a splat of that scalar (`vec4(a)`).
+        let same = pattern[..n].iter().all(|&c| c == pattern[0]);
+        let scalar = match self.f.expressions[vector] {
+            E::Splat { value, .. } => Some(value),
+            E::Compose { ty, ref components } if same && !self.f.named_expressions.contains_key(&vector) => {
+                match self.module.types[ty].inner {
+                    TypeInner::Vector { size: s, .. } if components.len() == s as usize => {
+                        components.get(pattern[0] as usize).copied()
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(value) = scalar {
+            return self.e(E::Splat { size, value });
+        }
         if let Some(picked) = self.picked_components(vector, &pattern[..n]) {
             return picked;
         }
@@ -627,7 +652,7 @@ impl<'a> Lower<'a> {
                 E::LocalVariable(v) => vector(self.f.local_variables[v].ty),
                 _ => false,
             },
-            _ => false,
+            _ => self.recorded_width(h).is_some_and(|w| w > 1),
         }
     }
 

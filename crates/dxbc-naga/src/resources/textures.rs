@@ -130,6 +130,13 @@ impl Lower<'_> {
         let coordinate = self.as_2d(tex.dim, coordinate, Literal::F32(0.5));
         let array_index = if arrayed {
             let z = self.component(addr, n);
+            // A literal layer is picked here (ties to even, as WGSL's round).
+            if let E::Literal(Literal::F32(v)) = self.f.expressions[z] {
+                let layer = v.round_ties_even().max(0.0);
+                if layer < 2_147_483_648.0 {
+                    return Ok((n, coordinate, Some(self.e(E::Literal(Literal::I32(layer as i32))))));
+                }
+            }
             let r = self.math(naga::MathFunction::Round, z, None, None);
             let zero = self.e(E::Literal(Literal::F32(0.0)));
             let r = self.math(naga::MathFunction::Max, r, Some(zero), None);
