@@ -6,8 +6,7 @@
 //! a field that fits, one past bit 31), on lavapipe through the WGSL the page
 //! runs; the expected words follow the D3D 11 definitions, written out below.
 
-use shader_runner::executor;
-use shader_runner::gpu::{self, Gpu};
+mod common;
 
 /// Thread t takes the value v = t * 0x9e3779b9 and the offset t (masked to
 /// five bits by the instructions: 0..31 twice over 64 threads), and stores
@@ -73,34 +72,7 @@ fn immediate_bit_fields_compute_what_d3d_defines() {
     let wgsl = dxbc_naga::to_wgsl(&t).expect("WGSL");
     // The forms this test is about: literal masks, no width-0 shift by 32, halves converted.
     assert!(wgsl.contains("vec4(0xfu) << ") && !wgsl.contains("unpack2x16float"), "{wgsl}");
-    let mut g = Gpu::new().expect("a Vulkan adapter (lavapipe)");
-    let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    });
-    let size = 64 * 96;
-    let buf = g.device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let bindings = gpu::module_bindings(&t.module, false).unwrap();
-    assert_eq!(bindings.len(), 1, "u0 alone");
-    let b = &bindings[0];
-    let bound = [executor::Bound {
-        group: b.group,
-        binding: b.binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: b.ty,
-        resource: buf.as_entire_binding(),
-    }];
-    let bound = executor::bind(&g.device, &bound);
-    let pipeline = executor::compute_pipeline(&g.device, &bound.layout, &module, None);
-    let mut enc = g.device.create_command_encoder(&Default::default());
-    executor::encode_dispatch(&mut enc, &pipeline, &bound, [1, 1, 1]);
-    g.queue.submit([enc.finish()]);
-    let data = g.read_buffer(&buf, size).unwrap();
+    let data = common::run_with_one_buffer(&t, 64 * 96);
     let word = |i: usize| u32::from_le_bytes(data[i * 4..i * 4 + 4].try_into().unwrap());
     let halves = [1.0f32, 2f32.powi(-24), -2.0, 1023.0 * 2f32.powi(-24)].map(f32::to_bits);
     for t in 0..64u32 {

@@ -6,8 +6,8 @@
 //! UAV, both typed f32, on lavapipe; the values are D3D's, worked by hand.
 
 use dxbc_naga::{BindingKind, Options, RegisterClass};
-use shader_runner::executor;
-use shader_runner::gpu::{self, Gpu};
+
+mod common;
 
 /// Thread i stores i * 0.5 in g0[i], then reads its neighbour's word
 /// j = (i + 1) % 64 twice as a float (v = j * 0.5; v * (v + v)) and stores
@@ -48,40 +48,12 @@ fn translate() -> dxbc_naga::Translation {
 #[test]
 fn memory_typed_by_use_computes_what_d3d_defines() {
     let t = translate();
-    let wgsl = dxbc_naga::to_wgsl(&t).expect("WGSL");
-    let mut g = Gpu::new().expect("a Vulkan adapter (lavapipe)");
-    // The module as the page runs it: its WGSL.
-    let module = g.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    });
-    let size = 129 * 4;
-    let buf = g.device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
     // The one binding is u0, where the translation placed it.
-    let bindings = gpu::module_bindings(&t.module, false).unwrap();
-    assert_eq!(bindings.len(), 1);
-    let b = &bindings[0];
-    let entry = t.bindings.iter().find(|e| (e.group, e.binding) == (b.group, b.binding)).unwrap();
+    assert_eq!(t.bindings.len(), 1, "{:?}", t.bindings);
+    let entry = &t.bindings[0];
     assert!(entry.class == RegisterClass::UnorderedAccess && entry.register == 0);
     assert!(matches!(entry.kind, BindingKind::StorageBuffer { .. }), "{:?}", entry.kind);
-    let bound = [executor::Bound {
-        group: b.group,
-        binding: b.binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: b.ty,
-        resource: buf.as_entire_binding(),
-    }];
-    let bound = executor::bind(&g.device, &bound);
-    let pipeline = executor::compute_pipeline(&g.device, &bound.layout, &module, None);
-    let mut enc = g.device.create_command_encoder(&Default::default());
-    executor::encode_dispatch(&mut enc, &pipeline, &bound, [1, 1, 1]);
-    g.queue.submit([enc.finish()]);
-    let data = g.read_buffer(&buf, size).unwrap();
+    let data = common::run_with_one_buffer(&t, 129 * 4);
     let word = |i: usize| u32::from_le_bytes(data[i * 4..i * 4 + 4].try_into().unwrap());
     for i in 0..64 {
         let v = ((i + 1) % 64) as f32 * 0.5;
