@@ -251,13 +251,9 @@ fn group_shared_words_are_indexed_as_written() {
 /// its width and its offset with `vec4(0x1fu)`).
 #[test]
 fn a_literal_vector_read_twice_is_written_at_each_use() {
-    let w = wgsl_of(
-        "ps_5_0\n\
-         dcl_globalFlags refactoringAllowed\n\
-         dcl_input_ps constant v0.xyzw\n\
-         dcl_output o0.xyzw\n\
-         dcl_temps 1\n\
-         ubfe r0.xyzw, v0.xyzw, v0.yzwx, v0.zwxy\n\
+    let w = ps(
+        "",
+        "ubfe r0.xyzw, v0.xyzw, v0.yzwx, v0.zwxy\n\
          mov o0.xyzw, r0.xyzw\n\
          ret\n",
     );
@@ -272,13 +268,9 @@ fn a_literal_vector_read_twice_is_written_at_each_use() {
 /// `((1u << (7u & 0x1fu)) - 1u) << offset`, and a base of 0 keeps nothing.
 #[test]
 fn an_immediate_bit_field_width_is_a_literal_mask() {
-    let w = wgsl_of(
-        "ps_5_0\n\
-         dcl_globalFlags refactoringAllowed\n\
-         dcl_input_ps constant v0.xyzw\n\
-         dcl_output o0.xyzw\n\
-         dcl_temps 1\n\
-         bfi r0.xyzw, l(7, 7, 7, 7), v0.xyzw, v0.yzwx, l(0, 0, 0, 0)\n\
+    let w = ps(
+        "",
+        "bfi r0.xyzw, l(7, 7, 7, 7), v0.xyzw, v0.yzwx, l(0, 0, 0, 0)\n\
          ubfe r0.x, l(5), v0.y, r0.x\n\
          mov o0.xyzw, r0.xyzw\n\
          ret\n",
@@ -296,13 +288,9 @@ fn an_immediate_bit_field_width_is_a_literal_mask() {
 /// naga rejects (found by the `translate` fuzz target).
 #[test]
 fn a_bit_field_with_a_zero_width_lane_keeps_its_select() {
-    let w = wgsl_of(
-        "ps_5_0\n\
-         dcl_globalFlags refactoringAllowed\n\
-         dcl_input_ps constant v0.xyzw\n\
-         dcl_output o0.xyzw\n\
-         dcl_temps 1\n\
-         ibfe r0.xy, l(0, 5, 0, 0), v0.xy, v0.zw\n\
+    let w = ps(
+        "",
+        "ibfe r0.xy, l(0, 5, 0, 0), v0.xy, v0.zw\n\
          mov o0.xy, r0.xy\n\
          mov o0.zw, l(0, 0, 0, 0)\n\
          ret\n",
@@ -317,15 +305,10 @@ fn a_bit_field_with_a_zero_width_lane_keeps_its_select() {
 /// into `r0.xy` and read as `r0.xyxx` is `r0_xy`, not `r0_xy.xy`.
 #[test]
 fn all_lanes_in_order_are_the_vector_itself() {
-    let w = wgsl_of(
-        "ps_5_0\n\
-         dcl_globalFlags refactoringAllowed\n\
-         dcl_sampler s0, mode_default\n\
-         dcl_resource_texture2d (float,float,float,float) t0\n\
-         dcl_input_ps linear v0.xy\n\
-         dcl_output o0.xyzw\n\
-         dcl_temps 2\n\
-         mul r0.xy, v0.xyxx, l(0.500000, 0.250000, 0.000000, 0.000000)\n\
+    let w = ps(
+        "dcl_sampler s0, mode_default\n\
+         dcl_resource_texture2d (float,float,float,float) t0\n",
+        "mul r0.xy, v0.xyxx, l(0.500000, 0.250000, 0.000000, 0.000000)\n\
          sample_indexable(texture2d)(float,float,float,float) r1.xyzw, r0.xyxx, t0.xyzw, s0\n\
          sample_l_indexable(texture2d)(float,float,float,float) r0.xyzw, r0.xyxx, t0.xyzw, s0, l(1.000000)\n\
          add o0.xyzw, r0.xyzw, r1.xyzw\n\
@@ -343,15 +326,10 @@ fn all_lanes_in_order_are_the_vector_itself() {
 /// round it (2.5 is layer 2), not `i32(max(round(2.5f), 0f))`.
 #[test]
 fn a_swizzle_is_not_swizzled_again_and_a_literal_layer_is_an_integer() {
-    let w = wgsl_of(
-        "ps_5_0\n\
-         dcl_globalFlags refactoringAllowed\n\
-         dcl_sampler s0, mode_default\n\
-         dcl_resource_texture2darray (float,float,float,float) t0\n\
-         dcl_input_ps linear v0.xy\n\
-         dcl_output o0.xyzw\n\
-         dcl_temps 1\n\
-         mov r0.xy, v0.xyxx\n\
+    let w = ps(
+        "dcl_sampler s0, mode_default\n\
+         dcl_resource_texture2darray (float,float,float,float) t0\n",
+        "mov r0.xy, v0.xyxx\n\
          mov r0.z, l(2.500000)\n\
          sample_l_indexable(texture2darray)(float,float,float,float) r0.x, r0.xyzx, t0.xxxx, s0, l(0.000000)\n\
          mov o0.xyzw, r0.xxxx\n\
