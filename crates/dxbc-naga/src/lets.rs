@@ -26,6 +26,11 @@
 //! or more loads of memory the shader writes, which could not all follow
 //! it past a store or a barrier and would each take a `let`.
 //!
+//! A buffer's last index (`arrayLength - 1`, made once per function for
+//! the clamps of its accesses) read more than once is named after the
+//! buffer, `Data_last`, where naga would print `_e12`; read once, it is
+//! printed inside its reader.
+//!
 //! One exception keeps a name whatever the rules above say: a value read
 //! by an access that is used more than once (`arr[i]` read twice). naga
 //! never gives an access a `let`, so it prints the access at each use, and
@@ -113,6 +118,31 @@ fn unname_in(globals: &naga::Arena<naga::GlobalVariable>, f: &mut naga::Function
     }
     // One pass: removing names one by one would shift the map each time.
     f.named_expressions.retain(|h, _| !of[h.index()].unnamed);
+    name_last_indices(globals, f, fi);
+}
+
+/// Names each buffer's last index read more than once (`Data_last`).
+fn name_last_indices(
+    globals: &naga::Arena<naga::GlobalVariable>,
+    f: &mut naga::Function,
+    fi: &naga::valid::FunctionInfo,
+) {
+    let mut named = Vec::new();
+    for (h, e) in f.expressions.iter() {
+        let E::Binary { op: naga::BinaryOperator::Subtract, left, right } = *e else { continue };
+        if fi[h].ref_count < 2 || f.named_expressions.contains_key(&h) {
+            continue;
+        }
+        if !matches!(f.expressions[right], E::Literal(naga::Literal::U32(1))) {
+            continue;
+        }
+        let E::ArrayLength(pointer) = f.expressions[left] else { continue };
+        let E::GlobalVariable(g) = f.expressions[pointer] else { continue };
+        if let Some(name) = &globals[g].name {
+            named.push((h, format!("{name}_last")));
+        }
+    }
+    f.named_expressions.extend(named);
 }
 
 /// Whether `r` is an expression naga never gives a `let` (an access) and

@@ -341,6 +341,33 @@ fn a_swizzle_is_not_swizzled_again_and_a_literal_layer_is_an_integer() {
     reparses(&w);
 }
 
+/// A buffer's last index, which every clamped load reads, is computed once
+/// per function, after its length, and named after the buffer when read
+/// more than once (`u0_last`); before, each load had its own `len - 1u`.
+#[test]
+fn a_buffer_last_index_is_computed_once() {
+    let w = wgsl_of(
+        "cs_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_uav_raw u0\n\
+         dcl_input vThreadID.x\n\
+         dcl_temps 2\n\
+         dcl_thread_group 64, 1, 1\n\
+         ishl r0.x, vThreadID.x, l(3)\n\
+         ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r1.x, r0.x, u0.xxxx\n\
+         iadd r0.y, r0.x, l(4)\n\
+         ld_raw_indexable(raw_buffer)(mixed,mixed,mixed,mixed) r1.y, r0.y, u0.xxxx\n\
+         iadd r1.x, r1.y, r1.x\n\
+         store_raw u0.x, r0.x, r1.x\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert_eq!(body.matches("- 1u)").count(), 1, "{w}");
+    assert!(body.contains("let u0_last = (u0_len - 1u);"), "{w}");
+    assert_eq!(body.matches(", u0_last)]").count(), 2, "{w}");
+    reparses(&w);
+}
+
 /// `f16tof32` of a literal is the half's value: 0x3c00 is 1.0, and 1 is the
 /// smallest subnormal half, 2^-24 (a conversion keeps it).
 #[test]

@@ -351,9 +351,10 @@ pub(crate) struct Lower<'a> {
     /// others stay zero, as the register's global starts).
     output_writes: BTreeMap<u32, u32>,
     /// `arrayLength` of each runtime-sized global the function under
-    /// construction asks the size of: made once, at its first use, and
-    /// emitted first in the function ([`Lower::array_length`]).
-    array_lengths: BTreeMap<Handle<GlobalVariable>, H>,
+    /// construction asks the size of, and its last index if asked for:
+    /// made once, at their first use, and emitted first in the function
+    /// ([`Lower::array_length`], [`Lower::last_index`]).
+    array_lengths: BTreeMap<Handle<GlobalVariable>, (H, Option<H>)>,
 }
 
 /// A pending output component: the value, its lane (None: a scalar), the
@@ -1026,8 +1027,11 @@ impl<'a> Lower<'a> {
             return root;
         }
         let mut block = Block::new();
-        for (_, n) in std::mem::take(&mut self.array_lengths) {
+        for (_, (n, last)) in std::mem::take(&mut self.array_lengths) {
             block.push(S::Emit(Range::new_from_bounds(n, n)), Span::UNDEFINED);
+            if let Some(last) = last {
+                block.push(S::Emit(Range::new_from_bounds(last, last)), Span::UNDEFINED);
+            }
         }
         block.extend_block(root);
         block
@@ -1039,7 +1043,7 @@ impl<'a> Lower<'a> {
     /// (`let Data_len = arrayLength((&Data));`): bounds checks all over the
     /// function read that one value instead of each its own `let`.
     pub(crate) fn array_length(&mut self, g: Handle<GlobalVariable>) -> H {
-        if let Some(&n) = self.array_lengths.get(&g) {
+        if let Some(&(n, _)) = self.array_lengths.get(&g) {
             return n;
         }
         // Outside the open Emit range: it is emitted at the top (`take_root`).
@@ -1049,8 +1053,24 @@ impl<'a> Lower<'a> {
         if let Some(name) = &self.module.global_variables[g].name {
             self.f.named_expressions.insert(n, format!("{name}_len"));
         }
-        self.array_lengths.insert(g, n);
+        self.array_lengths.insert(g, (n, None));
         n
+    }
+
+    /// `arrayLength(&g) - 1`, the last index of runtime-sized global `g`,
+    /// made once like [`Lower::array_length`] and emitted after it, for the
+    /// clamps of every access (named `Data_last` when read more than once:
+    /// [`crate::lets::unname`]).
+    pub(crate) fn last_index(&mut self, g: Handle<GlobalVariable>) -> H {
+        let n = self.array_length(g);
+        if let Some(&(_, Some(last))) = self.array_lengths.get(&g) {
+            return last;
+        }
+        self.flush();
+        let one = self.f.expressions.append(E::Literal(Literal::U32(1)), Span::UNDEFINED);
+        let last = self.f.expressions.append(E::Binary { op: B::Subtract, left: n, right: one }, Span::UNDEFINED);
+        self.array_lengths.insert(g, (n, Some(last)));
+        last
     }
 
     pub(crate) fn specials_snapshot(&self) -> Vec<(OT, Handle<GlobalVariable>)> {

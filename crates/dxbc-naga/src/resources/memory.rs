@@ -102,7 +102,8 @@ impl Lower<'_> {
     }
 
     /// Number of words in a region: a constant for group-shared memory,
-    /// else `arrayLength` (made once per instruction) and the last index.
+    /// else `arrayLength` and the last index (made once per function, or per
+    /// instruction for an element of a binding array).
     fn word_count(&mut self, w: &Words) -> WordCount {
         let g = self.handle_of(w.g, w.elem);
         match self.module.global_variables[w.g].space {
@@ -114,12 +115,14 @@ impl Lower<'_> {
                 })
             }
             _ => {
-                let n = match w.elem {
-                    None => self.array_length(w.g),
-                    Some(_) => self.e(E::ArrayLength(g)),
+                let (n, last) = match w.elem {
+                    None => (self.array_length(w.g), self.last_index(w.g)),
+                    Some(_) => {
+                        let n = self.e(E::ArrayLength(g));
+                        let one = self.lit_u(1);
+                        (n, self.bin(B::Subtract, n, one))
+                    }
                 };
-                let one = self.lit_u(1);
-                let last = self.bin(B::Subtract, n, one);
                 WordCount::Runtime { n, last }
             }
         }

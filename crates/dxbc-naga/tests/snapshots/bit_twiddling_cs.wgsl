@@ -17,12 +17,12 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
     var r1_x: u32 = u32();
 
     let xe_edram_load_store_source_len = arrayLength((&xe_edram_load_store_source));
+    let xe_edram_load_store_source_last = (xe_edram_load_store_source_len - 1u);
     let xe_edram_load_store_dest_len = arrayLength((&xe_edram_load_store_dest));
     let xe_edram_rt_color_depth_pitch = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_pitch;
     let r0_x = ((global_invocation_id.y * xe_edram_rt_color_depth_pitch) + (global_invocation_id.x << 4u));
     let xe_edram_rt_color_depth_offset = XeEdramLoadStoreConstants.xe_edram_rt_color_depth_offset;
     let _e17 = ((r0_x + xe_edram_rt_color_depth_offset) / 4u);
-    let _e22 = (xe_edram_load_store_source_len - 1u);
     let _e31 = (_e17 + 1u);
     let _e40 = (_e17 + 2u);
     let _e49 = (_e17 + 3u);
@@ -41,19 +41,19 @@ fn main(@builtin(global_invocation_id) global_invocation_id: vec3<u32>, @builtin
     let r1_x_3 = (((r1_x << 2u) + r1_y_1) << (r1_y_2 & 0x1fu));
     let _e132 = (r1_x_3 / 4u);
     if (_e132 < xe_edram_load_store_dest_len) {
-        xe_edram_load_store_dest[_e132] = select(0u, xe_edram_load_store_source[min(_e17, _e22)], (_e17 < xe_edram_load_store_source_len));
+        xe_edram_load_store_dest[_e132] = select(0u, xe_edram_load_store_source[min(_e17, xe_edram_load_store_source_last)], (_e17 < xe_edram_load_store_source_len));
     }
     let _e142 = (_e132 + 1u);
     if (_e142 < xe_edram_load_store_dest_len) {
-        xe_edram_load_store_dest[_e142] = select(0u, xe_edram_load_store_source[min(_e31, _e22)], (_e31 < xe_edram_load_store_source_len));
+        xe_edram_load_store_dest[_e142] = select(0u, xe_edram_load_store_source[min(_e31, xe_edram_load_store_source_last)], (_e31 < xe_edram_load_store_source_len));
     }
     let _e147 = (_e132 + 2u);
     if (_e147 < xe_edram_load_store_dest_len) {
-        xe_edram_load_store_dest[_e147] = select(0u, xe_edram_load_store_source[min(_e40, _e22)], (_e40 < xe_edram_load_store_source_len));
+        xe_edram_load_store_dest[_e147] = select(0u, xe_edram_load_store_source[min(_e40, xe_edram_load_store_source_last)], (_e40 < xe_edram_load_store_source_len));
     }
     let _e152 = (_e132 + 3u);
     if (_e152 < xe_edram_load_store_dest_len) {
-        xe_edram_load_store_dest[_e152] = select(0u, xe_edram_load_store_source[min(_e49, _e22)], (_e49 < xe_edram_load_store_source_len));
+        xe_edram_load_store_dest[_e152] = select(0u, xe_edram_load_store_source[min(_e49, xe_edram_load_store_source_last)], (_e49 < xe_edram_load_store_source_len));
     }
     return;
 }
