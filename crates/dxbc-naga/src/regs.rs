@@ -88,6 +88,10 @@ pub(crate) enum LoadKey {
     /// variable they hold: the value's handle index, the lanes packed two
     /// bits each after their count.
     NamedLanes(u32, u32),
+    /// A memory address's word arithmetic (`addr / 4u`, `i * 3u`): the
+    /// operator, the left operand's handle index, and the right operand,
+    /// a literal's value (`true`) or a handle index.
+    Word(u8, u32, u32, bool),
 }
 
 /// The register state of an open construct.

@@ -344,6 +344,7 @@ fn a_swizzle_is_not_swizzled_again_and_a_literal_layer_is_an_integer() {
 /// A buffer's last index, which every clamped load reads, is computed once
 /// per function, after its length, and named after the buffer when read
 /// more than once (`u0_last`); before, each load had its own `len - 1u`.
+/// Likewise two accesses at one address compute its word once.
 #[test]
 fn a_buffer_last_index_is_computed_once() {
     let w = wgsl_of(
@@ -362,6 +363,8 @@ fn a_buffer_last_index_is_computed_once() {
          ret\n",
     );
     let body = body_of(&w);
+    // The store at the first load's address uses that load's word.
+    assert_eq!(body.matches("(r0_x / 4u)").count(), 1, "{w}");
     assert_eq!(body.matches("- 1u)").count(), 1, "{w}");
     assert!(body.contains("let u0_last = (u0_len - 1u);"), "{w}");
     assert_eq!(body.matches(", u0_last)]").count(), 2, "{w}");

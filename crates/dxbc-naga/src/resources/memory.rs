@@ -37,7 +37,21 @@ impl Lower<'_> {
                     self.module.types[global.ty].inner,
                     naga::TypeInner::Array { size: naga::ArraySize::Dynamic, .. }
                 ));
-        let bin = |l: &mut Self, op, a, b| if folds { l.bin_folded(op, a, b) } else { l.bin(op, a, b) };
+        // Two accesses at one address compute its word once (while the
+        // block that computed it is open: the loads cache's scope).
+        let bin = |l: &mut Self, op: B, a: H, b: H| {
+            let right = match l.f.expressions[b] {
+                E::Literal(naga::Literal::U32(v)) => (v, true),
+                _ => (b.index() as u32, false),
+            };
+            let key = crate::regs::LoadKey::Word(op as u8, a.index() as u32, right.0, right.1);
+            if let Some(&h) = l.loads.get(&key) {
+                return h;
+            }
+            let h = if folds { l.bin_folded(op, a, b) } else { l.bin(op, a, b) };
+            l.loads.insert(key, h);
+            h
+        };
         if w.typed {
             let e = self.component(addr, 0);
             if w.channels == 1 {
