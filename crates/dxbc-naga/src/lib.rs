@@ -514,7 +514,7 @@ pub fn wgsl(t: &Translation) -> Result<Wgsl<'_>, OutputError> {
     // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal),
     // long floats in exponent form, and binding attributes on their
     // declaration's line.
-    let mut text = wgsl_text::join_binding_lines(&wgsl_text::short_floats(&wgsl_text::hex_masks(&s)));
+    let mut text = wgsl_text::join_binding_lines(&wgsl_text::respell(&s));
     if t.stage == naga::ShaderStage::Fragment && takes_derivatives(&module) {
         // D3D allows derivatives (and implicit-lod sampling) in non-uniform
         // control flow; WGSL's uniformity analysis would reject them.

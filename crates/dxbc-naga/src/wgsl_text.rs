@@ -2,7 +2,7 @@
 //! cannot be asked for.
 //!
 //! naga prints every integer literal in decimal, so a mask reads
-//! `(x & 4294967232u)`; a person writes `(x & 0xffffffc0u)`. [`hex_masks`]
+//! `(x & 4294967232u)`; a person writes `(x & 0xffffffc0u)`. [`respell`]
 //! rewrites the literals that are operands of a bitwise `&`, `|` or `^`
 //! (alone, or as every component of a vector of literals) in hex, a field
 //! mask (low bits all ones) shifted into place (`(0x7fu << o)`), and
@@ -23,7 +23,7 @@
 //!
 //! naga writes a float in plain decimal, however small or large:
 //! `0.000000000000000000000000000000000000011754944f` is `FLT_MIN`.
-//! [`short_floats`] writes such a literal in exponent form, the same
+//! [`respell`] also writes such a literal in exponent form, the same
 //! shortest round-trip digits (`1.1754944e-38f`), when that is at least
 //! [`SHORTER_BY`] characters shorter; `0.5f` and `0.000019651916f` stay.
 
@@ -37,24 +37,44 @@ const HEX_FROM: u64 = 10;
 /// take it.
 const SHORTER_BY: usize = 3;
 
-/// The WGSL with long float literals in exponent form (see the module doc).
-pub fn short_floats(wgsl: &str) -> String {
-    let mut out = String::with_capacity(wgsl.len());
+/// The WGSL with bit masks in hex and long floats in exponent form (see
+/// the module doc), in one pass over the text.
+pub fn respell(wgsl: &str) -> String {
+    let mut hex = String::new();
+    each_line(wgsl, |line, out| {
+        let line = if needs_hex(line) {
+            hex.clear();
+            hex_masks_in_line(line, &mut hex);
+            hex.as_str()
+        } else {
+            line
+        };
+        short_floats_in_line(line, out);
+    })
+}
+
+/// The text with `respell` applied to each line that is not a comment.
+fn each_line(wgsl: &str, mut respell: impl FnMut(&str, &mut String)) -> String {
+    let mut out = String::with_capacity(wgsl.len() + wgsl.len() / 64);
     for (k, line) in wgsl.split('\n').enumerate() {
         if k > 0 {
             out.push('\n');
         }
-        // A literal the exponent form shortens has a run of zeros.
-        if line.trim_start().starts_with("//") || !line.contains("0000") {
+        if line.trim_start().starts_with("//") {
             out.push_str(line);
-            continue;
+        } else {
+            respell(line, &mut out);
         }
-        short_floats_in_line(line, &mut out);
     }
     out
 }
 
 fn short_floats_in_line(line: &str, out: &mut String) {
+    // A literal the exponent form shortens has a run of zeros.
+    if !line.contains("0000") {
+        out.push_str(line);
+        return;
+    }
     let b = line.as_bytes();
     let mut at = 0;
     let mut i = 0;
@@ -91,22 +111,13 @@ fn exponent_form(digits: &str) -> Option<String> {
     (short.len() + SHORTER_BY <= digits.len()).then_some(short)
 }
 
-/// The WGSL with the bitwise operators' literal operands in hex.
-pub fn hex_masks(wgsl: &str) -> String {
-    let mut out = String::with_capacity(wgsl.len() + wgsl.len() / 64);
-    for (k, line) in wgsl.split('\n').enumerate() {
-        if k > 0 {
-            out.push('\n');
-        }
-        let trimmed = line.trim_start();
-        let operators = line.contains(" & ") || line.contains(" | ") || line.contains(" ^ ") || line.contains(" << ");
-        if trimmed.starts_with("//") || !(operators || line.contains(ALL_ONES)) {
-            out.push_str(line);
-            continue;
-        }
-        hex_masks_in_line(line, &mut out);
-    }
-    out
+/// Whether `line` has a bitwise operator, a shift or all-ones to respell.
+fn needs_hex(line: &str) -> bool {
+    line.contains(" & ")
+        || line.contains(" | ")
+        || line.contains(" ^ ")
+        || line.contains(" << ")
+        || line.contains(ALL_ONES)
 }
 
 /// The WGSL with every line of binding attributes joined to the `var`
@@ -317,7 +328,7 @@ mod tests {
             ("    let m = (x << 255u);", "    let m = (x << 255u);"),
         ];
         for (naga, ours) in cases {
-            assert_eq!(hex_masks(naga), ours);
+            assert_eq!(respell(naga), ours);
         }
     }
 
@@ -352,7 +363,7 @@ mod tests {
             ("    // 0.00000008742278f", "    // 0.00000008742278f"),
         ];
         for (naga, ours) in cases {
-            assert_eq!(short_floats(naga), ours);
+            assert_eq!(respell(naga), ours);
         }
         // The same value: every literal the corpus has reads back bit for bit.
         for text in ["0.000000000000000000000000000012621775", "6259853400000000000", "0.00000000000000000005421011"] {
@@ -364,7 +375,7 @@ mod tests {
     #[test]
     fn lines_stay_where_they_are() {
         let text = "fn f() {\n    let a = (x & 65535u);\n}\n";
-        let out = hex_masks(text);
+        let out = respell(text);
         assert_eq!(out.lines().count(), text.lines().count());
         assert!(out.ends_with("}\n"));
     }
