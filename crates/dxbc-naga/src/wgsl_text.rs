@@ -53,8 +53,8 @@ pub fn respell(wgsl: &str) -> String {
     })
 }
 
-/// The text with `respell` applied to each line that is not a comment.
-fn each_line(wgsl: &str, mut respell: impl FnMut(&str, &mut String)) -> String {
+/// The text with `per_line` applied to each line that is not a comment.
+fn each_line(wgsl: &str, mut per_line: impl FnMut(&str, &mut String)) -> String {
     let mut out = String::with_capacity(wgsl.len() + wgsl.len() / 64);
     for (k, line) in wgsl.split('\n').enumerate() {
         if k > 0 {
@@ -63,7 +63,7 @@ fn each_line(wgsl: &str, mut respell: impl FnMut(&str, &mut String)) -> String {
         if line.trim_start().starts_with("//") {
             out.push_str(line);
         } else {
-            respell(line, &mut out);
+            per_line(line, &mut out);
         }
     }
     out

@@ -581,14 +581,23 @@ impl<'a> Lower<'a> {
         self.e(E::Swizzle { size, vector, pattern })
     }
 
-    /// How many lanes `h` has, where its form or the lowering's record
-    /// says (`None`: not known here).
+    /// How many lanes `h` has, where its form, its variable's or argument's
+    /// type, or the lowering's record says (`None`: not known here; a
+    /// lowering has no types of expressions at hand).
     fn known_lanes(&self, h: H) -> Option<usize> {
+        let lanes = |ty: Handle<Type>| match self.module.types[ty].inner {
+            TypeInner::Vector { size, .. } => Some(size as usize),
+            TypeInner::Scalar(_) => Some(1),
+            _ => None,
+        };
         match self.f.expressions[h] {
             E::Swizzle { size, .. } | E::Splat { size, .. } => Some(size as usize),
-            E::Compose { ty, .. } => match self.module.types[ty].inner {
-                TypeInner::Vector { size, .. } => Some(size as usize),
-                _ => None,
+            E::Compose { ty, .. } => lanes(ty),
+            E::FunctionArgument(i) => self.f.arguments.get(i as usize).and_then(|a| lanes(a.ty)),
+            E::Load { pointer } => match self.f.expressions[pointer] {
+                E::GlobalVariable(g) => lanes(self.module.global_variables[g].ty),
+                E::LocalVariable(v) => lanes(self.f.local_variables[v].ty),
+                _ => self.recorded_width(h),
             },
             _ => self.recorded_width(h),
         }
@@ -639,21 +648,9 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// Whether `h` is certainly a vector value, by its kind of expression
-    /// (a lowering has no types of expressions at hand; `false` is safe).
+    /// Whether `h` is certainly a vector value (`false` is safe).
     fn is_vector(&self, h: H) -> bool {
-        let vector = |ty: Handle<Type>| matches!(self.module.types[ty].inner, TypeInner::Vector { .. });
-        match self.f.expressions[h] {
-            E::Swizzle { .. } | E::Splat { .. } => true,
-            E::Compose { ty, .. } => vector(ty),
-            E::FunctionArgument(i) => self.f.arguments.get(i as usize).is_some_and(|a| vector(a.ty)),
-            E::Load { pointer } => match self.f.expressions[pointer] {
-                E::GlobalVariable(g) => vector(self.module.global_variables[g].ty),
-                E::LocalVariable(v) => vector(self.f.local_variables[v].ty),
-                _ => false,
-            },
-            _ => self.recorded_width(h).is_some_and(|w| w > 1),
-        }
+        self.known_lanes(h).is_some_and(|n| n > 1)
     }
 
     /// Lanes `sel` of a vec4: itself, one component, or a swizzle.
