@@ -147,3 +147,35 @@ fn a_return_after_a_branch_reads_the_global() {
     assert!(w.contains("var<private> out_target0_: vec4<f32>;"), "{w}");
     assert!(!w.contains("var<private> out_target1_"), "{w}");
 }
+
+/// A pixel shader reading SV_Position (v0) and writing SV_Target0.
+fn position_ps(body: &str) -> String {
+    wgsl_of(&format!(
+        "// Input signature:\n//\n\
+         // Name                 Index   Mask Register SysValue  Format   Used\n\
+         // -------------------- ----- ------ -------- -------- ------- ------\n\
+         // SV_Position              0   xyzw        0      POS   float   xyzw\n//\n//\n\
+         // Output signature:\n//\n\
+         // Name                 Index   Mask Register SysValue  Format   Used\n\
+         // -------------------- ----- ------ -------- -------- ------- ------\n\
+         // SV_Target                0   xyzw        0   TARGET   float   xyzw\n//\n\
+         ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps_siv linear noperspective v0.xyzw, position\n\
+         dcl_output o0.xyzw\n\
+         {body}"
+    ))
+}
+
+#[test]
+fn sv_position_read_in_x_y_z_is_the_argument() {
+    // x, y and z come as D3D gives them: no copy, no global.
+    let w = position_ps("mul o0.xyzw, v0.xyzx, l(0.5, 0.5, 0.5, 0.5)\nret\n");
+    assert!(w.contains("@builtin(position) position: vec4<f32>"), "{w}");
+    assert!(w.contains("position.xyzx"), "{w}");
+    assert!(!w.contains("in_position") && !w.contains("1f /"), "no global, no copy: {w}");
+    // D3D's w is 1/w of the built-in: the register keeps its converted copy.
+    let w = position_ps("mov o0.xyzw, v0.wwww\nret\n");
+    assert!(w.contains("var<private> in_position"), "{w}");
+    assert!(w.contains("(1f / sv_position0_.w)"), "{w}");
+}

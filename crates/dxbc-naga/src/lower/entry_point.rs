@@ -396,12 +396,23 @@ impl<'a> Lower<'a> {
         for (copy, alone) in copies.into_iter().zip(alone) {
             let ArgCopy { arg, g, k, comps, c0, how, register_name } = copy;
             let gk = self.global_kind(g);
-            if let (&E::FunctionArgument(idx), ArgKind::Plain, true) = (&ep.expressions[arg], how, k == gk && alone) {
-                let fill = crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) };
+            let fill = match (&ep.expressions[arg], how) {
+                (&E::FunctionArgument(idx), ArgKind::Plain) => {
+                    Some(crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) })
+                }
+                // SV_Position's x, y and z arrive as D3D gives them (its w
+                // does not, nor x and y moved to the pixel centre): a body
+                // that reads no more than those reads the argument.
+                (&E::FunctionArgument(idx), ArgKind::Position) if !position_at_centre => {
+                    Some(crate::direct_io::Fill { arg: idx, first: 0, count: 3 })
+                }
+                _ => None,
+            };
+            if let (Some(fill), true) = (fill, k == gk && alone) {
                 if let Some(marks) = crate::direct_io::readable_from(&self.module, &ep.expressions, block, g, fill) {
                     crate::direct_io::read_argument(ep, marks, fill, &mut read_directly);
                     if let Some(name) = register_name {
-                        ep.arguments[idx as usize].name = Some(name);
+                        ep.arguments[fill.arg as usize].name = Some(name);
                     }
                     dead_globals.push(g);
                     continue;
