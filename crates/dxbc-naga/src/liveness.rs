@@ -219,9 +219,12 @@ fn webs(
     if n == 0 {
         return None;
     }
-    let mut parent: Vec<u32> = (0..comps as u32).collect();
+    // A definition node per component a write names, at most: sized once.
+    let most_defs = touches.iter().map(|(_, t)| if let Touch::Def(m) = t { m.count_ones() as usize } else { 0 }).sum();
+    let mut parent: Vec<u32> = Vec::with_capacity(comps + most_defs);
+    parent.extend(0..comps as u32);
     let mut def_at = Vec::with_capacity(n + 1);
-    let mut defs: Vec<(u32, u32)> = Vec::new();
+    let mut defs: Vec<(u32, u32)> = Vec::with_capacity(most_defs);
     for e in effects {
         let first = defs.len();
         def_at.push(first as u32);
@@ -255,7 +258,7 @@ fn webs(
         }
     }
     let mut block_of = Vec::with_capacity(n);
-    let mut block_start: Vec<u32> = Vec::new();
+    let mut block_start: Vec<u32> = Vec::with_capacity(leader.iter().filter(|&&l| l).count());
     for (i, &l) in leader.iter().enumerate() {
         if l {
             block_start.push(i as u32);
