@@ -30,6 +30,9 @@
 //! `let _e83 = r3_y; r1_y = …; r3_y = select(_e83, _e38, c);`. Where the
 //! use is evaluated follows the writer's rule: up the chain of single
 //! readers to the first that gets a `let`, or to the statement reading it.
+//! A register's load (a local or private variable at constant indices)
+//! read more than once goes the same way when every reader is evaluated so:
+//! each prints `r3_y`, where a `let _e83 = r3_y;` stood before them.
 //!
 //! Only the WGSL writer gets this module: the validator requires every load
 //! to be emitted, and the SPIR-V writer evaluates expressions only at their
@@ -74,7 +77,7 @@ pub(crate) fn inlined(module: &naga::Module, f: &Function, info: &naga::valid::F
             if let E::Load { pointer } = *e {
                 if !gone[h.index()]
                     && f.named_expressions.get(&h).is_none_or(|name| crate::lets::is_register_name(name))
-                    && info[h].ref_count == 1
+                    && info[h].ref_count >= 1
                     && uses.unstored_until_used(module, f, info, h, pointer, &gone)
                 {
                     gone[h.index()] = true;
@@ -105,8 +108,12 @@ enum Reader {
 /// The readers of each expression, where each is emitted, and the blocks.
 struct Uses<'f> {
     readers: Vec<Reader>,
+    /// Every reader of every `Load`, by the load's index (sorted once the
+    /// walk is done): a load read more than once has them all here.
+    load_reads: Vec<(usize, Reader)>,
     emitted_at: Vec<Option<At>>,
     blocks: Vec<&'f naga::Block>,
+    exprs: &'f naga::Arena<E>,
 }
 
 impl<'f> Uses<'f> {
@@ -114,14 +121,30 @@ impl<'f> Uses<'f> {
     /// not know.
     fn of(f: &'f Function) -> Option<Uses<'f>> {
         let n = f.expressions.len();
-        let mut u = Uses { readers: vec![Reader::Nobody; n], emitted_at: vec![None; n], blocks: Vec::new() };
+        let mut u = Uses {
+            readers: vec![Reader::Nobody; n],
+            load_reads: Vec::new(),
+            emitted_at: vec![None; n],
+            blocks: Vec::new(),
+            exprs: &f.expressions,
+        };
         for (h, e) in f.expressions.iter() {
-            let readers = &mut u.readers;
-            if !for_each_operand(e, |o| add_reader(readers, o, Reader::Expression(h))) {
+            let (readers, load_reads) = (&mut u.readers, &mut u.load_reads);
+            if !for_each_operand(e, |o| add_reader(readers, load_reads, u.exprs, o, Reader::Expression(h))) {
                 return None;
             }
         }
-        u.walk(&f.body).then_some(u)
+        let ok = u.walk(&f.body);
+        u.load_reads.sort_by_key(|&(load, _)| load);
+        ok.then_some(u)
+    }
+
+    /// Every reader of the load `load`.
+    fn reads_of(&self, load: Handle<E>) -> &[(usize, Reader)] {
+        let k = load.index();
+        let from = self.load_reads.partition_point(|&(l, _)| l < k);
+        let to = self.load_reads.partition_point(|&(l, _)| l <= k);
+        &self.load_reads[from..to]
     }
 
     fn walk(&mut self, block: &'f naga::Block) -> bool {
@@ -129,8 +152,8 @@ impl<'f> Uses<'f> {
         self.blocks.push(block);
         for (index, s) in block.iter().enumerate() {
             let at = At { block: id, index };
-            let readers = &mut self.readers;
-            if !for_each_statement_operand(s, |o| add_reader(readers, o, Reader::Statement(at))) {
+            let (readers, load_reads, exprs) = (&mut self.readers, &mut self.load_reads, self.exprs);
+            if !for_each_statement_operand(s, |o| add_reader(readers, load_reads, exprs, o, Reader::Statement(at))) {
                 return false;
             }
             let nested_ok = match s {
@@ -159,6 +182,13 @@ impl<'f> Uses<'f> {
     /// block, at or after it, with nothing between but `Emit`s and stores
     /// to other variables. A loop's `break_if` is evaluated after its
     /// body, so a load read there stays.
+    ///
+    /// A load read more than once is printed at each of its readers, so
+    /// each is evaluated again there: this holds for a register (a local
+    /// or private variable, which only this invocation writes) when every
+    /// reader is evaluated so, with nothing but `Emit`s and stores to other
+    /// variables up to the last of them. `let _e5 = r0_x;` then goes, and
+    /// its readers read `r0_x`.
     fn unstored_until_used(
         &self,
         module: &naga::Module,
@@ -176,37 +206,29 @@ impl<'f> Uses<'f> {
             }
         }
         let Some(from) = self.emitted_at[load.index()] else { return false };
-        let mut cur = load;
-        let at = loop {
-            match self.readers[cur.index()] {
-                Reader::Statement(at) => {
-                    let s = &self.blocks[at.block][at.index];
-                    if !matches!(
-                        s,
-                        S::Store { .. } | S::If { .. } | S::Switch { .. } | S::Return { .. } | S::Call { .. }
-                    ) {
-                        return false;
-                    }
-                    break at;
-                }
-                Reader::Expression(e) => {
-                    let Some(at) = self.emitted_at[e.index()] else { return false };
-                    if !gone[e.index()] && baked(f, info, e) {
-                        break at;
-                    }
-                    if info[e].ref_count != 1 {
-                        return false;
-                    }
-                    cur = e;
-                }
-                Reader::Nobody | Reader::Several => return false,
+        let mut last = from.index;
+        let mut evaluated_in_block = |reader: Reader| match self.evaluated_at(f, info, reader, gone) {
+            Some(at) if at.block == from.block && at.index >= from.index => {
+                last = last.max(at.index);
+                true
             }
+            _ => false,
         };
-        if at.block != from.block || at.index < from.index {
-            return false;
+        let once = info[load].ref_count == 1;
+        if once {
+            if !evaluated_in_block(self.readers[load.index()]) {
+                return false;
+            }
+        } else {
+            let reads = self.reads_of(load);
+            // Only a plain name is worth repeating, not a computed index.
+            let register = matches!(root, Root::Local(_) | Root::Private(_)) && constant_place(f, pointer);
+            if !register || reads.len() != info[load].ref_count || !reads.iter().all(|&(_, r)| evaluated_in_block(r)) {
+                return false;
+            }
         }
-        let block = self.blocks[at.block];
-        (from.index + 1..at.index).all(|k| match &block[k] {
+        let block = self.blocks[from.block];
+        (from.index + 1..last).all(|k| match &block[k] {
             S::Emit(_) => true,
             // Two writable bindings may be one buffer: a storage load moves
             // past no store.
@@ -217,9 +239,65 @@ impl<'f> Uses<'f> {
             _ => false,
         })
     }
+
+    /// The statement that evaluates `reader` as the WGSL writer prints it:
+    /// that of the first reader up its chain of single readers that gets a
+    /// `let`, or the statement reading that chain.
+    fn evaluated_at(
+        &self,
+        f: &Function,
+        info: &naga::valid::FunctionInfo,
+        reader: Reader,
+        gone: &[bool],
+    ) -> Option<At> {
+        let mut reader = reader;
+        loop {
+            match reader {
+                Reader::Statement(at) => {
+                    let s = &self.blocks[at.block][at.index];
+                    let evaluates = matches!(
+                        s,
+                        S::Store { .. } | S::If { .. } | S::Switch { .. } | S::Return { .. } | S::Call { .. }
+                    );
+                    return evaluates.then_some(at);
+                }
+                Reader::Expression(e) => {
+                    let at = self.emitted_at[e.index()]?;
+                    if !gone[e.index()] && baked(f, info, e) {
+                        return Some(at);
+                    }
+                    if info[e].ref_count != 1 {
+                        return None;
+                    }
+                    reader = self.readers[e.index()];
+                }
+                Reader::Nobody | Reader::Several => return None,
+            }
+        }
+    }
 }
 
-fn add_reader(readers: &mut [Reader], operand: Handle<E>, reader: Reader) {
+/// Whether `pointer` is a variable, or constant indices into one.
+fn constant_place(f: &Function, mut pointer: Handle<E>) -> bool {
+    loop {
+        match f.expressions[pointer] {
+            E::AccessIndex { base, .. } => pointer = base,
+            E::LocalVariable(_) | E::GlobalVariable(_) => return true,
+            _ => return false,
+        }
+    }
+}
+
+fn add_reader(
+    readers: &mut [Reader],
+    load_reads: &mut Vec<(usize, Reader)>,
+    exprs: &naga::Arena<E>,
+    operand: Handle<E>,
+    reader: Reader,
+) {
+    if matches!(exprs[operand], E::Load { .. }) {
+        load_reads.push((operand.index(), reader));
+    }
     let r = &mut readers[operand.index()];
     *r = match *r {
         Reader::Nobody => reader,

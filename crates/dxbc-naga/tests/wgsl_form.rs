@@ -3,7 +3,9 @@
 //! a load from a constant buffer or a read-only buffer that one expression
 //! reads is printed inside it, not as a `let`; a load used twice, or from
 //! memory the shader writes, keeps its `let` where it stands; a variable's
-//! load moves to its use only past stores to other variables. And the
+//! load moves to its uses only past stores to other variables (a
+//! register's, to each of its uses; one at a computed index, only to its
+//! one use). And the
 //! `derivative_uniformity` diagnostic only where a derivative is taken.
 
 mod common;
@@ -405,5 +407,34 @@ fn lanes_of_a_built_vector_are_its_scalars() {
     assert!(body.contains("textureSample(t0_, s0_, v0_.xy, "), "{w}");
     assert!(body.contains("vec2<f32>(0.5f, 0.25f), "), "{w}");
     assert!(!body.contains(").xy,"), "{w}");
+    reparses(&w);
+}
+
+/// A register's load read by several expressions, each evaluated before
+/// anything stores to it, is written at each of them: `(r0_x * v0_.w)`,
+/// not `let _e9 = r0_x;` first. A load at a computed index (a sample
+/// position from the emulation's table) keeps its `let` however often it
+/// is read.
+#[test]
+fn a_register_read_twice_before_a_store_is_written_at_each_use() {
+    let w = ps(
+        "dcl_resource_texture2dms(4) (float,float,float,float) t0\n",
+        "lt r1.x, v0.y, l(0.5)\n\
+         mov r0.x, v0.x\n\
+         if_nz r1.x\n\
+           mov r0.x, v0.z\n\
+         endif\n\
+         mul r1.y, r0.x, v0.w\n\
+         add r1.z, r0.x, l(1.0)\n\
+         ftou r1.w, v0.w\n\
+         samplepos r0.yz, t0.xxyx, r1.w\n\
+         mov o0.xyzw, r1.yzyz\n\
+         mov o1.xyzw, r0.yzyz\n\
+         ret\n",
+    );
+    let body = body_of(&w);
+    assert!(body.contains("(r0_x * v0_.w)") && body.contains("(r0_x + 1f)"), "{w}");
+    assert!(!body.contains(" = r0_x;"), "{w}");
+    assert_eq!(body.matches("d3d_sample_positions[").count(), 1, "{w}");
     reparses(&w);
 }

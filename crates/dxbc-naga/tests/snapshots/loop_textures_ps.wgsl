@@ -46,20 +46,18 @@ fn main(@location(0) normal: vec4<f32>, @location(1) v1_: vec4<f32>, @location(2
         r3_x = select(_e30, 1u, r1_z_2);
         r3_y = select(r3_y, _e26, r1_z_2);
     }
-    let _e85 = r3_y;
     let r1_xyz = dpdxCoarse(texcoord1_.xyx);
-    let m_vCascadeScale_1 = cbAllShadowData[(u32(_e85) + 24u)];
+    let m_vCascadeScale_1 = cbAllShadowData[(u32(r3_y) + 24u)];
     let r3_xzw = dpdyCoarse(texcoord1_.xyx);
-    let m_vCascadeScale_2 = cbAllShadowData[(u32(_e85) + 24u)];
-    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec2<f32>(r2_x, r2_y), i32(max(round(f32(_e85)), 0f)), (r1_xyz * m_vCascadeScale_1.xyx).xy, (r3_xzw * m_vCascadeScale_2.xyx).xy);
-    let _e128 = r2_z;
+    let m_vCascadeScale_2 = cbAllShadowData[(u32(r3_y) + 24u)];
+    let r1_xy = textureSampleGrad(g_txShadow, g_samShadow, vec2<f32>(r2_x, r2_y), i32(max(round(f32(r3_y)), 0f)), (r1_xyz * m_vCascadeScale_1.xyx).xy, (r3_xzw * m_vCascadeScale_2.xyx).xy);
     let r1_y_1 = ((-(r1_xy.x) * r1_xy.x) + r1_xy.y);
     let r1_y_2 = saturate((r1_y_1 + 1e-5f));
-    let r1_x = (_e128 - r1_xy.x);
+    let r1_x = (r2_z - r1_xy.x);
     let r1_x_1 = (r1_y_2 / ((r1_x * r1_x) + r1_y_2));
     let r1_x_2 = (r1_x_1 * r1_x_1);
-    let r1_x_3 = select((r1_x_2 * r1_x_2), 1f, (r1_xy.x >= _e128));
-    let _e151 = icb[u32(_e85)];
+    let r1_x_3 = select((r1_x_2 * r1_x_2), 1f, (r1_xy.x >= r2_z));
+    let _e151 = icb[u32(r3_y)];
     let m_nCascadeLevels_1 = cbAllShadowData[32];
     let m_iVisualizeCascades = bitcast<vec4<u32>>(m_nCascadeLevels_1).yyyy;
     let r2_xyzw = select(vec4(1f), vec4<f32>(_e151.x, _e151.y, _e151.z, 1f), (m_iVisualizeCascades != vec4(0u)));
