@@ -18,10 +18,9 @@ thread_local! {
     static WGSL: RefCell<Option<(wgsl::Writer<Text>, Text)>> = const { RefCell::new(None) };
 }
 
-/// The words `spv::write_vec(module, info, &spv::Options::default(), None)`
-/// gives.
+/// The words `spv::write_vec(module, info, &spirv_options(), None)` gives.
 pub(crate) fn spirv(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Result<Vec<u32>, spv::Error> {
-    let options = spv::Options::default();
+    let options = spirv_options();
     SPIRV.with(|cell| {
         // Not reached (writing calls nothing that writes), but a nested call
         // would still be answered.
@@ -36,6 +35,17 @@ pub(crate) fn spirv(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Re
         writer.write(module, info, None, &options.debug_info, &mut words)?;
         Ok(words)
     })
+}
+
+/// naga's default SPIR-V options with its default flags written out:
+/// naga adds `DEBUG` (names for every value) to them when naga itself is
+/// built with debug assertions, so the tests' words would not be the
+/// release build's.
+fn spirv_options() -> spv::Options<'static> {
+    let flags = spv::WriterFlags::ADJUST_COORDINATE_SPACE
+        | spv::WriterFlags::LABEL_VARYINGS
+        | spv::WriterFlags::CLAMP_FRAG_DEPTH;
+    spv::Options { flags, ..Default::default() }
 }
 
 /// The text `wgsl::write_string(module, info, wgsl::WriterFlags::empty())`
