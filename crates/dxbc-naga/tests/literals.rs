@@ -185,3 +185,31 @@ fn adding_a_negative_literal_is_a_subtraction() {
     // Two constants: WGSL folds the sum as written.
     assert!(body.contains("(3u + 0xffffffffu)"), "{w}");
 }
+
+/// `itof`/`utof` of a literal is the float literal where each value
+/// converts exactly (`vec4(3f)`, `vec4<f32>(16777216f, …)`); a value that
+/// would round (2^24 + 1) keeps its conversion, whose rounding is the
+/// GPU's.
+#[test]
+fn an_integer_literal_converted_exactly_is_a_float_literal() {
+    let wgsl = wgsl(
+        "ps_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_input_ps linear v0.xyzw\n\
+         dcl_output o0.xyzw\n\
+         dcl_output o1.xyzw\n\
+         dcl_temps 2\n\
+         utof r0.xyzw, l(3, 3, 3, 3)\n\
+         itof r1.xyzw, l(-2, 16777216, 0, 7)\n\
+         add o0.xyzw, r0.xyzw, v0.xyzw\n\
+         add r1.xyzw, r1.xyzw, v0.xyzw\n\
+         utof r0.x, l(16777217)\n\
+         add o1.xyzw, r1.xyzw, r0.xxxx\n\
+         ret\n",
+    );
+    let body = common::body_of(&wgsl);
+    assert!(body.contains("(vec4(3f) + v0_)"), "{wgsl}");
+    assert!(body.contains("vec4<f32>(-2f, 16777216f, 0f, 7f)"), "{wgsl}");
+    assert!(body.contains("f32(16777217u)"), "{wgsl}");
+    assert!(!body.contains("vec4<f32>(vec4"), "{wgsl}");
+}

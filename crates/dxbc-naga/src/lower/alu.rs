@@ -310,7 +310,10 @@ impl<'a> Lower<'a> {
             O::Itof | O::Utof => {
                 let k = if code == O::Itof { K::I } else { K::U };
                 let a = src(self, 1, k)?;
-                let r = self.e(E::As { expr: a, kind: ScalarKind::Float, convert: Some(4) });
+                let r = match self.exact_float_of_literal(a) {
+                    Some(r) => r,
+                    None => self.e(E::As { expr: a, kind: ScalarKind::Float, convert: Some(4) }),
+                };
                 let d = dst(self, 0)?;
                 self.write(d, r, K::F, sat)?;
             }

@@ -34,6 +34,47 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// `itof`/`utof` of a literal (a scalar, a splat or a vector of them)
+    /// as the float literal, where every value converts exactly (|v| <=
+    /// 2^24, or a multiple of the float's spacing there): `vec4(32f)`, not
+    /// `vec4<f32>(vec4(32u))`. No rounding is decided here.
+    pub(super) fn exact_float_of_literal(&mut self, a: H) -> Option<H> {
+        let exact = |l: &Literal| -> Option<f32> {
+            let v = match *l {
+                Literal::I32(v) => i64::from(v),
+                Literal::U32(v) => i64::from(v),
+                _ => return None,
+            };
+            let f = v as f32;
+            (f as i64 == v).then_some(f)
+        };
+        let literal = |l: &mut Self, h: H| match l.f.expressions[h] {
+            E::Literal(ref lit) => exact(lit),
+            _ => None,
+        };
+        match self.f.expressions[a].clone() {
+            E::Literal(lit) => exact(&lit).map(|f| self.e(E::Literal(Literal::F32(f)))),
+            E::Splat { size, value } => {
+                let f = literal(self, value)?;
+                let v = self.e(E::Literal(Literal::F32(f)));
+                Some(self.e(E::Splat { size, value: v }))
+            }
+            E::Compose { components, .. } => {
+                let fs = components.iter().map(|&c| literal(self, c)).collect::<Option<Vec<f32>>>()?;
+                let size = match fs.len() {
+                    2 => VectorSize::Bi,
+                    3 => VectorSize::Tri,
+                    4 => VectorSize::Quad,
+                    _ => return None,
+                };
+                let ty = self.ty(TypeInner::Vector { size, scalar: Scalar::F32 });
+                let components = fs.into_iter().map(|f| self.e(E::Literal(Literal::F32(f)))).collect();
+                Some(self.e(E::Compose { ty, components }))
+            }
+            _ => None,
+        }
+    }
+
     /// `f32tof16`: each component's half-precision bits in its low 16 bits.
     pub(super) fn f32_to_f16(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         // f32tof16: the half's bits in the low 16 bits of each component.
