@@ -78,3 +78,26 @@ fn instructions_before_the_first_case_leave_no_value_behind() {
     // The unreachable `max` is gone; case 7 doubles v0.x's bits.
     assert!(!wgsl.contains("max("), "{wgsl}");
 }
+
+/// translate target (session 27): an integer instruction that read oDepth
+/// before anything wrote it took the depth's f32 load as u32 bits (the
+/// special register's kind was asked before its global existed, as for
+/// outputs above), and naga rejected the `&` of a float. The read now sees
+/// the kind depth's global gets, and bitcasts.
+#[test]
+fn an_integer_read_of_depth_before_its_first_write_validates() {
+    let text = "ps_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_output oDepth\n\
+        dcl_output o0.xyzw\n\
+        dcl_temps 1\n\
+        and r0.xyzw, oDepth.xxxx, l(0x3f800000, 0x3f800000, 0x3f800000, 0x3f800000)\n\
+        mov o0.xyzw, r0.xyzw\n\
+        mov oDepth, l(0.5)\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
+    assert!(wgsl.contains("bitcast<vec4<u32>>(oDepth)"), "{wgsl}");
+}

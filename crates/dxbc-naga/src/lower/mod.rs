@@ -552,6 +552,12 @@ pub(crate) fn translate_form(
     })
 }
 
+/// Whether a special register is depth, a float (`frag_depth: f32`); the
+/// others hold integers.
+pub(crate) fn is_depth(ty: OT) -> bool {
+    matches!(ty, OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual)
+}
+
 /// `a op b` as WGSL computes it at run time, for the u32 operations whose
 /// result is a u32 and defined: wrapping arithmetic, bit operations, and
 /// division, remainder and shifts where WGSL's constant evaluation would
@@ -920,11 +926,7 @@ impl<'a> Lower<'a> {
             return g;
         }
         let name = ty.row().asm.to_string();
-        // Depth is a float (`frag_depth: f32`); the others hold integers.
-        let g = match ty {
-            OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual => self.io_global(name, K::F),
-            _ => self.private_global(name),
-        };
+        let g = if is_depth(ty) { self.io_global(name, K::F) } else { self.private_global(name) };
         self.specials.insert(ty, g);
         g
     }

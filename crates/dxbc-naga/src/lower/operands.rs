@@ -519,8 +519,13 @@ impl<'a> Lower<'a> {
             },
             Some(OT::ConstantBuffer) => self.cb_kinds.get(&(op.index[0].imm as u32)).copied().unwrap_or(K::U),
             Some(OT::ImmediateConstantBuffer) => self.icb_kind,
-            // A special register's global (depth is f32), once made.
-            Some(t) => self.specials.get(&t).map_or(K::U, |&g| self.global_kind(g)),
+            // A special register's global (depth is f32); read before any
+            // write, the kind its global will have (`io_global`'s).
+            Some(t) => match self.specials.get(&t) {
+                Some(&g) => self.global_kind(g),
+                None if is_depth(t) && self.form == StageForm::Native => K::F,
+                None => K::U,
+            },
             None => K::U,
         }
     }
