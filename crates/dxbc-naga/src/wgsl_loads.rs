@@ -214,18 +214,13 @@ impl<'f> Uses<'f> {
             }
             _ => false,
         };
-        let once = info[load].ref_count == 1;
-        if once {
-            if !evaluated_in_block(self.readers[load.index()]) {
-                return false;
-            }
-        } else {
-            let reads = self.reads_of(load);
-            // Only a plain name is worth repeating, not a computed index.
-            let register = matches!(root, Root::Local(_) | Root::Private(_)) && constant_place(f, pointer);
-            if !register || reads.len() != info[load].ref_count || !reads.iter().all(|&(_, r)| evaluated_in_block(r)) {
-                return false;
-            }
+        let reads = self.reads_of(load);
+        // A load read more than once is repeated at each reader: only a
+        // register's plain name is worth that, not a computed index.
+        let repeatable =
+            reads.len() == 1 || matches!(root, Root::Local(_) | Root::Private(_)) && constant_place(f, pointer);
+        if !repeatable || reads.len() != info[load].ref_count || !reads.iter().all(|&(_, r)| evaluated_in_block(r)) {
+            return false;
         }
         let block = self.blocks[from.block];
         (from.index + 1..last).all(|k| match &block[k] {

@@ -37,15 +37,13 @@ pub(crate) fn spirv(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Re
     })
 }
 
-/// naga's default SPIR-V options with its default flags written out:
-/// naga adds `DEBUG` (names for every value) to them when naga itself is
-/// built with debug assertions, so the tests' words would not be the
-/// release build's.
+/// naga's default SPIR-V options without `DEBUG` (names for every value),
+/// which naga adds to them only when it is built with debug assertions: the
+/// tests then write the release build's words.
 fn spirv_options() -> spv::Options<'static> {
-    let flags = spv::WriterFlags::ADJUST_COORDINATE_SPACE
-        | spv::WriterFlags::LABEL_VARYINGS
-        | spv::WriterFlags::CLAMP_FRAG_DEPTH;
-    spv::Options { flags, ..Default::default() }
+    let mut options = spv::Options::default();
+    options.flags.remove(spv::WriterFlags::DEBUG);
+    options
 }
 
 /// The text `wgsl::write_string(module, info, wgsl::WriterFlags::empty())`

@@ -48,25 +48,20 @@ impl<'a> Lower<'a> {
             let f = v as f32;
             (f as i64 == v).then_some(f)
         };
-        let literal = |l: &mut Self, h: H| match l.f.expressions[h] {
+        let literal = |l: &Self, h: H| match l.f.expressions[h] {
             E::Literal(ref lit) => exact(lit),
             _ => None,
         };
-        match self.f.expressions[a].clone() {
-            E::Literal(lit) => exact(&lit).map(|f| self.e(E::Literal(Literal::F32(f)))),
+        match self.f.expressions[a] {
+            E::Literal(_) => literal(self, a).map(|f| self.e(E::Literal(Literal::F32(f)))),
             E::Splat { size, value } => {
                 let f = literal(self, value)?;
                 let v = self.e(E::Literal(Literal::F32(f)));
                 Some(self.e(E::Splat { size, value: v }))
             }
-            E::Compose { components, .. } => {
+            E::Compose { ref components, .. } => {
                 let fs = components.iter().map(|&c| literal(self, c)).collect::<Option<Vec<f32>>>()?;
-                let size = match fs.len() {
-                    2 => VectorSize::Bi,
-                    3 => VectorSize::Tri,
-                    4 => VectorSize::Quad,
-                    _ => return None,
-                };
+                let size = crate::regs::vector_size(fs.len())?;
                 let ty = self.ty(TypeInner::Vector { size, scalar: Scalar::F32 });
                 let components = fs.into_iter().map(|f| self.e(E::Literal(Literal::F32(f)))).collect();
                 Some(self.e(E::Compose { ty, components }))
