@@ -1,13 +1,15 @@
 // Trunk's post_build hook (Trunk.toml) for release builds: splits the UI's
 // wasm in the staging dir so the first view loads only what it runs.
-//  1. `wasm-split instrument` makes a copy that marks each function it runs;
+//  1. `wasm-split instrument` makes a copy of wasm-bindgen's output (not yet
+//     optimised by wasm-opt: see below) that marks each function it runs;
 //  2. headless Chromium opens the staged site with that copy and does what
 //     a first view does (the example, a sample of corpus shaders by
 //     permalink, hovering bytes, clicking lines, arrow keys);
 //  3. `wasm-split split` moves every function that did not run to the
 //     secondary, and the data no kept function can reach; both halves get
 //     content-hashed names and index.html's loader tag gets data-cold
-//     (web/boot.js reads it).
+//     (web/boot.js reads it);
+//  4. wasm-opt optimises each half for size.
 // Dev builds (`trunk serve`) stay whole. The profile is made from the exact
 // module being split, on every build, so it never goes stale.
 import { spawnSync } from 'node:child_process';
@@ -213,15 +215,26 @@ const secondaryTmp = path.join(work, 'secondary.wasm');
 const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
 const linked = path.join(targetDir, 'wasm32-unknown-unknown', 'web', 'dxbc-web.wasm');
 tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp, linked);
-// wasm-opt again on the primary alone: the bodies of moved functions that
-// only moved code calls are now unreachable and unreferenced, and go.
-// Exports (which the secondary imports by name), the table and the memory
-// stay as they are.
-const primaryOpt = path.join(work, 'primary.opt.wasm');
-const opt = spawnSync('wasm-opt', ['-Oz', '--strip-producers', '--strip-target-features', primaryTmp, '-o', primaryOpt],
-  { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-if (opt.status !== 0) throw new Error('wasm-opt on the primary failed');
-fs.renameSync(primaryOpt, primaryTmp);
+// wasm-opt runs here, on each half, instead of on the whole module before
+// the split (index.html gives the UI's wasm data-wasm-opt="0"): on the
+// whole module it inlines every function with one caller into that caller,
+// so the code of a branch the first view never takes (another chunk kind's
+// decoder, say) rode along in the hot function that calls it. Split first,
+// each such function is its own and moves; the primary's -Oz then drops
+// the bodies of moved functions that only moved code calls. Exports (which
+// the secondary imports by name), the table and the memory stay as they
+// are. Each half declares the features its code uses (target_features),
+// which wasm-opt reads, and the output drops that section.
+/** Optimises `file` in place for size. */
+function optimise(file, which) {
+  const out = `${file}.opt`;
+  const r = spawnSync('wasm-opt', ['-Oz', '--strip-producers', '--strip-target-features', file, '-o', out],
+    { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`wasm-opt on the ${which} failed`);
+  fs.renameSync(out, file);
+}
+optimise(primaryTmp, 'primary');
+optimise(secondaryTmp, 'secondary');
 
 // Content-hashed names, so a cache never pairs one build's primary with another's secondary.
 const hash = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);

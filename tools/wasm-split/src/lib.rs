@@ -861,8 +861,23 @@ fn secondary(
     if !data.is_empty() {
         module.section(&data_section(data));
     }
+    // The moved code uses the features the input declares (bulk memory,
+    // …); tools that optimise the secondary on its own read them here.
+    for payload in Parser::new(0).parse_all(wasm) {
+        if let Payload::CustomSection(c) = payload? {
+            if c.name() == TARGET_FEATURES {
+                module.section(&wasm_encoder::CustomSection {
+                    name: Cow::Borrowed(TARGET_FEATURES),
+                    data: Cow::Borrowed(c.data()),
+                });
+            }
+        }
+    }
     Ok(module.finish())
 }
+
+/// The custom section in which LLVM lists the wasm features the code uses.
+const TARGET_FEATURES: &str = "target_features";
 
 struct SecondaryEncoder<'a> {
     map: &'a [u32],

@@ -92,6 +92,29 @@ fn moves_the_cold_function_and_imports_what_it_calls() {
     assert_eq!(names, ["__primary.t0", "__primary.m0", "__primary.g0", "__primary.f0", "__primary.f3"]);
 }
 
+/// The custom sections of `wasm`: (name, contents).
+fn custom_sections(wasm: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for p in Parser::new(0).parse_all(wasm) {
+        if let Payload::CustomSection(c) = p.unwrap() {
+            out.push((c.name().to_string(), c.data().to_vec()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_secondary_declares_the_features_the_input_declares() {
+    // LLVM's list: a prefix byte ('+' used) and a name per feature.
+    let features = b"\x02\x2b\x0bbulk-memory\x2b\x08sign-ext".to_vec();
+    let mut tail = Module::new();
+    tail.section(&wasm_encoder::CustomSection { name: "target_features".into(), data: Cow::Borrowed(&features) });
+    let mut wasm = sample();
+    wasm.extend_from_slice(&tail.finish()[8..]);
+    let s = split(&wasm, &[true, false, true, true]).unwrap();
+    assert_eq!(custom_sections(&s.secondary), [("target_features".to_string(), features)]);
+}
+
 #[test]
 fn a_profile_of_the_wrong_length_is_refused() {
     let e = split(&sample(), &[true]).err().unwrap();
