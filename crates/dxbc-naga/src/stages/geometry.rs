@@ -674,6 +674,8 @@ impl Lower<'_> {
         self.stmt(S::Return { value: None });
         let ep = self.take_function(Function::default());
         let workgroup_size = [WORKGROUP_SIZE, 1, 1];
+        // The only entry point: no room for four (see `entry_point`).
+        self.module.entry_points.reserve_exact(1);
         self.module.entry_points.push(naga::EntryPoint {
             name: "main".into(),
             stage: ShaderStage::Compute,
