@@ -87,7 +87,13 @@ async function interaction(page, act, n) {
         hex.scrollTop = i % 2 ? 0 : hex.scrollHeight / 2;
         hex.dispatchEvent(new Event('scroll'));
       } else if (act === 'click') {
-        const ls = document.querySelectorAll('[data-testid=disassembly] .line.linked');
+        // A line a person can see: the listing also draws rows below its
+        // window (its lookahead), which no pointer reaches.
+        const pane = document.querySelector('[data-testid=disassembly]').getBoundingClientRect();
+        const ls = [...document.querySelectorAll('[data-testid=disassembly] .line.linked')].filter((l) => {
+          const r = l.getBoundingClientRect();
+          return r.top >= pane.top && r.bottom <= pane.bottom;
+        });
         ls[(i * 7) % ls.length].dispatchEvent(new MouseEvent('click', { bubbles: true }));
       } else if (act === 'search') {
         document.querySelector('[data-testid=search]').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
@@ -145,6 +151,8 @@ async function interactions(page, label) {
   console.log(`\n${label}, 158 KB shader, ms (event -> handler's sync part | painted | next rAF, the old figure):`);
   for (const [name, rows] of out) {
     console.log(`  ${name.padEnd(24)} script ${fmt(rows.map((r) => r.script))} | paint ${fmt(rows.map((r) => r.paint))} | old rAF ${fmt(rows.map((r) => r.raf))}`);
+    // BENCH_RUNS=1: every run's paint figure, in order, to see which runs are slow.
+    if (process.env.BENCH_RUNS) console.log(`    runs: ${rows.map((r) => r.paint.toFixed(1)).join(' ')}`);
   }
   console.log('Main thread per run (Chrome counters, including the timing code and its frames):');
   for (const [name, rows] of out) console.log(`  ${name.padEnd(24)} ${rows.split}`);
