@@ -111,6 +111,37 @@ test('a link to a token shows its bytes, listing line and inspector at once, and
   });
 });
 
+test('after a jump the listing draws the rows below its window too, and follows a wheel turn', async () => {
+  await withPage(async (page, errors) => {
+    await open(page, APP_URL + link(BIG));
+    const dis = page.getByTestId('disassembly');
+    // A byte far down the file: the listing jumps to its line.
+    const hex = page.getByTestId('hex-view');
+    const half = await hex.evaluate((el) => { el.scrollTop = el.scrollHeight / 2; return Math.floor(el.scrollTop / 20) * 16 + 64; });
+    await page.waitForTimeout(100);
+    await page.locator(`[data-testid=hex-view] [data-b="${half}"]`).click();
+    await page.locator('[data-testid=disassembly] .line.sel').waitFor();
+    assert.equal(await allInView(page, '[data-testid=disassembly] .line.sel', '[data-testid=disassembly]'), true);
+    // Rows below the window (the lookahead) follow the jump's frame.
+    await page.waitForFunction(() => {
+      const d = document.querySelector('[data-testid=disassembly]');
+      const bottom = d.getBoundingClientRect().bottom;
+      return [...d.querySelectorAll('.line')].filter((l) => l.getBoundingClientRect().top >= bottom).length >= 20;
+    }, null, { timeout: 5000 });
+    // A wheel turn right after: the rows drawn are the rows scrolled to.
+    await dis.hover();
+    await page.mouse.wheel(0, 300);
+    await page.waitForFunction(() => {
+      const d = document.querySelector('[data-testid=disassembly]');
+      const r = d.getBoundingClientRect();
+      const at = (y) => document.elementFromPoint(r.left + 40, y)?.closest('.line');
+      const top = at(r.top + 2), low = at(r.bottom - 4);
+      return d.scrollTop > 0 && top !== null && low !== null && Number(top.dataset.line) === Math.floor(d.scrollTop / 20);
+    }, null, { timeout: 5000 });
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('clicking a translated line scrolls the bytes and the listing to its instruction', async () => {
   await withPage(async (page, errors) => {
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -80,9 +80,42 @@ pub fn copy_text(text: &str) {
     let _ = window().navigator().clipboard().write_text(text);
 }
 
+/// Runs `f` in a task after the next frame's paint: a frame's callbacks
+/// run before its style, layout and paint, and a timeout set from one
+/// runs after them. For work nobody sees in that frame.
+pub fn after_paint(f: impl FnOnce() + 'static) {
+    leptos::prelude::request_animation_frame(move || leptos::prelude::set_timeout(f, std::time::Duration::ZERO));
+}
+
+thread_local! {
+    /// Counts writes to the address bar, so a deferred clear can tell
+    /// that a later write came first.
+    static ADDRESS_WRITES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn address_written() -> u64 {
+    ADDRESS_WRITES.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    })
+}
+
+/// [`clear_address`] after the frame's paint, unless the address is written
+/// again before. Why: the first edit of a file opened from a link replaced
+/// a 15 KB URL inside the frame that shows the edit (about 2.5 ms).
+pub fn clear_address_after_paint() {
+    let at = address_written();
+    after_paint(move || {
+        if ADDRESS_WRITES.with(|n| n.get()) == at {
+            clear_address();
+        }
+    });
+}
+
 /// Removes the fragment from the address bar (without a history entry or a
 /// hashchange): a stale link there would reopen the old file on reload.
 pub fn clear_address() {
+    address_written();
     let w = window();
     if w.location().hash().is_ok_and(|h| !h.is_empty()) {
         let path = w.location().pathname().unwrap_or_default();
@@ -92,6 +125,7 @@ pub fn clear_address() {
 
 /// Puts `hash` (a `#v1/` link) in the address bar, replacing the entry.
 pub fn set_address(hash: &str) {
+    address_written();
     let _ = window().history().and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash)));
 }
 

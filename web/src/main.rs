@@ -368,7 +368,7 @@ impl State {
         let sel = self.sel.get_untracked();
         let m = Arc::new(m);
         let sel = sel.and_then(|s| selection::restore(&m, s.start, s.len, s.field));
-        dom::clear_address();
+        dom::clear_address_after_paint();
         self.set_model(m);
         self.sel.set(sel);
         self.hover.set(None);

@@ -132,6 +132,35 @@ pub fn highlight(line: &str) -> Vec<(Class, &str)> {
     merge_plain(line, out, Class::Plain)
 }
 
+/// The classes a listing piece can have besides plain text, in the order
+/// [`packed_pieces`] numbers them from 1.
+pub const PIECE_CLASSES: [Class; 5] = [Class::Comment, Class::Mnemonic, Class::Register, Class::Swizzle, Class::Number];
+
+/// Line `line`'s pieces as the listing's row writer takes them (one
+/// crossing into JS a row): four numbers a piece, its class (0 for plain
+/// text, else 1 + its place in [`PIECE_CLASSES`]), where it starts and
+/// ends in UTF-16 units of the line (JS strings count those), and its
+/// index among the pieces when it is a register (the `data-p` a click
+/// reads back), else `u32::MAX`.
+pub fn packed_pieces(line: &str) -> Vec<u32> {
+    let pieces = highlight(line);
+    let mut out = Vec::with_capacity(pieces.len() * 4);
+    let mut at = 0u32;
+    for (k, (c, t)) in pieces.into_iter().enumerate() {
+        let len = if t.is_ascii() { t.len() } else { t.encode_utf16().count() } as u32;
+        let class = PIECE_CLASSES.iter().position(|&x| x == c).map_or(0, |i| i as u32 + 1);
+        let p = if c == Class::Register { k as u32 } else { u32::MAX };
+        out.extend([class, at, at + len, p]);
+        at += len;
+    }
+    out
+}
+
+/// The CSS classes of [`PIECE_CLASSES`], separated by spaces.
+pub fn piece_class_names() -> String {
+    PIECE_CLASSES.map(Class::css).join(" ")
+}
+
 /// Joins neighbouring `plain` pieces of `line` (consecutive slices of it)
 /// so lines stay light in the DOM; shared by the listing and HLSL
 /// highlighters.
@@ -171,6 +200,28 @@ mod tests {
             let p = highlight(l);
             assert_eq!(p.iter().map(|x| x.1).collect::<String>(), l);
         }
+    }
+
+    #[test]
+    fn packed_pieces_cover_the_line_in_utf16_units() {
+        for l in ["mul o0.xyzw, v0.xyzw, cb0[0].xyzw // tail", "// Name été 𝄞 r0", "dcl_resource_structured t0, 16", ""]
+        {
+            let packed = packed_pieces(l);
+            let pieces = highlight(l);
+            assert_eq!(packed.len(), 4 * pieces.len());
+            let utf16: Vec<u16> = l.encode_utf16().collect();
+            let mut end = 0;
+            for (k, (q, (c, t))) in packed.chunks(4).zip(pieces).enumerate() {
+                assert_eq!(q[1], end, "pieces follow each other");
+                assert_eq!(String::from_utf16(&utf16[q[1] as usize..q[2] as usize]).unwrap(), t);
+                let class = if q[0] == 0 { Class::Plain } else { PIECE_CLASSES[q[0] as usize - 1] };
+                assert_eq!(class, c);
+                assert_eq!(q[3], if c == Class::Register { k as u32 } else { u32::MAX });
+                end = q[2];
+            }
+            assert_eq!(end as usize, utf16.len());
+        }
+        assert_eq!(piece_class_names(), "s-com s-mn s-reg s-swz s-num");
     }
 
     #[test]

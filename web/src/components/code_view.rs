@@ -51,7 +51,7 @@ pub fn CodeView(t: Arc<translation::Translated>, target: Target) -> impl IntoVie
                     // scrolling, so a click during a scroll is not lost.
                     <For each=move || {
                         let first = top.get().min(n.saturating_sub(1));
-                        first..(first + vp.fitting_rows(LOOKAHEAD)).min(n)
+                        first..(first + vp.drawn_rows(LOOKAHEAD)).min(n)
                     } key=|k| *k let:k>
                         {
                             let span = spans.get(k).copied().flatten();

@@ -7,8 +7,8 @@ use super::listing_editor::ListingEditor;
 use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
 use crate::viewport::Viewport;
 use crate::{def_use, listing_edit, selection, st, syntax, Assembled, State};
-use leptos::either::Either;
 use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
 
 /// Assembles the line editor's text in place of line `l`; accepted, the
 /// editor closes.
@@ -168,7 +168,7 @@ fn ListingView() -> impl IntoView {
                     <For each=move || {
                         let m = s.model.get();
                         let first = top.get().min(n().saturating_sub(1));
-                        let last = (first + vp.fitting_rows(LOOKAHEAD)).min(n());
+                        let last = (first + vp.drawn_rows(LOOKAHEAD)).min(n());
                         (first..last).map(move |l| (m.clone(), l)).collect::<Vec<_>>()
                     } key=|(m, l)| (*l, m.lines[*l].clone()) let((m, l))>
                         {
@@ -176,20 +176,12 @@ fn ListingView() -> impl IntoView {
                             // keep them current without a closure per row.
                             let class = line_class(s, &m, l, hover_line.get_untracked(), sel_line.get_untracked());
                             let selected = (sel_line.get_untracked() == Some(l)).to_string();
-                            // Register pieces carry their index: a click reads the register from the line.
-                            // Plain pieces (spaces, punctuation) are bare text: about half
-                            // the elements a jump of the listing would build.
-                            let pieces = syntax::highlight(&m.lines[l]).into_iter().enumerate().map(|(k, (c, t))| {
-                                if c == syntax::Class::Plain {
-                                    return Either::Left(t.to_string());
-                                }
-                                let p = (c == syntax::Class::Register).then_some(k);
-                                Either::Right(view! { <span class=c.css() data-p=p>{t.to_string()}</span> })
-                            }).collect_view();
                             let gutter = breakpoint_offset(&m, l).map(|_| view! {
                                 <span class="gutter" data-gutter=l data-testid="gutter" title="Toggle a breakpoint"></span>
                             });
-                            view! { <div class=class data-line=l role="option" aria-selected=selected>{gutter}{pieces}</div> }
+                            // The line's pieces are written as the row is built (listing_row.js).
+                            view! { <div class=class data-line=l role="option" aria-selected=selected
+                                use:line_pieces=m.lines[l].clone()>{gutter}</div> }
                         }
                     </For>
                 </div>
@@ -202,6 +194,25 @@ fn ListingView() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+#[wasm_bindgen(module = "/src/listing_row.js")]
+extern "C" {
+    /// Writes a line's highlighted pieces into its row (see listing_row.js).
+    fn fill_listing_row(row: &web_sys::Element, text: &str, pieces: &[u32], classes: &str);
+}
+
+thread_local! {
+    /// The pieces' class names, as `fill_listing_row` takes them.
+    static PIECE_CLASS_NAMES: String = syntax::piece_class_names();
+}
+
+/// Writes `line`'s pieces into its row as the row is built (a directive).
+/// Register pieces carry their index (`data-p`): a click reads the
+/// register from the line. Plain pieces (spaces, punctuation) are bare
+/// text: about half the elements a jump of the listing would build.
+fn line_pieces(row: web_sys::Element, line: String) {
+    PIECE_CLASS_NAMES.with(|names| fill_listing_row(&row, &line, &syntax::packed_pieces(&line), names));
 }
 
 /// The offset a breakpoint on line `l` stops at: its instruction's opcode

@@ -22,7 +22,7 @@ use crate::layout;
 use crate::model::{byte_look, byte_looks, ByteLook};
 use crate::selection::{self, Key, ROW_BYTES};
 use crate::st;
-use crate::viewport::Viewport;
+use crate::viewport::{Viewport, EDGE_ROWS};
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -32,7 +32,7 @@ pub fn HexView() -> impl IntoView {
     let s = st();
     let vp = Viewport::new();
     vp.watch(s.hex_ref);
-    let slots = Memo::new(move |_| vp.fitting_rows(SLOT_MARGIN));
+    let slots = Memo::new(move |_| vp.fitting_rows(EDGE_ROWS));
     let rows = move || view_rows(s.model.with(|m| m.bytes.len()), s.carve.around.get());
     // Keep the selection in view (also when the pane comes back from a fold tab).
     Effect::new(move |_| {
@@ -93,9 +93,6 @@ pub fn HexView() -> impl IntoView {
         </div>
     }
 }
-
-/// Rows drawn beyond those that fit (a partly visible row at each end).
-const SLOT_MARGIN: usize = 2;
 
 /// Rows of the view: the file's, or an opened carved shader's with the
 /// carved file's rows around it.
@@ -223,7 +220,7 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             <span class="off"></span>
             <span class="cells" node_ref=cells_ref>
                 <span class="run"></span>
-                {(0..ROW_BYTES).map(|j| view! { <span class="b" style:left=format!("{}ch", cell_x(j))></span> }).collect_view()}
+                {(0..ROW_BYTES).map(|_| view! { <span class="b"></span> }).collect_view()}
             </span>
             <span class="ascii"></span>
         </div>
@@ -442,4 +439,25 @@ const HEX_DIGITS: &str = {
 fn hex2(b: u8) -> &'static str {
     let i = 2 * b as usize;
     &HEX_DIGITS[i..i + 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stylesheet lays the cells over the run by its character
+    /// geometry: the run's width as a negative margin, and a character's
+    /// gap before each dword after the first.
+    #[test]
+    fn the_stylesheet_lays_each_cell_over_its_digits() {
+        let css = include_str!("../../style.css");
+        assert!(css.contains(&format!(".run {{ flex: none; margin-right: -{RUN_CHARS}ch;")));
+        assert!(css.contains(".hex .b { flex: none; width: 2ch;"));
+        // The run is child 1 and cell j child j + 2; a dword starts at j = 4k.
+        assert!(css.contains(".hex .b:nth-child(4n+6) { margin-left: 1ch; }"));
+        for j in 0..ROW_BYTES {
+            let flowed = 2 * j + j / 4;
+            assert_eq!(flowed, cell_x(j), "cell {j}");
+        }
+    }
 }

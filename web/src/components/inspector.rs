@@ -116,9 +116,9 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
             // opens a menu within a frame.
             let (now, later) = inspect::options_now_and_later(c.options(cur), cur);
             if !later.is_empty() {
-                request_animation_frame(move || {
+                crate::dom::after_paint(move || {
                     if let Some(el) = picker.try_get_untracked().flatten() {
-                        set_timeout(move || add_options(&el, cur, &later), std::time::Duration::ZERO);
+                        add_options(&el, cur, &later);
                     }
                 });
             }

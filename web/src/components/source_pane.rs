@@ -157,7 +157,7 @@ fn SourceLines(map: Arc<SourceMap>, file: u32) -> impl IntoView {
                 <div class="rows" style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
                     <For each=move || {
                         let first = top.get().min(n.saturating_sub(1));
-                        first..(first + vp.fitting_rows(LOOKAHEAD)).min(n)
+                        first..(first + vp.drawn_rows(LOOKAHEAD)).min(n)
                     } key=|k| *k let:k>
                         {
                             let f = &map.files[file as usize];
