@@ -5,11 +5,16 @@
 //
 // The release build splits the UI's wasm (tools/wasm-split, run by Trunk's
 // post_build hook, which adds data-cold): the functions the first view never
-// runs live in a second module, fetched once the first view has painted and
-// instantiated on the first call to one of them. That call reaches the
-// primary's import `__split.load`, which wasm-bindgen's glue does not know
-// of, so the import object the glue builds gets it added here. Dev builds
-// (`trunk serve`) are not split and have no data-cold.
+// runs live in a second module, fetched once the first view has painted,
+// compiled off the main thread and then instantiated in that same background
+// task. A call to one of them before that reaches the primary's import
+// `__split.load`, which instantiates it on the spot; wasm-bindgen's glue does
+// not know of that import, so the import object the glue builds gets it
+// added here. Dev builds (`trunk serve`) are not split and have no data-cold.
+//
+// Why not wait for the first call: instantiating writes the secondary's data
+// and table and wakes V8's garbage collector, some 8 ms inside the frame of
+// whatever interaction first needed it (the first field edit, say).
 //
 // Once the secondary is compiled, `dxbcSecondaryReady` is true and the
 // `dxbc-secondary-ready` event fires: the app holds back work that only
@@ -27,11 +32,19 @@ function secondaryReady() {
 let primary = null; // the primary instance's exports, which the secondary imports
 let cold = null; // the secondary, compiled in the background (a WebAssembly.Module)
 let coldBytes = null; // or only its bytes
+let loaded = false; // whether the secondary is instantiated
 
-/** `__split.load`: instantiates the secondary; its element segment fills the primary's table. */
+/**
+ * `__split.load`: instantiates the secondary, once; its element segment
+ * fills the primary's table and its data segments write its data. The
+ * primary's stubs call it on their first call until one has (they keep
+ * their own flag), so it may come after the background task loaded it.
+ */
 function loadCold() {
+  if (loaded) return;
   const module = cold ?? new WebAssembly.Module(coldBytes ?? fetchNow(coldUrl));
   new WebAssembly.Instance(module, { __primary: primary });
+  loaded = true;
 }
 
 /**
@@ -67,13 +80,14 @@ if (coldUrl) {
     Object.assign(WebAssembly, { instantiate, instantiateStreaming });
   }
   // After the first view's frame: fetch and compile the secondary off the
-  // main thread, so the first cold call only instantiates it.
+  // main thread, then instantiate it, so no interaction waits for either.
   requestAnimationFrame(() => setTimeout(async () => {
     try {
       const response = await fetch(coldUrl);
       if (!response.ok) return;
       coldBytes = new Uint8Array(await response.arrayBuffer());
       cold = await WebAssembly.compile(coldBytes);
+      loadCold();
       secondaryReady();
     } catch {
       // Offline or refused: loadCold fetches it when first needed.
