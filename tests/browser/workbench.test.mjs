@@ -142,6 +142,27 @@ test('after a jump the listing draws the rows below its window too, and follows 
   });
 });
 
+test('every placeholder fits its box, wide and narrow', async () => {
+  await withPage(async (page, errors) => {
+    for (const [width, height] of [[1440, 900], [800, 1000]]) {
+      await page.setViewportSize({ width, height });
+      await open(page);
+      const cut = await page.evaluate(() => [...document.querySelectorAll('input[placeholder], textarea[placeholder]')]
+        .filter((e) => e.offsetParent !== null)
+        .map((e) => {
+          const cs = getComputedStyle(e);
+          const ctx = document.createElement('canvas').getContext('2d');
+          ctx.font = `${cs.fontSize} ${cs.fontFamily}`;
+          const room = e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+          return { field: e.dataset.testid, text: Math.ceil(ctx.measureText(e.placeholder).width), room };
+        })
+        .filter((f) => f.text > f.room));
+      assert.deepEqual(cut, [], `at ${width} px`);
+    }
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('clicking a translated line scrolls the bytes and the listing to its instruction', async () => {
   await withPage(async (page, errors) => {
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -104,7 +104,7 @@ pub fn Header() -> impl IntoView {
             <span class="status" data-testid="status">{move || s.status.get()}</span>
             <span class="link" >
                 <button class="btn" data-testid="copy-link" on:click=copy title="Everything runs in your browser; links carry the shader in the URL fragment, which is never sent to a server.">{move || if copied.get() { "Copied ✓" } else { "Copy link" }}</button>
-                <input readonly=true data-testid="permalink" class="linktext" placeholder="focus or copy to make the link" prop:value=move || link.get() on:focus=move |ev| {
+                <input readonly=true data-testid="permalink" class="linktext" placeholder="click for a link" prop:value=move || link.get() on:focus=move |ev| {
                     link.set(s.link());
                     if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                 }/>

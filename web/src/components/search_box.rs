@@ -42,7 +42,7 @@ pub fn SearchBox() -> impl IntoView {
     view! {
         <span class="search" role="search">
             <input type="search" data-testid="search" aria-label="Search"
-                placeholder="Search: mul, r3, cb0[5], a name, 8a 00 01 00, 0x8a8"
+                placeholder="Search: mul, r3, cb0[5], 0x8a8"
                 title="Opcodes, registers (r3, cb0[5], v1, o0, t0, s0, u0), names from the reflection data, hex byte patterns, offsets (0x8a8). Enter: next match; Shift+Enter: previous."
                 prop:value=move || s.query.get()
                 on:input=move |ev| s.query.set(event_target_value(&ev))
