@@ -38,6 +38,8 @@ function link(bytes) {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const fmt = (xs) => `median ${median(xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}`;
+/** Paint figures with how many runs missed a 60 Hz frame (16.7 ms). */
+const fmtPaint = (xs) => `${fmt(xs)}, ${xs.filter((x) => x > 1000 / 60).length}/${xs.length} over 16.7`;
 
 async function browser() {
   const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
@@ -150,7 +152,7 @@ async function interactions(page, label) {
   out.push(['field edit (saturate)', await split(cdp, page, 'field', 20)]);
   console.log(`\n${label}, 158 KB shader, ms (event -> handler's sync part | painted | next rAF, the old figure):`);
   for (const [name, rows] of out) {
-    console.log(`  ${name.padEnd(24)} script ${fmt(rows.map((r) => r.script))} | paint ${fmt(rows.map((r) => r.paint))} | old rAF ${fmt(rows.map((r) => r.raf))}`);
+    console.log(`  ${name.padEnd(24)} script ${fmt(rows.map((r) => r.script))} | paint ${fmtPaint(rows.map((r) => r.paint))} | old rAF ${fmt(rows.map((r) => r.raf))}`);
     // BENCH_RUNS=1: every run's paint figure, in order, to see which runs are slow.
     if (process.env.BENCH_RUNS) console.log(`    runs: ${rows.map((r) => r.paint.toFixed(1)).join(' ')}`);
   }
