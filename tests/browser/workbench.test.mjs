@@ -119,7 +119,16 @@ test('after a jump the listing draws the rows below its window too, and follows 
     const hex = page.getByTestId('hex-view');
     const half = await hex.evaluate((el) => { el.scrollTop = el.scrollHeight / 2; return Math.floor(el.scrollTop / 20) * 16 + 64; });
     await page.waitForTimeout(100);
-    await page.locator(`[data-testid=hex-view] [data-b="${half}"]`).click();
+    // The frame that shows the jump draws the listing's window and a row
+    // beyond it at most (read in that frame's callbacks, before its paint).
+    const below = await page.evaluate(async (b) => {
+      document.querySelector(`[data-testid=hex-view] [data-b="${b}"]`).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(r));
+      const d = document.querySelector('[data-testid=disassembly]');
+      const bottom = d.getBoundingClientRect().bottom;
+      return [...d.querySelectorAll('.line')].filter((l) => l.getBoundingClientRect().top >= bottom).length;
+    }, half);
+    assert.ok(below <= 2, `${below} rows drawn below the window in the jump's frame`);
     await page.locator('[data-testid=disassembly] .line.sel').waitFor();
     assert.equal(await allInView(page, '[data-testid=disassembly] .line.sel', '[data-testid=disassembly]'), true);
     // Rows below the window (the lookahead) follow the jump's frame.
