@@ -11,10 +11,10 @@
 //! first call it calls the one new import, `__split.load`, which the
 //! loader (web/boot.js) answers by instantiating the secondary against the
 //! primary's exports, unless it already has (it also does so in the
-//! background, once the secondary is compiled). The secondary's active element segment writes the
-//! real functions into table slots appended to the primary's function
-//! table; every stub then forwards its arguments with `call_indirect` to
-//! its slot. Once loaded, a moved function costs one indirect call more.
+//! background, once the secondary is compiled). The secondary's active
+//! element segment writes the real functions into table slots appended to
+//! the primary's function table; every stub then forwards its arguments
+//! with `call_indirect` to its slot. Once loaded, a moved function costs one indirect call more.
 //!
 //! The profile comes from [`instrument`]: a copy of the module whose
 //! functions each set an exported global ([`PROFILE_EXPORT`]) when they run. Functions that touch data or element
