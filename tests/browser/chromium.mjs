@@ -23,9 +23,27 @@ export function dxbcCli() {
 
 export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'];
 
+/**
+ * A fresh Chromium profile directory, removed when the process exits (or
+ * earlier by its user): a test run opens about seventy pages, and their
+ * profiles left behind filled the disk CI builds on, about 400 MB a run.
+ */
+export function scratchProfile() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-'));
+  profiles.add(dir);
+  return dir;
+}
+const profiles = new Set();
+process.once('exit', () => profiles.forEach(removeProfile));
+function removeProfile(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  profiles.delete(dir);
+}
+
 /** Runs `fn(page, errors)` in a new headless Chromium; `errors` collects uncaught page errors. */
 export async function withPage(fn, { webgpu = false } = {}) {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+  const profile = scratchProfile();
+  const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1440, height: 1000 },
@@ -39,6 +57,7 @@ export async function withPage(fn, { webgpu = false } = {}) {
     await fn(page, errors);
   } finally {
     await ctx.close();
+    removeProfile(profile);
   }
 }
 

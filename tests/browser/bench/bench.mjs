@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { scratchProfile } from '../chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const BIG = process.argv[2] ?? '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc';
@@ -42,7 +43,7 @@ const fmt = (xs) => `median ${median(xs).toFixed(1)}, max ${Math.max(...xs).toFi
 const fmtPaint = (xs) => `${fmt(xs)}, ${xs.filter((x) => x > 1000 / 60).length}/${xs.length} over 16.7`;
 
 async function browser() {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+  const ctx = await chromium.launchPersistentContext(scratchProfile(), {
     executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
     args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic'] });
   const page = ctx.pages()[0] ?? await ctx.newPage();

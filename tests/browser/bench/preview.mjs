@@ -14,6 +14,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { scratchProfile } from '../chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -23,7 +24,7 @@ if (!link.startsWith('#v1/')) throw new Error('could not make a link (build targ
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+const ctx = await chromium.launchPersistentContext(scratchProfile(), {
   executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
   args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic',
     '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'] });
@@ -67,7 +68,7 @@ await ctx.close();
 {
   const big = path.resolve(ROOT, '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc');
   const bigLink = spawnSync(path.join(ROOT, 'target/release/dxbc'), ['link', '--pane', 'preview', big]).stdout.toString().trim();
-  const ctx2 = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-')), {
+  const ctx2 = await chromium.launchPersistentContext(scratchProfile(), {
     executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
     args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic',
       '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'] });
