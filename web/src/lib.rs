@@ -24,6 +24,7 @@ pub mod layout;
 pub mod listing_edit;
 pub mod model;
 pub mod preview;
+pub mod row_window;
 pub mod search;
 pub mod selection;
 pub mod source_map;

@@ -16,7 +16,7 @@ mod worker_client;
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
     carved, debugger, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model,
-    preview, search, selection, source_map, syntax, text, tour, translation,
+    preview, row_window, search, selection, source_map, syntax, text, tour, translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};

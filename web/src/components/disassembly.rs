@@ -5,10 +5,12 @@
 
 use super::listing_editor::ListingEditor;
 use crate::dom::{data_attr, LOOKAHEAD, ROW_H};
+use crate::row_window::{Rotation, RowWindow};
 use crate::viewport::Viewport;
 use crate::{def_use, listing_edit, selection, st, syntax, Assembled, State};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Assembles the line editor's text in place of line `l`; accepted, the
 /// editor closes.
@@ -68,10 +70,82 @@ fn ListingView() -> impl IntoView {
             vp.ensure_visible(&el, l, n());
         }
     });
+    let rows_ref = NodeRef::<leptos::html::Div>::new();
+    // The rows of the window, recycled: a scroll rewrites the rows that
+    // enter, a jump every row in place, an edit the rows whose text changed.
+    // They are drawn with the marks of the moment; the effects below keep
+    // them current. The DOM is written, no signal.
+    let window = StoredValue::new(RowWindow::default());
+    Effect::new(move |_| {
+        let m = s.model.get();
+        let n = m.lines.len();
+        let first = top.get().min(n.saturating_sub(1));
+        let count = vp.drawn_rows(LOOKAHEAD).min(n - first);
+        let Some(rows) = rows_ref.get() else { return };
+        let (h, sl) = (hover_line.get_untracked(), sel_line.get_untracked());
+        window.update_value(|w| {
+            let before = w.len();
+            match w.shift(first, count) {
+                Rotation::Stay => {}
+                Rotation::FrontToBack(k) => {
+                    let end = rows.children().item(before as u32);
+                    for _ in 0..k {
+                        if let Some(el) = rows.first_element_child() {
+                            let _ = rows.insert_before(&el, end.as_ref().map(|e| e.as_ref()));
+                        }
+                    }
+                }
+                Rotation::BackToFront(k) => {
+                    for _ in 0..k {
+                        if let (Some(el), Some(start)) =
+                            (rows.children().item(before as u32 - 1), rows.first_element_child())
+                        {
+                            let _ = rows.insert_before(&el, Some(&start));
+                        }
+                    }
+                }
+            }
+            // Rows past the window are hidden, not removed: the window shrinks
+            // to what fits at a jump and grows again after its frame.
+            let children = rows.children();
+            for i in count..before {
+                if let Some(el) = children.item(i as u32) {
+                    hide_row(&el);
+                }
+            }
+            for i in 0..count {
+                let el = match children.item(i as u32) {
+                    Some(el) => el,
+                    None => match new_row(&rows) {
+                        Some(el) => el,
+                        None => return,
+                    },
+                };
+                let l = first + i;
+                if w.needs_write(i, &m.lines[l]) {
+                    let el = el.unchecked_into::<web_sys::HtmlElement>();
+                    el.set_hidden(false);
+                    let class = line_class(s, &m, l, h, sl);
+                    let gutter = breakpoint_offset(&m, l).is_some();
+                    PIECE_CLASS_NAMES.with(|names| {
+                        fill_listing_row(
+                            &el,
+                            l as u32,
+                            &class,
+                            sl == Some(l),
+                            gutter,
+                            &m.lines[l],
+                            &syntax::packed_pieces(&m.lines[l]),
+                            names,
+                        )
+                    });
+                }
+            }
+        });
+    });
     // Marks follow in place, on just the rows they change: the hover and
     // the selection touch at most four rows, search hits, the diff and
     // def-use (rarer) every drawn row. The DOM is written, no signal.
-    let rows_ref = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |prev: Option<(Option<usize>, Option<usize>)>| {
         let now = (hover_line.get(), sel_line.get());
         let Some(rows) = rows_ref.get_untracked() else { return now };
@@ -162,28 +236,7 @@ fn ListingView() -> impl IntoView {
             on:scroll=move |_| { if let Some(el) = s.dis_ref.get_untracked() { vp.scrolled(&el) } }>
             <div class="spacer" style:height=move || format!("{}px", n() as f64 * ROW_H)>
                 <div class="rows" node_ref=rows_ref style:transform=move || format!("translateY({}px)", top.get() as f64 * ROW_H)>
-                    // Keyed by line and text: rows still in the window keep their
-                    // element while scrolling, so a click during a scroll is not lost,
-                    // and an edit rebuilds only the rows whose text it changed.
-                    <For each=move || {
-                        let m = s.model.get();
-                        let first = top.get().min(n().saturating_sub(1));
-                        let last = (first + vp.drawn_rows(LOOKAHEAD)).min(n());
-                        (first..last).map(move |l| (m.clone(), l)).collect::<Vec<_>>()
-                    } key=|(m, l)| (*l, m.lines[*l].clone()) let((m, l))>
-                        {
-                            // Drawn with the marks of the moment; the effects above
-                            // keep them current without a closure per row.
-                            let class = line_class(s, &m, l, hover_line.get_untracked(), sel_line.get_untracked());
-                            let selected = (sel_line.get_untracked() == Some(l)).to_string();
-                            let gutter = breakpoint_offset(&m, l).map(|_| view! {
-                                <span class="gutter" data-gutter=l data-testid="gutter" title="Toggle a breakpoint"></span>
-                            });
-                            // The line's pieces are written as the row is built (listing_row.js).
-                            view! { <div class=class data-line=l role="option" aria-selected=selected
-                                use:line_pieces=m.lines[l].clone()>{gutter}</div> }
-                        }
-                    </For>
+                    // Written by the effect above (recycled rows, see row_window.rs).
                 </div>
                 // The line editor lies over its row (the rows stay plain, so
                 // drawing them costs nothing more).
@@ -198,8 +251,19 @@ fn ListingView() -> impl IntoView {
 
 #[wasm_bindgen(module = "/src/listing_row.js")]
 extern "C" {
-    /// Writes a line's highlighted pieces into its row (see listing_row.js).
-    fn fill_listing_row(row: &web_sys::Element, text: &str, pieces: &[u32], classes: &str);
+    /// Writes a listing row: classes, line, selection, pieces and gutter
+    /// (see listing_row.js).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_listing_row(
+        row: &web_sys::Element,
+        line: u32,
+        class: &str,
+        selected: bool,
+        gutter: bool,
+        text: &str,
+        pieces: &[u32],
+        classes: &str,
+    );
 }
 
 thread_local! {
@@ -207,12 +271,23 @@ thread_local! {
     static PIECE_CLASS_NAMES: String = syntax::piece_class_names();
 }
 
-/// Writes `line`'s pieces into its row as the row is built (a directive).
-/// Register pieces carry their index (`data-p`): a click reads the
-/// register from the line. Plain pieces (spaces, punctuation) are bare
-/// text: about half the elements a jump of the listing would build.
-fn line_pieces(row: web_sys::Element, line: String) {
-    PIECE_CLASS_NAMES.with(|names| fill_listing_row(&row, &line, &syntax::packed_pieces(&line), names));
+/// A row element added at the end of `rows`, written by the caller.
+fn new_row(rows: &web_sys::HtmlDivElement) -> Option<web_sys::Element> {
+    let el = document().create_element("div").ok()?;
+    let _ = el.set_attribute("role", "option");
+    rows.append_child(&el).ok()?;
+    Some(el)
+}
+
+/// Hides a row the window no longer needs, and makes it name no line (a
+/// search for lines or marks must not find it).
+fn hide_row(el: &web_sys::Element) {
+    let el = el.unchecked_ref::<web_sys::HtmlElement>();
+    if !el.hidden() {
+        el.set_hidden(true);
+        el.set_class_name("");
+        let _ = el.remove_attribute("data-line");
+    }
 }
 
 /// The offset a breakpoint on line `l` stops at: its instruction's opcode
