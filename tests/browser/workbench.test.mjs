@@ -151,6 +151,48 @@ test('after a jump the listing draws the rows below its window too, and follows 
   });
 });
 
+test('the listing keeps its row elements through a jump and a wheel turn, in line order, with the CLI\'s lines', async () => {
+  const lines = spawnSync(DXBC, ['disasm', BIG]).stdout.toString().split('\n');
+  await withPage(async (page, errors) => {
+    await open(page, APP_URL + link(BIG));
+    // The rows drawn: visible, in document order, with their lines and
+    // whether each was there before (tagged).
+    const rows = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=disassembly] .line')]
+      .filter((e) => !e.hidden).map((e) => ({ line: Number(e.dataset.line), text: e.textContent, kept: e.__kept === true })));
+    const tagAll = () => page.evaluate(() => document.querySelectorAll('[data-testid=disassembly] .rows > *').forEach((e) => { e.__kept = true; }));
+    const check = (drawn, what) => {
+      assert.ok(drawn.length >= 30, `${what}: ${drawn.length} rows`);
+      drawn.forEach((r, i) => {
+        assert.equal(r.line, drawn[0].line + i, `${what}: row ${i} is out of order`);
+        assert.equal(r.text, lines[r.line], `${what}: line ${r.line}`);
+        assert.ok(r.kept, `${what}: line ${r.line} got a new element`);
+      });
+    };
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=disassembly] .line').length >= 50);
+    await tagAll();
+    // A jump far down (a byte near the end), then the lookahead after it.
+    const b = lastRet(BIG);
+    await page.getByTestId('hex-view').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await page.waitForTimeout(100);
+    await page.locator(`[data-testid=hex-view] [data-b="${b}"]`).click();
+    await page.locator('[data-testid=disassembly] .line.sel').waitFor();
+    await page.waitForTimeout(300);
+    const jumped = await rows();
+    check(jumped, 'after the jump');
+    assert.ok(jumped[0].line > 1000, `the jump shows line ${jumped[0].line}`);
+    // A wheel turn up: the rows that enter come from the other end.
+    await page.getByTestId('disassembly').hover();
+    await page.mouse.wheel(0, -200);
+    await page.waitForFunction((first) => {
+      const e = document.querySelector('[data-testid=disassembly] .line');
+      return e !== null && Number(e.dataset.line) < first;
+    }, jumped[0].line);
+    await page.waitForTimeout(300);
+    check(await rows(), 'after the wheel turn');
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('every placeholder fits its box, wide and narrow', async () => {
   await withPage(async (page, errors) => {
     for (const [width, height] of [[1440, 900], [800, 1000]]) {
