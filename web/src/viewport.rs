@@ -119,10 +119,13 @@ impl Viewport {
                 // turn in the same frame, would have moved it from the one
                 // remembered.
                 let (vp, el) = (*self, el.clone());
-                crate::dom::after_paint(move || {
-                    if vp.settled.try_set(true).is_none() {
+                crate::dom::read_after_paint(move || {
+                    // Read before anything is redrawn (the views' effects run
+                    // after this task), so that reading lays nothing out.
+                    if vp.settled.try_get_untracked().is_some() {
                         vp.own_scroll.set_value(false);
                         vp.read_scroll(&el);
+                        vp.settled.set(true);
                     }
                 });
             }
