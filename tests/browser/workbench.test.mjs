@@ -193,6 +193,24 @@ test('the listing keeps its row elements through a jump and a wheel turn, in lin
   });
 });
 
+test('the link meter counts the link Copy link makes, for a small file (measured on the page) and a large one (in the worker)', async () => {
+  await withPage(async (page, errors) => {
+    for (const url of [APP_URL, APP_URL + link(BIG)]) {
+      await open(page, url);
+      await page.getByTestId('copy-link').click();
+      const copied = await page.getByTestId('permalink').inputValue();
+      assert.ok(copied.startsWith('#v1/'), copied.slice(0, 20));
+      // Measured after the frame that shows the file; a large file's in the worker.
+      const shown = () => page.getByTestId('link-length').textContent().then((t) => Number(t.replace(/[^\d]/g, '')));
+      await page.waitForFunction((n) => document.querySelector('[data-testid=link-length]').textContent
+        .replace(/[^\d]/g, '') === String(n), copied.length, { timeout: 10000 }).catch(() => {});
+      assert.equal(await shown(), copied.length, url.slice(0, 40));
+    }
+    assert.ok(fs.statSync(BIG).size > 32 * 1024, 'the large file is measured in the worker');
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('every placeholder fits its box, wide and narrow', async () => {
   await withPage(async (page, errors) => {
     for (const [width, height] of [[1440, 900], [800, 1000]]) {

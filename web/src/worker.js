@@ -49,6 +49,14 @@ export function cpu_reference_request(shader, text) {
 }
 
 /**
+ * Measures the link whose payload is `payload` (bytes) in the worker and
+ * resolves to its length in characters.
+ */
+export function link_length_request(payload) {
+  return post('link-length', payload, null);
+}
+
+/**
  * Carves `bytes` (a whole file) in the worker, one step per message;
  * `on_progress(position, len)` follows the steps. Resolves to the JSON of
  * the listing, or to null when carve_cancel stopped it.
@@ -127,6 +135,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
         : kind === 'assemble' ? m.assemble_listing_json(shader, text)
         : kind === 'debug' ? m.debug_json(shader, text)
         : kind === 'cpu-reference' ? m.cpu_reference(shader, text)
+        : kind === 'link-length' ? m.link_length(shader)
         : m.preview_translate_json(shader);
       self.postMessage({ id, json });
     } catch (err) {

@@ -46,6 +46,14 @@ pub fn cpu_reference(bytes: &[u8], request_json: &str) -> Result<Vec<u8>, String
     dxbc_web::cpu_compare::reference_file_json(bytes, request_json)
 }
 
+/// The length of the link whose payload (`dxbc::permalink::payload`) is
+/// `payload`: the page's link meter, measured here for large files, whose
+/// deflating took some milliseconds of the page's main thread.
+#[wasm_bindgen]
+pub fn link_length(payload: &[u8]) -> u32 {
+    dxbc::permalink::encode_payload(payload).len() as u32
+}
+
 thread_local! {
     /// The carve in progress (one at a time: a new one replaces it).
     static CARVING: std::cell::RefCell<Option<dxbc_web::carved::Session>> = const { std::cell::RefCell::new(None) };

@@ -14,6 +14,8 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn cpu_reference_request(shader: &[u8], text: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]
+    async fn link_length_request(payload: &[u8]) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
     async fn carve_request(bytes: &[u8], on_progress: &js_sys::Function) -> Result<JsValue, JsValue>;
     fn carve_cancel();
 }
@@ -67,6 +69,15 @@ pub async fn cpu_reference(shader: &[u8], request: &str) -> Result<Vec<u8>, Stri
         Ok(v) => {
             v.dyn_into::<js_sys::Uint8Array>().map(|a| a.to_vec()).map_err(|_| "the worker sent no reference".into())
         }
+        Err(e) => Err(failure(e)),
+    }
+}
+
+/// The length of the link with `payload` (`dxbc::permalink::payload`),
+/// measured in the worker, or why the worker did not run.
+pub async fn link_length(payload: &[u8]) -> Result<usize, String> {
+    match link_length_request(payload).await {
+        Ok(v) => v.as_f64().map(|n| n as usize).ok_or_else(|| "the worker sent no length".into()),
         Err(e) => Err(failure(e)),
     }
 }

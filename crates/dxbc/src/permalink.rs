@@ -185,8 +185,13 @@ impl std::error::Error for PermalinkError {}
 
 /// Encodes to a fragment `#v1/…`.
 pub fn encode(link: &Permalink) -> String {
-    let payload = payload(link);
-    let packed = miniz_oxide::deflate::compress_to_vec(&payload, 9);
+    encode_payload(&payload(link))
+}
+
+/// The fragment `#v1/…` of a link's [`payload`]: [`encode`]'s second half,
+/// apart so that the deflating (most of the time) can run elsewhere.
+pub fn encode_payload(payload: &[u8]) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec(payload, 9);
     let mut s = String::with_capacity(4 + packed.len() * 4 / 3 + 4);
     s.push('#');
     s.push_str(PREFIX_V1);

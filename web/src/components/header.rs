@@ -108,7 +108,7 @@ pub fn Header() -> impl IntoView {
                     link.set(s.link());
                     if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                 }/>
-                <span class=move || { if link_len() > 8000 { "len warn" } else { "len" } } title="Chat tools and link shorteners often cut links beyond about 8,000 characters">
+                <span data-testid="link-length" class=move || { if link_len() > 8000 { "len warn" } else { "len" } } title="Chat tools and link shorteners often cut links beyond about 8,000 characters">
                     {move || format!("{} chars", fmt_thousands(link_len()))}
                 </span>
             </span>
