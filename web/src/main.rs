@@ -165,7 +165,7 @@ impl State {
         match f(&m.bytes) {
             Ok(e) => {
                 self.history.update(|h| h.edited(m.bytes.clone()));
-                self.show_edited(Model::edited(e));
+                self.show_edited(Model::edited(e, &m));
                 self.status.set(format!("Edited {what}; the checksum is re-signed."));
                 self.follow_draft();
                 true
