@@ -84,63 +84,23 @@ fn ListingView() -> impl IntoView {
         let Some(rows) = rows_ref.get() else { return };
         let (h, sl) = (hover_line.get_untracked(), sel_line.get_untracked());
         window.update_value(|w| {
-            let before = w.len();
-            match w.shift(first, count) {
-                Rotation::Stay => {}
-                Rotation::FrontToBack(k) => {
-                    let end = rows.children().item(before as u32);
-                    for _ in 0..k {
-                        if let Some(el) = rows.first_element_child() {
-                            let _ = rows.insert_before(&el, end.as_ref().map(|e| e.as_ref()));
-                        }
-                    }
-                }
-                Rotation::BackToFront(k) => {
-                    for _ in 0..k {
-                        if let (Some(el), Some(start)) =
-                            (rows.children().item(before as u32 - 1), rows.first_element_child())
-                        {
-                            let _ = rows.insert_before(&el, Some(&start));
-                        }
-                    }
-                }
-            }
-            // Rows past the window are hidden, not removed: the window shrinks
-            // to what fits at a jump and grows again after its frame.
-            let children = rows.children();
-            for i in count..before {
-                if let Some(el) = children.item(i as u32) {
-                    hide_row(&el);
-                }
-            }
-            for i in 0..count {
-                let el = match children.item(i as u32) {
-                    Some(el) => el,
-                    None => match new_row(&rows) {
-                        Some(el) => el,
-                        None => return,
-                    },
-                };
-                let l = first + i;
-                if w.needs_write(i, &m.lines[l]) {
-                    let el = el.unchecked_into::<web_sys::HtmlElement>();
-                    el.set_hidden(false);
-                    let class = line_class(s, &m, l, h, sl);
-                    let gutter = breakpoint_offset(&m, l).is_some();
-                    PIECE_CLASS_NAMES.with(|names| {
-                        fill_listing_row(
-                            &el,
-                            l as u32,
-                            &class,
-                            sl == Some(l),
-                            gutter,
-                            &m.lines[l],
-                            &syntax::packed_pieces(&m.lines[l]),
-                            names,
-                        )
-                    });
-                }
-            }
+            draw_window(&rows, w, first, count, &m.lines, |el, l| {
+                let class = line_class(s, &m, l, h, sl);
+                let gutter = breakpoint_offset(&m, l).is_some();
+                let text = &m.lines[l];
+                PIECE_CLASS_NAMES.with(|names| {
+                    fill_listing_row(
+                        el,
+                        l as u32,
+                        &class,
+                        sl == Some(l),
+                        gutter,
+                        text,
+                        &syntax::packed_pieces(text),
+                        names,
+                    )
+                });
+            })
         });
     });
     // Marks follow in place, on just the rows they change: the hover and
@@ -269,6 +229,55 @@ extern "C" {
 thread_local! {
     /// The pieces' class names, as `fill_listing_row` takes them.
     static PIECE_CLASS_NAMES: String = syntax::piece_class_names();
+}
+
+/// Moves the window of `rows` to `count` lines from `first` (see
+/// [`RowWindow`]): rotates the row elements, hides those past the window,
+/// adds the missing ones, and has `write(row, line)` write each row whose
+/// line or text changed.
+fn draw_window(
+    rows: &web_sys::HtmlDivElement,
+    w: &mut RowWindow,
+    first: usize,
+    count: usize,
+    lines: &[String],
+    write: impl Fn(&web_sys::HtmlElement, usize),
+) {
+    let before = w.len();
+    match w.shift(first, count) {
+        Rotation::Stay => {}
+        Rotation::FrontToBack(k) => {
+            let end = rows.children().item(before as u32);
+            for _ in 0..k {
+                if let Some(el) = rows.first_element_child() {
+                    let _ = rows.insert_before(&el, end.as_ref().map(|e| e.as_ref()));
+                }
+            }
+        }
+        Rotation::BackToFront(k) => {
+            for _ in 0..k {
+                if let (Some(el), Some(start)) = (rows.children().item(before as u32 - 1), rows.first_element_child()) {
+                    let _ = rows.insert_before(&el, Some(&start));
+                }
+            }
+        }
+    }
+    // Rows past the window are hidden, not removed: the window shrinks to
+    // what fits at a jump and grows again after its frame.
+    let children = rows.children();
+    for i in count..before {
+        if let Some(el) = children.item(i as u32) {
+            hide_row(&el);
+        }
+    }
+    for i in 0..count {
+        let Some(el) = children.item(i as u32).or_else(|| new_row(rows)) else { return };
+        if w.needs_write(i, &lines[first + i]) {
+            let el = el.unchecked_into::<web_sys::HtmlElement>();
+            el.set_hidden(false);
+            write(&el, first + i);
+        }
+    }
 }
 
 /// A row element added at the end of `rows`, written by the caller.
