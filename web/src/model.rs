@@ -339,9 +339,9 @@ impl Model {
 /// from `before` when the edit kept the layout: the same bytes but for
 /// the checksum and one instruction's, the same instructions at the same
 /// places, and as many operands. Then only that instruction's dwords are
-/// located again. Why:
-/// locating every dword of the 158 KB shader took 1 ms natively, in the
-/// frame that shows a field edit. None when anything differs.
+/// located again. Why: locating every dword of the 158 KB shader took
+/// 1 ms natively, in the frame that shows a field edit. None when
+/// anything differs.
 pub(crate) fn kept_tokens(before: &Model, bytes: &[u8], shader: &Shader) -> Option<Vec<Located>> {
     let (old, new) = (before.program()?, shader.program.as_ref()?);
     if bytes.len() != before.bytes.len()
