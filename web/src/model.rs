@@ -126,7 +126,7 @@ impl Model {
 
     /// The model of an edit's result, from the shader the edit decoded
     /// (and signed) instead of decoding the bytes again. `before` is the
-    /// model the edit was made on: when the edit kept every dword's role,
+    /// model the edit was made on: when the edit kept the program's layout,
     /// its program dwords are taken from there (see [`kept_tokens`]).
     pub fn edited(e: dxbc::edit::Edited, before: &Model) -> Model {
         let kept = kept_tokens(before, &e.bytes, &e.shader);
@@ -168,10 +168,7 @@ impl Model {
             }
             Ok(mut s) => {
                 faults.extend(s.errors.iter().map(Fault::of));
-                if let Some(known) = known {
-                    tokens = known;
-                }
-                let program = program_spans(&s, &mut tokens, &mut spans);
+                let program = program_spans(&s, known, &mut tokens, &mut spans);
                 // The program's tokens are shown as tokens, so its leaves
                 // (most of a big file's) are not wanted: without the program,
                 // `dxbc::spans` names its chunk as one payload leaf.
@@ -382,15 +379,19 @@ pub(crate) fn kept_tokens(before: &Model, bytes: &[u8], shader: &Shader) -> Opti
 }
 
 /// Pushes the program's token spans (and its undecoded tail); returns the
-/// bytes they cover, which the leaves leave to them. `tokens` holds the
-/// program's dwords when they are known ([`kept_tokens`]), else nothing.
-fn program_spans(s: &Shader, tokens: &mut Vec<Located>, spans: &mut Vec<Span>) -> Option<(u32, u32)> {
+/// bytes they cover, which the leaves leave to them. The program's dwords
+/// are located, unless `known` has them ([`kept_tokens`]); they go to
+/// `tokens`.
+fn program_spans(
+    s: &Shader,
+    known: Option<Vec<Located>>,
+    tokens: &mut Vec<Located>,
+    spans: &mut Vec<Span>,
+) -> Option<(u32, u32)> {
     let p = s.program.as_ref()?;
     let chunk_end = s.container.chunks.iter().map(|c| c.data_range()).find(|d| d.start == p.offset)?.end;
     let decoded_end = chunk_end.saturating_sub(p.undecoded.len() + p.trailing.len());
-    if tokens.is_empty() {
-        *tokens = p.tokens();
-    }
+    *tokens = known.unwrap_or_else(|| p.tokens());
     let kept = tokens.iter().take_while(|t| t.offset + 4 <= decoded_end).count();
     tokens.truncate(kept);
     spans.extend(tokens.iter().enumerate().map(|(k, t)| Span {

@@ -10,8 +10,8 @@
 //! A text view draws some rows below those that fit (its lookahead), so a
 //! short scroll finds them drawn. After a jump they are drawn a task after
 //! the frame that shows the new place: rows nobody sees cost that frame
-//! nothing (a listing jump builds every row anew, and the lookahead was a
-//! third of them).
+//! nothing (a listing jump rewrites every row it draws, and the lookahead
+//! was a third of them).
 
 use crate::dom::ROW_H;
 use crate::layout;
