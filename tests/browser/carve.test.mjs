@@ -5,11 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, currentLink, dxbcCli, withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, currentLink, dxbcCli, withPage, scratchDir } from './chromium.mjs';
 
 const SHADERS = [
   'angle63_buffertotexture11_gs.dxbc',
@@ -53,7 +52,7 @@ function cli(...args) {
 }
 
 function tmpFile(name, data) {
-  const p = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'carve-')), name);
+  const p = path.join(scratchDir('carve-'), name);
   fs.writeFileSync(p, data);
   return p;
 }

@@ -24,20 +24,23 @@ export function dxbcCli() {
 export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=vulkan'];
 
 /**
- * A fresh Chromium profile directory, removed when the process exits (or
- * earlier by its user): a test run opens about seventy pages, and their
- * profiles left behind filled the disk CI builds on, about 400 MB a run.
+ * A fresh directory under the system's temporary folder, removed when the
+ * process exits (or earlier, by `removeScratch`): a test run opens about
+ * seventy Chromium profiles and writes a few dozen files, and what was left
+ * behind filled the disk CI builds on, about 400 MB a run.
  */
-export function scratchProfile() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-'));
-  profiles.add(dir);
+export function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.add(dir);
   return dir;
 }
-const profiles = new Set();
-process.once('exit', () => profiles.forEach(removeProfile));
-function removeProfile(dir) {
+/** A fresh Chromium profile directory (see `scratchDir`). */
+export const scratchProfile = () => scratchDir('pw-');
+const scratch = new Set();
+process.once('exit', () => scratch.forEach(removeScratch));
+export function removeScratch(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
-  profiles.delete(dir);
+  scratch.delete(dir);
 }
 
 /** Runs `fn(page, errors)` in a new headless Chromium; `errors` collects uncaught page errors. */
@@ -57,7 +60,7 @@ export async function withPage(fn, { webgpu = false } = {}) {
     await fn(page, errors);
   } finally {
     await ctx.close();
-    removeProfile(profile);
+    removeScratch(profile);
   }
 }
 

@@ -6,10 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, currentLink, dxbcCli, withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, currentLink, dxbcCli, withPage, scratchDir } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 
@@ -44,7 +43,7 @@ async function marked(page, cls) {
 test('a diff of a shader against its edited copy highlights exactly the changed token', async () => {
   const original = fs.readFileSync(MERGE);
   const edited = cli(['edit', '--at', `0x${MUL_AT.toString(16)}`, '--field', 'saturate', '--value', '1', MERGE]);
-  const editedFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'diff-')), 'edited.dxbc');
+  const editedFile = path.join(scratchDir('diff-'), 'edited.dxbc');
   fs.writeFileSync(editedFile, edited);
   // The oracle: one instruction changed, its saturate field, in one dword; one chunk.
   const text = cli(['diff', MERGE, editedFile], [1]).toString();

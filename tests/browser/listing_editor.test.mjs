@@ -5,10 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, currentLink, drawnBytes, dxbcCli, withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, currentLink, drawnBytes, dxbcCli, withPage, scratchDir } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 
@@ -26,7 +25,7 @@ function run(...args) {
 const cli = (...args) => run(...args).stdout;
 
 function tmpFile(name, data) {
-  const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'le-')), name);
+  const f = path.join(scratchDir('le-'), name);
   fs.writeFileSync(f, data);
   return f;
 }

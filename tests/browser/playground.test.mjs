@@ -5,10 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, currentLink, dxbcCli, withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, currentLink, dxbcCli, withPage, scratchDir } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 
@@ -23,7 +22,7 @@ function cli(...args) {
 }
 
 function tmpFile(name, data) {
-  const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pg-')), name);
+  const f = path.join(scratchDir('pg-'), name);
   fs.writeFileSync(f, data);
   return f;
 }

@@ -4,10 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { withPage as launch, currentLink, APP_URL, CORPUS } from './chromium.mjs';
+import { withPage as launch, currentLink, APP_URL, CORPUS, scratchDir } from './chromium.mjs';
 import { run, linkFor, nativeReference, openPreview, pageState, compareReadbacks, RUNNER } from './preview_helpers.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
@@ -118,7 +117,7 @@ test('hovering reads the exact texel, and compare mode loads the native referenc
     assert.equal(shown[1], '100, 40');
     shown[2].split(', ').map(Number).forEach((v, i) => assert.equal(Math.fround(v), words[i], text));
     // Compare mode: the reference for this link, as a user would make it.
-    const refPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ref-')), 'ref.dxpr');
+    const refPath = path.join(scratchDir('ref-'), 'ref.dxpr');
     run(RUNNER, ['preview', pageLink, '--out', refPath]);
     await page.getByTestId('preview-reference-input').setInputFiles(refPath);
     const cmp = page.getByTestId('preview-compare');
@@ -213,7 +212,7 @@ test('a picture the user gives a texture is what the shader samples', async () =
   await withPage(async (page, errors) => {
     await openPreview(page, linkFor(path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc')));
     const before = await pageState(page);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'img-')), 'red.png');
+    const file = path.join(scratchDir('img-'), 'red.png');
     fs.writeFileSync(file, png(4, 4, [255, 0, 0, 255]));
     await page.getByTestId('preview-image-t0').setInputFiles(file);
     await page.waitForFunction((n) => {

@@ -12,17 +12,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withPage as launch, CORPUS } from './chromium.mjs';
+import { withPage as launch, CORPUS, scratchDir } from './chromium.mjs';
 import { DXBC, run, linkFor, nativeReference, openPreview, pageState, compareReadbacks } from './preview_helpers.mjs';
 
 const withPage = (fn) => launch(fn, { webgpu: true });
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
 function assembled(listing) {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ds-')), listing.replace(/\.asm$/, '.dxbc'));
+  const out = path.join(scratchDir('ds-'), listing.replace(/\.asm$/, '.dxbc'));
   fs.writeFileSync(out, run(DXBC, ['asm', path.join(FIXTURES, listing)]));
   return out;
 }

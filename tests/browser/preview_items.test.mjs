@@ -5,9 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { withPage as launch, currentLink, CORPUS, APP_URL } from './chromium.mjs';
+import { withPage as launch, currentLink, CORPUS, APP_URL, scratchDir } from './chromium.mjs';
 import { run, linkFor, nativeReference, openPreview, pageState, compareReadbacks, RUNNER, DXBC } from './preview_helpers.mjs';
 
 const withPage = (fn) => launch(fn, { webgpu: true });
@@ -68,7 +67,7 @@ test('a stripped shader gets a float4 editor per declared register and a picture
 test('a shader that outputs NaN everywhere says so', async () => {
   await withPage(async (page) => {
     // NaN in red, green and blue, from bits (no arithmetic whose NaN the APIs leave open); assembled by the CLI.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nan-'));
+    const dir = scratchDir('nan-');
     const asm = (name, text) => {
       fs.writeFileSync(path.join(dir, `${name}.asm`), text);
       fs.writeFileSync(path.join(dir, `${name}.dxbc`), run(DXBC, ['asm', path.join(dir, `${name}.asm`)]));
@@ -140,7 +139,7 @@ test('the compare summary says what its figures say', async () => {
       const file = path.join(CORPUS, rel);
       await openPreview(page, linkFor(file));
       const st = await pageState(page);
-      const refPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ref-')), 'ref.dxpr');
+      const refPath = path.join(scratchDir('ref-'), 'ref.dxpr');
       run(RUNNER, ['preview', await currentLink(page), '--out', refPath]);
       await page.getByTestId('preview-reference-input').setInputFiles(refPath);
       const cmp = page.getByTestId('preview-compare');
