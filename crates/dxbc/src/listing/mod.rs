@@ -51,6 +51,19 @@ pub fn disassemble_mapped(shader: &Shader) -> (String, lines::LineMap) {
 fn print<M: program::Marks>(shader: &Shader, dialect: Dialect, marks: &mut M) -> String {
     let mut out = String::with_capacity(shader.bytes.len() * 4);
     header::write_header_with(shader, dialect, &mut out);
+    let (legacy, ties_away) = spelling(shader, dialect);
+    // The header ends where the profile line starts.
+    marks.mark(out.len(), out.len());
+    if let Some(p) = &shader.program {
+        program::write_program_marked(p, legacy, ties_away, debug::annotations(shader).as_ref(), &mut out, marks);
+    }
+    write_trailer(shader, &mut out);
+    out
+}
+
+/// Whether `shader`'s program is spelled as fxc 9 did (`legacy`), and
+/// whether its floats round ties away from zero.
+fn spelling(shader: &Shader, dialect: Dialect) -> (bool, bool) {
     let legacy = match dialect {
         Dialect::Auto => creator_major(shader).is_some_and(|m| m < 10),
         Dialect::Modern => false,
@@ -59,13 +72,15 @@ fn print<M: program::Marks>(shader: &Shader, dialect: Dialect, marks: &mut M) ->
     // The Durango (Xbox One) toolchain's C runtime rounds ties away from
     // zero like fxc 9's; its XPDP chunk is what names it in the header too.
     let ties_away = legacy || shader.container.find(b"XPDP").is_some();
-    // The header ends where the profile line starts.
-    marks.mark(out.len(), out.len());
-    if let Some(p) = &shader.program {
-        program::write_program_marked(p, legacy, ties_away, debug::annotations(shader).as_ref(), &mut out, marks);
-    }
-    write_trailer(shader, &mut out);
-    out
+    (legacy, ties_away)
+}
+
+/// The context [`disassemble`] prints `shader`'s instructions in, for
+/// printing one of them alone with [`program::write_instruction`].
+pub fn program_ctx(shader: &Shader) -> Option<program::Ctx> {
+    let p = shader.program.as_ref()?;
+    let (legacy, ties_away) = spelling(shader, Dialect::Auto);
+    Some(program::Ctx { sm51: p.version.is_sm51(), legacy, ties_away: ties_away || legacy })
 }
 
 /// Appends `n` in decimal: the digits alone, with none of `format!`'s
