@@ -36,6 +36,34 @@ pub fn store(key: &str, value: &str) {
     }
 }
 
+/// Runs `f` in an idle period of the browser with at least `min_ms` of it
+/// left (`requestIdleCallback`: Chromium offers 50 ms once no frame is
+/// due), so that work longer than a frame's spare time waits until the
+/// page has settled. It asks again at each shorter idle period, and gives
+/// `f` up after `give_up_ms` (a page that never settles, e.g. an animated
+/// preview). Without `requestIdleCallback`, `f` runs after a timeout.
+pub fn when_idle(min_ms: f64, give_up_ms: f64, f: impl FnOnce() + 'static) {
+    let w = window();
+    if !js_sys::Reflect::has(&w, &"requestIdleCallback".into()).unwrap_or(false) {
+        let f = wasm_bindgen::closure::Closure::once_into_js(f);
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 500);
+        return;
+    }
+    let until = js_sys::Date::now() + give_up_ms;
+    ask_idle(min_ms, until, Box::new(f));
+}
+
+fn ask_idle(min_ms: f64, until: f64, f: Box<dyn FnOnce()>) {
+    let cb = wasm_bindgen::closure::Closure::once_into_js(move |d: web_sys::IdleDeadline| {
+        if d.time_remaining() >= min_ms {
+            f();
+        } else if js_sys::Date::now() < until {
+            ask_idle(min_ms, until, f);
+        }
+    });
+    let _ = window().request_idle_callback(cb.unchecked_ref());
+}
+
 /// Lets the browser draw and handle input before the next slice of work.
 pub async fn yield_now() {
     let p = js_sys::Promise::new(&mut |resolve, _| {

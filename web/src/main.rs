@@ -81,6 +81,9 @@ struct State {
     link_len: RwSignal<usize>,
     /// The latest measurement asked for (older ones are skipped).
     link_len_ticket: StoredValue<u64>,
+    /// The size of the largest file an edit was rehearsed on
+    /// ([`State::rehearse_edit_later`]).
+    rehearsed: StoredValue<usize>,
     /// Its matches in the current file (derived: query × model).
     hits: Memo<Arc<search::Hits>>,
     /// What the diff view compares the current file with.
@@ -420,6 +423,25 @@ impl State {
         self.status.set(status);
         self.notice.set(None);
         ensure_translation(*self);
+        self.rehearse_edit_later();
+    }
+
+    /// Rehearses a field edit of the file just opened once the page is
+    /// idle ([`model::rehearse_edit`]), so that its first real edit runs
+    /// compiled code, unless a file at least as large had one: how much of
+    /// the code V8 optimises depends on how long it ran. The edit code lives
+    /// in the secondary wasm, hence the wait for it.
+    fn rehearse_edit_later(&self) {
+        let s = *self;
+        dom::when_secondary_ready(move || {
+            // It holds the main thread for 5–15 ms: only in a long idle period.
+            dom::when_idle(40.0, 10_000.0, move || {
+                let m = s.model.get_untracked();
+                if m.bytes.len() > s.rehearsed.get_value() && model::rehearse_edit(&m) {
+                    s.rehearsed.set_value(m.bytes.len());
+                }
+            })
+        });
     }
 
     fn apply_view(&self, v: &dxbc::permalink::ViewState) {
@@ -638,6 +660,7 @@ fn App() -> impl IntoView {
         query,
         link_len: RwSignal::new(0),
         link_len_ticket: StoredValue::new(0),
+        rehearsed: StoredValue::new(0),
         hits: Memo::new(move |_| Arc::new(search::Hits::find(&model.get(), &query.get()))),
         history,
         compare,
@@ -680,6 +703,8 @@ fn App() -> impl IntoView {
     };
     from_hash();
     state.measure_link_later();
+    // The example, unless a link opened another file (which rehearsed).
+    state.rehearse_edit_later();
     if state.sel.get_untracked().is_none() {
         let m = state.model.get_untracked();
         if let Some(pl) = m.program_line {
