@@ -227,9 +227,9 @@ impl State {
 
     /// Undoes the last edit, if any.
     fn undo(&self) {
-        let cur = self.model.get_untracked().bytes.clone();
-        if let Some(b) = self.history.try_update(|h| h.undo(cur)).flatten() {
-            self.show_edited(Model::new(b));
+        let m = self.model.get_untracked();
+        if let Some(b) = self.history.try_update(|h| h.undo(m.bytes.clone())).flatten() {
+            self.show_edited(Model::revised(b, &m));
             self.status.set("Undid the last edit.".into());
             self.follow_draft();
         }
@@ -237,9 +237,9 @@ impl State {
 
     /// Redoes the last undone edit, if any.
     fn redo(&self) {
-        let cur = self.model.get_untracked().bytes.clone();
-        if let Some(b) = self.history.try_update(|h| h.redo(cur)).flatten() {
-            self.show_edited(Model::new(b));
+        let m = self.model.get_untracked();
+        if let Some(b) = self.history.try_update(|h| h.redo(m.bytes.clone())).flatten() {
+            self.show_edited(Model::revised(b, &m));
             self.status.set("Redid the edit.".into());
             self.follow_draft();
         }

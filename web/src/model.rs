@@ -176,6 +176,15 @@ impl Model {
         Model::of_with(e.bytes, Ok(e.shader), true, Some(kept.tokens), listing)
     }
 
+    /// The model of `bytes`, another version of `before`'s file (an undo
+    /// or a redo of one edit), built like an edit's ([`Model::edited`]).
+    pub fn revised(bytes: Vec<u8>, before: &Model) -> Model {
+        match Shader::decode(&bytes) {
+            Ok(shader) => Model::edited(dxbc::edit::Edited { bytes, shader }, before),
+            Err(e) => Model::of(bytes, Err(e), true),
+        }
+    }
+
     fn build(bytes: Vec<u8>, with_spans: bool) -> Model {
         let decoded = Shader::decode(&bytes);
         Model::of(bytes, decoded, with_spans)
@@ -768,6 +777,13 @@ mod tests {
                     (fresh.program_line, &fresh.ins_line, &fresh.line_ins, fresh.l9_base, fresh.end_line),
                     "{name}: the line map after bits {hi}:{lo} at {offset:#x}"
                 );
+                // Undone, it is the model it was made on.
+                let undone = Model::revised(before.bytes.clone(), &edited);
+                assert!(
+                    undone.tokens == before.tokens && undone.spans == before.spans,
+                    "{name}: undone at {offset:#x}"
+                );
+                assert_eq!(undone.lines, before.lines, "{name}: undone at {offset:#x}");
                 checked += 1;
             }
         }
