@@ -434,7 +434,8 @@ impl State {
     fn rehearse_edit_later(&self) {
         let s = *self;
         dom::when_secondary_ready(move || {
-            // It holds the main thread for 5–15 ms: only in a long idle period.
+            // About 15 ms of the main thread for the 158 KB shader: only in
+            // a long idle period.
             dom::when_idle(40.0, 10_000.0, move || {
                 let m = s.model.get_untracked();
                 if m.bytes.len() > s.rehearsed.get_value() && model::rehearse_edit(&m) {

@@ -477,10 +477,10 @@ fn kept_listing(before: &Model, shader: &Shader, instruction: Option<usize>) -> 
 /// Makes a field edit of `m` and drops it: the first one accepted of one
 /// bit flipped in a field of an opcode token, from the last instruction
 /// back. Says whether one was. Why: V8 compiles a wasm function on its
-/// first call and optimises it only after it has run a while; the first
-/// two edits of the 158 KB shader paid for both, 20–25 ms and 15–20 ms
-/// against about 10 for the edits after them. Rehearsed while the page is
-/// idle, that cost is paid before anyone edits.
+/// first call and optimises it only after it has run a while. The first
+/// edit of the 158 KB shader paid for both: 16–24 ms from the event to
+/// its paint, against 7–10 for the edits after it; rehearsed while the
+/// page is idle, 11–13 ms.
 pub fn rehearse_edit(m: &Model) -> bool {
     let opcodes = m.tokens.iter().rev().filter(|t| matches!(t.role, TokenRole::Opcode)).take(8);
     for t in opcodes {
