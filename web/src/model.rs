@@ -169,20 +169,26 @@ impl Model {
     /// model the edit was made on: when the edit kept the program's layout,
     /// its program dwords are taken from there (see [`kept_tokens`]).
     pub fn edited(e: dxbc::edit::Edited, before: &Model) -> Model {
-        let Some(kept) = kept_tokens(before, &e.bytes, &e.shader) else {
-            return Model::of_with(e.bytes, Ok(e.shader), true, None, None);
-        };
-        let listing = kept_listing(before, &e.shader, kept.instruction);
-        Model::of_with(e.bytes, Ok(e.shader), true, Some(kept.tokens), listing)
+        Model::after(e.bytes, e.shader, before)
     }
 
     /// The model of `bytes`, another version of `before`'s file (an undo
     /// or a redo of one edit), built like an edit's ([`Model::edited`]).
     pub fn revised(bytes: Vec<u8>, before: &Model) -> Model {
         match Shader::decode(&bytes) {
-            Ok(shader) => Model::edited(dxbc::edit::Edited { bytes, shader }, before),
+            Ok(shader) => Model::after(bytes, shader, before),
             Err(e) => Model::of(bytes, Err(e), true),
         }
+    }
+
+    /// The model of `bytes`, decoded as `shader`, with what it shares with
+    /// `before` taken from there ([`kept_tokens`], [`kept_listing`]).
+    fn after(bytes: Vec<u8>, shader: Shader, before: &Model) -> Model {
+        let Some(kept) = kept_tokens(before, &bytes, &shader) else {
+            return Model::of_with(bytes, Ok(shader), true, None, None);
+        };
+        let listing = kept_listing(before, &shader, kept.instruction);
+        Model::of_with(bytes, Ok(shader), true, Some(kept.tokens), listing)
     }
 
     fn build(bytes: Vec<u8>, with_spans: bool) -> Model {
@@ -482,12 +488,12 @@ fn kept_listing(before: &Model, shader: &Shader, instruction: Option<usize>) -> 
 /// its paint, against 7–10 for the edits after it; rehearsed while the
 /// page is idle, 11–13 ms.
 pub fn rehearse_edit(m: &Model) -> bool {
+    let Some(p) = m.program() else { return false };
     let opcodes = m.tokens.iter().rev().filter(|t| matches!(t.role, TokenRole::Opcode)).take(8);
     for t in opcodes {
-        let Ok((t, defs)) = dxbc::edit::fields_at(&m.bytes, t.offset) else { continue };
-        for def in defs {
-            let flipped = (def.get(t.value) ^ 1).to_string();
-            if let Ok(e) = dxbc::edit::set_field(&m.bytes, t.offset, def.name, &flipped) {
+        for f in t.fields(p) {
+            let flipped = (f.value ^ 1).to_string();
+            if let Ok(e) = dxbc::edit::set_field(&m.bytes, t.offset, f.name, &flipped) {
                 drop(Model::edited(e, m));
                 return true;
             }
@@ -1088,8 +1094,9 @@ mod timing {
 
     use crate::test_corpus::file as corpus;
 
-    /// `cargo test -p dxbc-web model_time -- --ignored --nocapture`: the
-    /// time `Model::new` takes on the largest corpus shader.
+    /// `cargo test --release -p dxbc-web model_time -- --ignored --nocapture`:
+    /// the time `Model::new` takes on the largest corpus shader, and a
+    /// field edit's model.
     #[test]
     #[ignore]
     fn model_time() {
@@ -1120,5 +1127,32 @@ mod timing {
             "Model::new on {} bytes: {model:?} each; dxbc::spans::leaves without the program {outside:?}, whole file {leaves:?}",
             b.len()
         );
+        // A field edit (the first mul made mul_sat): its model built from
+        // the model before it, and built afresh. Medians of 31.
+        let before = Model::new(b);
+        let p = before.program().unwrap();
+        let mul = before
+            .tokens
+            .iter()
+            .find(|t| {
+                t.role == TokenRole::Opcode
+                    && t.instruction.is_some_and(|k| p.instructions[k].op() == Some(dxbc::spec::Opcode::Mul))
+            })
+            .unwrap();
+        let e = dxbc::edit::set_field(&before.bytes, mul.offset, "saturate", "1").unwrap();
+        let median = |f: &mut dyn FnMut()| {
+            let mut runs: Vec<_> = (0..31)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    f();
+                    t.elapsed()
+                })
+                .collect();
+            runs.sort();
+            runs[15]
+        };
+        let kept = median(&mut || drop(std::hint::black_box(Model::edited(e.clone(), &before))));
+        let fresh = median(&mut || drop(std::hint::black_box(Model::of(e.bytes.clone(), Ok(e.shader.clone()), true))));
+        eprintln!("a field edit's model: {kept:?} from the model before it, {fresh:?} afresh");
     }
 }
