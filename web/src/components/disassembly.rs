@@ -343,9 +343,10 @@ fn line_class(s: State, m: &crate::model::Model, l: usize, hover: Option<usize>,
 /// Escape closes it.
 fn line_editor(s: State, l: usize, text: String) -> impl IntoView {
     let input = NodeRef::<leptos::html::Input>::new();
-    // Focus once it is in the document.
+    // Focus once it is in the document (unless it was closed before: the
+    // input is gone then, and so is its NodeRef).
     request_animation_frame(move || {
-        if let Some(el) = input.get_untracked() {
+        if let Some(el) = input.try_get_untracked().flatten() {
             let _ = el.focus();
         }
     });
