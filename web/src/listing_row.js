@@ -27,47 +27,46 @@ export function fill_listing_row(row, line, cls, selected, gutter, text, pieces,
   if (!(g && g.nodeType === 1 && g.className === 'gutter')) g = null;
   // The children alternate text node, span, text node, ... (a text node may
   // be empty), so that the nodes of any two lines pair up by position.
+  const after = (n) => (n.nextSibling === g ? null : n.nextSibling);
   let node = row.firstChild === g ? null : row.firstChild;
-  let wantText = true;
-  const put = (piece, name, p) => {
-    const span = name !== null;
-    if (wantText && span) put('', null, null);
-    wantText = span;
-    if (!node || node.nodeType !== (span ? 1 : 3)) {
-      const fresh = span ? document.createElement('span') : document.createTextNode(piece);
-      if (span) {
-        fresh.className = name;
-        if (p !== null) fresh.setAttribute('data-p', p);
-        fresh.__p = p;
-        fresh.textContent = piece;
-      }
-      if (node) {
-        // Written by someone else: not ours to pair up.
-        const next = node.nextSibling === g ? null : node.nextSibling;
-        row.replaceChild(fresh, node);
-        node = next;
-      } else {
-        row.insertBefore(fresh, g);
-      }
-      return;
+  // Puts `fresh` where `node` is (a node of another kind: not ours to pair
+  // up), or at the end.
+  const place = (fresh) => {
+    if (!node) return row.insertBefore(fresh, g);
+    const next = after(node);
+    row.replaceChild(fresh, node);
+    node = next;
+  };
+  const putText = (piece) => {
+    if (node && node.nodeType === 3) {
+      if (node.nodeValue !== piece) node.nodeValue = piece;
+      node = after(node);
+    } else {
+      place(document.createTextNode(piece));
     }
-    if (span) {
-      if (node.className !== name) node.className = name;
-      if (node.__p !== p) {
-        if (p === null) node.removeAttribute('data-p');
-        else node.setAttribute('data-p', p);
-        node.__p = p;
-      }
-      const t = node.firstChild;
-      if (t && !t.nextSibling && t.nodeType === 3) {
-        if (t.nodeValue !== piece) t.nodeValue = piece;
-      } else {
-        node.textContent = piece;
-      }
-    } else if (node.nodeValue !== piece) {
-      node.nodeValue = piece;
+  };
+  const putSpan = (piece, name, p) => {
+    if (!(node && node.nodeType === 1)) {
+      const span = document.createElement('span');
+      span.className = name;
+      if (p !== null) span.setAttribute('data-p', p);
+      span.__p = p;
+      span.textContent = piece;
+      return place(span);
     }
-    node = node.nextSibling === g ? null : node.nextSibling;
+    if (node.className !== name) node.className = name;
+    if (node.__p !== p) {
+      if (p === null) node.removeAttribute('data-p');
+      else node.setAttribute('data-p', p);
+      node.__p = p;
+    }
+    const t = node.firstChild;
+    if (t && !t.nextSibling && t.nodeType === 3) {
+      if (t.nodeValue !== piece) t.nodeValue = piece;
+    } else {
+      node.textContent = piece;
+    }
+    node = after(node);
   };
   let plain = '';
   for (let i = 0; i < pieces.length; i += 4) {
@@ -76,14 +75,14 @@ export function fill_listing_row(row, line, cls, selected, gutter, text, pieces,
       plain += piece;
       continue;
     }
-    if (plain !== '' || wantText) put(plain, null, null);
+    putText(plain);
     plain = '';
-    put(piece, names[pieces[i] - 1], pieces[i + 3] !== 0xffffffff ? String(pieces[i + 3]) : null);
+    putSpan(piece, names[pieces[i] - 1], pieces[i + 3] !== 0xffffffff ? String(pieces[i + 3]) : null);
   }
-  if (plain !== '') put(plain, null, null);
+  if (plain !== '') putText(plain);
   // What the old line had beyond the new one's pieces.
   while (node) {
-    const next = node.nextSibling === g ? null : node.nextSibling;
+    const next = after(node);
     node.remove();
     node = next;
   }
