@@ -101,7 +101,12 @@ test('a /Zi shader shows its HLSL; a source line selects exactly its instruction
     await row37.scrollIntoViewIfNeeded();
     await row37.click();
     await page.locator('[data-testid=source-line][data-line="37"].sel').waitFor();
-    const lit = await page.$$eval('[data-testid=disassembly] .line.src', (els) => els.map((e) => e.textContent));
+    // Lines below the listing's window are drawn a task after the jump
+    // (its lookahead), so wait until as many are lit as the line has.
+    const litRows = '[data-testid=disassembly] .line.src';
+    await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length >= n, [litRows, want.length], { timeout: 5000 })
+      .catch(() => {});
+    const lit = await page.$$eval(litRows, (els) => els.map((e) => e.textContent));
     assert.deepEqual(lit, want);
     assert.equal(await page.locator('[data-testid=disassembly] .line.sel').textContent(), want[0]);
     assert.deepEqual(await marked(page, '[data-testid=hex-view] .b.src'), bytes);

@@ -266,12 +266,13 @@ test('splits move by pointer and keyboard and are remembered', async () => {
     const box = await handle.boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
-    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 4 });
+    // Narrower: the bytes column is as wide as its rows need already.
+    await page.mouse.move(box.x + box.width / 2 - 120, box.y + box.height / 2, { steps: 4 });
     await page.mouse.up();
     const w1 = await hexW();
-    assert.ok(Math.abs(w1 - w0 - 120) < 12, `dragged 120 px: ${w0} -> ${w1}`);
+    assert.ok(Math.abs(w0 - w1 - 120) < 12, `dragged 120 px: ${w0} -> ${w1}`);
     const dragged = Number(await handle.getAttribute('aria-valuenow'));
-    assert.ok(dragged > before, `${before} -> ${dragged}`);
+    assert.ok(dragged < before, `${before} -> ${dragged}`);
     await handle.focus();
     await page.keyboard.press('ArrowLeft');
     assert.equal(Number(await handle.getAttribute('aria-valuenow')), dragged - 2);
@@ -285,6 +286,36 @@ test('splits move by pointer and keyboard and are remembered', async () => {
     assert.equal(Number(await handle.getAttribute('aria-valuenow')), dragged - 2);
     assert.equal(Number(await side.getAttribute('aria-valuenow')), down);
     assert.equal(await documentScrolls(page), false);
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('a wide window gives the bytes column its rows and the listing the rest', async () => {
+  await withPage(async (page, errors) => {
+    // What the bytes column shows: its rows' width against the view's.
+    const fit = () => page.evaluate(() => {
+      const hex = document.querySelector('[data-testid=hex-view]');
+      const row = hex.querySelector('.hrow:not([hidden])').getBoundingClientRect().width;
+      const col = (sel) => document.querySelector(sel).getBoundingClientRect().width;
+      const columns = col('.hexpane') + col('.listcol') + col('.rightcol');
+      return { row, view: hex.clientWidth, overflow: hex.scrollWidth - hex.clientWidth, share: col('.hexpane') / columns };
+    });
+    const handle = page.getByTestId('split-bytes-listing');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await open(page, APP_URL + link(BIG));
+    const wide = await fit();
+    assert.ok(wide.view >= wide.row && wide.view - wide.row < 4, `rows ${wide.row} px in a view of ${wide.view} px`);
+    assert.equal(wide.overflow, 0, 'no row is cut');
+    assert.ok(wide.share < 0.35, `the bytes column takes ${wide.share} of the columns`);
+    assert.equal(Number(await handle.getAttribute('aria-valuenow')), Math.round(wide.share * 100));
+    // A window narrower than the rows need: the column keeps its share
+    // (0.39 by default) and scrolls sideways.
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.waitForFunction(() => document.querySelector('.hexpane').getBoundingClientRect().width < 500);
+    const narrow = await fit();
+    assert.ok(Math.abs(narrow.share - 0.39) < 0.01, `the bytes column takes ${narrow.share}`);
+    assert.ok(narrow.overflow > 0);
+    assert.equal(Number(await handle.getAttribute('aria-valuenow')), 39);
     assert.deepEqual(errors, []);
   });
 });

@@ -85,6 +85,19 @@ impl Splits {
         }
     }
 
+    /// The proportions as shown when the bytes' rows need at most
+    /// `bytes_max` of the width: the bytes column no wider than that (a
+    /// wider one shows only empty space beside its rows), its surplus given
+    /// to the listing. The listing's right edge does not move, so dragging
+    /// that handle reads the same from either form.
+    pub fn fitted(self, bytes_max: f64) -> Splits {
+        if !bytes_max.is_finite() || self.bytes <= bytes_max {
+            return self;
+        }
+        let bytes = bytes_max.max(MIN_SHARE).min(self.bytes);
+        Splits { bytes, listing: self.listing + (self.bytes - bytes), ..self }
+    }
+
     /// Where handle `h` is (the value `drag` takes).
     pub fn position(&self, h: Handle) -> f64 {
         match h {
@@ -314,6 +327,21 @@ mod tests {
         assert!((d.listing - MIN_SHARE).abs() < 1e-9);
         assert_eq!(s.drag(Handle::InspectorTabs, 2.0).inspector, 1.0 - MIN_SHARE);
         assert_eq!(s.drag(Handle::InspectorTabs, f64::NAN), s);
+    }
+
+    #[test]
+    fn a_bytes_column_wider_than_its_rows_gives_the_rest_to_the_listing() {
+        let s = Splits::default();
+        assert_eq!(s.fitted(0.5), s, "the rows need more than the column has");
+        assert_eq!(s.fitted(f64::NAN), s);
+        let f = s.fitted(0.25);
+        assert!((f.bytes - 0.25).abs() < 1e-9);
+        assert!((f.listing - (s.listing + s.bytes - 0.25)).abs() < 1e-9);
+        assert!((f.side() - s.side()).abs() < 1e-9, "the right column keeps its width");
+        assert_eq!(f.inspector, s.inspector);
+        assert!((f.position(Handle::ListingSide) - s.position(Handle::ListingSide)).abs() < 1e-9);
+        // Never narrower than a pane may be dragged.
+        assert_eq!(s.fitted(0.01).bytes, MIN_SHARE);
     }
 
     #[test]

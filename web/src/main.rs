@@ -63,6 +63,9 @@ struct State {
     fold: RwSignal<Fold>,
     /// The workspace's proportions.
     splits: RwSignal<Splits>,
+    /// What the bytes column needs to show a whole row, as a share of the
+    /// workspace's columns (measured; infinite until it is).
+    bytes_need: RwSignal<f64>,
     /// The user's theme (None: follow the system).
     theme: RwSignal<Option<Theme>>,
     /// Whether the system prefers dark colours.
@@ -150,6 +153,12 @@ fn st() -> State {
 }
 
 impl State {
+    /// The workspace's proportions as shown (tracked): the bytes column no
+    /// wider than its rows ([`Splits::fitted`]).
+    fn splits_shown(&self) -> Splits {
+        self.splits.get().fitted(self.bytes_need.get())
+    }
+
     /// Selects `sel`; a new selection ends the hover (the inspector keeps
     /// showing the last hovered token while the pointer travels to it).
     fn select(&self, sel: Option<Selection>) {
@@ -656,6 +665,7 @@ fn App() -> impl IntoView {
         side: RwSignal::new(None),
         fold: RwSignal::new(Fold::Listing),
         splits: RwSignal::new(dom::stored("dxbc-splits").and_then(|s| Splits::from_text(&s)).unwrap_or_default()),
+        bytes_need: RwSignal::new(f64::INFINITY),
         theme: RwSignal::new(dom::stored("dxbc-theme").and_then(|s| Theme::parse(&s))),
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         query,

@@ -82,6 +82,13 @@ pub fn HexView() -> impl IntoView {
             role="listbox" aria-multiselectable="true" aria-label="Bytes"
             on:scroll=on_scroll on:mouseover=on_over
             on:click=on_click on:keydown=on_key>
+            // A row's width, for the workspace to fit the column to
+            // (workspace.rs): a row of the widest text, never shown.
+            <div class="hex-ruler" aria-hidden="true">
+                <span class="off">"00000000"</span>
+                <span class="cells"><span>{"0".repeat(RUN_CHARS)}</span></span>
+                <span class="ascii">{"0".repeat(ROW_BYTES)}</span>
+            </div>
             <div class="spacer" style:height=move || format!("{}px", rows() as f64 * ROW_H)>
                 // Recycled row slots, as many as fit: a scroll or a jump rewrites
                 // the text and classes of the slots whose row changed instead of

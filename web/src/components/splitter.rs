@@ -22,6 +22,16 @@ pub fn Splitter(handle: Handle, container: NodeRef<leptos::html::Div>) -> impl I
         Handle::InspectorTabs => ("Resize inspector and side pane", "inspector-tabs"),
     };
     let dragging = RwSignal::new(false);
+    // The bytes handle moves from where it is shown (a column wider than its
+    // rows is shown narrower); the others from the proportions kept, so a
+    // window made narrower later still gives the bytes what they need.
+    let base = move |sp: crate::layout::Splits| {
+        if handle == Handle::BytesListing {
+            sp.fitted(s.bytes_need.get_untracked())
+        } else {
+            sp
+        }
+    };
     let at = move |ev: &web_sys::PointerEvent| -> Option<f64> {
         let r = container.get_untracked()?.get_bounding_client_rect();
         Some(if across {
@@ -41,7 +51,7 @@ pub fn Splitter(handle: Handle, container: NodeRef<leptos::html::Div>) -> impl I
         <div class=if across { "splitter across" } else { "splitter down" } class:dragging=move || dragging.get()
             role="separator" tabindex="0" aria-label=label data-testid=format!("split-{id}")
             aria-orientation=if across { "vertical" } else { "horizontal" }
-            aria-valuemin="0" aria-valuemax="100" aria-valuenow=move || s.splits.get().percent(handle).to_string()
+            aria-valuemin="0" aria-valuemax="100" aria-valuenow=move || s.splits_shown().percent(handle).to_string()
             on:pointerdown=move |ev: web_sys::PointerEvent| {
                 if ev.button() != 0 { return; }
                 if let Some(t) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
@@ -52,13 +62,13 @@ pub fn Splitter(handle: Handle, container: NodeRef<leptos::html::Div>) -> impl I
             }
             on:pointermove=move |ev: web_sys::PointerEvent| {
                 if dragging.get_untracked() {
-                    if let Some(x) = at(&ev) { s.splits.update(|sp| *sp = sp.drag(handle, x)); }
+                    if let Some(x) = at(&ev) { s.splits.update(|sp| *sp = base(*sp).drag(handle, x)); }
                 }
             }
             on:pointerup=move |_| stop()
             on:pointercancel=move |_| stop()
             on:keydown=move |ev: web_sys::KeyboardEvent| {
-                if let Some(n) = s.splits.get_untracked().key(handle, &ev.key()) {
+                if let Some(n) = base(s.splits.get_untracked()).key(handle, &ev.key()) {
                     ev.prevent_default();
                     s.splits.set(n);
                     save();

@@ -20,8 +20,9 @@ pub fn Workspace() -> impl IntoView {
     let right = NodeRef::<leptos::html::Div>::new();
     let fold = Memo::new(move |_| layout::shown_fold(s.panes.get(), s.fold.get()));
     let side_open = move || !layout::side_tabs(s.panes.get()).is_empty();
+    watch_bytes_need(s, ws);
     let cols = move || {
-        let sp = s.splits.get();
+        let sp = s.splits_shown();
         format!("minmax(0, {}fr) 6px minmax(0, {}fr) 6px minmax(0, {}fr)", sp.bytes, sp.listing, sp.side())
     };
     let rows = move || {
@@ -77,4 +78,42 @@ pub fn Workspace() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// Keeps `bytes_need` current: what the bytes column needs to show a whole
+/// row (the hex view's ruler row, and the pane's padding, border and
+/// scrollbar), as a share of the three columns' width. Read in a
+/// ResizeObserver's callback, which comes after layout (reading costs no
+/// layout), whenever the workspace or the ruler changes size.
+fn watch_bytes_need(s: crate::State, ws: NodeRef<leptos::html::Div>) {
+    use send_wrapper::SendWrapper;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        let Some(ws) = ws.get() else { return false };
+        let ws: web_sys::Element = ws.into();
+        let Ok(Some(ruler)) = ws.query_selector(".hex > .hex-ruler") else { return true };
+        let el = ws.clone();
+        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| {
+            let width =
+                |sel: &str| el.query_selector(sel).ok().flatten().map_or(0.0, |e| e.get_bounding_client_rect().width());
+            let pane = width(":scope > .hexpane");
+            let columns = pane + width(":scope > .listcol") + width(":scope > .rightcol");
+            let Some(hex) = el.query_selector(".hex").ok().flatten() else { return };
+            let need = width(".hex > .hex-ruler") + (pane - hex.client_width() as f64);
+            let share = if columns > 0.0 { need / columns } else { f64::INFINITY };
+            if s.bytes_need.get_untracked() != share {
+                s.bytes_need.set(share);
+            }
+        });
+        let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) else { return true };
+        ro.observe(&ws);
+        ro.observe(&ruler);
+        let keep = SendWrapper::new((ro, cb));
+        on_cleanup(move || keep.0.disconnect());
+        true
+    });
 }
