@@ -232,6 +232,44 @@ test('every placeholder fits its box, wide and narrow', async () => {
   });
 });
 
+test('every inspector picker shows its whole value, wide and narrow', async () => {
+  await withPage(async (page, errors) => {
+    for (const [width, height] of [[1440, 900], [1920, 1080], [800, 1000]]) {
+      await page.setViewportSize({ width, height });
+      await open(page);
+      const folded = await page.getByTestId('fold-tabs').isVisible();
+      const lines = page.locator('[data-testid=disassembly] .line.linked');
+      const n = await lines.count();
+      assert.ok(n >= 10, `${n} instruction lines`);
+      let pickers = 0;
+      for (let i = 0; i < n; i++) {
+        if (folded) await page.getByTestId('fold-listing').click();
+        await lines.nth(i).click();
+        if (folded) await page.getByTestId('fold-inspector').click();
+        // A picker is wide enough when a copy of it sized to its content
+        // (the shown value alone) is no wider.
+        const cut = await page.evaluate(() => [...document.querySelectorAll('[data-testid=inspector] select.fedit')]
+          .filter((e) => e.offsetParent !== null)
+          .map((e) => {
+            const probe = document.createElement('select');
+            probe.className = e.className;
+            probe.style.cssText = 'width: auto; min-width: 0; max-width: none; position: absolute; visibility: hidden';
+            probe.append(new Option(e.selectedOptions[0].text));
+            e.parentElement.append(probe);
+            const need = probe.getBoundingClientRect().width;
+            probe.remove();
+            return { field: e.dataset.testid, value: e.selectedOptions[0].text, need, has: e.getBoundingClientRect().width };
+          }));
+        pickers += cut.length;
+        const short = cut.filter((c) => c.need > c.has + 0.5);
+        assert.deepEqual(short, [], `at ${width} px, line ${i}`);
+      }
+      assert.ok(pickers >= n, `${pickers} pickers checked at ${width} px`);
+    }
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('clicking a translated line scrolls the bytes and the listing to its instruction', async () => {
   await withPage(async (page, errors) => {
     await page.setViewportSize({ width: 1440, height: 900 });

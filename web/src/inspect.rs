@@ -55,10 +55,14 @@ impl Choices {
                 .values
                 .iter()
                 .map(|v| {
-                    let label = if !v.asm.is_empty() && v.asm != v.spec_name {
-                        format!("{} ({})", v.spec_name, v.asm)
-                    } else {
+                    let label = if v.asm.is_empty() || v.asm == v.spec_name {
                         v.spec_name.to_string()
+                    } else if same_words(v.asm, v.spec_name) {
+                        // DCL_IMMEDIATE_CONSTANT_BUFFER is dcl_immediateConstantBuffer:
+                        // one spelling is enough, and fxc's is the one the listing shows.
+                        v.asm.to_string()
+                    } else {
+                        format!("{} ({})", v.spec_name, v.asm)
                     };
                     (v.value, label)
                 })
@@ -75,6 +79,12 @@ impl Choices {
         out.sort_by_key(|o| o.0);
         out
     }
+}
+
+/// Whether two spellings are the same words, ignoring case and underscores.
+fn same_words(a: &str, b: &str) -> bool {
+    let letters = |s: &str| s.chars().filter(|&c| c != '_').map(|c| c.to_ascii_lowercase()).collect::<String>();
+    letters(a) == letters(b)
 }
 
 /// A picker's option: its value and label.
@@ -431,6 +441,12 @@ mod tests {
         let sat = r.fields.iter().find(|f| f.name == "saturate").unwrap();
         let opts = sat.choices.unwrap().options(sat.value);
         assert_eq!(opts.iter().map(|o| o.0).collect::<Vec<_>>(), [0, 1]);
+        // A name fxc spells differently is shown with its spelling, once
+        // where the two are the same words.
+        let sampler_mode = Choices::Enum(&dxbc::spec::SAMPLER_MODE).options(0);
+        assert_eq!(sampler_mode[0], (0, "DEFAULT (mode_default)".to_string()));
+        let class = Choices::Enum(&dxbc::spec::CUSTOMDATA_CLASS).options(3);
+        assert!(class.contains(&(3, "dcl_immediateConstantBuffer".to_string())), "{class:?}");
         // A value the format does not name is still offered.
         let odd = sat.choices.unwrap().options(7);
         assert_eq!(odd.last().unwrap(), &(7, "7 (not defined)".to_string()));

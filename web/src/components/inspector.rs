@@ -122,12 +122,16 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
                     }
                 });
             }
+            // As wide as the value shown (the font is monospaced; 2.3em is
+            // the menu's arrow, padding and border), whatever the options.
+            let shown = now.iter().find(|o| o.0 == cur).map_or(0, |o| o.1.chars().count());
+            let width = format!("calc({shown}ch + 2.3em)");
             let opts = now
                 .into_iter()
                 .map(|(v, label)| view! { <option value=v.to_string() selected=v == cur>{label}</option> })
                 .collect_view();
             view! {
-                <select class="fedit" data-testid=id aria-label=name node_ref=picker on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+                <select class="fedit" data-testid=id aria-label=name node_ref=picker style:width=width on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
                     on:change=move |ev| {
                         // A refused value is not shown as if it were the token's.
                         if !apply(event_target_value(&ev)) {
