@@ -232,7 +232,16 @@ test('every placeholder fits its box, wide and narrow', async () => {
   });
 });
 
-test('every inspector picker shows its whole value, wide and narrow', async () => {
+// The opcodes the format defines (not reserved), from the spec header's
+// D3D10_SB_OPCODE_TYPE enumeration.
+const OPCODES = (() => {
+  const hpp = fs.readFileSync(path.resolve(ROOT, '..', 'shared', 'spec', 'D3D12TokenizedProgramFormat.hpp'), 'utf8');
+  const body = hpp.slice(hpp.indexOf('typedef enum D3D10_SB_OPCODE_TYPE'), hpp.indexOf('} D3D10_SB_OPCODE_TYPE;'));
+  const names = [...body.matchAll(/^\s*(D3D\w*_SB_(?:OPCODE_\w+|NUM_OPCODES))/gm)].map((m) => m[1]);
+  return names.filter((n) => !/RESERVED|NUM_OPCODES/.test(n)).length;
+})();
+
+test('every inspector picker shows its whole value and offers each value once, wide and narrow', async () => {
   await withPage(async (page, errors) => {
     for (const [width, height] of [[1440, 900], [1920, 1080], [800, 1000]]) {
       await page.setViewportSize({ width, height });
@@ -263,6 +272,15 @@ test('every inspector picker shows its whole value, wide and narrow', async () =
         pickers += cut.length;
         const short = cut.filter((c) => c.need > c.has + 0.5);
         assert.deepEqual(short, [], `at ${width} px, line ${i}`);
+        // Once a long menu's other values have arrived (after the frame),
+        // it offers each value once: the opcode menu, every opcode the
+        // format defines, however many tokens were shown before.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => setTimeout(r))))));
+        const menus = await page.evaluate(() => [...document.querySelectorAll('[data-testid=inspector] select.fedit')]
+          .map((e) => ({ field: e.dataset.testid, values: [...e.options].map((o) => o.value) })));
+        for (const m of menus) assert.equal(new Set(m.values).size, m.values.length, `${m.field} repeats values after line ${i}`);
+        const opcodes = menus.find((m) => m.field === 'field-opcode');
+        if (opcodes) assert.equal(opcodes.values.length, OPCODES, `opcode menu after line ${i}`);
       }
       assert.ok(pickers >= n, `${pickers} pickers checked at ${width} px`);
     }

@@ -115,13 +115,13 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
             // shows the token; the rest follow right after it. Nobody
             // opens a menu within a frame.
             let (now, later) = inspect::options_now_and_later(c.options(cur), cur);
-            if !later.is_empty() {
-                crate::dom::after_paint(move || {
-                    if let Some(el) = picker.try_get_untracked().flatten() {
-                        add_options(&el, cur, &later);
-                    }
-                });
-            }
+            // Always: the view may reuse a picker that an earlier token's
+            // options were added to.
+            crate::dom::after_paint(move || {
+                if let Some(el) = picker.try_get_untracked().flatten() {
+                    add_options(&el, cur, &later);
+                }
+            });
             // As wide as the value shown (the font is monospaced; 2.3em is
             // the menu's arrow, padding and border), whatever the options.
             let shown = now.iter().find(|o| o.0 == cur).map_or(0, |o| o.1.chars().count());
@@ -151,12 +151,23 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
 }
 
 /// Adds `options` (sorted by value, without `cur`) around the picker's one
-/// option, the current value `cur`, keeping the value order.
+/// option, the current value `cur`, keeping the value order. Options added
+/// before are removed first: the view does not know them, and when it
+/// reuses this picker for another token it keeps them (each selection
+/// added the two hundred opcodes again).
 fn add_options(picker: &web_sys::HtmlSelectElement, cur: u32, options: &[inspect::PickerOption]) {
+    let mut next = picker.first_element_child();
+    while let Some(o) = next {
+        next = o.next_element_sibling();
+        if o.has_attribute("data-later") {
+            o.remove();
+        }
+    }
     let doc = document();
     let shown = picker.first_element_child();
     for (v, label) in options {
         let Ok(o) = doc.create_element("option") else { return };
+        let _ = o.set_attribute("data-later", "");
         let _ = o.set_attribute("value", &v.to_string());
         o.set_text_content(Some(label));
         let before = if *v < cur { shown.as_ref() } else { None };
