@@ -16,15 +16,22 @@
 // file; selected: bit j set when cell j is selected.
 export function fill_hex_row(row, y, text, own_text, offsets, selected) {
   const [offset, ascii, run, background, classes, digits] = text.split('\t');
-  const transform = `translateY(${y}px)`;
-  if (row.style.transform !== transform) row.style.transform = transform;
+  // Styles written are remembered on the element, not read back: reading
+  // serialises the property (a long gradient list for the run) every time.
+  if (row.__y !== y) {
+    row.style.transform = `translateY(${y}px)`;
+    row.__y = y;
+  }
   row.hidden = false;
   const [off, cells, asciiEl] = row.children;
   setText(off, offset);
   setText(asciiEl, ascii);
   const runEl = cells.firstElementChild;
   setText(runEl, run);
-  if (runEl.style.backgroundImage !== background) runEl.style.backgroundImage = background;
+  if (runEl.__bg !== background) {
+    runEl.style.backgroundImage = background;
+    runEl.__bg = background;
+  }
   const cls = classes.split('\n');
   let el = runEl.nextElementSibling;
   for (let j = 0; el; j++, el = el.nextElementSibling) {
