@@ -19,6 +19,7 @@ pub mod inspector;
 pub mod listing_editor;
 pub mod listing_tools;
 pub mod pipeline_control;
+pub mod preview;
 pub mod reflection;
 pub mod search_box;
 pub mod side_pane;

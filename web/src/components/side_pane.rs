@@ -6,8 +6,8 @@ use super::container_map::ContainerMap;
 use super::diff_pane::DiffPane;
 use super::reflection::Reflection;
 use super::translation_pane::TranslationPane;
+use crate::components::preview::pane::PreviewPane;
 use crate::layout::{self, Fold, Side};
-use crate::preview_pane::PreviewPane;
 use crate::st;
 use leptos::prelude::*;
 

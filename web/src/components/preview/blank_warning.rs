@@ -1,0 +1,21 @@
+//! A warning when the shown picture is all NaN, infinite or black.
+
+use crate::preview;
+use crate::st;
+use leptos::prelude::*;
+
+/// A warning when the shown picture is all NaN, infinite or black.
+#[component]
+pub fn BlankWarning() -> impl IntoView {
+    let pv = st().pv;
+    let picture = Memo::new(move |_| {
+        let (p, data) = (pv.prepared.get()?, pv.readbacks.get()?);
+        preview::shown_picture(&p, &data, pv.settings.with(|s| s.target))
+    });
+    move || {
+        picture
+            .get()
+            .and_then(|pic| pic.warning())
+            .map(|w| view! { <p class="terror small" data-testid="preview-warning">{w}</p> })
+    }
+}
