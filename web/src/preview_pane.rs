@@ -88,8 +88,6 @@ thread_local! {
     static FRAME: Cell<u32> = const { Cell::new(0) };
     /// Bumped on every rebuild; older async work stops when it sees a newer one.
     static GENERATION: Cell<u32> = const { Cell::new(0) };
-    /// Where the pointer was at the last drag step over the canvas.
-    pub(crate) static DRAG_FROM: Cell<Option<(i32, i32)>> = const { Cell::new(None) };
 }
 
 /// Two optional picture payloads waiting to be applied.

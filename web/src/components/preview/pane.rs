@@ -9,12 +9,18 @@ use super::{
 };
 use crate::components::debug_panel::DebugPanel;
 use crate::components::pipeline_control::PipelineControl;
-use crate::preview_pane::{PreviewSignals, DRAG_FROM, GPU};
+use crate::preview_pane::{PreviewSignals, GPU};
 use crate::st;
 use leptos::prelude::*;
 use preview_model::camera::{camera_values, Camera};
 use preview_model::plan::Resource;
 use preview_model::Stage;
+use std::cell::Cell;
+
+thread_local! {
+    /// Where the pointer was at the last drag step over the canvas.
+    static DRAG_FROM: Cell<Option<(i32, i32)>> = const { Cell::new(None) };
+}
 
 #[component]
 pub fn PreviewPane() -> impl IntoView {
