@@ -376,6 +376,60 @@ test('a wide window gives the bytes column its rows and the listing the rest', a
   });
 });
 
+test('a wide window fits the listing to its widest line and gives the rest to the right column', async () => {
+  await withPage(async (page, errors) => {
+    // A shader with short lines, its translation open: the CLI's listing
+    // (fxc's text) gives the widest line.
+    const file = path.join(CORPUS, 'fxc', 'directxtk_skinnedeffect_psskinnedvertexlightingnofog.dxbc');
+    const r = spawnSync(DXBC, ['disasm', file]);
+    assert.equal(r.status, 0);
+    const lines = r.stdout.toString().split('\n');
+    const widest = Math.max(...lines.map((l) => l.length));
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await open(page, APP_URL + link(file, '--pane', 'translation'));
+    await page.getByTestId('translation-code').locator('.line').first().waitFor({ timeout: 20000 });
+    const shown = () => page.evaluate(() => {
+      const dis = document.querySelector('[data-testid=disassembly]');
+      // A character's width, from a drawn line's text (the font is monospaced).
+      const line = [...dis.querySelectorAll('.line')].find((l) => l.textContent.length > 20);
+      const range = document.createRange();
+      range.selectNodeContents(line);
+      const ch = range.getBoundingClientRect().width / line.textContent.length;
+      const pad = parseFloat(getComputedStyle(line).paddingLeft) + parseFloat(getComputedStyle(line).paddingRight);
+      const col = (sel) => document.querySelector(sel).getBoundingClientRect().width;
+      return { ch, pad, view: dis.clientWidth, overflow: dis.scrollWidth - dis.clientWidth, side: col('.rightcol'), total: col('.workspace') };
+    });
+    const m = await shown();
+    const need = widest * m.ch + m.pad;
+    assert.ok(m.view >= need - 0.5 && m.view - need < 4, `the listing view is ${m.view} px for lines of ${need} px`);
+    // Every line whole: the listing, scrolled through, never scrolls sideways.
+    const dis = page.getByTestId('disassembly');
+    for (let top = 0; ; top += 600) {
+      const at = await dis.evaluate((el, t) => { el.scrollTop = t; return el.scrollTop; }, top);
+      await page.waitForTimeout(50);
+      assert.equal((await shown()).overflow, 0, `a line is cut at scrollTop ${at}`);
+      if (at < top) break;
+    }
+    assert.ok(m.side > 0.4 * m.total, `the right column has ${m.side} of ${m.total} px`);
+    const handle = page.getByTestId('split-listing-side');
+    const before = Number(await handle.getAttribute('aria-valuenow'));
+    const handleAt = (pred, arg) => page.waitForFunction(([pred, b]) => {
+      const v = Number(document.querySelector('[data-testid=split-listing-side]').getAttribute('aria-valuenow'));
+      return pred === 'wider' ? v > b + 5 : v === b;
+    }, [pred, arg]);
+    // The whole-text editor is not fitted (its lines grow as they are typed).
+    await page.getByTestId('edit-listing').click();
+    await handleAt('wider', before);
+    await page.getByTestId('edit-listing').click();
+    await handleAt('same', before);
+    // The handle moves from where it is shown: a key press moves it 2 %.
+    await handle.focus();
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(Number(await handle.getAttribute('aria-valuenow')), before - 2);
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('narrow windows fold the panes into tabs, one pane at a time', async () => {
   await withPage(async (page, errors) => {
     await page.setViewportSize({ width: 800, height: 1000 });

@@ -35,6 +35,18 @@ pub fn slot_row(top: usize, n: usize, i: usize) -> usize {
     top + (i + n - top % n) % n
 }
 
+/// What the bytes' rows and the listing's widest line need, as shares of
+/// the three columns' width (infinite: not known, or not to be fitted).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Needs {
+    pub bytes: f64,
+    pub listing: f64,
+}
+
+impl Needs {
+    pub const NONE: Needs = Needs { bytes: f64::INFINITY, listing: f64::INFINITY };
+}
+
 /// One of the three drag handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Handle {
@@ -85,17 +97,41 @@ impl Splits {
         }
     }
 
-    /// The proportions as shown when the bytes' rows need at most
-    /// `bytes_max` of the width: the bytes column no wider than that (a
-    /// wider one shows only empty space beside its rows), its surplus given
-    /// to the listing. The listing's right edge does not move, so dragging
-    /// that handle reads the same from either form.
-    pub fn fitted(self, bytes_max: f64) -> Splits {
-        if !bytes_max.is_finite() || self.bytes <= bytes_max {
-            return self;
+    /// The proportions as shown, given what the bytes and the listing
+    /// need (`need`): neither column wider than its content, which would
+    /// show only empty space beside it.
+    ///  1. The bytes column no wider than its rows, its surplus given to
+    ///     the listing; the listing's right edge does not move, so dragging
+    ///     that handle reads the same from either form.
+    ///  2. Then the listing no wider than its widest line, its surplus
+    ///     given to the right column (the inspector, the translation, the
+    ///     preview), whose content is usually the one cut.
+    pub fn fitted(self, need: Needs) -> Splits {
+        let mut f = self;
+        if need.bytes.is_finite() && f.bytes > need.bytes {
+            let bytes = need.bytes.max(MIN_SHARE).min(f.bytes);
+            f = Splits { bytes, listing: f.listing + (f.bytes - bytes), ..f };
         }
-        let bytes = bytes_max.max(MIN_SHARE).min(self.bytes);
-        Splits { bytes, listing: self.listing + (self.bytes - bytes), ..self }
+        if need.listing.is_finite() && f.listing > need.listing {
+            f.listing = need.listing.max(MIN_SHARE).min(f.listing);
+        }
+        f
+    }
+
+    /// The proportions that handle `h` moves from: those shown, in what
+    /// the handle moves. The bytes handle moves from where it is shown;
+    /// the listing's handle from its shown place, with the bytes' share
+    /// kept (so a window made narrower later still gives the bytes what
+    /// they need); the inspector's from the proportions kept.
+    pub fn moved_from(self, h: Handle, need: Needs) -> Splits {
+        match h {
+            Handle::BytesListing => self.fitted(Needs { listing: f64::INFINITY, ..need }),
+            Handle::ListingSide => {
+                let edge = self.fitted(need).position(Handle::ListingSide);
+                Splits { listing: edge - self.bytes, ..self }
+            }
+            Handle::InspectorTabs => self,
+        }
     }
 
     /// Where handle `h` is (the value `drag` takes).
@@ -329,19 +365,58 @@ mod tests {
         assert_eq!(s.drag(Handle::InspectorTabs, f64::NAN), s);
     }
 
+    fn bytes_need(bytes: f64) -> Needs {
+        Needs { bytes, ..Needs::NONE }
+    }
+
     #[test]
     fn a_bytes_column_wider_than_its_rows_gives_the_rest_to_the_listing() {
         let s = Splits::default();
-        assert_eq!(s.fitted(0.5), s, "the rows need more than the column has");
-        assert_eq!(s.fitted(f64::NAN), s);
-        let f = s.fitted(0.25);
+        assert_eq!(s.fitted(bytes_need(0.5)), s, "the rows need more than the column has");
+        assert_eq!(s.fitted(bytes_need(f64::NAN)), s);
+        assert_eq!(s.fitted(Needs::NONE), s);
+        let f = s.fitted(bytes_need(0.25));
         assert!((f.bytes - 0.25).abs() < 1e-9);
         assert!((f.listing - (s.listing + s.bytes - 0.25)).abs() < 1e-9);
         assert!((f.side() - s.side()).abs() < 1e-9, "the right column keeps its width");
         assert_eq!(f.inspector, s.inspector);
         assert!((f.position(Handle::ListingSide) - s.position(Handle::ListingSide)).abs() < 1e-9);
         // Never narrower than a pane may be dragged.
-        assert_eq!(s.fitted(0.01).bytes, MIN_SHARE);
+        assert_eq!(s.fitted(bytes_need(0.01)).bytes, MIN_SHARE);
+    }
+
+    #[test]
+    fn a_listing_wider_than_its_lines_gives_the_rest_to_the_right_column() {
+        let s = Splits::default();
+        // The bytes' surplus first goes to the listing, which is then cut
+        // to its widest line: the right column gets both surpluses.
+        let f = s.fitted(Needs { bytes: 0.25, listing: 0.3 });
+        assert!((f.bytes - 0.25).abs() < 1e-9);
+        assert!((f.listing - 0.3).abs() < 1e-9);
+        assert!((f.side() - (1.0 - 0.55)).abs() < 1e-9);
+        // Lines wider than the column: nothing moves.
+        assert_eq!(s.fitted(Needs { listing: 0.9, ..Needs::NONE }), s);
+        assert_eq!(s.fitted(Needs { listing: 0.01, ..Needs::NONE }).listing, MIN_SHARE);
+        assert_eq!(s.fitted(Needs { listing: f64::NAN, ..Needs::NONE }), s);
+    }
+
+    #[test]
+    fn handles_move_from_where_they_are_shown() {
+        let s = Splits::default();
+        let need = Needs { bytes: 0.25, listing: 0.3 };
+        // The listing's handle: from its shown place, the bytes' share kept.
+        let b = s.moved_from(Handle::ListingSide, need);
+        assert_eq!(b.bytes, s.bytes);
+        assert!((b.position(Handle::ListingSide) - s.fitted(need).position(Handle::ListingSide)).abs() < 1e-9);
+        // A key then moves the shown handle at once.
+        let k = b.key(Handle::ListingSide, "ArrowLeft").unwrap();
+        assert!((k.fitted(need).position(Handle::ListingSide) - (0.55 - 0.02)).abs() < 1e-9);
+        // Dragged right past the widest line, it stops there.
+        let d = b.drag(Handle::ListingSide, 0.8);
+        assert!((d.fitted(need).position(Handle::ListingSide) - 0.55).abs() < 1e-9);
+        // The bytes handle: from where the bytes are shown.
+        assert!((s.moved_from(Handle::BytesListing, need).bytes - 0.25).abs() < 1e-9);
+        assert_eq!(s.moved_from(Handle::InspectorTabs, need), s);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use dxbc_web::{
 use components::translation_pane::{ensure_translation, Cached};
 use diff_view::{CompareWith, DiffView};
 use history::History;
-use layout::{Fold, Side, Splits, Theme, PANE_DIFF, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
+use layout::{Fold, Needs, Side, Splits, Theme, PANE_DIFF, PANE_MAP, PANE_PREVIEW, PANE_REFLECTION};
 use leptos::prelude::*;
 use model::Model;
 use selection::Selection;
@@ -63,9 +63,10 @@ struct State {
     fold: RwSignal<Fold>,
     /// The workspace's proportions.
     splits: RwSignal<Splits>,
-    /// What the bytes column needs to show a whole row, as a share of the
-    /// workspace's columns (measured; infinite until it is).
-    bytes_need: RwSignal<f64>,
+    /// What the bytes column needs to show a whole row, and the listing
+    /// its widest line, as shares of the workspace's columns (measured;
+    /// infinite until they are).
+    needs: RwSignal<Needs>,
     /// The user's theme (None: follow the system).
     theme: RwSignal<Option<Theme>>,
     /// Whether the system prefers dark colours.
@@ -154,9 +155,21 @@ fn st() -> State {
 
 impl State {
     /// The workspace's proportions as shown (tracked): the bytes column no
-    /// wider than its rows ([`Splits::fitted`]).
+    /// wider than its rows, the listing no wider than its lines
+    /// ([`Splits::fitted`]).
     fn splits_shown(&self) -> Splits {
-        self.splits.get().fitted(self.bytes_need.get())
+        self.splits.get().fitted(self.needs_shown())
+    }
+
+    /// What the columns need (tracked). The listing is not fitted while
+    /// the whole-text editor is open (lines grow as they are typed) or
+    /// the embedded source shares its column.
+    fn needs_shown(&self) -> Needs {
+        let mut n = self.needs.get();
+        if self.editing.get() || self.src.map.with(Option::is_some) {
+            n.listing = f64::INFINITY;
+        }
+        n
     }
 
     /// Selects `sel`; a new selection ends the hover (the inspector keeps
@@ -665,7 +678,7 @@ fn App() -> impl IntoView {
         side: RwSignal::new(None),
         fold: RwSignal::new(Fold::Listing),
         splits: RwSignal::new(dom::stored("dxbc-splits").and_then(|s| Splits::from_text(&s)).unwrap_or_default()),
-        bytes_need: RwSignal::new(f64::INFINITY),
+        needs: RwSignal::new(Needs::NONE),
         theme: RwSignal::new(dom::stored("dxbc-theme").and_then(|s| Theme::parse(&s))),
         system_dark: RwSignal::new(components::theme_toggle::system_prefers_dark()),
         query,

@@ -22,16 +22,8 @@ pub fn Splitter(handle: Handle, container: NodeRef<leptos::html::Div>) -> impl I
         Handle::InspectorTabs => ("Resize inspector and side pane", "inspector-tabs"),
     };
     let dragging = RwSignal::new(false);
-    // The bytes handle moves from where it is shown (a column wider than its
-    // rows is shown narrower); the others from the proportions kept, so a
-    // window made narrower later still gives the bytes what they need.
-    let base = move |sp: crate::layout::Splits| {
-        if handle == Handle::BytesListing {
-            sp.fitted(s.bytes_need.get_untracked())
-        } else {
-            sp
-        }
-    };
+    // Each handle moves from where it is shown (see Splits::moved_from).
+    let base = move |sp: crate::layout::Splits| untrack(|| sp.moved_from(handle, s.needs_shown()));
     let at = move |ev: &web_sys::PointerEvent| -> Option<f64> {
         let r = container.get_untracked()?.get_bounding_client_rect();
         Some(if across {

@@ -9,7 +9,7 @@ use super::inspector::Inspector;
 use super::listing_tools::ListingTools;
 use super::side_pane::SidePane;
 use super::splitter::Splitter;
-use crate::layout::{self, Fold, Handle};
+use crate::layout::{self, Fold, Handle, Needs};
 use crate::st;
 use leptos::prelude::*;
 
@@ -20,7 +20,11 @@ pub fn Workspace() -> impl IntoView {
     let right = NodeRef::<leptos::html::Div>::new();
     let fold = Memo::new(move |_| layout::shown_fold(s.panes.get(), s.fold.get()));
     let side_open = move || !layout::side_tabs(s.panes.get()).is_empty();
-    watch_bytes_need(s, ws);
+    watch_needs(s, ws);
+    // The listing's widest line (by bytes: its characters but for rare
+    // non-ASCII names), laid out unseen for `watch_needs` to measure.
+    let widest =
+        Memo::new(move |_| s.model.with(|m| m.lines.iter().max_by_key(|l| l.len()).cloned().unwrap_or_default()));
     let cols = move || {
         let sp = s.splits_shown();
         format!("minmax(0, {}fr) 6px minmax(0, {}fr) 6px minmax(0, {}fr)", sp.bytes, sp.listing, sp.side())
@@ -59,6 +63,7 @@ pub fn Workspace() -> impl IntoView {
                 </Show>
                 <section class="pane dispane" class:on=move || fold.get() == Fold::Listing>
                     <h2>"Listing " <small>"identical to fxc /Fc"</small><ListingTools/></h2>
+                    <div class="dis-ruler" aria-hidden="true">{move || widest.get()}</div>
                     <super::listing_editor::DraftKept/>
                     // Floats over the listing: showing or clearing it moves no line.
                     <super::def_use_bar::DefUseBar/>
@@ -80,12 +85,13 @@ pub fn Workspace() -> impl IntoView {
     }
 }
 
-/// Keeps `bytes_need` current: what the bytes column needs to show a whole
-/// row (the hex view's ruler row, and the pane's padding, border and
-/// scrollbar), as a share of the three columns' width. Read in a
-/// ResizeObserver's callback, which comes after layout (reading costs no
-/// layout), whenever the workspace or the ruler changes size.
-fn watch_bytes_need(s: crate::State, ws: NodeRef<leptos::html::Div>) {
+/// Keeps `needs` current: what the bytes column needs to show a whole row
+/// (the hex view's ruler row) and the listing its widest line (the
+/// listing's ruler), each with its pane's padding, border and scrollbar, as
+/// shares of the three columns' width. Read in a ResizeObserver's callback,
+/// which comes after layout (reading costs no layout), whenever the
+/// workspace or a ruler changes size.
+fn watch_needs(s: crate::State, ws: NodeRef<leptos::html::Div>) {
     use send_wrapper::SendWrapper;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -95,23 +101,38 @@ fn watch_bytes_need(s: crate::State, ws: NodeRef<leptos::html::Div>) {
         }
         let Some(ws) = ws.get() else { return false };
         let ws: web_sys::Element = ws.into();
-        let Ok(Some(ruler)) = ws.query_selector(".hex > .hex-ruler") else { return true };
+        let (Ok(Some(hex_ruler)), Ok(Some(dis_ruler))) =
+            (ws.query_selector(".hex > .hex-ruler"), ws.query_selector(".dispane > .dis-ruler"))
+        else {
+            return true;
+        };
         let el = ws.clone();
         let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| {
-            let width =
-                |sel: &str| el.query_selector(sel).ok().flatten().map_or(0.0, |e| e.get_bounding_client_rect().width());
-            let pane = width(":scope > .hexpane");
-            let columns = pane + width(":scope > .listcol") + width(":scope > .rightcol");
-            let Some(hex) = el.query_selector(".hex").ok().flatten() else { return };
-            let need = width(".hex > .hex-ruler") + (pane - hex.client_width() as f64);
-            let share = if columns > 0.0 { need / columns } else { f64::INFINITY };
-            if s.bytes_need.get_untracked() != share {
-                s.bytes_need.set(share);
+            let find = |sel: &str| el.query_selector(sel).ok().flatten();
+            let width = |sel: &str| find(sel).map_or(0.0, |e| e.get_bounding_client_rect().width());
+            let columns = width(":scope > .hexpane") + width(":scope > .listcol") + width(":scope > .rightcol");
+            // A pane's chrome: its width less its view's content box.
+            let need = |pane: &str, view: &str, ruler: &str| {
+                let v = find(view)?;
+                let chrome = width(pane) - v.client_width() as f64;
+                // A pixel over, for the fractions the grid rounds.
+                (columns > 0.0).then(|| (width(ruler) + chrome + 1.0) / columns)
+            };
+            let old = s.needs.get_untracked();
+            let now = Needs {
+                bytes: need(":scope > .hexpane", ".hex", ".hex > .hex-ruler").unwrap_or(f64::INFINITY),
+                // No listing view while the whole-text editor is open: what
+                // it last needed stands.
+                listing: need(".dispane", ".dispane > .dis", ".dispane > .dis-ruler").unwrap_or(old.listing),
+            };
+            if old != now {
+                s.needs.set(now);
             }
         });
         let Ok(ro) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) else { return true };
         ro.observe(&ws);
-        ro.observe(&ruler);
+        ro.observe(&hex_ruler);
+        ro.observe(&dis_ruler);
         let keep = SendWrapper::new((ro, cb));
         on_cleanup(move || keep.0.disconnect());
         true
