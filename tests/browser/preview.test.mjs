@@ -97,6 +97,40 @@ test('a control re-renders, the link carries its value, and the native renderer 
   });
 });
 
+test('a lost GPU device is opened again: the next change renders on a new one', async () => {
+  await withPage(async (page, errors) => {
+    // The devices the page opens, kept so the test can lose one (a driver
+    // reset or a GPU process restart looks the same to the page).
+    await page.addInitScript(() => {
+      globalThis.__devices = [];
+      // Not on about:blank, which has no WebGPU.
+      if (!globalThis.GPUAdapter) return;
+      const open = GPUAdapter.prototype.requestDevice;
+      GPUAdapter.prototype.requestDevice = async function (...a) {
+        const d = await open.apply(this, a);
+        globalThis.__devices.push(d);
+        return d;
+      };
+    });
+    const file = path.join(CORPUS, 'fxc/dxdecompiler_varianceshadows11_rendervariancescene_vs.dxbc');
+    await openPreview(page, linkFor(file));
+    assert.equal(await page.evaluate(() => globalThis.__devices.length), 1);
+    await page.evaluate(async () => {
+      const d = globalThis.__devices[0];
+      d.destroy();
+      await d.lost;
+    });
+    const before = await pageState(page);
+    await page.getByTestId('control-cbAllShadowData/m_mWorldViewProjection-0').fill('0.5');
+    await page.waitForFunction((n) => globalThis.__dxbcPreview.frames > n && globalThis.__dxbcPreview.readbackOf === globalThis.__dxbcPreview.frames, before.frames, { timeout: 30000 });
+    assert.equal(await page.evaluate(() => globalThis.__devices.length), 2, 'a second device');
+    assert.match(await page.getByTestId('preview-status').textContent(), /^✓ Running on /);
+    const after = await pageState(page);
+    compareReadbacks(after.plan, after.readbacks, nativeReference(await currentLink(page)).readbacks);
+    assert.deepEqual(errors, []);
+  });
+});
+
 test('hovering reads the exact texel, and compare mode loads the native reference', async () => {
   await withPage(async (page) => {
     const file = path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc');

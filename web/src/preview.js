@@ -62,14 +62,21 @@ export async function preview_create(canvas) {
   const format = navigator.gpu.getPreferredCanvasFormat();
   ctx.configure({ device, format, alphaMode: 'opaque' });
   const info = adapter.info || {};
-  return {
+  const gpu = {
     device, ctx, format, canvas,
     adapter: [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'unknown adapter',
-    display: {}, job: null, lost: false,
+    display: {}, job: null, lost: null,
   };
+  // A lost device (a driver reset, the GPU process restarting) does nothing
+  // from then on: the page asks (preview_lost) and opens a new one.
+  device.lost.then((l) => { gpu.lost = l.message || String(l.reason); });
+  return gpu;
 }
 
 export function preview_adapter(gpu) { return gpu.adapter; }
+
+/** Why the device was lost, or null while it works. */
+export function preview_lost(gpu) { return gpu.lost; }
 
 function displayPipeline(gpu, kind) {
   if (!gpu.display[kind]) {

@@ -29,6 +29,7 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn preview_create(canvas: &web_sys::HtmlCanvasElement) -> Result<JsValue, JsValue>;
     fn preview_adapter(gpu: &JsValue) -> String;
+    fn preview_lost(gpu: &JsValue) -> Option<String>;
     #[wasm_bindgen(catch)]
     async fn preview_load(gpu: &JsValue, plan: &str, blobs: &js_sys::Array) -> Result<JsValue, JsValue>;
     fn preview_update(gpu: &JsValue, entry: u32, bytes: &[u8]);
@@ -88,6 +89,9 @@ thread_local! {
     static FRAME: Cell<u32> = const { Cell::new(0) };
     /// Bumped on every rebuild; older async work stops when it sees a newer one.
     static GENERATION: Cell<u32> = const { Cell::new(0) };
+    /// Devices lost since the last frame read back: a device lost again
+    /// right away is not opened a third time.
+    static LOSSES: Cell<u32> = const { Cell::new(0) };
 }
 
 /// Two optional picture payloads waiting to be applied.
@@ -145,6 +149,8 @@ pub struct PreviewSignals {
     pub(crate) frame_ms: RwSignal<f64>,
     /// The orbit camera (drag and wheel on the canvas).
     pub(crate) camera: RwSignal<Camera>,
+    /// Bumped when the GPU device was lost: the pane opens a new one.
+    pub(crate) reopen: RwSignal<u32>,
     pub(crate) canvas: NodeRef<leptos::html::Canvas>,
 }
 
@@ -168,6 +174,7 @@ impl PreviewSignals {
             texture_note: RwSignal::new(None),
             frame_ms: RwSignal::new(0.0),
             camera: RwSignal::new(Camera::default()),
+            reopen: RwSignal::new(0),
             canvas: NodeRef::new(),
         }
     }
@@ -204,6 +211,7 @@ pub fn install(s: State) {
         let m = s.model.get();
         pv.settings.track();
         pv.companions.track();
+        pv.reopen.track();
         if !open {
             GPU.with(|g| g.borrow_mut().take());
             return;
@@ -312,7 +320,7 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     measure("dxbc-preview-plan", t0);
     pv.values.set(values);
     // The device, once per opening of the pane.
-    let gpu = match GPU.with(|g| g.borrow().clone()) {
+    let gpu = match GPU.with(|g| g.borrow().clone()).filter(|g| preview_lost(g).is_none()) {
         Some(g) => g,
         None => {
             let Some(canvas) = pv.canvas.get_untracked() else { return };
@@ -352,7 +360,9 @@ async fn rebuild(s: State, m: Arc<crate::model::Model>, gen: u32) {
     let loading = preview_load(&gpu, &prepared.plan_json, &blobs);
     measure("dxbc-preview-upload", t1);
     if let Err(e) = loading.await {
-        pv.status.set(Status::GpuError(js_message(e)));
+        if !reopen_if_lost(pv, &gpu) {
+            pv.status.set(Status::GpuError(js_message(e)));
+        }
         return;
     }
     if !current(gen) {
@@ -409,6 +419,9 @@ fn request_frame(pv: PreviewSignals) {
         loop {
             AGAIN.with(|a| a.set(false));
             let (Some(gpu), Some(p)) = (GPU.with(|g| g.borrow().clone()), pv.prepared.get_untracked()) else { break };
+            if reopen_if_lost(pv, &gpu) {
+                break;
+            }
             for (entry, bytes) in preview::uniform_updates(&p, &pv.values.get_untracked()) {
                 preview_update(&gpu, entry, &bytes);
             }
@@ -422,7 +435,9 @@ fn request_frame(pv: PreviewSignals) {
                 0
             };
             if let Err(e) = preview_frame(&gpu, show).await {
-                pv.status.set(Status::GpuError(js_message(e)));
+                if !reopen_if_lost(pv, &gpu) {
+                    pv.status.set(Status::GpuError(js_message(e)));
+                }
                 break;
             }
             let ms = js_sys::Reflect::get(&js_sys::global(), &"__dxbcPreview".into())
@@ -463,8 +478,32 @@ fn request_frame(pv: PreviewSignals) {
                     }
                 }
                 pv.readbacks.set(Some(Arc::new(data)));
+                LOSSES.with(|l| l.set(0));
             }
-            Err(e) => pv.status.set(Status::GpuError(js_message(e))),
+            Err(e) => {
+                if !reopen_if_lost(pv, &gpu) {
+                    pv.status.set(Status::GpuError(js_message(e)));
+                }
+            }
         }
     });
+}
+
+/// When `gpu`'s device was lost: lets it go and has the pane open a new
+/// one (a rebuild, with the values kept), or, when the device opened after
+/// the last loss was lost before showing a frame, says so and stops.
+/// Whether it was lost.
+fn reopen_if_lost(pv: PreviewSignals, gpu: &JsValue) -> bool {
+    let Some(why) = preview_lost(gpu) else { return false };
+    GPU.with(|g| g.borrow_mut().take());
+    let losses = LOSSES.with(|l| {
+        l.set(l.get() + 1);
+        l.get()
+    });
+    if losses > 1 {
+        pv.status.set(Status::GpuError(format!("the GPU device was lost twice in a row ({why})")));
+    } else {
+        pv.reopen.update(|n| *n += 1);
+    }
+    true
 }
