@@ -277,10 +277,18 @@ test('every inspector picker shows its whole value and offers each value once, w
         // format defines, however many tokens were shown before.
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => setTimeout(r))))));
         const menus = await page.evaluate(() => [...document.querySelectorAll('[data-testid=inspector] select.fedit')]
-          .map((e) => ({ field: e.dataset.testid, values: [...e.options].map((o) => o.value) })));
-        for (const m of menus) assert.equal(new Set(m.values).size, m.values.length, `${m.field} repeats values after line ${i}`);
+          .map((e) => ({ field: e.dataset.testid, values: [...e.options].map((o) => o.value), chosen: e.value })));
+        const token = await page.locator('[data-testid=inspector] .ititle .val').textContent();
+        for (const m of menus) {
+          assert.equal(new Set(m.values).size, m.values.length, `${m.field} repeats values after line ${i}`);
+          assert.deepEqual(m.values.map(Number), m.values.map(Number).sort((a, b) => a - b), `${m.field} out of order after line ${i}`);
+        }
         const opcodes = menus.find((m) => m.field === 'field-opcode');
-        if (opcodes) assert.equal(opcodes.values.length, OPCODES, `opcode menu after line ${i}`);
+        if (opcodes) {
+          assert.equal(opcodes.values.length, OPCODES, `opcode menu after line ${i}`);
+          // The menu shows the token's opcode: its bits 10..0.
+          assert.equal(Number(opcodes.chosen), parseInt(token, 16) & 0x7ff, `opcode shown after line ${i}`);
+        }
       }
       assert.ok(pickers >= n, `${pickers} pickers checked at ${width} px`);
     }

@@ -114,12 +114,14 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
             // A long menu shows only the current value in the frame that
             // shows the token; the rest follow right after it. Nobody
             // opens a menu within a frame.
-            let (now, later) = inspect::options_now_and_later(c.options(cur), cur);
+            let all = c.options(cur);
+            let set = option_set(&all);
+            let (now, later) = inspect::options_now_and_later(all, cur);
             // Always: the view may reuse a picker that an earlier token's
             // options were added to.
             crate::dom::after_paint(move || {
                 if let Some(el) = picker.try_get_untracked().flatten() {
-                    add_options(&el, cur, &later);
+                    add_options(&el, cur, &later, set);
                 }
             });
             // As wide as the value shown (the font is monospaced; 2.3em is
@@ -150,28 +152,79 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
     }
 }
 
+/// An identity of a picker's whole option list (values and labels).
+fn option_set(all: &[inspect::PickerOption]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    all.hash(&mut h);
+    h.finish()
+}
+
 /// Adds `options` (sorted by value, without `cur`) around the picker's one
-/// option, the current value `cur`, keeping the value order. Options added
-/// before are removed first: the view does not know them, and when it
-/// reuses this picker for another token it keeps them (each selection
-/// added the two hundred opcodes again).
-fn add_options(picker: &web_sys::HtmlSelectElement, cur: u32, options: &[inspect::PickerOption]) {
-    let mut next = picker.first_element_child();
-    while let Some(o) = next {
-        next = o.next_element_sibling();
-        if o.has_attribute("data-later") {
-            o.remove();
+/// option, the current value `cur`, keeping the value order; `set` is the
+/// identity of the whole list. The view does not know the options added
+/// here, and when it reuses this picker for another token it keeps them
+/// (each selection once added the two hundred opcodes again). So a picker
+/// that holds the same list, for another current value, only trades the
+/// new current value's option for the old one's; any other is refilled.
+fn add_options(picker: &web_sys::HtmlSelectElement, cur: u32, options: &[inspect::PickerOption], set: u64) {
+    let set_text = set.to_string();
+    let later = |o: &web_sys::Element| o.has_attribute("data-later");
+    let value = |o: &web_sys::Element| o.get_attribute("value").and_then(|v| v.parse::<u32>().ok());
+    let children = || {
+        let mut v = Vec::new();
+        let mut next = picker.first_element_child();
+        while let Some(o) = next {
+            next = o.next_element_sibling();
+            v.push(o);
         }
-    }
+        v
+    };
+    let kids = children();
+    let mut shown = kids.iter().filter(|o| !later(o));
+    let kept = picker.get_attribute("data-later-set").as_deref() == Some(&set_text)
+        && kids.iter().any(|o| later(o))
+        && matches!((shown.next(), shown.next()), (Some(o), None) if value(o) == Some(cur));
     let doc = document();
-    let shown = picker.first_element_child();
-    for (v, label) in options {
-        let Ok(o) = doc.create_element("option") else { return };
+    let make = |v: u32, label: &str| {
+        let o = doc.create_element("option").ok()?;
         let _ = o.set_attribute("data-later", "");
         let _ = o.set_attribute("value", &v.to_string());
         o.set_text_content(Some(label));
+        Some(o)
+    };
+    let old = picker.get_attribute("data-later-cur").and_then(|v| v.parse::<u32>().ok());
+    if let (true, Some(old)) = (kept, old) {
+        if old != cur {
+            let Some(now) = kids.iter().find(|o| !later(o)) else { return };
+            // The old value's option back where the shown one was (its place).
+            if let Some(o) = options.iter().find(|o| o.0 == old).and_then(|(v, l)| make(*v, l)) {
+                let _ = picker.insert_before(&o, Some(now));
+            }
+            if let Some(dup) = kids.iter().find(|o| later(o) && value(o) == Some(cur)) {
+                dup.remove();
+            }
+            // The shown option to the new value's place.
+            let after = children().into_iter().find(|o| later(o) && value(o).is_some_and(|v| v > cur));
+            let _ = picker.insert_before(now, after.as_ref().map(|e| e.as_ref()));
+            let _ = picker.set_attribute("data-later-cur", &cur.to_string());
+        }
+        return;
+    }
+    for o in kids.iter().filter(|o| later(o)) {
+        o.remove();
+    }
+    let shown = picker.first_element_child();
+    for (v, label) in options {
+        let Some(o) = make(*v, label) else { return };
         let before = if *v < cur { shown.as_ref() } else { None };
         let _ = picker.insert_before(&o, before.map(|e| e.as_ref()));
+    }
+    if options.is_empty() {
+        let _ = picker.remove_attribute("data-later-set");
+    } else {
+        let _ = picker.set_attribute("data-later-set", &set_text);
+        let _ = picker.set_attribute("data-later-cur", &cur.to_string());
     }
 }
 
