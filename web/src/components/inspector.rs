@@ -183,7 +183,7 @@ fn add_options(picker: &web_sys::HtmlSelectElement, cur: u32, options: &[inspect
     let kids = children();
     let mut shown = kids.iter().filter(|o| !later(o));
     let kept = picker.get_attribute("data-later-set").as_deref() == Some(&set_text)
-        && kids.iter().any(|o| later(o))
+        && kids.iter().any(&later)
         && matches!((shown.next(), shown.next()), (Some(o), None) if value(o) == Some(cur));
     let doc = document();
     let make = |v: u32, label: &str| {
