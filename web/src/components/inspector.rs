@@ -152,12 +152,16 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
     }
 }
 
-/// An identity of a picker's whole option list (values and labels).
+/// An identity of a picker's whole option list (values and labels): an
+/// FNV-1a hash (a few bytes of code in the first view, unlike SipHash).
 fn option_set(all: &[inspect::PickerOption]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    all.hash(&mut h);
-    h.finish()
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (v, label) in all {
+        for b in v.to_le_bytes().iter().chain(label.as_bytes()).chain([&0xff]) {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// Adds `options` (sorted by value, without `cur`) around the picker's one
