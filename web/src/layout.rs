@@ -127,8 +127,15 @@ impl Splits {
         match h {
             Handle::BytesListing => self.fitted(Needs { listing: f64::INFINITY, ..need }),
             Handle::ListingSide => {
-                let edge = self.fitted(need).position(Handle::ListingSide);
-                Splits { listing: edge - self.bytes, ..self }
+                let shown = self.fitted(need);
+                let edge = shown.position(Handle::ListingSide);
+                if edge - self.bytes >= MIN_SHARE {
+                    Splits { listing: edge - self.bytes, ..self }
+                } else {
+                    // A listing so narrow that, with the bytes' share kept,
+                    // it could not be dragged left of where it is shown.
+                    Splits { bytes: shown.bytes, listing: shown.listing, ..self }
+                }
             }
             Handle::InspectorTabs => self,
         }
@@ -414,6 +421,11 @@ mod tests {
         // Dragged right past the widest line, it stops there.
         let d = b.drag(Handle::ListingSide, 0.8);
         assert!((d.fitted(need).position(Handle::ListingSide) - 0.55).abs() < 1e-9);
+        // A listing narrower than the bytes' surplus: the handle still moves left.
+        let tiny = Needs { bytes: 0.25, listing: 0.13 };
+        let t = s.moved_from(Handle::ListingSide, tiny);
+        let k = t.key(Handle::ListingSide, "ArrowLeft").unwrap();
+        assert!(k.fitted(tiny).position(Handle::ListingSide) < s.fitted(tiny).position(Handle::ListingSide) - 0.005);
         // The bytes handle: from where the bytes are shown.
         assert!((s.moved_from(Handle::BytesListing, need).bytes - 0.25).abs() < 1e-9);
         assert_eq!(s.moved_from(Handle::InspectorTabs, need), s);
