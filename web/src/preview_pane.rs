@@ -420,6 +420,9 @@ fn request_frame(pv: PreviewSignals) {
             AGAIN.with(|a| a.set(false));
             let (Some(gpu), Some(p)) = (GPU.with(|g| g.borrow().clone()), pv.prepared.get_untracked()) else { break };
             if reopen_if_lost(pv, &gpu) {
+                // No read-back from the lost device (it would count as a
+                // second loss): the rebuild draws and reads back anew.
+                drawn = None;
                 break;
             }
             for (entry, bytes) in preview::uniform_updates(&p, &pv.values.get_untracked()) {
@@ -435,7 +438,9 @@ fn request_frame(pv: PreviewSignals) {
                 0
             };
             if let Err(e) = preview_frame(&gpu, show).await {
-                if !reopen_if_lost(pv, &gpu) {
+                if reopen_if_lost(pv, &gpu) {
+                    drawn = None;
+                } else {
                     pv.status.set(Status::GpuError(js_message(e)));
                 }
                 break;
