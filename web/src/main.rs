@@ -185,9 +185,9 @@ impl State {
     /// model) with the selection kept on the same bytes, and the edit can
     /// be undone; refused, the inspector says why and nothing changes.
     /// Says whether it was accepted.
-    fn edit(&self, what: &str, f: impl FnOnce(&[u8]) -> Result<dxbc::edit::Edited, dxbc::edit::EditError>) -> bool {
+    fn edit(&self, what: &str, f: impl FnOnce(&Model) -> Result<dxbc::edit::Edited, dxbc::edit::EditError>) -> bool {
         let m = self.model.get_untracked();
-        match f(&m.bytes) {
+        match f(&m) {
             Ok(e) => {
                 self.history.update(|h| h.edited(m.bytes.clone()));
                 self.show_edited(Model::edited(e, &m));

@@ -79,10 +79,20 @@ fn refuse(kind: EditErrorKind, message: impl Into<String>, offset: usize) -> Edi
     EditError { kind, message: message.into(), offset }
 }
 
+/// Why a decoding error makes the input uneditable.
+fn damaged(e: &Error) -> EditError {
+    refuse(EditErrorKind::InputDamaged, format!("cannot edit: {}", e.message()), e.offset())
+}
+
 /// Decodes `bytes` strictly, or says why the input cannot be edited.
 fn decode_input(bytes: &[u8]) -> Result<Shader, EditError> {
-    Shader::parse(bytes)
-        .map_err(|e: Error| refuse(EditErrorKind::InputDamaged, format!("cannot edit: {}", e.message()), e.offset()))
+    Shader::parse(bytes).map_err(|e| damaged(&e))
+}
+
+/// Checks that an already decoded shader decoded cleanly, as
+/// [`decode_input`] would have.
+fn check_input(s: &Shader) -> Result<(), EditError> {
+    s.errors.first().map_or(Ok(()), |e| Err(damaged(e)))
 }
 
 fn program_of(s: &Shader, offset: usize) -> Result<&Program, EditError> {
@@ -91,8 +101,13 @@ fn program_of(s: &Shader, offset: usize) -> Result<&Program, EditError> {
 
 /// The bitfields of the token at `offset` (any byte of it), from the format table.
 pub fn fields_at(bytes: &[u8], offset: usize) -> Result<(Located, Vec<&'static FieldDef>), EditError> {
-    let s = decode_input(bytes)?;
-    let p = program_of(&s, offset)?;
+    fields_in(&decode_input(bytes)?, offset)
+}
+
+/// [`fields_at`] in a shader already decoded.
+fn fields_in(s: &Shader, offset: usize) -> Result<(Located, Vec<&'static FieldDef>), EditError> {
+    check_input(s)?;
+    let p = program_of(s, offset)?;
     let t = p.locate(offset).ok_or_else(|| refuse(EditErrorKind::NoToken, "no program token lies here", offset))?;
     let defs = t.fields(p).into_iter().map(|f| f.def).collect();
     Ok((t, defs))
@@ -103,7 +118,16 @@ pub fn fields_at(bytes: &[u8], offset: usize) -> Result<(Located, Vec<&'static F
 /// `value`: a number (decimal or `0x…`) or a name of the field's values (its
 /// spec name or fxc's spelling; for `opcode`, a mnemonic such as `mul`).
 pub fn set_field(bytes: &[u8], offset: usize, field: &str, value: &str) -> Result<Edited, EditError> {
-    let (t, defs) = fields_at(bytes, offset)?;
+    set_field_in(&decode_input(bytes)?, offset, field, value)
+}
+
+/// [`set_field`] on a shader already decoded from its bytes
+/// ([`Shader::decode`]; one that kept errors is refused as damaged), which
+/// saves decoding them again: a caller holding the model of the file it
+/// edits (the explorer) passes that.
+pub fn set_field_in(shader: &Shader, offset: usize, field: &str, value: &str) -> Result<Edited, EditError> {
+    let bytes = &shader.bytes[..];
+    let (t, defs) = fields_in(shader, offset)?;
     if field.trim() == "value" {
         // Immediates, indices and payload words are numbers as a whole.
         let v = parse_number(value.trim()).ok_or_else(|| {

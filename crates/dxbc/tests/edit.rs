@@ -104,6 +104,9 @@ fn flip_saturate_on_every_corpus_shader() {
             continue;
         };
         let e = edit::set_field(&bytes, ins.offset as usize, "saturate", "1").unwrap();
+        // The same edit on the shader already decoded gives the same bytes.
+        let again = edit::set_field_in(&s, ins.offset as usize, "saturate", "1").unwrap();
+        assert_eq!(again.bytes, e.bytes, "{name}: set_field_in differs from set_field");
         let mnemonic = ins.info().unwrap().asm;
         let new = format!("{mnemonic}_sat{}", &old[mnemonic.len()..]);
         assert_one_line_changed(&name, &s, &e.shader, &old, Some(&new));
@@ -211,6 +214,18 @@ fn refusals_name_the_field() {
     assert_eq!(e.kind, EditErrorKind::WouldBeInvalid, "{e}");
     let e = edit::delete_instruction(&bytes, at + 4).unwrap_err();
     assert_eq!(e.kind, EditErrorKind::NotAnInstruction);
+    // A file that decodes only with errors (here: its last chunk's size runs
+    // past the end) is refused as damaged, decoded by the edit or before it.
+    let mut damaged = bytes.clone();
+    let chunks = u32::from_le_bytes(damaged[28..32].try_into().unwrap()) as usize;
+    let last = u32::from_le_bytes(damaged[32 + 4 * (chunks - 1)..][..4].try_into().unwrap()) as usize;
+    damaged[last + 4..last + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    let lenient = Shader::decode(&damaged).unwrap();
+    assert!(!lenient.errors.is_empty());
+    let by_bytes = edit::set_field(&damaged, at, "saturate", "1").unwrap_err();
+    let by_shader = edit::set_field_in(&lenient, at, "saturate", "1").unwrap_err();
+    assert_eq!(by_bytes.kind, EditErrorKind::InputDamaged);
+    assert_eq!(by_shader, by_bytes);
 }
 
 #[test]

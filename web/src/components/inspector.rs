@@ -103,9 +103,7 @@ fn field_editor(s: State, offset: u32, f: &inspect::FieldRow) -> impl IntoView {
     let name = f.name;
     let id = inspect::field_testid(name);
     let apply = move |value: String| {
-        s.edit(&format!("{name} of the token at {offset:#x}"), |b| {
-            dxbc::edit::set_field(b, offset as usize, name, &value)
-        })
+        s.edit(&format!("{name} of the token at {offset:#x}"), |m| m.set_field(offset as usize, name, &value))
     };
     match f.choices {
         Some(c) => {
@@ -245,7 +243,7 @@ fn number_box(testid: String, label: String, value: String, apply: impl Fn(Strin
 /// The editor of a token that is a number as a whole (field `value`).
 fn whole_editor(s: State, offset: u32, value: u32) -> impl IntoView {
     number_box("field-value".into(), "value".into(), format!("{value:#x}"), move |v| {
-        s.edit(&format!("the value at {offset:#x}"), |b| dxbc::edit::set_field(b, offset as usize, "value", &v));
+        s.edit(&format!("the value at {offset:#x}"), |m| m.set_field(offset as usize, "value", &v));
     })
 }
 
@@ -258,7 +256,7 @@ fn leaf_editor(s: State, path: String, value: String) -> impl IntoView {
                 title="A number (decimal or 0x…) or, for a name, text no longer than it; Enter applies it" value=value
                 on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" {
                     let v = event_target_value(&ev);
-                    s.edit(&format!("`{path}`"), |b| dxbc::edit::set_path(b, &path, &v));
+                    s.edit(&format!("`{path}`"), |m| dxbc::edit::set_path(&m.bytes, &path, &v));
                 }/>
         </td></tr>
     }

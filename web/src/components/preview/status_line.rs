@@ -24,7 +24,7 @@ pub fn StatusLine() -> impl IntoView {
             view! {
                 <div class="terror" data-testid="preview-status"><strong>"This adapter cannot run these groups: "</strong>{t.to_string()}" "
                     <button class="btn small" data-testid="preview-clamp" title="Edit dcl_thread_group (undo brings it back)"
-                        on:click=move |_| { s.edit("the thread-group size", |b| preview_model::compute::set_thread_group(b, t.clamped)); }>
+                        on:click=move |_| { s.edit("the thread-group size", |m| preview_model::compute::set_thread_group(&m.bytes, t.clamped)); }>
                         {format!("Clamp to {x}×{y}×{z}")}</button></div>
             }.into_any()
         }
