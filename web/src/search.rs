@@ -24,7 +24,7 @@ impl Hits {
     pub fn find(m: &Model, query: &str) -> Hits {
         let q = Query::parse(query);
         let Some(sh) = m.shader.as_ref().filter(|_| q != Query::Empty) else { return Hits::default() };
-        let found = Searcher::with_lines(sh, m.line_map()).find(&q);
+        let found = Searcher::with_lines(sh, m.line_map()).without_descriptions().find(&q);
         let mut lines: Vec<usize> = found.matches.iter().filter_map(|x| x.line).collect();
         lines.sort_unstable();
         lines.dedup();

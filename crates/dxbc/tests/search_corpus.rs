@@ -493,3 +493,27 @@ fn hex_finds_the_closing_ret() {
     eprintln!("closing ret: {n} files");
     assert!(n > 400, "{n} files");
 }
+
+/// A search without descriptions (the explorer's) finds the same matches,
+/// each with its range, line and kind, only with `what` left empty (but a
+/// reflection name's): for every kind of query on every corpus shader.
+#[test]
+fn matches_without_descriptions_are_the_same_matches() {
+    let mut total = 0;
+    for (name, s, _) in corpus() {
+        let mid = s.bytes.len() / 2;
+        let pattern = s.bytes[mid..mid + 4].iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ");
+        for q in ["mul", "mov", "dcl_temps", "sample", "r0", "cb0[1]", "v1", "o0", "0x40", &pattern, "main", "color"] {
+            let q = Query::parse(q);
+            let mut described = search(&s, &q);
+            for m in described.matches.iter_mut().filter(|m| m.kind != dxbc::search::MatchKind::Reflection) {
+                m.what.clear();
+            }
+            let bare = dxbc::search::Searcher::new(&s).without_descriptions().find(&q);
+            assert_eq!(bare, described, "{name}: {q:?}");
+            total += bare.matches.len();
+        }
+    }
+    eprintln!("matches compared: {total}");
+    assert!(total > 20_000, "{total} matches compared");
+}

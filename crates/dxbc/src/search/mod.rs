@@ -74,18 +74,33 @@ pub struct Searcher<'s> {
     shader: &'s Shader,
     lines: LineMap,
     leaves: Option<crate::spans::Spans>,
+    /// Whether matches carry [`Match::what`].
+    describe: bool,
 }
 
 impl<'s> Searcher<'s> {
     /// Indexes `shader`.
     pub fn new(shader: &'s Shader) -> Searcher<'s> {
-        Searcher { shader, lines: LineMap::new(shader), leaves: None }
+        Searcher { shader, lines: LineMap::new(shader), leaves: None, describe: true }
     }
 
     /// Indexes `shader` with its line map already made (by
     /// [`crate::listing::disassemble_mapped`]), which saves printing it again.
     pub fn with_lines(shader: &'s Shader, lines: LineMap) -> Searcher<'s> {
-        Searcher { shader, lines, leaves: None }
+        Searcher { shader, lines, leaves: None, describe: true }
+    }
+
+    /// Leaves [`Match::what`] empty where it would be made for the match:
+    /// the same matches, without printing a line or naming a leaf for
+    /// each. A reflection name keeps its description, which comes with it
+    /// (and tells apart two names sharing a string's bytes, which stay two
+    /// matches). For callers that show matches by
+    /// their bytes and lines (the explorer: a search for `mul` in a
+    /// 158 KB shader printed every mul's line, a millisecond of wasm that
+    /// the page then threw away, after each edit).
+    pub fn without_descriptions(mut self) -> Self {
+        self.describe = false;
+        self
     }
 
     /// Everything `q` finds.
@@ -134,14 +149,24 @@ impl Searcher<'_> {
 
     fn item(&mut self, o: usize, out: &mut Vec<Match>) {
         if let Some(t) = self.program().and_then(|p| p.locate(o)) {
-            let what = format!("{:?} token 0x{:08x}", t.role, t.value);
+            let what = if self.describe { format!("{:?} token 0x{:08x}", t.role, t.value) } else { String::new() };
             let line = self.lines.token_line(t.instruction);
             out.push(Match { range: t.offset..t.offset + 4, line, kind: MatchKind::Item, what });
             return;
         }
         let Some(leaf) = self.leaves().at(o).cloned() else { return };
         let line = self.lines.leaf_line(&leaf);
-        out.push(Match { range: leaf.range(), line, kind: MatchKind::Item, what: leaf.path });
+        let range = leaf.range();
+        let what = if self.describe { leaf.path } else { String::new() };
+        out.push(Match { range, line, kind: MatchKind::Item, what });
+    }
+
+    /// Instruction `k`'s listing line, as a match's description.
+    fn describe_line(&self, k: usize) -> String {
+        if !self.describe {
+            return String::new();
+        }
+        self.listing_line(k)
     }
 
     fn listing_line(&self, k: usize) -> String {
@@ -160,7 +185,7 @@ impl Searcher<'_> {
                     range: start..start + 4 * ins.length as usize,
                     line: self.lines.instruction_line(k),
                     kind: MatchKind::Operand(Access::Declare),
-                    what: self.listing_line(k),
+                    what: self.describe_line(k),
                 });
             }
             for u in uses(p, ins) {
@@ -170,7 +195,7 @@ impl Searcher<'_> {
                         range: p.operand_range(u.operand),
                         line: self.lines.instruction_line(k),
                         kind: MatchKind::Operand(u.access),
-                        what: self.listing_line(k),
+                        what: self.describe_line(k),
                     });
                 }
             }
@@ -192,9 +217,12 @@ impl Searcher<'_> {
             if !may_match {
                 continue;
             }
-            let text = self.listing_line(k);
+            // The table's mnemonic decides alone; the printed word only
+            // where a line may print another (a declaration, a suffix).
+            let text = if base { self.describe_line(k) } else { self.listing_line(k) };
             let first = text.split([' ', '(']).next().unwrap_or("");
             if base || first == m {
+                let text = if self.describe { text } else { String::new() };
                 let start = ins.offset as usize;
                 out.push(Match {
                     range: start..start + 4 * ins.length as usize,
@@ -213,7 +241,11 @@ impl Searcher<'_> {
         let starts = find_all(&self.shader.bytes, pat, MAX_MATCHES + 1);
         for s in starts {
             let line = self.line_at(s);
-            let what = self.leaves().at(s).map_or_else(String::new, |l| l.path.clone());
+            let what = if self.describe {
+                self.leaves().at(s).map_or_else(String::new, |l| l.path.clone())
+            } else {
+                String::new()
+            };
             out.push(Match { range: s..s + pat.len(), line, kind: MatchKind::Bytes, what });
         }
     }
