@@ -24,7 +24,6 @@ use crate::selection::{self, Key, ROW_BYTES};
 use crate::st;
 use crate::viewport::{Viewport, EDGE_ROWS};
 use leptos::prelude::*;
-use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 #[component]
@@ -131,10 +130,11 @@ impl Marks {
     }
 }
 
-/// What a slot shows: the file (by identity), its row, and the marks.
+/// What a slot shows: the model ([`Model::serial`](crate::model::Model)),
+/// its row, and the marks.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Shown {
-    file: usize,
+    file: u64,
     /// Where the file sits in a carved file.
     around: Option<Surroundings>,
     row: Option<usize>,
@@ -174,7 +174,7 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
         let (Some(row_el), Some(cells)) = (row_ref.get(), cells_ref.get()) else {
             return prev;
         };
-        let file = Arc::as_ptr(&m) as usize;
+        let file = m.serial;
         let Some(r) = row else {
             if prev.row.is_some() {
                 // Past the end: hidden, and no longer naming any byte.
@@ -215,7 +215,11 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             src: s.src.marks.with(|x| x.row_mask(base)),
         };
         let now = Shown { file, around, row, marks };
-        if prev.file == file && prev.around == around && prev.row == row {
+        // An edit of the model drawn that left this row's bytes as they
+        // were (their values and looks) only moves marks too.
+        let row_kept = prev.file == file
+            || m.same_as.as_ref().is_some_and(|x| x.serial == prev.file && !x.touches(base..base + ROW_BYTES));
+        if row_kept && prev.around == around && prev.row == row {
             toggle_marks(&cells, &m, base, prev.marks, marks);
             return now;
         }
