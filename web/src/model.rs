@@ -217,12 +217,16 @@ impl Model {
     /// `before` taken from there ([`kept_tokens`], [`kept_listing`]).
     fn after(bytes: Vec<u8>, shader: Shader, before: &Model) -> Model {
         let Some(kept) = kept_tokens(before, &bytes, &shader) else {
-            return Model::of_with(bytes, Ok(shader), true, None, None);
+            return Model::of_with(bytes, Ok(shader), true, None, None, None);
         };
         let listing = kept_listing(before, &shader, kept.instruction);
-        let instruction = kept.instruction;
-        let mut m = Model::of_with(bytes, Ok(shader), true, Some(kept.tokens), listing);
-        m.same_as = same_as(before, &m, instruction);
+        let same = same_as(before, &bytes, &shader, kept.instruction);
+        // The bytes it shares keep their spans, and so do the ones it
+        // does not (one instruction's dwords, kept in place, and the
+        // checksum's): the spans are the model's before.
+        let spans = same.as_ref().map(|_| before.spans.clone());
+        let mut m = Model::of_with(bytes, Ok(shader), true, Some(kept.tokens), listing, spans);
+        m.same_as = same;
         m
     }
 
@@ -248,17 +252,18 @@ impl Model {
 
     /// The model of `bytes`, which decoded as `decoded`.
     fn of(bytes: Vec<u8>, decoded: dxbc::Result<Shader>, with_spans: bool) -> Model {
-        Model::of_with(bytes, decoded, with_spans, None, None)
+        Model::of_with(bytes, decoded, with_spans, None, None, None)
     }
 
-    /// [`Model::of`], with the program's dwords and the listing when they
-    /// are known.
+    /// [`Model::of`], with the program's dwords, the listing and the spans
+    /// when they are known.
     fn of_with(
         bytes: Vec<u8>,
         decoded: dxbc::Result<Shader>,
         with_spans: bool,
         known: Option<Vec<Located>>,
         listing: Option<Listing>,
+        known_spans: Option<Vec<Span>>,
     ) -> Model {
         let len = bytes.len() as u32;
         let mut spans = Vec::new();
@@ -293,7 +298,7 @@ impl Model {
                 Some(s)
             }
         };
-        let spans = fill_gaps(spans, len);
+        let spans = known_spans.unwrap_or_else(|| fill_gaps(spans, len));
         let n_instructions = shader.as_ref().and_then(|s| s.program.as_ref()).map_or(0, |p| p.instructions.len());
         let Listing { lines, program_line, ins_line, line_ins, l9_base, end_line } = match (&shader, listing) {
             (_, Some(l)) => l,
@@ -447,20 +452,17 @@ impl Model {
 /// changed and decoding stopped at the same place. Those bytes keep their
 /// spans (the layout is kept), their token's fields (a token's fields
 /// depend on its own bits) and their class. None otherwise.
-fn same_as(before: &Model, after: &Model, instruction: Option<usize>) -> Option<SameAs> {
+fn same_as(before: &Model, bytes: &[u8], shader: &Shader, instruction: Option<usize>) -> Option<SameAs> {
     const CHECKSUM: std::ops::Range<usize> = 4..20;
     let k = instruction?;
-    let ins = after.program()?.instructions.get(k)?;
+    let ins = shader.program.as_ref()?.instructions.get(k)?;
     let start = ins.offset as usize;
     let ins_range = start..start + 4 * ins.length as usize;
-    if before.bytes.len() != after.bytes.len()
-        || before.stop_offset() != after.stop_offset()
-        || before.spans.len() != after.spans.len()
-    {
+    if before.bytes.len() != bytes.len() || before.stop_offset() != shader.errors.first().map(dxbc::Error::offset) {
         return None;
     }
     let inside = |b: usize| CHECKSUM.contains(&b) || ins_range.contains(&b);
-    let differs = before.bytes.iter().zip(&after.bytes).enumerate().any(|(b, (x, y))| x != y && !inside(b));
+    let differs = before.bytes.iter().zip(bytes).enumerate().any(|(b, (x, y))| x != y && !inside(b));
     (!differs).then(|| SameAs { serial: before.serial, except: vec![CHECKSUM, ins_range] })
 }
 
@@ -890,6 +892,10 @@ mod tests {
                 }
                 assert!(edited.tokens == fresh.tokens, "{name}: bits {hi}:{lo} of the dword at {offset:#x}");
                 assert!(edited.spans == fresh.spans, "{name}: spans after bits {hi}:{lo} at {offset:#x}");
+                assert!(
+                    edited.leaves == fresh.leaves && edited.l9_lines == fresh.l9_lines,
+                    "{name}: leaves after bits {hi}:{lo} at {offset:#x}"
+                );
                 assert_eq!(edited.lines, fresh.lines, "{name}: bits {hi}:{lo} of the dword at {offset:#x}");
                 assert_eq!(
                     (edited.program_line, &edited.ins_line, &edited.line_ins, edited.l9_base, edited.end_line),
