@@ -61,6 +61,20 @@ test('setting saturate on a mul re-signs the file; undo, redo and the downloads 
 
     // The bytes are exactly what `dxbc edit` writes; the listing is `dxbc disasm`'s.
     const want = cli('edit', '--at', `0x${MUL_AT.toString(16)}`, '--field', 'saturate', '--value', '1', MERGE);
+    // The hex view shows them: every drawn cell reads its byte, the edited
+    // token's and the checksum's included (an edit redraws only the rows
+    // whose bytes it changed). A cell draws its digits itself or over the
+    // row's run, two a byte, a space between dwords.
+    const cells = await page.$$eval('[data-testid=hex-view] .hrow:not([hidden])', (rows) => rows.flatMap((row) => {
+      const run = row.querySelector('.run')?.textContent ?? '';
+      return [...row.querySelectorAll('.b')].map((c, j) => ({
+        b: c.dataset.b === undefined ? null : Number(c.dataset.b),
+        digits: c.textContent || run.substr(Math.floor(j / 4) * 9 + (j % 4) * 2, 2),
+      })).filter((c) => c.b !== null);
+    }));
+    const drawn = new Set(cells.map((c) => c.b));
+    for (const b of [MUL_AT, MUL_AT + 3, 4, 19]) assert.ok(drawn.has(b), `byte ${b} is drawn`);
+    for (const c of cells) assert.equal(parseInt(c.digits, 16), want[c.b], `hex view byte ${c.b}: ${c.digits}`);
     const bin = await download(page, 'download-dxbc');
     assert.equal(bin.name, 'shader-edited.dxbc'); // a linked shader has no file name
     assert.ok(bin.bytes.equals(want), 'download-dxbc differs from dxbc edit');
