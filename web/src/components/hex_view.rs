@@ -134,7 +134,7 @@ impl Marks {
 /// its row, and the marks.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Shown {
-    file: u64,
+    serial: u64,
     /// Where the file sits in a carved file.
     around: Option<Surroundings>,
     row: Option<usize>,
@@ -174,7 +174,7 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
         let (Some(row_el), Some(cells)) = (row_ref.get(), cells_ref.get()) else {
             return prev;
         };
-        let file = m.serial;
+        let serial = m.serial;
         let Some(r) = row else {
             if prev.row.is_some() {
                 // Past the end: hidden, and no longer naming any byte.
@@ -189,18 +189,18 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
                     cell = el.next_element_sibling();
                 }
             }
-            return Shown { file, around, row: None, marks: Marks::default() };
+            return Shown { serial, around, row: None, marks: Marks::default() };
         };
         // The row's first byte in the file shown (negative: a row of the
         // carved file before it, which has no marks).
         let rel = around.map_or((r * ROW_BYTES) as isize, |a| a.row_base(r));
         let Ok(base) = usize::try_from(rel) else {
-            if prev.file != file || prev.around != around || prev.row != row {
+            if prev.serial != serial || prev.around != around || prev.row != row {
                 s.carve.file.with(|f| {
                     fill_row(&row_el, &m, r, rel, around.zip(f.as_deref().map(|f| &f.bytes[..])), Marks::default())
                 });
             }
-            return Shown { file, around, row, marks: Marks::default() };
+            return Shown { serial, around, row, marks: Marks::default() };
         };
         let (hov, hovf) = s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base));
         let (dtok, dbyte) = s.diff.with(|d| d.as_ref().map_or((0, 0), |d| d.marks.row_masks(base)));
@@ -214,11 +214,11 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
             du: s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))),
             src: s.src.marks.with(|x| x.row_mask(base)),
         };
-        let now = Shown { file, around, row, marks };
+        let now = Shown { serial, around, row, marks };
         // An edit of the model drawn that left this row's bytes as they
         // were (their values and looks) only moves marks too.
-        let row_kept = prev.file == file
-            || m.same_as.as_ref().is_some_and(|x| x.serial == prev.file && !x.touches(base..base + ROW_BYTES));
+        let row_kept = prev.serial == serial
+            || m.same_as.as_ref().is_some_and(|x| x.serial == prev.serial && !x.touches(base..base + ROW_BYTES));
         if row_kept && prev.around == around && prev.row == row {
             toggle_marks(&cells, &m, base, prev.marks, marks);
             return now;
