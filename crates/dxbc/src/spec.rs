@@ -869,7 +869,7 @@ spec_enum! {
     /// resinfo's return type.
     RESINFO_RETURN_TYPE, ResinfoReturnType, "resinfo return type",
     (Float, 0, "FLOAT", "", "Dimensions as floats."),
-    (Rcpfloat, 1, "RCPFLOAT", "_rcpFloat", "Reciprocals of the dimensions as floats."),
+    (Rcpfloat, 1, "RCPFLOAT", "_rcpfloat", "Reciprocals of the dimensions as floats."),
     (Uint, 2, "UINT", "_uint", "Dimensions as unsigned integers."),
 }
 

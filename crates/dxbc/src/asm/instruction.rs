@@ -33,6 +33,8 @@ const SYNC_SUFFIXES: [(&str, &str); 4] = [
     ("_g", "group shared memory"),
     ("_t", "threads in group"),
 ];
+/// The index of `_ugroup` in [`SYNC_SUFFIXES`].
+const SYNC_UGROUP: usize = 1;
 
 /// Parses an instruction line (the cursor is at the mnemonic) and appends
 /// its tokens.
@@ -147,6 +149,10 @@ fn suffixes(info: &OpcodeInfo, mut rest: &str) -> Option<Mods> {
             m.test = Some(v.value);
         } else if has("saturate") && eat("_sat") {
             m.sat = true;
+        } else if info.code == opc::SYNC && eat("_sat") {
+            // The listing's `_sat` on `sync` is bit 13, the UAV-memory-group
+            // flag it then also spells out (`sync_sat_ugroup`).
+            m.sync |= 1 << SYNC_UGROUP;
         } else if eat("_aoffimmi") {
             m.aoffimmi = true;
         } else if eat("_indexable") {

@@ -423,3 +423,35 @@ fn shader_messages_print_as_printf_and_errorf_and_assemble_back() {
     assert!(listing.contains("//\n//\n// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n"));
     assert_eq!(words(&listing), program);
 }
+
+/// Microsoft's disassembler (the printer fxc's listings come from), as a
+/// public test listing of hand-assembled `sync` tokens shows it: bit 13 of
+/// `sync` is both the "UAV memory group" flag and the bit the printer
+/// reads as saturate, so every `_ugroup` comes as `_sat_ugroup`; and the
+/// reciprocal return type of `resinfo` is spelled `_rcpfloat`.
+#[test]
+fn sync_group_prints_as_sat_ugroup_and_resinfo_rcpfloat_in_lower_case() {
+    // D3D11_SB_OPCODE_SYNC (0xbe), length 1; bits 11 (t), 12 (g), 13 (ugroup), 14 (uglobal).
+    for (line, token) in [
+        ("sync_g", 0x0100_10be),
+        ("sync_g_t", 0x0100_18be),
+        ("sync_sat_ugroup", 0x0100_20be),
+        ("sync_sat_ugroup_g_t", 0x0100_38be),
+        ("sync_uglobal_g", 0x0100_50be),
+    ] {
+        let w = words(&format!("cs_5_0\n{line}\n"));
+        assert_eq!(w[2], token, "{line}");
+        let s = Shader::parse(&assemble(&format!("cs_5_0\n{line}\nret \n")).unwrap()).unwrap();
+        assert!(crate::listing::disassemble(&s).contains(&format!("\n{line}\n")), "{line}");
+    }
+    // The spelling without `_sat` names the same bit.
+    assert_eq!(words("cs_5_0\nsync_ugroup_t\n")[2], 0x0100_28be);
+    // resinfo (0x3d) return type 1 (bits 12:11): reciprocal float.
+    let text = "ps_5_0\ndcl_resource_texture2d (float,float,float,float) t0\ndcl_temps 1\n\
+                resinfo_indexable(texture2d)(float,float,float,float)_rcpfloat r0.yzw, l(0), t0.zxyw\nret \n";
+    let s = Shader::parse(&assemble(text).unwrap()).unwrap();
+    let ins = &s.program.as_ref().unwrap().instructions[2];
+    assert_eq!(ins.token & 0x7ff, 0x3d);
+    assert_eq!((ins.token >> 11) & 3, 1);
+    assert!(crate::listing::disassemble(&s).contains("_rcpfloat r0.yzw, l(0), t0.zxyw\n"));
+}

@@ -173,7 +173,13 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     if spec::opcode_controls(code).as_ptr() == spec::TEST_CONTROLS.as_ptr() {
         out.push_str(if ctl("test") != 0 { "_nz" } else { "_z" });
     }
-    if matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && alu("saturate") != 0 {
+    // Bit 13 is the saturate bit of arithmetic and resource opcodes, and
+    // `sync`'s "UAV memory group" flag. Microsoft's disassembler prints
+    // `_sat` for that bit on `sync` as well (`sync_sat_ugroup_g_t`), before
+    // the flags spelled out above.
+    let sync_group = code == opc::SYNC && ctl("uav memory group") != 0;
+    if (matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && alu("saturate") != 0) || sync_group
+    {
         out.push_str("_sat");
     }
     // Extended opcode tokens.
