@@ -30,6 +30,9 @@ enum DialectArg {
     Legacy,
     /// fxc 9.30 spelling (a stripped file's header gains its `///` line).
     Legacy930,
+    /// As 3Dmigoto dumps listings: floats that six decimals cannot give
+    /// back printed with nine significant digits, so the text is exact.
+    Exact,
 }
 
 #[derive(Subcommand)]
@@ -337,6 +340,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 DialectArg::Modern => Dialect::Modern,
                 DialectArg::Legacy => Dialect::Legacy,
                 DialectArg::Legacy930 => Dialect::Legacy930,
+                DialectArg::Exact => Dialect::Exact,
             };
             out.write_all(dxbc::listing::disassemble_with(&s, d).as_bytes()).map_err(io)?;
             faults(&s)?;

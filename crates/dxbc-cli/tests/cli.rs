@@ -1134,3 +1134,29 @@ fn run_prints_the_groupshared_and_uav_words_each_store_writes() {
     assert_ne!(g0_word0, 0);
     assert_eq!(u0, [format!("0 = {g0_word0:#010x} (was 0x00000000)")]);
 }
+
+/// `disasm --dialect exact | asm` gives back the program of a shader whose
+/// fxc listing loses float bits (its Poisson-disc offsets print as six
+/// decimals that read back as other floats); the plain listing does not.
+#[test]
+fn the_exact_listing_assembles_back_to_the_same_program() {
+    let f = corpus("fxc/shadowfx_ps_sf_t2d_uniform_tex_fetch_gather4_tap_type_poiss_0064.dxbc");
+    let original = std::fs::read(&f).unwrap();
+    let program = |bytes: &[u8]| {
+        let s = dxbc::Shader::parse(bytes).unwrap();
+        let c = s.container.find(b"SHEX").or_else(|| s.container.find(b"SHDR")).unwrap();
+        bytes[c.data_range()].to_vec()
+    };
+    let (code, exact, _) = dxbc(&["disasm", "--dialect", "exact", f.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    let text = String::from_utf8(exact.clone()).unwrap();
+    // Nine significant digits where six decimals would read back as
+    // another float; six where they give the float back.
+    assert!(text.contains("l(2.087556, 5.296667, 0.935969889, 3.788376)"), "{text}");
+    let (code, rebuilt, err) = dxbc(&["asm", "-"], Some(&exact));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(program(&rebuilt), program(&original));
+    let (_, plain, _) = dxbc(&["disasm", f.to_str().unwrap()], None);
+    let (_, lossy, _) = dxbc(&["asm", "-"], Some(&plain));
+    assert_ne!(program(&lossy), program(&original));
+}

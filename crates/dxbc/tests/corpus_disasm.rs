@@ -142,5 +142,6 @@ fn dialect_name(d: Dialect) -> &'static str {
         Dialect::Modern => "stripped, fxc 10 spelling",
         Dialect::Legacy => "stripped, fxc 9 spelling",
         Dialect::Legacy930 => "stripped, fxc 9.30 spelling",
+        Dialect::Exact => "stripped, exact floats",
     }
 }

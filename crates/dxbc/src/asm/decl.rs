@@ -111,7 +111,10 @@ pub(crate) fn parse(c: &mut Cursor, legacy: bool, w: &mut Vec<u32>) -> Res<()> {
             c.expect("l(")?;
             let at = c.pos;
             let text = c.take_while(|ch| ch != ')');
-            body.push(parse_number(text, NumType::Float).ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?);
+            body.push(
+                parse_number(text, NumType::Float, c.exact)
+                    .ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?,
+            );
             c.expect(")")?;
         }
         DCL_THREAD_GROUP => {

@@ -293,11 +293,13 @@ struct Lines<'a> {
     text: &'a str,
     at: usize,
     line_no: usize,
+    /// Every float of the text is printed exactly ([`float::exact_listing`]).
+    exact: bool,
 }
 
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Self {
-        Lines { text, at: 0, line_no: 0 }
+        Lines { text, at: 0, line_no: 0, exact: float::exact_listing(text) }
     }
 }
 
@@ -310,7 +312,8 @@ impl<'a> Iterator for Lines<'a> {
         let rest = &self.text[self.at..];
         let n = rest.find('\n').unwrap_or(rest.len());
         let line = rest[..n].strip_suffix('\r').unwrap_or(&rest[..n]);
-        let c = Cursor::new(line, self.line_no + 1, self.at);
+        let mut c = Cursor::new(line, self.line_no + 1, self.at);
+        c.exact = self.exact;
         self.at += n + 1;
         self.line_no += 1;
         Some(c)
@@ -353,7 +356,7 @@ fn immediate_constant_buffer<'a>(mut c: Cursor<'a>, lines: &mut Lines<'a>, w: &m
                     let at = c.pos;
                     let v = c.take_while(|ch| !matches!(ch, ',' | '}' | ' '));
                     w.push(
-                        operand::parse_number(v, spec::NumType::Untyped)
+                        operand::parse_number(v, spec::NumType::Untyped, c.exact)
                             .ok_or_else(|| c.err_at(at, format!("bad number `{v}`")))?,
                     );
                     continue;

@@ -294,7 +294,7 @@ fn parse_immediate(c: &mut Cursor, double: bool, ty: NumType) -> Res<Operand> {
             imm.push(bits as u32);
             imm.push((bits >> 32) as u32);
         } else {
-            imm.push(parse_number(text, ty).ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?);
+            imm.push(parse_number(text, ty, c.exact).ok_or_else(|| c.err_at(at, format!("bad number `{text}`")))?);
         }
         n += 1;
         if c.eat(")") {
@@ -323,12 +323,14 @@ fn parse_immediate(c: &mut Cursor, double: bool, ty: NumType) -> Res<Operand> {
 /// Where values are untyped the printer shows zero as `0`, so `0.000000`
 /// there stands for a float too small for six decimals; the smallest normal
 /// float is one, and prints the same.
-pub(crate) fn parse_number(text: &str, ty: NumType) -> Option<u32> {
-    if ty == NumType::Untyped && text == "0.000000" {
+/// With `exact` (a listing that prints every float exactly) a float is the
+/// one nearest its text.
+pub(crate) fn parse_number(text: &str, ty: NumType, exact: bool) -> Option<u32> {
+    if ty == NumType::Untyped && text == "0.000000" && !exact {
         return Some(f32::MIN_POSITIVE.to_bits());
     }
     if text.contains('.') || text.contains('#') {
-        return super::float::from_text(text).map(f32::to_bits).map(|b| {
+        return super::float::from_text(text, exact).map(f32::to_bits).map(|b| {
             // The NaN payloads fxc prints: 1.#QNAN0 is the positive quiet NaN,
             // -1.#IND00 the negative "indefinite".
             if f32::from_bits(b).is_nan() {

@@ -15,13 +15,15 @@ pub(crate) struct Cursor<'a> {
     pub line_start: usize,
     /// Nesting of relative-index operands being parsed (bounded).
     pub depth: u8,
+    /// The listing prints its floats exactly ([`super::float::exact_listing`]).
+    pub exact: bool,
 }
 
 pub(crate) type Res<T> = Result<T, AsmError>;
 
 impl<'a> Cursor<'a> {
     pub fn new(line: &'a str, line_no: usize, line_start: usize) -> Self {
-        Cursor { line, pos: 0, line_no, line_start, depth: 0 }
+        Cursor { line, pos: 0, line_no, line_start, depth: 0, exact: false }
     }
 
     /// An error at the current position.

@@ -182,7 +182,7 @@ mod tests {
         for (k, ins) in p.instructions.iter().enumerate() {
             let mut one = String::new();
             let legacy = super::super::creator_major(&s).is_some_and(|v| v < 10);
-            write_instruction(p, ins, Ctx { sm51: false, legacy, ties_away: legacy }, &mut one);
+            write_instruction(p, ins, Ctx { sm51: false, legacy, ties_away: legacy, exact: false }, &mut one);
             let line = lines[m.instruction_line(k).unwrap()];
             assert!(line.trim_start().starts_with(one.as_str()), "instruction {k}: {line:?} vs {one:?}");
         }

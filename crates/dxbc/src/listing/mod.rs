@@ -24,6 +24,14 @@ pub enum Dialect {
     /// print the header their compiler wrote whatever is asked; this choice
     /// matters for stripped files, whose bytes cannot tell.
     Legacy930,
+    /// The listings 3Dmigoto dumps from games (Microsoft's disassembler,
+    /// with each float whose six decimals would read back as another float
+    /// printed again with nine significant digits: `l(3.14159274)`,
+    /// `l(0.000976562500)`), so that the text holds every float exactly.
+    /// The rest is spelled as fxc 10 spells it, though those dumps write a
+    /// stripped file's constant buffers as fxc 9 did (`cb0[4]`, not
+    /// `CB0[4]`).
+    Exact,
 }
 
 /// The whole listing as `fxc /Fc` writes it.
@@ -55,7 +63,13 @@ fn print<M: program::Marks>(shader: &Shader, dialect: Dialect, marks: &mut M) ->
     // The header ends where the profile line starts.
     marks.mark(out.len(), out.len());
     if let Some(p) = &shader.program {
-        program::write_program_marked(p, legacy, ties_away, debug::annotations(shader).as_ref(), &mut out, marks);
+        let cx = program::Ctx {
+            sm51: p.version.is_sm51(),
+            legacy,
+            ties_away: ties_away || legacy,
+            exact: dialect == Dialect::Exact,
+        };
+        program::write_program_marked(p, cx, debug::annotations(shader).as_ref(), &mut out, marks);
     }
     write_trailer(shader, &mut out);
     out
@@ -66,7 +80,10 @@ fn print<M: program::Marks>(shader: &Shader, dialect: Dialect, marks: &mut M) ->
 fn spelling(shader: &Shader, dialect: Dialect) -> (bool, bool) {
     let legacy = match dialect {
         Dialect::Auto => creator_major(shader).is_some_and(|m| m < 10),
-        Dialect::Modern => false,
+        // The exact form keeps fxc 10's spelling: fxc 9's drops the
+        // interpolation mode of system-generated inputs, which the text
+        // must hold.
+        Dialect::Modern | Dialect::Exact => false,
         Dialect::Legacy | Dialect::Legacy930 => true,
     };
     // The Durango (Xbox One) toolchain's C runtime rounds ties away from
@@ -80,7 +97,7 @@ fn spelling(shader: &Shader, dialect: Dialect) -> (bool, bool) {
 pub fn program_ctx(shader: &Shader) -> Option<program::Ctx> {
     let p = shader.program.as_ref()?;
     let (legacy, ties_away) = spelling(shader, Dialect::Auto);
-    Some(program::Ctx { sm51: p.version.is_sm51(), legacy, ties_away: ties_away || legacy })
+    Some(program::Ctx { sm51: p.version.is_sm51(), legacy, ties_away: ties_away || legacy, exact: false })
 }
 
 /// Appends `n` in decimal: the digits alone, with none of `format!`'s

@@ -36,12 +36,14 @@ pub struct Ctx {
     /// spellings away from zero, as the older C runtimes did (fxc 9.x,
     /// Durango); fxc 10 rounds it to even.
     pub ties_away: bool,
+    /// Print floats exactly ([`super::Dialect::Exact`]).
+    pub exact: bool,
 }
 
 impl Ctx {
     /// The modern (fxc 10) spelling for `p`'s shader model.
     pub fn modern(p: &Program) -> Ctx {
-        Ctx { sm51: p.version.is_sm51(), legacy: false, ties_away: false }
+        Ctx { sm51: p.version.is_sm51(), legacy: false, ties_away: false, exact: false }
     }
 }
 
@@ -60,7 +62,8 @@ pub fn write_program_annotated(
     debug: Option<&super::debug::Annotations>,
     out: &mut String,
 ) {
-    write_program_marked(p, legacy, ties_away, debug, out, &mut ());
+    let cx = Ctx { sm51: p.version.is_sm51(), legacy, ties_away: ties_away || legacy, exact: false };
+    write_program_marked(p, cx, debug, out, &mut ());
 }
 
 /// Where a printing notes each instruction's text. Generic rather than an
@@ -86,8 +89,7 @@ impl Marks for Vec<(usize, usize)> {
 /// `out` of each instruction (see [`Marks`]).
 pub(crate) fn write_program_marked<M: Marks>(
     p: &Program,
-    legacy: bool,
-    ties_away: bool,
+    cx: Ctx,
     debug: Option<&super::debug::Annotations>,
     out: &mut String,
     marks: &mut M,
@@ -95,7 +97,6 @@ pub(crate) fn write_program_marked<M: Marks>(
     out.push_str(&p.version.profile());
     out.push('\n');
     let mut indent: usize = 0;
-    let cx = Ctx { sm51: p.version.is_sm51(), legacy, ties_away: ties_away || legacy };
     for (k, ins) in p.instructions.iter().enumerate() {
         let code = ins.opcode();
         if let Some(d) = debug.and_then(|d| d.before.get(k)) {
@@ -519,11 +520,34 @@ pub fn write_float(f: f32, out: &mut String) {
 
 /// A float in the dialect of `cx`.
 fn write_float_in(f: f32, cx: Ctx, out: &mut String) {
+    if cx.exact {
+        return write_float_exact(f, out);
+    }
     match (cx.legacy, cx.ties_away) {
         (true, _) => write_float_legacy(f, out),
         (false, true) => write_float_ties_away(f, out),
         (false, false) => write_float(f, out),
     }
+}
+
+/// A float as 3Dmigoto's listings print it ([`super::Dialect::Exact`]):
+/// `%f` when its six decimals read back as the same float (`l(4.008016)`
+/// for 4.00801611), else nine significant digits, enough for any float, in
+/// the same fixed notation (`l(3.14159274)`, `l(-0.499992371)`,
+/// `l(0.000976562500)`).
+pub fn write_float_exact(f: f32, out: &mut String) {
+    let start = out.len();
+    write_float(f, out);
+    if !f.is_finite() || out[start..].parse::<f32>().is_ok_and(|g| g.to_bits() == f.to_bits()) {
+        return;
+    }
+    out.truncate(start);
+    // The decimal exponent of the value rounded to nine significant digits
+    // (9.999999999 rounds to 1.00000000e1).
+    let sci = format!("{f:.8e}");
+    let exp: i32 = sci.rsplit('e').next().and_then(|e| e.parse().ok()).unwrap_or(0);
+    let decimals = (8 - exp).max(0) as usize;
+    let _ = write!(out, "{:.*}", decimals, f as f64);
 }
 
 /// `%f` as the C runtime of the fxc 9.x compilers printed it: a tie at the
@@ -979,6 +1003,36 @@ mod tests {
         let mut s = String::new();
         write_float_legacy(f, &mut s);
         s
+    }
+
+    /// Values from 3Dmigoto's dumps of game shaders: constants that six
+    /// decimals give back keep `%f`, the others get nine significant digits.
+    #[test]
+    fn exact_floats_keep_six_decimals_that_read_back_and_else_take_nine_digits() {
+        let exact = |f: f32| {
+            let mut s = String::new();
+            write_float_exact(f, &mut s);
+            s
+        };
+        let text = |t: &str| exact(t.parse::<f32>().unwrap());
+        for t in ["4.008016", "0.000100", "1.999960", "-0.570320", "1.570800", "0.500000", "0.000000", "-500.000000"] {
+            assert_eq!(text(t), t);
+        }
+        assert_eq!(exact(std::f32::consts::PI), "3.14159274");
+        assert_eq!(exact(-std::f32::consts::FRAC_PI_2), "-1.57079637");
+        assert_eq!(exact(std::f32::consts::SQRT_2), "1.41421354");
+        assert_eq!(exact(1.0 / 1024.0), "0.000976562500");
+        for t in ["0.333332211", "-0.499992371", "-1.57079279"] {
+            assert_eq!(text(t), t);
+        }
+        // Every float reads back from its text, and ties and infinities keep their spellings.
+        for bits in (0..u32::MAX).step_by(65_537).filter(|b| f32::from_bits(*b).is_finite()) {
+            let f = f32::from_bits(bits);
+            assert_eq!(exact(f).parse::<f32>().unwrap().to_bits(), bits, "{f:e}");
+        }
+        // A tie at the sixth decimal does not read back: nine digits from the third.
+        assert_eq!(exact(1.0 / 128.0), "0.00781250000");
+        assert_eq!(exact(f32::INFINITY), "1.#INF00");
     }
 
     #[test]
