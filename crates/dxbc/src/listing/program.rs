@@ -542,12 +542,25 @@ pub fn write_float_exact(f: f32, out: &mut String) {
         return;
     }
     out.truncate(start);
-    // The decimal exponent of the value rounded to nine significant digits
-    // (9.999999999 rounds to 1.00000000e1).
-    let sci = format!("{f:.8e}");
-    let exp: i32 = sci.rsplit('e').next().and_then(|e| e.parse().ok()).unwrap_or(0);
-    let decimals = (8 - exp).max(0) as usize;
+    // Decimals for nine significant digits, found in the exact expansion
+    // (a float's is finite; 60 decimals reach below the smallest); one
+    // fewer when rounding carries into a new digit (9.999999999 -> 10.0000000).
+    let mut probe = String::with_capacity(112);
+    let _ = write!(probe, "{:.60}", (f as f64).abs());
+    let (int, frac) = probe.split_once('.').unwrap_or((&probe, ""));
+    let int_digits = int.trim_start_matches('0').len();
+    let mut decimals = if int_digits == 0 {
+        frac.bytes().take_while(|&b| b == b'0').count() + 9
+    } else {
+        9usize.saturating_sub(int_digits)
+    };
     let _ = write!(out, "{:.*}", decimals, f as f64);
+    let digits = out[start..].bytes().skip_while(|b| !matches!(b, b'1'..=b'9')).filter(u8::is_ascii_digit).count();
+    if digits > 9 && decimals > 0 {
+        out.truncate(start);
+        decimals -= 1;
+        let _ = write!(out, "{:.*}", decimals, f as f64);
+    }
 }
 
 /// `%f` as the C runtime of the fxc 9.x compilers printed it: a tie at the
@@ -1028,11 +1041,16 @@ mod tests {
         // Every float reads back from its text, and ties and infinities keep their spellings.
         for bits in (0..u32::MAX).step_by(65_537).filter(|b| f32::from_bits(*b).is_finite()) {
             let f = f32::from_bits(bits);
-            assert_eq!(exact(f).parse::<f32>().unwrap().to_bits(), bits, "{f:e}");
+            let t = exact(f);
+            assert_eq!(t.parse::<f32>().unwrap().to_bits(), bits, "{f:e}");
+            // Either `%f`, or exactly nine significant digits.
+            let digits = t.bytes().skip_while(|b| !matches!(b, b'1'..=b'9')).filter(u8::is_ascii_digit).count();
+            assert!(t == modern(f) || digits == 9, "{t}");
         }
         // A tie at the sixth decimal does not read back: nine digits from the third.
         assert_eq!(exact(1.0 / 128.0), "0.00781250000");
         assert_eq!(exact(f32::INFINITY), "1.#INF00");
+        assert_eq!(exact(0.099_999_994), "0.0999999940");
     }
 
     #[test]
