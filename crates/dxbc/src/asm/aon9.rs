@@ -219,7 +219,6 @@ impl Section {
         // An annotation follows two blanks and `//`.
         let note = c.line.find("  // ");
         let mut ins_cursor = Cursor::new(&c.line[..note.unwrap_or(c.line.len())], c.line_no, c.line_start);
-        ins_cursor.exact = c.exact;
         let ins = sm2::instruction(&mut ins_cursor, v)?;
         if let Some(k) = note {
             self.debug.annotations(c, self.instructions.len(), k + 5)?;

@@ -136,7 +136,6 @@ pub(super) fn instruction(c: &mut Cursor, v: &Sm2Version) -> Res<Sm2Instruction>
         let start = c.pos;
         let piece = c.take_while(|ch| ch != ',');
         let mut o = Cursor::new(&c.line[..start + piece.trim_end().len()], c.line_no, c.line_start);
-        o.exact = c.exact;
         o.pos = start;
         ops.push(o);
         if !c.eat(",") {
