@@ -516,7 +516,10 @@ ret
     let rdef = s.rdef.as_ref().unwrap();
     let rows: Vec<_> =
         rdef.bindings.iter().map(|b| (b.name.as_str(), b.bind_point, b.bind_count, b.space, b.id)).collect();
-    assert_eq!(rows, [("s", 0, 1, Some(0), Some(0)), ("one", 3, 1, Some(0), Some(0)), ("four", 4, 4, Some(1), Some(1))]);
+    assert_eq!(
+        rows,
+        [("s", 0, 1, Some(0), Some(0)), ("one", 3, 1, Some(0), Some(0)), ("four", 4, 4, Some(1), Some(1))]
+    );
     // The declarations' operand: range ID, first and last register, then the space.
     let program = s.program.as_ref().unwrap();
     let dcl = |n: usize| {

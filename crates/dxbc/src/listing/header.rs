@@ -14,6 +14,7 @@
 //! * files without RDEF were stripped; their listing comes from the
 //!   stand-alone disassembler (`Microsoft (R) D3D Shader Disassembler`).
 
+use super::push_decimal;
 use crate::chunks::ifce::Ifce;
 use crate::chunks::rdef::{ConstantBuffer, Rdef, ResourceBinding, Type};
 use crate::chunks::sfi0::{feature_name, Sfi0};
@@ -309,19 +310,19 @@ fn write_buffer(cb: &ConstantBuffer, out: &mut String) {
     out.push_str("//\n// }\n//\n");
 }
 
-/// Pads `line` to column 40 and appends the offset (and size) comment.
-fn finish_decl(out: &mut String, mut line: String, offset: u32, size: Option<u32>, unused: bool) {
-    while line.len() < 40 {
-        line.push(' ');
-    }
-    let _ = write!(line, "// Offset: {offset:>4}");
+/// Pads the line begun at `start` to column 40 and ends it with the offset
+/// (and size) comment.
+fn finish_decl(out: &mut String, start: usize, offset: u32, size: Option<u32>, unused: bool) {
+    out.extend(std::iter::repeat_n(' ', 40usize.saturating_sub(out.len() - start)));
+    out.push_str("// Offset: ");
+    push_right_num(out, u64::from(offset), 4);
     if let Some(s) = size {
-        let _ = write!(line, " Size: {s:>5}");
+        out.push_str(" Size: ");
+        push_right_num(out, u64::from(s), 5);
     }
     if unused {
-        line.push_str(" [unused]");
+        out.push_str(" [unused]");
     }
-    out.push_str(&line);
     out.push('\n');
 }
 
@@ -349,8 +350,22 @@ fn write_variable(
     first: bool,
     depth: usize,
 ) {
-    let pad = " ".repeat(indent);
-    let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
+    const SPACES: &str = "                                                                ";
+    let deep;
+    let pad = match SPACES.get(..indent) {
+        Some(p) => p,
+        None => {
+            deep = " ".repeat(indent);
+            &deep
+        }
+    };
+    let array = |out: &mut String| {
+        if ty.elements > 0 {
+            out.push('[');
+            push_decimal(out, u64::from(ty.elements));
+            out.push(']');
+        }
+    };
     if ty.class == ShaderVariableClass::Struct as u16 && depth < crate::chunks::rdef::MAX_TYPE_DEPTH {
         if !first {
             let _ = writeln!(out, "//{pad}");
@@ -379,9 +394,24 @@ fn write_variable(
             );
         }
         out.push_str("//\n");
-        finish_decl(out, format!("//{pad}}} {name}{array};"), offset, size, unused);
+        let start = out.len();
+        out.push_str("//");
+        out.push_str(pad);
+        out.push_str("} ");
+        out.push_str(name);
+        array(out);
+        out.push(';');
+        finish_decl(out, start, offset, size, unused);
     } else {
-        finish_decl(out, format!("//{pad}{} {name}{array};", type_name(ty)), offset, size, unused);
+        let start = out.len();
+        out.push_str("//");
+        out.push_str(pad);
+        out.push_str(&type_name(ty));
+        out.push(' ');
+        out.push_str(name);
+        array(out);
+        out.push(';');
+        finish_decl(out, start, offset, size, unused);
     }
 }
 
@@ -482,41 +512,88 @@ fn write_binding(b: &ResourceBinding, d: Dialect, sm51: bool, out: &mut String) 
     let ty = binding_type(b);
     let fmt = binding_format(b);
     let dim = binding_dimension(b);
+    out.push_str("// ");
+    let name_at = out.len();
+    out.push_str(&b.name);
+    pad_to(out, name_at, 30);
+    out.push(' ');
+    push_right(out, ty, 10);
+    out.push(' ');
+    push_right(out, &fmt, 7);
+    out.push(' ');
+    push_right(out, &dim, 11);
+    out.push(' ');
     if d != Dialect::Modern {
-        let _ = writeln!(
-            out,
-            "// {:<30} {:>10} {:>7} {:>11} {:>4} {:>8}",
-            b.name, ty, fmt, dim, b.bind_point, b.bind_count
-        );
+        // "// {name:<30} {type:>10} {format:>7} {dim:>11} {slot:>4} {elements:>8}"
+        push_right_num(out, u64::from(b.bind_point), 4);
+        out.push(' ');
+        push_right_num(out, u64::from(b.bind_count), 8);
+        out.push('\n');
         return;
     }
+    // "... {id:>7} {bind:>14} {count:>6} " (SM5.1 adds the ID column).
     let prefix = register_prefix(b);
-    let mut bind = format!("{prefix}{}", b.bind_point);
-    if let Some(space) = b.space.filter(|&s| s != 0) {
-        let _ = write!(bind, ",space{space}");
+    if sm51 {
+        let at = out.len();
+        out.extend(prefix.chars().map(|c| c.to_ascii_uppercase()));
+        push_decimal(out, u64::from(b.id.unwrap_or(0)));
+        right_align_from(out, at, 7);
+        out.push(' ');
     }
+    let at = out.len();
+    out.push_str(prefix);
+    push_decimal(out, u64::from(b.bind_point));
+    if let Some(space) = b.space.filter(|&s| s != 0) {
+        out.push_str(",space");
+        push_decimal(out, u64::from(space));
+    }
+    right_align_from(out, at, 14);
+    out.push(' ');
     // Unbounded arrays: fxc shows "unbounded", except for constant buffer
     // arrays, whose count it prints as a plain number (4294967295).
-    let count = match b.bind_count {
-        0 => "unbounded".to_string(),
-        u32::MAX if b.input_type != ShaderInputType::Cbuffer as u32 => "unbounded".to_string(),
-        n => n.to_string(),
-    };
-    if sm51 {
-        let id = format!("{}{}", prefix.to_ascii_uppercase(), b.id.unwrap_or(0));
-        let _ =
-            writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>7} {:>14} {:>6} ", b.name, ty, fmt, dim, id, bind, count);
-    } else {
-        let _ = writeln!(out, "// {:<30} {:>10} {:>7} {:>11} {:>14} {:>6} ", b.name, ty, fmt, dim, bind, count);
+    match b.bind_count {
+        0 => push_right(out, "unbounded", 6),
+        u32::MAX if b.input_type != ShaderInputType::Cbuffer as u32 => push_right(out, "unbounded", 6),
+        n => push_right_num(out, u64::from(n), 6),
+    }
+    out.push_str(" \n");
+}
+
+/// Spaces after the text written since `start` up to `width` characters
+/// (`{:<width}`).
+fn pad_to(out: &mut String, start: usize, width: usize) {
+    let n = out[start..].chars().count();
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
+}
+
+/// Moves the text written since `start` right, behind spaces, to fill
+/// `width` characters (`{:>width}` of it).
+fn right_align_from(out: &mut String, start: usize, width: usize) {
+    const SPACES: &str = "                ";
+    let n = out[start..].chars().count();
+    if n < width {
+        out.insert_str(start, &SPACES[..(width - n).min(SPACES.len())]);
     }
 }
 
-fn mask_text(m: u8) -> String {
-    let mut s = String::with_capacity(4);
+/// `s` after spaces up to `width` characters (`{:>width}`).
+fn push_right(out: &mut String, s: &str, width: usize) {
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(s.chars().count())));
+    out.push_str(s);
+}
+
+/// `n` in decimal after spaces up to `width` characters (`{:>width}`).
+fn push_right_num(out: &mut String, n: u64, width: usize) {
+    let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(digits)));
+    push_decimal(out, n);
+}
+
+/// A signature mask as four columns: `xy w`.
+fn push_mask(out: &mut String, m: u8) {
     for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
-        s.push(if m & (1 << i) != 0 { c } else { ' ' });
+        out.push(if m & (1 << i) != 0 { c } else { ' ' });
     }
-    s
 }
 
 /// System value as fxc shows it: the stored value, or for pixel-shader
@@ -583,30 +660,53 @@ fn write_signature(
     let streams = elements.iter().any(|e| e.stream.unwrap_or(0) != 0);
     let fmt_width = if d == Dialect::V929 { 6 } else { 7 };
     for e in elements {
-        let name = if streams { format!("m{}:{}", e.stream.unwrap_or(0), e.name) } else { e.name.clone() };
+        // "// {name:<20} {index:>5} {mask:>6} {register:>8} {sv:>8} {format:>w} {used:>6}",
+        // written column by column (signature rows are most of a header).
+        out.push_str("// ");
+        let name_at = out.len();
+        if streams {
+            out.push('m');
+            push_decimal(out, u64::from(e.stream.unwrap_or(0)));
+            out.push(':');
+        }
+        out.push_str(&e.name);
+        pad_to(out, name_at, 20);
+        out.push(' ');
+        push_right_num(out, u64::from(e.semantic_index), 5);
+        out.push(' ');
         let sv = shown_system_value(e, output, ptype);
         let used_bits = if output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
         let special = if e.register == u32::MAX { special_register(sv) } else { None };
-        let (mask, reg, used) = match special {
-            Some(r) => ("N/A".to_string(), r.to_string(), if used_bits != 0 { "YES" } else { "NO" }.to_string()),
-            None => (
-                mask_text(e.mask),
-                if e.register == u32::MAX { "-1".to_string() } else { e.register.to_string() },
-                format!("  {}", mask_text(used_bits)),
-            ),
-        };
-        let _ = writeln!(
-            out,
-            "// {:<20} {:>5} {:>6} {:>8} {:>8} {:>w$} {:>6}",
-            name,
-            e.semantic_index,
-            if special.is_some() { mask } else { format!("  {mask}") },
-            reg,
-            sv,
-            format_name(e),
-            used,
-            w = fmt_width
-        );
+        match special {
+            Some(r) => {
+                push_right(out, "N/A", 6);
+                out.push(' ');
+                push_right(out, r, 8);
+            }
+            None => {
+                out.push_str("  ");
+                push_mask(out, e.mask);
+                out.push(' ');
+                if e.register == u32::MAX {
+                    push_right(out, "-1", 8);
+                } else {
+                    push_right_num(out, u64::from(e.register), 8);
+                }
+            }
+        }
+        out.push(' ');
+        push_right(out, sv, 8);
+        out.push(' ');
+        push_right(out, format_name(e), fmt_width);
+        out.push(' ');
+        match special {
+            Some(_) => push_right(out, if used_bits != 0 { "YES" } else { "NO" }, 6),
+            None => {
+                out.push_str("  ");
+                push_mask(out, used_bits);
+            }
+        }
+        out.push('\n');
     }
     out.push_str("//\n");
 }
@@ -727,8 +827,11 @@ mod tests {
     #[test]
     fn declarations_pad_to_column_40() {
         let mut out = String::new();
-        finish_decl(&mut out, "//   float4 a;".into(), 16, Some(16), true);
-        finish_decl(&mut out, "//   float4x4 a_rather_long_variable_name;".into(), 0, None, false);
+        out.push_str("//   float4 a;");
+        finish_decl(&mut out, 0, 16, Some(16), true);
+        let start = out.len();
+        out.push_str("//   float4x4 a_rather_long_variable_name;");
+        finish_decl(&mut out, start, 0, None, false);
         assert_eq!(
             out,
             "//   float4 a;                          // Offset:   16 Size:    16 [unused]\n\
@@ -759,8 +862,13 @@ mod tests {
 
     #[test]
     fn masks() {
-        assert_eq!(mask_text(0xf), "xyzw");
-        assert_eq!(mask_text(0x2), " y  ");
-        assert_eq!(mask_text(0x0), "    ");
+        let mask = |m| {
+            let mut s = String::new();
+            push_mask(&mut s, m);
+            s
+        };
+        assert_eq!(mask(0xf), "xyzw");
+        assert_eq!(mask(0x2), " y  ");
+        assert_eq!(mask(0x0), "    ");
     }
 }

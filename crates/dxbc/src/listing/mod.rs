@@ -103,6 +103,10 @@ pub fn program_ctx(shader: &Shader) -> Option<program::Ctx> {
 /// Appends `n` in decimal: the digits alone, with none of `format!`'s
 /// machinery (names and paths are built on hot paths).
 pub fn push_decimal(out: &mut String, n: u64) {
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
     let mut digits = [0u8; 20];
     let (mut n, mut k) = (n, digits.len());
     loop {
@@ -113,7 +117,15 @@ pub fn push_decimal(out: &mut String, n: u64) {
             break;
         }
     }
-    out.extend(digits[k..].iter().map(|&d| d as char));
+    // ASCII digits: always UTF-8.
+    out.push_str(std::str::from_utf8(&digits[k..]).unwrap_or_default());
+}
+
+/// Appends `x` as eight lower-case hex digits (`{:08x}` without its
+/// machinery).
+pub fn push_hex8(out: &mut String, x: u32) {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    out.extend((0..8).rev().map(|i| D[(x >> (4 * i) & 0xf) as usize] as char));
 }
 
 /// Major version of the compiler named in RDEF's creator string
@@ -143,10 +155,19 @@ fn write_trailer(shader: &Shader, out: &mut String) {
 mod decimal_tests {
     #[test]
     fn push_decimal_writes_the_digits() {
-        for n in [0u64, 7, 10, 4_294_967_295, u64::MAX] {
+        for n in [0u64, 7, 9, 10, 99, 100, 4_294_967_295, u64::MAX] {
             let mut s = String::from("r");
             super::push_decimal(&mut s, n);
             assert_eq!(s, format!("r{n}"));
+        }
+    }
+
+    #[test]
+    fn push_hex8_writes_eight_digits() {
+        for x in [0u32, 0xa, 0x3f80_0000, 0xdead_beef, u32::MAX] {
+            let mut s = String::from("0x");
+            super::push_hex8(&mut s, x);
+            assert_eq!(s, format!("0x{x:08x}"));
         }
     }
 }

@@ -387,7 +387,7 @@ fn write_register(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut Str
     let name = spec::OPERAND_TYPE.asm(t).unwrap_or("?");
     // SM5.1 resource ranges are named in capitals (CB0[0][3], T1[2]).
     if cx.sm51 && matches!(typed, Some(T::Sampler | T::Resource | T::ConstantBuffer | T::UnorderedAccessView)) {
-        out.push_str(&name.to_ascii_uppercase());
+        out.extend(name.chars().map(|c| c.to_ascii_uppercase()));
     } else {
         out.push_str(name);
     }
@@ -400,7 +400,7 @@ fn write_register(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut Str
         let idx = &op.index[d];
         let pure_imm = idx.rel == NO_OPERAND;
         if d == 0 && pure_imm && !bracket_all {
-            let _ = write!(out, "{}", idx.imm);
+            super::push_decimal(out, idx.imm);
         } else {
             out.push('[');
             write_index(p, op, d, cx, out);
@@ -413,12 +413,13 @@ fn write_register(p: &Program, op: &Operand, ty: NumType, cx: Ctx, out: &mut Str
 fn write_index(p: &Program, op: &Operand, d: usize, cx: Ctx, out: &mut String) {
     let idx = &op.index[d];
     if idx.rel == NO_OPERAND {
-        let _ = write!(out, "{}", idx.imm);
+        super::push_decimal(out, idx.imm);
         return;
     }
     let r = &p.operands[idx.rel as usize];
     write_operand(p, r, NumType::Int, cx, out);
-    let _ = write!(out, " + {}", idx.imm);
+    out.push_str(" + ");
+    super::push_decimal(out, idx.imm);
 }
 
 fn write_components(op: &Operand, out: &mut String) {
@@ -502,9 +503,13 @@ fn looks_like_float(x: u32) -> bool {
 fn write_int(x: u32, out: &mut String) {
     let s = x as i32;
     if (-10000..=10000).contains(&s) {
-        let _ = write!(out, "{s}");
+        if s < 0 {
+            out.push('-');
+        }
+        super::push_decimal(out, s.unsigned_abs() as u64);
     } else {
-        let _ = write!(out, "0x{x:08x}");
+        out.push_str("0x");
+        super::push_hex8(out, x);
     }
 }
 
@@ -575,20 +580,38 @@ fn write_float_rounded(f: f32, ties_away: bool, out: &mut String) {
     } else if f.is_infinite() {
         out.push_str(if f < 0.0 { "-1.#INF00" } else { "1.#INF00" });
     } else {
-        // f32 * 1e6 is exact in f64 (24 + 20 bits), so a tie at the sixth
-        // decimal is detected exactly.
+        // f32 * 1e6 is exact in f64 (a 24-bit significand times 15625 · 2^6
+        // needs 38 bits), so the value in millionths is known exactly, and
+        // so is a tie at the sixth decimal. Below 2^53 millionths it rounds
+        // to an exact integer, printed digit by digit: the same text as
+        // `{:.6}` (ties to even), without its general exact-decimal
+        // machinery, which is most of a listing's float time.
         let x = f as f64;
         let y = x * 1e6;
-        if ties_away && y.abs() < 9.0e15 && (y.fract().abs() == 0.5) {
-            let r = y.abs().trunc() + 1.0;
-            let int = (r / 1e6).trunc();
-            let frac = r - int * 1e6;
-            let sign = if f.is_sign_negative() { "-" } else { "" };
-            let _ = write!(out, "{sign}{}.{:06}", int as u64, frac as u64);
+        if y.abs() < 9.0e15 {
+            let r = if ties_away && y.fract().abs() == 0.5 { y.abs().trunc() + 1.0 } else { y.abs().round_ties_even() };
+            if f.is_sign_negative() {
+                out.push('-');
+            }
+            write_millionths(r as u64, out);
         } else {
             let _ = write!(out, "{x:.6}");
         }
     }
+}
+
+/// `n` millionths as `int.ffffff`.
+fn write_millionths(n: u64, out: &mut String) {
+    super::push_decimal(out, n / 1_000_000);
+    out.push('.');
+    let frac = n % 1_000_000;
+    let mut digits = [b'0'; 6];
+    let mut rest = frac;
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    out.extend(digits.iter().map(|&d| d as char));
 }
 
 /// `%f` as the C runtime of fxc before 10.0 printed it: at most 17
@@ -1016,6 +1039,38 @@ mod tests {
         let mut s = String::new();
         write_float_legacy(f, &mut s);
         s
+    }
+
+    /// The digit-by-digit `%f` gives the text of Rust's exact decimal
+    /// formatting (`{:.6}`, ties to even), and with ties away from zero the
+    /// text of that formatting of the tie rounded away, for floats of every
+    /// exponent and sign (every 9,973rd bit pattern) and the edges: zeros,
+    /// ties, the last values below and at 2^53 millionths.
+    #[test]
+    fn six_decimals_digit_by_digit_match_exact_decimal_formatting() {
+        let away = |f: f32| {
+            let y = f as f64 * 1e6;
+            if y.abs() < 9.0e15 && y.fract().abs() == 0.5 {
+                let r = y.abs().trunc() + 1.0;
+                let sign = if f.is_sign_negative() { "-" } else { "" };
+                format!("{sign}{}.{:06}", (r / 1e6).trunc() as u64, (r % 1e6) as u64)
+            } else {
+                format!("{:.6}", f as f64)
+            }
+        };
+        let edges = [0.0f32, -0.0, 1.0 / 128.0, -3.0 / 128.0, 0.5e-6, 2.5, 8_999_999_488.0, 9.0e9, -9.1e9, f32::MAX];
+        let sampled = (0..=u32::MAX).step_by(9_973).map(f32::from_bits).filter(|f| f.is_finite());
+        let mut n = 0;
+        for f in edges.into_iter().chain(sampled) {
+            let mut s = String::new();
+            write_float_rounded(f, false, &mut s);
+            assert_eq!(s, format!("{:.6}", f as f64), "{:#010x}", f.to_bits());
+            s.clear();
+            write_float_rounded(f, true, &mut s);
+            assert_eq!(s, away(f), "{:#010x}", f.to_bits());
+            n += 1;
+        }
+        assert!(n > 400_000, "{n}");
     }
 
     /// Values from 3Dmigoto's dumps of game shaders: constants that six
