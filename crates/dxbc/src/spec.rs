@@ -1203,20 +1203,29 @@ pub mod opcode_token {
 pub static OPCODE_COMMON_FIELDS: &[FieldDef] = &[opcode_token::OPCODE, opcode_token::LENGTH, opcode_token::EXTENDED];
 
 /// Controls of ordinary instructions.
-pub static ALU_CONTROLS: &[FieldDef] = &[
-    f("saturate", 13, 13, Some(&FLAG), "Clamp results to [0, 1] (printed as _sat)."),
-    f(
+pub static ALU_CONTROLS: &[FieldDef] = &[alu_control::SATURATE, alu_control::PRECISE_MASK];
+
+/// The fields of [`ALU_CONTROLS`] and [`TEST_CONTROLS`] by name, for code
+/// that reads them on every instruction (the printer) without a lookup.
+pub mod alu_control {
+    use super::*;
+    /// Bit 13.
+    pub const SATURATE: FieldDef = f("saturate", 13, 13, Some(&FLAG), "Clamp results to [0, 1] (printed as _sat).");
+    /// Bits 22:19.
+    pub const PRECISE_MASK: FieldDef = f(
         "precise mask",
         22,
         19,
         None,
         "Components whose result must not be reassociated or fused (printed [precise(...)]).",
-    ),
-];
+    );
+    /// Bit 18 of conditional instructions.
+    pub const TEST: FieldDef =
+        f("test", 18, 18, Some(&TEST_BOOLEAN), "Whether the condition holds on zero (_z) or non-zero (_nz).");
+}
 
 /// Controls of conditional instructions.
-pub static TEST_CONTROLS: &[FieldDef] =
-    &[f("test", 18, 18, Some(&TEST_BOOLEAN), "Whether the condition holds on zero (_z) or non-zero (_nz).")];
+pub static TEST_CONTROLS: &[FieldDef] = &[alu_control::TEST];
 
 /// Controls of resinfo.
 pub static RESINFO_CONTROLS: &[FieldDef] = &[

@@ -103,8 +103,14 @@ pub fn program_ctx(shader: &Shader) -> Option<program::Ctx> {
 /// Appends `n` in decimal: the digits alone, with none of `format!`'s
 /// machinery (names and paths are built on hot paths).
 pub fn push_decimal(out: &mut String, n: u64) {
+    // Register numbers and small immediates: one or two digits.
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
+        return;
+    }
+    if n < 100 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
         return;
     }
     let mut digits = [0u8; 20];

@@ -134,7 +134,6 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     };
     let t = ins.token;
     let ctl = |name: &str| spec::control(code, name, t);
-    let alu = |name: &str| spec::field_value(spec::ALU_CONTROLS, name, t);
     match info.class {
         OpClass::Decl => return write_declaration(p, ins, info, cx, out),
         OpClass::Phase => {
@@ -172,14 +171,16 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
     }
     let out = out_main;
     if spec::opcode_controls(code).as_ptr() == spec::TEST_CONTROLS.as_ptr() {
-        out.push_str(if ctl("test") != 0 { "_nz" } else { "_z" });
+        out.push_str(if spec::alu_control::TEST.get(t) != 0 { "_nz" } else { "_z" });
     }
     // Bit 13 is the saturate bit of arithmetic and resource opcodes, and
     // `sync`'s "UAV memory group" flag. Microsoft's disassembler prints
     // `_sat` for that bit on `sync` as well (`sync_sat_ugroup_g_t`), before
     // the flags spelled out above.
     let sync_group = code == opc::SYNC && ctl("uav memory group") != 0;
-    if (matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) && alu("saturate") != 0) || sync_group
+    if (matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic)
+        && spec::alu_control::SATURATE.get(t) != 0)
+        || sync_group
     {
         out.push_str("_sat");
     }
@@ -219,7 +220,7 @@ pub fn write_instruction(p: &Program, ins: &Instruction, cx: Ctx, out: &mut Stri
         out.push(')');
     }
     out.push_str(&suffix);
-    let precise = alu("precise mask");
+    let precise = spec::alu_control::PRECISE_MASK.get(t);
     if precise != 0 && matches!(info.class, OpClass::Alu | OpClass::Resource | OpClass::Atomic) {
         if precise == 0xf {
             out.push_str(" [precise]");
@@ -290,8 +291,8 @@ fn write_precision(p: &Program, op: &Operand, i: usize, dst_prec: u32, code: u16
             spec::MIN_PRECISION.asm(v).unwrap_or("?")
         }
     };
-    let same_type_source = i > 0 && !(code == opc::MOVC && i == 1) && same_type_op(code);
-    if same_type_source && prec != dst_prec {
+    // Precisions differ rarely: the opcode's table is consulted only then.
+    if prec != dst_prec && i > 0 && !(code == opc::MOVC && i == 1) && same_type_op(code) {
         let _ = write!(out, " {{{} as {}}}", name(prec), name(dst_prec));
     } else if prec != 0 {
         let _ = write!(out, " {{{}}}", name(prec));
@@ -304,41 +305,40 @@ fn write_precision(p: &Program, op: &Operand, i: usize, dst_prec: u32, code: u16
 /// Ops whose sources have the destination's type (so differing
 /// precisions print as "P as D").
 fn same_type_op(code: u16) -> bool {
+    use opc::*;
     let Some(info) = spec::opcode(code as u32) else {
         return false;
     };
-    if info.class != OpClass::Alu {
-        return false;
-    }
-    !matches!(
-        info.asm,
-        "ftoi"
-            | "ftou"
-            | "itof"
-            | "utof"
-            | "f32tof16"
-            | "f16tof32"
-            | "dtof"
-            | "ftod"
-            | "eq"
-            | "ne"
-            | "lt"
-            | "ge"
-            | "ieq"
-            | "ine"
-            | "ilt"
-            | "ige"
-            | "ult"
-            | "uge"
-            | "deq"
-            | "dne"
-            | "dlt"
-            | "dge"
-            | "dtoi"
-            | "dtou"
-            | "itod"
-            | "utod"
-    )
+    // Conversions and comparisons read another type than they write.
+    info.class == OpClass::Alu
+        && !matches!(
+            code,
+            FTOI | FTOU
+                | ITOF
+                | UTOF
+                | F32TOF16
+                | F16TOF32
+                | DTOF
+                | FTOD
+                | EQ
+                | NE
+                | LT
+                | GE
+                | IEQ
+                | INE
+                | ILT
+                | IGE
+                | ULT
+                | UGE
+                | DEQ
+                | DNE
+                | DLT
+                | DGE
+                | DTOI
+                | DTOU
+                | ITOD
+                | UTOD
+        )
 }
 
 /// `(float,float,float,float)` from a resource return-type token.
