@@ -423,7 +423,9 @@ fn write_default(out: &mut String, bytes: &[u8]) {
         if i % 4 == 0 {
             out.push_str(if i == 0 { "//      = " } else { "//        " });
         }
-        let _ = write!(out, "0x{:08x} ", dword(bytes, i));
+        out.push_str("0x");
+        super::push_hex8(out, dword(bytes, i));
+        out.push(' ');
         if i % 4 == 3 || i + 1 == n {
             out.push('\n');
         }
