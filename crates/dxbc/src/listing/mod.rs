@@ -6,7 +6,6 @@ pub mod lines;
 pub mod program;
 
 use crate::Shader;
-use std::fmt::Write;
 
 /// Which fxc generation's spelling to follow where releases differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -137,13 +136,24 @@ pub fn push_hex8(out: &mut String, x: u32) {
 /// Major version of the compiler named in RDEF's creator string
 /// ("Microsoft (R) HLSL Shader Compiler 9.30.9200.16384" gives 9).
 pub fn creator_major(shader: &Shader) -> Option<u32> {
+    if let Some(r) = &shader.rdef {
+        return major_of(&r.creator);
+    }
+    // An RDEF chunk that did not decode whole may still name its compiler.
     let c = shader.container.find(b"RDEF")?;
     let data = &shader.bytes[c.data_range()];
     let r = crate::reader::Reader::new(data, c.offset + 8);
     let off = r.u32_at(24, "creator offset").ok()? as usize;
-    let s = r.cstr_at(off, "creator").ok()?;
-    let ver = s.rsplit(' ').next()?;
-    ver.split('.').next()?.parse().ok()
+    major_of(&r.cstr_at(off, "creator").ok()?)
+}
+
+/// The number before the first `.` of the creator string's last word.
+fn major_of(creator: &str) -> Option<u32> {
+    // Byte scans: spaces and dots are ASCII, so the cuts are char
+    // boundaries, and a scan of this short string costs less than a searcher.
+    let b = creator.as_bytes();
+    let ver = &creator[b.iter().rposition(|&c| c == b' ').map_or(0, |i| i + 1)..];
+    ver[..ver.bytes().position(|c| c == b'.').unwrap_or(ver.len())].parse().ok()
 }
 
 fn write_trailer(shader: &Shader, out: &mut String) {
@@ -151,7 +161,9 @@ fn write_trailer(shader: &Shader, out: &mut String) {
     let stat = shader.container.find(b"STAT").filter(|c| c.size >= 4);
     if let Some(c) = stat {
         let n = crate::reader::dword(&shader.bytes[c.data_range()], 0);
-        let _ = writeln!(out, "// Approximately {n} instruction slots used");
+        out.push_str("// Approximately ");
+        push_decimal(out, u64::from(n));
+        out.push_str(" instruction slots used\n");
     } else {
         out.push_str("// Approximately 0 instruction slots used\n");
     }
@@ -166,6 +178,27 @@ mod decimal_tests {
             super::push_decimal(&mut s, n);
             assert_eq!(s, format!("r{n}"));
         }
+    }
+
+    #[test]
+    fn the_creator_major_is_the_last_words_number_before_its_first_dot() {
+        // What the string ops gave: `rsplit(' ')`, then `split('.')`, then parse.
+        let by_split = |s: &str| -> Option<u32> { s.rsplit(' ').next()?.split('.').next()?.parse().ok() };
+        for s in [
+            "Microsoft (R) HLSL Shader Compiler 9.29.952.3111",
+            "Microsoft (R) HLSL Shader Compiler 10.1",
+            "Microsoft (R) HLSL Shader Compiler 6.3.9600.16384",
+            "vkd3d-shader 1.17",
+            "12",
+            "",
+            "trailing space ",
+            "Compiler x.1",
+            "Compiler .5",
+            "Compilér 9.30",
+        ] {
+            assert_eq!(super::major_of(s), by_split(s), "{s:?}");
+        }
+        assert_eq!(super::major_of("Microsoft (R) HLSL Shader Compiler 9.29.952.3111"), Some(9));
     }
 
     #[test]

@@ -94,7 +94,7 @@ pub(crate) fn write_program_marked<M: Marks>(
     out: &mut String,
     marks: &mut M,
 ) {
-    out.push_str(&p.version.profile());
+    p.version.push_profile(out);
     out.push('\n');
     let mut indent: usize = 0;
     for (k, ins) in p.instructions.iter().enumerate() {
@@ -623,6 +623,10 @@ pub fn write_float_legacy(f: f32, out: &mut String) {
     let s = &out[start..];
     let neg = s.starts_with('-');
     let body = if neg { &s[1..] } else { s };
+    // Only integer parts over 17 digits change (nearly every value stops here).
+    if body.len() <= 18 {
+        return;
+    }
     let Some(dot) = body.find('.') else { return };
     if dot <= 17 || !body.as_bytes()[0].is_ascii_digit() {
         return;
@@ -740,7 +744,8 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
     match code {
         DCL_RESOURCE => {
             let dim = ctl("resource dimension");
-            let _ = write!(out, "dcl_resource_{}", spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
+            out.push_str("dcl_resource_");
+            out.push_str(spec::RESOURCE_DIMENSION.asm(dim).unwrap_or("unknown"));
             let samples = ctl("sample count");
             if matches!(
                 ResourceDimension::from_u32(dim),
@@ -768,7 +773,8 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
                     }
                 }
             }
-            let _ = write!(out, ", {}", spec::CB_ACCESS_PATTERN.asm(ctl("access pattern")).unwrap_or(""));
+            out.push_str(", ");
+            out.push_str(spec::CB_ACCESS_PATTERN.asm(ctl("access pattern")).unwrap_or(""));
             if sm51 {
                 if let Some(s) = payload.get(1) {
                     let _ = write!(out, ", space={}", s.value);
@@ -778,7 +784,8 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
         DCL_SAMPLER => {
             out.push_str("dcl_sampler ");
             decl_op(out);
-            let _ = write!(out, ", {}", spec::SAMPLER_MODE.asm(ctl("sampler mode")).unwrap_or("mode_unknown"));
+            out.push_str(", ");
+            out.push_str(spec::SAMPLER_MODE.asm(ctl("sampler mode")).unwrap_or("mode_unknown"));
             space(out);
         }
         DCL_INDEX_RANGE => {
@@ -831,17 +838,17 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             decl_op(out);
             prec_suffix(p, op0, out);
             if code != DCL_INPUT_PS {
-                let _ = write!(
-                    out,
-                    ", {}",
+                out.push_str(", ");
+                out.push_str(
                     spec::SYSTEM_NAME
                         .asm(spec::field_value(spec::NAME_TOKEN_FIELDS, "system value", w(0)))
-                        .unwrap_or("undefined")
+                        .unwrap_or("undefined"),
                 );
             }
         }
         DCL_TEMPS => {
-            let _ = write!(out, "dcl_temps {}", w(0));
+            out.push_str("dcl_temps ");
+            super::push_decimal(out, u64::from(w(0)));
         }
         DCL_INDEXABLE_TEMP => {
             let _ = write!(out, "dcl_indexableTemp x{}[{}], {}", w(0), w(1), w(2));
@@ -921,10 +928,18 @@ fn write_declaration(p: &Program, ins: &Instruction, info: &spec::OpcodeInfo, cx
             out.push(')');
         }
         DCL_HS_FORK_PHASE_INSTANCE_COUNT | DCL_HS_JOIN_PHASE_INSTANCE_COUNT | DCL_GS_INSTANCE_COUNT => {
-            let _ = write!(out, "{} {}", info.asm, w(0));
+            out.push_str(info.asm);
+            out.push(' ');
+            super::push_decimal(out, u64::from(w(0)));
         }
         DCL_THREAD_GROUP => {
-            let _ = write!(out, "dcl_thread_group {}, {}, {}", w(0), w(1), w(2));
+            out.push_str("dcl_thread_group ");
+            for i in 0..3 {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                super::push_decimal(out, u64::from(w(i)));
+            }
         }
         DCL_UAV_TYPED | DCL_UAV_RAW | DCL_UAV_STRUCTURED => {
             out.push_str(info.asm);

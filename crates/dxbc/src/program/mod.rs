@@ -50,7 +50,18 @@ impl VersionToken {
     }
     /// Profile name like `ps_5_0`.
     pub fn profile(&self) -> String {
-        format!("{}_{}_{}", self.stage_prefix(), self.major(), self.minor())
+        let mut s = String::with_capacity(8);
+        self.push_profile(&mut s);
+        s
+    }
+    /// Appends the profile name ([`Self::profile`]); the listing writes it
+    /// for every shader, so without `format!`.
+    pub fn push_profile(&self, out: &mut String) {
+        out.push_str(self.stage_prefix());
+        out.push('_');
+        crate::listing::push_decimal(out, u64::from(self.major()));
+        out.push('_');
+        crate::listing::push_decimal(out, u64::from(self.minor()));
     }
     /// True for shader model 5.1 and later (3-D resource indices, spaces).
     pub fn is_sm51(&self) -> bool {
