@@ -207,10 +207,49 @@ test('stages without a preview, untranslatable shaders and missing WebGPU say so
     assert.deepEqual(errors, []);
   });
   await withPage(async (page) => {
-    await page.goto(APP_URL + linkFor(path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc')));
+    const file = path.join(CORPUS, 'fxc/directxtk12_basiceffect_psbasictxnofog.dxbc');
+    const link = linkFor(file);
+    await page.goto(APP_URL + link);
     await page.getByTestId('preview-status').filter({ hasText: 'WebGPU unavailable' }).waitFor({ timeout: 20000 });
     // Everything else keeps working.
     assert.match(await page.getByTestId("disassembly").textContent(), /sample r0\.xyzw, v1\.xyxx, T0\[0\]/);
+    // The picture, drawn on the CPU interpreter instead, is the native
+    // renderer's colour target as the display pass shows it: red, green and
+    // blue clamped to [0, 1] and rounded to 8 bits, alpha opaque.
+    await page.getByTestId('preview-cpu-draw').click();
+    await page.getByTestId('preview-cpu-drawn').waitFor({ timeout: 60000 });
+    assert.equal(await page.getByTestId('preview-cpu-drawn').getAttribute('data-stale'), 'false');
+    const { width, height, pixels } = await page.evaluate(() => {
+      const c = document.querySelector('[data-testid=preview]');
+      return { width: c.width, height: c.height, pixels: [...c.getContext('2d').getImageData(0, 0, c.width, c.height).data] };
+    });
+    const target = nativeReference(link).readbacks[0];
+    assert.equal(target.length, width * height * 16);
+    const unorm8 = (x) => (Number.isNaN(x) ? 0 : Math.round(Math.min(Math.max(x, 0), 1) * 255));
+    // The one allowance, applied before the equality: the interpreter's
+    // float may be one ulp from the GPU's (the plan's tolerance allows
+    // more), which flips the 8-bit rounding of a value on a half level.
+    const bits = new Uint32Array(1), f32 = new Float32Array(bits.buffer);
+    const step = (x, d) => { f32[0] = x; bits[0] += x >= 0 ? d : -d; return f32[0]; };
+    let flipped = 0, lit = 0;
+    for (let i = 0; i < width * height; i++) {
+      for (let c = 0; c < 3; c++) {
+        const x = target.readFloatLE(16 * i + 4 * c);
+        const got = pixels[4 * i + c];
+        if (got === unorm8(x)) continue;
+        assert.ok(got === unorm8(step(x, 1)) || got === unorm8(step(x, -1)), `pixel (${i % width}, ${Math.floor(i / width)}) channel ${c}: ${got}, the native renderer's ${x}`);
+        flipped++;
+      }
+      assert.equal(pixels[4 * i + 3], 255);
+      if (pixels[4 * i] + pixels[4 * i + 1] + pixels[4 * i + 2] > 0) lit++;
+    }
+    console.log(`CPU picture ${width}×${height}: every channel as the native renderer's; ${flipped} on a half level rounded the other way (one ulp apart)`);
+    assert.ok(lit > (width * height) / 10, `only ${lit} pixels are not black`);
+    // New inputs: the drawing says it is out of date.
+    const pattern = page.getByTestId('preview-texture-t0');
+    const other = await pattern.evaluate((sel) => [...sel.options].find((o) => !o.selected).value);
+    await pattern.selectOption(other);
+    await page.locator('[data-testid=preview-cpu-drawn][data-stale=true]').waitFor({ timeout: 5000 });
     if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, 'preview-no-webgpu.png') });
   }, { webgpu: false });
 });

@@ -417,6 +417,20 @@ export function preview_show_rgba8(gpu, width, height, pixels) {
   d.queue.submit([enc.finish()]);
 }
 
+/**
+ * Draws RGBA8 pixels through a 2D context, for a canvas WebGPU never took
+ * (the CPU interpreter's picture); false when the canvas holds another
+ * kind of context.
+ */
+export function preview_draw_2d(canvas, width, height, pixels) {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return false;
+  canvas.width = width;
+  canvas.height = height;
+  ctx.putImageData(new ImageData(new Uint8ClampedArray(pixels), width, height), 0, 0);
+  return true;
+}
+
 export function preview_resize(gpu, width, height) {
   gpu.canvas.width = width;
   gpu.canvas.height = height;

@@ -224,6 +224,63 @@ pub fn storage_picture(plan: &Plan, r: &Readback, data: &[u8]) -> Option<(u32, u
     Some((*width, *height, img.to_display_rgba8()))
 }
 
+/// A colour target read-back as the canvas shows it.
+pub fn target_picture(plan: &Plan, r: &Readback, data: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
+    let Readback::Target { index, .. } = r else { return None };
+    let format = plan.draw.as_ref()?.targets.get(*index)?.format;
+    let n = plan.width as usize * plan.height as usize * 16;
+    Some((plan.width, plan.height, display_rgba8(format, data.get(..n)?)))
+}
+
+/// Texels of 16 bytes (four 32-bit channels of `format`) as the display
+/// pass draws them (`preview.js`, `DISPLAY_WGSL`): red, green and blue
+/// clamped to [0, 1], integers divided by 255 first, alpha opaque, then
+/// rounded to 8 bits as a unorm8 canvas stores them. NaN shows as 0.
+pub fn display_rgba8(format: &str, texels: &[u8]) -> Vec<u8> {
+    let channel = |w: u32| -> f32 {
+        if format.ends_with("uint") {
+            w as f32 / 255.0
+        } else if format.ends_with("sint") {
+            w as i32 as f32 / 255.0
+        } else {
+            f32::from_bits(w)
+        }
+    };
+    let unorm8 = |x: f32| if x.is_nan() { 0 } else { (x.clamp(0.0, 1.0) * 255.0).round() as u8 };
+    let mut out = Vec::with_capacity(texels.len() / 4);
+    for t in texels.chunks_exact(16) {
+        for c in 0..3 {
+            out.push(unorm8(channel(u32::from_le_bytes([t[4 * c], t[4 * c + 1], t[4 * c + 2], t[4 * c + 3]]))));
+        }
+        out.push(255);
+    }
+    out
+}
+
+/// Index in the draw's targets of the one the canvas shows (`None`
+/// without a draw): the target at `location` for a pixel shader (the first
+/// when none is there), the first for the others.
+pub fn shown_target(plan: &Plan, location: u32) -> Option<usize> {
+    let d = plan.draw.as_ref()?;
+    Some(if plan.stage == preview_model::Stage::Pixel {
+        d.targets.iter().position(|t| t.location == location).unwrap_or(0)
+    } else {
+        0
+    })
+}
+
+/// The RGBA8 pixels the canvas shows for a run's read-backs: the shown
+/// colour target of a draw ([`shown_target`]), or a compute shader's first
+/// storage texture.
+pub fn canvas_picture(plan: &Plan, readbacks: &[Vec<u8>], location: u32) -> Option<(u32, u32, Vec<u8>)> {
+    let index = shown_target(plan, location);
+    plan.readbacks.iter().zip(readbacks).find_map(|(r, d)| match (r, index) {
+        (Readback::Target { index: i, .. }, Some(want)) if *i == want => target_picture(plan, r, d),
+        (Readback::StorageTexture { .. }, None) => storage_picture(plan, r, d),
+        _ => None,
+    })
+}
+
 /// Texel (x, y) of layer 0 of the first storage texture: its entry index and word.
 pub fn storage_texel(plan: &Plan, readbacks: &[Vec<u8>], x: u32, y: u32) -> Option<(usize, u32)> {
     let (k, entry) = plan.readbacks.iter().enumerate().find_map(|(k, r)| match r {
@@ -384,12 +441,7 @@ pub fn comparison_text(label: &str, c: &Comparison) -> String {
 /// Whether the shown colour target has anything to see (`None` before a
 /// read-back, and for compute, whose picture is a storage texture).
 pub fn shown_picture(p: &Prepared, readbacks: &[Vec<u8>], target_location: u32) -> Option<Picture> {
-    let d = p.plan.draw.as_ref()?;
-    let index = if p.plan.stage == preview_model::Stage::Pixel {
-        d.targets.iter().position(|t| t.location == target_location).unwrap_or(0)
-    } else {
-        0
-    };
+    let index = shown_target(&p.plan, target_location)?;
     Some(preview_model::picture::classify_target(&p.plan, readbacks, index))
 }
 
@@ -451,6 +503,21 @@ mod tests {
         let bytes = dxbc::examples::textured_pixel_shader();
         let s = dxbc::Shader::decode(&bytes).unwrap();
         (bytes, s)
+    }
+
+    #[test]
+    fn the_canvas_shows_colour_texels_as_the_display_pass_draws_them() {
+        let texel = |ws: [u32; 4]| ws.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        let f = |xs: [f32; 4]| texel(xs.map(f32::to_bits));
+        // Floats: clamped to [0, 1], rounded to nearest 8-bit level; alpha opaque.
+        let mut t = f([0.5, 2.0, -1.0, 0.25]);
+        t.extend(f([f32::NAN, f32::INFINITY, 0.2, 0.0]));
+        assert_eq!(display_rgba8("rgba32float", &t), [128, 255, 0, 255, 0, 255, 51, 255]);
+        // Integers: divided by 255 first, so 0..=255 map to themselves.
+        assert_eq!(display_rgba8("rgba32uint", &texel([7, 255, 4096, 1])), [7, 255, 255, 255]);
+        assert_eq!(display_rgba8("rgba32sint", &texel([(-5i32) as u32, 128, 300, 0])), [0, 128, 255, 255]);
+        // A partial texel is not a pixel.
+        assert!(display_rgba8("rgba32float", &[0; 15]).is_empty());
     }
 
     #[test]

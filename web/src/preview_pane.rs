@@ -39,6 +39,7 @@ extern "C" {
     async fn preview_readback(gpu: &JsValue) -> Result<JsValue, JsValue>;
     fn preview_show_rgba8(gpu: &JsValue, width: u32, height: u32, pixels: &[u8]);
     fn preview_resize(gpu: &JsValue, width: u32, height: u32);
+    fn preview_draw_2d(canvas: &web_sys::HtmlCanvasElement, width: u32, height: u32, pixels: &[u8]) -> bool;
     fn preview_limits(gpu: &JsValue) -> Vec<f64>;
     #[wasm_bindgen(catch)]
     async fn preview_decode_image(file: &web_sys::File) -> Result<JsValue, JsValue>;
@@ -428,15 +429,9 @@ fn request_frame(pv: PreviewSignals) {
             for (entry, bytes) in preview::uniform_updates(&p, &pv.values.get_untracked()) {
                 preview_update(&gpu, entry, &bytes);
             }
-            let show = pv.settings.with_untracked(|s| s.target) as i32;
-            let show = if p.plan.stage == Stage::Pixel {
-                p.plan
-                    .draw
-                    .as_ref()
-                    .map_or(-1, |d| d.targets.iter().position(|t| t.location as i32 == show).unwrap_or(0) as i32)
-            } else {
-                0
-            };
+            let location = pv.settings.with_untracked(|s| s.target);
+            // -1: no draw (compute), nothing to present.
+            let show = preview::shown_target(&p.plan, location).map_or(-1, |i| i as i32);
             if let Err(e) = preview_frame(&gpu, show).await {
                 if reopen_if_lost(pv, &gpu) {
                     drawn = None;
@@ -511,4 +506,10 @@ fn reopen_if_lost(pv: PreviewSignals, gpu: &JsValue) -> bool {
         pv.reopen.update(|n| *n += 1);
     }
     true
+}
+
+/// Draws the CPU interpreter's picture on the canvas (no WebGPU here);
+/// false when the canvas cannot take a 2D context.
+pub(crate) fn draw_on_cpu_canvas(pv: PreviewSignals, width: u32, height: u32, pixels: &[u8]) -> bool {
+    pv.canvas.get_untracked().is_some_and(|c| preview_draw_2d(&c, width, height, pixels))
 }

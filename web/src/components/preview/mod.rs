@@ -6,6 +6,7 @@ pub mod blank_warning;
 pub mod buffer_tables;
 pub mod compare_controls;
 pub mod constant_controls;
+pub mod cpu_picture;
 pub mod pane;
 pub mod pixel_readout;
 pub mod stage_controls;

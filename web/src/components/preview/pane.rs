@@ -4,8 +4,8 @@
 
 use super::{
     blank_warning::BlankWarning, buffer_tables::BufferTables, compare_controls::CompareControls,
-    constant_controls::ConstantControls, pixel_readout::PixelReadout, stage_controls::StageControls,
-    status_line::StatusLine, texture_controls::TextureControls,
+    constant_controls::ConstantControls, cpu_picture::CpuPicture, pixel_readout::PixelReadout,
+    stage_controls::StageControls, status_line::StatusLine, texture_controls::TextureControls,
 };
 use crate::components::debug_panel::DebugPanel;
 use crate::components::pipeline_control::PipelineControl;
@@ -65,6 +65,7 @@ pub fn PreviewPane() -> impl IntoView {
                             if let Some(p) = canvas_pixel(pv, &ev) { pv.hover.set(Some(p)); }
                         }
                         on:mouseleave=move |_| { pv.hover.set(None); DRAG_FROM.with(|d| d.set(None)); }></canvas>
+                    <CpuPicture/>
                     <BlankWarning/>
                     <PixelReadout/>
                     {move || pv.prepared.get().filter(|p| {
