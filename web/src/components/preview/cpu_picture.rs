@@ -6,6 +6,7 @@ use crate::preview::{self, Prepared};
 use crate::preview_pane::{draw_on_cpu_canvas, Status};
 use crate::st;
 use leptos::prelude::*;
+use preview_model::plan::Readback;
 use preview_model::reference;
 use preview_model::Stage;
 use std::sync::Arc;
@@ -17,6 +18,8 @@ struct Drawn {
     width: u32,
     height: u32,
     ms: f64,
+    /// All NaN, infinite or black: what the GPU path's warning would say.
+    warning: Option<String>,
 }
 
 #[component]
@@ -27,10 +30,15 @@ pub fn CpuPicture() -> impl IntoView {
     let drawn = RwSignal::new(None::<Drawn>);
     let note = RwSignal::new(None::<String>);
     // The interpreter runs pixel and compute shaders (no rasteriser, no
-    // geometry or tessellation passes).
+    // geometry or tessellation passes); a compute shader has a picture when
+    // it writes a storage texture.
     let offered = move || {
         matches!(pv.status.get(), Status::NoWebGpu(_))
-            && pv.prepared.get().is_some_and(|p| matches!(p.plan.stage, Stage::Pixel | Stage::Compute))
+            && pv.prepared.get().is_some_and(|p| match p.plan.stage {
+                Stage::Pixel => true,
+                Stage::Compute => p.plan.readbacks.iter().any(|r| matches!(r, Readback::StorageTexture { .. })),
+                _ => false,
+            })
     };
     let fingerprint = move |p: &Prepared| {
         s.model.with(|m| {
@@ -57,10 +65,12 @@ pub fn CpuPicture() -> impl IntoView {
             match preview::canvas_picture(&p.plan, &r.readbacks, location) {
                 Some((width, height, px)) if draw_on_cpu_canvas(pv, width, height, &px) => {
                     let ms = js_sys::Date::now() - t0;
-                    drawn.set(Some(Drawn { fingerprint: r.fingerprint, width, height, ms }));
+                    let warning = preview::shown_target(&p.plan, location)
+                        .and_then(|i| preview_model::picture::classify_target(&p.plan, &r.readbacks, i).warning());
+                    drawn.set(Some(Drawn { fingerprint: r.fingerprint, width, height, ms, warning }));
                 }
                 Some(_) => note.set(Some("the canvas cannot take a 2D picture here".into())),
-                None => note.set(Some("this run writes no picture: its buffers are in the compare files".into())),
+                None => note.set(Some("the interpreter's run holds no picture to draw".into())),
             }
         });
     };
@@ -76,6 +86,7 @@ pub fn CpuPicture() -> impl IntoView {
                     format!("Drawn on the CPU interpreter (dxbc-interp), {}×{}, in {:.0} ms; the GPU path draws it live where WebGPU runs.", d.width, d.height, d.ms)
                 }}
             </p>
+            {(!stale).then_some(d.warning).flatten().map(|w| view! { <p class="terror small" data-testid="preview-warning">{w}</p> })}
         })
     };
     move || {
