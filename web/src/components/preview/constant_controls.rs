@@ -92,14 +92,20 @@ pub(crate) fn control_view(pv: PreviewSignals, c: Control) -> AnyView {
             }
             .into_any()
         }
-        ControlKind::Vector { components, step, .. } => (0..components as usize)
-            .map(|k| number_field(pv, id.clone(), value.clone(), k, format!("{testid}-{k}"), &step.to_string()))
-            .collect_view()
-            .into_any(),
-        ControlKind::Integer { components, .. } => (0..components as usize)
-            .map(|k| number_field(pv, id.clone(), value.clone(), k, format!("{testid}-{k}"), "1"))
-            .collect_view()
-            .into_any(),
+        // A vector's fields stay on one line together: a narrow pane moves
+        // them under the label rather than splitting them.
+        ControlKind::Vector { components, step, .. } => {
+            let fields = (0..components as usize)
+                .map(|k| number_field(pv, id.clone(), value.clone(), k, format!("{testid}-{k}"), &step.to_string()))
+                .collect_view();
+            view! { <span class="vec">{fields}</span> }.into_any()
+        }
+        ControlKind::Integer { components, .. } => {
+            let fields = (0..components as usize)
+                .map(|k| number_field(pv, id.clone(), value.clone(), k, format!("{testid}-{k}"), "1"))
+                .collect_view();
+            view! { <span class="vec">{fields}</span> }.into_any()
+        }
     };
     view! { <div class="ctl"><span class="clabel mono">{label}{unused}</span>" "{widget}</div> }.into_any()
 }

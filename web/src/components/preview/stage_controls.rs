@@ -82,7 +82,7 @@ pub fn StageControls() -> impl IntoView {
                 let dispatch = p.plan.dispatch;
                 view! {
                     <div class="ctl" data-testid="preview-groups">{format!("Groups of {}×{}×{} threads; dispatch ", wg[0], wg[1], wg[2])}
-                        {(0..3).map(|k| view! {
+                        <span class="vec">{(0..3).map(|k| view! {
                             <input type="number" min="1" step="1" class="num" data-testid=format!("preview-groups-{k}")
                                 prop:value=move || dispatch.map_or(1, |(_, g)| g[k]).to_string()
                                 on:change=move |ev| {
@@ -91,7 +91,7 @@ pub fn StageControls() -> impl IntoView {
                                         pv.settings.update(|s| { s.groups = now; s.groups[k] = n.max(1); });
                                     }
                                 }/>
-                        }).collect_view()}
+                        }).collect_view()}</span>
                     </div>
                 }.into_any()
             }
