@@ -251,6 +251,20 @@ test('stages without a preview, untranslatable shaders and missing WebGPU say so
     await pattern.selectOption(other);
     await page.locator('[data-testid=preview-cpu-drawn][data-stale=true]').waitFor({ timeout: 5000 });
     if (SHOTS) await page.getByTestId('preview-pane').screenshot({ path: path.join(SHOTS, 'preview-no-webgpu.png') });
+    // A compute shader that writes a buffer: run on the CPU, its table holds
+    // the native renderer's words.
+    const cs = path.join(CORPUS, 'vkd3d/tgsm/026_cs_5_0.dxbc');
+    const csLink = linkFor(cs);
+    await page.goto('about:blank');
+    await page.goto(APP_URL + csLink);
+    await page.getByTestId('preview-status').filter({ hasText: 'WebGPU unavailable' }).waitFor({ timeout: 20000 });
+    await page.getByTestId('preview-cpu-draw').click();
+    await page.getByTestId('preview-buffer').first().waitFor({ timeout: 60000 });
+    await page.getByTestId('preview-buffer-source').waitFor();
+    const rows = await page.getByTestId('preview-buffer').first().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    const words = nativeReference(csLink).readbacks[0];
+    assert.equal(rows.length, Math.min(64, words.length / 4));
+    rows.forEach(([i, v], k) => assert.deepEqual([Number(i), Number(v)], [k, words.readUInt32LE(4 * k)], `row ${k}`));
   }, { webgpu: false });
 });
 

@@ -137,6 +137,10 @@ pub struct PreviewSignals {
     pub companion_note: RwSignal<Option<String>>,
     /// The GPU's read-backs of the last frame.
     pub readbacks: RwSignal<Option<Arc<Vec<Vec<u8>>>>>,
+    /// Without WebGPU: the CPU interpreter's read-backs of the last run asked
+    /// for, kept across new inputs (its fingerprint tells they moved on; the
+    /// canvas still shows its picture).
+    pub(crate) cpu_run: RwSignal<Option<Arc<CpuRun>>>,
     /// The pixel picked for the debugger (a click on the picture).
     pub debug_pick: RwSignal<Option<(u32, u32)>>,
     /// The debugger's invocation and step, for links.
@@ -166,6 +170,7 @@ impl PreviewSignals {
             companions: RwSignal::new(Vec::new()),
             companion_note: RwSignal::new(None),
             readbacks: RwSignal::new(None),
+            cpu_run: RwSignal::new(None),
             debug_pick: RwSignal::new(None),
             debug_link: RwSignal::new(None),
             debug_restore: RwSignal::new(None),
@@ -506,6 +511,23 @@ fn reopen_if_lost(pv: PreviewSignals, gpu: &JsValue) -> bool {
         pv.reopen.update(|n| *n += 1);
     }
     true
+}
+
+/// A run of the preview's plan on the CPU interpreter, for the inputs
+/// with this fingerprint (the page has no WebGPU).
+pub(crate) struct CpuRun {
+    pub fingerprint: u64,
+    /// In plan order, as the GPU's would be.
+    pub readbacks: Arc<Vec<Vec<u8>>>,
+}
+
+/// The fingerprint of the page's inputs for `p` (tracked): what a
+/// reference or a CPU run must carry to stand for them.
+pub(crate) fn inputs_fingerprint(s: State, p: &Prepared) -> u64 {
+    let pv = s.pv;
+    s.model.with(|m| {
+        pv.values.with(|v| pv.settings.with(|st| pv.companions.with(|c| preview::fingerprint(p, &m.bytes, v, st, c))))
+    })
 }
 
 /// Draws the CPU interpreter's picture on the canvas (no WebGPU here);

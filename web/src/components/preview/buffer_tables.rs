@@ -4,11 +4,28 @@ use crate::preview;
 use crate::st;
 use leptos::prelude::*;
 
+/// The GPU's read-backs, or without WebGPU the CPU interpreter's (with a
+/// line saying so, and whether they still stand for the inputs).
 #[component]
 pub fn BufferTables() -> impl IntoView {
-    let pv = st().pv;
+    let s = st();
+    let pv = s.pv;
     move || {
-        let (p, data) = (pv.prepared.get()?, pv.readbacks.get()?);
+        let p = pv.prepared.get()?;
+        let (data, source) = match pv.readbacks.get() {
+            Some(d) => (d, None),
+            None => {
+                let run = pv.cpu_run.get()?;
+                // A run for other inputs may not even match this plan's read-backs.
+                if run.fingerprint != crate::preview_pane::inputs_fingerprint(s, &p) {
+                    return None;
+                }
+                let line = view! {
+                    <p class="small" data-testid="preview-buffer-source">"Computed on the CPU interpreter (no WebGPU here)."</p>
+                };
+                (run.readbacks.clone(), Some(line))
+            }
+        };
         let tables: Vec<_> = p
             .plan
             .readbacks
@@ -32,6 +49,6 @@ pub fn BufferTables() -> impl IntoView {
                 })
             })
             .collect();
-        (!tables.is_empty()).then(|| view! { <div class="ptables">{tables}</div> })
+        (!tables.is_empty()).then(|| view! { <div class="ptables">{source}{tables}</div> })
     }
 }

@@ -113,10 +113,7 @@ pub(crate) fn live_reference(s: State) -> Option<Arc<Reference>> {
     let pv = s.pv;
     let r = pv.reference.get()?;
     let p = pv.prepared.get()?;
-    let want = s.model.with(|m| {
-        pv.values.with(|v| pv.settings.with(|st| pv.companions.with(|c| preview::fingerprint(&p, &m.bytes, v, st, c))))
-    });
-    (r.fingerprint == want).then_some(r)
+    (r.fingerprint == crate::preview_pane::inputs_fingerprint(s, &p)).then_some(r)
 }
 
 fn verdict_name(c: &reference::Comparison) -> &'static str {

@@ -1,9 +1,10 @@
-//! Without WebGPU, the picture drawn on the CPU interpreter instead: the
-//! same read-backs "Compare with the CPU interpreter" computes (every pixel
-//! or thread, in the worker), shown on the canvas as the GPU's would be.
+//! Without WebGPU, the preview run on the CPU interpreter instead: the same
+//! read-backs "Compare with the CPU interpreter" computes (every pixel or
+//! thread, in the worker). The picture goes on the canvas as the GPU's
+//! would; buffers go to the tables below (`BufferTables`).
 
 use crate::preview::{self, Prepared};
-use crate::preview_pane::{draw_on_cpu_canvas, Status};
+use crate::preview_pane::{draw_on_cpu_canvas, inputs_fingerprint, CpuRun, Status};
 use crate::st;
 use leptos::prelude::*;
 use preview_model::plan::Readback;
@@ -11,12 +12,11 @@ use preview_model::reference;
 use preview_model::Stage;
 use std::sync::Arc;
 
-/// What the last CPU drawing was made from, to tell when the inputs moved on.
+/// What the last run showed.
 #[derive(Clone, PartialEq)]
-struct Drawn {
-    fingerprint: u64,
-    width: u32,
-    height: u32,
+struct Shown {
+    /// The picture's size (none for a compute shader that writes only buffers).
+    picture: Option<(u32, u32)>,
     ms: f64,
     /// All NaN, infinite or black: what the GPU path's warning would say.
     warning: Option<String>,
@@ -27,26 +27,18 @@ pub fn CpuPicture() -> impl IntoView {
     let s = st();
     let pv = s.pv;
     let running = RwSignal::new(false);
-    let drawn = RwSignal::new(None::<Drawn>);
+    let shown = RwSignal::new(None::<Shown>);
     let note = RwSignal::new(None::<String>);
     // The interpreter runs pixel and compute shaders (no rasteriser, no
-    // geometry or tessellation passes); a compute shader has a picture when
-    // it writes a storage texture.
+    // geometry or tessellation passes).
     let offered = move || {
         matches!(pv.status.get(), Status::NoWebGpu(_))
-            && pv.prepared.get().is_some_and(|p| match p.plan.stage {
-                Stage::Pixel => true,
-                Stage::Compute => p.plan.readbacks.iter().any(|r| matches!(r, Readback::StorageTexture { .. })),
-                _ => false,
-            })
+            && pv.prepared.get().is_some_and(|p| matches!(p.plan.stage, Stage::Pixel | Stage::Compute))
     };
-    let fingerprint = move |p: &Prepared| {
-        s.model.with(|m| {
-            pv.values
-                .with(|v| pv.settings.with(|st| pv.companions.with(|c| preview::fingerprint(p, &m.bytes, v, st, c))))
-        })
+    let has_picture = |p: &Prepared| {
+        p.plan.stage == Stage::Pixel || p.plan.readbacks.iter().any(|r| matches!(r, Readback::StorageTexture { .. }))
     };
-    let on_draw = move |_| {
+    let on_run = move |_| {
         let Some(p) = pv.prepared.get_untracked() else { return };
         let bytes = s.model.with_untracked(|m| m.bytes.clone());
         let (values, settings) = pv.link_state();
@@ -60,40 +52,49 @@ pub fn CpuPicture() -> impl IntoView {
             running.set(false);
             let r = match answer.and_then(|file| reference::decode(&file).map_err(|e| e.to_string())) {
                 Ok(r) => r,
-                Err(why) => return note.set(Some(format!("The interpreter drew nothing: {why}"))),
+                Err(why) => return note.set(Some(format!("The interpreter ran nothing: {why}"))),
             };
-            match preview::canvas_picture(&p.plan, &r.readbacks, location) {
-                Some((width, height, px)) if draw_on_cpu_canvas(pv, width, height, &px) => {
-                    let ms = js_sys::Date::now() - t0;
-                    let warning = preview::shown_target(&p.plan, location)
-                        .and_then(|i| preview_model::picture::classify_target(&p.plan, &r.readbacks, i).warning());
-                    drawn.set(Some(Drawn { fingerprint: r.fingerprint, width, height, ms, warning }));
+            let ms = js_sys::Date::now() - t0;
+            let picture = match preview::canvas_picture(&p.plan, &r.readbacks, location) {
+                Some((width, height, px)) if draw_on_cpu_canvas(pv, width, height, &px) => Some((width, height)),
+                Some(_) => {
+                    note.set(Some("the canvas cannot take a 2D picture here".into()));
+                    None
                 }
-                Some(_) => note.set(Some("the canvas cannot take a 2D picture here".into())),
-                None => note.set(Some("the interpreter's run holds no picture to draw".into())),
-            }
+                None => None,
+            };
+            let warning = preview::shown_target(&p.plan, location)
+                .and_then(|i| preview_model::picture::classify_target(&p.plan, &r.readbacks, i).warning());
+            shown.set(Some(Shown { picture, ms, warning }));
+            pv.cpu_run.set(Some(Arc::new(CpuRun { fingerprint: r.fingerprint, readbacks: Arc::new(r.readbacks) })));
         });
     };
     let label = move || {
-        let d = drawn.get()?;
-        let p: Arc<Prepared> = pv.prepared.get()?;
-        let stale = d.fingerprint != fingerprint(&p);
+        let (d, run, p) = (shown.get()?, pv.cpu_run.get()?, pv.prepared.get()?);
+        let stale = run.fingerprint != inputs_fingerprint(s, &p);
+        let text = match (stale, d.picture) {
+            (true, _) => "This was run on the CPU interpreter for earlier inputs: run it again to follow them.".to_string(),
+            (false, Some((w, h))) => format!(
+                "Drawn on the CPU interpreter (dxbc-interp), {w}×{h}, in {:.0} ms; the GPU path draws it live where WebGPU runs.",
+                d.ms
+            ),
+            (false, None) => format!("Run on the CPU interpreter (dxbc-interp) in {:.0} ms: its buffers are below.", d.ms),
+        };
         Some(view! {
-            <p class="small" data-testid="preview-cpu-drawn" data-stale=stale.to_string()>
-                {if stale {
-                    format!("The picture ({}×{}) was drawn on the CPU interpreter for earlier inputs: draw again to follow them.", d.width, d.height)
-                } else {
-                    format!("Drawn on the CPU interpreter (dxbc-interp), {}×{}, in {:.0} ms; the GPU path draws it live where WebGPU runs.", d.width, d.height, d.ms)
-                }}
-            </p>
+            <p class="small" data-testid="preview-cpu-drawn" data-stale=stale.to_string()>{text}</p>
             {(!stale).then_some(d.warning).flatten().map(|w| view! { <p class="terror small" data-testid="preview-warning">{w}</p> })}
         })
     };
     move || {
+        let picture = pv.prepared.with(|p| p.as_deref().is_some_and(has_picture));
         offered().then(|| view! {
             <div class="cpu-picture">
-                <button class="btn small" data-testid="preview-cpu-draw" disabled=move || running.get() on:click=on_draw>
-                    {move || if running.get() { "Running the interpreter…" } else { "Draw it on the CPU interpreter" }}</button>
+                <button class="btn small" data-testid="preview-cpu-draw" disabled=move || running.get() on:click=on_run>
+                    {move || match (running.get(), picture) {
+                        (true, _) => "Running the interpreter…",
+                        (false, true) => "Draw it on the CPU interpreter",
+                        (false, false) => "Run it on the CPU interpreter",
+                    }}</button>
                 {label}
                 {move || note.get().map(|n| view! { <p class="terror small" data-testid="preview-cpu-note">{n}</p> })}
             </div>
