@@ -5,7 +5,7 @@ use crate::st;
 use leptos::prelude::*;
 
 /// The GPU's read-backs, or without WebGPU the CPU interpreter's (with a
-/// line saying so, and whether they still stand for the inputs).
+/// line saying so, and only while they stand for the page's inputs).
 #[component]
 pub fn BufferTables() -> impl IntoView {
     let s = st();
