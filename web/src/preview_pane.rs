@@ -530,6 +530,18 @@ pub(crate) fn inputs_fingerprint(s: State, p: &Prepared) -> u64 {
     })
 }
 
+/// The read-backs the preview's widgets show: the GPU's last frame, or
+/// without WebGPU the CPU interpreter's last run while it stands for the
+/// page's inputs (a run for other inputs may not even match this plan's
+/// read-backs). The flag is true for the CPU's.
+pub(crate) fn shown_readbacks(s: State, p: &Prepared) -> Option<(Arc<Vec<Vec<u8>>>, bool)> {
+    if let Some(d) = s.pv.readbacks.get() {
+        return Some((d, false));
+    }
+    let run = s.pv.cpu_run.get()?;
+    (run.fingerprint == inputs_fingerprint(s, p)).then(|| (run.readbacks.clone(), true))
+}
+
 /// Draws the CPU interpreter's picture on the canvas (no WebGPU here);
 /// false when the canvas cannot take a 2D context.
 pub(crate) fn draw_on_cpu_canvas(pv: PreviewSignals, width: u32, height: u32, pixels: &[u8]) -> bool {

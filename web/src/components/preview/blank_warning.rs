@@ -1,4 +1,5 @@
-//! A warning when the shown picture is all NaN, infinite or black.
+//! A warning when the shown picture (the GPU's, or the CPU interpreter's
+//! without WebGPU) is all NaN, infinite or black.
 
 use crate::preview;
 use crate::st;
@@ -7,9 +8,11 @@ use leptos::prelude::*;
 /// A warning when the shown picture is all NaN, infinite or black.
 #[component]
 pub fn BlankWarning() -> impl IntoView {
-    let pv = st().pv;
+    let s = st();
+    let pv = s.pv;
     let picture = Memo::new(move |_| {
-        let (p, data) = (pv.prepared.get()?, pv.readbacks.get()?);
+        let p = pv.prepared.get()?;
+        let (data, _) = crate::preview_pane::shown_readbacks(s, &p)?;
         preview::shown_picture(&p, &data, pv.settings.with(|s| s.target))
     });
     move || {

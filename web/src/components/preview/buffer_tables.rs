@@ -4,28 +4,18 @@ use crate::preview;
 use crate::st;
 use leptos::prelude::*;
 
-/// The GPU's read-backs, or without WebGPU the CPU interpreter's (with a
-/// line saying so, and only while they stand for the page's inputs).
+/// The buffers of the shown read-backs (`preview_pane::shown_readbacks`),
+/// under a line saying so when the CPU interpreter computed them.
 #[component]
 pub fn BufferTables() -> impl IntoView {
     let s = st();
     let pv = s.pv;
     move || {
         let p = pv.prepared.get()?;
-        let (data, source) = match pv.readbacks.get() {
-            Some(d) => (d, None),
-            None => {
-                let run = pv.cpu_run.get()?;
-                // A run for other inputs may not even match this plan's read-backs.
-                if run.fingerprint != crate::preview_pane::inputs_fingerprint(s, &p) {
-                    return None;
-                }
-                let line = view! {
-                    <p class="small" data-testid="preview-buffer-source">"Computed on the CPU interpreter (no WebGPU here)."</p>
-                };
-                (run.readbacks.clone(), Some(line))
-            }
-        };
+        let (data, from_cpu) = crate::preview_pane::shown_readbacks(s, &p)?;
+        let source = from_cpu.then(|| {
+            view! { <p class="small" data-testid="preview-buffer-source">"Computed on the CPU interpreter (no WebGPU here)."</p> }
+        });
         let tables: Vec<_> = p
             .plan
             .readbacks

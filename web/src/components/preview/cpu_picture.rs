@@ -1,7 +1,8 @@
 //! Without WebGPU, the preview run on the CPU interpreter instead: the same
 //! read-backs "Compare with the CPU interpreter" computes (every pixel or
 //! thread, in the worker). The picture goes on the canvas as the GPU's
-//! would; buffers go to the tables below (`BufferTables`).
+//! would; buffers go to the tables below and an empty picture to the
+//! blank warning (both read `preview_pane::shown_readbacks`).
 
 use crate::preview::{self, Prepared};
 use crate::preview_pane::{draw_on_cpu_canvas, inputs_fingerprint, CpuRun, Status};
@@ -18,8 +19,6 @@ struct Shown {
     /// The picture's size (none for a compute shader that writes only buffers).
     picture: Option<(u32, u32)>,
     ms: f64,
-    /// All NaN, infinite or black: what the GPU path's warning would say.
-    warning: Option<String>,
 }
 
 #[component]
@@ -63,9 +62,7 @@ pub fn CpuPicture() -> impl IntoView {
                 }
                 None => None,
             };
-            let warning = preview::shown_target(&p.plan, location)
-                .and_then(|i| preview_model::picture::classify_target(&p.plan, &r.readbacks, i).warning());
-            shown.set(Some(Shown { picture, ms, warning }));
+            shown.set(Some(Shown { picture, ms }));
             pv.cpu_run.set(Some(Arc::new(CpuRun { fingerprint: r.fingerprint, readbacks: Arc::new(r.readbacks) })));
         });
     };
@@ -80,10 +77,7 @@ pub fn CpuPicture() -> impl IntoView {
             ),
             (false, None) => format!("Run on the CPU interpreter (dxbc-interp) in {:.0} ms: its buffers are below.", d.ms),
         };
-        Some(view! {
-            <p class="small" data-testid="preview-cpu-drawn" data-stale=stale.to_string()>{text}</p>
-            {(!stale).then_some(d.warning).flatten().map(|w| view! { <p class="terror small" data-testid="preview-warning">{w}</p> })}
-        })
+        Some(view! { <p class="small" data-testid="preview-cpu-drawn" data-stale=stale.to_string()>{text}</p> })
     };
     move || {
         let picture = pv.prepared.with(|p| p.as_deref().is_some_and(has_picture));
