@@ -31,15 +31,20 @@ pub fn translate_json(bytes: &[u8]) -> String {
 /// hull and domain shaders take the form they run in on WebGPU, through
 /// compute ([`dxbc_naga::StageForm::standalone`]): the CLI's `--form auto`.
 pub fn lower(shader: &Shader) -> Result<dxbc_naga::Translation, Failure> {
-    use dxbc_naga::TranslateError as E;
     let form = dxbc_naga::StageForm::standalone(shader);
-    dxbc_naga::translate_pipeline_stage(shader, &dxbc_naga::Options::default(), form).map_err(|e| match e {
+    dxbc_naga::translate_pipeline_stage(shader, &dxbc_naga::Options::default(), form).map_err(translate_failure)
+}
+
+/// Why a lowering failed, as the pane shows it.
+fn translate_failure(e: dxbc_naga::TranslateError) -> Failure {
+    use dxbc_naga::TranslateError as E;
+    match e {
         E::Unsupported { limitation, detail, offset } => {
             Failure::new(FailureKind::Unsupported(limitation), detail, Some(offset))
         }
         E::Malformed { what, offset } => Failure::new(FailureKind::Malformed, what, Some(offset)),
         E::Validation { message, offset } => Failure::new(FailureKind::Validation, message, offset),
-    })
+    }
 }
 
 /// A backend's refusal or failure, as the pane shows it (a refusal names
@@ -51,6 +56,8 @@ fn output_failure(e: dxbc_naga::OutputError, target: Target) -> Failure {
             Failure::new(FailureKind::Unsupported(limitation), detail, Some(offset))
         }
         e @ (E::Backend { .. } | E::Withheld { .. }) => Failure::new(FailureKind::Backend, e.to_string(), None),
+        // The lowering this target is written from (software doubles) failed.
+        E::SoftwareDoubles { error, .. } => translate_failure(error),
     };
     f.target = Some(target);
     f

@@ -211,8 +211,8 @@ pub struct Translation {
     pub compute_form: Option<ComputeForm>,
     /// For a shader with doubles lowered natively: the same shader with
     /// software doubles ([`DoubleMode::Software`]), which the languages
-    /// without `f64` are written from.
-    pub software_doubles: Option<Box<SoftwareDoubles>>,
+    /// without `f64` are written from (see [`Translation::software_doubles`]).
+    pub(crate) software_doubles: Option<LazySoftwareDoubles>,
 }
 
 /// A second lowering of a shader with doubles, in software binary64.
@@ -220,6 +220,39 @@ pub struct Translation {
 pub struct SoftwareDoubles {
     pub module: naga::Module,
     pub info: naga::valid::ModuleInfo,
+}
+
+/// The software-doubles lowering of a shader, made the first time a writer
+/// asks for it. Why: it is a second lowering of the whole shader with the
+/// binary64 library added, several times the cost of the first, and only
+/// the languages without `f64` read it; SPIR-V never did.
+pub(crate) struct LazySoftwareDoubles {
+    /// What it is lowered from: the shader, the options (doubles in
+    /// software) and the form of the native lowering.
+    source: Box<(dxbc::Shader, Options, StageForm)>,
+    made: std::sync::OnceLock<Result<SoftwareDoubles, TranslateError>>,
+}
+
+impl LazySoftwareDoubles {
+    pub(crate) fn new(shader: &dxbc::Shader, options: Options, form: StageForm) -> Self {
+        LazySoftwareDoubles { source: Box::new((shader.clone(), options, form)), made: std::sync::OnceLock::new() }
+    }
+
+    fn get(&self) -> Result<&SoftwareDoubles, &TranslateError> {
+        self.made
+            .get_or_init(|| {
+                let (shader, options, form) = &*self.source;
+                lower::translate_form(shader, options, *form)
+                    .map(|t| SoftwareDoubles { module: t.module, info: t.info })
+            })
+            .as_ref()
+    }
+}
+
+impl std::fmt::Debug for LazySoftwareDoubles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazySoftwareDoubles").field("form", &self.source.2).field("made", &self.made.get()).finish()
+    }
 }
 
 /// A feature of a translated shader that some targets cannot express (see
@@ -237,12 +270,23 @@ pub struct TargetRefusal {
 impl Translation {
     /// The module `language` is written from: SPIR-V takes
     /// [`Translation::module`], the others the software-doubles lowering
-    /// when there is one.
-    pub fn module_for(&self, language: Language) -> (&naga::Module, &naga::valid::ModuleInfo) {
+    /// when there is one (made now if it was not yet).
+    pub fn module_for(&self, language: Language) -> Result<(&naga::Module, &naga::valid::ModuleInfo), OutputError> {
         match (&self.software_doubles, language) {
-            (Some(s), Language::Wgsl | Language::Glsl | Language::Msl | Language::Hlsl) => (&s.module, &s.info),
-            _ => (&self.module, &self.info),
+            (Some(s), Language::Wgsl | Language::Glsl | Language::Msl | Language::Hlsl) => match s.get() {
+                Ok(s) => Ok((&s.module, &s.info)),
+                Err(e) => Err(OutputError::SoftwareDoubles { language, error: e.clone() }),
+            },
+            _ => Ok((&self.module, &self.info)),
         }
+    }
+
+    /// For a shader whose doubles are lowered natively: its lowering with
+    /// software doubles, which the languages without `f64` are written from,
+    /// made on the first call. None for a shader without doubles (or one
+    /// translated with [`DoubleMode::Software`] already).
+    pub fn software_doubles(&self) -> Option<Result<&SoftwareDoubles, &TranslateError>> {
+        self.software_doubles.as_ref().map(LazySoftwareDoubles::get)
     }
 
     /// Why `language` cannot be written for this shader, if it cannot: the
@@ -385,6 +429,15 @@ pub enum OutputError {
         /// Why, with the upstream issue.
         reason: &'static str,
     },
+    /// The shader's lowering with software doubles, which this language
+    /// (one without `f64`) is written from, failed; SPIR-V, written from
+    /// the native lowering, may still be written.
+    SoftwareDoubles {
+        /// The output language.
+        language: Language,
+        /// Why the software-doubles lowering failed.
+        error: TranslateError,
+    },
     /// The shader uses a feature this language cannot express (the other
     /// languages may still be written: see [`Translation::refusal`]).
     Refused {
@@ -405,6 +458,7 @@ impl OutputError {
         match self {
             OutputError::Backend { language, .. }
             | OutputError::Withheld { language, .. }
+            | OutputError::SoftwareDoubles { language, .. }
             | OutputError::Refused { language, .. } => *language,
         }
     }
@@ -427,6 +481,9 @@ impl std::fmt::Display for OutputError {
         match self {
             OutputError::Backend { language, message } => write!(f, "{} writer failed: {message}", language.name()),
             OutputError::Withheld { language, reason } => write!(f, "{} output is withheld: {reason}", language.name()),
+            OutputError::SoftwareDoubles { language, error } => {
+                write!(f, "{} is written with software doubles, and that lowering failed: {error}", language.name())
+            }
             OutputError::Refused { language, limitation, detail, offset } => write!(
                 f,
                 "unsupported for {}: {detail} (at offset {offset:#x}): {}",
@@ -487,9 +544,9 @@ pub fn software_doubles_wgsl(fns: &[SoftDouble]) -> Result<String, OutputError> 
 /// from ([`Translation::module_for`]), with loads read once written at
 /// their use and integer reinterpretations as conversions ([`wgsl_form`]). Line links between the
 /// WGSL and the DXBC read its functions.
-pub fn wgsl_module(t: &Translation) -> std::borrow::Cow<'_, naga::Module> {
-    let (module, info) = t.module_for(Language::Wgsl);
-    wgsl_form::wgsl_module(module, info)
+pub fn wgsl_module(t: &Translation) -> Result<std::borrow::Cow<'_, naga::Module>, OutputError> {
+    let (module, info) = t.module_for(Language::Wgsl)?;
+    Ok(wgsl_form::wgsl_module(module, info))
 }
 
 /// WGSL text.
@@ -508,8 +565,8 @@ pub struct Wgsl<'t> {
 /// [`to_wgsl`], keeping the module the text was written from.
 pub fn wgsl(t: &Translation) -> Result<Wgsl<'_>, OutputError> {
     t.check(Language::Wgsl)?;
-    let (_, info) = t.module_for(Language::Wgsl);
-    let module = wgsl_module(t);
+    let (_, info) = t.module_for(Language::Wgsl)?;
+    let module = wgsl_module(t)?;
     let s = writers::wgsl(&module, info).map_err(|e| OutputError::backend(Language::Wgsl, e))?;
     // Bit masks in hex (`wgsl_text`: naga writes every integer in decimal),
     // long floats in exponent form, and binding attributes on their
@@ -568,7 +625,7 @@ pub fn spirv_with_edits(t: &Translation) -> Result<(Vec<u32>, Vec<spirv_post::Ed
 pub fn to_glsl(t: &Translation) -> Result<String, OutputError> {
     t.check(Language::Glsl)?;
     use naga::back::glsl;
-    let (base, base_info) = t.module_for(Language::Glsl);
+    let (base, base_info) = t.module_for(Language::Glsl)?;
     let split = specialise::split_images_per_sampler(base);
     let split_info;
     let (module, info) = match &split {
@@ -606,7 +663,7 @@ pub fn to_msl(t: &Translation) -> Result<String, OutputError> {
     use naga::back::msl;
     let options = msl::Options { lang_version: (2, 4), fake_missing_bindings: true, ..Default::default() };
     let pipeline = msl::PipelineOptions { entry_point: Some((t.stage, "main".into())), ..Default::default() };
-    let (module, info) = t.module_for(Language::Msl);
+    let (module, info) = t.module_for(Language::Msl)?;
     msl::write_string(module, info, &options, &pipeline)
         .map(|(s, _)| s)
         .map_err(|e| OutputError::backend(Language::Msl, e))
@@ -621,7 +678,30 @@ pub fn to_hlsl(t: &Translation) -> Result<String, OutputError> {
     let pipeline = hlsl::PipelineOptions { entry_point: Some((t.stage, "main".into())) };
     let mut out = String::new();
     let mut w = hlsl::Writer::new(&mut out, &options, &pipeline);
-    let (module, info) = t.module_for(Language::Hlsl);
+    let (module, info) = t.module_for(Language::Hlsl)?;
     w.write(module, info, None).map_err(|e| OutputError::backend(Language::Hlsl, e))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Writing SPIR-V (native `f64`) never makes the software-doubles
+    /// lowering; the first writer of a language without `f64` makes it, once.
+    #[test]
+    fn only_a_language_without_f64_makes_the_software_doubles_lowering() {
+        let listing = "ps_5_0\ndcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps\n\
+                       dcl_input_ps linear v0.x\ndcl_output o0.x\ndcl_temps 1\nftod r0.xy, v0.x\n\
+                       dmul r0.xy, r0.xyxy, r0.xyxy\ndtof o0.x, r0.xyxx\nret\n";
+        let shader = dxbc::Shader::parse(&dxbc::asm::assemble(listing).expect("assembles")).expect("parses");
+        let t = crate::translate(&shader, &crate::Options::default()).expect("translates");
+        let lazy = t.software_doubles.as_ref().expect("the shader has doubles");
+        crate::to_spirv(&t).expect("SPIR-V");
+        assert!(lazy.made.get().is_none(), "SPIR-V made the software lowering");
+        crate::to_wgsl(&t).expect("WGSL");
+        let made = lazy.made.get().and_then(|r| r.as_ref().ok()).map(|s| &s.module as *const naga::Module);
+        assert!(made.is_some(), "WGSL is written from the software lowering");
+        crate::to_hlsl(&t).expect("HLSL");
+        let again = t.software_doubles().and_then(|r| r.ok()).map(|s| &s.module as *const naga::Module);
+        assert_eq!(again, made, "made once, kept");
+    }
 }

@@ -215,7 +215,9 @@ impl RefusalTable {
                             *c.refused.entry(limitation).or_default().entry(stage).or_default() += 1
                         }
                         Err(OutputError::Withheld { .. }) => *c.withheld.entry(stage).or_default() += 1,
-                        Err(e @ OutputError::Backend { .. }) => c.failed.push((file.to_path_buf(), e.to_string())),
+                        Err(e @ (OutputError::Backend { .. } | OutputError::SoftwareDoubles { .. })) => {
+                            c.failed.push((file.to_path_buf(), e.to_string()))
+                        }
                     }
                 }
             }

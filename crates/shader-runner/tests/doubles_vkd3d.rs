@@ -209,7 +209,7 @@ fn vkd3d_double_tests_agree_between_native_and_software_doubles() {
     for f in &files {
         let shader = dxbc::Shader::parse(&std::fs::read(f).unwrap()).unwrap();
         let Ok(native) = dxbc_naga::translate(&shader, &Default::default()) else { continue };
-        if native.software_doubles.is_none() {
+        if native.software_doubles().is_none() {
             continue;
         }
         let options = dxbc_naga::Options { doubles: dxbc_naga::DoubleMode::Software, ..Default::default() };

@@ -529,14 +529,12 @@ pub(crate) fn translate_form(
         }
     };
     crate::lets::unname(&mut l.module, &info);
-    // Languages without f64 get a second lowering with software doubles.
-    let software_doubles = if l.uses_doubles && options.doubles == crate::DoubleMode::Native {
+    // Languages without f64 get a second lowering with software doubles,
+    // in the same form, made when one of their writers first asks for it.
+    let software_doubles = (l.uses_doubles && options.doubles == crate::DoubleMode::Native).then(|| {
         let soft = Options { doubles: crate::DoubleMode::Software, ..options.clone() };
-        let t = translate(shader, &soft)?;
-        Some(Box::new(crate::SoftwareDoubles { module: t.module, info: t.info }))
-    } else {
-        None
-    };
+        crate::LazySoftwareDoubles::new(shader, soft, form)
+    });
     Ok(Translation {
         software_doubles,
         module: l.module,
