@@ -48,7 +48,7 @@ fn spirv_keeps_native_doubles_and_the_others_are_written_from_software_ones() {
         ("wgsl", dxbc_naga::to_wgsl(&t)),
     ] {
         let text = text.unwrap_or_else(|e| panic!("{language}: {e}"));
-        assert!(!text.contains("double"), "{language} has no software doubles:\n{text}");
+        assert!(!text.contains("double"), "{language} writes no native double type:\n{text}");
         assert!(text.contains("f64_"), "{language}: the software binary64 functions:\n{text}");
     }
 }
