@@ -519,6 +519,11 @@ pub(crate) struct CpuRun {
     pub fingerprint: u64,
     /// In plan order, as the GPU's would be.
     pub readbacks: Arc<Vec<Vec<u8>>>,
+    /// The size of the picture drawn on the canvas from it (none for a
+    /// compute shader that writes only buffers, or a canvas without 2D).
+    pub picture: Option<(u32, u32)>,
+    /// How long the run took, from the request to the drawing.
+    pub ms: f64,
 }
 
 /// The fingerprint of the page's inputs for `p` (tracked): what a

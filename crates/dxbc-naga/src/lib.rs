@@ -463,10 +463,13 @@ impl OutputError {
         }
     }
 
-    /// The limitation behind a refusal (None for writer failures).
+    /// The limitation behind a refusal (None for writer failures), the
+    /// software-doubles lowering's own refusal included: `translate` gave
+    /// it when it made that lowering eagerly.
     pub fn limitation(&self) -> Option<Limitation> {
         match self {
             OutputError::Refused { limitation, .. } => Some(*limitation),
+            OutputError::SoftwareDoubles { error, .. } => error.limitation(),
             _ => None,
         }
     }
@@ -703,5 +706,21 @@ mod tests {
         crate::to_hlsl(&t).expect("HLSL");
         let again = t.software_doubles().and_then(|r| r.ok()).map(|s| &s.module as *const naga::Module);
         assert_eq!(again, made, "made once, kept");
+    }
+
+    /// A refusal of the software-doubles lowering stays a typed refusal
+    /// (the CLI's exit status 3, the preview's typed refusal).
+    #[test]
+    fn a_refused_software_lowering_keeps_its_limitation() {
+        use crate::{Language, Limitation, OutputError, TranslateError};
+        let error =
+            TranslateError::Unsupported { limitation: Limitation::DoubleTextures, detail: "t0".into(), offset: 0x40 };
+        let e = OutputError::SoftwareDoubles { language: Language::Wgsl, error };
+        assert_eq!((e.limitation(), e.language()), (Some(Limitation::DoubleTextures), Language::Wgsl));
+        let e = OutputError::SoftwareDoubles {
+            language: Language::Msl,
+            error: TranslateError::Validation { message: "bad".into(), offset: None },
+        };
+        assert_eq!(e.limitation(), None);
     }
 }

@@ -211,13 +211,14 @@ impl RefusalTable {
                     let c = self.targets.entry(language).or_default();
                     match write(t, language) {
                         Ok(()) => *c.written.entry(stage).or_default() += 1,
-                        Err(OutputError::Refused { limitation, .. }) => {
-                            *c.refused.entry(limitation).or_default().entry(stage).or_default() += 1
-                        }
                         Err(OutputError::Withheld { .. }) => *c.withheld.entry(stage).or_default() += 1,
-                        Err(e @ (OutputError::Backend { .. } | OutputError::SoftwareDoubles { .. })) => {
-                            c.failed.push((file.to_path_buf(), e.to_string()))
-                        }
+                        // A refusal, the software-doubles lowering's included, or a failure.
+                        Err(e) => match e.limitation() {
+                            Some(limitation) => {
+                                *c.refused.entry(limitation).or_default().entry(stage).or_default() += 1
+                            }
+                            None => c.failed.push((file.to_path_buf(), e.to_string())),
+                        },
                     }
                 }
             }

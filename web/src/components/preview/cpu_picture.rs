@@ -13,20 +13,11 @@ use preview_model::reference;
 use preview_model::Stage;
 use std::sync::Arc;
 
-/// What the last run showed.
-#[derive(Clone, PartialEq)]
-struct Shown {
-    /// The picture's size (none for a compute shader that writes only buffers).
-    picture: Option<(u32, u32)>,
-    ms: f64,
-}
-
 #[component]
 pub fn CpuPicture() -> impl IntoView {
     let s = st();
     let pv = s.pv;
     let running = RwSignal::new(false);
-    let shown = RwSignal::new(None::<Shown>);
     let note = RwSignal::new(None::<String>);
     // The interpreter runs pixel and compute shaders (no rasteriser, no
     // geometry or tessellation passes).
@@ -62,20 +53,20 @@ pub fn CpuPicture() -> impl IntoView {
                 }
                 None => None,
             };
-            shown.set(Some(Shown { picture, ms }));
-            pv.cpu_run.set(Some(Arc::new(CpuRun { fingerprint: r.fingerprint, readbacks: Arc::new(r.readbacks) })));
+            let readbacks = Arc::new(r.readbacks);
+            pv.cpu_run.set(Some(Arc::new(CpuRun { fingerprint: r.fingerprint, readbacks, picture, ms })));
         });
     };
     let label = move || {
-        let (d, run, p) = (shown.get()?, pv.cpu_run.get()?, pv.prepared.get()?);
+        let (run, p) = (pv.cpu_run.get()?, pv.prepared.get()?);
         let stale = run.fingerprint != inputs_fingerprint(s, &p);
-        let text = match (stale, d.picture) {
+        let text = match (stale, run.picture) {
             (true, _) => "This was run on the CPU interpreter for earlier inputs: run it again to follow them.".to_string(),
             (false, Some((w, h))) => format!(
                 "Drawn on the CPU interpreter (dxbc-interp), {w}×{h}, in {:.0} ms; the GPU path draws it live where WebGPU runs.",
-                d.ms
+                run.ms
             ),
-            (false, None) => format!("Run on the CPU interpreter (dxbc-interp) in {:.0} ms: its buffers are below.", d.ms),
+            (false, None) => format!("Run on the CPU interpreter (dxbc-interp) in {:.0} ms: its buffers are below.", run.ms),
         };
         Some(view! { <p class="small" data-testid="preview-cpu-drawn" data-stale=stale.to_string()>{text}</p> })
     };
