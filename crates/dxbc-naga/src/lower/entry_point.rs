@@ -5,6 +5,7 @@
 
 use super::names::semantic_identifier;
 use super::*;
+use std::borrow::Cow;
 
 /// A signature element.
 type Element = dxbc::chunks::signature::SignatureElement;
@@ -165,11 +166,15 @@ impl<'a> Lower<'a> {
     /// The input signature's elements, with a float vec4 varying at
     /// location = register for each register read but absent from it (or
     /// when there is no signature at all).
-    fn input_elements(&self, shader: &dxbc::Shader) -> Vec<Element> {
-        let mut sig_in: Vec<Element> = shader.input_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
+    ///
+    /// Borrowed where the signature has them: cloning the elements (and
+    /// their names) cost a few allocations per translation.
+    fn input_elements<'s>(&self, shader: &'s dxbc::Shader) -> Vec<Cow<'s, Element>> {
+        let mut sig_in: Vec<Cow<'s, Element>> =
+            shader.input_signature.as_ref().map_or_else(Vec::new, |s| s.elements.iter().map(Cow::Borrowed).collect());
         for &reg in self.inputs.keys() {
             if !sig_in.iter().any(|e| e.register == reg) {
-                sig_in.push(synthetic_element(reg, &format!("V{reg}"), reg));
+                sig_in.push(Cow::Owned(synthetic_element(reg, &format!("V{reg}"), reg)));
             }
         }
         sig_in
@@ -181,7 +186,7 @@ impl<'a> Lower<'a> {
     /// components its mask names.
     fn signature_arguments(
         &mut self,
-        sig_in: &[Element],
+        sig_in: &[Cow<'_, Element>],
         interp: &BTreeMap<u32, InterpolationMode>,
         ep: &mut Function,
         copies: &mut Vec<ArgCopy>,
@@ -360,7 +365,7 @@ impl<'a> Lower<'a> {
     /// D3D still gives SV_Position at the pixel centre unless it is itself
     /// declared centroid or sample, while WebGPU (like Vulkan) then gives
     /// the sample's position.
-    fn position_at_centre(&self, sig_in: &[Element], interp: &BTreeMap<u32, InterpolationMode>) -> bool {
+    fn position_at_centre(&self, sig_in: &[Cow<'_, Element>], interp: &BTreeMap<u32, InterpolationMode>) -> bool {
         let per_sample = sig_in
             .iter()
             .any(|e| SN::from_u32(e.system_value) == Some(SN::SampleIndex) && self.inputs.contains_key(&e.register))
@@ -490,15 +495,15 @@ impl<'a> Lower<'a> {
     /// The output signature's elements of stream 0 (the one a geometry
     /// shader's draw rasterises), with a float vec4 for each register
     /// written but absent from it (`SV_Target` in a pixel shader).
-    fn output_elements(&self, shader: &dxbc::Shader) -> Vec<Element> {
-        let mut sig_out: Vec<Element> =
-            shader.output_signature.as_ref().map(|s| s.elements.clone()).unwrap_or_default();
-        sig_out.retain(|e| e.stream.unwrap_or(0) == 0);
+    fn output_elements<'s>(&self, shader: &'s dxbc::Shader) -> Vec<Cow<'s, Element>> {
+        let mut sig_out: Vec<Cow<'s, Element>> = shader.output_signature.as_ref().map_or_else(Vec::new, |s| {
+            s.elements.iter().filter(|e| e.stream.unwrap_or(0) == 0).map(Cow::Borrowed).collect()
+        });
         for &reg in self.outputs.keys() {
             if !sig_out.iter().any(|e| e.register == reg) {
                 let name =
                     if self.stage == ShaderStage::Fragment { "SV_Target".to_string() } else { format!("O{reg}") };
-                sig_out.push(synthetic_element(reg, &name, reg));
+                sig_out.push(Cow::Owned(synthetic_element(reg, &name, reg)));
             }
         }
         sig_out
@@ -512,7 +517,11 @@ impl<'a> Lower<'a> {
     /// The result's members for the output registers the body writes, but
     /// clip distances: each register as the signature element that first
     /// names it says.
-    fn register_outputs(&mut self, sig_out: &[Element], parts: &mut ResultParts) -> Result<(), TranslateError> {
+    fn register_outputs(
+        &mut self,
+        sig_out: &[Cow<'_, Element>],
+        parts: &mut ResultParts,
+    ) -> Result<(), TranslateError> {
         let stage = self.stage;
         let mut out_regs: BTreeMap<u32, &Element> = BTreeMap::new();
         for e in sig_out {
@@ -617,7 +626,7 @@ impl<'a> Lower<'a> {
     /// A vertex shader's SV_ClipDistance components, by (semantic index,
     /// register, component): the order of the `clip_distances` array.
     /// Registers holding them must hold nothing else.
-    fn clip_distances(&self, sig_out: &[Element]) -> Result<Vec<(u32, u32, u32)>, TranslateError> {
+    fn clip_distances(&self, sig_out: &[Cow<'_, Element>]) -> Result<Vec<(u32, u32, u32)>, TranslateError> {
         let mut clip: Vec<(u32, u32, u32)> = Vec::new();
         for e in sig_out.iter().filter(|e| self.is_clip_distance(e) && e.register != u32::MAX) {
             if sig_out.iter().any(|o| o.register == e.register && !self.is_clip_distance(o)) {
