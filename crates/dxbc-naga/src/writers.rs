@@ -5,7 +5,9 @@
 //! constant lookups, the layout's word lists; WGSL: the names and the
 //! namer's tables), so a reused writer writes each module as a fresh one
 //! would. What reuse saves is building those tables again for every
-//! module, a large part of writing a small shader.
+//! module, a large part of writing a small shader. Their outputs' room
+//! is kept too (the SPIR-V words, the WGSL text), so a module's output
+//! grows into room that is already there and is copied out once.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -14,7 +16,8 @@ use std::rc::Rc;
 use naga::back::{spv, wgsl};
 
 thread_local! {
-    static SPIRV: RefCell<Option<spv::Writer>> = const { RefCell::new(None) };
+    /// The writer, and the words it last wrote into (kept for their room).
+    static SPIRV: RefCell<Option<(spv::Writer, Vec<u32>)>> = const { RefCell::new(None) };
     static WGSL: RefCell<Option<(wgsl::Writer<Text>, Text)>> = const { RefCell::new(None) };
 }
 
@@ -27,15 +30,26 @@ pub(crate) fn spirv(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Re
         let Ok(mut slot) = cell.try_borrow_mut() else {
             return spv::write_vec(module, info, &options, None);
         };
-        let writer = match &mut *slot {
+        let (writer, room) = match &mut *slot {
             Some(w) => w,
-            None => slot.insert(spv::Writer::new(&options)?),
+            None => slot.insert((spv::Writer::new(&options)?, Vec::new())),
         };
-        let mut words = Vec::new();
-        writer.write(module, info, None, &options.debug_info, &mut words)?;
+        // naga appends the module section by section, and a fresh vector
+        // grew (and was copied) at most of them. Written into the room of
+        // the last module's words, the result is copied once, at its size.
+        room.clear();
+        writer.write(module, info, None, &options.debug_info, room)?;
+        let words = room.to_vec();
+        if room.capacity() > KEPT_WORDS {
+            *room = Vec::new();
+        }
         Ok(words)
     })
 }
+
+/// The most words of room kept between modules (4 MiB, and as many bytes
+/// of WGSL text): a huge module's room is given back after it.
+const KEPT_WORDS: usize = 1 << 20;
 
 /// naga's default SPIR-V options without `DEBUG` (names for every value),
 /// which naga adds to them only when it is built with debug assertions: the
@@ -60,7 +74,13 @@ pub(crate) fn wgsl(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Res
         // A failed write leaves text behind; the next one starts afresh.
         text.0.borrow_mut().clear();
         writer.write(module, info)?;
-        let written = std::mem::take(&mut *text.0.borrow_mut());
+        // Copied out at its size; the text's room stays for the next module
+        // (as the SPIR-V words' does).
+        let mut room = text.0.borrow_mut();
+        let written = room.as_str().to_owned();
+        if room.capacity() > KEPT_WORDS * 4 {
+            *room = String::new();
+        }
         Ok(written)
     })
 }
@@ -74,5 +94,48 @@ impl fmt::Write for Text {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.0.borrow_mut().push_str(s);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept writers (and their kept output room) write what a fresh
+    /// writer writes into a fresh vector or string, for every fxc corpus
+    /// shader that translates, written largest, smallest, next largest, …
+    /// so that each module follows one of a very different size.
+    #[test]
+    fn kept_writers_write_what_fresh_ones_write() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("corpus missing at {}: {e}", dir.display()));
+        let mut translations: Vec<(std::path::PathBuf, crate::Translation)> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
+            .filter_map(|p| {
+                let shader = dxbc::Shader::parse(&std::fs::read(&p).ok()?).ok()?;
+                let t = crate::translate(&shader, &Default::default()).ok()?;
+                Some((p, t))
+            })
+            .collect();
+        assert!(translations.len() > 300, "{} fxc shaders translate", translations.len());
+        translations.sort_by_cached_key(|(p, t)| {
+            (t.module.entry_points.iter().map(|e| e.function.expressions.len()).sum::<usize>(), p.clone())
+        });
+        let n = translations.len();
+        for i in 0..n {
+            let (path, t) = &translations[if i % 2 == 0 { n - 1 - i / 2 } else { i / 2 }];
+            let fresh = spv::write_vec(&t.module, &t.info, &spirv_options(), None);
+            match (spirv(&t.module, &t.info), fresh) {
+                (Ok(kept), Ok(fresh)) => assert!(kept == fresh, "{}: SPIR-V differs", path.display()),
+                (kept, fresh) => assert_eq!(kept.is_ok(), fresh.is_ok(), "{}: SPIR-V", path.display()),
+            }
+            let fresh = wgsl::write_string(&t.module, &t.info, wgsl::WriterFlags::empty());
+            match (wgsl(&t.module, &t.info), fresh) {
+                (Ok(kept), Ok(fresh)) => assert!(kept == fresh, "{}: WGSL differs", path.display()),
+                (kept, fresh) => assert_eq!(kept.is_ok(), fresh.is_ok(), "{}: WGSL", path.display()),
+            }
+        }
     }
 }
