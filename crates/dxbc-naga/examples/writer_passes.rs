@@ -10,6 +10,10 @@
 //! Every shader is translated once, outside the measured part. With
 //! `median`, only the middle fifth of the shaders by instruction count is
 //! written (as `lower_passes` picks them).
+mod common {
+    pub mod band;
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let usage = "usage: writer_passes DIR spirv|wgsl [PASSES [median]]";
@@ -21,35 +25,7 @@ fn main() {
         other => panic!("unknown language {other} ({usage})"),
     };
     let passes: u32 = args.next().map_or(20, |s| s.parse().expect("PASSES is a number"));
-    let median = match args.next().as_deref() {
-        None => false,
-        Some("median") => true,
-        Some(other) => panic!("unknown option {other} (expected `median`)"),
-    };
-    let mut todo = vec![std::path::PathBuf::from(&dir)];
-    let mut paths = Vec::new();
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())).flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "dxbc") {
-                paths.push(p);
-            }
-        }
-    }
-    paths.sort();
-    let mut shaders: Vec<dxbc::Shader> = paths
-        .iter()
-        .filter_map(|p| dxbc::Shader::parse(&std::fs::read(p).ok()?).ok())
-        .filter(|s| dxbc_naga::translate(s, &Default::default()).is_ok())
-        .collect();
-    if median {
-        // The band `lower_passes` measures: a stable sort, the middle fifth.
-        shaders.sort_by_key(|s| s.program.as_ref().map_or(0, |p| p.instructions.len()));
-        let n = shaders.len();
-        shaders = shaders.drain(n * 2 / 5..n * 3 / 5).collect();
-    }
+    let shaders = common::band::translatable(&dir, common::band::median_arg(args.next()));
     let translations: Vec<dxbc_naga::Translation> =
         shaders.iter().filter_map(|s| dxbc_naga::translate(s, &Default::default()).ok()).collect();
     let start = std::time::Instant::now();
