@@ -40,16 +40,16 @@ pub(crate) fn spirv(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Re
         room.clear();
         writer.write(module, info, None, &options.debug_info, room)?;
         let words = room.to_vec();
-        if room.capacity() > KEPT_WORDS {
+        if room.capacity() * 4 > KEPT_BYTES {
             *room = Vec::new();
         }
         Ok(words)
     })
 }
 
-/// The most words of room kept between modules (4 MiB, and as many bytes
-/// of WGSL text): a huge module's room is given back after it.
-const KEPT_WORDS: usize = 1 << 20;
+/// The most room kept between modules, in bytes (SPIR-V words and WGSL
+/// text alike): a huge module's room is given back after it.
+const KEPT_BYTES: usize = 4 << 20;
 
 /// naga's default SPIR-V options without `DEBUG` (names for every value),
 /// which naga adds to them only when it is built with debug assertions: the
@@ -78,7 +78,7 @@ pub(crate) fn wgsl(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Res
         // (as the SPIR-V words' does).
         let mut room = text.0.borrow_mut();
         let written = room.as_str().to_owned();
-        if room.capacity() > KEPT_WORDS * 4 {
+        if room.capacity() > KEPT_BYTES {
             *room = String::new();
         }
         Ok(written)
