@@ -47,6 +47,13 @@
 //! arguments before the body rather than where they stand. A dead global's
 //! expressions become unused zero values, and only once the entry point is
 //! complete are the dead globals removed ([`remove_globals`]).
+//!
+//! Each question is answered for all the globals at once: one walk of the
+//! arena and one of the statements decide every input
+//! ([`readable_inputs`]) and every output ([`drop_unread_outputs`]), since
+//! a walk per global made the entry point's cost grow with the inputs
+//! times the body. A rewrite touches only its own global's expressions, so
+//! the answers found before any rewrite still hold after the others.
 
 use crate::ir_walk::{for_each_operand, for_each_statement_operand};
 use crate::lets::is_register_name;
@@ -74,47 +81,141 @@ impl Fill {
     }
 }
 
-/// Whether global `g`, filled only by `fill`, can be read from its argument
-/// instead: no function of `module` uses it (the body being written into
-/// the entry point is not one of them); in `exprs` and `body` every
-/// expression naming it is the pointer of a load and of nothing else; and
-/// unless the argument fills it whole, each load is only read through
-/// components the argument fills (`.x`, or a swizzle of them).
-pub(crate) fn readable_from(
+/// What an expression of the entry point's arena is to the input globals
+/// asked about in [`readable_inputs`]: the global itself, a whole load of
+/// it, or such a load's bits as another kind (a view, what the body reads
+/// components of). The number is the global's place in the list asked about.
+#[derive(Clone, Copy, PartialEq)]
+enum Tag {
+    Other,
+    Name(u32),
+    Load(u32),
+    View(u32),
+}
+
+impl Tag {
+    /// The input a load or a view reads.
+    fn viewed(self) -> Option<u32> {
+        match self {
+            Tag::Load(c) | Tag::View(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// Which of the input globals `inputs` can be read from their arguments
+/// instead, worked out in one pass over `exprs` and `body` for all of them:
+/// those with a `Fill` (filled only by it, unconverted) are asked about. A global qualifies when no function of
+/// `module` uses it (the body being written into the entry point is not one
+/// of them); in `exprs` and `body` every expression naming it is the
+/// pointer of a load and of nothing else; and unless the argument fills it
+/// whole, each load is only read through components the argument fills
+/// (`.x`, or a swizzle of them). An expression or statement kind the walk
+/// does not know disqualifies every global.
+pub(crate) fn readable_inputs(
     module: &Module,
     exprs: &Arena<E>,
     body: &Block,
-    g: Handle<GlobalVariable>,
-    fill: Fill,
-) -> Option<Marks> {
-    if used_by_functions(module, g) {
-        return None;
+    inputs: &[(Handle<GlobalVariable>, Option<Fill>)],
+) -> Readable {
+    let mut ok: Vec<bool> = inputs.iter().map(|(_, fill)| fill.is_some()).collect();
+    let mut tags = Vec::new();
+    if !ok.contains(&true) {
+        return Readable { tags, ok };
     }
-    let m = marks(exprs, g);
-    let Marks { is_g, is_load, is_view } = &m;
-    let named = |h: Handle<E>| is_g[h.index()] || (!fill.whole() && is_view[h.index()]);
-    for (_, e) in exprs.iter() {
-        let mut bad = false;
-        let known = match e {
-            E::Load { .. } => true,
-            E::As { expr, convert: None, .. } if is_load[expr.index()] => true,
-            E::AccessIndex { base, index } if is_view[base.index()] => {
-                bad = !fill.holds(*index);
-                true
+    let candidate =
+        |g: Handle<GlobalVariable>| inputs.iter().position(|&(x, fill)| x == g && fill.is_some()).map(|c| c as u32);
+    for (_, f) in module.functions.iter() {
+        for (_, e) in f.expressions.iter() {
+            if let Some(c) = match *e {
+                E::GlobalVariable(g) => candidate(g),
+                _ => None,
+            } {
+                ok[c as usize] = false;
             }
-            E::Swizzle { size, vector, pattern } if is_view[vector.index()] => {
-                let lanes = &pattern[..*size as usize];
-                let c = lanes[0] as u32;
-                bad = !lanes.iter().all(|&l| fill.holds(l as u32) && (fill.count > 1 || l as u32 == c));
-                true
-            }
-            _ => for_each_operand(e, |o| bad |= named(o)),
-        };
-        if bad || !known {
-            return None;
         }
     }
-    statements_avoid(body, &named).then_some(m)
+    let mut known = true;
+    tags.reserve_exact(exprs.len());
+    for (_, e) in exprs.iter() {
+        let tag_of = |h: Handle<E>| tags[h.index()];
+        let tag = match *e {
+            E::GlobalVariable(g) => candidate(g).map_or(Tag::Other, Tag::Name),
+            E::Load { pointer } => match tag_of(pointer) {
+                Tag::Name(c) => Tag::Load(c),
+                _ => Tag::Other,
+            },
+            E::As { expr, convert: None, .. } if matches!(tag_of(expr), Tag::Load(_)) => {
+                Tag::View(tag_of(expr).viewed().unwrap_or(0))
+            }
+            E::AccessIndex { base, index } if tag_of(base).viewed().is_some() => {
+                let c = tag_of(base).viewed().unwrap_or(0) as usize;
+                ok[c] &= inputs[c].1.is_some_and(|fill| fill.holds(index));
+                Tag::Other
+            }
+            E::Swizzle { size, vector, ref pattern } if tag_of(vector).viewed().is_some() => {
+                let c = tag_of(vector).viewed().unwrap_or(0) as usize;
+                let lanes = &pattern[..size as usize];
+                let first = lanes[0] as u32;
+                ok[c] &= inputs[c].1.is_some_and(|fill| {
+                    lanes.iter().all(|&l| fill.holds(l as u32) && (fill.count > 1 || l as u32 == first))
+                });
+                Tag::Other
+            }
+            _ => {
+                known &= for_each_operand(e, |o| named(&tags, inputs, &mut ok, o));
+                Tag::Other
+            }
+        };
+        tags.push(tag);
+    }
+    known &= statements_name(body, &mut |h| named(&tags, inputs, &mut ok, h));
+    if !known {
+        ok.fill(false);
+    }
+    Readable { tags, ok }
+}
+
+/// Disqualifies the input operand `h` belongs to where an expression or
+/// statement other than a load or a component read uses it: the global
+/// itself, or (unless its argument fills it whole) a load or view of it.
+fn named(tags: &[Tag], inputs: &[(Handle<GlobalVariable>, Option<Fill>)], ok: &mut [bool], h: Handle<E>) {
+    match tags[h.index()] {
+        Tag::Name(c) => ok[c as usize] = false,
+        Tag::Load(c) | Tag::View(c) if !inputs[c as usize].1.is_some_and(Fill::whole) => ok[c as usize] = false,
+        _ => {}
+    }
+}
+
+/// Calls `f` with every expression the statements of `block` name, nested
+/// blocks included; false if a statement kind is not known to the walk.
+fn statements_name(block: &Block, f: &mut impl FnMut(Handle<E>)) -> bool {
+    let mut known = true;
+    for s in block.iter() {
+        known &= for_each_statement_operand(s, &mut *f);
+        known &= match s {
+            S::Block(b) => statements_name(b, f),
+            S::If { accept, reject, .. } => statements_name(accept, f) & statements_name(reject, f),
+            S::Switch { cases, .. } => cases.iter().fold(true, |k, c| k & statements_name(&c.body, f)),
+            S::Loop { body, continuing, .. } => statements_name(body, f) & statements_name(continuing, f),
+            _ => true,
+        };
+    }
+    known
+}
+
+/// What [`readable_inputs`] found: per input asked about, whether it qualifies, and
+/// the arena's tags that [`read_argument`] rewrites by.
+pub(crate) struct Readable {
+    tags: Vec<Tag>,
+    ok: Vec<bool>,
+}
+
+impl Readable {
+    /// Whether the `c`th input can be read from its argument.
+    pub(crate) fn ok(&self, c: usize) -> bool {
+        self.ok.get(c).copied().unwrap_or(false)
+    }
 }
 
 /// At a `return` that ends `block`: takes out of `block` the whole stores
@@ -200,156 +301,155 @@ fn name_after_output(module: &Module, f: &mut Function, value: Handle<E>, g: Han
     }
 }
 
-/// Where nothing reads output global `g` any more (the returns take the
-/// values stored last): removes the stores left to it, which nothing reads,
-/// from `body` (the whole function's), turns the expressions naming it
-/// into unused zero values, and says true; false, and nothing changed,
-/// while anything but a whole store names it.
-pub(crate) fn drop_unread(module: &Module, f: &mut Function, body: &mut Block, g: Handle<GlobalVariable>) -> bool {
-    if used_by_functions(module, g) {
-        return false;
-    }
-    let is_g: Vec<bool> = f.expressions.iter().map(|(_, e)| matches!(e, E::GlobalVariable(x) if *x == g)).collect();
-    if !is_g.contains(&true) {
-        return true;
-    }
-    let named = |h: Handle<E>| is_g[h.index()];
-    for (_, e) in f.expressions.iter() {
-        let mut bad = false;
-        if !for_each_operand(e, |o| bad |= named(o)) || bad {
-            return false;
+/// Adds to `dead`, in `outs`' order, the output globals of `outs` that
+/// nothing reads any more (the returns take the values stored last): for each, the stores
+/// left to it, which nothing reads, are removed from `body` (the whole
+/// function's), and the expressions naming it become unused zero values.
+/// A global qualifies when no function of `module` names it and, in `f`
+/// and `body`, nothing but a whole store through it names it; one that no
+/// expression names at all always does. An expression or statement kind
+/// the walks do not know keeps every global named. One pass over the
+/// arena and one over the statements serve 64 globals.
+pub(crate) fn drop_unread_outputs(
+    module: &Module,
+    f: &mut Function,
+    body: &mut Block,
+    outs: &[Handle<GlobalVariable>],
+    dead: &mut Vec<Handle<GlobalVariable>>,
+) {
+    for chunk in outs.chunks(64) {
+        let bit = |g: Handle<GlobalVariable>| chunk.iter().position(|&o| o == g).map_or(0, |i| 1u64 << i);
+        // Which global of the chunk each expression is (one bit at most).
+        let is_out: Vec<u64> = f
+            .expressions
+            .iter()
+            .map(|(_, e)| match *e {
+                E::GlobalVariable(g) => bit(g),
+                _ => 0,
+            })
+            .collect();
+        let named = is_out.iter().fold(0, |m, b| m | b);
+        // Those another function names stay, named here or not.
+        let mut in_functions = 0u64;
+        for (_, fx) in module.functions.iter() {
+            for (_, e) in fx.expressions.iter() {
+                if let E::GlobalVariable(g) = *e {
+                    in_functions |= bit(g);
+                }
+            }
         }
-    }
-    if !only_stores(body, &named) {
-        return false;
-    }
-    drop_stores(body, &named);
-    let ty = module.global_variables[g].ty;
-    for (h, e) in f.expressions.iter_mut() {
-        if is_g[h.index()] {
-            *e = E::ZeroValue(ty);
+        let mut kept = 0u64;
+        let mut known = true;
+        for (_, e) in f.expressions.iter() {
+            known &= for_each_operand(e, |o| kept |= is_out[o.index()]);
         }
+        known &= only_stores(body, &is_out, &mut kept);
+        if !known {
+            kept = u64::MAX;
+        }
+        // A global no expression names is dead whatever the walks found.
+        let gone = !(kept & named | in_functions);
+        let drop = gone & named;
+        if drop != 0 {
+            crate::ir_walk::rebuild_blocks(body, &mut |s, span, out| match s {
+                S::Store { pointer, .. } if is_out[pointer.index()] & drop != 0 => {}
+                s => out.push(s, span),
+            });
+            for (h, e) in f.expressions.iter_mut() {
+                if let E::GlobalVariable(g) = *e {
+                    if is_out[h.index()] & drop != 0 {
+                        *e = E::ZeroValue(module.global_variables[g].ty);
+                    }
+                }
+            }
+        }
+        dead.extend(chunk.iter().enumerate().filter(|&(i, _)| gone & (1 << i) != 0).map(|(_, &g)| g));
     }
-    true
 }
 
-/// Whether every statement of `block` (nested ones included) that names an
-/// expression `named` picks is a whole store through it.
-fn only_stores(block: &Block, named: &impl Fn(Handle<E>) -> bool) -> bool {
-    block.iter().all(|s| match *s {
-        S::Store { pointer, value } if named(pointer) => !named(value),
-        S::Block(ref b) => only_stores(b, named),
-        S::If { ref accept, ref reject, condition } => {
-            !named(condition) && only_stores(accept, named) && only_stores(reject, named)
-        }
-        S::Switch { ref cases, selector } => !named(selector) && cases.iter().all(|c| only_stores(&c.body, named)),
-        S::Loop { ref body, ref continuing, break_if } => {
-            !break_if.is_some_and(named) && only_stores(body, named) && only_stores(continuing, named)
-        }
-        _ => statement_avoids(s, named),
-    })
+/// Adds to `kept` the globals (bits of `is_out`) that a statement of
+/// `block`, nested ones included, names other than as the pointer of a
+/// whole store (a stored value, a condition, any other operand). False if
+/// a statement kind is not known to the walk.
+fn only_stores(block: &Block, is_out: &[u64], kept: &mut u64) -> bool {
+    let mut known = true;
+    for s in block.iter() {
+        let mut named = |h: Handle<E>| *kept |= is_out[h.index()];
+        known &= match *s {
+            S::Store { pointer, value } if is_out[pointer.index()] != 0 => {
+                named(value);
+                true
+            }
+            S::Block(ref b) => only_stores(b, is_out, kept),
+            S::If { ref accept, ref reject, condition } => {
+                named(condition);
+                only_stores(accept, is_out, kept) & only_stores(reject, is_out, kept)
+            }
+            S::Switch { ref cases, selector } => {
+                named(selector);
+                cases.iter().fold(true, |k, c| k & only_stores(&c.body, is_out, kept))
+            }
+            S::Loop { ref body, ref continuing, break_if } => {
+                if let Some(b) = break_if {
+                    named(b);
+                }
+                only_stores(body, is_out, kept) & only_stores(continuing, is_out, kept)
+            }
+            _ => for_each_statement_operand(s, named),
+        };
+    }
+    known
 }
 
-/// `block` without the stores through an expression `named` picks.
-fn drop_stores(block: &mut Block, named: &impl Fn(Handle<E>) -> bool) {
-    crate::ir_walk::rebuild_blocks(block, &mut |s, span, out| match s {
-        S::Store { pointer, .. } if named(pointer) => {}
-        s => out.push(s, span),
-    });
-}
-
-/// Whether a function of `module` names global `g` (the body written into
-/// the entry point is not one of them).
-fn used_by_functions(module: &Module, g: Handle<GlobalVariable>) -> bool {
-    module
-        .functions
-        .iter()
-        .any(|(_, f)| f.expressions.iter().any(|(_, e)| matches!(e, E::GlobalVariable(x) if *x == g)))
-}
-
-/// What each expression of an arena is to global `g`.
-pub(crate) struct Marks {
-    /// It names `g`.
-    is_g: Vec<bool>,
-    /// It loads `g` whole.
-    is_load: Vec<bool>,
-    /// It is such a load, or its bits as another kind: what the body reads
-    /// components of.
-    is_view: Vec<bool>,
-}
-
-fn marks(exprs: &Arena<E>, g: Handle<GlobalVariable>) -> Marks {
-    let is_g: Vec<bool> = exprs.iter().map(|(_, e)| matches!(e, E::GlobalVariable(x) if *x == g)).collect();
-    let is_load: Vec<bool> =
-        exprs.iter().map(|(_, e)| matches!(e, E::Load { pointer } if is_g[pointer.index()])).collect();
-    let is_view = exprs
-        .iter()
-        .map(|(h, e)| is_load[h.index()] || matches!(e, E::As { expr, convert: None, .. } if is_load[expr.index()]))
-        .collect();
-    Marks { is_g, is_load, is_view }
-}
-
-/// Whether no statement of `block` (nested ones included) names an
-/// expression `named` picks, every statement kind being known.
-fn statements_avoid(block: &Block, named: &impl Fn(Handle<E>) -> bool) -> bool {
-    block.iter().all(|s| statement_avoids(s, named))
-}
-
-/// [`statements_avoid`] for one statement and the blocks nested in it.
-fn statement_avoids(s: &S, named: &impl Fn(Handle<E>) -> bool) -> bool {
-    let mut bad = false;
-    let known = for_each_statement_operand(s, |h| bad |= named(h));
-    let nested = match s {
-        S::Block(b) => statements_avoid(b, named),
-        S::If { accept, reject, .. } => statements_avoid(accept, named) && statements_avoid(reject, named),
-        S::Switch { cases, .. } => cases.iter().all(|c| statements_avoid(&c.body, named)),
-        S::Loop { body, continuing, .. } => statements_avoid(body, named) && statements_avoid(continuing, named),
-        _ => true,
+/// Turns every load of the `c`th input of `readable` (one it found
+/// qualifies, filled by `fill`) in `f`'s arena into `fill`'s argument (with
+/// the component reads a partial fill needs renumbered, or a scalar's
+/// turned into the argument itself), unnames the loads, and marks in
+/// `gone` what became arguments: the caller splits the body's `Emit` ranges
+/// around them ([`split_emits`]), once for every argument read so.
+pub(crate) fn read_argument(f: &mut Function, readable: &Readable, c: usize, fill: Fill, gone: &mut Vec<bool>) {
+    let c = c as u32;
+    let tags = &readable.tags;
+    let tag = |h: Handle<E>| tags.get(h.index()).copied().unwrap_or(Tag::Other);
+    // A scalar's bitcast views: their operand (the load) and kind, read
+    // before the loads are rewritten.
+    let views: Vec<(usize, Handle<E>, naga::ScalarKind)> = if fill.count == 1 {
+        f.expressions
+            .iter()
+            .filter_map(|(h, e)| match *e {
+                E::As { expr, kind, convert: None } if tag(h) == Tag::View(c) => Some((h.index(), expr, kind)),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
-    known && !bad && nested
-}
-
-/// Turns every load of the global `marks` describe (what [`readable_from`]
-/// gave) in `f`'s arena into `fill`'s argument (with the component reads a
-/// partial fill needs renumbered, or a scalar's turned into the argument
-/// itself), unnames the loads, and marks in `gone` what became arguments:
-/// the caller splits the body's `Emit` ranges around them
-/// ([`split_emits`]), once for every argument read so.
-pub(crate) fn read_argument(f: &mut Function, marks: Marks, fill: Fill, gone: &mut Vec<bool>) {
-    let Marks { is_g, is_load, is_view } = marks;
-    // A bitcast view's operand (the load) and kind, for a scalar's component reads.
-    let bitcasts: Vec<Option<(Handle<E>, naga::ScalarKind)>> = f
-        .expressions
-        .iter()
-        .map(|(_, e)| match *e {
-            E::As { expr, kind, convert: None } if is_load[expr.index()] => Some((expr, kind)),
-            _ => None,
-        })
-        .collect();
     if gone.len() < f.expressions.len() {
         gone.resize(f.expressions.len(), false);
     }
     for (h, e) in f.expressions.iter_mut() {
         let i = h.index();
         match e {
-            _ if is_g[i] => *e = E::FunctionArgument(fill.arg),
-            _ if is_load[i] => {
+            _ if tag(h) == Tag::Name(c) => *e = E::FunctionArgument(fill.arg),
+            _ if tag(h) == Tag::Load(c) => {
                 *e = E::FunctionArgument(fill.arg);
                 gone[i] = true;
             }
             // A scalar's only component: the argument, or its bits as the view's kind.
-            E::AccessIndex { base, .. } if is_view[base.index()] && fill.count == 1 => match bitcasts[base.index()] {
-                Some((load, kind)) => *e = E::As { expr: load, kind, convert: None },
-                None => {
-                    *e = E::FunctionArgument(fill.arg);
-                    gone[i] = true;
+            E::AccessIndex { base, .. } if tag(*base).viewed() == Some(c) && fill.count == 1 => {
+                match views.iter().find(|v| v.0 == base.index()) {
+                    Some(&(_, load, kind)) => *e = E::As { expr: load, kind, convert: None },
+                    None => {
+                        *e = E::FunctionArgument(fill.arg);
+                        gone[i] = true;
+                    }
                 }
-            },
-            E::AccessIndex { base, index } if is_view[base.index()] => *index -= fill.first,
-            E::Swizzle { size, vector, .. } if is_view[vector.index()] && fill.count == 1 => {
+            }
+            E::AccessIndex { base, index } if tag(*base).viewed() == Some(c) => *index -= fill.first,
+            E::Swizzle { size, vector, .. } if tag(*vector).viewed() == Some(c) && fill.count == 1 => {
                 *e = E::Splat { size: *size, value: *vector };
             }
-            E::Swizzle { vector, pattern, .. } if is_view[vector.index()] => {
+            E::Swizzle { vector, pattern, .. } if tag(*vector).viewed() == Some(c) => {
                 for l in pattern.iter_mut() {
                     *l = naga::SwizzleComponent::XYZW[(*l as u32).saturating_sub(fill.first) as usize];
                 }
@@ -362,11 +462,14 @@ pub(crate) fn read_argument(f: &mut Function, marks: Marks, fill: Fill, gone: &m
 
 /// `block` with every `Emit` range split around the handles `gone` marks.
 pub(crate) fn split_emits(block: &mut Block, gone: &[bool]) {
-    let is_gone = |h: Handle<E>| gone.get(h.index()).copied().unwrap_or(false);
     let mut split_here = false;
     for s in block.iter_mut() {
         match s {
-            S::Emit(range) => split_here |= range.clone().any(is_gone),
+            S::Emit(range) => {
+                let r = range.index_range();
+                let (a, b) = (r.start as usize, (r.end as usize).min(gone.len()));
+                split_here |= a < b && gone[a..b].contains(&true);
+            }
             s => crate::ir_walk::for_each_nested_block_mut(s, |b| split_emits(b, gone)),
         }
     }

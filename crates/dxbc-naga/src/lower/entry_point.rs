@@ -93,13 +93,14 @@ impl<'a> Lower<'a> {
             expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, &values, result, block));
         }
         self.return_result(&mut ep, &values, result, &mut stmts);
-        for v in &values {
-            if let OutValue::Register { g, .. } = *v {
-                if crate::direct_io::drop_unread(&self.module, &mut ep, &mut stmts, g) {
-                    dead_globals.push(g);
-                }
-            }
-        }
+        let registers: Vec<_> = values
+            .iter()
+            .filter_map(|v| match *v {
+                OutValue::Register { g, .. } => Some(g),
+                _ => None,
+            })
+            .collect();
+        crate::direct_io::drop_unread_outputs(&self.module, &mut ep, &mut stmts, &registers, &mut dead_globals);
         ep.body = stmts;
         let early_depth_test = self.early_depth_test();
         if early_depth_test == Some(naga::EarlyDepthTest::Force) && self.writes_storage() {
@@ -401,31 +402,40 @@ impl<'a> Lower<'a> {
     ) {
         let mut read_directly = Vec::new();
         let filled_by = |g| copies.iter().filter(|a| a.g == g).count();
-        let alone: Vec<bool> = copies.iter().map(|a| filled_by(a.g) == 1).collect();
-        for (copy, alone) in copies.into_iter().zip(alone) {
+        // The inputs that might be read from their arguments: one argument
+        // fills the global, unconverted. Which of them the body allows is
+        // worked out for all at once, before any is rewritten: a rewrite
+        // touches only its own global's expressions, and the copies of the
+        // others add expressions that name no candidate.
+        let fills: Vec<_> = copies
+            .iter()
+            .map(|copy| {
+                let fill = match (&ep.expressions[copy.arg], copy.how) {
+                    (&E::FunctionArgument(idx), ArgKind::Plain) => {
+                        Some(crate::direct_io::Fill { arg: idx, first: copy.c0, count: copy.comps.min(4 - copy.c0) })
+                    }
+                    // SV_Position's x, y and z arrive as D3D gives them (its w
+                    // does not, nor x and y moved to the pixel centre): a body
+                    // that reads no more than those reads the argument.
+                    (&E::FunctionArgument(idx), ArgKind::Position) if !position_at_centre => {
+                        Some(crate::direct_io::Fill { arg: idx, first: 0, count: 3 })
+                    }
+                    _ => None,
+                };
+                (copy.g, fill.filter(|_| copy.k == self.global_kind(copy.g) && filled_by(copy.g) == 1))
+            })
+            .collect();
+        let readable = crate::direct_io::readable_inputs(&self.module, &ep.expressions, block, &fills);
+        for (c, copy) in copies.into_iter().enumerate() {
             let ArgCopy { arg, g, k, comps, c0, how, register_name } = copy;
             let gk = self.global_kind(g);
-            let fill = match (&ep.expressions[arg], how) {
-                (&E::FunctionArgument(idx), ArgKind::Plain) => {
-                    Some(crate::direct_io::Fill { arg: idx, first: c0, count: comps.min(4 - c0) })
+            if let (Some(fill), true) = (fills[c].1, readable.ok(c)) {
+                crate::direct_io::read_argument(ep, &readable, c, fill, &mut read_directly);
+                if let Some(name) = register_name {
+                    ep.arguments[fill.arg as usize].name = Some(name);
                 }
-                // SV_Position's x, y and z arrive as D3D gives them (its w
-                // does not, nor x and y moved to the pixel centre): a body
-                // that reads no more than those reads the argument.
-                (&E::FunctionArgument(idx), ArgKind::Position) if !position_at_centre => {
-                    Some(crate::direct_io::Fill { arg: idx, first: 0, count: 3 })
-                }
-                _ => None,
-            };
-            if let (Some(fill), true) = (fill, k == gk && alone) {
-                if let Some(marks) = crate::direct_io::readable_from(&self.module, &ep.expressions, block, g, fill) {
-                    crate::direct_io::read_argument(ep, marks, fill, &mut read_directly);
-                    if let Some(name) = register_name {
-                        ep.arguments[fill.arg as usize].name = Some(name);
-                    }
-                    dead_globals.push(g);
-                    continue;
-                }
+                dead_globals.push(g);
+                continue;
             }
             let first = ep.expressions.len();
             let ptr = ep.expressions.append(E::GlobalVariable(g), Span::UNDEFINED);
