@@ -32,7 +32,7 @@
 //! index or through a register-selected buffer: the bytes such a read
 //! reaches are not one member's.
 
-use crate::lower::{malformed, Lower, H, K};
+use crate::lower::{malformed, Lanes, Lower, H, K};
 use crate::TranslateError;
 use dxbc::program::NO_OPERAND;
 use dxbc::spec::{OperandType as OT, ShaderVariableClass as VC, ShaderVariableType as VT};
@@ -374,9 +374,10 @@ impl Lower<'_> {
         want: Option<K>,
         at: usize,
     ) -> Result<(H, K), TranslateError> {
-        // Runs of lanes in the same member register: (member, register, components).
-        let mut runs: Vec<(usize, Option<u32>, Vec<u32>)> = Vec::new();
-        for &c in sel {
+        // Runs of lanes in the same member register: (member, register,
+        // components). A read selects four lanes at most.
+        let mut runs: Lanes<(usize, Option<u32>, Lanes<u32>)> = Lanes::new();
+        for &c in sel.iter().take(4) {
             let Some(place) = l.place(row.saturating_mul(16).saturating_add(c * 4)) else {
                 return malformed(format!("cb{id}[{row}] is past the buffer's end"), at);
             };
@@ -387,11 +388,11 @@ impl Lower<'_> {
             };
             match runs.last_mut() {
                 Some((m, r, comps)) if *m == member && *r == place.register => comps.push(component),
-                _ => runs.push((member, place.register, vec![component])),
+                _ => runs.push((member, place.register, [component].into_iter().collect())),
             }
         }
         let k = want.unwrap_or_else(|| runs.first().map_or(K::F, |r| l.members[r.0].kind));
-        let mut parts = Vec::with_capacity(runs.len());
+        let mut parts: Lanes<H> = Lanes::new();
         for (member, register, comps) in runs {
             let m = &l.members[member];
             let v = match &m.split {
@@ -421,7 +422,7 @@ impl Lower<'_> {
         }
         let size = crate::regs::vector_size(sel.len()).unwrap_or(VectorSize::Quad);
         let ty = self.ty(TypeInner::Vector { size, scalar: k.scalar() });
-        Ok((self.e(E::Compose { ty, components: parts }), k))
+        Ok((self.e(E::Compose { ty, components: parts.to_vec() }), k))
     }
 
     /// A split vector: its lanes' members composed, once per block, named

@@ -89,10 +89,6 @@ impl<'a> Lower<'a> {
         ep.result = result.map(|ty| FunctionResult { ty, binding });
         // The result's return, at each early return and at the end. An
         // output register no return reads any more goes (`direct_io`).
-        if early_returns {
-            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, &values, result, block));
-        }
-        self.return_result(&mut ep, &values, result, &mut stmts);
         let registers: Vec<_> = values
             .iter()
             .filter_map(|v| match *v {
@@ -100,6 +96,11 @@ impl<'a> Lower<'a> {
                 _ => None,
             })
             .collect();
+        let out = (&values[..], &registers[..], result);
+        if early_returns {
+            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, out, block));
+        }
+        self.return_result(&mut ep, out, &mut stmts);
         crate::direct_io::drop_unread_outputs(&self.module, &mut ep, &mut stmts, &registers, &mut dead_globals);
         ep.body = stmts;
         let early_depth_test = self.early_depth_test();
@@ -736,21 +737,15 @@ fn add_argument(ep: &mut Function, name: String, ty: Handle<Type>, binding: naga
 }
 
 impl Lower<'_> {
-    /// Pushes into `block` the entry point's return of its result (struct
-    /// type `result`, none: a bare return), its members read as `values` say.
-    fn return_result(&self, ep: &mut Function, values: &[OutValue], result: Option<Handle<Type>>, block: &mut Block) {
+    /// Pushes into `block` the entry point's return of its result (`out`:
+    /// no type, a bare return), its members read as its values say.
+    fn return_result(&self, ep: &mut Function, out: ResultOut, block: &mut Block) {
+        let (values, registers, result) = out;
         let Some(ty) = result else {
             block.push(S::Return { value: None }, Span::UNDEFINED);
             return;
         };
-        let registers: Vec<_> = values
-            .iter()
-            .filter_map(|v| match *v {
-                OutValue::Register { g, .. } => Some(g),
-                _ => None,
-            })
-            .collect();
-        let stored = crate::direct_io::take_final_stores(&self.module, ep, block, &registers);
+        let stored = crate::direct_io::take_final_stores(&self.module, ep, block, registers);
         let first = ep.expressions.len();
         let components: Vec<H> = values.iter().map(|v| self.out_value(ep, v, &stored)).collect();
         // A struct of the outputs, or the one output that is the result.
@@ -952,6 +947,10 @@ fn expand_returns(block: &mut Block, at_return: &mut dyn FnMut(&mut Block)) {
         s => out.push(s, span),
     });
 }
+
+/// What the entry point returns: each member's value, the output registers
+/// among them, and the result's type (none for no outputs).
+type ResultOut<'v> = (&'v [OutValue], &'v [Handle<GlobalVariable>], Option<Handle<Type>>);
 
 /// How an entry-point argument lands in its register.
 #[derive(Clone, Copy, PartialEq, Eq)]
