@@ -105,13 +105,14 @@ impl Tag {
 
 /// Which of the input globals `inputs` can be read from their arguments
 /// instead, worked out in one pass over `exprs` and `body` for all of them:
-/// those with a `Fill` (filled only by it, unconverted) are asked about. A global qualifies when no function of
-/// `module` uses it (the body being written into the entry point is not one
-/// of them); in `exprs` and `body` every expression naming it is the
-/// pointer of a load and of nothing else; and unless the argument fills it
-/// whole, each load is only read through components the argument fills
-/// (`.x`, or a swizzle of them). An expression or statement kind the walk
-/// does not know disqualifies every global.
+/// those with a `Fill` (filled only by it, unconverted) are asked about. A
+/// global qualifies when no function of `module` uses it (the body being
+/// written into the entry point is not one of them); in `exprs` and `body`
+/// every expression naming it is the pointer of a load and of nothing
+/// else; and unless the argument fills it whole, each load is only read
+/// through components the argument fills (`.x`, or a swizzle of them). An
+/// expression or statement kind the walk does not know disqualifies every
+/// global.
 pub(crate) fn readable_inputs(
     module: &Module,
     exprs: &Arena<E>,
@@ -138,7 +139,9 @@ pub(crate) fn readable_inputs(
     let mut known = true;
     tags.reserve_exact(exprs.len());
     for (_, e) in exprs.iter() {
-        let tag_of = |h: Handle<E>| tags[h.index()];
+        // Operands come before their readers; a handle that does not (the
+        // validator's to refuse) reads as no input's.
+        let tag_of = |h: Handle<E>| tags.get(h.index()).copied().unwrap_or(Tag::Other);
         let tag = match *e {
             E::GlobalVariable(g) => candidate(g).map_or(Tag::Other, Tag::Name),
             E::Load { pointer } => match tag_of(pointer) {
@@ -180,7 +183,7 @@ pub(crate) fn readable_inputs(
 /// statement other than a load or a component read uses it: the global
 /// itself, or (unless its argument fills it whole) a load or view of it.
 fn named(tags: &[Tag], inputs: &[(Handle<GlobalVariable>, Option<Fill>)], ok: &mut [bool], h: Handle<E>) {
-    match tags[h.index()] {
+    match tags.get(h.index()).copied().unwrap_or(Tag::Other) {
         Tag::Name(c) => ok[c as usize] = false,
         Tag::Load(c) | Tag::View(c) if !inputs[c as usize].1.is_some_and(Fill::whole) => ok[c as usize] = false,
         _ => {}
@@ -204,8 +207,8 @@ fn statements_name(block: &Block, f: &mut impl FnMut(Handle<E>)) -> bool {
     known
 }
 
-/// What [`readable_inputs`] found: per input asked about, whether it qualifies, and
-/// the arena's tags that [`read_argument`] rewrites by.
+/// What [`readable_inputs`] found: per input, whether it qualifies, and the
+/// arena's tags that [`read_argument`] rewrites by.
 pub(crate) struct Readable {
     tags: Vec<Tag>,
     ok: Vec<bool>,
@@ -302,9 +305,10 @@ fn name_after_output(module: &Module, f: &mut Function, value: Handle<E>, g: Han
 }
 
 /// Adds to `dead`, in `outs`' order, the output globals of `outs` that
-/// nothing reads any more (the returns take the values stored last): for each, the stores
-/// left to it, which nothing reads, are removed from `body` (the whole
-/// function's), and the expressions naming it become unused zero values.
+/// nothing reads any more (the returns take the values stored last): for
+/// each, the stores left to it, which nothing reads, are removed from
+/// `body` (the whole function's), and the expressions naming it become
+/// unused zero values.
 /// A global qualifies when no function of `module` names it and, in `f`
 /// and `body`, nothing but a whole store through it names it; one that no
 /// expression names at all always does. An expression or statement kind
@@ -341,7 +345,7 @@ pub(crate) fn drop_unread_outputs(
         let mut kept = 0u64;
         let mut known = true;
         for (_, e) in f.expressions.iter() {
-            known &= for_each_operand(e, |o| kept |= is_out[o.index()]);
+            known &= for_each_operand(e, |o| kept |= is_out.get(o.index()).copied().unwrap_or(0));
         }
         known &= only_stores(body, &is_out, &mut kept);
         if !known {
@@ -352,7 +356,7 @@ pub(crate) fn drop_unread_outputs(
         let drop = gone & named;
         if drop != 0 {
             crate::ir_walk::rebuild_blocks(body, &mut |s, span, out| match s {
-                S::Store { pointer, .. } if is_out[pointer.index()] & drop != 0 => {}
+                S::Store { pointer, .. } if is_out.get(pointer.index()).is_some_and(|b| b & drop != 0) => {}
                 s => out.push(s, span),
             });
             for (h, e) in f.expressions.iter_mut() {
@@ -374,9 +378,10 @@ pub(crate) fn drop_unread_outputs(
 fn only_stores(block: &Block, is_out: &[u64], kept: &mut u64) -> bool {
     let mut known = true;
     for s in block.iter() {
-        let mut named = |h: Handle<E>| *kept |= is_out[h.index()];
+        let out_bit = |h: Handle<E>| is_out.get(h.index()).copied().unwrap_or(0);
+        let mut named = |h: Handle<E>| *kept |= out_bit(h);
         known &= match *s {
-            S::Store { pointer, value } if is_out[pointer.index()] != 0 => {
+            S::Store { pointer, value } if out_bit(pointer) != 0 => {
                 named(value);
                 true
             }
