@@ -48,7 +48,9 @@ fn drop_in(f: &mut Function) {
             return;
         }
     }
-    let dead: Vec<bool> = (0..n).map(|i| emitted[i] && !live[i]).collect();
+    // Emitted and not live: `emitted` becomes the dead marks.
+    let mut dead = emitted;
+    dead.iter_mut().zip(&live).for_each(|(d, &l)| *d &= !l);
     if !dead.contains(&true) {
         return;
     }
@@ -70,8 +72,10 @@ fn mark_statements(block: &Block, live: &mut [bool], emitted: &mut [bool]) -> bo
         }
         match s {
             S::Emit(range) => {
-                range.clone().for_each(|h| emitted[h.index()] = true);
-                true
+                let r = range.index_range();
+                // A range past the arena (the validator's to refuse): the
+                // function is left as it is.
+                emitted.get_mut(r.start as usize..r.end as usize).map(|slots| slots.fill(true)).is_some()
             }
             S::Block(b) => mark_statements(b, live, emitted),
             S::If { accept, reject, .. } => {

@@ -57,7 +57,7 @@
 
 use crate::ir_walk::{for_each_operand, for_each_statement_operand};
 use crate::lets::is_register_name;
-use naga::{Arena, Block, Expression as E, Function, GlobalVariable, Handle, Module, Span, Statement as S};
+use naga::{Arena, Block, Expression as E, Function, GlobalVariable, Handle, Module, Statement as S};
 
 /// Which components of an input global one argument fills.
 #[derive(Clone, Copy)]
@@ -514,9 +514,9 @@ pub(crate) fn remove_globals(module: &mut Module, dead: &[Handle<GlobalVariable>
     if dead.is_empty() {
         return;
     }
-    let old: Vec<(Handle<GlobalVariable>, GlobalVariable, Span)> = module.global_variables.drain().collect();
+    let mut old = std::mem::take(&mut module.global_variables);
     let mut renumbered: Vec<Option<Handle<GlobalVariable>>> = Vec::with_capacity(old.len());
-    for (h, g, span) in old {
+    for (h, g, span) in old.drain() {
         renumbered.push((!dead.contains(&h)).then(|| module.global_variables.append(g, span)));
     }
     let functions = module.functions.iter_mut().map(|(_, f)| f);
