@@ -73,9 +73,15 @@ fn mark_statements(block: &Block, live: &mut [bool], emitted: &mut [bool]) -> bo
         match s {
             S::Emit(range) => {
                 let r = range.index_range();
-                // A range past the arena (the validator's to refuse): the
-                // function is left as it is.
-                emitted.get_mut(r.start as usize..r.end as usize).map(|slots| slots.fill(true)).is_some()
+                match emitted.get_mut(r.start as usize..r.end as usize) {
+                    Some(slots) => {
+                        slots.fill(true);
+                        true
+                    }
+                    // A range past the arena (the validator's to refuse):
+                    // the function is left as it is.
+                    None => false,
+                }
             }
             S::Block(b) => mark_statements(b, live, emitted),
             S::If { accept, reject, .. } => {

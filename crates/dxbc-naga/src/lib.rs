@@ -27,6 +27,8 @@ mod spirv_binding_arrays;
 pub mod spirv_marks;
 pub mod spirv_post;
 pub mod stages;
+#[cfg(test)]
+mod test_corpus;
 mod validate;
 mod wgsl_bounds;
 mod wgsl_casts;

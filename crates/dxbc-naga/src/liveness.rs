@@ -50,9 +50,9 @@ const MAX_WEB_CELLS: usize = 1 << 22;
 /// some seventeen vectors, and allocating and freeing them cost more than
 /// the work: keeping them saves 2.4 % of the instructions of translating
 /// the vkd3d corpus's median fifth (1.7 % of fxc's). A [`Liveness`] gives
-/// its vectors back when dropped, the
-/// analysis its scratch ones when it ends; a vector over [`KEPT_BYTES`] is
-/// freed instead, so a thread keeps little after a large shader.
+/// its vectors back when dropped, the analysis its scratch ones when it
+/// ends; a vector over [`KEPT_BYTES`] is freed instead, so a thread keeps
+/// little after a large shader.
 #[derive(Default)]
 struct Room {
     words: Vec<Vec<u64>>,
@@ -866,14 +866,9 @@ mod tests {
     /// different size.
     #[test]
     fn kept_room_analyses_as_a_fresh_thread_does() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("corpus missing at {}: {e}", dir.display()));
-        let mut files: Vec<(usize, std::path::PathBuf, Vec<u8>)> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-            .filter_map(|p| {
-                let bytes = std::fs::read(&p).ok()?;
+        let mut files: Vec<(usize, std::path::PathBuf, Vec<u8>)> = crate::test_corpus::fxc_files()
+            .into_iter()
+            .filter_map(|(p, bytes)| {
                 let n = dxbc::Shader::parse(&bytes).ok()?.program?.instructions.len();
                 Some((n, p, bytes))
             })
@@ -883,10 +878,9 @@ mod tests {
             let p = dxbc::Shader::parse(bytes).ok().and_then(|s| s.program);
             p.map(|p| format!("{:?}", analyse(&p)))
         };
-        let n = files.len();
         let mut modelled = 0;
-        for i in 0..n {
-            let (_, path, bytes) = &files[if i % 2 == 0 { n - 1 - i / 2 } else { i / 2 }];
+        for i in crate::test_corpus::largest_then_smallest(files.len()) {
+            let (_, path, bytes) = &files[i];
             let kept = analysed(bytes);
             let owned = bytes.clone();
             let fresh = std::thread::spawn(move || analysed(&owned)).join().expect("fresh thread");

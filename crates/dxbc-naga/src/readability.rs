@@ -264,15 +264,8 @@ mod tests {
     /// unused members too.
     #[test]
     fn members_read_match_fxc_used_flags() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("corpus missing at {}: {e}", dir.display()));
         let (mut checked, mut exact) = (0u32, 0u32);
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_none_or(|e| e != "dxbc") {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&path) else { continue };
+        for (path, bytes) in crate::test_corpus::fxc_files() {
             let Ok(shader) = dxbc::Shader::parse(&bytes) else { continue };
             let Some(rdef) = &shader.rdef else { continue };
             // Only shaders whose every variable read is dynamic-index free

@@ -107,14 +107,10 @@ mod tests {
     /// so that each module follows one of a very different size.
     #[test]
     fn kept_writers_write_what_fresh_ones_write() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/fxc");
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("corpus missing at {}: {e}", dir.display()));
-        let mut translations: Vec<(std::path::PathBuf, crate::Translation)> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-            .filter_map(|p| {
-                let shader = dxbc::Shader::parse(&std::fs::read(&p).ok()?).ok()?;
+        let mut translations: Vec<(std::path::PathBuf, crate::Translation)> = crate::test_corpus::fxc_files()
+            .into_iter()
+            .filter_map(|(p, bytes)| {
+                let shader = dxbc::Shader::parse(&bytes).ok()?;
                 let t = crate::translate(&shader, &Default::default()).ok()?;
                 Some((p, t))
             })
@@ -123,9 +119,8 @@ mod tests {
         translations.sort_by_cached_key(|(p, t)| {
             (t.module.entry_points.iter().map(|e| e.function.expressions.len()).sum::<usize>(), p.clone())
         });
-        let n = translations.len();
-        for i in 0..n {
-            let (path, t) = &translations[if i % 2 == 0 { n - 1 - i / 2 } else { i / 2 }];
+        for i in crate::test_corpus::largest_then_smallest(translations.len()) {
+            let (path, t) = &translations[i];
             let fresh = spv::write_vec(&t.module, &t.info, &spirv_options(), None);
             match (spirv(&t.module, &t.info), fresh) {
                 (Ok(kept), Ok(fresh)) => assert!(kept == fresh, "{}: SPIR-V differs", path.display()),

@@ -96,11 +96,10 @@ impl<'a> Lower<'a> {
                 _ => None,
             })
             .collect();
-        let out = (&values[..], &registers[..], result);
         if early_returns {
-            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, out, block));
+            expand_returns(&mut stmts, &mut |block| self.return_result(&mut ep, &values, &registers, result, block));
         }
-        self.return_result(&mut ep, out, &mut stmts);
+        self.return_result(&mut ep, &values, &registers, result, &mut stmts);
         crate::direct_io::drop_unread_outputs(&self.module, &mut ep, &mut stmts, &registers, &mut dead_globals);
         ep.body = stmts;
         let early_depth_test = self.early_depth_test();
@@ -737,10 +736,17 @@ fn add_argument(ep: &mut Function, name: String, ty: Handle<Type>, binding: naga
 }
 
 impl Lower<'_> {
-    /// Pushes into `block` the entry point's return of its result (`out`:
-    /// no type, a bare return), its members read as its values say.
-    fn return_result(&self, ep: &mut Function, out: ResultOut, block: &mut Block) {
-        let (values, registers, result) = out;
+    /// Pushes into `block` the entry point's return of its result (struct
+    /// type `result`, none: a bare return), its members read as `values`
+    /// say; `registers` are the output registers among them.
+    fn return_result(
+        &self,
+        ep: &mut Function,
+        values: &[OutValue],
+        registers: &[Handle<GlobalVariable>],
+        result: Option<Handle<Type>>,
+        block: &mut Block,
+    ) {
         let Some(ty) = result else {
             block.push(S::Return { value: None }, Span::UNDEFINED);
             return;
@@ -947,10 +953,6 @@ fn expand_returns(block: &mut Block, at_return: &mut dyn FnMut(&mut Block)) {
         s => out.push(s, span),
     });
 }
-
-/// What the entry point returns: each member's value, the output registers
-/// among them, and the result's type (none for no outputs).
-type ResultOut<'v> = (&'v [OutValue], &'v [Handle<GlobalVariable>], Option<Handle<Type>>);
 
 /// How an entry-point argument lands in its register.
 #[derive(Clone, Copy, PartialEq, Eq)]
