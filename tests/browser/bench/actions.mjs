@@ -1,0 +1,97 @@
+// The interactions the benchmarks time (bench.mjs, trace.mjs): each is
+// dispatched from inside a requestAnimationFrame callback and timed to the
+// task that runs once that frame has painted (bench.mjs says why).
+import zlib from 'node:zlib';
+
+/** A #v1/ link: record 1 (shader bytes), deflate-raw, base64url. */
+export function link(bytes) {
+  const len = [];
+  let n = bytes.length;
+  do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; len.push(b); } while (n);
+  const payload = Buffer.concat([Buffer.from([1, ...len]), Buffer.from(bytes)]);
+  return '#v1/' + zlib.deflateRawSync(payload, { level: 9 }).toString('base64url');
+}
+
+/** Times `n` runs of the named action (the page's CSP forbids eval, so actions are named, not passed as code). */
+export async function interaction(page, act, n, mark = false) {
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    rows.push(await page.evaluate(async ([i, act, mark]) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+      const task = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = () => r(performance.now()); c.port2.postMessage(0); });
+      // The element acted on is found before the timed part: finding it
+      // (reading 700 cells, or the rectangles of the listing's lines) is
+      // the harness's work, not the page's. Nothing changes the page
+      // between here and the event.
+      let target = null;
+      if (act === 'hover' || act === 'bytes') {
+        const cells = document.querySelectorAll('[data-testid=hex-view] .b[data-b]');
+        target = cells[(i * 37) % cells.length];
+      } else if (act === 'arrow' || act === 'scroll') {
+        target = document.querySelector('[data-testid=hex-view]');
+      } else if (act === 'click') {
+        // A line a person can see: the listing also draws rows below its
+        // window (its lookahead), which no pointer reaches.
+        const pane = document.querySelector('[data-testid=disassembly]').getBoundingClientRect();
+        const ls = [...document.querySelectorAll('[data-testid=disassembly] .line.linked')].filter((l) => {
+          const r = l.getBoundingClientRect();
+          return r.top >= pane.top && r.bottom <= pane.bottom;
+        });
+        target = ls[(i * 7) % ls.length];
+      } else if (act === 'search') {
+        target = document.querySelector('[data-testid=search]');
+      } else if (act === 'field') {
+        target = document.querySelector('[data-testid=field-saturate]');
+      } else if (act !== 'noop') {
+        throw new Error(`unknown action ${act}`);
+      }
+      // Inside the rendering step of a frame, before its style and layout.
+      const t0 = await frame();
+      if (act === 'hover') {
+        target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      } else if (act === 'arrow') {
+        target.dispatchEvent(new KeyboardEvent('keydown', { key: i % 2 ? 'ArrowDown' : 'ArrowRight', bubbles: true }));
+      } else if (act === 'bytes' || act === 'click') {
+        // A click on a byte (selects its token) or on a listing line: the
+        // other views, the inspector and the links follow.
+        target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      } else if (act === 'scroll') {
+        // A jump of the hex view alone: far down and back, so every row
+        // slot shows other bytes (the scroll event redraws the rows).
+        target.scrollTop = i % 2 ? 0 : target.scrollHeight / 2;
+        target.dispatchEvent(new Event('scroll'));
+      } else if (act === 'search') {
+        target.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      } else if (act === 'field') {
+        // Toggles the selected mul's saturate bit: one edit (re-signed bytes, every view follows).
+        target.value = target.value === '1' ? '0' : '1';
+        target.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      const t1 = performance.now();
+      const t2 = await task();
+      const t3 = await frame();
+      // For trace.mjs: the run's window as a user timing measure in the trace.
+      if (mark) performance.measure('bench-run', { start: t0, end: t2 });
+      return { script: t1 - t0, paint: t2 - t0, raf: t3 - t0 };
+    }, [i, act, mark]));
+  }
+  return rows;
+}
+
+/**
+ * Gets the page ready for `act`: search steps need a query with matches;
+ * a field edit needs a mul selected, so that the inspector offers its
+ * saturate field (search steps until one is).
+ */
+export async function prepare(page, act) {
+  if (act !== 'search' && act !== 'field') return;
+  await page.locator('[data-testid=search]').fill('mul');
+  await page.waitForFunction(() => document.querySelector('[data-testid=search-count]').textContent !== '');
+  if (act !== 'field') return;
+  const selected = page.locator('[data-testid=disassembly] .line[aria-selected=true]');
+  for (let k = 0; k < 200 && !/^mul /.test(await selected.first().textContent().catch(() => '')); k++) {
+    await page.locator('[data-testid=search]').press('Enter');
+  }
+  await selected.first().click();
+  await page.getByTestId('field-saturate').waitFor();
+}

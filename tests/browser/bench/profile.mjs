@@ -1,0 +1,68 @@
+// Where an interaction's script time goes (prints figures, asserts nothing):
+// runs one named action of bench.mjs under V8's sampling profiler and
+// prints the functions with the most samples, self and inclusive, per run.
+// Function names need a build that keeps them:
+//   WASM_KEEP_NAMES=1 trunk build --release --dist DIR
+//   APP_URL=http://127.0.0.1:PORT/ node tests/browser/bench/profile.mjs ACTION [RUNS] [shader.dxbc]
+// ACTION is one of hover, arrow, click, bytes, scroll, search, field.
+// Samples between runs count too: work a run queues after its frame
+// (menus filled after paint, the link measured later) shows up here.
+import fs from 'node:fs';
+import { chromium } from 'playwright-core';
+import { scratchProfile } from '../chromium.mjs';
+import { link, interaction, prepare } from './actions.mjs';
+
+const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
+const ACT = process.argv[2] ?? 'click';
+const RUNS = Number(process.argv[3] ?? 40);
+const BIG = process.argv[4] ?? '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc';
+const TOP = Number(process.env.PROFILE_TOP ?? 30);
+
+const ctx = await chromium.launchPersistentContext(scratchProfile(), {
+  executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
+  args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic'] });
+const page = ctx.pages()[0] ?? await ctx.newPage();
+await page.goto(APP_URL + link(fs.readFileSync(BIG)));
+await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
+await page.click('[data-testid=hex-view]');
+await prepare(page, ACT);
+await interaction(page, ACT, 5);
+
+const cdp = await ctx.newCDPSession(page);
+await cdp.send('Profiler.enable');
+await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+await cdp.send('Profiler.start');
+await interaction(page, ACT, RUNS);
+const { profile } = await cdp.send('Profiler.stop');
+await ctx.close();
+if (process.env.PROFILE_DUMP) fs.writeFileSync(process.env.PROFILE_DUMP, JSON.stringify(profile));
+
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const name = (n) => n.callFrame.functionName || `(anonymous ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber})`;
+const self = new Map();
+const incl = new Map();
+let busy = 0;
+const dt = profile.timeDeltas;
+profile.samples.forEach((id, k) => {
+  // A sample stands for the time until the next one.
+  const us = dt[k + 1] ?? 0;
+  const n = byId.get(id);
+  const f = name(n);
+  // (program) is the browser's own work (style, layout, paint): trace.mjs splits it.
+  if (f === '(idle)' || f === '(program)') return;
+  busy += us;
+  self.set(f, (self.get(f) ?? 0) + us);
+  const seen = new Set();
+  for (let x = n; x; x = byId.get(parent.get(x.id))) {
+    const g = name(x);
+    if (!seen.has(g)) { seen.add(g); incl.set(g, (incl.get(g) ?? 0) + us); }
+  }
+});
+const ms = (us) => (us / 1000 / RUNS).toFixed(2).padStart(6);
+console.log(`${ACT}: ${RUNS} runs, ${ms(busy)} ms of samples per run (not idle)`);
+console.log('self:');
+for (const [f, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${ms(us)}  ${f.slice(0, 150)}`);
+console.log('inclusive:');
+for (const [f, us] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${ms(us)}  ${f.slice(0, 150)}`);

@@ -1,0 +1,93 @@
+// Where an interaction's frame goes (prints figures, asserts nothing): runs
+// one named action of bench.mjs a number of times under a Chrome trace and
+// sums the renderer main thread's self time per trace event name inside
+// each run's window (event -> the frame with the change painted).
+//   APP_URL=http://127.0.0.1:8124/ node tests/browser/bench/trace.mjs ACTION [RUNS] [shader.dxbc]
+// ACTION is one of hover, arrow, click, bytes, scroll, search, field.
+import fs from 'node:fs';
+import { chromium } from 'playwright-core';
+import { scratchProfile } from '../chromium.mjs';
+import { link, interaction, prepare } from './actions.mjs';
+
+const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
+const ACT = process.argv[2] ?? 'click';
+const RUNS = Number(process.argv[3] ?? 30);
+const BIG = process.argv[4] ?? '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc';
+
+const ctx = await chromium.launchPersistentContext(scratchProfile(), {
+  executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
+  args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic'] });
+const page = ctx.pages()[0] ?? await ctx.newPage();
+await page.goto(APP_URL + link(fs.readFileSync(BIG)));
+await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
+await page.click('[data-testid=hex-view]');
+await prepare(page, ACT);
+// Warm up: the first runs compile code paths.
+await interaction(page, ACT, 5);
+
+const cdp = await ctx.newCDPSession(page);
+const events = [];
+cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+await cdp.send('Tracing.start', {
+  traceConfig: { includedCategories: [...(process.env.TRACE_INVALIDATIONS ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : []), 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'blink', 'cc'] },
+  transferMode: 'ReportEvents' });
+const rows = await interaction(page, ACT, RUNS, true);
+await cdp.send('Tracing.end');
+await done;
+await ctx.close();
+
+// The renderer main thread of the page: the thread the runs' marks are on.
+const marks = events.filter((e) => e.name === 'bench-run' && e.cat.includes('blink.user_timing'));
+if (!marks.length) throw new Error('no bench-run marks in the trace');
+const { pid, tid } = marks.find((e) => e.ph === 'b' || e.ph === 'X' || e.ph === 'R') ?? marks[0];
+const main = events.filter((e) => e.pid === pid && e.tid === tid && (e.ph === 'X' || e.ph === 'B' || e.ph === 'E'));
+// Windows from the async marks (begin/end pairs, any thread).
+const begins = events.filter((e) => e.name === 'bench-run' && e.ph === 'b').map((e) => e.ts).sort((a, b) => a - b);
+const ends = events.filter((e) => e.name === 'bench-run' && e.ph === 'e').map((e) => e.ts).sort((a, b) => a - b);
+const windows = begins.map((b, k) => [b, ends[k]]);
+
+// Self time per name: complete events (X) and begin/end pairs nest on one thread.
+const spans = [];
+const open = [];
+for (const e of [...main].sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))) {
+  if (e.ph === 'X') spans.push({ name: e.name, ts: e.ts, end: e.ts + (e.dur ?? 0), args: e.args });
+  else if (e.ph === 'B') open.push(e);
+  else if (e.ph === 'E') { const b = open.pop(); if (b) spans.push({ name: b.name, ts: b.ts, end: e.ts, args: b.args }); }
+}
+spans.sort((a, b) => a.ts - b.ts || b.end - a.end);
+const self = new Map();
+const stack = [];
+const within = (t) => windows.some(([a, b]) => t >= a && t < b);
+function add(name, us) { self.set(name, (self.get(name) ?? 0) + us); }
+function clip(s) {
+  // The part of [s.ts, s.end) inside the windows.
+  let t = 0;
+  for (const [a, b] of windows) t += Math.max(0, Math.min(b, s.end) - Math.max(a, s.ts));
+  return t;
+}
+for (const s of spans) {
+  while (stack.length && stack[stack.length - 1].end <= s.ts) stack.pop();
+  const parent = stack[stack.length - 1];
+  s.child = 0;
+  if (parent) parent.child += clip(s);
+  stack.push(s);
+}
+for (const s of spans) add(s.name, clip(s) - s.child);
+const total = windows.reduce((t, [a, b]) => t + (b - a), 0);
+const paint = rows.map((r) => r.paint).sort((a, b) => a - b);
+console.log(`${ACT}: ${RUNS} runs, paint median ${paint[paint.length >> 1].toFixed(1)} ms, max ${paint[paint.length - 1].toFixed(1)} ms; window total ${(total / 1000 / RUNS).toFixed(2)} ms per run`);
+console.log('main-thread self time per run inside the windows (ms), by trace event:');
+const accounted = [...self.values()].reduce((a, b) => a + b, 0);
+for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+  if (us / RUNS < 10) break;
+  console.log(`  ${(us / 1000 / RUNS).toFixed(2).padStart(7)}  ${name}`);
+}
+if (process.env.TRACE_DUMP) fs.writeFileSync(process.env.TRACE_DUMP, JSON.stringify(events));
+if (process.env.TRACE_DETAIL) {
+  // Layout and style events' own figures (dirty and total objects, elements restyled), first runs.
+  for (const e of main.filter((e) => within(e.ts) && ['Layout', 'UpdateLayoutTree', 'Paint'].includes(e.name) && (e.dur ?? 0) + (e.ph === 'E' ? 1e9 : 0) > 300).slice(0, 30)) {
+    console.log(`  ${e.name} ${((e.dur ?? 0) / 1000).toFixed(2)} ms ${JSON.stringify(e.args).slice(0, 300)}`);
+  }
+}
+console.log(`  ${((total - accounted) / 1000 / RUNS).toFixed(2).padStart(7)}  (idle or untraced)`);
