@@ -32,6 +32,8 @@ pub fn HexView() -> impl IntoView {
     let vp = Viewport::new();
     vp.watch(s.hex_ref);
     let slots = Memo::new(move |_| vp.fitting_rows(EDGE_ROWS));
+    let spacer = NodeRef::<leptos::html::Div>::new();
+    draw_slots(s, vp, slots, spacer);
     let rows = move || view_rows(s.model.with(|m| m.bytes.len()), s.carve.around.get());
     // Keep the selection in view (also when the pane comes back from a fold tab).
     Effect::new(move |_| {
@@ -88,14 +90,11 @@ pub fn HexView() -> impl IntoView {
                 <span class="cells"><span>{"0".repeat(RUN_CHARS)}</span></span>
                 <span class="ascii">{"0".repeat(ROW_BYTES)}</span>
             </div>
-            <div class="spacer" style:height=move || format!("{}px", rows() as f64 * ROW_H)>
-                // Recycled row slots, as many as fit: a scroll or a jump rewrites
-                // the text and classes of the slots whose row changed instead of
-                // building rows anew. Each slot places itself at its row.
-                <For each=move || 0..slots.get() key=|i| *i let:i>
-                    <HexSlot i=i vp=vp slots=slots/>
-                </For>
-            </div>
+            // Recycled row slots, as many as fit (draw_slots): a scroll or a
+            // jump rewrites the text and classes of the slots whose row
+            // changed instead of building rows anew. Each slot places
+            // itself at its row.
+            <div class="spacer" node_ref=spacer style:height=move || format!("{}px", rows() as f64 * ROW_H)></div>
         </div>
     }
 }
@@ -156,24 +155,54 @@ fn cell_x(j: usize) -> usize {
 /// Characters in a row's run.
 const RUN_CHARS: usize = ROW_BYTES / 4 * 9 - 1;
 
-/// Row slot `i` of `slots`: shows the row [`layout::slot_row`] gives it.
-/// One effect writes the DOM: the whole row when the row or the file
-/// changed, else only the cells whose selection, hover, search, diff or
-/// def-use marks changed.
-#[component]
-fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
-    let s = st();
-    let row_ref = NodeRef::<leptos::html::Div>::new();
-    let cells_ref = NodeRef::<leptos::html::Span>::new();
-    Effect::new(move |prev: Option<Shown>| {
-        let prev = prev.unwrap_or_default();
-        let m = s.model.get();
-        let around = s.carve.around.get();
-        let rows = view_rows(m.bytes.len(), around);
-        let row = Some(layout::slot_row(vp.top.get(), slots.get(), i)).filter(|&r| r < rows);
-        let (Some(row_el), Some(cells)) = (row_ref.get(), cells_ref.get()) else {
-            return prev;
+/// The DOM of one recycled row slot, and what it shows.
+struct Slot {
+    row: web_sys::HtmlElement,
+    /// The run of digits, then one cell per byte over it.
+    cells: web_sys::Element,
+    shown: Shown,
+}
+
+impl Slot {
+    /// A hidden slot at the end of `spacer`: the offset, the run with its
+    /// cells, the ASCII column.
+    fn new(spacer: &web_sys::Element) -> Option<Slot> {
+        let doc = spacer.owner_document()?;
+        let el = |tag: &str, class: &str| {
+            let e = doc.create_element(tag).ok()?;
+            e.set_class_name(class);
+            Some(e)
         };
+        let row: web_sys::HtmlElement = el("div", "hrow slot")?.dyn_into().ok()?;
+        row.set_hidden(true);
+        let cells = el("span", "cells")?;
+        let run = el("span", "run")?;
+        cells.append_child(&run).ok()?;
+        for _ in 0..ROW_BYTES {
+            let cell = el("span", "b")?;
+            cells.append_child(&cell).ok()?;
+        }
+        for child in [el("span", "off")?, cells.clone(), el("span", "ascii")?] {
+            row.append_child(&child).ok()?;
+        }
+        spacer.append_child(&row).ok()?;
+        Some(Slot { row, cells, shown: Shown::default() })
+    }
+
+    /// Shows view row `row` (None: past the end) of `m`: the whole row
+    /// when the row or the file changed, else only the cells whose marks
+    /// (`marks_at` a row's first byte) changed. Returns what it shows.
+    fn draw(
+        &self,
+        m: &crate::model::Model,
+        around: Option<(Surroundings, Option<&[u8]>)>,
+        row: Option<usize>,
+        marks_at: &impl Fn(usize) -> Marks,
+    ) -> Shown {
+        let prev = self.shown;
+        let (row_el, cells) = (&self.row, &self.cells);
+        let file = around.and_then(|(a, f)| Some((a, f?)));
+        let around = around.map(|(a, _)| a);
         let serial = m.serial;
         let Some(r) = row else {
             if prev.row.is_some() {
@@ -196,46 +225,81 @@ fn HexSlot(i: usize, vp: Viewport, slots: Memo<usize>) -> impl IntoView {
         let rel = around.map_or((r * ROW_BYTES) as isize, |a| a.row_base(r));
         let Ok(base) = usize::try_from(rel) else {
             if prev.serial != serial || prev.around != around || prev.row != row {
-                s.carve.file.with(|f| {
-                    fill_row(&row_el, &m, r, rel, around.zip(f.as_deref().map(|f| &f.bytes[..])), Marks::default())
-                });
+                fill_row(row_el, m, r, rel, file, Marks::default());
             }
             return Shown { serial, around, row, marks: Marks::default() };
         };
-        let (hov, hovf) = s.hover.get().map_or((0, 0), |h| selection::hover_masks(&m, h, base));
-        let (dtok, dbyte) = s.diff.with(|d| d.as_ref().map_or((0, 0), |d| d.marks.row_masks(base)));
-        let marks = Marks {
-            sel: s.sel.get().map_or(0, |sel| selection::row_mask(&sel, base)),
-            hov,
-            hovf,
-            hit: s.hits.with(|h| h.row_mask(base)),
-            dtok,
-            dbyte,
-            du: s.du.with(|d| d.as_ref().map_or(0, |d| d.row_mask(base))),
-            src: s.src.marks.with(|x| x.row_mask(base)),
-        };
+        let marks = marks_at(base);
         let now = Shown { serial, around, row, marks };
         // An edit of the model drawn that left this row's bytes as they
         // were (their values and looks) only moves marks too.
         let row_kept = prev.serial == serial
             || m.same_as.as_ref().is_some_and(|x| x.serial == prev.serial && !x.touches(base..base + ROW_BYTES));
         if row_kept && prev.around == around && prev.row == row {
-            toggle_marks(&cells, &m, base, prev.marks, marks);
+            toggle_marks(cells, m, base, prev.marks, marks);
             return now;
         }
-        s.carve.file.with(|f| fill_row(&row_el, &m, r, rel, around.zip(f.as_deref().map(|f| &f.bytes[..])), marks));
+        fill_row(row_el, m, r, rel, file, marks);
         now
-    });
-    view! {
-        <div class="hrow slot" node_ref=row_ref hidden=true>
-            <span class="off"></span>
-            <span class="cells" node_ref=cells_ref>
-                <span class="run"></span>
-                {(0..ROW_BYTES).map(|_| view! { <span class="b"></span> }).collect_view()}
-            </span>
-            <span class="ascii"></span>
-        </div>
     }
+}
+
+/// Draws the row slots of `spacer`: as many as `slots`, slot `i` showing
+/// the row [`layout::slot_row`] gives it. One effect for every slot, so
+/// that a selection or a hover wakes one subscriber, not one per row: each
+/// signal read here had a subscriber per slot, and every run of each
+/// re-subscribed to all of them.
+fn draw_slots(s: crate::State, vp: Viewport, slots: Memo<usize>, spacer: NodeRef<leptos::html::Div>) {
+    Effect::new(move |prev: Option<Vec<Slot>>| {
+        let mut drawn = prev.unwrap_or_default();
+        let n = slots.get();
+        let top = vp.top.get();
+        let m = s.model.get();
+        let around = s.carve.around.get();
+        let sel = s.sel.get();
+        let hover = s.hover.get();
+        let Some(spacer) = spacer.get() else { return drawn };
+        for gone in drawn.drain(n.min(drawn.len())..) {
+            gone.row.remove();
+        }
+        while drawn.len() < n {
+            match Slot::new(&spacer) {
+                Some(x) => drawn.push(x),
+                None => return drawn,
+            }
+        }
+        let rows = view_rows(m.bytes.len(), around);
+        s.hits.with(|hits| {
+            s.diff.with(|diff| {
+                s.du.with(|du| {
+                    s.src.marks.with(|src| {
+                        s.carve.file.with(|file| {
+                            let marks_at = |base: usize| {
+                                let (hov, hovf) = hover.map_or((0, 0), |h| selection::hover_masks(&m, h, base));
+                                let (dtok, dbyte) = diff.as_ref().map_or((0, 0), |d| d.marks.row_masks(base));
+                                Marks {
+                                    sel: sel.map_or(0, |sel| selection::row_mask(&sel, base)),
+                                    hov,
+                                    hovf,
+                                    hit: hits.row_mask(base),
+                                    dtok,
+                                    dbyte,
+                                    du: du.as_ref().map_or(0, |d| d.row_mask(base)),
+                                    src: src.row_mask(base),
+                                }
+                            };
+                            let around = around.map(|a| (a, file.as_deref().map(|f| &f.bytes[..])));
+                            for (i, slot) in drawn.iter_mut().enumerate() {
+                                let row = Some(layout::slot_row(top, n, i)).filter(|&r| r < rows);
+                                slot.shown = slot.draw(&m, around, row, &marks_at);
+                            }
+                        })
+                    })
+                })
+            })
+        });
+        drawn
+    });
 }
 
 #[wasm_bindgen(module = "/src/hex_row.js")]
@@ -308,17 +372,7 @@ fn fill_row(
         match (c, byte(c)) {
             (Cell::Shader(b), Some(v)) => {
                 let look = looks[b - first];
-                classes.push('b');
-                for class in [look.text_class, look.stop.then_some("stop")].into_iter().flatten() {
-                    classes.push(' ');
-                    classes.push_str(class);
-                }
-                for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
-                    if mask & bit != 0 {
-                        classes.push(' ');
-                        classes.push_str(name);
-                    }
-                }
+                cell_classes(look, marks, bit, &mut classes);
                 if look.text_class.is_some() {
                     own_text |= 1 << j;
                 } else {
@@ -395,8 +449,26 @@ fn gradient(colours: &[Option<&str>; ROW_BYTES], out: &mut String) {
     out.push(')');
 }
 
-/// Toggles the marks that changed, on just the cells they changed on; a
-/// cell whose digits a mark recolours starts or stops drawing them.
+/// Appends the classes of a shader byte's cell: its look's, then a class
+/// per mark whose mask has `bit`.
+fn cell_classes(look: ByteLook, marks: Marks, bit: u16, out: &mut String) {
+    out.push('b');
+    for class in [look.text_class, look.stop.then_some("stop")].into_iter().flatten() {
+        out.push(' ');
+        out.push_str(class);
+    }
+    for (mask, name) in marks.masks().iter().zip(Marks::CLASSES) {
+        if mask & bit != 0 {
+            out.push(' ');
+            out.push_str(name);
+        }
+    }
+}
+
+/// Rewrites the classes of just the cells whose marks changed (one write
+/// a cell, not a toggle per mark: each crossed into JS with its class
+/// name); a cell whose digits a mark recolours starts or stops drawing
+/// them.
 fn toggle_marks(cells: &web_sys::Element, m: &crate::model::Model, base: usize, before: Marks, now: Marks) {
     let changed = now.masks().iter().zip(before.masks()).fold(0u16, |c, (a, b)| c | (a ^ b));
     if changed == 0 {
@@ -405,13 +477,22 @@ fn toggle_marks(cells: &web_sys::Element, m: &crate::model::Model, base: usize, 
     // The run comes first; the cells follow it.
     let mut cell = cells.first_element_child().and_then(|run| run.next_element_sibling());
     let mut j = 0;
+    let mut classes = String::with_capacity(48);
     while let Some(el) = cell {
         let k = cell_byte(0, j);
         let bit = 1u16 << k;
         if changed & bit != 0 {
-            let list = el.class_list();
-            for (mask, class) in now.masks().iter().zip(Marks::CLASSES) {
-                let _ = list.toggle_with_force(class, mask & bit != 0);
+            if base + k < m.bytes.len() {
+                classes.clear();
+                cell_classes(byte_look(m, base + k), now, bit, &mut classes);
+                el.set_class_name(&classes);
+            } else {
+                // Not the shader's byte (a carved file's, after it): its
+                // own classes stay, the marks toggle.
+                let list = el.class_list();
+                for (mask, class) in now.masks().iter().zip(Marks::CLASSES) {
+                    let _ = list.toggle_with_force(class, mask & bit != 0);
+                }
             }
             if (now.sel ^ before.sel) & bit != 0 {
                 let _ = el.set_attribute("aria-selected", if now.sel & bit != 0 { "true" } else { "false" });
@@ -470,5 +551,16 @@ mod tests {
             let flowed = 2 * j + j / 4;
             assert_eq!(flowed, cell_x(j), "cell {j}");
         }
+    }
+
+    /// A slot's given width holds its text: the offset's eight digits, the
+    /// run and one ASCII character per byte, in characters of the one
+    /// font, with two gaps and the padding.
+    #[test]
+    fn a_slot_is_as_wide_as_its_text() {
+        let css = include_str!("../../style.css");
+        assert!(css.contains(".hrow, .hex-ruler { display: flex; gap: .7rem; padding: 0 .4rem;"));
+        let chars = 8 + RUN_CHARS + ROW_BYTES;
+        assert!(css.contains(&format!(".hex .hrow.slot {{ width: calc({chars}ch + 2.2rem + 1px); contain: strict; }}")));
     }
 }
