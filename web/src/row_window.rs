@@ -71,6 +71,18 @@ impl RowWindow {
         rotation
     }
 
+    /// The rows written, as (row, line): where the view finds a line's
+    /// row without reading the DOM back.
+    pub fn shown(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.rows.iter().enumerate().filter_map(|(i, r)| Some((i, r.as_ref()?.0)))
+    }
+
+    /// The row that shows line `line`, if one was written for it.
+    pub fn row_of(&self, line: usize) -> Option<usize> {
+        let i = line.checked_sub(self.first)?;
+        self.rows.get(i)?.as_ref().filter(|(l, _)| *l == line).map(|_| i)
+    }
+
     /// Whether row `i` must be written to show `text` as line `first + i`;
     /// when it must, it is taken as written.
     pub fn needs_write(&mut self, i: usize, text: &str) -> bool {
@@ -161,5 +173,21 @@ mod tests {
         // A line inserted above the window shifts every line's text by one row.
         lines.insert(0, "nop".into());
         assert_eq!(apply(&mut w, &mut dom, &mut id, &lines, 5, 10).len(), 10);
+    }
+
+    #[test]
+    fn a_line_is_found_at_the_row_written_for_it() {
+        let lines: Vec<String> = (0..200).map(|i| format!("dp4 r{i}.x, r0, r1")).collect();
+        let (mut w, mut dom, mut id) = (RowWindow::default(), Vec::new(), 0);
+        apply(&mut w, &mut dom, &mut id, &lines, 20, 10);
+        assert_eq!(w.row_of(23), Some(3));
+        assert_eq!((w.row_of(19), w.row_of(30)), (None, None));
+        // A scroll down by two: the kept rows moved up two places.
+        apply(&mut w, &mut dom, &mut id, &lines, 22, 10);
+        assert_eq!((w.row_of(23), w.row_of(31)), (Some(1), Some(9)));
+        assert_eq!(w.shown().collect::<Vec<_>>(), (0..10).map(|i| (i, 22 + i)).collect::<Vec<_>>());
+        // Rows not yet written name no line.
+        w.shift(100, 4);
+        assert_eq!((w.row_of(100), w.shown().count()), (None, 0));
     }
 }

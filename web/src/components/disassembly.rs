@@ -114,8 +114,9 @@ fn ListingView() -> impl IntoView {
         let mut lines = [ph, ps, now.0, now.1].into_iter().flatten().collect::<Vec<_>>();
         lines.sort_unstable();
         lines.dedup();
+        let children = rows.children();
         for l in lines {
-            if let Ok(Some(el)) = rows.query_selector(&format!(":scope > [data-line=\"{l}\"]")) {
+            if let Some(el) = window.with_value(|w| w.row_of(l)).and_then(|i| children.item(i as u32)) {
                 el.set_class_name(&line_class(s, &m, l, now.0, now.1));
                 let _ = el.set_attribute("aria-selected", if now.1 == Some(l) { "true" } else { "false" });
             }
@@ -134,13 +135,14 @@ fn ListingView() -> impl IntoView {
         let Some(rows) = rows_ref.get_untracked() else { return };
         let m = s.model.get_untracked();
         let (h, sl) = (hover_line.get_untracked(), sel_line.get_untracked());
-        let mut row = rows.first_element_child();
-        while let Some(el) = row {
-            if let Some(l) = el.get_attribute("data-line").and_then(|v| v.parse().ok()) {
-                el.set_class_name(&line_class(s, &m, l, h, sl));
+        let children = rows.children();
+        window.with_value(|w| {
+            for (i, l) in w.shown() {
+                if let Some(el) = children.item(i as u32) {
+                    el.set_class_name(&line_class(s, &m, l, h, sl));
+                }
             }
-            row = el.next_element_sibling();
-        }
+        });
     });
     let on_click = move |ev: web_sys::MouseEvent| {
         // The gutter toggles a breakpoint on the line's instruction.
