@@ -1,7 +1,10 @@
 // The interactions the benchmarks time (bench.mjs, trace.mjs): each is
 // dispatched from inside a requestAnimationFrame callback and timed to the
 // task that runs once that frame has painted (bench.mjs says why).
+import fs from 'node:fs';
 import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { scratchProfile } from '../chromium.mjs';
 
 /** A #v1/ link: record 1 (shader bytes), deflate-raw, base64url. */
 export function link(bytes) {
@@ -94,4 +97,29 @@ export async function prepare(page, act) {
   }
   await selected.first().click();
   await page.getByTestId('field-saturate').waitFor();
+}
+
+/** Chromium at 1440 x 1000, a fresh profile, page errors and crashes printed. */
+export async function browser() {
+  const ctx = await chromium.launchPersistentContext(scratchProfile(), {
+    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic'] });
+  const page = ctx.pages()[0] ?? await ctx.newPage();
+  page.on('pageerror', (e) => console.log('page error:', String(e)));
+  page.on('crash', () => console.log('page crashed'));
+  return { ctx, page };
+}
+
+/**
+ * The page at `appUrl` showing the shader file `shader`, ready for `act`
+ * and warmed up by five runs of it (the first runs compile code paths).
+ */
+export async function readyFor(appUrl, shader, act) {
+  const { ctx, page } = await browser();
+  await page.goto(appUrl + link(fs.readFileSync(shader)));
+  await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
+  await page.click('[data-testid=hex-view]');
+  await prepare(page, act);
+  await interaction(page, act, 5);
+  return { ctx, page };
 }

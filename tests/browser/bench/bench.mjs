@@ -19,11 +19,8 @@
 // is in the frame the event lands in; more, and frames are dropped.
 // Rasterisation runs off the main thread and is not counted.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { scratchProfile } from '../chromium.mjs';
-import { link, interaction, prepare } from './actions.mjs';
+import { browser, link, interaction, prepare } from './actions.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const BIG = process.argv[2] ?? '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc';
@@ -33,15 +30,6 @@ const fmt = (xs) => `median ${median(xs).toFixed(1)}, max ${Math.max(...xs).toFi
 /** Paint figures with how many runs missed a 60 Hz frame (16.7 ms). */
 const fmtPaint = (xs) => `${fmt(xs)}, ${xs.filter((x) => x > 1000 / 60).length}/${xs.length} over 16.7`;
 
-async function browser() {
-  const ctx = await chromium.launchPersistentContext(scratchProfile(), {
-    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic'] });
-  const page = ctx.pages()[0] ?? await ctx.newPage();
-  page.on('pageerror', (e) => console.log('page error:', String(e)));
-  page.on('crash', () => console.log('page crashed'));
-  return { ctx, page };
-}
 
 const big = fs.readFileSync(BIG);
 const bigLink = link(big);

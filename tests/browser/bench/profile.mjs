@@ -8,9 +8,7 @@
 // Samples between runs count too: work a run queues after its frame
 // (menus filled after paint, the link measured later) shows up here.
 import fs from 'node:fs';
-import { chromium } from 'playwright-core';
-import { scratchProfile } from '../chromium.mjs';
-import { link, interaction, prepare } from './actions.mjs';
+import { interaction, readyFor } from './actions.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const ACT = process.argv[2] ?? 'click';
@@ -18,15 +16,7 @@ const RUNS = Number(process.argv[3] ?? 40);
 const BIG = process.argv[4] ?? '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc';
 const TOP = Number(process.env.PROFILE_TOP ?? 30);
 
-const ctx = await chromium.launchPersistentContext(scratchProfile(), {
-  executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
-  args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic'] });
-const page = ctx.pages()[0] ?? await ctx.newPage();
-await page.goto(APP_URL + link(fs.readFileSync(BIG)));
-await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
-await page.click('[data-testid=hex-view]');
-await prepare(page, ACT);
-await interaction(page, ACT, 5);
+const { ctx, page } = await readyFor(APP_URL, BIG, ACT);
 
 const cdp = await ctx.newCDPSession(page);
 await cdp.send('Profiler.enable');

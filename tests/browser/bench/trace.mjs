@@ -5,25 +5,14 @@
 //   APP_URL=http://127.0.0.1:8124/ node tests/browser/bench/trace.mjs ACTION [RUNS] [shader.dxbc]
 // ACTION is one of hover, arrow, click, bytes, scroll, search, field.
 import fs from 'node:fs';
-import { chromium } from 'playwright-core';
-import { scratchProfile } from '../chromium.mjs';
-import { link, interaction, prepare } from './actions.mjs';
+import { interaction, readyFor } from './actions.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const ACT = process.argv[2] ?? 'click';
 const RUNS = Number(process.argv[3] ?? 30);
 const BIG = process.argv[4] ?? '../shared/corpus/fxc/xenia_resolve_full_8bpp_3xres_cs.dxbc';
 
-const ctx = await chromium.launchPersistentContext(scratchProfile(), {
-  executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1440, height: 1000 },
-  args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-quic'] });
-const page = ctx.pages()[0] ?? await ctx.newPage();
-await page.goto(APP_URL + link(fs.readFileSync(BIG)));
-await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
-await page.click('[data-testid=hex-view]');
-await prepare(page, ACT);
-// Warm up: the first runs compile code paths.
-await interaction(page, ACT, 5);
+const { ctx, page } = await readyFor(APP_URL, BIG, ACT);
 
 const cdp = await ctx.newCDPSession(page);
 const events = [];
