@@ -5,8 +5,10 @@
 //   WASM_KEEP_NAMES=1 trunk build --release --dist DIR
 //   APP_URL=http://127.0.0.1:PORT/ node tests/browser/bench/profile.mjs ACTION [RUNS] [shader.dxbc]
 // ACTION is one of hover, arrow, click, bytes, scroll, search, field.
-// Samples between runs count too: work a run queues after its frame
-// (menus filled after paint, the link measured later) shows up here.
+// PROFILE_TOP=N prints N functions (30); PROFILE_DUMP=FILE writes the
+// profile, as JSON. Samples between runs count too: work a run queues
+// after its frame (menus filled after paint, the link measured later)
+// shows up here.
 import fs from 'node:fs';
 import { interaction, readyFor } from './actions.mjs';
 

@@ -4,6 +4,10 @@
 // each run's window (event -> the frame with the change painted).
 //   APP_URL=http://127.0.0.1:8124/ node tests/browser/bench/trace.mjs ACTION [RUNS] [shader.dxbc]
 // ACTION is one of hover, arrow, click, bytes, scroll, search, field.
+// TRACE_DETAIL=1 also prints the first long layout, style and paint events
+// with their own figures (objects dirty and in all, elements restyled, the
+// layer painted); TRACE_INVALIDATIONS=1 records why nodes were restyled
+// or laid out again; TRACE_DUMP=FILE writes every event, as JSON.
 import fs from 'node:fs';
 import { interaction, readyFor } from './actions.mjs';
 
@@ -40,9 +44,9 @@ const windows = begins.map((b, k) => [b, ends[k]]);
 const spans = [];
 const open = [];
 for (const e of [...main].sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))) {
-  if (e.ph === 'X') spans.push({ name: e.name, ts: e.ts, end: e.ts + (e.dur ?? 0), args: e.args });
+  if (e.ph === 'X') spans.push({ name: e.name, ts: e.ts, end: e.ts + (e.dur ?? 0) });
   else if (e.ph === 'B') open.push(e);
-  else if (e.ph === 'E') { const b = open.pop(); if (b) spans.push({ name: b.name, ts: b.ts, end: e.ts, args: b.args }); }
+  else if (e.ph === 'E') { const b = open.pop(); if (b) spans.push({ name: b.name, ts: b.ts, end: e.ts }); }
 }
 spans.sort((a, b) => a.ts - b.ts || b.end - a.end);
 const self = new Map();
@@ -72,11 +76,9 @@ for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
   if (us / RUNS < 10) break;
   console.log(`  ${(us / 1000 / RUNS).toFixed(2).padStart(7)}  ${name}`);
 }
+console.log(`  ${((total - accounted) / 1000 / RUNS).toFixed(2).padStart(7)}  (idle or untraced)`);
 if (process.env.TRACE_DUMP) fs.writeFileSync(process.env.TRACE_DUMP, JSON.stringify(events));
 if (process.env.TRACE_DETAIL) {
-  // Layout and style events' own figures (dirty and total objects, elements restyled), first runs.
-  for (const e of main.filter((e) => within(e.ts) && ['Layout', 'UpdateLayoutTree', 'Paint'].includes(e.name) && (e.dur ?? 0) + (e.ph === 'E' ? 1e9 : 0) > 300).slice(0, 30)) {
-    console.log(`  ${e.name} ${((e.dur ?? 0) / 1000).toFixed(2)} ms ${JSON.stringify(e.args).slice(0, 300)}`);
-  }
+  const long = main.filter((e) => within(e.ts) && e.ph === 'X' && ['Layout', 'UpdateLayoutTree', 'Paint'].includes(e.name) && e.dur > 300);
+  for (const e of long.slice(0, 30)) console.log(`  ${e.name} ${(e.dur / 1000).toFixed(2)} ms ${JSON.stringify(e.args).slice(0, 300)}`);
 }
-console.log(`  ${((total - accounted) / 1000 / RUNS).toFixed(2).padStart(7)}  (idle or untraced)`);
