@@ -246,12 +246,13 @@ tool('split', wasmPath, profilePath, primaryTmp, secondaryTmp, linked);
 // the secondary imports by name), the table and the memory stay as they
 // are. Each half declares the features its code uses (target_features),
 // which wasm-opt reads, and the output drops that section.
-// WASM_KEEP_NAMES=1 keeps the function names (wasm-opt -g), for CPU
-// profiles of a release build (tests/browser/bench/profile.mjs); the
-// bytes shipped are measured without them.
-const keepNames = process.env.WASM_KEEP_NAMES === '1' ? ['-g'] : [];
 /** Optimises `file` in place for size. */
 function optimise(file, which) {
+  // WASM_KEEP_NAMES=1 keeps the function names (wasm-opt -g) for CPU
+  // profiles of a release build (tests/browser/bench/profile.mjs): the
+  // first view's only, since the split carries no name section into the
+  // secondary. The bytes shipped are measured without them.
+  const keepNames = process.env.WASM_KEEP_NAMES === '1' ? ['-g'] : [];
   const out = `${file}.opt`;
   const r = spawnSync('wasm-opt', ['-Oz', ...keepNames, '--strip-producers', '--strip-target-features', file, '-o', out],
     { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });

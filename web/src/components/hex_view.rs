@@ -269,35 +269,27 @@ fn draw_slots(s: crate::State, vp: Viewport, slots: Memo<usize>, spacer: NodeRef
             }
         }
         let rows = view_rows(m.bytes.len(), around);
-        s.hits.with(|hits| {
-            s.diff.with(|diff| {
-                s.du.with(|du| {
-                    s.src.marks.with(|src| {
-                        s.carve.file.with(|file| {
-                            let marks_at = |base: usize| {
-                                let (hov, hovf) = hover.map_or((0, 0), |h| selection::hover_masks(&m, h, base));
-                                let (dtok, dbyte) = diff.as_ref().map_or((0, 0), |d| d.marks.row_masks(base));
-                                Marks {
-                                    sel: sel.map_or(0, |sel| selection::row_mask(&sel, base)),
-                                    hov,
-                                    hovf,
-                                    hit: hits.row_mask(base),
-                                    dtok,
-                                    dbyte,
-                                    du: du.as_ref().map_or(0, |d| d.row_mask(base)),
-                                    src: src.row_mask(base),
-                                }
-                            };
-                            let around = around.map(|a| (a, file.as_deref().map(|f| &f.bytes[..])));
-                            for (i, slot) in drawn.iter_mut().enumerate() {
-                                let row = Some(layout::slot_row(top, n, i)).filter(|&r| r < rows);
-                                slot.shown = slot.draw(&m, around, row, &marks_at);
-                            }
-                        })
-                    })
-                })
-            })
-        });
+        let (hits, diff, du, src, file) =
+            (s.hits.get(), s.diff.get(), s.du.get(), s.src.marks.get(), s.carve.file.get());
+        let marks_at = |base: usize| {
+            let (hov, hovf) = hover.map_or((0, 0), |h| selection::hover_masks(&m, h, base));
+            let (dtok, dbyte) = diff.as_ref().map_or((0, 0), |d| d.marks.row_masks(base));
+            Marks {
+                sel: sel.map_or(0, |sel| selection::row_mask(&sel, base)),
+                hov,
+                hovf,
+                hit: hits.row_mask(base),
+                dtok,
+                dbyte,
+                du: du.as_ref().map_or(0, |d| d.row_mask(base)),
+                src: src.row_mask(base),
+            }
+        };
+        let around = around.map(|a| (a, file.as_deref().map(|f| &f.bytes[..])));
+        for (i, slot) in drawn.iter_mut().enumerate() {
+            let row = Some(layout::slot_row(top, n, i)).filter(|&r| r < rows);
+            slot.shown = slot.draw(&m, around, row, &marks_at);
+        }
         drawn
     });
 }
