@@ -101,3 +101,48 @@ fn an_integer_read_of_depth_before_its_first_write_validates() {
     let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
     assert!(wgsl.contains("bitcast<vec4<u32>>(oDepth)"), "{wgsl}");
 }
+
+/// translate target: a pixel shader that read `vPrim` and also declared an
+/// SV_PrimitiveID input bound the primitive index twice, and naga rejected
+/// the entry point ("Built-in PrimitiveIndex is present more than once").
+/// Both registers hold the primitive's id (D3D), so both are now filled
+/// from one argument.
+#[test]
+fn vprim_beside_a_primitive_id_input_shares_its_argument() {
+    // The signature comments are what the assembler builds the signatures from.
+    let text = "// Input signature:\n\
+        //\n\
+        // Name                 Index   Mask Register SysValue  Format   Used\n\
+        // -------------------- ----- ------ -------- -------- ------- ------\n\
+        // SV_PrimitiveID           0   x           2   PRIMID    uint   x\n\
+        //\n\
+        // Output signature:\n\
+        //\n\
+        // Name                 Index   Mask Register SysValue  Format   Used\n\
+        // -------------------- ----- ------ -------- -------- ------- ------\n\
+        // SV_Target                0   xyzw        0   TARGET    uint   xyzw\n\
+        //\n\
+        ps_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_input_ps_sgv constant v2.x, primitive_id\n\
+        dcl_output o0.xyzw\n\
+        mov o0.x, vPrim\n\
+        mov o0.y, v2.x\n\
+        mov o0.zw, l(0,0,0,0)\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates and validates");
+    let ep = &t.module.entry_points[0].function;
+    let bound: Vec<_> = ep
+        .arguments
+        .iter()
+        .filter(|a| a.binding == Some(naga::Binding::BuiltIn(naga::BuiltIn::PrimitiveIndex)))
+        .collect();
+    assert_eq!(bound.len(), 1, "{:?}", ep.arguments);
+    // Both components of the output come from that one argument.
+    let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
+    let name = bound[0].name.as_deref().unwrap();
+    assert!(wgsl.matches(name).count() >= 3, "{wgsl}");
+    assert!(dxbc_naga::to_spirv(&t).is_ok());
+}

@@ -330,7 +330,24 @@ impl<'a> Lower<'a> {
             } else {
                 self.t.u32
             };
-            let arg = add_argument(ep, name.into(), t, naga::Binding::BuiltIn(builtin));
+            // An input register may already carry this value (`vPrim` read
+            // in a pixel shader that also declares an SV_PrimitiveID input):
+            // both registers are filled from the one argument, as an entry
+            // point may bind each built-in once.
+            let binding = naga::Binding::BuiltIn(builtin);
+            if let Some(i) = ep.arguments.iter().position(|a| a.binding.as_ref() == Some(&binding)) {
+                if ep.arguments[i].ty != t {
+                    let n = ty.row().asm;
+                    return malformed(
+                        format!("{n} and an input of another type are both bound as {name}"),
+                        self.p.offset,
+                    );
+                }
+                let arg = argument_expression(ep, i as u32);
+                copies.push(ArgCopy { arg, g, k: K::U, comps, c0: 0, how: ArgKind::Plain, register_name: None });
+                continue;
+            }
+            let arg = add_argument(ep, name.into(), t, binding);
             copies.push(ArgCopy { arg, g, k: K::U, comps, c0: 0, how: ArgKind::Plain, register_name: None });
             inputs.push(IoEntry {
                 semantic: name.into(),
@@ -733,6 +750,15 @@ fn add_argument(ep: &mut Function, name: String, ty: Handle<Type>, binding: naga
     let idx = ep.arguments.len() as u32;
     ep.arguments.push(FunctionArgument { name: Some(name), ty, binding: Some(binding) });
     ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED)
+}
+
+/// The expression of argument `idx`, added with it by [`add_argument`].
+fn argument_expression(ep: &mut Function, idx: u32) -> H {
+    let found = ep.expressions.iter().find(|(_, e)| matches!(e, E::FunctionArgument(i) if *i == idx));
+    match found.map(|(h, _)| h) {
+        Some(h) => h,
+        None => ep.expressions.append(E::FunctionArgument(idx), Span::UNDEFINED),
+    }
 }
 
 impl Lower<'_> {
