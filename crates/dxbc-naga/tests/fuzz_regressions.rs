@@ -146,3 +146,31 @@ fn vprim_beside_a_primitive_id_input_shares_its_argument() {
     assert!(wgsl.matches(name).count() >= 3, "{wgsl}");
     assert!(dxbc_naga::to_spirv(&t).is_ok());
 }
+
+/// translate target: a `sample_l` whose sampler operand named a temp
+/// register (`r0[1]` in an SM5.1 shader) was looked up as the sampler of
+/// the same number, and naga rejected the image access built from it. A
+/// sampler or texture operand of another register file is now refused as
+/// malformed, at the operand.
+#[test]
+fn a_sampler_operand_of_another_register_file_is_malformed() {
+    let text = "ps_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_sampler s0, mode_default\n\
+        dcl_resource_texture2d (float,float,float,float) t0\n\
+        dcl_output o0.xyzw\n\
+        dcl_temps 1\n\
+        mov r0.x, l(0)\n\
+        sample_l o0.xyzw, l(0.5, 0.5, 0, 0), t0.xyzw, r0.x, l(0)\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let p = s.program.as_ref().unwrap();
+    let sample = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::SAMPLE_L).unwrap();
+    let sampler = sample.operand(p, 3).unwrap();
+    assert_eq!(sampler.operand_type(), Some(dxbc::spec::OperandType::Temp));
+    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
+        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, sampler.offset as usize),
+        other => panic!("expected a malformed sampler operand, got {:?}", other.map(|_| "a translation")),
+    }
+}

@@ -4,8 +4,19 @@
 
 use super::*;
 
+/// Says that operand `op`, in a place for a `what`, names another register file.
+fn not_a(op: &Operand, what: &str) -> String {
+    match op.operand_type() {
+        Some(t) => format!("the {what} operand is a register of file {t:?}, not a {what}"),
+        None => format!("the {what} operand's register file {} is not a {what}", op.ty()),
+    }
+}
+
 impl Lower<'_> {
     pub(crate) fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
+        if op.ty() != T && op.ty() != U {
+            return malformed(not_a(op, "texture"), op.offset as usize);
+        }
         if op.ty() != T {
             return unsupported(
                 L::TextureAccessOnUav,
@@ -26,6 +37,9 @@ impl Lower<'_> {
     /// comparison (depth reference given) needs a comparison sampler and
     /// anything else needs an ordinary one.
     fn sampler(&mut self, op: &Operand, comparison: bool) -> Result<H, TranslateError> {
+        if op.ty() != OT::Sampler as u32 {
+            return malformed(not_a(op, "sampler"), op.offset as usize);
+        }
         let Some(&g) = self.samplers.get(&res_id(op)) else {
             return malformed(format!("s{} is used but not declared", res_id(op)), op.offset as usize);
         };
