@@ -174,3 +174,28 @@ fn a_sampler_operand_of_another_register_file_is_malformed() {
         other => panic!("expected a malformed sampler operand, got {:?}", other.map(|_| "a translation")),
     }
 }
+
+/// The same for a typed UAV load whose resource operand names a temp: it
+/// was looked up as the UAV of the same number and loaded from it.
+#[test]
+fn a_typed_uav_operand_of_another_register_file_is_malformed() {
+    let text = "cs_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_uav_typed_texture2d (float,float,float,float) u1\n\
+        dcl_temps 2\n\
+        dcl_thread_group 1, 1, 1\n\
+        mov r1.xyzw, l(0,0,0,0)\n\
+        ld_uav_typed r0.xyzw, l(0, 0, 0, 0), r1.xyzw\n\
+        store_uav_typed u1.xyzw, l(0, 0, 0, 0), r0.xyzw\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let p = s.program.as_ref().unwrap();
+    let load = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::LD_UAV_TYPED).unwrap();
+    let res = load.operand(p, 2).unwrap();
+    assert_eq!(res.operand_type(), Some(dxbc::spec::OperandType::Temp));
+    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
+        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, res.offset as usize),
+        other => panic!("expected a malformed UAV operand, got {:?}", other.map(|_| "a translation")),
+    }
+}

@@ -99,8 +99,12 @@ impl Lower<'_> {
         }
     }
 
-    /// A typed UAV texture at an operand, with the element the use names.
+    /// A typed UAV texture at an operand, with the element the use names
+    /// (an operand of another register file is malformed).
     pub(crate) fn storage_texture(&mut self, op: &Operand) -> Result<Option<StorageTex>, TranslateError> {
+        if op.ty() != U {
+            return malformed(super::textures::not_a(op, "UAV"), op.offset as usize);
+        }
         match self.storage_textures.get(&res_id(op)).copied() {
             Some(mut st) => {
                 st.elem = self.resource_element(st.g, op)?;

@@ -5,7 +5,7 @@
 use super::*;
 
 /// Says that operand `op`, in a place for a `what`, names another register file.
-fn not_a(op: &Operand, what: &str) -> String {
+pub(super) fn not_a(op: &Operand, what: &str) -> String {
     match op.operand_type() {
         Some(t) => format!("the {what} operand is a register of file {t:?}, not a {what}"),
         None => format!("the {what} operand's register file {} is not a {what}", op.ty()),
