@@ -199,3 +199,28 @@ fn a_typed_uav_operand_of_another_register_file_is_malformed() {
         other => panic!("expected a malformed UAV operand, got {:?}", other.map(|_| "a translation")),
     }
 }
+
+/// The same for a UAV counter: `imm_atomic_alloc` naming a temp incremented
+/// the counter of the UAV of the same number.
+#[test]
+fn a_counter_operand_of_another_register_file_is_malformed() {
+    let text = "cs_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_uav_structured_opc u1, 16\n\
+        dcl_temps 2\n\
+        dcl_thread_group 1, 1, 1\n\
+        mov r1.x, l(0)\n\
+        imm_atomic_alloc r0.x, r1\n\
+        store_structured u1.x, r0.x, l(0), r0.x\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let p = s.program.as_ref().unwrap();
+    let alloc = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::IMM_ATOMIC_ALLOC).unwrap();
+    let counter = alloc.operand(p, 1).unwrap();
+    assert_eq!(counter.operand_type(), Some(dxbc::spec::OperandType::Temp));
+    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
+        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, counter.offset as usize),
+        other => panic!("expected a malformed counter operand, got {:?}", other.map(|_| "a translation")),
+    }
+}

@@ -74,6 +74,9 @@ impl Lower<'_> {
     pub(crate) fn counter_op(&mut self, ins: &Instruction, code: O) -> Result<(), TranslateError> {
         let at = ins.offset as usize;
         let uav = self.op(ins, 1)?;
+        if uav.ty() != dxbc::spec::OperandType::UnorderedAccessView as u32 {
+            return malformed("the counter operand is not a UAV", uav.offset as usize);
+        }
         let Some(&g) = self.counters.get(&res_id(uav)) else {
             return malformed(format!("u{} has no counter (declared without one)", res_id(uav)), at);
         };
