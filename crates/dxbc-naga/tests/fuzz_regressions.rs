@@ -147,6 +147,22 @@ fn vprim_beside_a_primitive_id_input_shares_its_argument() {
     assert!(dxbc_naga::to_spirv(&t).is_ok());
 }
 
+/// Asserts that the listing `text` assembles with a temp register as
+/// operand `operand` of its first instruction numbered `opcode`, and that
+/// translating it is refused as malformed at that operand.
+fn malformed_at_temp_operand(text: &str, opcode: u16, operand: usize) {
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let p = s.program.as_ref().unwrap();
+    let ins = p.instructions.iter().find(|i| i.opcode() == opcode).unwrap();
+    let op = ins.operand(p, operand).unwrap();
+    assert_eq!(op.operand_type(), Some(dxbc::spec::OperandType::Temp));
+    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
+        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, op.offset as usize),
+        other => panic!("expected a malformed operand, got {:?}", other.map(|_| "a translation")),
+    }
+}
+
 /// translate target: a `sample_l` whose sampler operand named a temp
 /// register (`r0[1]` in an SM5.1 shader) was looked up as the sampler of
 /// the same number, and naga rejected the image access built from it. A
@@ -163,64 +179,37 @@ fn a_sampler_operand_of_another_register_file_is_malformed() {
         mov r0.x, l(0)\n\
         sample_l o0.xyzw, l(0.5, 0.5, 0, 0), t0.xyzw, r0.x, l(0)\n\
         ret\n";
-    let bytes = dxbc::asm::assemble(text).expect("assembles");
-    let s = dxbc::Shader::parse(&bytes).unwrap();
-    let p = s.program.as_ref().unwrap();
-    let sample = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::SAMPLE_L).unwrap();
-    let sampler = sample.operand(p, 3).unwrap();
-    assert_eq!(sampler.operand_type(), Some(dxbc::spec::OperandType::Temp));
-    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
-        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, sampler.offset as usize),
-        other => panic!("expected a malformed sampler operand, got {:?}", other.map(|_| "a translation")),
-    }
+    malformed_at_temp_operand(text, dxbc::spec::opc::SAMPLE_L, 3);
 }
 
 /// The same for a typed UAV load whose resource operand names a temp: it
 /// was looked up as the UAV of the same number and loaded from it.
 #[test]
 fn a_typed_uav_operand_of_another_register_file_is_malformed() {
-    let text = "cs_5_0\n\
-        dcl_globalFlags refactoringAllowed\n\
-        dcl_uav_typed_texture2d (float,float,float,float) u1\n\
-        dcl_temps 2\n\
-        dcl_thread_group 1, 1, 1\n\
-        mov r1.xyzw, l(0,0,0,0)\n\
+    let text = compute_with_u1(
+        "dcl_uav_typed_texture2d (float,float,float,float) u1",
+        "mov r1.xyzw, l(0,0,0,0)\n\
         ld_uav_typed r0.xyzw, l(0, 0, 0, 0), r1.xyzw\n\
-        store_uav_typed u1.xyzw, l(0, 0, 0, 0), r0.xyzw\n\
-        ret\n";
-    let bytes = dxbc::asm::assemble(text).expect("assembles");
-    let s = dxbc::Shader::parse(&bytes).unwrap();
-    let p = s.program.as_ref().unwrap();
-    let load = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::LD_UAV_TYPED).unwrap();
-    let res = load.operand(p, 2).unwrap();
-    assert_eq!(res.operand_type(), Some(dxbc::spec::OperandType::Temp));
-    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
-        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, res.offset as usize),
-        other => panic!("expected a malformed UAV operand, got {:?}", other.map(|_| "a translation")),
-    }
+        store_uav_typed u1.xyzw, l(0, 0, 0, 0), r0.xyzw",
+    );
+    malformed_at_temp_operand(&text, dxbc::spec::opc::LD_UAV_TYPED, 2);
 }
 
 /// The same for a UAV counter: `imm_atomic_alloc` naming a temp incremented
 /// the counter of the UAV of the same number.
 #[test]
 fn a_counter_operand_of_another_register_file_is_malformed() {
-    let text = "cs_5_0\n\
-        dcl_globalFlags refactoringAllowed\n\
-        dcl_uav_structured_opc u1, 16\n\
-        dcl_temps 2\n\
-        dcl_thread_group 1, 1, 1\n\
-        mov r1.x, l(0)\n\
+    let text = compute_with_u1(
+        "dcl_uav_structured_opc u1, 16",
+        "mov r1.x, l(0)\n\
         imm_atomic_alloc r0.x, r1\n\
-        store_structured u1.x, r0.x, l(0), r0.x\n\
-        ret\n";
-    let bytes = dxbc::asm::assemble(text).expect("assembles");
-    let s = dxbc::Shader::parse(&bytes).unwrap();
-    let p = s.program.as_ref().unwrap();
-    let alloc = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::opc::IMM_ATOMIC_ALLOC).unwrap();
-    let counter = alloc.operand(p, 1).unwrap();
-    assert_eq!(counter.operand_type(), Some(dxbc::spec::OperandType::Temp));
-    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
-        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, counter.offset as usize),
-        other => panic!("expected a malformed counter operand, got {:?}", other.map(|_| "a translation")),
-    }
+        store_structured u1.x, r0.x, l(0), r0.x",
+    );
+    malformed_at_temp_operand(&text, dxbc::spec::opc::IMM_ATOMIC_ALLOC, 1);
+}
+
+/// A one-thread compute listing declaring UAV u1 as `uav` and two temps,
+/// running `body`.
+fn compute_with_u1(uav: &str, body: &str) -> String {
+    format!("cs_5_0\ndcl_globalFlags refactoringAllowed\n{uav}\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n{body}\nret\n")
 }
