@@ -18,6 +18,7 @@
 
 use crate::lower::{malformed, Lower, K};
 use crate::resources::res_id;
+use crate::resources::textures::not_a;
 use crate::*;
 use dxbc::program::Instruction;
 use dxbc::spec::Opcode as O;
@@ -75,7 +76,7 @@ impl Lower<'_> {
         let at = ins.offset as usize;
         let uav = self.op(ins, 1)?;
         if uav.ty() != dxbc::spec::OperandType::UnorderedAccessView as u32 {
-            return malformed("the counter operand is not a UAV", uav.offset as usize);
+            return malformed(not_a(uav, "UAV"), uav.offset as usize);
         }
         let Some(&g) = self.counters.get(&res_id(uav)) else {
             return malformed(format!("u{} has no counter (declared without one)", res_id(uav)), at);

@@ -2,6 +2,7 @@
 //! memory (loads, stores, bounds, atomics), typed UAV loads and stores,
 //! `bufinfo`, and the `sync` barriers.
 
+use super::textures::not_a;
 use super::*;
 
 impl Lower<'_> {
@@ -103,7 +104,7 @@ impl Lower<'_> {
     /// (an operand of another register file is malformed).
     pub(crate) fn storage_texture(&mut self, op: &Operand) -> Result<Option<StorageTex>, TranslateError> {
         if op.ty() != U {
-            return malformed(super::textures::not_a(op, "UAV"), op.offset as usize);
+            return malformed(not_a(op, "UAV"), op.offset as usize);
         }
         match self.storage_textures.get(&res_id(op)).copied() {
             Some(mut st) => {

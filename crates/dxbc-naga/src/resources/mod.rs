@@ -31,7 +31,7 @@ use naga::{
 
 mod declare;
 mod memory;
-mod textures;
+pub(crate) mod textures;
 
 /// A declared texture.
 #[derive(Clone, Copy)]

@@ -5,7 +5,7 @@
 use super::*;
 
 /// Says that operand `op`, in a place for a `what`, names another register file.
-pub(super) fn not_a(op: &Operand, what: &str) -> String {
+pub(crate) fn not_a(op: &Operand, what: &str) -> String {
     match op.operand_type() {
         Some(t) => format!("the {what} operand is a register of file {t:?}, not a {what}"),
         None => format!("the {what} operand's register file {} is not a {what}", op.ty()),
@@ -14,15 +14,16 @@ pub(super) fn not_a(op: &Operand, what: &str) -> String {
 
 impl Lower<'_> {
     pub(crate) fn texture(&mut self, op: &Operand) -> Result<Tex, TranslateError> {
-        if op.ty() != T && op.ty() != U {
-            return malformed(not_a(op, "texture"), op.offset as usize);
-        }
-        if op.ty() != T {
-            return unsupported(
-                L::TextureAccessOnUav,
-                "texture access on a UAV (typed UAVs are not lowered yet)",
-                op.offset as usize,
-            );
+        match op.ty() {
+            T => {}
+            U => {
+                return unsupported(
+                    L::TextureAccessOnUav,
+                    "texture access on a UAV (typed UAVs are not lowered yet)",
+                    op.offset as usize,
+                )
+            }
+            _ => return malformed(not_a(op, "texture"), op.offset as usize),
         }
         match self.textures.get(&res_id(op)).copied() {
             Some(mut t) => {
