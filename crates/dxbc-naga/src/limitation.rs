@@ -54,7 +54,9 @@ pub enum Limitation {
     TextureAccessOnUav,
     /// Filtered sampling of an integer texture.
     SampleIntegerTexture,
-    /// Bias or gradient sampling of a texture that is also compared.
+    /// Sampling without comparison, with a bias, gradients or a level that
+    /// is not a whole constant, of a texture that is also compared (a
+    /// depth texture): SPIR-V only.
     ComparisonBiasOrGradient,
     /// Comparison sampling of an integer or multisampled texture.
     ComparisonOfNonFloatTexture,
@@ -287,7 +289,9 @@ impl Limitation {
             L::TypedUavDimension => "WebGPU has no cube or multisampled storage textures",
             L::TextureAccessOnUav => "sampling or loading a UAV through texture instructions is not lowered",
             L::SampleIntegerTexture => "WGSL cannot filter-sample integer textures",
-            L::ComparisonBiasOrGradient => "WGSL depth textures have no bias or gradient comparison sampling",
+            L::ComparisonBiasOrGradient => {
+                "a texture that is also compared is a WGSL depth texture, which is sampled with no bias, gradients or fractional level"
+            }
             L::ComparisonOfNonFloatTexture => "WGSL has no integer or multisampled-array depth textures to compare",
             L::MultisampledTextureArrays => "WGSL has no multisampled texture arrays (texture_multisampled_2d only)",
             L::LoadFromDepthTexture => "naga's GLSL writer cannot load texels from a depth texture",
@@ -362,6 +366,13 @@ impl Limitation {
             (L::ResourceArrays | L::ConstantBufferArrays, _) => None,
             (L::UnboundedResourceArrays | L::BufferArrays, Hlsl) => Some(self.why()),
             (L::UnboundedResourceArrays | L::BufferArrays, _) => None,
+            // A depth texture sampled with a bias goes through a mark
+            // (`spirv_marks`), with gradients through naga's IR.
+            (L::ComparisonBiasOrGradient, Spirv) => None,
+            (L::ComparisonBiasOrGradient, Wgsl) => Some(self.why()),
+            (L::ComparisonBiasOrGradient, _) => {
+                Some("naga's IR has no biased or fractional-level sample of a depth texture, so its writer cannot emit one")
+            }
             (L::LoadFromDepthTexture, Glsl) => Some(self.why()),
             (L::LoadFromDepthTexture, _) => None,
             (L::UavTextureArrays, Msl) => Some(self.why()),

@@ -1,7 +1,9 @@
 //! # Marks for the SPIR-V post-pass: features SPIR-V has and naga's IR lacks
 //!
-//! naga 30's IR has no minimum-LOD sampling operand and no pull-model
-//! interpolation, while SPIR-V has both (the `MinLod` image operand;
+//! naga 30's IR has no minimum-LOD sampling operand, no biased or
+//! fractional-level sampling of a depth texture and no pull-model
+//! interpolation, while SPIR-V has all three (the `MinLod`, `Bias` and
+//! `Lod` image operands;
 //! `InterpolateAtCentroid/Sample/Offset` of GLSL.std.450). The lowering
 //! therefore writes such an instruction as a call of an *identity* function
 //! — a mark — whose first argument is a tag constant that names the
@@ -12,6 +14,11 @@
 //!
 //! * `mark(MIN_LOD, sample, clamp)`: the `OpImageSample*` that produced
 //!   `sample` gets the `MinLod clamp` operand; the call becomes a copy.
+//! * `mark(BIAS, sample, bias)`: the same with the `Bias bias` operand,
+//!   for a depth texture sampled without comparison (`sample_b` of a
+//!   texture that is also compared).
+//! * `mark(LOD, sample, level)`: the explicit-level sample's `Lod`
+//!   operand becomes `level` (`sample_l` of such a texture).
 //! * `mark(EVAL_* | register, value [, sample | offset])`: the call becomes
 //!   `OpExtInst GLSL.std.450 InterpolateAt*` of the input variable at
 //!   location `register` (user varyings sit at their register's location).
@@ -32,6 +39,13 @@ pub const KIND_MASK: u32 = 0xF00;
 pub const REGISTER_MASK: u32 = 0xFF;
 /// `mark(tag, sample, clamp: f32)`: sampling with a minimum LOD.
 pub const MIN_LOD: u32 = 0x100;
+/// `mark(tag, sample, bias: f32)`: biased sampling of a depth texture
+/// (naga's IR allows a bias on float textures only).
+pub const BIAS: u32 = 0x500;
+/// `mark(tag, sample, level: f32)`: a depth texture sampled without
+/// comparison at a level that is not a whole constant (naga's IR takes an
+/// integer level for a depth texture); the sample is written at level 0.
+pub const LOD: u32 = 0x600;
 /// `mark(tag | register, value: vec4<f32>)`: `eval_centroid`.
 pub const EVAL_CENTROID: u32 = 0x200;
 /// `mark(tag | register, value, sample: i32)`: `eval_sample_index`.

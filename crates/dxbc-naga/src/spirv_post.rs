@@ -31,10 +31,13 @@
 //!    `OpImageQuerySize` without the level operand (such images have one
 //!    level, so the answer is the same).
 //!
-//! 4. **Minimum-LOD sampling** (`sample*_cl_s` with a clamp). Mark: a call
-//!    of a [`crate::spirv_marks`] function tagged `MIN_LOD` on a sample's
-//!    result. Edit: the `OpImageSample*` gets the `MinLod` image operand
-//!    (capability `MinLod`); the call becomes `OpCopyObject` of the sample.
+//! 4. **Minimum-LOD sampling** (`sample*_cl_s` with a clamp), and a depth
+//!    texture sampled without comparison with a bias or a fractional level.
+//!    Mark: a call of a [`crate::spirv_marks`] function tagged `MIN_LOD`,
+//!    `BIAS` or `LOD` on a sample's result. Edit: the `OpImageSample*` gets
+//!    the `MinLod` (capability `MinLod`) or `Bias` image operand, or its
+//!    `Lod` operand becomes the level; the call becomes `OpCopyObject` of
+//!    the sample.
 //! 5. **Pull-model interpolation** (`eval_centroid`, `eval_sample_index`,
 //!    `eval_snapped`). Mark: a call tagged `EVAL_*` with the input
 //!    register. Edit: the call becomes `OpExtInst GLSL.std.450
@@ -105,6 +108,8 @@ pub mod op {
     pub const STORAGE_INPUT: u32 = 1;
     /// Image operands (bits of the mask).
     pub const IMAGE_OPERAND_GRAD: u32 = 0x4;
+    pub const IMAGE_OPERAND_BIAS: u32 = 0x1;
+    pub const IMAGE_OPERAND_LOD: u32 = 0x2;
     pub const IMAGE_OPERAND_MIN_LOD: u32 = 0x80;
     pub const CAPABILITY_MIN_LOD: u32 = 42;
     pub const CAPABILITY_INTERPOLATION_FUNCTION: u32 = 52;
@@ -147,6 +152,9 @@ pub enum Edit {
     ViewportIndex,
     /// `OpImageQuerySizeLod` of an MS or storage image became `OpImageQuerySize`.
     SizeQueryWithoutLevel,
+    /// A depth image's non-comparison sample got the `Bias` operand, or
+    /// its `Lod` operand became a float level.
+    DepthLevel,
     /// A sample got the `MinLod` operand.
     MinLod,
     /// An input is read through `InterpolateAt*`.
@@ -424,9 +432,85 @@ impl Words {
                     | op::IMAGE_SAMPLE_DREF_IMPLICIT_LOD
                     | op::IMAGE_SAMPLE_DREF_EXPLICIT_LOD
                     | op::COMPOSITE_EXTRACT
+                    | op::COPY_OBJECT
             ) && i.len() >= 4
                 && i[2] == id
         })
+    }
+
+    /// The `OpImageSample*` that produced `value`, through the component
+    /// extract of a depth sample and the copies that earlier marks on the
+    /// same sample became: its index, where its image-operand mask is, and
+    /// whether its level is explicit.
+    fn sample_of(&self, value: u32) -> Result<(usize, usize, bool), PostError> {
+        const NOT_A_SAMPLE: PostError = PostError::Unexpected("sample mark not on a sample");
+        let mut s = self.sample_def(value).ok_or(NOT_A_SAMPLE)?;
+        while matches!(Self::opcode(&self.ins[s]), op::COMPOSITE_EXTRACT | op::COPY_OBJECT) {
+            let of = self.ins[s][3];
+            s = self.sample_def(of).ok_or(NOT_A_SAMPLE)?;
+        }
+        let (mask_at, explicit) = match Self::opcode(&self.ins[s]) {
+            op::IMAGE_SAMPLE_IMPLICIT_LOD => (5, false),
+            op::IMAGE_SAMPLE_EXPLICIT_LOD => (5, true),
+            op::IMAGE_SAMPLE_DREF_IMPLICIT_LOD => (6, false),
+            op::IMAGE_SAMPLE_DREF_EXPLICIT_LOD => (6, true),
+            _ => return Err(NOT_A_SAMPLE),
+        };
+        Ok((s, mask_at, explicit))
+    }
+
+    /// Makes `level` the `Lod` operand of the explicit-level sample that
+    /// produced `value` (naga writes a depth image's level as an integer
+    /// converted, or as the constant zero the lowering asked for).
+    fn set_lod_operand(&mut self, value: u32, level: u32) -> Result<(), PostError> {
+        let (s, mask_at, explicit) = self.sample_of(value)?;
+        let sample = &mut self.ins[s];
+        // Bias and Grad exclude Lod, so its operand is the first.
+        if !explicit
+            || sample.get(mask_at).is_none_or(|m| m & op::IMAGE_OPERAND_LOD == 0)
+            || sample.len() <= mask_at + 1
+        {
+            return Err(PostError::Unexpected("a level mark on a sample without a Lod operand"));
+        }
+        sample[mask_at + 1] = level;
+        Ok(())
+    }
+
+    /// Gives the `OpImageSample*` that produced `value` ([`Self::sample_of`])
+    /// the image operand `bit` with `operand`, in the place SPIR-V orders
+    /// it: by bit, lowest first.
+    fn add_image_operand(&mut self, value: u32, bit: u32, operand: u32) -> Result<(), PostError> {
+        let (s, mask_at, explicit) = self.sample_of(value)?;
+        let sample = &mut self.ins[s];
+        let code = Self::opcode(sample);
+        let mask = sample.get(mask_at).copied().unwrap_or(0);
+        // Bias and MinLod go with an implicit LOD (MinLod also with Grad),
+        // and each at most once.
+        let fits = mask & bit == 0
+            && match bit {
+                op::IMAGE_OPERAND_BIAS => !explicit,
+                _ => !explicit || mask & op::IMAGE_OPERAND_GRAD != 0,
+            };
+        if !fits {
+            return Err(PostError::Unexpected("an image operand on a sample that cannot take it"));
+        }
+        if sample.len() <= mask_at {
+            sample.push(0);
+        }
+        // The operands of the lower bits come first: one id each, Grad two;
+        // naga sets no bit above MinLod.
+        let below = mask & (bit - 1);
+        if mask > 0xff {
+            return Err(PostError::Unexpected("an image operand naga does not write"));
+        }
+        let words_below: u32 = (0..7)
+            .filter(|b| below & (1 << b) != 0)
+            .map(|b| if 1 << b == op::IMAGE_OPERAND_GRAD { 2 } else { 1 })
+            .sum();
+        sample[mask_at] = mask | bit;
+        sample.insert(mask_at + 1 + words_below as usize, operand);
+        sample[0] = ((sample.len() as u32) << 16) | code as u32;
+        Ok(())
     }
 
     /// The `Input` variable at `location`, its pointee type, and whether it
@@ -464,53 +548,39 @@ impl Words {
             return Ok(());
         }
         // Imported first: the import shifts the instructions after it.
-        let glsl = tags.values().any(|t| t & m::KIND_MASK != m::MIN_LOD).then(|| self.glsl_import());
+        let glsl = tags
+            .values()
+            .any(|t| !matches!(t & m::KIND_MASK, m::MIN_LOD | m::BIAS | m::LOD))
+            .then(|| self.glsl_import());
         let calls: Vec<usize> = (0..self.ins.len())
             .filter(|&n| {
                 let i = &self.ins[n];
                 Self::opcode(i) == op::FUNCTION_CALL && i.len() >= 6 && tags.contains_key(&i[4])
             })
             .collect();
-        let (mut min_lod, mut interpolate) = (false, false);
+        let (mut min_lod, mut depth_level, mut interpolate) = (false, false, false);
         for n in calls {
             let call = self.ins[n].clone();
             let (result_ty, result, value) = (call[1], call[2], call[5]);
             let tag = tags[&call[4]];
             let kind = tag & m::KIND_MASK;
-            if kind == m::MIN_LOD {
-                let &clamp = call.get(6).ok_or(PostError::Unexpected("MinLod mark without a clamp"))?;
-                let mut s = self.sample_def(value).ok_or(PostError::Unexpected("MinLod mark not on a sample"))?;
-                if Self::opcode(&self.ins[s]) == op::COMPOSITE_EXTRACT {
-                    let of = self.ins[s][3];
-                    s = self.sample_def(of).ok_or(PostError::Unexpected("MinLod mark not on a sample"))?;
-                }
-                let sample = &mut self.ins[s];
-                let code = Self::opcode(sample);
-                let (mask_at, explicit) = match code {
-                    op::IMAGE_SAMPLE_IMPLICIT_LOD => (5, false),
-                    op::IMAGE_SAMPLE_EXPLICIT_LOD => (5, true),
-                    op::IMAGE_SAMPLE_DREF_IMPLICIT_LOD => (6, false),
-                    op::IMAGE_SAMPLE_DREF_EXPLICIT_LOD => (6, true),
-                    _ => return Err(PostError::Unexpected("MinLod mark not on a sample")),
-                };
-                if sample.len() <= mask_at {
-                    if explicit {
-                        return Err(PostError::Unexpected("MinLod on an explicit-LOD sample"));
+            if matches!(kind, m::MIN_LOD | m::BIAS | m::LOD) {
+                let &operand = call.get(6).ok_or(PostError::Unexpected("sample mark without its operand"))?;
+                match kind {
+                    m::BIAS => {
+                        self.add_image_operand(value, op::IMAGE_OPERAND_BIAS, operand)?;
+                        depth_level = true;
                     }
-                    sample.push(op::IMAGE_OPERAND_MIN_LOD);
-                } else {
-                    let mask = sample[mask_at];
-                    // MinLod's operand follows those of every lower bit;
-                    // naga sets none above it.
-                    if mask >= op::IMAGE_OPERAND_MIN_LOD || (explicit && mask & op::IMAGE_OPERAND_GRAD == 0) {
-                        return Err(PostError::Unexpected("MinLod on a sample that cannot take it"));
+                    m::LOD => {
+                        self.set_lod_operand(value, operand)?;
+                        depth_level = true;
                     }
-                    sample[mask_at] = mask | op::IMAGE_OPERAND_MIN_LOD;
+                    _ => {
+                        self.add_image_operand(value, op::IMAGE_OPERAND_MIN_LOD, operand)?;
+                        min_lod = true;
+                    }
                 }
-                sample.push(clamp);
-                sample[0] = ((sample.len() as u32) << 16) | code as u32;
                 self.ins[n] = inst(op::COPY_OBJECT, &[result_ty, result, value]);
-                min_lod = true;
                 continue;
             }
             let instruction = match kind {
@@ -538,6 +608,9 @@ impl Words {
             operands.extend(extra);
             self.ins[n] = inst(op::EXT_INST, &operands);
             interpolate = true;
+        }
+        if depth_level {
+            edits.push(Edit::DepthLevel);
         }
         if min_lod {
             self.add_capability(op::CAPABILITY_MIN_LOD);

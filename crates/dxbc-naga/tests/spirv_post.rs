@@ -232,10 +232,8 @@ fn no_marks_left(name: &str, m: &[(u32, Vec<u32>)]) {
 #[test]
 fn lod_clamps_are_the_min_lod_image_operand() {
     let files = carrying(Limitation::LodClamp);
-    // The refusal table's count of `_cl_s` samples with a register clamp
-    // that reach SPIR-V (three more also sample a compared texture with a
-    // bias or gradient, which WGSL-shaped IR refuses first).
-    assert_eq!(files.len(), 4, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+    // The refusal table's count of `_cl_s` samples with a register clamp.
+    assert_eq!(files.len(), 7, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
     for (name, t, listing) in &files {
         only_spirv_writes(name, t, Limitation::LodClamp);
         let m = validated_spirv(name);
@@ -299,5 +297,85 @@ fn eval_instructions_are_glsl_interpolate_at_of_the_input_variable() {
             assert_eq!(a.len(), if a[3] == 76 { 5 } else { 6 }, "{name}");
         }
         no_marks_left(name, &m);
+    }
+}
+
+const OP_TYPE_SAMPLED_IMAGE_OPERAND: usize = 2;
+const OP_SAMPLED_IMAGE: u32 = 86;
+const OP_IMAGE_SAMPLE_IMPLICIT_LOD: u32 = 87;
+const OP_IMAGE_SAMPLE_EXPLICIT_LOD: u32 = 88;
+const IMAGE_OPERAND_BIAS: u32 = 0x1;
+const IMAGE_OPERAND_LOD: u32 = 0x2;
+
+/// The texture register (`t0`) of a listing line, and its opcode.
+fn sampled_texture(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim_start();
+    let opcode = line.split([' ', '(']).next()?;
+    let operands = line.split_once(' ')?.1;
+    let t = operands
+        .split(", ")
+        .map(str::trim)
+        .find(|o| o.starts_with('t') && o[1..].starts_with(|c: char| c.is_ascii_digit()))?;
+    Some((opcode, t.split(['.', '[']).next()?))
+}
+
+/// The non-comparison samples of depth images (the `OpTypeImage` of the
+/// sampled image has Depth 1), with their operands.
+fn depth_samples(m: &[(u32, Vec<u32>)]) -> Vec<(u32, &Vec<u32>)> {
+    m.iter()
+        .filter(|(o, _)| matches!(*o, OP_IMAGE_SAMPLE_IMPLICIT_LOD | OP_IMAGE_SAMPLE_EXPLICIT_LOD))
+        .filter(|(_, a)| {
+            let image = find(m, OP_SAMPLED_IMAGE, a[OP_TYPE_SAMPLED_IMAGE_OPERAND], 1)[2];
+            let ty = find(m, OP_LOAD, image, 1)[0];
+            find(m, OP_TYPE_IMAGE, ty, 0)[3] == 1
+        })
+        .map(|(o, a)| (*o, a))
+        .collect()
+}
+
+/// The value of a 32-bit float `OpConstant`.
+fn float_constant(m: &[(u32, Vec<u32>)], id: u32) -> Option<f32> {
+    m.iter().find(|(o, a)| *o == OP_CONSTANT && a[1] == id).map(|(_, a)| f32::from_bits(a[2]))
+}
+
+#[test]
+fn compared_textures_sampled_with_a_bias_or_a_level_take_them_as_spirv_operands() {
+    // A texture that is also compared is a depth texture. naga's IR has no
+    // biased or fractional-level sample of one, SPIR-V has both.
+    let files = carrying(Limitation::ComparisonBiasOrGradient);
+    // The refusal table's count (fxc's texture-operation tests).
+    assert_eq!(files.len(), 6, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+    for (name, t, listing) in &files {
+        only_spirv_writes(name, t, Limitation::ComparisonBiasOrGradient);
+        let m = validated_spirv(name);
+        no_marks_left(name, &m);
+        let lines: Vec<(&str, &str)> = listing.lines().filter_map(sampled_texture).collect();
+        let compared: Vec<&str> = lines.iter().filter(|(op, _)| op.starts_with("sample_c")).map(|(_, t)| *t).collect();
+        let biased = lines.iter().filter(|(op, t)| op.starts_with("sample_b") && compared.contains(t)).count();
+        // One depth sample with the Bias operand per sample_b of a compared texture.
+        let depth = depth_samples(&m);
+        let with_bias = depth
+            .iter()
+            .filter(|(o, a)| {
+                *o == OP_IMAGE_SAMPLE_IMPLICIT_LOD && a.get(4).is_some_and(|mask| mask & IMAGE_OPERAND_BIAS != 0)
+            })
+            .count();
+        assert!(biased > 0 || lines.iter().any(|(op, t)| op.starts_with("sample_d") && compared.contains(t)), "{name}");
+        assert_eq!(with_bias, biased, "{name}");
+    }
+    // Their values are the listing's: `sample_b … l(0.500000)` and
+    // `sample_l … l(1.500000)` of t0, which `sample_c … t0, s1` compares.
+    for name in ["fxc/dxdecompiler_internal_textures_ps.dxbc", "fxc/slimshader_internal_textures_ps.dxbc"] {
+        let m = validated_spirv(name);
+        let depth = depth_samples(&m);
+        let operand = |op: u32, bit: u32| -> Vec<Option<f32>> {
+            depth
+                .iter()
+                .filter(|(o, a)| *o == op && a.get(4) == Some(&bit))
+                .map(|(_, a)| float_constant(&m, a[5]))
+                .collect()
+        };
+        assert_eq!(operand(OP_IMAGE_SAMPLE_IMPLICIT_LOD, IMAGE_OPERAND_BIAS), [Some(0.5)], "{name}");
+        assert_eq!(operand(OP_IMAGE_SAMPLE_EXPLICIT_LOD, IMAGE_OPERAND_LOD), [Some(1.5)], "{name}");
     }
 }

@@ -228,12 +228,33 @@ impl Lower<'_> {
         if tex.k != K::F {
             return unsupported(L::SampleIntegerTexture, "sampling an integer texture", at);
         }
-        if tex.depth && depth_ref.is_none() && matches!(level, SampleLevel::Bias(_) | SampleLevel::Gradient { .. }) {
-            return unsupported(
-                L::ComparisonBiasOrGradient,
-                "biased or gradient sampling of a texture that is also compared (WGSL depth textures allow neither)",
-                at,
-            );
+        // A texture that is also compared is a depth texture, and naga's
+        // IR samples one without comparison at an implicit, zero or integer
+        // level or with gradients. A bias or another level goes through a
+        // mark (`spirv_marks`) that gives SPIR-V its operand; WGSL's depth
+        // textures take neither, nor gradients.
+        let mut marked = None;
+        let level = match level {
+            _ if !tex.depth || depth_ref.is_some() => level,
+            SampleLevel::Exact(lod) => match self.f.expressions[lod] {
+                E::Literal(Literal::F32(v)) if v.fract() == 0.0 && (0.0..2_147_483_648.0).contains(&v) => {
+                    SampleLevel::Exact(self.e(E::Literal(Literal::I32(v as i32))))
+                }
+                _ => {
+                    marked = Some((crate::spirv_marks::LOD, lod));
+                    SampleLevel::Zero
+                }
+            },
+            SampleLevel::Bias(bias) => {
+                marked = Some((crate::spirv_marks::BIAS, bias));
+                SampleLevel::Auto
+            }
+            SampleLevel::Auto | SampleLevel::Zero | SampleLevel::Gradient { .. } => level,
+        };
+        let gradient = matches!(level, SampleLevel::Gradient { .. });
+        if tex.depth && depth_ref.is_none() && (marked.is_some() || gradient) {
+            let what = format!("{} of a texture that is also compared", code.info().asm);
+            self.target_refusal(L::ComparisonBiasOrGradient, what, at);
         }
         let v = self.e(E::ImageSample {
             image,
@@ -246,6 +267,10 @@ impl Lower<'_> {
             depth_ref,
             clamp_to_edge: false,
         });
+        let v = match marked {
+            Some((tag, operand)) => self.spirv_mark(tag, v, self.t.f32, &[(operand, self.t.f32)]),
+            None => v,
+        };
         let v = match min_lod {
             // SPIR-V allows MinLod with implicit LODs and gradients only.
             Some(clamp) if matches!(level, SampleLevel::Auto | SampleLevel::Bias(_) | SampleLevel::Gradient { .. }) => {
