@@ -48,6 +48,9 @@ pub enum Limitation {
     TypedUavOfDoubles,
     /// Atomics on a typed UAV texture.
     TypedUavAtomics,
+    /// An atomic on a typed UAV texture that returns the texel's old value
+    /// (`imm_atomic_*`) or compares (`atomic_cmp_store`): SPIR-V only.
+    TypedUavAtomicResults,
     /// A typed UAV of a cube or multisampled dimension.
     TypedUavDimension,
     /// Sampling or `ld` through a UAV.
@@ -154,6 +157,7 @@ impl Limitation {
         Limitation::DoubleTextures,
         Limitation::TypedUavOfDoubles,
         Limitation::TypedUavAtomics,
+        Limitation::TypedUavAtomicResults,
         Limitation::TypedUavDimension,
         Limitation::TextureAccessOnUav,
         Limitation::SampleIntegerTexture,
@@ -212,6 +216,7 @@ impl Limitation {
             L::DoubleTextures => "double-textures",
             L::TypedUavOfDoubles => "typed-uav-of-doubles",
             L::TypedUavAtomics => "typed-uav-atomics",
+            L::TypedUavAtomicResults => "typed-uav-atomic-results",
             L::TypedUavDimension => "typed-uav-dimension",
             L::TextureAccessOnUav => "texture-access-on-uav",
             L::SampleIntegerTexture => "sample-integer-texture",
@@ -284,7 +289,10 @@ impl Limitation {
             L::DoubleTextures => "no WebGPU texture format returns doubles or mixed component types",
             L::TypedUavOfDoubles => "no WebGPU storage format holds doubles or mixed component types",
             L::TypedUavAtomics => {
-                "WebGPU has atomics on buffers only, not on storage textures (native targets: add, and, or, xor, min, max without a returned value)"
+                "WebGPU has atomics on buffers only, not on storage textures (native targets: add, and, or, xor, min, max; SPIR-V also the value returned and exchanges)"
+            }
+            L::TypedUavAtomicResults => {
+                "naga's image atomics return nothing and do not exchange, so only SPIR-V gets a texel's old value or a compare-exchange"
             }
             L::TypedUavDimension => "WebGPU has no cube or multisampled storage textures",
             L::TextureAccessOnUav => "sampling or loading a UAV through texture instructions is not lowered",
@@ -379,6 +387,9 @@ impl Limitation {
             (L::UavTextureArrays, _) => None,
             (L::TypedUavAtomics, Wgsl) => Some(self.why()),
             (L::TypedUavAtomics, _) => None,
+            // A mark (`spirv_marks`) gives SPIR-V the atomic's result and
+            // its exchange forms.
+            (L::TypedUavAtomicResults, Spirv) => None,
             (L::UavInVertexShader, Wgsl) => Some(self.why()),
             (L::ForcedEarlyDepthTest, Wgsl) => Some(self.why()),
             (L::ForcedEarlyDepthTest, _) => None,

@@ -1,9 +1,9 @@
 //! # Marks for the SPIR-V post-pass: features SPIR-V has and naga's IR lacks
 //!
 //! naga 30's IR has no minimum-LOD sampling operand, no biased or
-//! fractional-level sampling of a depth texture and no pull-model
-//! interpolation, while SPIR-V has all three (the `MinLod`, `Bias` and
-//! `Lod` image operands;
+//! fractional-level sampling of a depth texture, no result or exchange of
+//! an image atomic and no pull-model interpolation, while SPIR-V has them
+//! all (the `MinLod`, `Bias` and `Lod` image operands, `OpAtomic*` results;
 //! `InterpolateAtCentroid/Sample/Offset` of GLSL.std.450). The lowering
 //! therefore writes such an instruction as a call of an *identity* function
 //! — a mark — whose first argument is a tag constant that names the
@@ -19,6 +19,10 @@
 //!   texture that is also compared).
 //! * `mark(LOD, sample, level)`: the explicit-level sample's `Lod`
 //!   operand becomes `level` (`sample_l` of such a texture).
+//! * `mark(IMAGE_ATOMIC | how, value [, comparator])`: the image atomic
+//!   just before it, on `value`, gives the call its result, and becomes an
+//!   exchange or a compare-exchange (`imm_atomic_*`, `atomic_cmp_store`
+//!   on a typed UAV texture).
 //! * `mark(EVAL_* | register, value [, sample | offset])`: the call becomes
 //!   `OpExtInst GLSL.std.450 InterpolateAt*` of the input variable at
 //!   location `register` (user varyings sit at their register's location).
@@ -46,6 +50,16 @@ pub const BIAS: u32 = 0x500;
 /// comparison at a level that is not a whole constant (naga's IR takes an
 /// integer level for a depth texture); the sample is written at level 0.
 pub const LOD: u32 = 0x600;
+/// `mark(tag | how, value [, comparator])`, right after an image atomic of
+/// `value`: the call is that atomic's result (the value the texel held).
+/// With `how` [`ATOMIC_EXCHANGE`] or [`ATOMIC_COMPARE_EXCHANGE`] the atomic,
+/// written as an add (naga's IR has no image exchange), exchanges.
+pub const IMAGE_ATOMIC: u32 = 0x700;
+/// The `how` of an [`IMAGE_ATOMIC`] mark: `OpAtomicExchange`.
+pub const ATOMIC_EXCHANGE: u32 = 1;
+/// The `how` of an [`IMAGE_ATOMIC`] mark: `OpAtomicCompareExchange` with
+/// the comparator.
+pub const ATOMIC_COMPARE_EXCHANGE: u32 = 2;
 /// `mark(tag | register, value: vec4<f32>)`: `eval_centroid`.
 pub const EVAL_CENTROID: u32 = 0x200;
 /// `mark(tag | register, value, sample: i32)`: `eval_sample_index`.

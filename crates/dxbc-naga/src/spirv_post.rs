@@ -37,7 +37,10 @@
 //!    `BIAS` or `LOD` on a sample's result. Edit: the `OpImageSample*` gets
 //!    the `MinLod` (capability `MinLod`) or `Bias` image operand, or its
 //!    `Lod` operand becomes the level; the call becomes `OpCopyObject` of
-//!    the sample.
+//!    the sample. Likewise an image atomic whose old value is read, or that
+//!    exchanges (`IMAGE_ATOMIC`): the call becomes a copy of the result of
+//!    the `OpAtomic*` before it, which becomes `OpAtomicExchange` or
+//!    `OpAtomicCompareExchange` if the mark says so.
 //! 5. **Pull-model interpolation** (`eval_centroid`, `eval_sample_index`,
 //!    `eval_snapped`). Mark: a call tagged `EVAL_*` with the input
 //!    register. Edit: the call becomes `OpExtInst GLSL.std.450
@@ -68,6 +71,12 @@ pub mod op {
     pub const FUNCTION_CALL: u16 = 57;
     pub const COMPOSITE_EXTRACT: u16 = 81;
     pub const COPY_OBJECT: u16 = 83;
+    pub const IMAGE_TEXEL_POINTER: u16 = 60;
+    pub const ATOMIC_EXCHANGE: u16 = 229;
+    pub const ATOMIC_COMPARE_EXCHANGE: u16 = 230;
+    /// `OpAtomicIAdd` … `OpAtomicXor`: the read-modify-write atomics.
+    pub const ATOMIC_RMW: std::ops::RangeInclusive<u16> = 234..=242;
+    pub const LABEL: u16 = 248;
     pub const IMAGE_SAMPLE_IMPLICIT_LOD: u16 = 87;
     pub const IMAGE_SAMPLE_EXPLICIT_LOD: u16 = 88;
     pub const IMAGE_SAMPLE_DREF_IMPLICIT_LOD: u16 = 89;
@@ -157,6 +166,8 @@ pub enum Edit {
     DepthLevel,
     /// A sample got the `MinLod` operand.
     MinLod,
+    /// An image atomic's result is read, or it became an exchange.
+    ImageAtomicResult,
     /// An input is read through `InterpolateAt*`.
     InterpolateAt,
 }
@@ -476,6 +487,50 @@ impl Words {
         Ok(())
     }
 
+    /// The result id of the image atomic on `value` that the mark call at
+    /// instruction `call` follows in its block (an `OpAtomic*` through an
+    /// `OpImageTexelPointer`), made an exchange or, with `comparator`, a
+    /// compare-exchange when `how` asks (naga writes it as an add).
+    fn image_atomic_result(
+        &mut self,
+        call: usize,
+        value: u32,
+        how: u32,
+        comparator: Option<u32>,
+    ) -> Result<u32, PostError> {
+        use crate::spirv_marks as m;
+        let texel_pointer = |ins: &[Vec<u32>], id: u32| {
+            ins.iter().any(|i| Self::opcode(i) == op::IMAGE_TEXEL_POINTER && i.get(2) == Some(&id))
+        };
+        let at = (0..call)
+            .rev()
+            .take_while(|&i| Self::opcode(&self.ins[i]) != op::LABEL)
+            .find(|&i| {
+                let a = &self.ins[i];
+                op::ATOMIC_RMW.contains(&Self::opcode(a))
+                    && a.len() == 7
+                    && a[6] == value
+                    && texel_pointer(&self.ins, a[3])
+            })
+            .ok_or(PostError::Unexpected("image atomic mark after no image atomic of its value"))?;
+        let atomic = &mut self.ins[at];
+        // [opcode, type, result, pointer, scope, semantics, value]
+        let (ty, result, pointer, scope, semantics) = (atomic[1], atomic[2], atomic[3], atomic[4], atomic[5]);
+        match (how, comparator) {
+            (0, _) => {}
+            (m::ATOMIC_EXCHANGE, _) => {
+                *atomic = inst(op::ATOMIC_EXCHANGE, &[ty, result, pointer, scope, semantics, value])
+            }
+            // naga's semantics are relaxed (0), which both outcomes may take.
+            (m::ATOMIC_COMPARE_EXCHANGE, Some(c)) => {
+                *atomic =
+                    inst(op::ATOMIC_COMPARE_EXCHANGE, &[ty, result, pointer, scope, semantics, semantics, value, c])
+            }
+            _ => return Err(PostError::Unexpected("image atomic mark of an unknown form")),
+        }
+        Ok(result)
+    }
+
     /// Gives the `OpImageSample*` that produced `value` ([`Self::sample_of`])
     /// the image operand `bit` with `operand`, in the place SPIR-V orders
     /// it: by bit, lowest first.
@@ -558,12 +613,19 @@ impl Words {
                 Self::opcode(i) == op::FUNCTION_CALL && i.len() >= 6 && tags.contains_key(&i[4])
             })
             .collect();
-        let (mut min_lod, mut depth_level, mut interpolate) = (false, false, false);
+        let (mut min_lod, mut depth_level, mut image_atomic, mut interpolate) = (false, false, false, false);
         for n in calls {
             let call = self.ins[n].clone();
             let (result_ty, result, value) = (call[1], call[2], call[5]);
             let tag = tags[&call[4]];
             let kind = tag & m::KIND_MASK;
+            if kind == m::IMAGE_ATOMIC {
+                let comparator = call.get(6).copied();
+                let old = self.image_atomic_result(n, value, tag & m::REGISTER_MASK, comparator)?;
+                self.ins[n] = inst(op::COPY_OBJECT, &[result_ty, result, old]);
+                image_atomic = true;
+                continue;
+            }
             if matches!(kind, m::MIN_LOD | m::BIAS | m::LOD) {
                 let &operand = call.get(6).ok_or(PostError::Unexpected("sample mark without its operand"))?;
                 match kind {
@@ -615,6 +677,9 @@ impl Words {
         if min_lod {
             self.add_capability(op::CAPABILITY_MIN_LOD);
             edits.push(Edit::MinLod);
+        }
+        if image_atomic {
+            edits.push(Edit::ImageAtomicResult);
         }
         if interpolate {
             self.add_capability(op::CAPABILITY_INTERPOLATION_FUNCTION);

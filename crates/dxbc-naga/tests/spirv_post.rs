@@ -379,3 +379,76 @@ fn compared_textures_sampled_with_a_bias_or_a_level_take_them_as_spirv_operands(
         assert_eq!(operand(OP_IMAGE_SAMPLE_EXPLICIT_LOD, IMAGE_OPERAND_LOD), [Some(1.5)], "{name}");
     }
 }
+
+const OP_COPY_OBJECT: u32 = 83;
+const OP_IMAGE_TEXEL_POINTER: u32 = 60;
+const OP_ATOMIC_EXCHANGE: u32 = 229;
+const OP_ATOMIC_COMPARE_EXCHANGE: u32 = 230;
+const OP_ATOMIC_IADD: u32 = 234;
+
+/// The SPIR-V of an assembled listing, after `spirv-val` accepted it.
+fn validated_spirv_of_listing(listing: &str) -> (dxbc_naga::Translation, Vec<(u32, Vec<u32>)>) {
+    let bytes = dxbc::asm::assemble(listing).unwrap_or_else(|e| panic!("{e}"));
+    let t = dxbc_naga::translate(&dxbc::Shader::parse(&bytes).unwrap(), &dxbc_naga::Options::default()).unwrap();
+    let words = dxbc_naga::to_spirv(&t).unwrap();
+    let file = std::env::temp_dir().join(format!("dxbc-spirv-post-{}-listing.spv", std::process::id()));
+    std::fs::write(&file, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let o = std::process::Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(&file).output().unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (t, decode(&words))
+}
+
+/// The unsigned value of a 32-bit integer `OpConstant`.
+fn int_constant(m: &[(u32, Vec<u32>)], id: u32) -> Option<u32> {
+    m.iter().find(|(o, a)| *o == OP_CONSTANT && a[1] == id).map(|(_, a)| a[2])
+}
+
+#[test]
+fn texture_atomics_that_return_the_old_value_or_exchange_are_spirv_atomics() {
+    // D3D: `imm_atomic_* dst, u, address, src0[, src1]` returns the texel's
+    // old value; `imm_atomic_cmp_exch` and `atomic_cmp_store` store src1
+    // where the texel equals src0. Literal operands name each in the words.
+    let listing = "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+        dcl_uav_typed_texture2d (uint,uint,uint,uint) u1\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n\
+        imm_atomic_iadd r0.x, u1, l(1, 0, 0, 0), l(11)\n\
+        imm_atomic_exch r0.y, u1, l(2, 0, 0, 0), l(22)\n\
+        imm_atomic_cmp_exch r0.z, u1, l(3, 0, 0, 0), l(33), l(44)\n\
+        atomic_cmp_store u1, l(4, 0, 0, 0), l(55), l(66)\n\
+        store_uav_typed u1.xyzw, l(5, 0, 0, 0), r0.xyzw\n\
+        ret\n";
+    let (t, m) = validated_spirv_of_listing(listing);
+    only_spirv_writes("listing", &t, Limitation::TypedUavAtomicResults);
+    no_marks_left("listing", &m);
+    let on_texel = |a: &Vec<u32>| m.iter().any(|(o, p)| *o == OP_IMAGE_TEXEL_POINTER && p[1] == a[2]);
+    let atomics: Vec<(u32, &Vec<u32>)> =
+        m.iter().filter(|(o, a)| (227..=242).contains(o) && on_texel(a)).map(|(o, a)| (*o, a)).collect();
+    // [type, result, pointer, scope, semantics(, unequal), value(, comparator)]
+    let described: Vec<(u32, Vec<Option<u32>>)> = atomics
+        .iter()
+        .map(|(o, a)| {
+            (
+                *o,
+                a[if *o == OP_ATOMIC_COMPARE_EXCHANGE { 6 } else { 5 }..]
+                    .iter()
+                    .map(|&id| int_constant(&m, id))
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        described,
+        [
+            (OP_ATOMIC_IADD, vec![Some(11)]),
+            (OP_ATOMIC_EXCHANGE, vec![Some(22)]),
+            (OP_ATOMIC_COMPARE_EXCHANGE, vec![Some(44), Some(33)]),
+            (OP_ATOMIC_COMPARE_EXCHANGE, vec![Some(66), Some(55)]),
+        ]
+    );
+    // The values returned are the atomics' results, stored (r0.xyz).
+    let copy_of = |a: &Vec<u32>| m.iter().find(|(o, c)| *o == OP_COPY_OBJECT && c[2] == a[1]).map(|(_, c)| c[1]);
+    for (_, a) in &atomics[..3] {
+        let copy = copy_of(a).expect("the returned value is the atomic's result");
+        assert!(m.iter().any(|(o, c)| *o != OP_COPY_OBJECT && c.len() > 2 && c[2..].contains(&copy)));
+    }
+}

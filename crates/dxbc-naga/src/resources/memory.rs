@@ -483,8 +483,11 @@ impl Lower<'_> {
     }
 
     /// An atomic on a typed UAV texture. naga's image atomics return
-    /// nothing and have no compare-exchange, so `imm_atomic_*` and
-    /// `atomic_cmp_store` on textures stay refused.
+    /// nothing and do not exchange: an `imm_atomic_*` (which returns the
+    /// texel's old value) or an exchange is written as the image atomic
+    /// (an add for the exchanges) and a mark after it (`spirv_marks`), from
+    /// which SPIR-V gets the result and the exchange; the other targets
+    /// refuse it.
     fn texture_atomic(
         &mut self,
         ins: &Instruction,
@@ -492,34 +495,54 @@ impl Lower<'_> {
         st: StorageTex,
         base: usize,
     ) -> Result<(), TranslateError> {
+        use crate::spirv_marks as m;
         let at = ins.offset as usize;
-        let fun = match code {
-            O::AtomicAnd => AtomicFunction::And,
-            O::AtomicOr => AtomicFunction::InclusiveOr,
-            O::AtomicXor => AtomicFunction::ExclusiveOr,
-            O::AtomicIadd => AtomicFunction::Add,
-            O::AtomicImax | O::AtomicUmax => AtomicFunction::Max,
-            O::AtomicImin | O::AtomicUmin => AtomicFunction::Min,
-            _ => {
-                return unsupported(
-                    L::TypedUavAtomics,
-                    format!("{} on a typed UAV texture (naga's image atomics return nothing)", code.info().asm),
-                    at,
-                )
-            }
+        let (fun, how) = match code {
+            O::AtomicAnd | O::ImmAtomicAnd => (AtomicFunction::And, 0),
+            O::AtomicOr | O::ImmAtomicOr => (AtomicFunction::InclusiveOr, 0),
+            O::AtomicXor | O::ImmAtomicXor => (AtomicFunction::ExclusiveOr, 0),
+            O::AtomicIadd | O::ImmAtomicIadd => (AtomicFunction::Add, 0),
+            O::AtomicImax | O::AtomicUmax | O::ImmAtomicImax | O::ImmAtomicUmax => (AtomicFunction::Max, 0),
+            O::AtomicImin | O::AtomicUmin | O::ImmAtomicImin | O::ImmAtomicUmin => (AtomicFunction::Min, 0),
+            O::ImmAtomicExch => (AtomicFunction::Add, m::ATOMIC_EXCHANGE),
+            O::AtomicCmpStore | O::ImmAtomicCmpExch => (AtomicFunction::Add, m::ATOMIC_COMPARE_EXCHANGE),
+            _ => return malformed(format!("{} is not an atomic instruction", code.info().asm), at),
         };
         let addr = {
             let o = self.op(ins, base + 1)?;
             self.read(o, K::U)?
         };
-        let value = {
-            let o = self.op(ins, base + 2)?;
-            let v = self.read(o, st.k)?;
-            self.component(v, 0)
+        let scalar = |l: &mut Self, i: usize| -> Result<H, TranslateError> {
+            let o = l.op(ins, base + i)?;
+            let v = l.read(o, st.k)?;
+            Ok(l.component(v, 0))
+        };
+        // cmp_store / cmp_exch: the comparator first, then the new value.
+        let (value, comparator) = if how == m::ATOMIC_COMPARE_EXCHANGE {
+            let c = scalar(self, 2)?;
+            (scalar(self, 3)?, Some(c))
+        } else {
+            (scalar(self, 2)?, None)
         };
         let (coordinate, array_index) = self.storage_coordinate(&st, addr);
         let image = self.handle_of(st.g, st.elem);
         self.stmt(S::ImageAtomic { image, coordinate, array_index, fun, value });
+        let imm = returns_old_value(code);
+        if !imm && how == 0 {
+            return Ok(());
+        }
+        self.target_refusal(L::TypedUavAtomicResults, format!("{} on a typed UAV texture", code.info().asm), at);
+        let ty = match st.k {
+            K::I => self.ty(TypeInner::Scalar(Scalar::I32)),
+            _ => self.t.u32,
+        };
+        let extra: Vec<(H, naga::Handle<naga::Type>)> = comparator.map(|c| (c, ty)).into_iter().collect();
+        let old = self.spirv_mark(m::IMAGE_ATOMIC | how, value, ty, &extra);
+        if imm {
+            let s = self.splat(old);
+            let d = self.op(ins, 0)?;
+            self.write(d, s, st.k, false)?;
+        }
         Ok(())
     }
 
