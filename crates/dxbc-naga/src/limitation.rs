@@ -390,6 +390,13 @@ impl Limitation {
             // A mark (`spirv_marks`) gives SPIR-V the atomic's result and
             // its exchange forms.
             (L::TypedUavAtomicResults, Spirv) => None,
+            // A UAV fence outside compute: a mark gives SPIR-V its
+            // OpMemoryBarrier (a group barrier there is refused whole).
+            (L::BarrierOutsideCompute, Spirv) => None,
+            (L::BarrierOutsideCompute, Wgsl) => Some(self.why()),
+            (L::BarrierOutsideCompute, _) => {
+                Some("naga's IR has barriers in compute shaders only, so its writer cannot emit a memory fence elsewhere")
+            }
             (L::UavInVertexShader, Wgsl) => Some(self.why()),
             (L::ForcedEarlyDepthTest, Wgsl) => Some(self.why()),
             (L::ForcedEarlyDepthTest, _) => None,

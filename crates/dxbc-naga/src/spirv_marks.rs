@@ -2,8 +2,9 @@
 //!
 //! naga 30's IR has no minimum-LOD sampling operand, no biased or
 //! fractional-level sampling of a depth texture, no result or exchange of
-//! an image atomic and no pull-model interpolation, while SPIR-V has them
-//! all (the `MinLod`, `Bias` and `Lod` image operands, `OpAtomic*` results;
+//! an image atomic, no memory barrier outside compute shaders and no
+//! pull-model interpolation, while SPIR-V has them all (the `MinLod`,
+//! `Bias` and `Lod` image operands, `OpAtomic*` results, `OpMemoryBarrier`;
 //! `InterpolateAtCentroid/Sample/Offset` of GLSL.std.450). The lowering
 //! therefore writes such an instruction as a call of an *identity* function
 //! — a mark — whose first argument is a tag constant that names the
@@ -23,6 +24,8 @@
 //!   just before it, on `value`, gives the call its result, and becomes an
 //!   exchange or a compare-exchange (`imm_atomic_*`, `atomic_cmp_store`
 //!   on a typed UAV texture).
+//! * `mark(MEMORY_BARRIER, 0, scope, semantics)`: `OpMemoryBarrier`
+//!   (`sync_uglobal` in a pixel or vertex shader).
 //! * `mark(EVAL_* | register, value [, sample | offset])`: the call becomes
 //!   `OpExtInst GLSL.std.450 InterpolateAt*` of the input variable at
 //!   location `register` (user varyings sit at their register's location).
@@ -60,6 +63,10 @@ pub const ATOMIC_EXCHANGE: u32 = 1;
 /// The `how` of an [`IMAGE_ATOMIC`] mark: `OpAtomicCompareExchange` with
 /// the comparator.
 pub const ATOMIC_COMPARE_EXCHANGE: u32 = 2;
+/// `mark(tag, 0u, scope: u32, semantics: u32)`: a memory barrier outside
+/// a compute shader (naga's IR has barriers in compute shaders only); the
+/// call becomes `OpMemoryBarrier scope semantics`, its result unread.
+pub const MEMORY_BARRIER: u32 = 0x800;
 /// `mark(tag | register, value: vec4<f32>)`: `eval_centroid`.
 pub const EVAL_CENTROID: u32 = 0x200;
 /// `mark(tag | register, value, sample: i32)`: `eval_sample_index`.

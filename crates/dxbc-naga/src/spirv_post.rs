@@ -40,7 +40,8 @@
 //!    the sample. Likewise an image atomic whose old value is read, or that
 //!    exchanges (`IMAGE_ATOMIC`): the call becomes a copy of the result of
 //!    the `OpAtomic*` before it, which becomes `OpAtomicExchange` or
-//!    `OpAtomicCompareExchange` if the mark says so.
+//!    `OpAtomicCompareExchange` if the mark says so. A `MEMORY_BARRIER`
+//!    mark (a UAV fence outside compute) becomes `OpMemoryBarrier`.
 //! 5. **Pull-model interpolation** (`eval_centroid`, `eval_sample_index`,
 //!    `eval_snapped`). Mark: a call tagged `EVAL_*` with the input
 //!    register. Edit: the call becomes `OpExtInst GLSL.std.450
@@ -71,6 +72,7 @@ pub mod op {
     pub const FUNCTION_CALL: u16 = 57;
     pub const COMPOSITE_EXTRACT: u16 = 81;
     pub const COPY_OBJECT: u16 = 83;
+    pub const MEMORY_BARRIER: u16 = 225;
     pub const IMAGE_TEXEL_POINTER: u16 = 60;
     pub const ATOMIC_EXCHANGE: u16 = 229;
     pub const ATOMIC_COMPARE_EXCHANGE: u16 = 230;
@@ -168,6 +170,8 @@ pub enum Edit {
     MinLod,
     /// An image atomic's result is read, or it became an exchange.
     ImageAtomicResult,
+    /// A memory barrier outside a compute shader.
+    MemoryBarrier,
     /// An input is read through `InterpolateAt*`.
     InterpolateAt,
 }
@@ -602,10 +606,11 @@ impl Words {
         if tags.is_empty() {
             return Ok(());
         }
-        // Imported first: the import shifts the instructions after it.
+        // Imported first (for the eval marks): the import shifts the
+        // instructions after it.
         let glsl = tags
             .values()
-            .any(|t| !matches!(t & m::KIND_MASK, m::MIN_LOD | m::BIAS | m::LOD))
+            .any(|t| matches!(t & m::KIND_MASK, m::EVAL_CENTROID | m::EVAL_SAMPLE | m::EVAL_SNAPPED))
             .then(|| self.glsl_import());
         let calls: Vec<usize> = (0..self.ins.len())
             .filter(|&n| {
@@ -613,12 +618,22 @@ impl Words {
                 Self::opcode(i) == op::FUNCTION_CALL && i.len() >= 6 && tags.contains_key(&i[4])
             })
             .collect();
-        let (mut min_lod, mut depth_level, mut image_atomic, mut interpolate) = (false, false, false, false);
+        let (mut min_lod, mut depth_level, mut image_atomic, mut memory_barrier, mut interpolate) =
+            (false, false, false, false, false);
         for n in calls {
             let call = self.ins[n].clone();
             let (result_ty, result, value) = (call[1], call[2], call[5]);
             let tag = tags[&call[4]];
             let kind = tag & m::KIND_MASK;
+            if kind == m::MEMORY_BARRIER {
+                // mark(tag, 0, scope, semantics): the call's result is read by nothing.
+                let (Some(&scope), Some(&semantics)) = (call.get(6), call.get(7)) else {
+                    return Err(PostError::Unexpected("memory barrier mark without its scope and semantics"));
+                };
+                self.ins[n] = inst(op::MEMORY_BARRIER, &[scope, semantics]);
+                memory_barrier = true;
+                continue;
+            }
             if kind == m::IMAGE_ATOMIC {
                 let comparator = call.get(6).copied();
                 let old = self.image_atomic_result(n, value, tag & m::REGISTER_MASK, comparator)?;
@@ -680,6 +695,9 @@ impl Words {
         }
         if image_atomic {
             edits.push(Edit::ImageAtomicResult);
+        }
+        if memory_barrier {
+            edits.push(Edit::MemoryBarrier);
         }
         if interpolate {
             self.add_capability(op::CAPABILITY_INTERPOLATION_FUNCTION);

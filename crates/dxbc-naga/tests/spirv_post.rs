@@ -452,3 +452,33 @@ fn texture_atomics_that_return_the_old_value_or_exchange_are_spirv_atomics() {
         assert!(m.iter().any(|(o, c)| *o != OP_COPY_OBJECT && c.len() > 2 && c[2..].contains(&copy)));
     }
 }
+
+const OP_MEMORY_BARRIER: u32 = 225;
+
+#[test]
+fn uav_fences_outside_compute_are_spirv_memory_barriers() {
+    let files = carrying(Limitation::BarrierOutsideCompute);
+    // The refusal table's count (vkd3d's barriers test, ps_4_0 and ps_5_0).
+    assert_eq!(files.len(), 2, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+    for (name, t, listing) in &files {
+        only_spirv_writes(name, t, Limitation::BarrierOutsideCompute);
+        let m = validated_spirv(name);
+        no_marks_left(name, &m);
+        // One barrier per fence: Device scope (1), acquire-release of
+        // uniform and image memory (0x8 | 0x40 | 0x800).
+        let fences = listing.lines().filter(|l| l.trim_start().starts_with("sync_uglobal")).count();
+        let barriers: Vec<(Option<u32>, Option<u32>)> = m
+            .iter()
+            .filter(|(o, _)| *o == OP_MEMORY_BARRIER)
+            .map(|(_, a)| (int_constant(&m, a[0]), int_constant(&m, a[1])))
+            .collect();
+        assert!(fences > 0, "{name}");
+        assert_eq!(barriers, vec![(Some(1), Some(0x848)); fences], "{name}");
+    }
+    // A group barrier has no meaning outside compute: refused whole.
+    let listing = "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_typed_texture2d (uint,uint,uint,uint) u1\n\
+        sync_uglobal_t\nret\n";
+    let bytes = dxbc::asm::assemble(listing).unwrap_or_else(|e| panic!("{e}"));
+    let e = dxbc_naga::translate(&dxbc::Shader::parse(&bytes).unwrap(), &dxbc_naga::Options::default()).unwrap_err();
+    assert_eq!(e.limitation(), Some(Limitation::BarrierOutsideCompute));
+}

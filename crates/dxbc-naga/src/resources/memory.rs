@@ -578,17 +578,35 @@ impl Lower<'_> {
 
     pub(crate) fn sync(&mut self, ins: &Instruction) -> Result<(), TranslateError> {
         let t = ins.token;
-        if self.stage != naga::ShaderStage::Compute {
-            return unsupported(
-                L::BarrierOutsideCompute,
-                "barriers and memory fences outside compute shaders",
-                ins.offset as usize,
-            );
-        }
+        let at = ins.offset as usize;
         // The table lists sync's four flags in this order.
         let [threads, group_memory, uav_group, uav_global] = SYNC_CONTROLS else {
-            return malformed("sync controls", ins.offset as usize);
+            return malformed("sync controls", at);
         };
+        if self.stage != naga::ShaderStage::Compute {
+            // Outside compute there is no group to wait for or share
+            // memory with, only a fence on UAVs (`sync_uglobal`), which
+            // naga's IR lacks: a mark gives SPIR-V its `OpMemoryBarrier`.
+            if threads.get(t) != 0 || group_memory.get(t) != 0 {
+                return unsupported(L::BarrierOutsideCompute, "group barriers outside compute shaders", at);
+            }
+            if uav_group.get(t) != 0 || uav_global.get(t) != 0 {
+                self.target_refusal(L::BarrierOutsideCompute, "a UAV memory fence outside compute shaders", at);
+                let u32_ty = self.t.u32;
+                let zero = self.lit_u(0);
+                // Device scope; acquire-release of uniform and image memory
+                // (the two a UAV is).
+                let scope = self.lit_u(1);
+                let semantics = self.lit_u(0x8 | 0x40 | 0x800);
+                self.spirv_mark(
+                    crate::spirv_marks::MEMORY_BARRIER,
+                    zero,
+                    u32_ty,
+                    &[(scope, u32_ty), (semantics, u32_ty)],
+                );
+            }
+            return Ok(());
+        }
         let mut b = naga::Barrier::empty();
         if group_memory.get(t) != 0 {
             b |= naga::Barrier::WORK_GROUP;
