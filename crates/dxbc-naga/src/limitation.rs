@@ -392,6 +392,12 @@ impl Limitation {
             (L::TypedUavAtomicResults, Spirv) => None,
             // A UAV fence outside compute: a mark gives SPIR-V its
             // OpMemoryBarrier (a group barrier there is refused whole).
+            // naga's IR has cull distances; WGSL does not, naga's MSL writer
+            // refuses them and its GLSL writer leaves gl_CullDistance unsized.
+            (L::CullDistance, Wgsl) => Some(self.why()),
+            (L::CullDistance, Msl) => Some("naga 30's MSL writer has no cull distances"),
+            (L::CullDistance, Glsl) => Some("naga 30's GLSL writer assigns gl_CullDistance without declaring its size"),
+            (L::CullDistance, _) => None,
             (L::BarrierOutsideCompute, Spirv) => None,
             (L::BarrierOutsideCompute, Wgsl) => Some(self.why()),
             (L::BarrierOutsideCompute, _) => {

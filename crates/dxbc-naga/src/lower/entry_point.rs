@@ -64,9 +64,11 @@ impl<'a> Lower<'a> {
 
         let mut parts = ResultParts::default();
         let sig_out = self.output_elements(shader);
-        let clip = self.clip_distances(&sig_out)?;
+        let clip = self.distances(&sig_out, SN::ClipDistance)?;
+        let cull = self.distances(&sig_out, SN::CullDistance)?;
         self.register_outputs(&sig_out, &mut parts)?;
-        self.clip_distance_output(&clip, &mut parts)?;
+        self.distance_output(SN::ClipDistance, &clip, &mut parts)?;
+        self.distance_output(SN::CullDistance, &cull, &mut parts)?;
         self.special_outputs(&mut parts)?;
         if self.stage == ShaderStage::Vertex && !parts.entries.iter().any(|o| o.builtin.as_deref() == Some("position"))
         {
@@ -536,9 +538,10 @@ impl<'a> Lower<'a> {
         sig_out
     }
 
-    /// Whether `e` is a vertex shader's SV_ClipDistance.
-    fn is_clip_distance(&self, e: &Element) -> bool {
-        self.stage == ShaderStage::Vertex && SN::from_u32(e.system_value) == Some(SN::ClipDistance)
+    /// Whether `e` is a vertex shader's SV_ClipDistance or SV_CullDistance.
+    fn is_distance(&self, e: &Element) -> bool {
+        self.stage == ShaderStage::Vertex
+            && matches!(SN::from_u32(e.system_value), Some(SN::ClipDistance | SN::CullDistance))
     }
 
     /// The result's members for the output registers the body writes, but
@@ -561,7 +564,7 @@ impl<'a> Lower<'a> {
             let Some(e) = out_regs.get(&reg) else {
                 return malformed(format!("o{reg} is written but not in the output signature"), self.p.offset);
             };
-            if self.is_clip_distance(e) {
+            if self.is_distance(e) {
                 continue;
             }
             let k = register_kind(e.component_type);
@@ -650,52 +653,64 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    /// A vertex shader's SV_ClipDistance components, by (semantic index,
-    /// register, component): the order of the `clip_distances` array.
-    /// Registers holding them must hold nothing else.
-    fn clip_distances(&self, sig_out: &[Cow<'_, Element>]) -> Result<Vec<(u32, u32, u32)>, TranslateError> {
-        let mut clip: Vec<(u32, u32, u32)> = Vec::new();
-        for e in sig_out.iter().filter(|e| self.is_clip_distance(e) && e.register != u32::MAX) {
-            if sig_out.iter().any(|o| o.register == e.register && !self.is_clip_distance(o)) {
+    /// A vertex shader's SV_ClipDistance (or SV_CullDistance, `which`)
+    /// components, by (semantic index, register, component): the order of
+    /// the `clip_distances` (`cull_distances`) array. Registers holding them
+    /// hold nothing else but the other kind of distance.
+    fn distances(&self, sig_out: &[Cow<'_, Element>], which: SN) -> Result<Vec<(u32, u32, u32)>, TranslateError> {
+        let limitation = if which == SN::CullDistance { L::CullDistance } else { L::ClipDistance };
+        let mut out: Vec<(u32, u32, u32)> = Vec::new();
+        for e in sig_out
+            .iter()
+            .filter(|e| self.is_distance(e) && SN::from_u32(e.system_value) == Some(which) && e.register != u32::MAX)
+        {
+            if sig_out.iter().any(|o| o.register == e.register && !self.is_distance(o)) {
+                let what = if which == SN::CullDistance { "cull" } else { "clip" };
                 return unsupported(
-                    L::ClipDistance,
-                    format!("clip distances share o{} with other outputs", e.register),
+                    limitation,
+                    format!("{what} distances share o{} with other outputs", e.register),
                     e.offset,
                 );
             }
-            clip.extend((0..4).filter(|c| e.mask & (1 << c) != 0).map(|c| (e.semantic_index, e.register, c)));
+            out.extend((0..4).filter(|c| e.mask & (1 << c) != 0).map(|c| (e.semantic_index, e.register, c)));
         }
-        clip.sort_unstable();
-        Ok(clip)
+        out.sort_unstable();
+        Ok(out)
     }
 
-    /// The clip distances (`clip_distances`) as one array member.
-    fn clip_distance_output(
+    /// The clip (or cull, `which`) distances as one array member,
+    /// `clip_distances` (`cull_distances`). WGSL has no cull distances.
+    fn distance_output(
         &mut self,
-        clip: &[(u32, u32, u32)],
+        which: SN,
+        distances: &[(u32, u32, u32)],
         parts: &mut ResultParts,
     ) -> Result<(), TranslateError> {
-        if clip.is_empty() {
+        if distances.is_empty() {
             return Ok(());
         }
-        let Some(n) = std::num::NonZeroU32::new(clip.len() as u32).filter(|n| n.get() <= 8) else {
-            return unsupported(L::ClipDistance, format!("{} clip distances (at most 8)", clip.len()), self.p.offset);
+        let (limitation, builtin, name, semantic) = match which {
+            SN::CullDistance => (L::CullDistance, naga::BuiltIn::CullDistance, "cull_distances", "SV_CullDistance"),
+            _ => (L::ClipDistance, naga::BuiltIn::ClipDistances, "clip_distances", "SV_ClipDistance"),
         };
+        let Some(n) = std::num::NonZeroU32::new(distances.len() as u32).filter(|n| n.get() <= 8) else {
+            let what = format!("{} {} distances (at most 8)", distances.len(), &name[..4]);
+            return unsupported(limitation, what, self.p.offset);
+        };
+        if which == SN::CullDistance {
+            self.target_refusal(L::CullDistance, "the SV_CullDistance output", self.p.offset);
+        }
         let f32_ty = self.t.f32;
         let ty = self.ty(TypeInner::Array { base: f32_ty, size: ArraySize::Constant(n), stride: 4 });
-        let sources = clip.iter().map(|&(_, reg, c)| self.outputs.get(&reg).map(|&g| (g, c))).collect();
-        let member = StructMember {
-            name: Some("clip_distances".into()),
-            ty,
-            binding: Some(naga::Binding::BuiltIn(naga::BuiltIn::ClipDistances)),
-            offset: 0,
-        };
+        let sources = distances.iter().map(|&(_, reg, c)| self.outputs.get(&reg).map(|&g| (g, c))).collect();
+        let member =
+            StructMember { name: Some(name.into()), ty, binding: Some(naga::Binding::BuiltIn(builtin)), offset: 0 };
         let entry = IoEntry {
-            semantic: "SV_ClipDistance".into(),
+            semantic: semantic.into(),
             semantic_index: 0,
-            register: clip[0].1,
+            register: distances[0].1,
             location: None,
-            builtin: Some("clip_distances".into()),
+            builtin: Some(name.into()),
             scalar: "f32".into(),
             components: n.get(),
             synthesised: false,
