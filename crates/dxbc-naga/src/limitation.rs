@@ -398,6 +398,12 @@ impl Limitation {
             (L::CullDistance, Msl) => Some("naga 30's MSL writer has no cull distances"),
             (L::CullDistance, Glsl) => Some("naga 30's GLSL writer assigns gl_CullDistance without declaring its size"),
             (L::CullDistance, _) => None,
+            // A reserved location `spirv_post` makes FragStencilRefEXT.
+            (L::StencilExport, Spirv) => None,
+            (L::StencilExport, Wgsl) => Some(self.why()),
+            (L::StencilExport, _) => {
+                Some("naga's IR has no stencil reference output, so its writer cannot declare one")
+            }
             (L::BarrierOutsideCompute, Spirv) => None,
             (L::BarrierOutsideCompute, Wgsl) => Some(self.why()),
             (L::BarrierOutsideCompute, _) => {

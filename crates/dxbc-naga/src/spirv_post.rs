@@ -23,6 +23,9 @@
 //!    `ShaderLayer`/`ShaderViewportIndex` do not exist yet); a fragment input
 //!    needs `Geometry` (Layer) or `MultiViewport` (ViewportIndex). A VS and
 //!    a PS translated apart therefore still meet at the same built-in.
+//!    A pixel shader's oStencilRef is likewise a `u32` output at
+//!    [`STENCIL_REF_LOCATION`] (1026, no interpolation): it becomes `BuiltIn
+//!    FragStencilRefEXT` (`StencilExportEXT`, `SPV_EXT_shader_stencil_export`).
 //! 3. **Size queries of multisampled and storage images.** For the layer
 //!    count of an arrayed MS or storage image naga writes
 //!    `OpImageQuerySizeLod`, which Vulkan allows only on sampled,
@@ -61,6 +64,9 @@ pub const LAYER_LOCATION: u32 = 1024;
 /// The location the lowering gives SV_ViewportArrayIndex (SPIR-V:
 /// `BuiltIn ViewportIndex`).
 pub const VIEWPORT_INDEX_LOCATION: u32 = 1025;
+/// The location the lowering gives a pixel shader's oStencilRef (SPIR-V:
+/// `BuiltIn FragStencilRefEXT`).
+pub const STENCIL_REF_LOCATION: u32 = 1026;
 
 /// SPIR-V numbers used here (from the SPIR-V 1.6 specification, §3).
 pub mod op {
@@ -107,10 +113,12 @@ pub mod op {
     /// Built-ins.
     pub const BUILTIN_LAYER: u32 = 9;
     pub const BUILTIN_VIEWPORT_INDEX: u32 = 10;
+    pub const BUILTIN_FRAG_STENCIL_REF_EXT: u32 = 5014;
     pub const BUILTIN_SAMPLE_MASK: u32 = 20;
     /// Capabilities.
     pub const CAPABILITY_GEOMETRY: u32 = 2;
     pub const CAPABILITY_MULTI_VIEWPORT: u32 = 57;
+    pub const CAPABILITY_STENCIL_EXPORT_EXT: u32 = 5013;
     pub const CAPABILITY_VIEWPORT_INDEX_LAYER_EXT: u32 = 5254;
     /// Execution models.
     pub const MODEL_VERTEX: u32 = 0;
@@ -161,6 +169,8 @@ pub enum Edit {
     Layer,
     /// A reserved location became `BuiltIn ViewportIndex`.
     ViewportIndex,
+    /// A reserved location became `BuiltIn FragStencilRefEXT`.
+    StencilRef,
     /// `OpImageQuerySizeLod` of an MS or storage image became `OpImageQuerySize`.
     SizeQueryWithoutLevel,
     /// A depth image's non-comparison sample got the `Bias` operand, or
@@ -361,14 +371,20 @@ impl Words {
     /// Edit 2: the reserved locations become the Layer / ViewportIndex
     /// built-ins.
     fn layer_and_viewport(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
-        for (location, builtin) in
-            [(LAYER_LOCATION, op::BUILTIN_LAYER), (VIEWPORT_INDEX_LOCATION, op::BUILTIN_VIEWPORT_INDEX)]
-        {
+        for (location, builtin) in [
+            (LAYER_LOCATION, op::BUILTIN_LAYER),
+            (VIEWPORT_INDEX_LOCATION, op::BUILTIN_VIEWPORT_INDEX),
+            (STENCIL_REF_LOCATION, op::BUILTIN_FRAG_STENCIL_REF_EXT),
+        ] {
             let vars = self.decorated(op::DECORATION_LOCATION, location);
             if vars.is_empty() {
                 continue;
             }
             let capability = match (self.execution_model(), builtin) {
+                (Some(op::MODEL_FRAGMENT), op::BUILTIN_FRAG_STENCIL_REF_EXT) => op::CAPABILITY_STENCIL_EXPORT_EXT,
+                (_, op::BUILTIN_FRAG_STENCIL_REF_EXT) => {
+                    return Err(PostError::Unexpected("a stencil reference outside a pixel shader"))
+                }
                 (Some(op::MODEL_VERTEX), _) => op::CAPABILITY_VIEWPORT_INDEX_LAYER_EXT,
                 (Some(op::MODEL_FRAGMENT), op::BUILTIN_LAYER) => op::CAPABILITY_GEOMETRY,
                 (Some(op::MODEL_FRAGMENT), _) => op::CAPABILITY_MULTI_VIEWPORT,
@@ -385,9 +401,15 @@ impl Words {
                 }
             }
             self.add_capability(capability);
-            edits.push(if builtin == op::BUILTIN_LAYER { Edit::Layer } else { Edit::ViewportIndex });
-            if capability == op::CAPABILITY_VIEWPORT_INDEX_LAYER_EXT {
-                self.add_extension("SPV_EXT_shader_viewport_index_layer");
+            edits.push(match builtin {
+                op::BUILTIN_LAYER => Edit::Layer,
+                op::BUILTIN_VIEWPORT_INDEX => Edit::ViewportIndex,
+                _ => Edit::StencilRef,
+            });
+            match capability {
+                op::CAPABILITY_VIEWPORT_INDEX_LAYER_EXT => self.add_extension("SPV_EXT_shader_viewport_index_layer"),
+                op::CAPABILITY_STENCIL_EXPORT_EXT => self.add_extension("SPV_EXT_shader_stencil_export"),
+                _ => {}
             }
         }
         Ok(())
@@ -728,7 +750,7 @@ fn has_marks(words: &[u32]) -> Result<bool, PostError> {
                 n >= 4
                     && ((i[2] == op::DECORATION_BUILTIN && i[3] == op::BUILTIN_SAMPLE_MASK)
                         || (i[2] == op::DECORATION_LOCATION
-                            && (i[3] == LAYER_LOCATION || i[3] == VIEWPORT_INDEX_LOCATION)))
+                            && matches!(i[3], LAYER_LOCATION | VIEWPORT_INDEX_LOCATION | STENCIL_REF_LOCATION)))
             }
             op::IMAGE_QUERY_SIZE_LOD => true,
             op::CONSTANT => n == 4 && i[3] & 0xFFFF_0000 == crate::spirv_marks::TAG_BASE,

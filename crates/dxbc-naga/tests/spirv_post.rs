@@ -482,3 +482,31 @@ fn uav_fences_outside_compute_are_spirv_memory_barriers() {
     let e = dxbc_naga::translate(&dxbc::Shader::parse(&bytes).unwrap(), &dxbc_naga::Options::default()).unwrap_err();
     assert_eq!(e.limitation(), Some(Limitation::BarrierOutsideCompute));
 }
+
+const FRAG_STENCIL_REF_EXT: u32 = 5014;
+const CAP_STENCIL_EXPORT_EXT: u32 = 5013;
+const OP_TYPE_INT_SIGNEDNESS: usize = 2;
+
+#[test]
+fn stencil_reference_is_the_frag_stencil_ref_built_in() {
+    let files = carrying(Limitation::StencilExport);
+    // The refusal table's count (a vkd3d pixel shader writing oStencilRef).
+    assert_eq!(files.len(), 1, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+    for (name, t, listing) in &files {
+        assert!(listing.lines().any(|l| l.contains("oStencilRef")), "{name}");
+        only_spirv_writes(name, t, Limitation::StencilExport);
+        let m = validated_spirv(name);
+        let vars = built_ins(&m, FRAG_STENCIL_REF_EXT);
+        assert_eq!(vars.len(), 1, "{name}");
+        // An Output variable of a 32-bit integer, stored to.
+        let var = find(&m, OP_VARIABLE, vars[0], 1);
+        assert_eq!(var[2], 3, "{name}: storage class Output");
+        let pointee = find(&m, OP_TYPE_POINTER, var[0], 0)[2];
+        assert_eq!(find(&m, OP_TYPE_INT, pointee, 0)[1..=OP_TYPE_INT_SIGNEDNESS], [32, 0], "{name}");
+        assert!(m.iter().any(|(o, a)| *o == OP_STORE && a[0] == vars[0]), "{name}");
+        assert!(capabilities(&m).contains(&CAP_STENCIL_EXPORT_EXT), "{name}");
+        let ext: Vec<String> = m.iter().filter(|(o, _)| *o == OP_EXTENSION).map(|(_, a)| literal_string(a)).collect();
+        assert!(ext.contains(&"SPV_EXT_shader_stencil_export".to_string()), "{name}");
+        assert!(!m.iter().any(|(o, a)| *o == OP_DECORATE && a[1] == LOCATION && a[2] >= 1024), "{name}");
+    }
+}

@@ -722,28 +722,30 @@ impl<'a> Lower<'a> {
     /// The result's members for the special output registers the body
     /// writes: depth and the coverage mask (a stencil reference has no
     /// WebGPU form).
-    fn special_outputs(&self, parts: &mut ResultParts) -> Result<(), TranslateError> {
-        for (&ty, &g) in &self.specials {
-            let (builtin, name, t, float) = match ty {
+    fn special_outputs(&mut self, parts: &mut ResultParts) -> Result<(), TranslateError> {
+        for (ty, g) in self.specials.clone() {
+            let builtin = |b| Some(naga::Binding::BuiltIn(b));
+            let (binding, name, t, float) = match ty {
                 OT::OutputDepth | OT::OutputDepthGreaterEqual | OT::OutputDepthLessEqual => {
-                    (naga::BuiltIn::FragDepth, "frag_depth", self.t.f32, true)
+                    (builtin(naga::BuiltIn::FragDepth), "frag_depth", self.t.f32, true)
                 }
-                OT::OutputCoverageMask => (naga::BuiltIn::SampleMask, "sample_mask", self.t.u32, false),
+                OT::OutputCoverageMask => (builtin(naga::BuiltIn::SampleMask), "sample_mask", self.t.u32, false),
+                // naga's IR has no stencil reference output: a reserved
+                // location that `spirv_post` makes FragStencilRefEXT.
                 OT::OutputStencilRef => {
-                    return unsupported(
-                        L::StencilExport,
-                        "stencil reference output (oStencilRef) has no WebGPU form",
-                        self.p.offset,
-                    )
+                    self.target_refusal(L::StencilExport, "the stencil reference output (oStencilRef)", self.p.offset);
+                    let location = naga::Binding::Location {
+                        location: crate::spirv_post::STENCIL_REF_LOCATION,
+                        interpolation: None,
+                        sampling: None,
+                        blend_src: None,
+                        per_primitive: false,
+                    };
+                    (Some(location), "stencil_ref", self.t.u32, false)
                 }
                 _ => continue,
             };
-            let member = StructMember {
-                name: Some(name.into()),
-                ty: t,
-                binding: Some(naga::Binding::BuiltIn(builtin)),
-                offset: 0,
-            };
+            let member = StructMember { name: Some(name.into()), ty: t, binding, offset: 0 };
             let entry = IoEntry {
                 semantic: name.into(),
                 semantic_index: 0,
