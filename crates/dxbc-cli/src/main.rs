@@ -193,6 +193,11 @@ enum Command {
         /// `patch-constant` is a hull shader's fork/join pass.
         #[arg(long, value_enum, default_value = "auto")]
         form: Form,
+        /// SPIR-V: leave SV_Position's y as D3D wrote it (y up), for a
+        /// Vulkan viewport of negative height, as vkd3d, DXVK and wgpu set.
+        /// By default it is negated, for a viewport of positive height.
+        #[arg(long)]
+        no_y_flip: bool,
         file: String,
     },
 }
@@ -481,7 +486,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Shader::decode(&bytes).map_err(|e| e.to_string())?;
             out.write_all(dxbc::export::c_header(&bytes, &name).as_bytes()).map_err(io)?;
         }
-        Command::Translate { to, bindings, formats, link_ps, form, file } => {
+        Command::Translate { to, bindings, formats, link_ps, form, no_y_flip, file } => {
             let typed_formats = formats.iter().map(|f| parse_format(f)).collect::<Result<Vec<_>, _>>()?;
             let interpolation_from = match &link_ps {
                 Some(path) => {
@@ -508,20 +513,21 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 Form::PatchConstant => dxbc_naga::StageForm::PatchConstant,
             };
             let t = dxbc_naga::translate_pipeline_stage(&s, &options, form)?;
+            let y = if no_y_flip { dxbc_naga::ClipSpaceY::AsD3d } else { dxbc_naga::ClipSpaceY::Negated };
             let text = match to {
                 Target::Wgsl => dxbc_naga::to_wgsl(&t)?,
                 Target::Glsl => dxbc_naga::to_glsl(&t)?,
                 Target::Msl => dxbc_naga::to_msl(&t)?,
                 Target::Hlsl => dxbc_naga::to_hlsl(&t)?,
                 Target::Spirv => {
-                    let words = dxbc_naga::to_spirv(&t)?;
+                    let words = dxbc_naga::to_spirv_with(&t, y)?;
                     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                     out.write_all(&bytes).map_err(io)?;
                     return Ok(());
                 }
                 Target::SpirvAsm => {
                     use rspirv::binary::Disassemble;
-                    let words = dxbc_naga::to_spirv(&t)?;
+                    let words = dxbc_naga::to_spirv_with(&t, y)?;
                     rspirv::dr::load_words(&words).map(|m| m.disassemble() + "\n").map_err(|e| e.to_string())?
                 }
             };

@@ -1160,3 +1160,22 @@ fn the_exact_listing_assembles_back_to_the_same_program() {
     let (_, lossy, _) = dxbc(&["asm", "-"], Some(&plain));
     assert_ne!(program(&lossy), program(&original));
 }
+
+#[test]
+fn spirv_negates_the_position_y_unless_asked_not_to() {
+    // A vertex shader that writes SV_Position (o0) from its input.
+    let f = corpus("fxc/angle63_passthrough2d11vs.dxbc");
+    let f = f.to_str().unwrap();
+    let text = |extra: &[&str]| {
+        let mut args = vec!["translate", "--to", "spirv-asm", f];
+        args.extend_from_slice(extra);
+        let (code, out, err) = dxbc(&args, None);
+        assert_eq!(code, 0, "{err}");
+        String::from_utf8(out).unwrap()
+    };
+    let (flipped, as_d3d) = (text(&[]), text(&["--no-y-flip"]));
+    let negations = |s: &str| s.lines().filter(|l| l.contains("OpFNegate")).count();
+    // Vulkan's clip space has y down, D3D's up: one negation of y, only
+    // for a viewport of positive height.
+    assert_eq!(negations(&flipped), negations(&as_d3d) + 1);
+}

@@ -607,12 +607,35 @@ pub fn to_spirv(t: &Translation) -> Result<Vec<u32>, OutputError> {
     spirv_with_edits(t).map(|(words, _)| words)
 }
 
+/// Where a vertex-processing stage's SV_Position y points in the SPIR-V:
+/// D3D's clip space has y up, Vulkan's y down.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClipSpaceY {
+    /// Negated in the shader, for a Vulkan viewport of positive height
+    /// (the default).
+    #[default]
+    Negated,
+    /// As D3D wrote it, for a viewport of negative height, the way D3D
+    /// layers on Vulkan (vkd3d, DXVK) and wgpu set theirs.
+    AsD3d,
+}
+
+/// [`to_spirv`] with SV_Position's y as `y` says.
+pub fn to_spirv_with(t: &Translation, y: ClipSpaceY) -> Result<Vec<u32>, OutputError> {
+    spirv_with_edits_for(t, y).map(|(words, _)| words)
+}
+
 /// SPIR-V words and the [`spirv_post::Edit`]s that naga's own words needed
 /// (a consumer that lets wgpu write SPIR-V from [`Translation::module`]
 /// does not get them).
 pub fn spirv_with_edits(t: &Translation) -> Result<(Vec<u32>, Vec<spirv_post::Edit>), OutputError> {
+    spirv_with_edits_for(t, ClipSpaceY::default())
+}
+
+fn spirv_with_edits_for(t: &Translation, y: ClipSpaceY) -> Result<(Vec<u32>, Vec<spirv_post::Edit>), OutputError> {
     t.check(Language::Spirv)?;
-    let mut words = writers::spirv(&t.module, &t.info).map_err(|e| OutputError::backend(Language::Spirv, e))?;
+    let flip_y = y == ClipSpaceY::Negated;
+    let mut words = writers::spirv(&t.module, &t.info, flip_y).map_err(|e| OutputError::backend(Language::Spirv, e))?;
     if spirv_binding_arrays::unbounded(&t.module) {
         spirv_binding_arrays::add_runtime_descriptor_array(&mut words);
     }

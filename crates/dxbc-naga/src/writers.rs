@@ -16,23 +16,32 @@ use std::rc::Rc;
 use naga::back::{spv, wgsl};
 
 thread_local! {
-    /// The writer, and the words it last wrote into (kept for their room).
-    static SPIRV: RefCell<Option<(spv::Writer, Vec<u32>)>> = const { RefCell::new(None) };
+    /// The writer, the words it last wrote into (kept for their room) and
+    /// whether it negates SV_Position's y.
+    static SPIRV: RefCell<Option<(spv::Writer, Vec<u32>, bool)>> = const { RefCell::new(None) };
     static WGSL: RefCell<Option<(wgsl::Writer<Text>, Text)>> = const { RefCell::new(None) };
 }
 
-/// The words `spv::write_vec(module, info, &spirv_options(), None)` gives.
-pub(crate) fn spirv(module: &naga::Module, info: &naga::valid::ModuleInfo) -> Result<Vec<u32>, spv::Error> {
-    let options = spirv_options();
+/// The words `spv::write_vec(module, info, &spirv_options(flip_y), None)`
+/// gives.
+pub(crate) fn spirv(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    flip_y: bool,
+) -> Result<Vec<u32>, spv::Error> {
+    let options = spirv_options(flip_y);
     SPIRV.with(|cell| {
         // Not reached (writing calls nothing that writes), but a nested call
         // would still be answered.
         let Ok(mut slot) = cell.try_borrow_mut() else {
             return spv::write_vec(module, info, &options, None);
         };
-        let (writer, room) = match &mut *slot {
+        if slot.as_ref().is_some_and(|w| w.2 != flip_y) {
+            *slot = None;
+        }
+        let (writer, room, _) = match &mut *slot {
             Some(w) => w,
-            None => slot.insert((spv::Writer::new(&options)?, Vec::new())),
+            None => slot.insert((spv::Writer::new(&options)?, Vec::new(), flip_y)),
         };
         // naga appends the module section by section, and a fresh vector
         // grew (and was copied) at most of them. Written into the room of
@@ -53,10 +62,12 @@ const KEPT_BYTES: usize = 4 << 20;
 
 /// naga's default SPIR-V options without `DEBUG` (names for every value),
 /// which naga adds to them only when it is built with debug assertions: the
-/// tests then write the release build's words.
-fn spirv_options() -> spv::Options<'static> {
+/// tests then write the release build's words. With `flip_y` off, also
+/// without `ADJUST_COORDINATE_SPACE` (the negated position y).
+fn spirv_options(flip_y: bool) -> spv::Options<'static> {
     let mut options = spv::Options::default();
     options.flags.remove(spv::WriterFlags::DEBUG);
+    options.flags.set(spv::WriterFlags::ADJUST_COORDINATE_SPACE, flip_y);
     options
 }
 
@@ -121,8 +132,10 @@ mod tests {
         });
         for i in crate::test_corpus::largest_then_smallest(translations.len()) {
             let (path, t) = &translations[i];
-            let fresh = spv::write_vec(&t.module, &t.info, &spirv_options(), None);
-            match (spirv(&t.module, &t.info), fresh) {
+            // Both clip-space conventions, switching between them.
+            let flip_y = i % 3 != 0;
+            let fresh = spv::write_vec(&t.module, &t.info, &spirv_options(flip_y), None);
+            match (spirv(&t.module, &t.info, flip_y), fresh) {
                 (Ok(kept), Ok(fresh)) => assert!(kept == fresh, "{}: SPIR-V differs", path.display()),
                 (kept, fresh) => assert_eq!(kept.is_ok(), fresh.is_ok(), "{}: SPIR-V", path.display()),
             }

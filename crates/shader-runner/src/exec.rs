@@ -116,6 +116,12 @@ pub enum ModuleSource {
     /// ([`dxbc_naga::to_wgsl`]), which wgpu parses: a shader WGSL cannot
     /// express is `Unsupported`.
     Wgsl,
+    /// The SPIR-V words the CLI writes for a viewport of negative height,
+    /// as wgpu's are (`dxbc translate --to spirv --no-y-flip`,
+    /// [`dxbc_naga::to_spirv_with`], the post-pass included), passed to
+    /// Vulkan as they are (wgpu's `PASSTHROUGH_SHADERS`): the shaders whose
+    /// words need the post-pass run too.
+    Spirv,
 }
 
 /// The GPU as a [`Backend`]: dxbc-naga's translation on wgpu.
@@ -308,7 +314,13 @@ impl<'a> Wgpu<'a> {
                 _ => Avail::Skip(skip),
             }
         })?;
-        if let Some(skip) = Skip::spirv_refusal(&translation).or_else(|| Skip::spirv_post_pass(&translation)) {
+        // With naga's words (wgpu writes them from the module), a shader
+        // whose words need the post-pass cannot run as it means.
+        let post_pass = || match self.source {
+            ModuleSource::Spirv => None,
+            ModuleSource::Naga | ModuleSource::Wgsl => Skip::spirv_post_pass(&translation),
+        };
+        if let Some(skip) = Skip::spirv_refusal(&translation).or_else(post_pass) {
             return Err(Avail::Skip(skip));
         }
         let want = match stage {
@@ -979,7 +991,7 @@ impl<'a> Wgpu<'a> {
                 held.push(((group, binding), *vis, mb.ty, h));
             }
         }
-        let bound: Vec<executor::Bound> = held
+        let mut bound: Vec<executor::Bound> = held
             .iter()
             .map(|((group, binding), visibility, ty, h)| executor::Bound {
                 group: *group,
@@ -993,6 +1005,30 @@ impl<'a> Wgpu<'a> {
                 },
             })
             .collect();
+        // wgpu numbers a group's Vulkan descriptors by their order in its
+        // layout, and tells a naga module so; SPIR-V passed as it is keeps
+        // the translator's binding numbers. Unseen samplers at every unused
+        // number below the highest make the two numberings the same.
+        let filler = (self.source == ModuleSource::Spirv).then(|| self.gpu.device.create_sampler(&Default::default()));
+        if let Some(filler) = &filler {
+            let mut used: std::collections::BTreeMap<u32, std::collections::BTreeSet<u32>> = Default::default();
+            for b in &bound {
+                used.entry(b.group).or_default().insert(b.binding);
+            }
+            for (group, bindings) in used {
+                let top = bindings.last().copied().unwrap_or(0);
+                for binding in (0..top).filter(|b| !bindings.contains(b)) {
+                    bound.push(executor::Bound {
+                        group,
+                        binding,
+                        visibility: wgpu::ShaderStages::NONE,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        resource: wgpu::BindingResource::Sampler(filler),
+                    });
+                }
+            }
+            bound.sort_by_key(|b| (b.group, b.binding));
+        }
         self.gpu
             .scoped(|| executor::bind(&self.gpu.device, &bound))
             .map_err(|e| OpErr::Fail(format!("bind group: {e}")))

@@ -79,7 +79,8 @@ impl Gpu {
             | wgpu::Features::CLIP_DISTANCES
             | wgpu::Features::SUBGROUP
             | wgpu::Features::SHADER_EARLY_DEPTH_TEST
-            | wgpu::Features::PRIMITIVE_INDEX;
+            | wgpu::Features::PRIMITIVE_INDEX
+            | wgpu::Features::PASSTHROUGH_SHADERS;
         let features = adapter.features() & wanted;
         // The adapter's own limits: D3D allows 1024-thread groups and more bindings than WebGPU's defaults.
         let limits = adapter.limits();

@@ -1,5 +1,5 @@
 //! `shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software]
-//! [--source naga|wgsl] [--against RUN.json] [--cpu]`
+//! [--source naga|wgsl|spirv] [--against RUN.json] [--cpu]`
 //! `shader-runner preview FILE|LINK [--with FILE]… [--out REF] [--plan]`
 //! `shader-runner preview --sweep DIR`
 //!
@@ -19,6 +19,10 @@
 //! naga module; `--against RUN.json` then exits 1 unless every row equals
 //! its row in that earlier `--json` run or is now UNSUPPORTED (a shader
 //! WGSL cannot express), and lists the rows that became so.
+//! `--source spirv` gives Vulkan the SPIR-V words `dxbc translate` writes,
+//! post-pass included, as they are (wgpu's `PASSTHROUGH_SHADERS`); against
+//! a naga run, the rows that run needed the post-pass for may then change
+//! too, unless they fail, and are listed.
 //!
 //! `--cpu` runs the shaders on the interpreter (`dxbc-interp`) with a CPU
 //! rasteriser instead of translating them for the GPU: the same rows and
@@ -57,7 +61,7 @@ struct Args {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software] [--source naga|wgsl] [--against RUN.json] [--cpu]");
+    eprintln!("usage: shader-runner DIR [--filter SUBSTR] [--summary] [--json FILE] [--require-bars] [--doubles native|software] [--source naga|wgsl|spirv] [--against RUN.json] [--cpu]");
     std::process::exit(2);
 }
 
@@ -93,6 +97,7 @@ fn parse_args() -> Args {
                 a.source = match it.next().as_deref() {
                     Some("naga") => M::Naga,
                     Some("wgsl") => M::Wgsl,
+                    Some("spirv") => M::Spirv,
                     _ => usage(),
                 }
             }
@@ -144,6 +149,15 @@ fn main() -> ExitCode {
         None
     } else {
         match gpu::Gpu::new() {
+            Ok(g)
+                if args.source == shader_runner::exec::ModuleSource::Spirv
+                    && !g.features.contains(wgpu::Features::PASSTHROUGH_SHADERS) =>
+            {
+                eprintln!(
+                    "shader-runner: ERROR: --source spirv: the adapter takes no SPIR-V as it is (PASSTHROUGH_SHADERS)"
+                );
+                return ExitCode::from(3);
+            }
             Ok(g) => Some(g),
             Err(e) => {
                 eprintln!("shader-runner: ERROR: {e} (is mesa-vulkan-drivers installed? WGPU_BACKEND=vulkan)");
@@ -213,7 +227,18 @@ fn main() -> ExitCode {
             eprintln!("shader-runner: ERROR: {} holds no rows of a --json run", path.display());
             return ExitCode::from(2);
         };
-        let changed = shader_runner::changed_rows(&all, &before);
+        let post_pass = args.source == shader_runner::exec::ModuleSource::Spirv;
+        let changed = shader_runner::changed_rows(&all, &before, post_pass);
+        if post_pass {
+            let todo = serde_json::to_value(shader_runner::Status::Todo(shader_runner::RunnerTodo::SpirvPostPass)).ok();
+            let now_run: Vec<String> = all
+                .iter()
+                .zip(&before)
+                .filter(|(_, old)| old.get("status") == todo.as_ref())
+                .map(|(r, _)| format!("{} {}", r.id(), r.status.word()))
+                .collect();
+            println!("against {}: {} rows the post-pass's words now run {now_run:?}", path.display(), now_run.len());
+        }
         let unsupported =
             all.iter().zip(&before).filter(|(r, _)| matches!(r.status, shader_runner::Status::Unsupported(_)));
         let refused: Vec<String> = unsupported

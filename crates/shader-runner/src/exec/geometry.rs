@@ -162,10 +162,11 @@ impl<'a> Wgpu<'a> {
             .map_err(|e| OpErr::Fail(format!("dispatch: {e}")))
     }
 
-    /// The wgpu module of `t`: its naga module, or its WGSL text, as
-    /// [`ModuleSource`] says.
+    /// The wgpu module of `t`: its naga module, its WGSL text or its
+    /// SPIR-V words, as [`ModuleSource`] says.
     pub(super) fn wgpu_module(&self, t: &dxbc_naga::Translation, label: &str) -> Result<wgpu::ShaderModule, OpErr> {
         let source = match self.source {
+            ModuleSource::Spirv => return self.spirv_module(t, label),
             ModuleSource::Naga => wgpu::ShaderSource::Naga(Cow::Owned(t.module.clone())),
             ModuleSource::Wgsl => wgpu::ShaderSource::Wgsl(Cow::Owned(dxbc_naga::to_wgsl(t).map_err(|e| match e {
                 dxbc_naga::OutputError::Refused { limitation, detail, offset, .. } => OpErr::Skip(Skip::new(
@@ -180,6 +181,38 @@ impl<'a> Wgpu<'a> {
                 self.gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source })
             })
             .map_err(|e| OpErr::Fail(format!("wgpu rejected the {label} module: {e}")))
+    }
+
+    /// The passthrough module of `t`'s SPIR-V words (its one entry point),
+    /// as `dxbc translate --to spirv --no-y-flip` writes them.
+    #[allow(unsafe_code)]
+    fn spirv_module(&self, t: &dxbc_naga::Translation, label: &str) -> Result<wgpu::ShaderModule, OpErr> {
+        // wgpu's Vulkan viewports have a negative height (y as D3D has it).
+        let words = dxbc_naga::to_spirv_with(t, dxbc_naga::ClipSpaceY::AsD3d).map_err(|e| match e {
+            dxbc_naga::OutputError::Refused { limitation, detail, offset, .. } => OpErr::Skip(Skip::new(
+                Status::Unsupported(limitation),
+                format!("unsupported for SPIR-V: {detail} (at offset {offset:#x})"),
+            )),
+            e => OpErr::Fail(format!("SPIR-V writer: {e}")),
+        })?;
+        let entry_points: Vec<wgpu::PassthroughShaderEntryPoint> = t
+            .module
+            .entry_points
+            .iter()
+            .map(|e| wgpu::PassthroughShaderEntryPoint { name: Cow::Owned(e.name.clone()), workgroup_size: (1, 1, 1) })
+            .collect();
+        let desc = wgpu::ShaderModuleDescriptorPassthrough {
+            label: Some(label),
+            entry_points: Cow::Owned(entry_points),
+            spirv: Some(Cow::Owned(words)),
+            ..Default::default()
+        };
+        self.gpu
+            // SAFETY: the words passed `spirv-val` for Vulkan 1.1 in the
+            // translator's tests (every corpus module); the module's
+            // bindings are those of `t`, which the runner lays out itself.
+            .scoped(|| unsafe { self.gpu.device.create_shader_module_passthrough(desc) })
+            .map_err(|e| OpErr::Fail(format!("Vulkan rejected the {label} SPIR-V: {e}")))
     }
 
     /// VS as compute → GS as compute → the draw that pulls the GS output.
