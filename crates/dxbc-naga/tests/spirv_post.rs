@@ -32,6 +32,9 @@ const CAP_GEOMETRY: u32 = 2;
 const CAP_MULTI_VIEWPORT: u32 = 57;
 const CAP_VIEWPORT_INDEX_LAYER_EXT: u32 = 5254;
 
+/// A decoded module: (opcode, operands) of each instruction.
+type Module = Vec<(u32, Vec<u32>)>;
+
 /// (opcode, operands) of every instruction after the header.
 fn decode(words: &[u32]) -> Vec<(u32, Vec<u32>)> {
     assert_eq!(words[0], 0x0723_0203, "SPIR-V magic");
@@ -229,14 +232,28 @@ fn no_marks_left(name: &str, m: &[(u32, Vec<u32>)]) {
     assert!(!m.iter().any(|(o, a)| *o == OP_FUNCTION_CALL && a.len() > 3 && tags.contains(&a[3])), "{name}");
 }
 
+/// The corpus shaders whose translation carries `limitation`, a feature
+/// only SPIR-V expresses (`count` of them, the refusal table's): each is
+/// refused, typed, by every other target, and its SPIR-V passes `spirv-val`
+/// with no mark left. Their names, listings and decoded words.
+fn spirv_only(limitation: Limitation, count: usize) -> Vec<(String, String, Module)> {
+    let files = carrying(limitation);
+    assert_eq!(files.len(), count, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
+    files
+        .into_iter()
+        .map(|(name, t, listing)| {
+            only_spirv_writes(&name, &t, limitation);
+            let m = validated_spirv(&name);
+            no_marks_left(&name, &m);
+            (name, listing, m)
+        })
+        .collect()
+}
+
 #[test]
 fn lod_clamps_are_the_min_lod_image_operand() {
-    let files = carrying(Limitation::LodClamp);
     // The refusal table's count of `_cl_s` samples with a register clamp.
-    assert_eq!(files.len(), 7, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
-    for (name, t, listing) in &files {
-        only_spirv_writes(name, t, Limitation::LodClamp);
-        let m = validated_spirv(name);
+    for (name, listing, m) in spirv_only(Limitation::LodClamp, 7) {
         assert!(capabilities(&m).contains(&CAP_MIN_LOD), "{name}");
         // Every sample with MinLod: the mask's bit, then a float clamp last.
         let clamped: Vec<&Vec<u32>> = m
@@ -262,17 +279,13 @@ fn lod_clamps_are_the_min_lod_image_operand() {
             let ty = ty.unwrap_or_else(|| panic!("{name}: clamp %{clamp} has no definition"));
             assert_eq!(find(&m, OP_TYPE_FLOAT, ty, 0)[1], 32, "{name}: the clamp is an f32");
         }
-        no_marks_left(name, &m);
+        no_marks_left(&name, &m);
     }
 }
 
 #[test]
 fn eval_instructions_are_glsl_interpolate_at_of_the_input_variable() {
-    let files = carrying(Limitation::PullModelInterpolation);
-    assert_eq!(files.len(), 3, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
-    for (name, t, listing) in &files {
-        only_spirv_writes(name, t, Limitation::PullModelInterpolation);
-        let m = validated_spirv(name);
+    for (name, listing, m) in spirv_only(Limitation::PullModelInterpolation, 3) {
         assert!(capabilities(&m).contains(&CAP_INTERPOLATION_FUNCTION), "{name}");
         let glsl = m
             .iter()
@@ -296,7 +309,7 @@ fn eval_instructions_are_glsl_interpolate_at_of_the_input_variable() {
             // Sample and offset take one more operand.
             assert_eq!(a.len(), if a[3] == 76 { 5 } else { 6 }, "{name}");
         }
-        no_marks_left(name, &m);
+        no_marks_left(&name, &m);
     }
 }
 
@@ -342,13 +355,8 @@ fn float_constant(m: &[(u32, Vec<u32>)], id: u32) -> Option<f32> {
 fn compared_textures_sampled_with_a_bias_or_a_level_take_them_as_spirv_operands() {
     // A texture that is also compared is a depth texture. naga's IR has no
     // biased or fractional-level sample of one, SPIR-V has both.
-    let files = carrying(Limitation::ComparisonBiasOrGradient);
     // The refusal table's count (fxc's texture-operation tests).
-    assert_eq!(files.len(), 6, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
-    for (name, t, listing) in &files {
-        only_spirv_writes(name, t, Limitation::ComparisonBiasOrGradient);
-        let m = validated_spirv(name);
-        no_marks_left(name, &m);
+    for (name, listing, m) in spirv_only(Limitation::ComparisonBiasOrGradient, 6) {
         let lines: Vec<(&str, &str)> = listing.lines().filter_map(sampled_texture).collect();
         let compared: Vec<&str> = lines.iter().filter(|(op, _)| op.starts_with("sample_c")).map(|(_, t)| *t).collect();
         let biased = lines.iter().filter(|(op, t)| op.starts_with("sample_b") && compared.contains(t)).count();
@@ -417,6 +425,9 @@ fn texture_atomics_that_return_the_old_value_or_exchange_are_spirv_atomics() {
         atomic_cmp_store u1, l(4, 0, 0, 0), l(55), l(66)\n\
         store_uav_typed u1.xyzw, l(5, 0, 0, 0), r0.xyzw\n\
         ret\n";
+    // The corpus's two (a fxc pixel shader, vkd3d's uav-atomics 008; the
+    // runner's --source spirv runs the latter against vkd3d's probes).
+    spirv_only(Limitation::TypedUavAtomicResults, 2);
     let (t, m) = validated_spirv_of_listing(listing);
     only_spirv_writes("listing", &t, Limitation::TypedUavAtomicResults);
     no_marks_left("listing", &m);
@@ -457,13 +468,8 @@ const OP_MEMORY_BARRIER: u32 = 225;
 
 #[test]
 fn uav_fences_outside_compute_are_spirv_memory_barriers() {
-    let files = carrying(Limitation::BarrierOutsideCompute);
     // The refusal table's count (vkd3d's barriers test, ps_4_0 and ps_5_0).
-    assert_eq!(files.len(), 2, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
-    for (name, t, listing) in &files {
-        only_spirv_writes(name, t, Limitation::BarrierOutsideCompute);
-        let m = validated_spirv(name);
-        no_marks_left(name, &m);
+    for (name, listing, m) in spirv_only(Limitation::BarrierOutsideCompute, 2) {
         // One barrier per fence: Device scope (1), acquire-release of
         // uniform and image memory (0x8 | 0x40 | 0x800).
         let fences = listing.lines().filter(|l| l.trim_start().starts_with("sync_uglobal")).count();
@@ -489,13 +495,9 @@ const OP_TYPE_INT_SIGNEDNESS: usize = 2;
 
 #[test]
 fn stencil_reference_is_the_frag_stencil_ref_built_in() {
-    let files = carrying(Limitation::StencilExport);
     // The refusal table's count (a vkd3d pixel shader writing oStencilRef).
-    assert_eq!(files.len(), 1, "{:?}", files.iter().map(|f| &f.0).collect::<Vec<_>>());
-    for (name, t, listing) in &files {
+    for (name, listing, m) in spirv_only(Limitation::StencilExport, 1) {
         assert!(listing.lines().any(|l| l.contains("oStencilRef")), "{name}");
-        only_spirv_writes(name, t, Limitation::StencilExport);
-        let m = validated_spirv(name);
         let vars = built_ins(&m, FRAG_STENCIL_REF_EXT);
         assert_eq!(vars.len(), 1, "{name}");
         // An Output variable of a 32-bit integer, stored to.
