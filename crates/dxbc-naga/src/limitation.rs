@@ -404,6 +404,10 @@ impl Limitation {
             (L::StencilExport, _) => {
                 Some("naga's IR has no stencil reference output, so its writer cannot declare one")
             }
+            // A reserved location `spirv_post` makes FullyCoveredEXT.
+            (L::InnerCoverage, Spirv) => None,
+            (L::InnerCoverage, Wgsl) => Some(self.why()),
+            (L::InnerCoverage, _) => Some("naga's IR has no inner-coverage input, so its writer cannot declare one"),
             (L::BarrierOutsideCompute, Spirv) => None,
             (L::BarrierOutsideCompute, Wgsl) => Some(self.why()),
             (L::BarrierOutsideCompute, _) => {

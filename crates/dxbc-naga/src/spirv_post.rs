@@ -67,6 +67,9 @@ pub const VIEWPORT_INDEX_LOCATION: u32 = 1025;
 /// The location the lowering gives a pixel shader's oStencilRef (SPIR-V:
 /// `BuiltIn FragStencilRefEXT`).
 pub const STENCIL_REF_LOCATION: u32 = 1026;
+/// The location the lowering gives a pixel shader's vInnerCoverage, a flat
+/// `u32` input (SPIR-V: the bool `BuiltIn FullyCoveredEXT`).
+pub const INNER_COVERAGE_LOCATION: u32 = 1027;
 
 /// SPIR-V numbers used here (from the SPIR-V 1.6 specification, §3).
 pub mod op {
@@ -99,6 +102,10 @@ pub mod op {
     pub const FUNCTION: u16 = 54;
     pub const VARIABLE: u16 = 59;
     pub const LOAD: u16 = 61;
+    pub const TYPE_BOOL: u16 = 20;
+    pub const SELECT: u16 = 169;
+    pub const BUILTIN_FULLY_COVERED_EXT: u32 = 5264;
+    pub const CAPABILITY_FRAGMENT_FULLY_COVERED_EXT: u32 = 5265;
     pub const STORE: u16 = 62;
     pub const ACCESS_CHAIN: u16 = 65;
     pub const DECORATE: u16 = 71;
@@ -171,6 +178,8 @@ pub enum Edit {
     ViewportIndex,
     /// A reserved location became `BuiltIn FragStencilRefEXT`.
     StencilRef,
+    /// A reserved location became the bool `BuiltIn FullyCoveredEXT`.
+    InnerCoverage,
     /// `OpImageQuerySizeLod` of an MS or storage image became `OpImageQuerySize`.
     SizeQueryWithoutLevel,
     /// A depth image's non-comparison sample got the `Bias` operand, or
@@ -412,6 +421,86 @@ impl Words {
                 _ => {}
             }
         }
+        Ok(())
+    }
+
+    /// The result id of the instruction `opcode operands` (the operand at
+    /// `result` aside, which is its id), inserted before instruction `*at`
+    /// with a fresh id if there is none; `*at` then moves past it.
+    fn find_or_insert(&mut self, at: &mut usize, opcode: u16, operands: &[u32], result: usize) -> u32 {
+        let want = inst(opcode, operands);
+        let same = |i: &Vec<u32>| {
+            i.len() == want.len() && i.iter().zip(&want).enumerate().all(|(k, (a, b))| k == result + 1 || a == b)
+        };
+        if let Some(i) = self.ins.iter().find(|i| same(i)) {
+            return i[result + 1];
+        }
+        let id = self.fresh_id();
+        let mut made = want;
+        made[result + 1] = id;
+        self.ins.insert(*at, made);
+        *at += 1;
+        id
+    }
+
+    /// Edit 2b: the reserved inner-coverage location becomes the bool
+    /// `BuiltIn FullyCoveredEXT`; each load of it becomes the bool's load
+    /// and a select of 1 or 0, the `u32` the shader reads.
+    fn inner_coverage(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
+        let vars = self.decorated(op::DECORATION_LOCATION, INNER_COVERAGE_LOCATION);
+        let [var] = vars[..] else {
+            return match vars.len() {
+                0 => Ok(()),
+                _ => Err(PostError::Unexpected("two inner-coverage inputs")),
+            };
+        };
+        if self.execution_model() != Some(op::MODEL_FRAGMENT) {
+            return Err(PostError::Unexpected("inner coverage outside a pixel shader"));
+        }
+        let unexpected = PostError::Unexpected("inner coverage is not a u32 input");
+        let at_var = self
+            .ins
+            .iter()
+            .position(|i| Self::opcode(i) == op::VARIABLE && i.len() == 4 && i[2] == var && i[3] == op::STORAGE_INPUT)
+            .ok_or(unexpected.clone())?;
+        let pointee = self.def_type(self.ins[at_var][1]).filter(|p| p.len() == 4).ok_or(unexpected.clone())?[3];
+        let uint = self.def_type(pointee).filter(|t| t.len() == 4 && t[0] == ((4 << 16) | op::TYPE_INT as u32));
+        if uint.is_none_or(|t| t[2] != 32 || t[3] != 0) {
+            return Err(unexpected);
+        }
+        // The bool type, its Input pointer and the constants 1 and 0, made
+        // where missing, before the variable.
+        let mut at_var = at_var;
+        let bool_ty = self.find_or_insert(&mut at_var, op::TYPE_BOOL, &[0], 0);
+        let ptr = self.find_or_insert(&mut at_var, op::TYPE_POINTER, &[0, op::STORAGE_INPUT, bool_ty], 0);
+        let one = self.find_or_insert(&mut at_var, op::CONSTANT, &[pointee, 0, 1], 1);
+        let zero = self.find_or_insert(&mut at_var, op::CONSTANT, &[pointee, 0, 0], 1);
+        self.ins[at_var][1] = ptr;
+        // Decorations: Location becomes the built-in; Flat goes (Vulkan
+        // asks it of integer and float inputs, not of a bool).
+        self.ins.retain(|i| {
+            !(Self::opcode(i) == op::DECORATE && i.len() == 3 && i[1] == var && i[2] == op::DECORATION_FLAT)
+        });
+        for i in &mut self.ins {
+            if Self::opcode(i) == op::DECORATE && i.len() == 4 && i[1] == var && i[2] == op::DECORATION_LOCATION {
+                i[2] = op::DECORATION_BUILTIN;
+                i[3] = op::BUILTIN_FULLY_COVERED_EXT;
+            }
+        }
+        // Loads, last first so that the indices before stay.
+        let loads: Vec<usize> = (0..self.ins.len())
+            .filter(|&n| Self::opcode(&self.ins[n]) == op::LOAD && self.ins[n].len() >= 4 && self.ins[n][3] == var)
+            .collect();
+        for n in loads.into_iter().rev() {
+            let (ty, result) = (self.ins[n][1], self.ins[n][2]);
+            let b = self.fresh_id();
+            self.ins[n][1] = bool_ty;
+            self.ins[n][2] = b;
+            self.ins.insert(n + 1, inst(op::SELECT, &[ty, result, b, one, zero]));
+        }
+        self.add_capability(op::CAPABILITY_FRAGMENT_FULLY_COVERED_EXT);
+        self.add_extension("SPV_EXT_fragment_fully_covered");
+        edits.push(Edit::InnerCoverage);
         Ok(())
     }
 
@@ -750,7 +839,13 @@ fn has_marks(words: &[u32]) -> Result<bool, PostError> {
                 n >= 4
                     && ((i[2] == op::DECORATION_BUILTIN && i[3] == op::BUILTIN_SAMPLE_MASK)
                         || (i[2] == op::DECORATION_LOCATION
-                            && matches!(i[3], LAYER_LOCATION | VIEWPORT_INDEX_LOCATION | STENCIL_REF_LOCATION)))
+                            && matches!(
+                                i[3],
+                                LAYER_LOCATION
+                                    | VIEWPORT_INDEX_LOCATION
+                                    | STENCIL_REF_LOCATION
+                                    | INNER_COVERAGE_LOCATION
+                            )))
             }
             op::IMAGE_QUERY_SIZE_LOD => true,
             op::CONSTANT => n == 4 && i[3] & 0xFFFF_0000 == crate::spirv_marks::TAG_BASE,
@@ -771,6 +866,7 @@ pub fn apply(words: Vec<u32>) -> Result<(Vec<u32>, Vec<Edit>), PostError> {
     let mut edits = Vec::new();
     m.sample_mask_arrays(&mut edits)?;
     m.layer_and_viewport(&mut edits)?;
+    m.inner_coverage(&mut edits)?;
     m.size_queries_without_level(&mut edits);
     m.marks(&mut edits)?;
     Ok((m.encode(), edits))

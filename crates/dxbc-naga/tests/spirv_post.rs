@@ -495,8 +495,9 @@ const OP_TYPE_INT_SIGNEDNESS: usize = 2;
 
 #[test]
 fn stencil_reference_is_the_frag_stencil_ref_built_in() {
-    // The refusal table's count (a vkd3d pixel shader writing oStencilRef).
-    for (name, listing, m) in spirv_only(Limitation::StencilExport, 1) {
+    // The refusal table's count (a vkd3d pixel shader writing oStencilRef,
+    // a fxc decompiler test that also reads vInnerCoverage).
+    for (name, listing, m) in spirv_only(Limitation::StencilExport, 2) {
         assert!(listing.lines().any(|l| l.contains("oStencilRef")), "{name}");
         let vars = built_ins(&m, FRAG_STENCIL_REF_EXT);
         assert_eq!(vars.len(), 1, "{name}");
@@ -510,5 +511,38 @@ fn stencil_reference_is_the_frag_stencil_ref_built_in() {
         let ext: Vec<String> = m.iter().filter(|(o, _)| *o == OP_EXTENSION).map(|(_, a)| literal_string(a)).collect();
         assert!(ext.contains(&"SPV_EXT_shader_stencil_export".to_string()), "{name}");
         assert!(!m.iter().any(|(o, a)| *o == OP_DECORATE && a[1] == LOCATION && a[2] >= 1024), "{name}");
+    }
+}
+
+const FULLY_COVERED_EXT: u32 = 5264;
+const CAP_FRAGMENT_FULLY_COVERED_EXT: u32 = 5265;
+const OP_TYPE_BOOL: u32 = 20;
+const OP_SELECT: u32 = 169;
+const FLAT: u32 = 14;
+
+#[test]
+fn inner_coverage_is_the_fully_covered_built_in_read_as_one_or_zero() {
+    // The refusal table's count (a fxc decompiler test, a vkd3d-proton
+    // conservative-rasterization shader).
+    for (name, listing, m) in spirv_only(Limitation::InnerCoverage, 2) {
+        assert!(listing.contains("dcl_input vInnerCoverage"), "{name}");
+        let vars = built_ins(&m, FULLY_COVERED_EXT);
+        assert_eq!(vars.len(), 1, "{name}");
+        // A bool Input variable without Flat (SPIR-V's type for it) …
+        let var = find(&m, OP_VARIABLE, vars[0], 1);
+        assert_eq!(var[2], STORAGE_INPUT, "{name}");
+        let pointee = find(&m, OP_TYPE_POINTER, var[0], 0)[2];
+        assert!(m.iter().any(|(o, a)| *o == OP_TYPE_BOOL && a[0] == pointee), "{name}");
+        assert!(!m.iter().any(|(o, a)| *o == OP_DECORATE && a[..] == [vars[0], FLAT]), "{name}");
+        // … that each load turns into D3D's u32, 1 when fully covered, else 0.
+        let loads: Vec<u32> = m.iter().filter(|(o, a)| *o == OP_LOAD && a[2] == vars[0]).map(|(_, a)| a[1]).collect();
+        assert!(!loads.is_empty(), "{name}");
+        for l in loads {
+            let (_, select) = m.iter().find(|(o, a)| *o == OP_SELECT && a[2] == l).expect("the load is selected");
+            assert_eq!((int_constant(&m, select[3]), int_constant(&m, select[4])), (Some(1), Some(0)), "{name}");
+        }
+        assert!(capabilities(&m).contains(&CAP_FRAGMENT_FULLY_COVERED_EXT), "{name}");
+        let ext: Vec<String> = m.iter().filter(|(o, _)| *o == OP_EXTENSION).map(|(_, a)| literal_string(a)).collect();
+        assert!(ext.contains(&"SPV_EXT_fragment_fully_covered".to_string()), "{name}");
     }
 }

@@ -303,6 +303,25 @@ impl<'a> Lower<'a> {
         let compute = self.stage == ShaderStage::Compute;
         let fragment = self.stage == ShaderStage::Fragment;
         for (&ty, &g) in &self.specials.clone() {
+            // naga's IR has no inner-coverage built-in: a flat u32 at a
+            // reserved location, which `spirv_post` makes FullyCoveredEXT.
+            if ty == OT::InnerCoverage && fragment {
+                self.target_refusal(L::InnerCoverage, "the inner-coverage input (vInnerCoverage)", self.p.offset);
+                let binding = flat_location(crate::spirv_post::INNER_COVERAGE_LOCATION);
+                let arg = add_argument(ep, "inner_coverage".into(), self.t.u32, binding);
+                copies.push(ArgCopy { arg, g, k: K::U, comps: 1, c0: 0, how: ArgKind::Plain, register_name: None });
+                inputs.push(IoEntry {
+                    semantic: "SV_InnerCoverage".into(),
+                    semantic_index: 0,
+                    register: 0,
+                    location: Some(crate::spirv_post::INNER_COVERAGE_LOCATION),
+                    builtin: None,
+                    scalar: "u32".into(),
+                    components: 1,
+                    synthesised: false,
+                });
+                continue;
+            }
             let (builtin, name, comps) = match ty {
                 OT::InputThreadId if compute => (naga::BuiltIn::GlobalInvocationId, "global_invocation_id", 3),
                 OT::InputThreadGroupId if compute => (naga::BuiltIn::WorkGroupId, "workgroup_id", 3),
