@@ -318,7 +318,9 @@ impl Limitation {
             L::BarrierOutsideCompute => "WGSL barriers exist only in compute shaders",
             L::PullModelInterpolation => "pull-model interpolation (eval_*) has no WGSL form",
             L::IndexedStageIo => "indexed stage inputs and outputs are not lowered yet",
-            L::ClipDistance => "clip distances in a register shared with other outputs, more than 8, or in a pixel shader",
+            L::ClipDistance => {
+                "clip distances in a register shared with other outputs, more than 8, or read by a pixel shader (SPIR-V only, one input)"
+            }
             L::CullDistance => "WGSL has no cull distances",
             L::RenderTargetArrayIndex => "WebGPU has no layered rendering (render-target array index)",
             L::ViewportArrayIndex => "WebGPU has no viewport arrays",
@@ -403,6 +405,13 @@ impl Limitation {
             (L::StencilExport, Wgsl) => Some(self.why()),
             (L::StencilExport, _) => {
                 Some("naga's IR has no stencil reference output, so its writer cannot declare one")
+            }
+            // A pixel shader's clip-distance input: a reserved location
+            // `spirv_post` makes the ClipDistance built-in.
+            (L::ClipDistance, Spirv) => None,
+            (L::ClipDistance, Wgsl) => Some("WGSL has no clip-distance input in a pixel shader"),
+            (L::ClipDistance, _) => {
+                Some("naga's IR has clip distances as vertex outputs only, so its writer cannot declare the input")
             }
             // A reserved location `spirv_post` makes FullyCoveredEXT.
             (L::InnerCoverage, Spirv) => None,

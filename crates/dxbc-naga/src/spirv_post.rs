@@ -70,6 +70,10 @@ pub const STENCIL_REF_LOCATION: u32 = 1026;
 /// The location the lowering gives a pixel shader's vInnerCoverage, a flat
 /// `u32` input (SPIR-V: the bool `BuiltIn FullyCoveredEXT`).
 pub const INNER_COVERAGE_LOCATION: u32 = 1027;
+/// The location the lowering gives a pixel shader's SV_ClipDistance input,
+/// an `f32` or `vecN<f32>` of its components (SPIR-V: the `float[N]`
+/// `BuiltIn ClipDistance`).
+pub const CLIP_DISTANCE_LOCATION: u32 = 1028;
 
 /// SPIR-V numbers used here (from the SPIR-V 1.6 specification, §3).
 pub mod op {
@@ -103,6 +107,11 @@ pub mod op {
     pub const VARIABLE: u16 = 59;
     pub const LOAD: u16 = 61;
     pub const TYPE_BOOL: u16 = 20;
+    pub const COMPOSITE_CONSTRUCT: u16 = 80;
+    pub const BUILTIN_CLIP_DISTANCE: u32 = 3;
+    pub const CAPABILITY_CLIP_DISTANCE: u32 = 32;
+    /// NoPerspective, Flat, Centroid, Sample.
+    pub const INTERPOLATION_DECORATIONS: [u32; 4] = [13, 14, 16, 17];
     pub const SELECT: u16 = 169;
     pub const BUILTIN_FULLY_COVERED_EXT: u32 = 5264;
     pub const CAPABILITY_FRAGMENT_FULLY_COVERED_EXT: u32 = 5265;
@@ -180,6 +189,8 @@ pub enum Edit {
     StencilRef,
     /// A reserved location became the bool `BuiltIn FullyCoveredEXT`.
     InnerCoverage,
+    /// A reserved location became a pixel shader's `BuiltIn ClipDistance`.
+    ClipDistanceInput,
     /// `OpImageQuerySizeLod` of an MS or storage image became `OpImageQuerySize`.
     SizeQueryWithoutLevel,
     /// A depth image's non-comparison sample got the `Bias` operand, or
@@ -425,14 +436,15 @@ impl Words {
     }
 
     /// The result id of the instruction `opcode operands` (the operand at
-    /// `result` aside, which is its id), inserted before instruction `*at`
-    /// with a fresh id if there is none; `*at` then moves past it.
+    /// `result` aside, which is its id) among the instructions before `*at`,
+    /// inserted there with a fresh id if there is none; `*at` then moves
+    /// past it.
     fn find_or_insert(&mut self, at: &mut usize, opcode: u16, operands: &[u32], result: usize) -> u32 {
         let want = inst(opcode, operands);
         let same = |i: &Vec<u32>| {
             i.len() == want.len() && i.iter().zip(&want).enumerate().all(|(k, (a, b))| k == result + 1 || a == b)
         };
-        if let Some(i) = self.ins.iter().find(|i| same(i)) {
+        if let Some(i) = self.ins[..*at].iter().find(|i| same(i)) {
             return i[result + 1];
         }
         let id = self.fresh_id();
@@ -441,6 +453,16 @@ impl Words {
         self.ins.insert(*at, made);
         *at += 1;
         id
+    }
+
+    /// Takes the global variable at instruction `at` out of the stream and
+    /// returns it with the index of the end of the global section (the
+    /// first function), where it goes back once the types it is given are
+    /// declared: there every type and constant is already declared before.
+    fn lift_global(&mut self, at: usize) -> (Vec<u32>, usize) {
+        let var = self.ins.remove(at);
+        let end = self.ins.iter().position(|i| Self::opcode(i) == op::FUNCTION).unwrap_or(self.ins.len());
+        (var, end)
     }
 
     /// Edit 2b: the reserved inner-coverage location becomes the bool
@@ -469,13 +491,14 @@ impl Words {
             return Err(unexpected);
         }
         // The bool type, its Input pointer and the constants 1 and 0, made
-        // where missing, before the variable.
-        let mut at_var = at_var;
-        let bool_ty = self.find_or_insert(&mut at_var, op::TYPE_BOOL, &[0], 0);
-        let ptr = self.find_or_insert(&mut at_var, op::TYPE_POINTER, &[0, op::STORAGE_INPUT, bool_ty], 0);
-        let one = self.find_or_insert(&mut at_var, op::CONSTANT, &[pointee, 0, 1], 1);
-        let zero = self.find_or_insert(&mut at_var, op::CONSTANT, &[pointee, 0, 0], 1);
-        self.ins[at_var][1] = ptr;
+        // where missing, then the variable.
+        let (mut var_ins, mut at) = self.lift_global(at_var);
+        let bool_ty = self.find_or_insert(&mut at, op::TYPE_BOOL, &[0], 0);
+        let ptr = self.find_or_insert(&mut at, op::TYPE_POINTER, &[0, op::STORAGE_INPUT, bool_ty], 0);
+        let one = self.find_or_insert(&mut at, op::CONSTANT, &[pointee, 0, 1], 1);
+        let zero = self.find_or_insert(&mut at, op::CONSTANT, &[pointee, 0, 0], 1);
+        var_ins[1] = ptr;
+        self.ins.insert(at, var_ins);
         // Decorations: Location becomes the built-in; Flat goes (Vulkan
         // asks it of integer and float inputs, not of a bool).
         self.ins.retain(|i| {
@@ -501,6 +524,86 @@ impl Words {
         self.add_capability(op::CAPABILITY_FRAGMENT_FULLY_COVERED_EXT);
         self.add_extension("SPV_EXT_fragment_fully_covered");
         edits.push(Edit::InnerCoverage);
+        Ok(())
+    }
+
+    /// Edit 2c: the reserved clip-distance location of a pixel shader's
+    /// input becomes the `float[N]` `BuiltIn ClipDistance` (interpolated as
+    /// the built-in is, so its interpolation decorations go); each load of
+    /// it becomes the array's load and the `f32` or `vecN<f32>` of its
+    /// elements that the shader reads.
+    fn clip_distance_input(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
+        let vars = self.decorated(op::DECORATION_LOCATION, CLIP_DISTANCE_LOCATION);
+        let [var] = vars[..] else {
+            return match vars.len() {
+                0 => Ok(()),
+                _ => Err(PostError::Unexpected("two clip-distance inputs")),
+            };
+        };
+        let unexpected = PostError::Unexpected("the clip-distance input is not an f32 or vector of f32");
+        let at_var = self
+            .ins
+            .iter()
+            .position(|i| Self::opcode(i) == op::VARIABLE && i.len() == 4 && i[2] == var && i[3] == op::STORAGE_INPUT)
+            .ok_or(unexpected.clone())?;
+        let pointee = self.def_type(self.ins[at_var][1]).filter(|p| p.len() == 4).ok_or(unexpected.clone())?[3];
+        let pointee_def = self.def_type(pointee).ok_or(unexpected.clone())?.to_vec();
+        let (float, n) = match Self::opcode(&pointee_def) {
+            op::TYPE_FLOAT => (pointee, 1),
+            op::TYPE_VECTOR if pointee_def.len() == 4 => (pointee_def[2], pointee_def[3]),
+            _ => return Err(unexpected),
+        };
+        let uint = self
+            .ins
+            .iter()
+            .find(|i| i.len() == 4 && i[0] == ((4 << 16) | op::TYPE_INT as u32) && i[2] == 32 && i[3] == 0)
+            .map(|i| i[1]);
+        let (mut var_ins, mut at) = self.lift_global(at_var);
+        let uint = match uint {
+            Some(u) => u,
+            None => self.find_or_insert(&mut at, op::TYPE_INT, &[0, 32, 0], 0),
+        };
+        let len = self.find_or_insert(&mut at, op::CONSTANT, &[uint, 0, n], 1);
+        let array = self.find_or_insert(&mut at, op::TYPE_ARRAY, &[0, float, len], 0);
+        let ptr = self.find_or_insert(&mut at, op::TYPE_POINTER, &[0, op::STORAGE_INPUT, array], 0);
+        var_ins[1] = ptr;
+        self.ins.insert(at, var_ins);
+        self.ins.retain(|i| {
+            !(Self::opcode(i) == op::DECORATE
+                && i.len() == 3
+                && i[1] == var
+                && op::INTERPOLATION_DECORATIONS.contains(&i[2]))
+        });
+        for i in &mut self.ins {
+            if Self::opcode(i) == op::DECORATE && i.len() == 4 && i[1] == var && i[2] == op::DECORATION_LOCATION {
+                i[2] = op::DECORATION_BUILTIN;
+                i[3] = op::BUILTIN_CLIP_DISTANCE;
+            }
+        }
+        let loads: Vec<usize> = (0..self.ins.len())
+            .filter(|&n| Self::opcode(&self.ins[n]) == op::LOAD && self.ins[n].len() >= 4 && self.ins[n][3] == var)
+            .collect();
+        for at in loads.into_iter().rev() {
+            let (ty, result) = (self.ins[at][1], self.ins[at][2]);
+            let whole = self.fresh_id();
+            self.ins[at][1] = array;
+            self.ins[at][2] = whole;
+            let mut after = Vec::new();
+            if n == 1 {
+                after.push(inst(op::COMPOSITE_EXTRACT, &[ty, result, whole, 0]));
+            } else {
+                let mut parts = vec![ty, result];
+                for k in 0..n {
+                    let e = self.fresh_id();
+                    after.push(inst(op::COMPOSITE_EXTRACT, &[float, e, whole, k]));
+                    parts.push(e);
+                }
+                after.push(inst(op::COMPOSITE_CONSTRUCT, &parts));
+            }
+            self.ins.splice(at + 1..at + 1, after);
+        }
+        self.add_capability(op::CAPABILITY_CLIP_DISTANCE);
+        edits.push(Edit::ClipDistanceInput);
         Ok(())
     }
 
@@ -845,6 +948,7 @@ fn has_marks(words: &[u32]) -> Result<bool, PostError> {
                                     | VIEWPORT_INDEX_LOCATION
                                     | STENCIL_REF_LOCATION
                                     | INNER_COVERAGE_LOCATION
+                                    | CLIP_DISTANCE_LOCATION
                             )))
             }
             op::IMAGE_QUERY_SIZE_LOD => true,
@@ -867,6 +971,7 @@ pub fn apply(words: Vec<u32>) -> Result<(Vec<u32>, Vec<Edit>), PostError> {
     m.sample_mask_arrays(&mut edits)?;
     m.layer_and_viewport(&mut edits)?;
     m.inner_coverage(&mut edits)?;
+    m.clip_distance_input(&mut edits)?;
     m.size_queries_without_level(&mut edits);
     m.marks(&mut edits)?;
     Ok((m.encode(), edits))

@@ -285,7 +285,8 @@ fn lod_clamps_are_the_min_lod_image_operand() {
 
 #[test]
 fn eval_instructions_are_glsl_interpolate_at_of_the_input_variable() {
-    for (name, listing, m) in spirv_only(Limitation::PullModelInterpolation, 3) {
+    // vkd3d's three and two 3Dmigoto signature tests.
+    for (name, listing, m) in spirv_only(Limitation::PullModelInterpolation, 5) {
         assert!(capabilities(&m).contains(&CAP_INTERPOLATION_FUNCTION), "{name}");
         let glsl = m
             .iter()
@@ -544,5 +545,41 @@ fn inner_coverage_is_the_fully_covered_built_in_read_as_one_or_zero() {
         assert!(capabilities(&m).contains(&CAP_FRAGMENT_FULLY_COVERED_EXT), "{name}");
         let ext: Vec<String> = m.iter().filter(|(o, _)| *o == OP_EXTENSION).map(|(_, a)| literal_string(a)).collect();
         assert!(ext.contains(&"SPV_EXT_fragment_fully_covered".to_string()), "{name}");
+    }
+}
+
+const BUILT_IN_CLIP_DISTANCE: u32 = 3;
+const CAP_CLIP_DISTANCE: u32 = 32;
+const OP_COMPOSITE_EXTRACT: u32 = 81;
+
+#[test]
+fn a_pixel_shaders_clip_distance_input_is_the_clip_distance_built_in() {
+    // The refusal table's count (two 3Dmigoto signature tests).
+    for (name, listing, m) in spirv_only(Limitation::ClipDistance, 2) {
+        // `dcl_input_ps_siv linear v8.x, clip_distance`: one component.
+        let declared: u32 = listing
+            .lines()
+            .filter(|l| l.starts_with("dcl_input_ps_siv") && l.ends_with(", clip_distance"))
+            .map(|l| l.split(", ").next().and_then(|r| r.rsplit('.').next()).map_or(4, |mask| mask.len() as u32))
+            .sum();
+        assert!(declared > 0, "{name}");
+        let vars = built_ins(&m, BUILT_IN_CLIP_DISTANCE);
+        assert_eq!(vars.len(), 1, "{name}");
+        // An Input float[N] of the declared components, without the
+        // user varying's interpolation decorations …
+        let var = find(&m, OP_VARIABLE, vars[0], 1);
+        assert_eq!(var[2], STORAGE_INPUT, "{name}");
+        let array = find(&m, OP_TYPE_POINTER, var[0], 0)[2];
+        let array = find(&m, OP_TYPE_ARRAY, array, 0);
+        assert_eq!(int_constant(&m, array[2]), Some(declared), "{name}");
+        assert!(m.iter().any(|(o, a)| *o == OP_TYPE_FLOAT && a[..] == [array[1], 32]), "{name}");
+        assert!(!m.iter().any(|(o, a)| *o == OP_DECORATE && a[0] == vars[0] && a[1] != BUILT_IN), "{name}");
+        // … whose elements each load reads.
+        let loads: Vec<u32> = m.iter().filter(|(o, a)| *o == OP_LOAD && a[2] == vars[0]).map(|(_, a)| a[1]).collect();
+        assert!(!loads.is_empty(), "{name}");
+        for l in loads {
+            assert!(m.iter().any(|(o, a)| *o == OP_COMPOSITE_EXTRACT && a[2] == l), "{name}");
+        }
+        assert!(capabilities(&m).contains(&CAP_CLIP_DISTANCE), "{name}");
     }
 }

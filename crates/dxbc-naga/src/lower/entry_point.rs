@@ -255,6 +255,48 @@ impl<'a> Lower<'a> {
                         };
                         (binding, ty, 4, None, 0, ArgKind::Plain)
                     }
+                    // naga's IR has clip distances as vertex outputs only: a
+                    // pixel shader's one SV_ClipDistance input is its
+                    // components at a reserved location, interpolated as
+                    // declared, which `spirv_post` makes the ClipDistance
+                    // built-in.
+                    (ShaderStage::Fragment, Some(SN::ClipDistance), None) => {
+                        let clips = sig_in
+                            .iter()
+                            .filter(|o| {
+                                SN::from_u32(o.system_value) == Some(SN::ClipDistance) && o.register != u32::MAX
+                            })
+                            .count();
+                        if clips != 1 {
+                            return unsupported(
+                                L::ClipDistance,
+                                format!("{clips} SV_ClipDistance inputs (one is read, through SPIR-V)"),
+                                e.offset,
+                            );
+                        }
+                        let n = (e.mask as u32 & 0xf).count_ones();
+                        if k != K::F || n == 0 || c0 + n > 4 || (e.mask as u32 & 0xf) >> c0 != (1 << n) - 1 {
+                            return malformed(format!("SV_ClipDistance input of mask {:#x}", e.mask), e.offset);
+                        }
+                        let what = format!("input system value {} ({})", e.name, e.system_value_name());
+                        self.target_refusal(L::ClipDistance, what, e.offset);
+                        let mode = interp.get(reg).copied().unwrap_or(InterpolationMode::Linear);
+                        let (interpolation, sampling) = specialise::Interpolation::of_mode(mode).naga();
+                        let binding = naga::Binding::Location {
+                            location: crate::spirv_post::CLIP_DISTANCE_LOCATION,
+                            interpolation: Some(interpolation),
+                            sampling,
+                            blend_src: None,
+                            per_primitive: false,
+                        };
+                        let ty = match n {
+                            1 => self.t.f32,
+                            2 => self.ty(TypeInner::Vector { size: VectorSize::Bi, scalar: Scalar::F32 }),
+                            3 => self.ty(TypeInner::Vector { size: VectorSize::Tri, scalar: Scalar::F32 }),
+                            _ => self.t.vec4f,
+                        };
+                        (binding, ty, n, Some("clip_distances"), c0, ArgKind::Plain)
+                    }
                     (ShaderStage::Fragment, Some(sv @ (SN::RenderTargetArrayIndex | SN::ViewportArrayIndex)), None) => {
                         let (limitation, location, name) = layer_or_viewport(sv);
                         let what = format!("input system value {} ({})", e.name, e.system_value_name());
@@ -273,7 +315,15 @@ impl<'a> Lower<'a> {
                     return malformed(format!("two inputs bound as {binding:?} ({})", e.name), e.offset);
                 }
                 let arg = add_argument(ep, semantic_identifier(&e.name, e.semantic_index), ty, binding);
-                let kk = if builtin.is_some() && comps == 1 { K::U } else { k };
+                // A scalar built-in reads as u32 (or bool), but for the
+                // clip distance, an f32.
+                let kk = if ty == self.t.f32 {
+                    K::F
+                } else if builtin.is_some() && comps == 1 {
+                    K::U
+                } else {
+                    k
+                };
                 let register_name = self.input_names.get(reg).cloned().unwrap_or_else(|| format!("v{reg}"));
                 copies.push(ArgCopy { arg, g, k: kk, comps, c0, how, register_name: Some(register_name) });
                 inputs.push(IoEntry {
