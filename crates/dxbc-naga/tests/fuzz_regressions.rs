@@ -213,3 +213,31 @@ fn a_counter_operand_of_another_register_file_is_malformed() {
 fn compute_with_u1(uav: &str, body: &str) -> String {
     format!("cs_5_0\ndcl_globalFlags refactoringAllowed\n{uav}\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n{body}\nret\n")
 }
+
+/// translate target: a mangled SM5.1 declaration named the register of
+/// another constant buffer (`CB1` at register 0, where `CB0` is), both
+/// were placed at group 0 binding 0, and naga rejected the entry point
+/// ("Bindings … conflict"). Two resources at one binding are now malformed
+/// at the later declaration.
+#[test]
+fn two_declarations_at_one_register_are_malformed_at_the_second() {
+    let text = "cs_5_1\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_constantbuffer CB0[0:0][1], immediateIndexed, space=0\n\
+        dcl_constantbuffer CB1[0:0][1], immediateIndexed, space=0\n\
+        dcl_uav_raw U0[0:0], space=0\n\
+        dcl_temps 1\n\
+        dcl_thread_group 1, 1, 1\n\
+        iadd r0.x, CB0[0][0].x, CB1[0][0].x\n\
+        store_raw U0[0].x, l(0), r0.x\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let p = s.program.as_ref().unwrap();
+    let second = p.instructions.iter().filter(|i| i.opcode() == dxbc::spec::Opcode::DclConstantBuffer as u16).nth(1);
+    let second = second.expect("two constant-buffer declarations").offset as usize;
+    match dxbc_naga::translate(&s, &dxbc_naga::Options::default()) {
+        Err(dxbc_naga::TranslateError::Malformed { offset, .. }) => assert_eq!(offset, second),
+        other => panic!("expected malformed at {second:#x}, got {:?}", other.map(|_| ())),
+    }
+}

@@ -513,6 +513,9 @@ pub(crate) fn translate_form(
     } else {
         l.entry_point(shader)?
     };
+    if let Some((what, offset)) = shared_binding(&l.module) {
+        return malformed(what, offset);
+    }
     crate::dead::drop_dead_expressions(&mut l.module);
     let info = match crate::validate::validate(&l.module) {
         Ok(i) => i,
@@ -548,6 +551,24 @@ pub(crate) fn translate_form(
         target_refusals: l.target_refusals,
         compute_form,
     })
+}
+
+/// Two resources placed at one binding, and the offset of the later one's
+/// declaration: a malformed shader (D3D's registers of one class and space
+/// do not overlap; a mangled declaration can name another's), which naga
+/// would refuse as a conflict in the entry point.
+fn shared_binding(module: &naga::Module) -> Option<(String, usize)> {
+    let mut seen = std::collections::BTreeMap::new();
+    for (h, g) in module.global_variables.iter() {
+        let Some(b) = &g.binding else { continue };
+        if let Some(first) = seen.insert((b.group, b.binding), h) {
+            let name = |h: Handle<GlobalVariable>| module.global_variables[h].name.clone().unwrap_or_default();
+            let offset = module.global_variables.get_span(h).to_range().map_or(0, |r| r.start);
+            let what = format!("{} and {} are bound at group {} binding {}", name(first), name(h), b.group, b.binding);
+            return Some((what, offset));
+        }
+    }
+    None
 }
 
 /// Whether a special register is depth, a float (`frag_depth: f32`); the
