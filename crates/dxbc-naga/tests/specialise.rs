@@ -40,10 +40,18 @@ fn locations(m: &naga::Module, outputs: bool) -> Bindings {
             add(&a.binding, a.ty);
         }
     }
-    // SV_RenderTargetArrayIndex / SV_ViewportArrayIndex ride at reserved
+    // SV_RenderTargetArrayIndex / SV_ViewportArrayIndex, vInnerCoverage, a
+    // pixel shader's SV_ClipDistance and oStencilRef ride at reserved
     // locations that SPIR-V turns into built-ins: not registers to link.
-    use dxbc_naga::spirv_post::{LAYER_LOCATION, VIEWPORT_INDEX_LOCATION};
-    out.retain(|(l, ..)| *l != LAYER_LOCATION && *l != VIEWPORT_INDEX_LOCATION);
+    use dxbc_naga::spirv_post as post;
+    let reserved = [
+        post::LAYER_LOCATION,
+        post::VIEWPORT_INDEX_LOCATION,
+        post::STENCIL_REF_LOCATION,
+        post::INNER_COVERAGE_LOCATION,
+        post::CLIP_DISTANCE_LOCATION,
+    ];
+    out.retain(|(l, ..)| !reserved.contains(l));
     out
 }
 
