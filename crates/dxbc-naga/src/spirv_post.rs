@@ -465,6 +465,27 @@ impl Words {
         (var, end)
     }
 
+    /// `var`'s Location decoration becomes `BuiltIn built_in`, and its
+    /// decorations of the kinds in `dropped` (without operands) go.
+    fn make_built_in(&mut self, var: u32, built_in: u32, dropped: &[u32]) {
+        self.ins
+            .retain(|i| !(Self::opcode(i) == op::DECORATE && i.len() == 3 && i[1] == var && dropped.contains(&i[2])));
+        for i in &mut self.ins {
+            if Self::opcode(i) == op::DECORATE && i.len() == 4 && i[1] == var && i[2] == op::DECORATION_LOCATION {
+                i[2] = op::DECORATION_BUILTIN;
+                i[3] = built_in;
+            }
+        }
+    }
+
+    /// The indices of the loads of `var`, first to last (edit them last
+    /// first, so that inserting after one keeps the indices before it).
+    fn loads_of(&self, var: u32) -> Vec<usize> {
+        (0..self.ins.len())
+            .filter(|&n| Self::opcode(&self.ins[n]) == op::LOAD && self.ins[n].len() >= 4 && self.ins[n][3] == var)
+            .collect()
+    }
+
     /// Edit 2b: the reserved inner-coverage location becomes the bool
     /// `BuiltIn FullyCoveredEXT`; each load of it becomes the bool's load
     /// and a select of 1 or 0, the `u32` the shader reads.
@@ -499,22 +520,9 @@ impl Words {
         let zero = self.find_or_insert(&mut at, op::CONSTANT, &[pointee, 0, 0], 1);
         var_ins[1] = ptr;
         self.ins.insert(at, var_ins);
-        // Decorations: Location becomes the built-in; Flat goes (Vulkan
-        // asks it of integer and float inputs, not of a bool).
-        self.ins.retain(|i| {
-            !(Self::opcode(i) == op::DECORATE && i.len() == 3 && i[1] == var && i[2] == op::DECORATION_FLAT)
-        });
-        for i in &mut self.ins {
-            if Self::opcode(i) == op::DECORATE && i.len() == 4 && i[1] == var && i[2] == op::DECORATION_LOCATION {
-                i[2] = op::DECORATION_BUILTIN;
-                i[3] = op::BUILTIN_FULLY_COVERED_EXT;
-            }
-        }
-        // Loads, last first so that the indices before stay.
-        let loads: Vec<usize> = (0..self.ins.len())
-            .filter(|&n| Self::opcode(&self.ins[n]) == op::LOAD && self.ins[n].len() >= 4 && self.ins[n][3] == var)
-            .collect();
-        for n in loads.into_iter().rev() {
+        // Flat goes: Vulkan asks it of integer and float inputs, not of a bool.
+        self.make_built_in(var, op::BUILTIN_FULLY_COVERED_EXT, &[op::DECORATION_FLAT]);
+        for n in self.loads_of(var).into_iter().rev() {
             let (ty, result) = (self.ins[n][1], self.ins[n][2]);
             let b = self.fresh_id();
             self.ins[n][1] = bool_ty;
@@ -568,22 +576,8 @@ impl Words {
         let ptr = self.find_or_insert(&mut at, op::TYPE_POINTER, &[0, op::STORAGE_INPUT, array], 0);
         var_ins[1] = ptr;
         self.ins.insert(at, var_ins);
-        self.ins.retain(|i| {
-            !(Self::opcode(i) == op::DECORATE
-                && i.len() == 3
-                && i[1] == var
-                && op::INTERPOLATION_DECORATIONS.contains(&i[2]))
-        });
-        for i in &mut self.ins {
-            if Self::opcode(i) == op::DECORATE && i.len() == 4 && i[1] == var && i[2] == op::DECORATION_LOCATION {
-                i[2] = op::DECORATION_BUILTIN;
-                i[3] = op::BUILTIN_CLIP_DISTANCE;
-            }
-        }
-        let loads: Vec<usize> = (0..self.ins.len())
-            .filter(|&n| Self::opcode(&self.ins[n]) == op::LOAD && self.ins[n].len() >= 4 && self.ins[n][3] == var)
-            .collect();
-        for at in loads.into_iter().rev() {
+        self.make_built_in(var, op::BUILTIN_CLIP_DISTANCE, &op::INTERPOLATION_DECORATIONS);
+        for at in self.loads_of(var).into_iter().rev() {
             let (ty, result) = (self.ins[at][1], self.ins[at][2]);
             let whole = self.fresh_id();
             self.ins[at][1] = array;
