@@ -465,6 +465,23 @@ impl Words {
         (var, end)
     }
 
+    /// The one Input variable at reserved `location`, if any: its id, its
+    /// instruction's index and its pointee type (`unexpected` if there are
+    /// several, or it is not an Input variable).
+    fn reserved_input(&self, location: u32, unexpected: PostError) -> Result<Option<(u32, usize, u32)>, PostError> {
+        let vars = self.decorated(op::DECORATION_LOCATION, location);
+        let [var] = vars[..] else {
+            return if vars.is_empty() { Ok(None) } else { Err(unexpected) };
+        };
+        let at = self
+            .ins
+            .iter()
+            .position(|i| Self::opcode(i) == op::VARIABLE && i.len() == 4 && i[2] == var && i[3] == op::STORAGE_INPUT)
+            .ok_or(unexpected.clone())?;
+        let pointee = self.def_type(self.ins[at][1]).filter(|p| p.len() == 4).ok_or(unexpected)?[3];
+        Ok(Some((var, at, pointee)))
+    }
+
     /// `var`'s Location decoration becomes `BuiltIn built_in`, and its
     /// decorations of the kinds in `dropped` (without operands) go.
     fn make_built_in(&mut self, var: u32, built_in: u32, dropped: &[u32]) {
@@ -490,23 +507,13 @@ impl Words {
     /// `BuiltIn FullyCoveredEXT`; each load of it becomes the bool's load
     /// and a select of 1 or 0, the `u32` the shader reads.
     fn inner_coverage(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
-        let vars = self.decorated(op::DECORATION_LOCATION, INNER_COVERAGE_LOCATION);
-        let [var] = vars[..] else {
-            return match vars.len() {
-                0 => Ok(()),
-                _ => Err(PostError::Unexpected("two inner-coverage inputs")),
-            };
+        let unexpected = PostError::Unexpected("inner coverage is not one u32 input");
+        let Some((var, at_var, pointee)) = self.reserved_input(INNER_COVERAGE_LOCATION, unexpected.clone())? else {
+            return Ok(());
         };
         if self.execution_model() != Some(op::MODEL_FRAGMENT) {
             return Err(PostError::Unexpected("inner coverage outside a pixel shader"));
         }
-        let unexpected = PostError::Unexpected("inner coverage is not a u32 input");
-        let at_var = self
-            .ins
-            .iter()
-            .position(|i| Self::opcode(i) == op::VARIABLE && i.len() == 4 && i[2] == var && i[3] == op::STORAGE_INPUT)
-            .ok_or(unexpected.clone())?;
-        let pointee = self.def_type(self.ins[at_var][1]).filter(|p| p.len() == 4).ok_or(unexpected.clone())?[3];
         let uint = self.def_type(pointee).filter(|t| t.len() == 4 && t[0] == ((4 << 16) | op::TYPE_INT as u32));
         if uint.is_none_or(|t| t[2] != 32 || t[3] != 0) {
             return Err(unexpected);
@@ -541,20 +548,10 @@ impl Words {
     /// it becomes the array's load and the `f32` or `vecN<f32>` of its
     /// elements that the shader reads.
     fn clip_distance_input(&mut self, edits: &mut Vec<Edit>) -> Result<(), PostError> {
-        let vars = self.decorated(op::DECORATION_LOCATION, CLIP_DISTANCE_LOCATION);
-        let [var] = vars[..] else {
-            return match vars.len() {
-                0 => Ok(()),
-                _ => Err(PostError::Unexpected("two clip-distance inputs")),
-            };
+        let unexpected = PostError::Unexpected("the clip-distance input is not one f32 or vector of f32");
+        let Some((var, at_var, pointee)) = self.reserved_input(CLIP_DISTANCE_LOCATION, unexpected.clone())? else {
+            return Ok(());
         };
-        let unexpected = PostError::Unexpected("the clip-distance input is not an f32 or vector of f32");
-        let at_var = self
-            .ins
-            .iter()
-            .position(|i| Self::opcode(i) == op::VARIABLE && i.len() == 4 && i[2] == var && i[3] == op::STORAGE_INPUT)
-            .ok_or(unexpected.clone())?;
-        let pointee = self.def_type(self.ins[at_var][1]).filter(|p| p.len() == 4).ok_or(unexpected.clone())?[3];
         let pointee_def = self.def_type(pointee).ok_or(unexpected.clone())?.to_vec();
         let (float, n) = match Self::opcode(&pointee_def) {
             op::TYPE_FLOAT => (pointee, 1),
