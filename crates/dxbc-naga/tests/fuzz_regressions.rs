@@ -241,3 +241,32 @@ fn two_declarations_at_one_register_are_malformed_at_the_second() {
         other => panic!("expected malformed at {second:#x}, got {:?}", other.map(|_| ())),
     }
 }
+
+/// translate target: `atomic_iadd g1, l(0x07000000), …` on a group-shared
+/// region of 64 words: the literal word index was kept, and naga rejected
+/// the constant out-of-bounds access. A word past the end of group-shared
+/// memory whatever the address is, is now touched by no atomic (as stores
+/// drop it), and an `imm_atomic_*` there returns 0 (as loads there read).
+#[test]
+fn a_group_shared_atomic_at_a_literal_address_past_the_end_touches_nothing() {
+    let text = "cs_5_0\n\
+        dcl_globalFlags refactoringAllowed\n\
+        dcl_uav_raw u0\n\
+        dcl_temps 1\n\
+        dcl_tgsm_raw g1, 256\n\
+        dcl_thread_group 1, 1, 1\n\
+        atomic_iadd g1, l(0x07000000), l(5)\n\
+        imm_atomic_or r0.x, g1, l(256), l(6)\n\
+        imm_atomic_iadd r0.y, g1, l(252), l(7)\n\
+        store_raw u0.xy, l(0), r0.xyxx\n\
+        ret\n";
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates and validates");
+    dxbc_naga::to_spirv(&t).expect("SPIR-V");
+    let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
+    // Only the last word's atomic (byte 252: word 63) remains.
+    assert_eq!(wgsl.matches("atomicAdd(").count(), 1, "{wgsl}");
+    assert!(wgsl.contains("atomicAdd((&g1_[63u]), 7u)"), "{wgsl}");
+    assert!(!wgsl.contains("atomicOr("), "{wgsl}");
+}

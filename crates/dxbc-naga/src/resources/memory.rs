@@ -125,15 +125,9 @@ impl Lower<'_> {
     /// instruction for an element of a binding array).
     fn word_count(&mut self, w: &Words) -> WordCount {
         let g = self.handle_of(w.g, w.elem);
-        match self.module.global_variables[w.g].space {
-            AddressSpace::WorkGroup => {
-                let ty = self.module.global_variables[w.g].ty;
-                WordCount::Workgroup(match self.module.types[ty].inner {
-                    TypeInner::Array { size: ArraySize::Constant(n), .. } => n.get(),
-                    _ => 0,
-                })
-            }
-            _ => {
+        match self.group_shared_words(w) {
+            Some(n) => WordCount::Workgroup(n),
+            None => {
                 let (n, last) = match w.elem {
                     None => (self.array_length(w.g), self.last_index(w.g)),
                     Some(_) => {
@@ -144,6 +138,18 @@ impl Lower<'_> {
                 };
                 WordCount::Runtime { n, last }
             }
+        }
+    }
+
+    /// The number of words of a group-shared region (`None` for buffers).
+    fn group_shared_words(&self, w: &Words) -> Option<u32> {
+        let global = &self.module.global_variables[w.g];
+        if global.space != AddressSpace::WorkGroup {
+            return None;
+        }
+        match self.module.types[global.ty].inner {
+            TypeInner::Array { size: ArraySize::Constant(n), .. } => Some(n.get()),
+            _ => None,
         }
     }
 
@@ -357,7 +363,21 @@ impl Lower<'_> {
             self.read(o, K::U)?
         };
         let idx = self.word_index(&w, addr);
-        let ptr = self.word_ptr(&w, idx);
+        let ptr = match self.group_shared_words(&w) {
+            // A literal word past the end of group-shared memory: no word
+            // is touched (as a store there is dropped) and the old value
+            // reads 0 (as a load there does).
+            Some(n) if matches!(self.f.expressions[idx], E::Literal(Literal::U32(k)) if k >= n) => {
+                if imm {
+                    let zero = crate::regs::literal(self, 0, k);
+                    let s = self.splat(zero);
+                    let d = self.op(ins, 0)?;
+                    self.write(d, s, k, false)?;
+                }
+                return Ok(());
+            }
+            _ => self.word_ptr(&w, idx),
+        };
         let v1 = {
             let o = self.op(ins, base + 2)?;
             let v = self.read(o, k)?;
