@@ -50,6 +50,8 @@ export async function interaction(page, act, n, mark = false) {
       }
       // Inside the rendering step of a frame, before its style and layout.
       const t0 = await frame();
+      // For profile.mjs's PROFILE_WINDOW: samples of the run's window alone.
+      if (mark === 'profile') console.profile('bench-run');
       if (act === 'hover') {
         target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
       } else if (act === 'arrow') {
@@ -72,9 +74,10 @@ export async function interaction(page, act, n, mark = false) {
       }
       const t1 = performance.now();
       const t2 = await task();
+      if (mark === 'profile') console.profileEnd('bench-run');
       const t3 = await frame();
       // For trace.mjs: the run's window as a user timing measure in the trace.
-      if (mark) performance.measure('bench-run', { start: t0, end: t2 });
+      if (mark === true) performance.measure('bench-run', { start: t0, end: t2 });
       return { script: t1 - t0, paint: t2 - t0, raf: t3 - t0 };
     }, [i, act, mark]));
   }

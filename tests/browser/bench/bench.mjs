@@ -1,6 +1,8 @@
 // Benchmarks (prints figures, asserts nothing): permalink load -> decoded
 // view, and interaction -> paint on the largest corpus shader.
 //   APP_URL=http://127.0.0.1:8124/ node tests/browser/bench/bench.mjs [shader.dxbc]
+// BENCH_ACTS=click,scroll runs only those interactions (and no load times);
+// BENCH_RUNS=1 prints every run.
 //
 // How "paints within a frame" is measured. The old figure was the time
 // from the event (dispatched right after a frame) to the next
@@ -65,12 +67,19 @@ async function interactions(page, label) {
   await cdp.send('Performance.enable');
   await page.click('[data-testid=hex-view]');
   const acts = [['no-op (nothing handled)', 'noop', 40], ['hover', 'hover', 60], ['arrow key', 'arrow', 40], ['listing click', 'click', 40], ['bytes click', 'bytes', 40], ['hex view jump (scroll)', 'scroll', 40]];
+  // BENCH_ACTS=click,scroll: only those actions (for A/B rounds).
+  const only = process.env.BENCH_ACTS?.split(',');
+  const want = (act) => !only || only.includes(act);
   const out = [];
-  for (const [name, act, n] of acts) out.push([name, await split(cdp, page, act, n)]);
-  await prepare(page, 'search');
-  out.push(['search step (Enter)', await split(cdp, page, 'search', 40)]);
-  await prepare(page, 'field');
-  out.push(['field edit (saturate)', await split(cdp, page, 'field', 20)]);
+  for (const [name, act, n] of acts) if (want(act)) out.push([name, await split(cdp, page, act, n)]);
+  if (want('search')) {
+    await prepare(page, 'search');
+    out.push(['search step (Enter)', await split(cdp, page, 'search', 40)]);
+  }
+  if (want('field')) {
+    await prepare(page, 'field');
+    out.push(['field edit (saturate)', await split(cdp, page, 'field', 20)]);
+  }
   console.log(`\n${label}, 158 KB shader, ms (event -> handler's sync part | painted | next rAF, the old figure):`);
   for (const [name, rows] of out) {
     console.log(`  ${name.padEnd(24)} script ${fmt(rows.map((r) => r.script))} | paint ${fmtPaint(rows.map((r) => r.paint))} | old rAF ${fmt(rows.map((r) => r.raf))}`);
@@ -83,7 +92,7 @@ async function interactions(page, label) {
 
 {
   const { ctx, page } = await browser();
-  for (const [name, l] of [['example (default page)', ''], ['158 KB shader permalink', bigLink]]) {
+  for (const [name, l] of process.env.BENCH_ACTS ? [] : [['example (default page)', ''], ['158 KB shader permalink', bigLink]]) {
     const times = [];
     for (let i = 0; i < 5; i++) times.push(await open(page, l));
     console.log(`load -> decoded view, ${name}: median ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')}) from navigation start, includes fetching and compiling the wasm`);

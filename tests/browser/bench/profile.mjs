@@ -5,6 +5,8 @@
 //   WASM_KEEP_NAMES=1 trunk build --release --dist DIR
 //   APP_URL=http://127.0.0.1:PORT/ node tests/browser/bench/profile.mjs ACTION [RUNS] [shader.dxbc]
 // ACTION is one of hover, arrow, click, bytes, scroll, search, field.
+// PROFILE_WINDOW=1 samples each run's window alone (event to the frame
+// painted) and nothing between runs.
 // PROFILE_TOP=N prints N functions (30); PROFILE_DUMP=FILE writes the
 // profile, as JSON. Samples between runs count too: work a run queues
 // after its frame (menus filled after paint, the link measured later)
@@ -23,10 +25,38 @@ const { ctx, page } = await readyFor(APP_URL, BIG, ACT);
 const cdp = await ctx.newCDPSession(page);
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
-await cdp.send('Profiler.start');
-await interaction(page, ACT, RUNS);
-const { profile } = await cdp.send('Profiler.stop');
+let profile;
+if (process.env.PROFILE_WINDOW) {
+  // Each run's window alone (event -> the task after its frame painted),
+  // as console.profile in the page cuts it: one profile per run, merged.
+  const runs = [];
+  cdp.on('Profiler.consoleProfileFinished', (e) => runs.push(e.profile));
+  await interaction(page, ACT, RUNS, 'profile');
+  await new Promise((r) => setTimeout(r, 500));
+  profile = merge(runs);
+} else {
+  await cdp.send('Profiler.start');
+  await interaction(page, ACT, RUNS);
+  profile = (await cdp.send('Profiler.stop')).profile;
+}
 await ctx.close();
+
+/** Profiles as one: their nodes renumbered apart, samples and deltas end to end. */
+function merge(list) {
+  const out = { nodes: [], samples: [], timeDeltas: [] };
+  let base = 0;
+  for (const p of list) {
+    let top = 0;
+    for (const n of p.nodes) {
+      out.nodes.push({ ...n, id: n.id + base, children: (n.children ?? []).map((c) => c + base) });
+      top = Math.max(top, n.id);
+    }
+    // A run's first delta is from its start: the gap between runs is no sample's.
+    p.samples.forEach((id, k) => { out.samples.push(id + base); out.timeDeltas.push(k ? p.timeDeltas[k] : 0); });
+    base += top + 1;
+  }
+  return out;
+}
 if (process.env.PROFILE_DUMP) fs.writeFileSync(process.env.PROFILE_DUMP, JSON.stringify(profile));
 
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));

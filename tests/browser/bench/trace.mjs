@@ -7,7 +7,9 @@
 // TRACE_DETAIL=1 also prints the first long layout, style and paint events
 // with their own figures (objects dirty and in all, elements restyled, the
 // layer painted); TRACE_INVALIDATIONS=1 records why nodes were restyled
-// or laid out again; TRACE_DUMP=FILE writes every event, as JSON.
+// or laid out again (and where those nodes sit: pane, then classes);
+// TRACE_RUNS=1 prints each run's phases; TRACE_DUMP=FILE writes every
+// event, as JSON.
 import fs from 'node:fs';
 import { interaction, readyFor } from './actions.mjs';
 
@@ -28,6 +30,42 @@ await cdp.send('Tracing.start', {
 const rows = await interaction(page, ACT, RUNS, true);
 await cdp.send('Tracing.end');
 await done;
+// Names for the nodes layout started from (backend node ids), asked while the page lives.
+const rootNames = new Map();
+if (process.env.TRACE_INVALIDATIONS) {
+  await cdp.send('DOM.getDocument', { depth: 0 });
+  for (const e of events.filter((e) => e.name === 'Layout' && e.args?.endData?.layoutRoots)) {
+    for (const r of e.args.endData.layoutRoots) {
+      if (rootNames.has(r.nodeId)) continue;
+      const d = await cdp.send('DOM.describeNode', { backendNodeId: r.nodeId }).catch(() => null);
+      const a = d?.node?.attributes ?? [];
+      const cls = a[a.indexOf('class') + 1];
+      rootNames.set(r.nodeId, d ? `${d.node.nodeName}${a.includes('class') ? `.${cls}` : ''}` : `#${r.nodeId}`);
+    }
+  }
+  // Where each invalidated node sits: the classes of its nearest ancestors
+  // with one, and the pane it is in (nodes since removed stay unnamed).
+  for (const e of events.filter((e) => e.name === 'LayoutInvalidationTracking')) {
+    const id = e.args.data.nodeId;
+    if (rootNames.has(`at${id}`)) { e.args.data.at = rootNames.get(`at${id}`); continue; }
+    const o = await cdp.send('DOM.resolveNode', { backendNodeId: id }).catch(() => null);
+    let at = '(gone)';
+    if (o?.object?.objectId) {
+      const r = await cdp.send('Runtime.callFunctionOn', { objectId: o.object.objectId, returnByValue: true,
+        functionDeclaration: `function () {
+          const names = [];
+          for (let n = this.nodeType === 1 ? this : this.parentElement; n && names.length < 3; n = n.parentElement) {
+            if (n.className && typeof n.className === 'string') names.push(n.tagName.toLowerCase() + '.' + n.className.split(' ')[0]);
+          }
+          const pane = (this.nodeType === 1 ? this : this.parentElement)?.closest('section.pane, header, .top, .inputbar, nav');
+          return (pane ? (pane.className || pane.tagName) + ' > ' : '') + names.reverse().join(' > ');
+        }` }).catch(() => null);
+      at = r?.result?.value ?? '(?)';
+    }
+    rootNames.set(`at${id}`, at);
+    e.args.data.at = at;
+  }
+}
 await ctx.close();
 
 // The renderer main thread of the page: the thread the runs' marks are on.
@@ -81,4 +119,43 @@ if (process.env.TRACE_DUMP) fs.writeFileSync(process.env.TRACE_DUMP, JSON.string
 if (process.env.TRACE_DETAIL) {
   const long = main.filter((e) => within(e.ts) && e.ph === 'X' && ['Layout', 'UpdateLayoutTree', 'Paint'].includes(e.name) && e.dur > 300);
   for (const e of long.slice(0, 30)) console.log(`  ${e.name} ${(e.dur / 1000).toFixed(2)} ms ${JSON.stringify(e.args).slice(0, 300)}`);
+}
+if (process.env.TRACE_INVALIDATIONS) {
+  // Why layout ran: the nodes marked for layout, and the roots it started from.
+  const count = (m, k) => m.set(k, (m.get(k) ?? 0) + 1);
+  const why = new Map();
+  for (const e of events.filter((e) => e.name === 'LayoutInvalidationTracking' && within(e.ts))) {
+    count(why, `${e.args.data.reason} | ${e.args.data.nodeName} | ${rootNames.get(`at${e.args.data.nodeId}`) ?? ''}`);
+  }
+  console.log('layout invalidations per run (reason | node):');
+  for (const [k, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TRACE_TOP ?? 30))) console.log(`  ${(n / RUNS).toFixed(2).padStart(7)}  ${k}`);
+  const roots = new Map();
+  for (const e of main.filter((e) => e.name === 'Layout' && within(e.ts) && e.args?.endData?.layoutRoots)) {
+    for (const r of e.args.endData.layoutRoots) count(roots, rootNames.get(r.nodeId) ?? `#${r.nodeId}`);
+  }
+  console.log('layout roots per run:');
+  for (const [k, n] of [...roots].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(n / RUNS).toFixed(2).padStart(7)}  ${k}`);
+}
+if (process.env.TRACE_RUNS) {
+  // Each run on its own line: its window, the main thread's phases (the
+  // time inside each phase's events, script including what it forced) and the objects each
+  // layout found dirty. Slow runs show which phase grew.
+  const phase = { FunctionCall: 'script', UpdateLayoutTree: 'style', Layout: 'layout', PrePaint: 'prepaint', Paint: 'paint',
+    Layerize: 'layerize', Commit: 'commit', 'ProxyMain::BeginMainFrame::commit': 'wait-commit' };
+  console.log('per run (ms): window | phases | dirty objects per layout');
+  windows.forEach(([a, b]) => {
+    const inside = main.filter((e) => e.ph === 'X' && e.ts >= a && e.ts < b);
+    // A phase's time is the union of its events (Paint events nest, one per layer).
+    const sum = {};
+    const until = {};
+    for (const e of inside.filter((e) => phase[e.name]).sort((x, y) => x.ts - y.ts)) {
+      const k = phase[e.name];
+      const from = Math.max(e.ts, until[k] ?? 0);
+      const end = e.ts + e.dur;
+      if (end > from) sum[k] = (sum[k] ?? 0) + (end - from) / 1000;
+      until[k] = Math.max(until[k] ?? 0, end);
+    }
+    const dirty = inside.filter((e) => e.name === 'Layout').map((e) => e.args?.beginData?.dirtyObjects).join('+');
+    console.log(`  ${((b - a) / 1000).toFixed(1).padStart(5)} | ${Object.entries(sum).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} | ${dirty}`);
+  });
 }
