@@ -51,6 +51,10 @@ pub enum Limitation {
     /// An atomic on a typed UAV texture that returns the texel's old value
     /// (`imm_atomic_*`) or compares (`atomic_cmp_store`): SPIR-V only.
     TypedUavAtomicResults,
+    /// A min or max on a typed UAV texture that compares with the other
+    /// signedness than the texture's type (`atomic_imax` on a `uint`
+    /// texture): SPIR-V only.
+    TypedUavAtomicSignedness,
     /// A typed UAV of a cube or multisampled dimension.
     TypedUavDimension,
     /// Sampling or `ld` through a UAV.
@@ -158,6 +162,7 @@ impl Limitation {
         Limitation::TypedUavOfDoubles,
         Limitation::TypedUavAtomics,
         Limitation::TypedUavAtomicResults,
+        Limitation::TypedUavAtomicSignedness,
         Limitation::TypedUavDimension,
         Limitation::TextureAccessOnUav,
         Limitation::SampleIntegerTexture,
@@ -217,6 +222,7 @@ impl Limitation {
             L::TypedUavOfDoubles => "typed-uav-of-doubles",
             L::TypedUavAtomics => "typed-uav-atomics",
             L::TypedUavAtomicResults => "typed-uav-atomic-results",
+            L::TypedUavAtomicSignedness => "typed-uav-atomic-signedness",
             L::TypedUavDimension => "typed-uav-dimension",
             L::TextureAccessOnUav => "texture-access-on-uav",
             L::SampleIntegerTexture => "sample-integer-texture",
@@ -293,6 +299,9 @@ impl Limitation {
             }
             L::TypedUavAtomicResults => {
                 "naga's image atomics return nothing and do not exchange, so only SPIR-V gets a texel's old value or a compare-exchange"
+            }
+            L::TypedUavAtomicSignedness => {
+                "naga's image min and max compare as the image's type is signed, so only SPIR-V gets atomic_imax/imin on a uint texture or atomic_umax/umin on a sint one"
             }
             L::TypedUavDimension => "WebGPU has no cube or multisampled storage textures",
             L::TextureAccessOnUav => "sampling or loading a UAV through texture instructions is not lowered",
@@ -391,7 +400,7 @@ impl Limitation {
             (L::TypedUavAtomics, _) => None,
             // A mark (`spirv_marks`) gives SPIR-V the atomic's result and
             // its exchange forms.
-            (L::TypedUavAtomicResults, Spirv) => None,
+            (L::TypedUavAtomicResults | L::TypedUavAtomicSignedness, Spirv) => None,
             // A UAV fence outside compute: a mark gives SPIR-V its
             // OpMemoryBarrier (a group barrier there is refused whole).
             // naga's IR has cull distances; WGSL does not, naga's MSL writer

@@ -56,13 +56,19 @@ pub const LOD: u32 = 0x600;
 /// `mark(tag | how, value [, comparator])`, right after an image atomic of
 /// `value`: the call is that atomic's result (the value the texel held).
 /// With `how` [`ATOMIC_EXCHANGE`] or [`ATOMIC_COMPARE_EXCHANGE`] the atomic,
-/// written as an add (naga's IR has no image exchange), exchanges.
+/// written as an add (naga's IR has no image exchange), exchanges; with
+/// [`ATOMIC_OTHER_SIGNEDNESS`] its min or max takes the other signedness.
 pub const IMAGE_ATOMIC: u32 = 0x700;
 /// The `how` of an [`IMAGE_ATOMIC`] mark: `OpAtomicExchange`.
 pub const ATOMIC_EXCHANGE: u32 = 1;
 /// The `how` of an [`IMAGE_ATOMIC`] mark: `OpAtomicCompareExchange` with
 /// the comparator.
 pub const ATOMIC_COMPARE_EXCHANGE: u32 = 2;
+/// The `how` of an [`IMAGE_ATOMIC`] mark: the min or max compares with the
+/// other signedness than the texture's type (`atomic_imax` on a `uint`
+/// texture, `atomic_umin` on a `sint` one), which naga's IR ties to the
+/// image's scalar kind: `OpAtomicUMax` becomes `OpAtomicSMax` and so on.
+pub const ATOMIC_OTHER_SIGNEDNESS: u32 = 3;
 /// `mark(tag, 0u, scope: u32, semantics: u32)`: a memory barrier outside
 /// a compute shader (naga's IR has barriers in compute shaders only); the
 /// call becomes `OpMemoryBarrier scope semantics`, its result unread.

@@ -89,6 +89,10 @@ pub mod op {
     pub const IMAGE_TEXEL_POINTER: u16 = 60;
     pub const ATOMIC_EXCHANGE: u16 = 229;
     pub const ATOMIC_COMPARE_EXCHANGE: u16 = 230;
+    pub const ATOMIC_S_MIN: u16 = 236;
+    pub const ATOMIC_U_MIN: u16 = 237;
+    pub const ATOMIC_S_MAX: u16 = 238;
+    pub const ATOMIC_U_MAX: u16 = 239;
     /// `OpAtomicIAdd` … `OpAtomicXor`: the read-modify-write atomics.
     pub const ATOMIC_RMW: std::ops::RangeInclusive<u16> = 234..=242;
     pub const LABEL: u16 = 248;
@@ -699,7 +703,8 @@ impl Words {
     /// The result id of the image atomic on `value` that the mark call at
     /// instruction `call` follows in its block (an `OpAtomic*` through an
     /// `OpImageTexelPointer`), made an exchange or, with `comparator`, a
-    /// compare-exchange when `how` asks (naga writes it as an add).
+    /// compare-exchange when `how` asks (naga writes it as an add), or its
+    /// min or max of the other signedness.
     fn image_atomic_result(
         &mut self,
         call: usize,
@@ -734,6 +739,16 @@ impl Words {
             (m::ATOMIC_COMPARE_EXCHANGE, Some(c)) => {
                 *atomic =
                     inst(op::ATOMIC_COMPARE_EXCHANGE, &[ty, result, pointer, scope, semantics, semantics, value, c])
+            }
+            (m::ATOMIC_OTHER_SIGNEDNESS, _) => {
+                let other = match Self::opcode(atomic) {
+                    op::ATOMIC_S_MIN => op::ATOMIC_U_MIN,
+                    op::ATOMIC_U_MIN => op::ATOMIC_S_MIN,
+                    op::ATOMIC_S_MAX => op::ATOMIC_U_MAX,
+                    op::ATOMIC_U_MAX => op::ATOMIC_S_MAX,
+                    _ => return Err(PostError::Unexpected("a signedness mark after an atomic that is no min or max")),
+                };
+                *atomic = inst(other, &[ty, result, pointer, scope, semantics, value]);
             }
             _ => return Err(PostError::Unexpected("image atomic mark of an unknown form")),
         }

@@ -465,6 +465,53 @@ fn texture_atomics_that_return_the_old_value_or_exchange_are_spirv_atomics() {
     }
 }
 
+const OP_ATOMIC_SMIN: u32 = 236;
+const OP_ATOMIC_UMIN: u32 = 237;
+const OP_ATOMIC_SMAX: u32 = 238;
+const OP_ATOMIC_UMAX: u32 = 239;
+
+#[test]
+fn texture_min_and_max_compare_as_the_opcode_says_whatever_the_textures_type() {
+    // D3D: `atomic_imax`/`imin` compare signed and `atomic_umax`/`umin`
+    // unsigned, on an R32_UINT or R32_SINT texture alike; naga's image
+    // atomics take the signedness from the image's type. The listing's
+    // literal values name each atomic in the words.
+    let listing = "cs_5_0\ndcl_globalFlags refactoringAllowed\n\
+        dcl_uav_typed_texture2d (uint,uint,uint,uint) u1\n\
+        dcl_uav_typed_texture2d (sint,sint,sint,sint) u2\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n\
+        atomic_imax u1, l(0, 0, 0, 0), l(11)\n\
+        atomic_umin u2, l(0, 0, 0, 0), l(22)\n\
+        imm_atomic_imin r0.x, u1, l(1, 0, 0, 0), l(33)\n\
+        imm_atomic_umax r0.y, u2, l(1, 0, 0, 0), l(44)\n\
+        atomic_umax u1, l(2, 0, 0, 0), l(55)\n\
+        atomic_imin u2, l(2, 0, 0, 0), l(66)\n\
+        store_uav_typed u1.xyzw, l(3, 0, 0, 0), r0.xyxx\n\
+        ret\n";
+    let (t, m) = validated_spirv_of_listing(listing);
+    only_spirv_writes("listing", &t, Limitation::TypedUavAtomicSignedness);
+    no_marks_left("listing", &m);
+    let on_texel = |a: &Vec<u32>| m.iter().any(|(o, p)| *o == OP_IMAGE_TEXEL_POINTER && p[1] == a[2]);
+    // [type, result, pointer, scope, semantics, value]
+    let atomics: Vec<(u32, Option<u32>)> = m
+        .iter()
+        .filter(|(o, a)| (227..=242).contains(o) && on_texel(a))
+        .map(|(o, a)| (*o, int_constant(&m, a[5])))
+        .collect();
+    assert_eq!(
+        atomics,
+        [
+            (OP_ATOMIC_SMAX, Some(11)),
+            (OP_ATOMIC_UMIN, Some(22)),
+            (OP_ATOMIC_SMIN, Some(33)),
+            (OP_ATOMIC_UMAX, Some(44)),
+            (OP_ATOMIC_UMAX, Some(55)),
+            (OP_ATOMIC_SMIN, Some(66)),
+        ]
+    );
+    // No corpus shader has one: fxc writes the opcode of the texture's type.
+    assert!(carrying(Limitation::TypedUavAtomicSignedness).is_empty());
+}
+
 const OP_MEMORY_BARRIER: u32 = 225;
 
 #[test]

@@ -547,11 +547,24 @@ impl Lower<'_> {
         let (coordinate, array_index) = self.storage_coordinate(&st, addr);
         let image = self.handle_of(st.g, st.elem);
         self.stmt(S::ImageAtomic { image, coordinate, array_index, fun, value });
+        // naga's min and max compare as the image's type is signed; D3D's
+        // opcode says how.
+        let signed_op = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
+        let unsigned_op = matches!(code, O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin);
+        let how = if (signed_op && st.k != K::I) || (unsigned_op && st.k == K::I) {
+            let asm = code.info().asm;
+            self.target_refusal(L::TypedUavAtomicSignedness, format!("{asm} on a typed UAV texture of the other signedness"), at);
+            m::ATOMIC_OTHER_SIGNEDNESS
+        } else {
+            how
+        };
         let imm = returns_old_value(code);
         if !imm && how == 0 {
             return Ok(());
         }
-        self.target_refusal(L::TypedUavAtomicResults, format!("{} on a typed UAV texture", code.info().asm), at);
+        if imm || how != m::ATOMIC_OTHER_SIGNEDNESS {
+            self.target_refusal(L::TypedUavAtomicResults, format!("{} on a typed UAV texture", code.info().asm), at);
+        }
         let ty = match st.k {
             K::I => self.ty(TypeInner::Scalar(Scalar::I32)),
             _ => self.t.u32,
