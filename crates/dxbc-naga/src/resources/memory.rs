@@ -383,8 +383,7 @@ impl Lower<'_> {
             let v = self.read(o, k)?;
             self.component(v, 0)
         };
-        let signed_minmax = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
-        if signed_minmax && k == K::U {
+        if minmax_signedness(code) == Some(K::I) && k == K::U {
             // Signed min/max on a region that unsigned min/max also use.
             let max = matches!(code, O::AtomicImax | O::ImmAtomicImax);
             let old = self.signed_minmax_loop(ptr, v1, max);
@@ -395,15 +394,10 @@ impl Lower<'_> {
             }
             return Ok(());
         }
-        let (fun, value) = match code {
-            O::AtomicAnd | O::ImmAtomicAnd => (AtomicFunction::And, v1),
-            O::AtomicOr | O::ImmAtomicOr => (AtomicFunction::InclusiveOr, v1),
-            O::AtomicXor | O::ImmAtomicXor => (AtomicFunction::ExclusiveOr, v1),
-            O::AtomicIadd | O::ImmAtomicIadd => (AtomicFunction::Add, v1),
-            O::AtomicImax | O::AtomicUmax | O::ImmAtomicImax | O::ImmAtomicUmax => (AtomicFunction::Max, v1),
-            O::AtomicImin | O::AtomicUmin | O::ImmAtomicImin | O::ImmAtomicUmin => (AtomicFunction::Min, v1),
-            O::ImmAtomicExch => (AtomicFunction::Exchange { compare: None }, v1),
-            O::AtomicCmpStore | O::ImmAtomicCmpExch => {
+        let (fun, value) = match (rmw_function(code), code) {
+            (Some(f), _) => (f, v1),
+            (None, O::ImmAtomicExch) => (AtomicFunction::Exchange { compare: None }, v1),
+            (None, O::AtomicCmpStore | O::ImmAtomicCmpExch) => {
                 // cmp_store / cmp_exch: compare value first, then the new value.
                 let v2 = {
                     let o = self.op(ins, base + 3)?;
@@ -517,15 +511,10 @@ impl Lower<'_> {
     ) -> Result<(), TranslateError> {
         use crate::spirv_marks as m;
         let at = ins.offset as usize;
-        let (fun, how) = match code {
-            O::AtomicAnd | O::ImmAtomicAnd => (AtomicFunction::And, 0),
-            O::AtomicOr | O::ImmAtomicOr => (AtomicFunction::InclusiveOr, 0),
-            O::AtomicXor | O::ImmAtomicXor => (AtomicFunction::ExclusiveOr, 0),
-            O::AtomicIadd | O::ImmAtomicIadd => (AtomicFunction::Add, 0),
-            O::AtomicImax | O::AtomicUmax | O::ImmAtomicImax | O::ImmAtomicUmax => (AtomicFunction::Max, 0),
-            O::AtomicImin | O::AtomicUmin | O::ImmAtomicImin | O::ImmAtomicUmin => (AtomicFunction::Min, 0),
-            O::ImmAtomicExch => (AtomicFunction::Add, m::ATOMIC_EXCHANGE),
-            O::AtomicCmpStore | O::ImmAtomicCmpExch => (AtomicFunction::Add, m::ATOMIC_COMPARE_EXCHANGE),
+        let (fun, how) = match (rmw_function(code), code) {
+            (Some(f), _) => (f, 0),
+            (None, O::ImmAtomicExch) => (AtomicFunction::Add, m::ATOMIC_EXCHANGE),
+            (None, O::AtomicCmpStore | O::ImmAtomicCmpExch) => (AtomicFunction::Add, m::ATOMIC_COMPARE_EXCHANGE),
             _ => return malformed(format!("{} is not an atomic instruction", code.info().asm), at),
         };
         let addr = {
@@ -549,9 +538,8 @@ impl Lower<'_> {
         self.stmt(S::ImageAtomic { image, coordinate, array_index, fun, value });
         // naga's min and max compare as the image's type is signed; D3D's
         // opcode says how.
-        let signed_op = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
-        let unsigned_op = matches!(code, O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin);
-        let how = if (signed_op && st.k != K::I) || (unsigned_op && st.k == K::I) {
+        let other_sign = minmax_signedness(code).is_some_and(|s| (s == K::I) != (st.k == K::I));
+        let how = if other_sign {
             let asm = code.info().asm;
             self.target_refusal(L::TypedUavAtomicSignedness, format!("{asm} on a typed UAV texture of the other signedness"), at);
             m::ATOMIC_OTHER_SIGNEDNESS

@@ -279,6 +279,32 @@ fn returns_old_value(code: O) -> bool {
     dxbc::spec::destination_count(code.info()) == 2
 }
 
+/// The signedness a min or max atomic compares with (`atomic_imax`,
+/// `imm_atomic_imin` … signed; `atomic_umax` … unsigned); `None` for the
+/// other atomics, which do not depend on it.
+fn minmax_signedness(code: O) -> Option<K> {
+    match code {
+        O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin => Some(K::I),
+        O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin => Some(K::U),
+        _ => None,
+    }
+}
+
+/// The read-modify-write of an atomic opcode (its signedness aside:
+/// [`minmax_signedness`]); `None` for the exchanges and the counters.
+fn rmw_function(code: O) -> Option<naga::AtomicFunction> {
+    use naga::AtomicFunction as F;
+    Some(match code {
+        O::AtomicAnd | O::ImmAtomicAnd => F::And,
+        O::AtomicOr | O::ImmAtomicOr => F::InclusiveOr,
+        O::AtomicXor | O::ImmAtomicXor => F::ExclusiveOr,
+        O::AtomicIadd | O::ImmAtomicIadd => F::Add,
+        O::AtomicImax | O::AtomicUmax | O::ImmAtomicImax | O::ImmAtomicUmax => F::Max,
+        O::AtomicImin | O::AtomicUmin | O::ImmAtomicImin | O::ImmAtomicUmin => F::Min,
+        _ => return None,
+    })
+}
+
 /// Pre-scan: which texture ids are read with comparison, and which word
 /// regions atomics touch (with the signedness of their min/max).
 pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K>, TranslateError> {
@@ -301,17 +327,13 @@ pub(crate) fn prescan(p: &dxbc::program::Program) -> Result<RegistersAndRanges<K
             {
                 let i = if returns_old_value(code) { 1 } else { 0 };
                 if let Some(op) = ins.operand(p, i) {
-                    let signed = matches!(code, O::AtomicImax | O::AtomicImin | O::ImmAtomicImax | O::ImmAtomicImin);
-                    let unsigned_minmax =
-                        matches!(code, O::AtomicUmax | O::AtomicUmin | O::ImmAtomicUmax | O::ImmAtomicUmin);
                     let key = (op.ty(), res_id(op));
                     atomics.entry(key).or_insert(K::U);
-                    if signed {
-                        signed_regions.insert(key);
-                    }
-                    if unsigned_minmax {
-                        unsigned_regions.insert(key);
-                    }
+                    match minmax_signedness(code) {
+                        Some(K::I) => signed_regions.insert(key),
+                        Some(_) => unsigned_regions.insert(key),
+                        None => false,
+                    };
                 }
             }
             _ => {}
