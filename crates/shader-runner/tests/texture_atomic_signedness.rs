@@ -99,7 +99,11 @@ fn the_clis_spirv_on_lavapipe_compares_as_the_opcode_says() {
     passes_every_probe(&got);
     // naga's own words cannot carry the swap: that run says so, typed.
     let naga = run_test_with(&mut gpu, &dir, &rows, &Default::default(), Default::default(), ModuleSource::Naga);
-    assert!(matches!(naga[0].status, Status::Todo(shader_runner::RunnerTodo::SpirvPostPass)), "{}", naga[0].line_text());
+    assert!(
+        matches!(naga[0].status, Status::Todo(shader_runner::RunnerTodo::SpirvPostPass)),
+        "{}",
+        naga[0].line_text()
+    );
 }
 
 #[test]

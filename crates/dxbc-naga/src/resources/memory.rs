@@ -541,7 +541,11 @@ impl Lower<'_> {
         let other_sign = minmax_signedness(code).is_some_and(|s| (s == K::I) != (st.k == K::I));
         let how = if other_sign {
             let asm = code.info().asm;
-            self.target_refusal(L::TypedUavAtomicSignedness, format!("{asm} on a typed UAV texture of the other signedness"), at);
+            self.target_refusal(
+                L::TypedUavAtomicSignedness,
+                format!("{asm} on a typed UAV texture of the other signedness"),
+                at,
+            );
             m::ATOMIC_OTHER_SIGNEDNESS
         } else {
             how
