@@ -1,5 +1,15 @@
 //! Fuzzer findings kept as regression tests (rebuilt from their essence).
 
+/// The WGSL of an assembled listing that translates, validates and
+/// writes SPIR-V.
+fn wgsl_of_listing(text: &str) -> String {
+    let bytes = dxbc::asm::assemble(text).expect("assembles");
+    let s = dxbc::Shader::parse(&bytes).unwrap();
+    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates and validates");
+    dxbc_naga::to_spirv(&t).expect("SPIR-V");
+    dxbc_naga::to_wgsl(&t).unwrap()
+}
+
 /// translate target: a constant-buffer row index past the declared size
 /// (cb0[1000] with dcl_constantbuffer CB0[1]) made naga reject a constant
 /// out-of-bounds access. D3D reads zero there; the lowering now does too.
@@ -70,11 +80,7 @@ fn instructions_before_the_first_case_leave_no_value_behind() {
         endswitch\n\
         mov o0.xyzw, r0.xxxx\n\
         ret\n";
-    let bytes = dxbc::asm::assemble(text).expect("assembles");
-    let s = dxbc::Shader::parse(&bytes).unwrap();
-    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates and validates");
-    dxbc_naga::to_spirv(&t).expect("SPIR-V");
-    let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
+    let wgsl = wgsl_of_listing(text);
     // The unreachable `max` is gone; case 7 doubles v0.x's bits.
     assert!(!wgsl.contains("max("), "{wgsl}");
 }
@@ -260,11 +266,7 @@ fn a_group_shared_atomic_at_a_literal_address_past_the_end_touches_nothing() {
         imm_atomic_iadd r0.y, g1, l(252), l(7)\n\
         store_raw u0.xy, l(0), r0.xyxx\n\
         ret\n";
-    let bytes = dxbc::asm::assemble(text).expect("assembles");
-    let s = dxbc::Shader::parse(&bytes).unwrap();
-    let t = dxbc_naga::translate(&s, &dxbc_naga::Options::default()).expect("translates and validates");
-    dxbc_naga::to_spirv(&t).expect("SPIR-V");
-    let wgsl = dxbc_naga::to_wgsl(&t).unwrap();
+    let wgsl = wgsl_of_listing(text);
     // Only the last word's atomic (byte 252: word 63) remains.
     assert_eq!(wgsl.matches("atomicAdd(").count(), 1, "{wgsl}");
     assert!(wgsl.contains("atomicAdd((&g1_[63u]), 7u)"), "{wgsl}");
