@@ -155,6 +155,15 @@ impl Lower<'_> {
                 )
             }
         };
+        if self.interpolated_built_in_inputs.contains(&register) {
+            return unsupported(
+                L::PullModelInterpolation,
+                format!(
+                    "{name} of v{register}, an interpolated system value (SPIR-V's InterpolateAt* takes no built-in)"
+                ),
+                at,
+            );
+        }
         let g = self.input(register);
         let ptr = self.e(E::GlobalVariable(g));
         let raw = self.e(E::Load { pointer: ptr });

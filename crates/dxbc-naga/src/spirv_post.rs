@@ -890,9 +890,14 @@ impl Words {
                 op::GLSL_INTERPOLATE_AT_CENTROID => None,
                 _ => Some(*call.get(6).ok_or(PostError::Unexpected("eval mark without its operand"))?),
             };
-            let (var, pointee, interpolated) = self
-                .input_at(tag & m::REGISTER_MASK)
-                .ok_or(PostError::Unexpected("eval mark of a register with no input variable"))?;
+            // A register with no input variable is a built-in the lowering
+            // let through: one constant over the primitive (SV_PrimitiveID,
+            // SV_IsFrontFace …; the interpolated ones are refused), so it
+            // evaluates to what it reads, as a flat input does.
+            let Some((var, pointee, interpolated)) = self.input_at(tag & m::REGISTER_MASK) else {
+                self.ins[n] = inst(op::COPY_OBJECT, &[result_ty, result, value]);
+                continue;
+            };
             if !interpolated {
                 self.ins[n] = inst(op::COPY_OBJECT, &[result_ty, result, value]);
                 continue;

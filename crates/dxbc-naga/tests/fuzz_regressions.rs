@@ -272,3 +272,79 @@ fn a_group_shared_atomic_at_a_literal_address_past_the_end_touches_nothing() {
     assert!(wgsl.contains("atomicAdd((&g1_[63u]), 7u)"), "{wgsl}");
     assert!(!wgsl.contains("atomicOr("), "{wgsl}");
 }
+
+/// translate target (once it checked the writers): `eval_centroid` of a
+/// register the signature makes a built-in. SV_Position arrives as
+/// FragCoord, no input variable, and the SPIR-V post-pass failed ("eval
+/// mark of a register with no input variable"). An interpolated system
+/// value (SV_Position, clip and cull distances) is now refused, typed, at
+/// the instruction; one constant over the primitive (SV_PrimitiveID)
+/// evaluates to what it reads, as a flat input does.
+#[test]
+fn eval_of_a_built_in_input_is_refused_or_reads_its_value() {
+    // The signature comments are what the assembler builds the signatures from.
+    let listing = |element: &str, declaration: &str| {
+        format!(
+            "// Input signature:\n\
+            //\n\
+            // Name                 Index   Mask Register SysValue  Format   Used\n\
+            // -------------------- ----- ------ -------- -------- ------- ------\n\
+            {element}\n\
+            // ATTR                     0   xy          2     NONE   float   xy\n\
+            //\n\
+            // Output signature:\n\
+            //\n\
+            // Name                 Index   Mask Register SysValue  Format   Used\n\
+            // -------------------- ----- ------ -------- -------- ------- ------\n\
+            // SV_Target                0   xyzw        0   TARGET   float   xyzw\n\
+            //\n\
+            ps_5_0\n\
+            dcl_globalFlags refactoringAllowed\n\
+            {declaration}\n\
+            dcl_input_ps linear centroid v2.xy\n\
+            dcl_output o0.xyzw\n\
+            dcl_temps 1\n\
+            eval_centroid r0.xy, v0.xyxx\n\
+            eval_centroid r0.zw, v2.xxxy\n\
+            mov o0.xyzw, r0.xyzw\n\
+            ret\n"
+        )
+    };
+    let shader = |text: &str| dxbc::Shader::parse(&dxbc::asm::assemble(text).expect("assembles")).unwrap();
+    let position = shader(&listing(
+        "// SV_Position              0   xyzw        0      POS   float   xy",
+        "dcl_input_ps_siv linear noperspective v0.xy, position",
+    ));
+    let p = position.program.as_ref().unwrap();
+    let eval = p.instructions.iter().find(|i| i.opcode() == dxbc::spec::Opcode::EvalCentroid as u16).unwrap();
+    match dxbc_naga::translate(&position, &dxbc_naga::Options::default()) {
+        Err(dxbc_naga::TranslateError::Unsupported { limitation, offset, .. }) => {
+            assert_eq!(limitation, dxbc_naga::Limitation::PullModelInterpolation);
+            assert_eq!(offset, eval.offset as usize);
+        }
+        other => panic!("expected a refusal at {:#x}, got {:?}", eval.offset, other.map(|_| ())),
+    }
+    let primitive = shader(&listing(
+        "// SV_PrimitiveID           0   x           0   PRIMID    uint   x",
+        "dcl_input_ps_sgv constant v0.x, primitive_id",
+    ));
+    let t = dxbc_naga::translate(&primitive, &dxbc_naga::Options::default()).expect("translates and validates");
+    let words = dxbc_naga::to_spirv(&t).expect("SPIR-V");
+    let file = std::env::temp_dir().join(format!("dxbc-fuzz-eval-{}.spv", std::process::id()));
+    std::fs::write(&file, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let o = std::process::Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(&file).output().unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // v2 is still interpolated at the centroid: one OpExtInst (12) of
+    // GLSL.std.450's InterpolateAtCentroid (76), for the user element.
+    let mut centroid = 0;
+    let mut at = 5;
+    while at < words.len() {
+        let (count, opcode) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if opcode == 12 && words.get(at + 4) == Some(&76) {
+            centroid += 1;
+        }
+        at += count.max(1);
+    }
+    assert_eq!(centroid, 1);
+}

@@ -290,6 +290,10 @@ pub(crate) struct Lower<'a> {
     narrowed_dst: Option<(u32, u32)>,
     /// The kind of each input register (its signature's component type).
     pub(crate) input_kinds: BTreeMap<u32, K>,
+    /// Input registers holding a system value that is interpolated and
+    /// arrives as a built-in (SV_Position, SV_ClipDistance,
+    /// SV_CullDistance), which SPIR-V's `InterpolateAt*` cannot take.
+    pub(crate) interpolated_built_in_inputs: BTreeSet<u32>,
     /// The kind of each output register (its signature's component type).
     output_kinds: BTreeMap<u32, K>,
     /// The semantic of each input register that holds one signature
@@ -454,6 +458,15 @@ pub(crate) fn translate_form(
             .flat_map(|s| s.elements.iter())
             .filter(|e| e.register != u32::MAX)
             .map(|e| (e.register, register_kind(e.component_type)))
+            .collect(),
+        interpolated_built_in_inputs: shader
+            .input_signature
+            .iter()
+            .flat_map(|s| s.elements.iter())
+            .filter(|e| {
+                matches!(SN::from_u32(e.system_value), Some(SN::Position | SN::ClipDistance | SN::CullDistance))
+            })
+            .map(|e| e.register)
             .collect(),
         output_kinds: shader
             .output_signature
