@@ -40,18 +40,22 @@
 //!    `BIAS` or `LOD` on a sample's result. Edit: the `OpImageSample*` gets
 //!    the `MinLod` (capability `MinLod`) or `Bias` image operand, or its
 //!    `Lod` operand becomes the level; the call becomes `OpCopyObject` of
-//!    the sample. Likewise an image atomic whose old value is read, or that
-//!    exchanges (`IMAGE_ATOMIC`): the call becomes a copy of the result of
-//!    the `OpAtomic*` before it, which becomes `OpAtomicExchange` or
-//!    `OpAtomicCompareExchange` if the mark says so. A `MEMORY_BARRIER`
+//!    the sample. Likewise an image atomic whose old value is read, that
+//!    exchanges, or whose min or max compares with the other signedness
+//!    than the image's type (`IMAGE_ATOMIC`): the call becomes a copy of
+//!    the result of the `OpAtomic*` before it, which becomes
+//!    `OpAtomicExchange`, `OpAtomicCompareExchange` or the other-signed
+//!    min or max if the mark says so. A `MEMORY_BARRIER`
 //!    mark (a UAV fence outside compute) becomes `OpMemoryBarrier`.
 //! 5. **Pull-model interpolation** (`eval_centroid`, `eval_sample_index`,
 //!    `eval_snapped`). Mark: a call tagged `EVAL_*` with the input
 //!    register. Edit: the call becomes `OpExtInst GLSL.std.450
 //!    InterpolateAtCentroid|Sample|Offset` of the `Input` variable at that
 //!    register's location (capability `InterpolationFunction`); of a flat
-//!    or integer input it becomes a copy of the value read (D3D evaluates a
-//!    constant-interpolated input to its constant).
+//!    or integer input, or of a register with no input variable (a
+//!    built-in constant over the primitive; the lowering refuses the
+//!    interpolated ones), it becomes a copy of the value read (D3D
+//!    evaluates a constant-interpolated input to its constant).
 //!
 //! Everything else passes through word for word. The pass decodes the
 //! instruction stream, so a malformed stream (which naga never writes) is

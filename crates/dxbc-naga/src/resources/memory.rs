@@ -367,7 +367,7 @@ impl Lower<'_> {
             // A literal word past the end of group-shared memory: no word
             // is touched (as a store there is dropped) and the old value
             // reads 0 (as a load there does).
-            Some(n) if matches!(self.f.expressions[idx], E::Literal(Literal::U32(k)) if k >= n) => {
+            Some(n) if matches!(self.f.expressions[idx], E::Literal(Literal::U32(word)) if word >= n) => {
                 if imm {
                     let zero = crate::regs::literal(self, 0, k);
                     let s = self.splat(zero);
