@@ -1,5 +1,7 @@
 //! Fuzzer findings kept as regression tests (rebuilt from their essence).
 
+mod common;
+
 /// The WGSL of an assembled listing that translates, validates and
 /// writes SPIR-V.
 fn wgsl_of_listing(text: &str) -> String {
@@ -330,11 +332,7 @@ fn eval_of_a_built_in_input_is_refused_or_reads_its_value() {
     ));
     let t = dxbc_naga::translate(&primitive, &dxbc_naga::Options::default()).expect("translates and validates");
     let words = dxbc_naga::to_spirv(&t).expect("SPIR-V");
-    let file = std::env::temp_dir().join(format!("dxbc-fuzz-eval-{}.spv", std::process::id()));
-    std::fs::write(&file, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    let o = std::process::Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(&file).output().unwrap();
-    let _ = std::fs::remove_file(&file);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::assert_spirv_valid(&words);
     // v2 is still interpolated at the centroid: one OpExtInst (12) of
     // GLSL.std.450's InterpolateAtCentroid (76), for the user element.
     let mut centroid = 0;

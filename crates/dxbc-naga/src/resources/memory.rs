@@ -536,26 +536,23 @@ impl Lower<'_> {
         let (coordinate, array_index) = self.storage_coordinate(&st, addr);
         let image = self.handle_of(st.g, st.elem);
         self.stmt(S::ImageAtomic { image, coordinate, array_index, fun, value });
+        let imm = returns_old_value(code);
+        let asm = code.info().asm;
+        // The old value and the exchanges (written as an add) need the mark.
+        if imm || how != 0 {
+            self.target_refusal(L::TypedUavAtomicResults, format!("{asm} on a typed UAV texture"), at);
+        }
         // naga's min and max compare as the image's type is signed; D3D's
         // opcode says how.
-        let other_sign = minmax_signedness(code).is_some_and(|s| (s == K::I) != (st.k == K::I));
-        let how = if other_sign {
-            let asm = code.info().asm;
-            self.target_refusal(
-                L::TypedUavAtomicSignedness,
-                format!("{asm} on a typed UAV texture of the other signedness"),
-                at,
-            );
+        let how = if minmax_signedness(code).is_some_and(|s| (s == K::I) != (st.k == K::I)) {
+            let detail = format!("{asm} on a typed UAV texture of the other signedness");
+            self.target_refusal(L::TypedUavAtomicSignedness, detail, at);
             m::ATOMIC_OTHER_SIGNEDNESS
         } else {
             how
         };
-        let imm = returns_old_value(code);
         if !imm && how == 0 {
             return Ok(());
-        }
-        if imm || how != m::ATOMIC_OTHER_SIGNEDNESS {
-            self.target_refusal(L::TypedUavAtomicResults, format!("{} on a typed UAV texture", code.info().asm), at);
         }
         let ty = match st.k {
             K::I => self.ty(TypeInner::Scalar(Scalar::I32)),
