@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 /** The built site under test, the checkout, and the corpus beside it. */
@@ -88,6 +89,24 @@ export async function drawnBytes(page) {
     const digits = own !== '' ? own : e.parentElement.querySelector(':scope > .run').textContent.substr(x, 2);
     return [Number(e.dataset.b), parseInt(digits, 16)];
   }));
+}
+
+/**
+ * Checks that the hex view paints byte `b`'s cell in the colour of custom
+ * property `--prop`, as the root element resolves it now, or in its shade
+ * on every other span (7 % black over it in the light theme, 6 % white in
+ * the dark), near the top of the cell (above the digits).
+ */
+export async function assertPaintedIn(page, b, prop) {
+  const box = await page.locator(`[data-testid=hex-view] [data-b="${b}"]`).boundingBox();
+  const [value, dark] = await page.evaluate((p) => [getComputedStyle(document.documentElement).getPropertyValue(`--${p}`), getComputedStyle(document.documentElement).colorScheme === 'dark'], prop);
+  // A colour-mix computes to color(srgb r g b) with channels in 0..1, or to rgb(r, g, b).
+  const srgb = /^color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)/.exec(value.trim());
+  const plain = srgb ? srgb.slice(1).map((c) => Number(c) * 255) : value.match(/\d+/g).slice(0, 3).map(Number);
+  const shaded = plain.map((c) => (dark ? c * 0.94 + 255 * 0.06 : c * 0.93));
+  const px = await pixelAt(page, Math.round(box.x + 3), Math.round(box.y + 1));
+  const near = (want) => want.every((c, k) => Math.abs(c - px[k]) <= 2);
+  assert.ok(near(plain) || near(shaded), `byte ${b} in --${prop}: painted ${px}, ${value}`);
 }
 
 /** The [r, g, b] the page paints at (x, y), from a one-pixel screenshot. */

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { withPage, currentLink, dxbcCli, drawnBytes, pixelAt } from './chromium.mjs';
+import { withPage, currentLink, dxbcCli, drawnBytes, assertPaintedIn } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -440,17 +440,8 @@ test('hovering an RDEF byte shows its leaf field in the inspector', async () => 
     // The whole leaf lights up: the name and its NUL.
     const hov = await page.$$eval('[data-testid=hex-view] .b.hov', (els) => els.map((e) => Number(e.dataset.b)).sort((a, b) => a - b));
     assert.deepEqual(hov, Array.from({ length: 9 }, (_, k) => at + k));
-    // Painted in RDEF's colour, or its shade on every other span (the
-    // light theme's alternate shade is 7 % black over it), above the digits.
-    const box = await page.locator(`[data-testid=hex-view] [data-b="${at}"]`).boundingBox();
-    const rdef = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--rdef'));
-    // A colour-mix computes to color(srgb r g b) with channels in 0..1, or to rgb(r, g, b).
-    const srgb = /^color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)/.exec(rdef.trim());
-    const plain = srgb ? srgb.slice(1).map((c) => Number(c) * 255) : rdef.match(/\d+/g).slice(0, 3).map(Number);
-    const shaded = plain.map((c) => c * 0.93);
-    const px = await pixelAt(page, Math.round(box.x + 3), Math.round(box.y + 1));
-    const near = (want) => want.every((c, k) => Math.abs(c - px[k]) <= 2);
-    assert.ok(near(plain) || near(shaded), `RDEF colour: painted ${px}, ${rdef}`);
+    // Painted in RDEF's colour (or its alternate shade).
+    await assertPaintedIn(page, at, 'rdef');
     await shot(page, 'rdef-leaf');
     assert.deepEqual(errors, []);
   });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { withPage } from './chromium.mjs';
+import { withPage, assertPaintedIn } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -480,9 +480,13 @@ test('dark mode follows the system, toggles, and is remembered', async () => {
     const bg = (sel) => page.locator(sel).first().evaluate((e) => getComputedStyle(e).backgroundColor);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
     assert.ok(luminance(await bg('body')) > 0.8);
+    // The bytes' colours follow the theme: the header's magic is painted
+    // in the header's colour of each.
+    await assertPaintedIn(page, 0, 'hdr');
     await page.getByTestId('theme-toggle').click();
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
     assert.ok(luminance(await bg('body')) < 0.05, await bg('body'));
+    await assertPaintedIn(page, 0, 'hdr');
     assert.ok(luminance(await bg('.pane')) < 0.05);
     // Text stays readable: listing text is light on the dark pane.
     const fg = await page.locator('[data-testid=disassembly] .line').first().evaluate((e) => getComputedStyle(e).color);

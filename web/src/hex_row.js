@@ -9,15 +9,16 @@
 // (the run of digits, <span class="run">, then one empty <span class="b">
 // per byte over it) and <span class="ascii">. text: the row's strings in
 // one (one decoding from wasm instead of six), separated by tabs: the
-// offset, the ASCII column, the run, the run's background-image (its
-// colours), the cells' classes joined by "\n", and two digits per cell.
+// offset, the ASCII column, the run, the run's colours (paint_hex_runs
+// paints them), the cells' classes joined by "\n", and two digits per
+// cell.
 // own_text: bit j set when cell j draws its digits itself; offsets: the
 // byte each cell shows, or 0xffffffff for padding past the end of the
 // file; selected: bit j set when cell j is selected.
 export function fill_hex_row(row, y, text, own_text, offsets, selected) {
-  const [offset, ascii, run, background, classes, digits] = text.split('\t');
-  // Styles written are remembered on the element, not read back: reading
-  // serialises the property (a long gradient list for the run) every time.
+  const [offset, ascii, run, paint, classes, digits] = text.split('\t');
+  // What was written is remembered on the element, not read back (reading
+  // a style serialises it).
   if (row.__y !== y) {
     row.style.transform = `translateY(${y}px)`;
     row.__y = y;
@@ -26,12 +27,13 @@ export function fill_hex_row(row, y, text, own_text, offsets, selected) {
   const [off, cells, asciiEl] = row.children;
   setText(off, offset);
   setText(asciiEl, ascii);
+  if (row.__paint !== paint) {
+    row.__paint = paint;
+    // The view's canvas is painted again (paint_hex_runs).
+    row.parentElement.__dirty = true;
+  }
   const runEl = cells.firstElementChild;
   setText(runEl, run);
-  if (runEl.__bg !== background) {
-    runEl.style.backgroundImage = background;
-    runEl.__bg = background;
-  }
   const cls = classes.split('\n');
   let el = runEl.nextElementSibling;
   for (let j = 0; el; j++, el = el.nextElementSibling) {
@@ -58,6 +60,101 @@ export function fill_hex_row(row, y, text, own_text, offsets, selected) {
     el.__sel = sel;
     el.__d = d;
   }
+}
+
+// The runs' colours. Why a canvas: as a background of three gradient
+// layers per row they were a long style property that a jump made the
+// browser parse, restyle and paint again for every row; here they are a
+// few rectangles a row, painted as one image. One canvas for the view, not
+// one a row: each canvas is a compositing layer, and forty of them cost
+// more to layerize than the gradients did.
+//
+// A row's colours: three layers, bottom up, separated by "|": the span
+// colours, the alternate span's shade, the field underlines (the lowest
+// two pixels). A layer is "name,x0,x1" items, space-separated: the colour
+// of custom property --name from character x0 to x1. The canvas is one
+// pixel a character across and one a CSS pixel down; the style sheet
+// scales it to the runs without smoothing.
+
+/**
+ * Paints the colours of the runs of the visible slots of `spacer` on
+ * `canvas`: a band of `height` px from `top` px (the slots' rows), when a
+ * row's colours or the band changed, or `force` says slots were hidden.
+ */
+export function paint_hex_runs(canvas, spacer, top, height, force) {
+  if (!spacer.__dirty && !force && canvas.__top === top && canvas.__h === height) return;
+  spacer.__dirty = false;
+  canvas.__spacer = spacer;
+  if (canvas.__top !== top) {
+    canvas.style.transform = `translateY(${top}px)`;
+    canvas.__top = top;
+  }
+  if (canvas.__h !== height) {
+    // Resizing clears it.
+    canvas.height = height;
+    canvas.style.height = `${height}px`;
+    canvas.__h = height;
+  }
+  const g = canvas.__g ?? (canvas.__g = canvas.getContext('2d'));
+  if (!g) return;
+  g.clearRect(0, 0, canvas.width, height);
+  for (let row = spacer.firstElementChild; row; row = row.nextElementSibling) {
+    if (row.hidden || row.__paint === undefined || row.__y === undefined) continue;
+    const y = row.__y - top;
+    if (y < 0 || y >= height) continue;
+    paintRow(g, y, row.__paint);
+  }
+}
+
+function paintRow(g, y0, paint) {
+  const layers = paint.split('|');
+  for (let k = 0; k < layers.length; k++) {
+    if (layers[k] === '') continue;
+    const [y, dy] = k === 2 ? [y0 + ROW_H - 2, 2] : [y0, ROW_H];
+    for (const item of layers[k].split(' ')) {
+      const [name, x0, x1] = item.split(',');
+      g.fillStyle = colour(name);
+      g.fillRect(+x0, y, x1 - x0, dy);
+    }
+  }
+}
+
+// A row's height in px (dom.rs).
+const ROW_H = 20;
+
+// Colours by custom property, as the root element's style resolves them
+// now: worked out once, and again when the theme changes (the data-theme
+// attribute, or the system's scheme), which repaints the views' canvases.
+const colours = new Map();
+let watching = false;
+let scratch = null;
+
+function colour(name) {
+  let c = colours.get(name);
+  if (c === undefined) {
+    if (!watching) watchTheme();
+    c = getComputedStyle(document.documentElement).getPropertyValue(`--${name}`).trim() || 'transparent';
+    // A value the canvas cannot read would leave the last colour set.
+    const probe = scratch ?? (scratch = document.createElement('canvas').getContext('2d'));
+    probe.fillStyle = '#000001';
+    probe.fillStyle = c;
+    if (probe.fillStyle === '#000001') c = 'transparent';
+    colours.set(name, c);
+  }
+  return c;
+}
+
+function watchTheme() {
+  watching = true;
+  const repaint = () => {
+    colours.clear();
+    for (const canvas of document.querySelectorAll('.hex canvas.paint')) {
+      if (canvas.__spacer === undefined) continue;
+      paint_hex_runs(canvas, canvas.__spacer, canvas.__top, canvas.__h, true);
+    }
+  };
+  new MutationObserver(repaint).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', repaint);
 }
 
 /** Forgets what a cell's attributes were (they were changed from elsewhere). */

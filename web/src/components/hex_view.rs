@@ -3,9 +3,11 @@
 //! of a file is shown in place: rows numbered by file offsets, with the
 //! file's bytes around it dimmed (`carved::Surroundings`).
 //!
-//! Drawing. A row's sixteen bytes are one run of text (`.run`), coloured
-//! by a background of three gradient layers worked out per row (field
-//! underlines, the alternate-span shade, the span colours). Over the run
+//! Drawing. A row's sixteen bytes are one run of text (`.run`). The runs'
+//! colours (the span colours, the alternate span's shade, the field
+//! underlines) are painted on one canvas under the slots, one canvas pixel
+//! a character across and a CSS pixel down, scaled to the runs without
+//! smoothing (see hex_row.js). Over the run
 //! lie sixteen empty cells (`.b`), one per byte, at fixed places: they
 //! carry the byte's offset (`data-b`), its accessible name and selection,
 //! and the marks (selection, hover, search, diff, def-use, source). A cell
@@ -14,7 +16,11 @@
 //! file's bytes. Why: a jump rewrites every visible row, and sixteen
 //! styled text cells per row made the browser restyle, lay out and paint
 //! some 700 elements (25–28 ms to redraw every row here); one text node
-//! and one style property per row take about half that (13–16 ms).
+//! and one style property per row take about half that (13–16 ms). The
+//! colours were that style property, three gradient layers per row, which
+//! the browser parsed, restyled and painted again on every jump. One
+//! canvas for the view, not one a row: each canvas is a compositing layer
+//! of its own, and forty of them cost more to layerize than the gradients.
 
 use crate::carved::{Cell, Surroundings};
 use crate::dom::{data_attr, ROW_H};
@@ -33,7 +39,8 @@ pub fn HexView() -> impl IntoView {
     vp.watch(s.hex_ref);
     let slots = Memo::new(move |_| vp.fitting_rows(EDGE_ROWS));
     let spacer = NodeRef::<leptos::html::Div>::new();
-    draw_slots(s, vp, slots, spacer);
+    let paint = NodeRef::<leptos::html::Canvas>::new();
+    draw_slots(s, vp, slots, spacer, paint);
     let rows = move || view_rows(s.model.with(|m| m.bytes.len()), s.carve.around.get());
     // Keep the selection in view (also when the pane comes back from a fold tab).
     Effect::new(move |_| {
@@ -94,7 +101,10 @@ pub fn HexView() -> impl IntoView {
             // jump rewrites the text and classes of the slots whose row
             // changed instead of building rows anew. Each slot places
             // itself at its row.
-            <div class="spacer" node_ref=spacer style:height=move || format!("{}px", rows() as f64 * ROW_H)></div>
+            <div class="spacer" node_ref=spacer style:height=move || format!("{}px", rows() as f64 * ROW_H)>
+                // The runs' colours, under the slots (hex_row.js).
+                <canvas class="paint" node_ref=paint width=RUN_CHARS.to_string() height="0" aria-hidden="true"></canvas>
+            </div>
         </div>
     }
 }
@@ -208,7 +218,7 @@ impl Slot {
             if prev.row.is_some() {
                 // Past the end: hidden, and no longer naming any byte.
                 row_el.set_hidden(true);
-                let mut cell = cells.first_element_child().and_then(|run| run.next_element_sibling());
+                let mut cell = first_cell(cells);
                 while let Some(el) = cell {
                     el.set_class_name("b");
                     for a in ["data-b", "role", "aria-selected", "aria-label"] {
@@ -249,7 +259,13 @@ impl Slot {
 /// that a selection or a hover wakes one subscriber, not one per row: each
 /// signal read here had a subscriber per slot, and every run of each
 /// re-subscribed to all of them.
-fn draw_slots(s: crate::State, vp: Viewport, slots: Memo<usize>, spacer: NodeRef<leptos::html::Div>) {
+fn draw_slots(
+    s: crate::State,
+    vp: Viewport,
+    slots: Memo<usize>,
+    spacer: NodeRef<leptos::html::Div>,
+    paint: NodeRef<leptos::html::Canvas>,
+) {
     Effect::new(move |prev: Option<Vec<Slot>>| {
         let mut drawn = prev.unwrap_or_default();
         let n = slots.get();
@@ -259,6 +275,7 @@ fn draw_slots(s: crate::State, vp: Viewport, slots: Memo<usize>, spacer: NodeRef
         let sel = s.sel.get();
         let hover = s.hover.get();
         let Some(spacer) = spacer.get() else { return drawn };
+        let removed = drawn.len() > n;
         for gone in drawn.drain(n.min(drawn.len())..) {
             gone.row.remove();
         }
@@ -286,9 +303,16 @@ fn draw_slots(s: crate::State, vp: Viewport, slots: Memo<usize>, spacer: NodeRef
             }
         };
         let around = around.map(|a| (a, file.as_deref().map(|f| &f.bytes[..])));
+        // Slots hidden or removed take their colours off the canvas.
+        let mut hid = removed;
         for (i, slot) in drawn.iter_mut().enumerate() {
             let row = Some(layout::slot_row(top, n, i)).filter(|&r| r < rows);
+            let was = slot.shown.row;
             slot.shown = slot.draw(&m, around, row, &marks_at);
+            hid |= was.is_some() && slot.shown.row.is_none();
+        }
+        if let Some(canvas) = paint.get_untracked() {
+            paint_hex_runs(&canvas, &spacer, top as f64 * ROW_H, n as u32 * ROW_H as u32, hid);
         }
         drawn
     });
@@ -301,6 +325,11 @@ extern "C" {
 
     /// Makes the next fill write the cell's attributes again (see hex_row.js).
     fn forget_hex_cell(cell: &web_sys::Element);
+
+    /// Paints the colours of the runs of `spacer`'s slots on `canvas`, a
+    /// band of `height` px from `top` px, when they changed or `force` says
+    /// slots were hidden (see hex_row.js).
+    fn paint_hex_runs(canvas: &web_sys::Element, spacer: &web_sys::Element, top: f64, height: u32, force: bool);
 }
 
 /// Offset written for a padding cell past the end of the file.
@@ -394,24 +423,26 @@ fn fill_row(
             }
         }
     }
-    let mut background = String::with_capacity(600);
-    for (n, layer) in colours.iter().enumerate() {
+    // Painted bottom up: the span colours, the shade, the underlines.
+    let mut paint = String::with_capacity(200);
+    for (n, layer) in colours.iter().rev().enumerate() {
         if n > 0 {
-            background.push_str(", ");
+            paint.push('|');
         }
-        gradient(layer, &mut background);
+        paint_layer(layer, &mut paint);
     }
     let run = std::str::from_utf8(&run).unwrap_or_default();
     let offset = around.map_or(r * ROW_BYTES, |(a, _)| a.row_offset(r, len));
     // The row's strings cross as one, tab-separated (none holds a tab).
-    let text = format!("{offset:08x}\t{ascii}\t{run}\t{background}\t{classes}\t{digits}");
+    let text = format!("{offset:08x}\t{ascii}\t{run}\t{paint}\t{classes}\t{digits}");
     fill_hex_row(row_el, r as f64 * ROW_H, &text, own_text, &offsets, selected);
 }
 
-/// Writes one background layer across a row's run: cell `j`'s colour (a
-/// custom property) under its two characters, transparent elsewhere;
-/// neighbouring cells of one colour share a stop.
-fn gradient(colours: &[Option<&str>; ROW_BYTES], out: &mut String) {
+/// Writes one layer of a row's colours: `name,x0,x1` for each stretch
+/// of the run (in characters) that cell colours cover, space-separated
+/// (hex_row.js paints them); neighbouring cells of one colour make one
+/// stretch.
+fn paint_layer(colours: &[Option<&str>; ROW_BYTES], out: &mut String) {
     use std::fmt::Write;
     let mut segments: Vec<(&str, usize, usize)> = Vec::with_capacity(ROW_BYTES);
     for (j, c) in colours.iter().enumerate() {
@@ -422,23 +453,12 @@ fn gradient(colours: &[Option<&str>; ROW_BYTES], out: &mut String) {
             _ => segments.push((c, x, x + 2)),
         }
     }
-    if segments.is_empty() {
-        out.push_str("none");
-        return;
-    }
-    out.push_str("linear-gradient(to right");
-    let mut at = 0;
-    for (c, x0, x1) in segments {
-        if x0 > at {
-            let _ = write!(out, ", transparent {at}ch {x0}ch");
+    for (k, (c, x0, x1)) in segments.into_iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
         }
-        let _ = write!(out, ", var(--{c}) {x0}ch {x1}ch");
-        at = x1;
+        let _ = write!(out, "{c},{x0},{x1}");
     }
-    if at < RUN_CHARS {
-        let _ = write!(out, ", transparent {at}ch");
-    }
-    out.push(')');
 }
 
 /// Appends the classes of a shader byte's cell: its look's, then a class
@@ -457,6 +477,11 @@ fn cell_classes(look: ByteLook, marks: Marks, bit: u16, out: &mut String) {
     }
 }
 
+/// The first byte's cell of a row's `.cells`: after the run.
+fn first_cell(cells: &web_sys::Element) -> Option<web_sys::Element> {
+    cells.first_element_child()?.next_element_sibling()
+}
+
 /// Rewrites the classes of just the cells whose marks changed (one write
 /// a cell, not a toggle per mark: each crossed into JS with its class
 /// name); a cell whose digits a mark recolours starts or stops drawing
@@ -466,8 +491,7 @@ fn toggle_marks(cells: &web_sys::Element, m: &crate::model::Model, base: usize, 
     if changed == 0 {
         return;
     }
-    // The run comes first; the cells follow it.
-    let mut cell = cells.first_element_child().and_then(|run| run.next_element_sibling());
+    let mut cell = first_cell(cells);
     let mut j = 0;
     let mut classes = String::with_capacity(48);
     while let Some(el) = cell {
@@ -553,6 +577,10 @@ mod tests {
         let css = include_str!("../../style.css");
         assert!(css.contains(".hrow, .hex-ruler { display: flex; gap: .7rem; padding: 0 .4rem;"));
         let chars = 8 + RUN_CHARS + ROW_BYTES;
+        // The canvas of the runs' colours starts where a slot's run does:
+        // past its padding, the offset's eight digits and a gap.
+        assert!(css.contains(".hex .paint { position: absolute; top: 0; left: calc(.4rem + 8ch + .7rem); width: 35ch;"));
+        assert_eq!(RUN_CHARS, 35);
         assert!(css.contains(&format!(".hex .hrow.slot {{ width: calc({chars}ch + 2.2rem + 1px); contain: strict; }}")));
     }
 }
