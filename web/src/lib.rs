@@ -1,5 +1,6 @@
 //! DXBC Explorer's plain logic, shared by the two wasm binaries and tested
-//! natively: the view model of a decoded file (`model`), selections,
+//! natively: the view model of a decoded file (`model`), how the hex view
+//! colours each byte (`byte_look`), selections,
 //! the playground's undo history (`history`),
 //! the inspector's rows, paste detection, listing syntax, the tour, the
 //! gallery of examples, the translation pane's data (`translation`) and the
@@ -10,6 +11,7 @@
 //! results as JSON, so naga is linked into the worker's wasm alone and the
 //! first view loads without it.
 
+pub mod byte_look;
 pub mod carved;
 pub mod cpu_compare;
 pub mod debugger;

@@ -15,8 +15,8 @@ mod worker_client;
 // The plain logic lives in the library (shared with the worker binary and
 // tested natively); imported at the root so `crate::model` etc. name it.
 use dxbc_web::{
-    carved, debugger, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout, listing_edit, model,
-    preview, row_window, search, selection, source_map, syntax, text, tour, translation,
+    byte_look, carved, debugger, def_use, diff_view, gallery, history, hlsl_syntax, input, inspect, layout,
+    listing_edit, model, preview, row_window, search, selection, source_map, syntax, text, tour, translation,
 };
 
 use components::translation_pane::{ensure_translation, Cached};

@@ -22,10 +22,10 @@
 //! canvas for the view, not one a row: each canvas is a compositing layer
 //! of its own, and forty of them cost more to layerize than the gradients.
 
+use crate::byte_look::{byte_look, byte_looks, ByteLook};
 use crate::carved::{Cell, Surroundings};
 use crate::dom::{data_attr, ROW_H};
 use crate::layout;
-use crate::model::{byte_look, byte_looks, ByteLook};
 use crate::selection::{self, Key, ROW_BYTES};
 use crate::st;
 use crate::viewport::{Viewport, EDGE_ROWS};
