@@ -7,8 +7,8 @@
 //! colours (the span colours, the alternate span's shade, the field
 //! underlines) are painted on one canvas under the slots, one canvas pixel
 //! a character across and a CSS pixel down, scaled to the runs without
-//! smoothing (see hex_row.js). Over the run
-//! lie sixteen empty cells (`.b`), one per byte, at fixed places: they
+//! smoothing (see hex_row.js). Over the run lie sixteen empty cells
+//! (`.b`), one per byte, at fixed places: they
 //! carry the byte's offset (`data-b`), its accessible name and selection,
 //! and the marks (selection, hover, search, diff, def-use, source). A cell
 //! holds its own digits only where their colour differs from the run's:
@@ -567,6 +567,27 @@ mod tests {
             let flowed = 2 * j + j / 4;
             assert_eq!(flowed, cell_x(j), "cell {j}");
         }
+    }
+
+    /// A row's colours cross as stretches of the run in characters:
+    /// neighbouring cells of one colour make one stretch, and the space
+    /// between dwords parts them.
+    #[test]
+    fn a_layer_of_colours_is_stretches_of_the_run() {
+        let mut colours = [None; ROW_BYTES];
+        for c in &mut colours[2..6] {
+            *c = Some("op");
+        }
+        colours[6] = Some("opd");
+        colours[15] = Some("imm");
+        let mut out = String::new();
+        paint_layer(&colours, &mut out);
+        // Cells 2-3 end the first dword (characters 4..8); cells 4-5 start
+        // the second (9..13), cell 6 follows (13..15), cell 15 ends the row.
+        assert_eq!(out, "op,4,8 op,9,13 opd,13,15 imm,33,35");
+        out.clear();
+        paint_layer(&[None; ROW_BYTES], &mut out);
+        assert_eq!(out, "");
     }
 
     /// A slot's given width holds its text: the offset's eight digits, the
