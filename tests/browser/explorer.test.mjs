@@ -82,6 +82,13 @@ test('clicking a disassembly line selects its bytes; hovering a byte shows its f
     // Clicking an inspector field selects just its bytes (operand type: bits 12..19 = bytes 1..2).
     await active.click();
     assert.deepEqual(await selectedBytes(page), [op + 5, op + 6]);
+    // Another byte of the same token marks its own field, alone, in the
+    // table and in the ribbon (the token's view stays; the marks move).
+    await page.locator(`[data-testid=hex-view] [data-b="${op + 4}"]`).hover();
+    await page.waitForFunction(() => document.querySelector('[data-testid=inspector] tr.frow.active')?.dataset.field !== 'operand type');
+    const moved = await ins.locator('tr.frow.active').evaluateAll((rows) => rows.map((r) => r.dataset.field));
+    assert.equal(moved.length, 1, `${moved}`);
+    assert.deepEqual(await ins.locator('.ribbon .rg.active').evaluateAll((cells) => cells.map((c) => c.title)), moved);
     // Keyboard: Right moves to the next token.
     await page.getByTestId('hex-view').focus();
     await page.keyboard.press('ArrowRight');

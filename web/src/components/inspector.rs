@@ -21,11 +21,16 @@ pub fn Inspector() -> impl IntoView {
         }
         s.sel.get().and_then(|sel| Some((sel.span?, sel.field, true)))
     });
+    // The token shown, and apart from it the field marked in it: moving
+    // between the fields of one token (the bytes of one token, the rows of
+    // its table) marks another row and ribbon cell, and draws nothing anew.
+    let token = Memo::new(move |_| target.get().map(|(i, _, editable)| (i, editable)));
+    let field = Memo::new(move |_| target.get().and_then(|t| t.1));
     view! {
         <div class="inspector" data-testid="inspector">
             {move || {
                 let m = s.model.get();
-                let Some((i, field, editable)) = target.get() else {
+                let Some((i, editable)) = token.get() else {
                     return view! { <p class="hint">"Hover a byte or click a line of the disassembly."</p> }.into_any();
                 };
                 let Some(r) = inspect::inspect(&m, i) else { return ().into_any() };
@@ -34,11 +39,10 @@ pub fn Inspector() -> impl IntoView {
                 let ribbon = (!r.fields.is_empty()).then(|| ribbon_view(&r, &rib, field, r.value.unwrap_or(0), i));
                 let fields = r.fields.iter().map(|f| {
                     let lo = f.lo;
-                    let active = field == Some(lo);
                     let bits = if f.lo == f.hi { format!("{}", f.lo) } else { format!("{}–{}", f.hi, f.lo) };
                     let value = if editable { field_editor(s, r.offset, f).into_any() } else { f.value.into_any() };
                     view! {
-                        <tr class=if active { "frow active" } else { "frow" } data-field=f.name
+                        <tr class=move || if field.get() == Some(lo) { "frow active" } else { "frow" } data-field=f.name
                             on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_field(&m, i, lo)); }>
                             <td class="fname">{name_with_breaks(f.name)}</td><td class="mono">{bits}</td><td class="mono">{value}</td>
                             <td><span class="meaning">{f.meaning.clone()}</span>" "<span class="vdoc">{f.value_doc}</span>
@@ -262,10 +266,10 @@ fn leaf_editor(s: State, path: String, value: String) -> impl IntoView {
     }
 }
 
-pub fn ribbon_view(
+fn ribbon_view(
     r: &inspect::Inspection,
     rib: &[Option<usize>],
-    active: Option<u8>,
+    active: Memo<Option<u8>>,
     value: u32,
     span: usize,
 ) -> impl IntoView {
@@ -287,17 +291,17 @@ pub fn ribbon_view(
             let (name, cls, flo) = match o {
                 Some(fi) => {
                     let f = &r.fields[fi];
-                    let a = if active == Some(f.lo) { " active" } else { "" };
                     // Too narrow for a name: the table below names it (a name
                     // cut to "e…" said nothing); the tooltip keeps it.
                     let n = if width < 4 { " narrow" } else { "" };
-                    (f.name.to_string(), format!("rg f{}{}{}", fi % 4, a, n), Some(f.lo))
+                    (f.name.to_string(), format!("rg f{}{}", fi % 4, n), Some(f.lo))
                 }
                 None => (String::new(), "rg none".to_string(), None),
             };
             let tip = name.clone();
             view! {
-                <div class=cls style:flex=format!("{width} 1 0") title=tip
+                <div class=move || if flo.is_some() && active.get() == flo { format!("{cls} active") } else { cls.clone() }
+                    style:flex=format!("{width} 1 0") title=tip
                     on:click=move |_| { if let Some(lo) = flo { let m = s.model.get_untracked(); s.select(selection::select_field(&m, span, lo)); } }>
                     <div class="rbits">{bits}</div>
                     <div class="rname">{name}</div>
