@@ -42,7 +42,7 @@ pub fn Inspector() -> impl IntoView {
                     let bits = if f.lo == f.hi { format!("{}", f.lo) } else { format!("{}–{}", f.hi, f.lo) };
                     let value = if editable { field_editor(s, r.offset, f).into_any() } else { f.value.into_any() };
                     view! {
-                        <tr class=move || if field.get() == Some(lo) { "frow active" } else { "frow" } data-field=f.name
+                        <tr class=move || String::from(if field.get() == Some(lo) { "frow active" } else { "frow" }) data-field=f.name
                             on:click=move |_| { let m = s.model.get_untracked(); s.select(selection::select_field(&m, i, lo)); }>
                             <td class="fname">{name_with_breaks(f.name)}</td><td class="mono">{bits}</td><td class="mono">{value}</td>
                             <td><span class="meaning">{f.meaning.clone()}</span>" "<span class="vdoc">{f.value_doc}</span>
