@@ -5,6 +5,8 @@
 //! spirv-val, and each language either writes the shader or refuses it with
 //! the typed limitation it lacks.
 
+mod common;
+
 use dxbc_naga::{BindingCount, Language, Limitation, OutputError, RegisterClass, Translation};
 use std::path::PathBuf;
 
@@ -204,22 +206,12 @@ fn each_language_writes_or_refuses_typed() {
 /// decoration, that naga 30 leaves out).
 #[test]
 fn spirv_of_ranges_passes_spirv_val() {
-    let dir = std::env::temp_dir().join(format!("dxbc-arrays-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;
     for name in RANGES {
         let Ok(t) = dxbc_naga::translate(&blob(name), &dxbc_naga::Options::default()) else { continue };
         let Ok(words) = dxbc_naga::to_spirv(&t) else { continue };
-        let path = dir.join(name.replace(".dxbc", ".spv"));
-        std::fs::write(&path, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-        let o = std::process::Command::new("spirv-val")
-            .args(["--target-env", "vulkan1.1"])
-            .arg(&path)
-            .output()
-            .expect("spirv-val is missing: install Debian's spirv-tools");
-        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        common::assert_spirv_valid(&words, name);
         checked += 1;
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(checked, 23);
 }

@@ -332,7 +332,7 @@ fn eval_of_a_built_in_input_is_refused_or_reads_its_value() {
     ));
     let t = dxbc_naga::translate(&primitive, &dxbc_naga::Options::default()).expect("translates and validates");
     let words = dxbc_naga::to_spirv(&t).expect("SPIR-V");
-    common::assert_spirv_valid(&words);
+    common::assert_spirv_valid(&words, "the SV_PrimitiveID listing");
     // v2 is still interpolated at the centroid: one OpExtInst (12) of
     // GLSL.std.450's InterpolateAtCentroid (76), for the user element.
     let mut centroid = 0;

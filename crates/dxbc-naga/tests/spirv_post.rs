@@ -4,6 +4,8 @@
 //! words are decoded here on their own, with the specification's numbers
 //! (SPIR-V 1.6 §3), not with the translator's decoder.
 
+mod common;
+
 use dxbc_naga::{Language, Limitation};
 use std::path::PathBuf;
 
@@ -67,16 +69,7 @@ fn translate(name: &str) -> dxbc_naga::Translation {
 /// The SPIR-V of a corpus shader, after `spirv-val` accepted it.
 fn validated_spirv(name: &str) -> Vec<(u32, Vec<u32>)> {
     let words = dxbc_naga::to_spirv(&translate(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let file =
-        std::env::temp_dir().join(format!("dxbc-spirv-post-{}-{}.spv", std::process::id(), name.replace('/', "_")));
-    std::fs::write(&file, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    let o = std::process::Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&file)
-        .output()
-        .expect("spirv-val is missing: install Debian's spirv-tools");
-    let _ = std::fs::remove_file(&file);
-    assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+    common::assert_spirv_valid(&words, name);
     decode(&words)
 }
 
@@ -400,11 +393,7 @@ fn validated_spirv_of_listing(listing: &str) -> (dxbc_naga::Translation, Vec<(u3
     let bytes = dxbc::asm::assemble(listing).unwrap_or_else(|e| panic!("{e}"));
     let t = dxbc_naga::translate(&dxbc::Shader::parse(&bytes).unwrap(), &dxbc_naga::Options::default()).unwrap();
     let words = dxbc_naga::to_spirv(&t).unwrap();
-    let file = std::env::temp_dir().join(format!("dxbc-spirv-post-{}-listing.spv", std::process::id()));
-    std::fs::write(&file, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    let o = std::process::Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(&file).output().unwrap();
-    let _ = std::fs::remove_file(&file);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    common::assert_spirv_valid(&words, "the listing");
     (t, decode(&words))
 }
 

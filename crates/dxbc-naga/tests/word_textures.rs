@@ -3,6 +3,8 @@
 //! the register unchanged, so the view is bound as uint words. The
 //! declarations checked are those of fxc's listings (NAME.asm).
 
+mod common;
+
 use dxbc_naga::{BindingKind, Language, RegisterClass};
 use std::path::PathBuf;
 
@@ -13,18 +15,6 @@ fn fxc(name: &str) -> (dxbc::Shader, String) {
         std::fs::read(&p).unwrap_or_else(|e| panic!("corpus file {} missing: {e}", p.display()))
     };
     (dxbc::Shader::parse(&read("dxbc")).expect("decodes"), String::from_utf8(read("asm")).unwrap())
-}
-
-fn spirv_val(words: &[u32], name: &str) {
-    let path = std::env::temp_dir().join(format!("dxbc-words-{name}-{}.spv", std::process::id()));
-    std::fs::write(&path, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
-    let o = std::process::Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&path)
-        .output()
-        .expect("spirv-val is missing: install Debian's spirv-tools");
-    let _ = std::fs::remove_file(&path);
-    assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
 }
 
 #[test]
@@ -48,7 +38,7 @@ fn double_textures_are_uint_word_textures() {
         }
     }
     // Native doubles in SPIR-V; software binary64 in WGSL.
-    spirv_val(&dxbc_naga::to_spirv(&t).expect("SPIR-V"), name);
+    common::assert_spirv_valid(&dxbc_naga::to_spirv(&t).expect("SPIR-V"), name);
     assert!(t.software_doubles().is_some_and(|s| s.is_ok()), "{name}");
     assert!(dxbc_naga::to_wgsl(&t).expect("WGSL").contains("fn f64_"), "{name}");
 }
@@ -65,7 +55,7 @@ fn tbuffers_are_four_word_rows() {
         for l in Language::ALL {
             let written = match l {
                 Language::Wgsl => dxbc_naga::to_wgsl(&t).is_ok(),
-                Language::Spirv => dxbc_naga::to_spirv(&t).inspect(|w| spirv_val(w, name)).is_ok(),
+                Language::Spirv => dxbc_naga::to_spirv(&t).inspect(|w| common::assert_spirv_valid(w, name)).is_ok(),
                 Language::Hlsl => dxbc_naga::to_hlsl(&t).is_ok(),
                 Language::Msl => dxbc_naga::to_msl(&t).is_ok(),
                 Language::Glsl => dxbc_naga::to_glsl(&t).is_ok(),

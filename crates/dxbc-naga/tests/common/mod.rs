@@ -1,5 +1,6 @@
-//! What the listing-based tests share: a listing assembled, translated
-//! with the default options (as the CLI does) and written as WGSL.
+//! What the tests share: a listing assembled, translated with the default
+//! options (as the CLI does) and written as WGSL; SPIR-V words checked by
+//! `spirv-val`.
 
 #[allow(dead_code)]
 pub fn wgsl_of(listing: &str) -> String {
@@ -18,9 +19,10 @@ pub fn body_of(wgsl: &str) -> &str {
     &wgsl[start..]
 }
 
-/// Asserts that `spirv-val` accepts the words for Vulkan 1.1.
+/// Asserts that `spirv-val` accepts the words for Vulkan 1.1 (the
+/// environment of the corpus tests); `what` names them when it does not.
 #[allow(dead_code)]
-pub fn assert_spirv_valid(words: &[u32]) {
+pub fn assert_spirv_valid(words: &[u32], what: &str) {
     let file = std::env::temp_dir().join(format!("dxbc-test-{}-{:p}.spv", std::process::id(), words.as_ptr()));
     std::fs::write(&file, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
     let o = std::process::Command::new("spirv-val")
@@ -29,5 +31,5 @@ pub fn assert_spirv_valid(words: &[u32]) {
         .output()
         .expect("spirv-val is missing: install Debian's spirv-tools");
     let _ = std::fs::remove_file(&file);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{what}: {}", String::from_utf8_lossy(&o.stderr));
 }
