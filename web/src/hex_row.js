@@ -78,13 +78,16 @@ export function fill_hex_row(row, y, text, own_text, offsets, selected) {
 
 /**
  * Paints the colours of the runs of the visible slots of `spacer` on
- * `canvas`: a band of `height` px from `top` px (the slots' rows), when a
- * row's colours or the band changed, or `force` says slots were hidden.
+ * `canvas`: a band of `rows` rows of `rowH` px from `top` px (the slots'
+ * rows), when a row's colours or the band changed, or `force` says slots
+ * were hidden.
  */
-export function paint_hex_runs(canvas, spacer, top, height, force) {
+export function paint_hex_runs(canvas, spacer, top, rows, rowH, force) {
+  const height = rows * rowH;
   if (!spacer.__dirty && !force && canvas.__top === top && canvas.__h === height) return;
   spacer.__dirty = false;
   canvas.__spacer = spacer;
+  canvas.__rowH = rowH;
   if (canvas.__top !== top) {
     canvas.style.transform = `translateY(${top}px)`;
     canvas.__top = top;
@@ -102,15 +105,15 @@ export function paint_hex_runs(canvas, spacer, top, height, force) {
     if (row.hidden || row.__paint === undefined || row.__y === undefined) continue;
     const y = row.__y - top;
     if (y < 0 || y >= height) continue;
-    paintRow(g, y, row.__paint);
+    paintRow(g, y, rowH, row.__paint);
   }
 }
 
-function paintRow(g, y0, paint) {
+function paintRow(g, y0, rowH, paint) {
   const layers = paint.split('|');
   for (let k = 0; k < layers.length; k++) {
     if (layers[k] === '') continue;
-    const [y, dy] = k === 2 ? [y0 + ROW_H - 2, 2] : [y0, ROW_H];
+    const [y, dy] = k === 2 ? [y0 + rowH - 2, 2] : [y0, rowH];
     for (const item of layers[k].split(' ')) {
       const [name, x0, x1] = item.split(',');
       g.fillStyle = colour(name);
@@ -118,9 +121,6 @@ function paintRow(g, y0, paint) {
     }
   }
 }
-
-// A row's height in px (dom.rs).
-const ROW_H = 20;
 
 // Colours by custom property, as the root element's style resolves them
 // now: worked out once, and again when the theme changes (the data-theme
@@ -150,7 +150,7 @@ function watchTheme() {
     colours.clear();
     for (const canvas of document.querySelectorAll('.hex canvas.paint')) {
       if (canvas.__spacer === undefined) continue;
-      paint_hex_runs(canvas, canvas.__spacer, canvas.__top, canvas.__h, true);
+      paint_hex_runs(canvas, canvas.__spacer, canvas.__top, canvas.__h / canvas.__rowH, canvas.__rowH, true);
     }
   };
   new MutationObserver(repaint).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });

@@ -312,7 +312,7 @@ fn draw_slots(
             hid |= was.is_some() && slot.shown.row.is_none();
         }
         if let Some(canvas) = paint.get_untracked() {
-            paint_hex_runs(&canvas, &spacer, top as f64 * ROW_H, n as u32 * ROW_H as u32, hid);
+            paint_hex_runs(&canvas, &spacer, top as f64 * ROW_H, n as u32, ROW_H as u32, hid);
         }
         drawn
     });
@@ -327,9 +327,16 @@ extern "C" {
     fn forget_hex_cell(cell: &web_sys::Element);
 
     /// Paints the colours of the runs of `spacer`'s slots on `canvas`, a
-    /// band of `height` px from `top` px, when they changed or `force` says
-    /// slots were hidden (see hex_row.js).
-    fn paint_hex_runs(canvas: &web_sys::Element, spacer: &web_sys::Element, top: f64, height: u32, force: bool);
+    /// band of `rows` rows of `row_h` px from `top` px, when they changed
+    /// or `force` says slots were hidden (see hex_row.js).
+    fn paint_hex_runs(
+        canvas: &web_sys::Element,
+        spacer: &web_sys::Element,
+        top: f64,
+        rows: u32,
+        row_h: u32,
+        force: bool,
+    );
 }
 
 /// Offset written for a padding cell past the end of the file.
@@ -444,20 +451,26 @@ fn fill_row(
 /// stretch.
 fn paint_layer(colours: &[Option<&str>; ROW_BYTES], out: &mut String) {
     use std::fmt::Write;
-    let mut segments: Vec<(&str, usize, usize)> = Vec::with_capacity(ROW_BYTES);
+    let start = out.len();
+    let mut put = |(c, x0, x1): (&str, usize, usize)| {
+        let sep = if out.len() > start { " " } else { "" };
+        let _ = write!(out, "{sep}{c},{x0},{x1}");
+    };
+    let mut open: Option<(&str, usize, usize)> = None;
     for (j, c) in colours.iter().enumerate() {
         let Some(c) = *c else { continue };
         let x = cell_x(j);
-        match segments.last_mut() {
-            Some(last) if last.0 == c && last.2 == x => last.2 = x + 2,
-            _ => segments.push((c, x, x + 2)),
+        match open.as_mut() {
+            Some(s) if s.0 == c && s.2 == x => s.2 = x + 2,
+            _ => {
+                if let Some(s) = open.replace((c, x, x + 2)) {
+                    put(s);
+                }
+            }
         }
     }
-    for (k, (c, x0, x1)) in segments.into_iter().enumerate() {
-        if k > 0 {
-            out.push(' ');
-        }
-        let _ = write!(out, "{c},{x0},{x1}");
+    if let Some(s) = open {
+        put(s);
     }
 }
 
