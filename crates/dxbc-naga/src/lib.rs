@@ -6,6 +6,7 @@
 //! `to_*` functions run naga's backends on it.
 #![forbid(unsafe_code)]
 
+mod arena_room;
 mod cbuffer_struct;
 mod dead;
 mod direct_io;
@@ -217,6 +218,16 @@ pub struct Translation {
     pub(crate) software_doubles: Option<LazySoftwareDoubles>,
 }
 
+/// The entry point's expression arena goes back to the thread's kept room
+/// (`arena_room`), for the next translation to grow into.
+impl Drop for Translation {
+    fn drop(&mut self) {
+        for ep in &mut self.module.entry_points {
+            crate::arena_room::give(std::mem::take(&mut ep.function.expressions));
+        }
+    }
+}
+
 /// A second lowering of a shader with doubles, in software binary64.
 #[derive(Debug)]
 pub struct SoftwareDoubles {
@@ -244,8 +255,10 @@ impl LazySoftwareDoubles {
         self.made
             .get_or_init(|| {
                 let (shader, options, form) = &*self.source;
-                lower::translate_form(shader, options, *form)
-                    .map(|t| SoftwareDoubles { module: t.module, info: t.info })
+                lower::translate_form(shader, options, *form).map(|mut t| SoftwareDoubles {
+                    module: std::mem::take(&mut t.module),
+                    info: std::mem::take(&mut t.info),
+                })
             })
             .as_ref()
     }
