@@ -726,6 +726,33 @@ pub fn to_hlsl(t: &Translation) -> Result<String, OutputError> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The module's IR (its debug form shows every expression, handle and
+    /// span), naga's validation of it and its WGSL.
+    fn kept_state_outputs(bytes: &[u8]) -> Option<(String, String, String)> {
+        let shader = dxbc::Shader::parse(bytes).ok()?;
+        let t = crate::translate(&shader, &Default::default()).ok()?;
+        Some((format!("{:?}", t.module), format!("{:?}", t.info), crate::to_wgsl(&t).unwrap_or_default()))
+    }
+
+    /// What a thread keeps from one translation to the next (the expression
+    /// arena's room, `arena_room`; the validators, `validate`) changes no
+    /// translation: every fxc shader translated on one thread, each after
+    /// one of a very different size, is what a fresh thread makes of it.
+    #[test]
+    fn kept_state_translates_as_a_fresh_thread_does() {
+        let mut files = crate::test_corpus::fxc_files();
+        files.sort_by_key(|(p, b)| (b.len(), p.clone()));
+        let mut compared = 0;
+        for i in crate::test_corpus::largest_then_smallest(files.len()) {
+            let (path, bytes) = &files[i];
+            let kept = kept_state_outputs(bytes);
+            let fresh = std::thread::scope(|s| s.spawn(|| kept_state_outputs(bytes)).join().unwrap());
+            assert!(kept == fresh, "{}: the translation differs on a thread that kept state", path.display());
+            compared += usize::from(kept.is_some());
+        }
+        assert!(compared > 300, "{compared} fxc shaders translate");
+    }
     /// Writing SPIR-V (native `f64`) never makes the software-doubles
     /// lowering; the first writer of a language without `f64` makes it, once.
     #[test]
