@@ -355,10 +355,8 @@ pub(crate) fn drop_unread_outputs(
         let gone = !(kept & named | in_functions);
         let drop = gone & named;
         if drop != 0 {
-            crate::ir_walk::rebuild_blocks(body, &mut |s, span, out| match s {
-                S::Store { pointer, .. } if is_out.get(pointer.index()).is_some_and(|b| b & drop != 0) => {}
-                s => out.push(s, span),
-            });
+            let dropped = |s: &S| matches!(*s, S::Store { pointer, .. } if is_out.get(pointer.index()).is_some_and(|b| b & drop != 0));
+            crate::ir_walk::rebuild_blocks_where(body, &dropped, &mut |_, _, _| {});
             for (h, e) in f.expressions.iter_mut() {
                 if let E::GlobalVariable(g) = *e {
                     if is_out[h.index()] & drop != 0 {
