@@ -192,7 +192,7 @@ fn translate_writes_hull_and_domain_shaders_as_their_passes() {
     // constants are 4 edge factors in o0..o3.x and 2 inside ones in o4, o5.
     let shader = dxbc::Shader::parse(&std::fs::read(&hs).unwrap()).unwrap();
     let t = dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), F::PatchConstant).unwrap();
-    let tess = t.compute_form.as_ref().unwrap().tessellation.as_ref().unwrap();
+    let tess = t.compute_form.unwrap().tessellation.unwrap();
     assert_eq!(tess.domain, Some(dxbc_naga::stages::TessDomain::Quad));
     assert_eq!(tess.partitioning, Some(dxbc_naga::stages::Partitioning::Integer));
     assert_eq!(tess.output_primitive, Some(dxbc_naga::stages::TessOutputPrimitive::TriangleCcw));

@@ -6,7 +6,6 @@
 //! `to_*` functions run naga's backends on it.
 #![forbid(unsafe_code)]
 
-mod arena_room;
 mod cbuffer_struct;
 mod dead;
 mod direct_io;
@@ -218,16 +217,6 @@ pub struct Translation {
     pub(crate) software_doubles: Option<LazySoftwareDoubles>,
 }
 
-/// The entry point's expression arena goes back to the thread's kept room
-/// (`arena_room`), for the next translation to grow into.
-impl Drop for Translation {
-    fn drop(&mut self) {
-        for ep in &mut self.module.entry_points {
-            crate::arena_room::give(std::mem::take(&mut ep.function.expressions));
-        }
-    }
-}
-
 /// A second lowering of a shader with doubles, in software binary64.
 #[derive(Debug)]
 pub struct SoftwareDoubles {
@@ -255,10 +244,8 @@ impl LazySoftwareDoubles {
         self.made
             .get_or_init(|| {
                 let (shader, options, form) = &*self.source;
-                lower::translate_form(shader, options, *form).map(|mut t| SoftwareDoubles {
-                    module: std::mem::take(&mut t.module),
-                    info: std::mem::take(&mut t.info),
-                })
+                lower::translate_form(shader, options, *form)
+                    .map(|t| SoftwareDoubles { module: t.module, info: t.info })
             })
             .as_ref()
     }
@@ -726,19 +713,24 @@ pub fn to_hlsl(t: &Translation) -> Result<String, OutputError> {
 
 #[cfg(test)]
 mod tests {
-
-    /// The module's IR (its debug form shows every expression, handle and
-    /// span), naga's validation of it and its WGSL.
-    fn kept_state_outputs(bytes: &[u8]) -> Option<(String, String, String)> {
+    /// The module's IR (its debug form: every expression and handle), the
+    /// span of every expression of every function (the debug form leaves
+    /// spans out), naga's validation of it and its WGSL.
+    fn kept_state_outputs(bytes: &[u8]) -> Option<(String, Vec<naga::Span>, String, String)> {
         let shader = dxbc::Shader::parse(bytes).ok()?;
         let t = crate::translate(&shader, &Default::default()).ok()?;
-        Some((format!("{:?}", t.module), format!("{:?}", t.info), crate::to_wgsl(&t).unwrap_or_default()))
+        let functions = t.module.functions.iter().map(|(_, f)| f);
+        let spans = functions
+            .chain(t.module.entry_points.iter().map(|e| &e.function))
+            .flat_map(|f| f.expressions.iter().map(|(h, _)| f.expressions.get_span(h)))
+            .collect();
+        Some((format!("{:?}", t.module), spans, format!("{:?}", t.info), crate::to_wgsl(&t).unwrap_or_default()))
     }
 
-    /// What a thread keeps from one translation to the next (the expression
-    /// arena's room, `arena_room`; the validators, `validate`) changes no
-    /// translation: every fxc shader translated on one thread, each after
-    /// one of a very different size, is what a fresh thread makes of it.
+    /// What a thread keeps from one translation to the next (the
+    /// validators, `validate`) changes no translation: every fxc shader
+    /// translated on one thread, each after one of a very different size,
+    /// is what a fresh thread makes of it, spans included.
     #[test]
     fn kept_state_translates_as_a_fresh_thread_does() {
         let mut files = crate::test_corpus::fxc_files();
@@ -753,6 +745,7 @@ mod tests {
         }
         assert!(compared > 300, "{compared} fxc shaders translate");
     }
+
     /// Writing SPIR-V (native `f64`) never makes the software-doubles
     /// lowering; the first writer of a language without `f64` makes it, once.
     #[test]

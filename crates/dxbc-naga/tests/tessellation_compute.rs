@@ -244,7 +244,7 @@ fn patch_constant_records_feed_the_tessellator() {
     for (name, mode, want) in cases {
         let shader = parse(&root.join(format!("{name}.dxbc"))).unwrap();
         let t = dxbc_naga::translate_pipeline_stage(&shader, &Default::default(), StageForm::PatchConstant).unwrap();
-        let tess = t.compute_form.as_ref().unwrap().tessellation.as_ref().unwrap();
+        let tess = t.compute_form.unwrap().tessellation.unwrap();
         assert_eq!(tess.tessellator_mode(), Some(mode), "{name}");
         // Register r's x holds r + 1.
         let mut record = vec![0u32; dxbc_naga::stages::REGISTER_STRIDE as usize * 4];

@@ -1176,12 +1176,12 @@ impl<'a> Wgpu<'a> {
         if options == (dxbc_naga::Options { doubles: self.doubles, ..Default::default() }) {
             return Ok((c.translation.module.clone(), c.module.clone()));
         }
-        let mut translation = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
+        let translation = dxbc_naga::translate(&c.shader, &options).map_err(|e| match Skip::translation(&e) {
             Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
             skip => OpErr::Skip(skip),
         })?;
         let m = self.wgpu_module(&translation, "specialised")?;
-        Ok((std::mem::take(&mut translation.module), m))
+        Ok((translation.module, m))
     }
 
     /// The draw's sample count: every attachment has the pipeline's.

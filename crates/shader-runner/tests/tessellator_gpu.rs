@@ -172,7 +172,7 @@ fn gpu_params_read_the_factor_words_factors_of_reads() {
         else {
             continue;
         };
-        let Some(tess) = t.compute_form.as_ref().and_then(|f| f.tessellation.as_ref()) else { continue };
+        let Some(tess) = t.compute_form.and_then(|f| f.tessellation) else { continue };
         let Some(params) = tess.gpu_params(1) else { continue };
         // Distinct values in every word of the record.
         let words: Vec<u32> = (0..params.record_words).map(|w| (2.0 + w as f32 * 0.5).to_bits()).collect();

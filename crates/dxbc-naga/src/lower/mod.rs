@@ -442,7 +442,7 @@ pub(crate) fn translate_form(
         depth_textures: BTreeSet::new(),
         atomic_targets: BTreeMap::new(),
         record_kinds: BTreeMap::new(),
-        f: Function { name: Some("dxbc_main".into()), expressions: crate::arena_room::take(), ..Default::default() },
+        f: Function { name: Some("dxbc_main".into()), ..Default::default() },
         regs: Vec::new(),
         reg_vars: BTreeMap::new(),
         scopes: Vec::new(),

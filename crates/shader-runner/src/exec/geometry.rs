@@ -281,7 +281,7 @@ impl<'a> Wgpu<'a> {
             interpolation_from: Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
             ..Default::default()
         };
-        let mut draw =
+        let draw =
             dxbc_naga::translate_pipeline_stage(&gs.shader, &options, StageForm::DrawFromBuffer).map_err(|e| {
                 match Skip::translation(&e) {
                     Skip { status: Status::Fail, detail } => OpErr::Fail(detail),
@@ -302,8 +302,8 @@ impl<'a> Wgpu<'a> {
         let pulled = Pulled {
             writes_primitive_id,
             module: self.wgpu_module(&draw, "geometry draw")?,
-            naga: std::mem::take(&mut draw.module),
-            bindings: std::mem::take(&mut draw.bindings),
+            naga: draw.module,
+            bindings: draw.bindings,
             topology,
             records: vec![(StageBufferRole::Input, gs_out)],
             indices: None,

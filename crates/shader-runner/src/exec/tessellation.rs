@@ -123,7 +123,7 @@ impl<'a> Wgpu<'a> {
             interpolation_from: Some(dxbc_naga::PixelInputs::of(&ps.shader).map_err(|e| OpErr::Fail(e.to_string()))?),
             ..options
         };
-        let mut draw = dxbc_naga::translate_pipeline_stage(&ds.shader, &options, StageForm::DrawFromBuffer)
+        let draw = dxbc_naga::translate_pipeline_stage(&ds.shader, &options, StageForm::DrawFromBuffer)
             .map_err(|e| translation_error(&e))?;
         // Pass 4: the tessellator, and its totals for the draw's index count.
         let mut params = params;
@@ -145,8 +145,8 @@ impl<'a> Wgpu<'a> {
         let pulled = Pulled {
             writes_primitive_id: false,
             module: self.wgpu_module(&draw, "domain draw")?,
-            naga: std::mem::take(&mut draw.module),
-            bindings: std::mem::take(&mut draw.bindings),
+            naga: draw.module,
+            bindings: draw.bindings,
             topology,
             records: vec![
                 (StageBufferRole::DomainPoints, tessellated.points),
