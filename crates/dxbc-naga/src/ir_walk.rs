@@ -110,10 +110,10 @@ pub(crate) fn for_each_statement_operand(s: &S, mut f: impl FnMut(naga::Handle<E
 }
 
 /// Rebuilds the blocks, `block` and those nested in it, that hold a
-/// statement `wants` picks: `replace` gets each statement of such a block
-/// and pushes into the block being rebuilt what stands in its place:
-/// nothing, the statement itself, or several. A block with none is left as
-/// it is (its nested blocks are still visited). Why not rebuild every
+/// statement `wants` picks: `replace` gets each picked statement and
+/// pushes into the block being rebuilt what stands in its place (nothing,
+/// or other statements); the others stay as they are. A block with none
+/// is left as it is (its nested blocks are still visited). Why not rebuild every
 /// block: the edits are few (the stores of an unread output, a function's
 /// returns), and moving every statement of every block into a new one
 /// cost about 1 % of a translation.

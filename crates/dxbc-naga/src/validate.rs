@@ -1,13 +1,12 @@
-//! naga's validation with every check and capability on, through one
-//! validator per thread. `Validator::validate` clears its tables before it
-//! starts, so a reused validator judges each module alone; what reuse saves
-//! is rebuilding those tables (hash sets, the type layouter, the expression
-//! lists) for every module, a large part of validating a small shader.
-//! The cost: a thread keeps the tables of the largest module it validated
-//! (for the largest corpus shaders, bit sets of tens of kilobytes), and
-//! clearing them is a memset of that size. The state `reset` leaves alone
-//! belongs to ray tracing, which no translation uses, or is cleared per
-//! function.
+//! naga's validation with every check and capability on, through
+//! validators kept per thread (two, below). `Validator::validate` clears
+//! its tables before it starts, so a reused validator judges each module
+//! alone; what reuse saves is rebuilding those tables (hash sets, the type
+//! layouter, the expression lists) for every module, a large part of
+//! validating a small shader. The cost: a validator keeps the tables of the
+//! largest module it validated (for the largest corpus shaders, bit sets of
+//! tens of kilobytes). The state `reset` leaves alone belongs to ray
+//! tracing, which no translation uses, or is cleared per function.
 //!
 //! Those tables are cleared whole, at the size of the largest module the
 //! validator ever held: a bit set per function is zeroed in full for every

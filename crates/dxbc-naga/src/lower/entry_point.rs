@@ -1060,14 +1060,9 @@ enum OutValue {
 /// Replaces every `return` in `block` (nested ones included) with what
 /// `at_return` pushes into a block in its place.
 fn expand_returns(block: &mut Block, at_return: &mut dyn FnMut(&mut Block)) {
-    crate::ir_walk::rebuild_blocks_where(
-        block,
-        &|s| matches!(s, S::Return { value: None }),
-        &mut |s, span, out| match s {
-            S::Return { value: None } => at_return(out),
-            s => out.push(s, span),
-        },
-    );
+    crate::ir_walk::rebuild_blocks_where(block, &|s| matches!(s, S::Return { value: None }), &mut |_, _, out| {
+        at_return(out)
+    });
 }
 
 /// How an entry-point argument lands in its register.
