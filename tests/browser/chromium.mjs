@@ -77,18 +77,61 @@ export async function currentLink(page) {
 
 /**
  * The bytes the hex view draws, as [offset, value] pairs. A row's digits
- * are one run of text with a cell over each byte; a cell that draws its
- * own digits (selected, hovered, padding) shows those, else the run's at
- * the cell's place (two characters a byte, a space between dwords).
+ * are one run of text (two characters a byte, a space between dwords); a
+ * byte has a cell of its own only where it shows something, and a cell
+ * that draws its own digits (selected, hovered, padding) shows those. The
+ * byte under each place of a row is what hex_row.js keeps on the row
+ * (`__offsets`, 0xffffffff past the end), the map the page's own pointer
+ * handling reads.
  */
 export async function drawnBytes(page) {
-  return page.$$eval('[data-testid=hex-view] .b[data-b]', (els) => els.map((e) => {
-    const j = [...e.parentElement.querySelectorAll(':scope > .b')].indexOf(e);
-    const x = Math.floor(j / 4) * 9 + (j % 4) * 2;
-    const own = e.textContent;
-    const digits = own !== '' ? own : e.parentElement.querySelector(':scope > .run').textContent.substr(x, 2);
-    return [Number(e.dataset.b), parseInt(digits, 16)];
+  return page.$$eval('[data-testid=hex-view] .hrow.slot:not([hidden])', (rows) => rows.flatMap((row) => {
+    const run = row.querySelector('.run').textContent;
+    const cells = row.querySelectorAll('.cells > .b');
+    return [...(row.__offsets ?? [])].flatMap((b, j) => {
+      if (b === 0xffffffff) return [];
+      const own = cells[j].hidden ? '' : cells[j].textContent;
+      const digits = own !== '' ? own : run.substr(Math.floor(j / 4) * 9 + (j % 4) * 2, 2);
+      return [[b, parseInt(digits, 16)]];
+    });
   }));
+}
+
+/**
+ * Where the hex view draws byte `b`: the box of its two characters in the
+ * run of the row that shows it, once that row lies inside the view
+ * (scrolled to, when it is drawn out of sight). Waits for a row to show it.
+ */
+export async function byteBox(page, b, timeout = 5000) {
+  const handle = await page.waitForFunction((b) => {
+    const view = document.querySelector('[data-testid=hex-view]');
+    for (const row of view.querySelectorAll('.hrow.slot:not([hidden])')) {
+      const j = row.__offsets ? row.__offsets.indexOf(b) : -1;
+      if (j < 0) continue;
+      const r = row.querySelector('.run').getBoundingClientRect();
+      const v = view.getBoundingClientRect();
+      if (r.top < v.top || r.bottom > v.bottom) {
+        view.scrollTop += r.top < v.top ? r.top - v.top : r.bottom - v.bottom;
+        return null;
+      }
+      const ch = r.width / 35;
+      return { x: r.left + (Math.floor(j / 4) * 9 + (j % 4) * 2) * ch, y: r.top, width: 2 * ch, height: r.height };
+    }
+    return null;
+  }, b, { timeout });
+  return handle.jsonValue();
+}
+
+/** Moves the pointer over byte `b` of the hex view (see byteBox). */
+export async function hoverByte(page, b) {
+  const box = await byteBox(page, b);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/** Clicks byte `b` of the hex view (see byteBox). */
+export async function clickByte(page, b) {
+  const box = await byteBox(page, b);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
 /**
@@ -98,7 +141,7 @@ export async function drawnBytes(page) {
  * the dark), near the top of the cell (above the digits).
  */
 export async function assertPaintedIn(page, b, prop) {
-  const box = await page.locator(`[data-testid=hex-view] [data-b="${b}"]`).boundingBox();
+  const box = await byteBox(page, b);
   const [value, dark] = await page.evaluate((p) => [getComputedStyle(document.documentElement).getPropertyValue(`--${p}`), getComputedStyle(document.documentElement).colorScheme === 'dark'], prop);
   // A colour-mix computes to color(srgb r g b) with channels in 0..1, or to rgb(r, g, b).
   const srgb = /^color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)/.exec(value.trim());

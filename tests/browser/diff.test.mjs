@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, currentLink, dxbcCli, withPage, scratchDir } from './chromium.mjs';
+import { APP_URL, CORPUS, clickByte, currentLink, dxbcCli, withPage, scratchDir } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 
@@ -96,7 +96,7 @@ test('a diff of a shader against its edited copy highlights exactly the changed 
     assert.deepEqual((await marked(page, 'dbyte')).sort((a, b) => a - b), differing);
 
     // A row's click selects its instruction in the current file.
-    await page.locator('[data-testid=hex-view] .b[data-b="0"]').click();
+    await clickByte(page, 0);
     assert.equal(await row.getAttribute('aria-selected'), 'false');
     await row.click();
     const selLine = page.locator('[data-testid=disassembly] .line[aria-selected=true]');

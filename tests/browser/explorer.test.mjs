@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { withPage, currentLink, dxbcCli, drawnBytes, assertPaintedIn } from './chromium.mjs';
+import { withPage, currentLink, dxbcCli, drawnBytes, assertPaintedIn, byteBox, hoverByte } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -70,7 +70,7 @@ test('clicking a disassembly line selects its bytes; hovering a byte shows its f
     assert.deepEqual(sel, Array.from({ length: 32 }, (_, i) => op + i));
     assert.match(await page.locator('[data-testid=disassembly] .line.sel').textContent(), /^mul o0\.xyzw, r0\.xyzw, cb0\[0\]\.xyzw$/);
     // Byte 2 of the first operand token holds bits 16..23: the operand type.
-    await page.locator(`[data-testid=hex-view] [data-b="${op + 6}"]`).hover();
+    await hoverByte(page, op + 6);
     const ins = page.getByTestId('inspector');
     await page.waitForFunction(() => document.querySelector('[data-testid=inspector-title]')?.textContent === 'operand token');
     const active = ins.locator('tr.frow.active');
@@ -84,7 +84,7 @@ test('clicking a disassembly line selects its bytes; hovering a byte shows its f
     assert.deepEqual(await selectedBytes(page), [op + 5, op + 6]);
     // Another byte of the same token marks its own field, alone, in the
     // table and in the ribbon (the token's view stays; the marks move).
-    await page.locator(`[data-testid=hex-view] [data-b="${op + 4}"]`).hover();
+    await hoverByte(page, op + 4);
     await page.waitForFunction(() => document.querySelector('[data-testid=inspector] tr.frow.active')?.dataset.field !== 'operand type');
     const moved = await ins.locator('tr.frow.active').evaluateAll((rows) => rows.map((r) => r.dataset.field));
     assert.equal(moved.length, 1, `${moved}`);
@@ -305,7 +305,7 @@ test('names from the shader are shown as text, never as markup', async () => {
     const creatorAt = fixture.indexOf('<img src=x onerror=alert(1)>\0');
     assert.ok(creatorAt > 0);
     await hexTop(page);
-    await page.locator(`[data-testid=hex-view] [data-b="${creatorAt + 3}"]`).hover();
+    await hoverByte(page, creatorAt + 3);
     await page.waitForFunction(() => document.querySelector('[data-testid=inspector-path]')?.textContent === 'RDEF/creator');
     assert.equal(await page.getByTestId('inspector-value').textContent(), '<img src=x onerror=alert(1)>');
     const dis = page.getByTestId('disassembly');
@@ -421,7 +421,7 @@ const L9_VS = fs.readFileSync(path.join(CORPUS, 'fxc', 'angle63_passthrough2d11v
 /** Scrolls the hex view to its first row (the page scrolls it to the selection). */
 async function hexTop(page) {
   await page.getByTestId('hex-view').evaluate((el) => { el.scrollTop = 0; });
-  await page.locator('[data-testid=hex-view] [data-b="0"]').waitFor({ timeout: 5000 });
+  await byteBox(page, 0);
 }
 
 test('hovering an RDEF byte shows its leaf field in the inspector', async () => {
@@ -436,12 +436,12 @@ test('hovering an RDEF byte shows its leaf field in the inspector', async () => 
     for (let y = 0, end = false; at < 0 && !end; y += 200) {
       const top = await page.getByTestId('hex-view').evaluate((el, y) => { el.scrollTop = y; return el.scrollTop; }, y);
       end = top < y;
-      await page.locator(`[data-testid=hex-view] [data-b="${Math.floor(top / 20) * 16}"]`).waitFor({ timeout: 5000 });
+      await byteBox(page, Math.floor(top / 20) * 16);
       const drawn = new Map(await drawnBytes(page));
       for (const [o] of drawn) if (want.every((c, k) => drawn.get(o + k) === c)) { at = o; break; }
     }
     assert.ok(at > 0, 'Material is drawn');
-    await page.locator(`[data-testid=hex-view] [data-b="${at + 2}"]`).hover();
+    await hoverByte(page, at + 2);
     await page.waitForFunction(() => document.querySelector('[data-testid=inspector-path]')?.textContent === 'RDEF/constant_buffers[0]/name');
     assert.equal(await page.getByTestId('inspector-value').textContent(), 'Material');
     // The whole leaf lights up: the name and its NUL.
@@ -468,7 +468,7 @@ test('a level-9 listing line selects its SM2 bytes, and its bytes light the line
     assert.match(await page.getByTestId('inspector-path').textContent(), /^Aon9\/program\/instructions\[3\]\//);
     assert.equal(await page.locator('[data-testid=disassembly] .line.sel').textContent(), '    add oPos.xy, v0, c0');
     // Hovering the last dword of the instruction lights the same line.
-    await page.locator(`[data-testid=hex-view] [data-b="${sel[15]}"]`).hover();
+    await hoverByte(page, sel[15]);
     await page.waitForFunction(() => document.querySelector('[data-testid=disassembly] .line.hl')?.textContent === '    add oPos.xy, v0, c0');
     assert.deepEqual(errors, []);
   });

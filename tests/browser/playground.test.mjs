@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, currentLink, dxbcCli, withPage, scratchDir } from './chromium.mjs';
+import { APP_URL, CORPUS, clickByte, currentLink, drawnBytes, dxbcCli, hoverByte, withPage, scratchDir } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 
@@ -61,20 +61,13 @@ test('setting saturate on a mul re-signs the file; undo, redo and the downloads 
 
     // The bytes are exactly what `dxbc edit` writes; the listing is `dxbc disasm`'s.
     const want = cli('edit', '--at', `0x${MUL_AT.toString(16)}`, '--field', 'saturate', '--value', '1', MERGE);
-    // The hex view shows them: every drawn cell reads its byte, the edited
+    // The hex view shows them: every drawn byte reads right, the edited
     // token's and the checksum's included (an edit redraws only the rows
-    // whose bytes it changed). A cell draws its digits itself or over the
-    // row's run, two a byte, a space between dwords.
-    const cells = await page.$$eval('[data-testid=hex-view] .hrow:not([hidden])', (rows) => rows.flatMap((row) => {
-      const run = row.querySelector('.run')?.textContent ?? '';
-      return [...row.querySelectorAll('.b')].map((c, j) => ({
-        b: c.dataset.b === undefined ? null : Number(c.dataset.b),
-        digits: c.textContent || run.substr(Math.floor(j / 4) * 9 + (j % 4) * 2, 2),
-      })).filter((c) => c.b !== null);
-    }));
-    const drawn = new Set(cells.map((c) => c.b));
+    // whose bytes it changed).
+    const cells = await drawnBytes(page);
+    const drawn = new Set(cells.map(([b]) => b));
     for (const b of [MUL_AT, MUL_AT + 3, 4, 19]) assert.ok(drawn.has(b), `byte ${b} is drawn`);
-    for (const c of cells) assert.equal(parseInt(c.digits, 16), want[c.b], `hex view byte ${c.b}: ${c.digits}`);
+    for (const [b, v] of cells) assert.equal(v, want[b], `hex view byte ${b}: ${v.toString(16)}`);
     const bin = await download(page, 'download-dxbc');
     assert.equal(bin.name, 'shader-edited.dxbc'); // a linked shader has no file name
     assert.ok(bin.bytes.equals(want), 'download-dxbc differs from dxbc edit');
@@ -138,10 +131,10 @@ test('a number field applies on Enter, and a refused edit says why in place', as
     assert.match(await page.getByTestId('edit-error').textContent(), /^Refused: /);
     assert.equal(await page.getByTestId('field-opcode').inputValue(), '56');
     // A hovered span is shown read-only, with a hint; the selection's editors come back with it.
-    await page.locator('[data-testid=hex-view] [data-b="0"]').hover();
+    await hoverByte(page, 0);
     await page.getByTestId('edit-hint').waitFor({ timeout: 5000 });
     assert.equal(await page.locator('[data-testid=inspector] .fedit').count(), 0);
-    await page.locator('[data-testid=hex-view] [data-b="0"]').click();
+    await clickByte(page, 0);
     assert.equal(await page.getByTestId('edit-hint').count(), 0);
     assert.equal(await page.getByTestId('leaf-edit').inputValue(), 'DXBC');
     assert.deepEqual(errors, []);
@@ -169,7 +162,7 @@ test('an index is edited as a whole number, and a signature name through its pat
     const plain = await download(page, 'download-dxbc');
     assert.equal(plain.name, 'directxtk_postprocess_psmerge.dxbc');
     assert.ok(plain.bytes.equals(fs.readFileSync(MERGE)));
-    await page.locator('[data-testid=hex-view] [data-b="120"]').click();
+    await clickByte(page, 120);
     assert.equal(await page.getByTestId('inspector-path').textContent(), 'ISGN/elements[1]/semantic_name');
     const leaf = page.getByTestId('leaf-edit');
     await leaf.fill('UV');

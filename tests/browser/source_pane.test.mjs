@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, dxbcCli, withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, dxbcCli, hoverByte, withPage } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 // Line 37 of its source has code in three places of the program, between line 27's.
@@ -133,7 +133,7 @@ test('pointing at an instruction, in the listing or the bytes, lights its source
     const last24 = byLine.get(24).at(-1);
     await listingLine(page, last24).click();
     const sel = await marked(page, '[data-testid=hex-view] .b.sel');
-    await page.locator(`[data-testid=hex-view] [data-b="${sel.at(-1)}"]`).hover();
+    await hoverByte(page, sel.at(-1));
     await page.locator('[data-testid=source-line][data-line="24"].hl').waitFor();
     assert.deepEqual(await hl(), [24]);
     assert.deepEqual(errors, []);

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, dxbcCli, withPage } from './chromium.mjs';
+import { APP_URL, CORPUS, dxbcCli, hoverByte, withPage } from './chromium.mjs';
 
 const DXBC = dxbcCli();
 const FILE = path.join(CORPUS, 'fxc', 'dxdecompiler_nbodygravitycs11_nbodygravitycs11.dxbc');
@@ -57,7 +57,7 @@ test('the first view renders and works with the secondary wasm refused', async (
     await line.locator('.s-mn').click();
     assert.match((await page.textContent('[data-testid=disassembly] .line.sel')).trim(), /^mad /);
     const op = await page.$eval('[data-testid=hex-view] .b.sel', (e) => Number(e.dataset.b));
-    await page.locator(`[data-testid=hex-view] [data-b="${op}"]`).hover();
+    await hoverByte(page, op);
     await page.waitForFunction(() => document.querySelector('[data-testid=inspector-title]')?.textContent === 'opcode token');
     // Only the background fetch asked for it, and nothing failed for its absence.
     assert.deepEqual(asked, ['fetch']);

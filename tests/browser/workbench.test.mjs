@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { withPage, assertPaintedIn } from './chromium.mjs';
+import { withPage, assertPaintedIn, clickByte, hoverByte } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -93,7 +93,7 @@ test('a link to a token shows its bytes, listing line and inspector at once, and
     const hex = page.getByTestId('hex-view');
     const firstIns = programStart(BIG) + 8; // after the version and length tokens: the first declaration
     await hex.evaluate((el, row) => { el.scrollTop = row * 20; }, Math.floor(firstIns / 16));
-    await page.locator(`[data-testid=hex-view] [data-b="${firstIns}"]`).hover();
+    await hoverByte(page, firstIns);
     await page.locator('[data-testid=disassembly] .line.hl').waitFor({ timeout: 5000 });
     assert.equal(await allInView(page, '[data-testid=disassembly] .line.hl', '[data-testid=disassembly]'), true);
     assert.match(await page.locator('[data-testid=disassembly] .line.hl').textContent(), /^dcl_/);
@@ -122,7 +122,13 @@ test('after a jump the listing draws the rows below its window too, and follows 
     // The frame that shows the jump draws the listing's window and a row
     // beyond it at most (read in that frame's callbacks, before its paint).
     const below = await page.evaluate(async (b) => {
-      document.querySelector(`[data-testid=hex-view] [data-b="${b}"]`).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      // A click at byte b's digits (the row keeps the bytes it shows; hex_row.js).
+      const row = [...document.querySelectorAll('[data-testid=hex-view] .hrow.slot:not([hidden])')].find((r) => r.__offsets?.includes(b));
+      const j = row.__offsets.indexOf(b);
+      const r = row.querySelector('.run').getBoundingClientRect();
+      const x = r.left + (Math.floor(j / 4) * 9 + (j % 4) * 2 + 1) * (r.width / 35);
+      const y = r.top + r.height / 2;
+      document.elementFromPoint(x, y).dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: x, clientY: y }));
       await new Promise((r) => requestAnimationFrame(r));
       const d = document.querySelector('[data-testid=disassembly]');
       const bottom = d.getBoundingClientRect().bottom;
@@ -174,7 +180,7 @@ test('the listing keeps its row elements through a jump and a wheel turn, in lin
     const b = lastRet(BIG);
     await page.getByTestId('hex-view').evaluate((el) => { el.scrollTop = el.scrollHeight; });
     await page.waitForTimeout(100);
-    await page.locator(`[data-testid=hex-view] [data-b="${b}"]`).click();
+    await clickByte(page, b);
     await page.locator('[data-testid=disassembly] .line.sel').waitFor();
     await page.waitForTimeout(300);
     const jumped = await rows();

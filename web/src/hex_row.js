@@ -6,15 +6,23 @@
 // is already there, so the browser restyles only what changed.
 //
 // row: <div class="hrow"> holding <span class="off">, <span class="cells">
-// (the run of digits, <span class="run">, then one empty <span class="b">
-// per byte over it) and <span class="ascii">. text: the row's strings in
-// one (one decoding from wasm instead of six), separated by tabs: the
-// offset, the ASCII column, the run, the run's colours (paint_hex_runs
-// paints them), the cells' classes joined by "\n", and two digits per
-// cell.
+// (the run of digits, <span class="run">, then one <span class="b"> per
+// byte over it) and <span class="ascii">. text: the row's strings in one
+// (one decoding from wasm instead of six), separated by tabs: the offset,
+// the ASCII column, the run, the run's colours (paint_hex_runs paints
+// them), the cells' classes joined by "\n", and two digits per cell.
 // own_text: bit j set when cell j draws its digits itself; offsets: the
 // byte each cell shows, or 0xffffffff for padding past the end of the
 // file; selected: bit j set when cell j is selected.
+//
+// A cell is drawn only when it shows something over the run: a mark, its
+// own digits, where decoding stopped (a class besides "b", and "pad" shows
+// nothing). The others are hidden and name no byte: sixteen boxes a row
+// that the browser laid out, styled and painted on every jump cost about a
+// quarter of a search step's frame. A drawn cell sits at its byte's place
+// by its left margin (two characters a byte, one between dwords, counted
+// from the last drawn cell). Which byte the pointer is over is worked out
+// from the row (hex_byte_at), not from the cells.
 export function fill_hex_row(row, y, text, own_text, offsets, selected) {
   const [offset, ascii, run, paint, classes, digits] = text.split('\t');
   // What was written is remembered on the element, not read back (reading
@@ -24,6 +32,9 @@ export function fill_hex_row(row, y, text, own_text, offsets, selected) {
     row.__y = y;
   }
   row.hidden = false;
+  // The bytes under the row's cells, for hex_byte_at (a copy: the array
+  // passed is a view of wasm memory).
+  row.__offsets = Uint32Array.from(offsets);
   const [off, cells, asciiEl] = row.children;
   setText(off, offset);
   setText(asciiEl, ascii);
@@ -35,21 +46,33 @@ export function fill_hex_row(row, y, text, own_text, offsets, selected) {
   const runEl = cells.firstElementChild;
   setText(runEl, run);
   const cls = classes.split('\n');
+  // Characters of the run before the next drawn cell's place.
+  let end = 0;
   let el = runEl.nextElementSibling;
   for (let j = 0; el; j++, el = el.nextElementSibling) {
-    if (el.className !== cls[j]) el.className = cls[j];
+    const c = cls[j];
+    const b = offsets[j];
+    if (c === 'b' || c === 'b pad') {
+      if (!el.hidden) hideCell(el);
+      continue;
+    }
+    if (el.hidden) el.hidden = false;
+    if (el.className !== c) el.className = c;
+    const x = (j >> 2) * 9 + (j & 3) * 2;
+    const margin = x - end;
+    if (el.__ml !== margin) {
+      el.style.marginLeft = `${margin}ch`;
+      el.__ml = margin;
+    }
+    end = x + 2;
     const d = digits.substr(2 * j, 2);
     setText(el, (own_text >> j) & 1 ? d : '');
     // The cell's attributes, written only when its byte or its selection
     // changed (remembered on the element: reading them back costs more).
-    const b = offsets[j];
     const sel = (selected >> j) & 1;
     if (el.__b === b && el.__sel === sel && el.__d === d) continue;
     if (b === 0xffffffff) {
-      el.removeAttribute('data-b');
-      el.removeAttribute('role');
-      el.removeAttribute('aria-selected');
-      el.removeAttribute('aria-label');
+      clearAttributes(el);
     } else {
       if (el.__b !== b) el.setAttribute('data-b', String(b));
       if (el.__b === undefined || el.__b === 0xffffffff) el.setAttribute('role', 'option');
@@ -60,6 +83,53 @@ export function fill_hex_row(row, y, text, own_text, offsets, selected) {
     el.__sel = sel;
     el.__d = d;
   }
+}
+
+/** Hides a cell, and it names no byte (a query for a byte finds none). */
+function hideCell(el) {
+  el.hidden = true;
+  el.className = 'b';
+  clearAttributes(el);
+  if (el.firstChild) el.textContent = '';
+  el.__b = undefined;
+  el.__sel = undefined;
+  el.__d = undefined;
+}
+
+function clearAttributes(el) {
+  el.removeAttribute('data-b');
+  el.removeAttribute('role');
+  el.removeAttribute('aria-selected');
+  el.removeAttribute('aria-label');
+}
+
+/** Hides every cell of a slot past the end (it shows no row). */
+export function hide_hex_row(row) {
+  row.hidden = true;
+  row.__offsets = undefined;
+  const cells = row.children[1];
+  for (let el = cells.firstElementChild.nextElementSibling; el; el = el.nextElementSibling) {
+    if (!el.hidden) hideCell(el);
+  }
+}
+
+/**
+ * The byte under the pointer at client x `x` over `target` (an element of
+ * the hex view): a drawn cell's, else the one whose digits the run has
+ * there, found by the row's characters (every character of the font is one
+ * width; a run is 35 of them: four dwords of eight digits, a space between
+ * them). -1 between dwords, past a row's bytes and outside the rows.
+ */
+export function hex_byte_at(target, x) {
+  const cell = target.closest?.('.b[data-b]');
+  if (cell) return Number(cell.dataset.b);
+  const row = target.closest?.('.hrow.slot');
+  if (!row || !row.__offsets) return -1;
+  const r = row.children[1].firstElementChild.getBoundingClientRect();
+  const c = Math.floor(((x - r.left) / r.width) * 35);
+  if (c < 0 || c >= 35 || c % 9 === 8) return -1;
+  const b = row.__offsets[Math.floor(c / 9) * 4 + ((c % 9) >> 1)];
+  return b === undefined || b === 0xffffffff ? -1 : b;
 }
 
 // The runs' colours. Why a canvas: as a background of three gradient
@@ -155,13 +225,6 @@ function watchTheme() {
   };
   new MutationObserver(repaint).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', repaint);
-}
-
-/** Forgets what a cell's attributes were (they were changed from elsewhere). */
-export function forget_hex_cell(el) {
-  el.__b = undefined;
-  el.__sel = undefined;
-  el.__d = undefined;
 }
 
 function setText(el, s) {

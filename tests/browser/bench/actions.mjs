@@ -27,9 +27,20 @@ export async function interaction(page, act, n, mark = false) {
       // the harness's work, not the page's. Nothing changes the page
       // between here and the event.
       let target = null;
+      let at = null;
       if (act === 'hover' || act === 'bytes') {
-        const cells = document.querySelectorAll('[data-testid=hex-view] .b[data-b]');
-        target = cells[(i * 37) % cells.length];
+        // A byte a person can see: its digits in a row inside the view
+        // (most bytes have no element of their own; the page finds the
+        // byte from the row and the pointer's place).
+        const view = document.querySelector('[data-testid=hex-view]').getBoundingClientRect();
+        const runs = [...document.querySelectorAll('[data-testid=hex-view] .hrow.slot:not([hidden]) .run')].filter((r) => {
+          const b = r.getBoundingClientRect();
+          return b.top >= view.top && b.bottom <= view.bottom;
+        });
+        const r = runs[(i * 7) % runs.length].getBoundingClientRect();
+        const j = (i * 37) % 16;
+        at = { clientX: r.left + (Math.floor(j / 4) * 9 + (j % 4) * 2 + 1) * (r.width / 35), clientY: r.top + r.height / 2 };
+        target = document.elementFromPoint(at.clientX, at.clientY);
       } else if (act === 'arrow' || act === 'scroll') {
         target = document.querySelector('[data-testid=hex-view]');
       } else if (act === 'click') {
@@ -53,13 +64,13 @@ export async function interaction(page, act, n, mark = false) {
       // For profile.mjs's PROFILE_WINDOW: samples of the run's window alone.
       if (mark === 'profile') console.profile('bench-run');
       if (act === 'hover') {
-        target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+        target.dispatchEvent(new MouseEvent('mousemove', { bubbles: true, ...at }));
       } else if (act === 'arrow') {
         target.dispatchEvent(new KeyboardEvent('keydown', { key: i % 2 ? 'ArrowDown' : 'ArrowRight', bubbles: true }));
       } else if (act === 'bytes' || act === 'click') {
         // A click on a byte (selects its token) or on a listing line: the
         // other views, the inspector and the links follow.
-        target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        target.dispatchEvent(new MouseEvent('click', { bubbles: true, ...(at ?? {}) }));
       } else if (act === 'scroll') {
         // A jump of the hex view alone: far down and back, so every row
         // slot shows other bytes (the scroll event redraws the rows).

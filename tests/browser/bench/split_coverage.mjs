@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APP_URL, CORPUS, dxbcCli, withPage } from '../chromium.mjs';
+import { APP_URL, CORPUS, dxbcCli, hoverByte, withPage } from '../chromium.mjs';
 
 const FXC = path.join(CORPUS, 'fxc');
 const all = fs.readdirSync(FXC).filter((f) => f.endsWith('.dxbc')).sort();
@@ -28,7 +28,7 @@ await withPage(async (page, errors) => {
     await page.goto(APP_URL + link);
     await page.locator('[data-testid=disassembly] .line').first().waitFor({ timeout: 30000 });
     await page.locator('[data-testid=disassembly] .line').nth(2).click();
-    for (let i = 0; i < 5; i++) await page.locator('[data-testid=hex-view] .b[data-b]').nth(i * 13).hover();
+    for (let i = 0; i < 5; i++) await hoverByte(page, i * 13);
     if (asked.includes('xhr')) needed.push(f);
   }
   console.log(`${pick.length} shaders the profile did not open; ${needed.length} needed the secondary in their first view${needed.length ? ': ' + needed.join(' ') : ''}; page errors: ${errors.length}`);

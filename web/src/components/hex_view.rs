@@ -7,24 +7,30 @@
 //! colours (the span colours, the alternate span's shade, the field
 //! underlines) are painted on one canvas under the slots, one canvas pixel
 //! a character across and a CSS pixel down, scaled to the runs without
-//! smoothing (see hex_row.js). Over the run lie sixteen empty cells
-//! (`.b`), one per byte, at fixed places: they
-//! carry the byte's offset (`data-b`), its accessible name and selection,
-//! and the marks (selection, hover, search, diff, def-use, source). A cell
-//! holds its own digits only where their colour differs from the run's:
-//! selected or hovered bytes, padding and undecoded bytes, the carved
-//! file's bytes. Why: a jump rewrites every visible row, and sixteen
-//! styled text cells per row made the browser restyle, lay out and paint
-//! some 700 elements (25–28 ms to redraw every row here); one text node
-//! and one style property per row take about half that (13–16 ms). The
-//! colours were that style property, three gradient layers per row, which
-//! the browser parsed, restyled and painted again on every jump. One
-//! canvas for the view, not one a row: each canvas is a compositing layer
-//! of its own, and forty of them cost more to layerize than the gradients.
+//! smoothing (see hex_row.js). A byte gets an element of its own (`.b`)
+//! only where it shows something over the run: a mark (selection, hover,
+//! search, diff, def-use, source), its own digits in a colour of their own
+//! (padding and undecoded bytes, the carved file's bytes), where decoding
+//! stopped. Such a cell carries the byte's offset (`data-b`), its
+//! accessible name and selection (`role="option"`, `aria-selected`); the
+//! rest of a slot's sixteen cells are hidden and name no byte. Which byte
+//! the pointer is over is worked out from the row and the run's character
+//! geometry (`hex_byte_at`).
+//!
+//! Why so few elements: a jump rewrites every visible row. Sixteen styled
+//! text cells per row made the browser restyle, lay out and paint some 700
+//! elements (25–28 ms to redraw every row here); one text node and one
+//! style property per row took about half that (13–16 ms); the colours on
+//! one canvas, a quarter less again. Sixteen empty cells a row that were
+//! laid out and painted on every jump still cost about 3 ms of a 10–13 ms
+//! search step (median), and more in the slow steps, whatever their
+//! containment; hidden, they cost nothing. One canvas for the view, not
+//! one a row: each canvas is a compositing layer of its own, and forty of
+//! them cost more to layerize than the gradients they replaced.
 
-use crate::byte_look::{byte_look, byte_looks, ByteLook};
+use crate::byte_look::{byte_looks, ByteLook};
 use crate::carved::{Cell, Surroundings};
-use crate::dom::{data_attr, ROW_H};
+use crate::dom::ROW_H;
 use crate::layout;
 use crate::selection::{self, Key, ROW_BYTES};
 use crate::st;
@@ -56,14 +62,20 @@ pub fn HexView() -> impl IntoView {
             vp.scrolled(&el);
         }
     };
-    let on_over = move |ev: web_sys::MouseEvent| {
-        let b = data_attr(&ev, "data-b");
+    // The byte under the pointer: a drawn cell's, or the run's digits
+    // there (most bytes have no cell of their own; hex_row.js).
+    let byte_at = |ev: &web_sys::MouseEvent| {
+        let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+        usize::try_from(hex_byte_at(&target, ev.client_x() as f64)).ok()
+    };
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let b = byte_at(&ev);
         if s.hover.get_untracked() != b {
             s.hover.set(b);
         }
     };
     let on_click = move |ev: web_sys::MouseEvent| {
-        if let Some(b) = data_attr(&ev, "data-b") {
+        if let Some(b) = byte_at(&ev) {
             let m = s.model.get_untracked();
             s.select(selection::select_byte(&m, b));
         }
@@ -88,7 +100,7 @@ pub fn HexView() -> impl IntoView {
     view! {
         <div class="hex" data-testid="hex-view" tabindex="0" node_ref=s.hex_ref
             role="listbox" aria-multiselectable="true" aria-label="Bytes"
-            on:scroll=on_scroll on:mouseover=on_over
+            on:scroll=on_scroll on:mousemove=on_move
             on:click=on_click on:keydown=on_key>
             // A row's width, for the workspace to fit the column to
             // (workspace.rs): a row of the widest text, never shown.
@@ -168,8 +180,6 @@ const RUN_CHARS: usize = ROW_BYTES / 4 * 9 - 1;
 /// The DOM of one recycled row slot, and what it shows.
 struct Slot {
     row: web_sys::HtmlElement,
-    /// The run of digits, then one cell per byte over it.
-    cells: web_sys::Element,
     shown: Shown,
 }
 
@@ -189,19 +199,20 @@ impl Slot {
         let run = el("span", "run")?;
         cells.append_child(&run).ok()?;
         for _ in 0..ROW_BYTES {
-            let cell = el("span", "b")?;
+            let cell: web_sys::HtmlElement = el("span", "b")?.dyn_into().ok()?;
+            cell.set_hidden(true);
             cells.append_child(&cell).ok()?;
         }
-        for child in [el("span", "off")?, cells.clone(), el("span", "ascii")?] {
+        for child in [el("span", "off")?, cells, el("span", "ascii")?] {
             row.append_child(&child).ok()?;
         }
         spacer.append_child(&row).ok()?;
-        Some(Slot { row, cells, shown: Shown::default() })
+        Some(Slot { row, shown: Shown::default() })
     }
 
-    /// Shows view row `row` (None: past the end) of `m`: the whole row
-    /// when the row or the file changed, else only the cells whose marks
-    /// (`marks_at` a row's first byte) changed. Returns what it shows.
+    /// Shows view row `row` (None: past the end) of `m`, with its marks
+    /// (`marks_at` a row's first byte): written when the row, the file or
+    /// the row's marks changed. Returns what it shows.
     fn draw(
         &self,
         m: &crate::model::Model,
@@ -210,23 +221,14 @@ impl Slot {
         marks_at: &impl Fn(usize) -> Marks,
     ) -> Shown {
         let prev = self.shown;
-        let (row_el, cells) = (&self.row, &self.cells);
+        let row_el = &self.row;
         let file = around.and_then(|(a, f)| Some((a, f?)));
         let around = around.map(|(a, _)| a);
         let serial = m.serial;
         let Some(r) = row else {
             if prev.row.is_some() {
                 // Past the end: hidden, and no longer naming any byte.
-                row_el.set_hidden(true);
-                let mut cell = first_cell(cells);
-                while let Some(el) = cell {
-                    el.set_class_name("b");
-                    for a in ["data-b", "role", "aria-selected", "aria-label"] {
-                        let _ = el.remove_attribute(a);
-                    }
-                    forget_hex_cell(&el);
-                    cell = el.next_element_sibling();
-                }
+                hide_hex_row(row_el);
             }
             return Shown { serial, around, row: None, marks: Marks::default() };
         };
@@ -245,8 +247,9 @@ impl Slot {
         // were (their values and looks) only moves marks too.
         let row_kept = prev.serial == serial
             || m.same_as.as_ref().is_some_and(|x| x.serial == prev.serial && !x.touches(base..base + ROW_BYTES));
-        if row_kept && prev.around == around && prev.row == row {
-            toggle_marks(cells, m, base, prev.marks, marks);
+        // Else a row whose marks changed is written again: the writes
+        // that would change nothing are skipped (hex_row.js).
+        if row_kept && prev.around == around && prev.row == row && prev.marks == marks {
             return now;
         }
         fill_row(row_el, m, r, rel, file, marks);
@@ -323,8 +326,12 @@ extern "C" {
     /// Writes a row slot in one crossing (see hex_row.js).
     fn fill_hex_row(row: &web_sys::Element, y: f64, text: &str, own_text: u32, offsets: &[u32], selected: u32);
 
-    /// Makes the next fill write the cell's attributes again (see hex_row.js).
-    fn forget_hex_cell(cell: &web_sys::Element);
+    /// Hides a slot past the end, its cells naming no byte (see hex_row.js).
+    fn hide_hex_row(row: &web_sys::Element);
+
+    /// The byte under the pointer at client x `x` over `target`, or -1
+    /// (see hex_row.js).
+    fn hex_byte_at(target: &web_sys::Element, x: f64) -> i32;
 
     /// Paints the colours of the runs of `spacer`'s slots on `canvas`, a
     /// band of `rows` rows of `row_h` px from `top` px, when they changed
@@ -490,53 +497,6 @@ fn cell_classes(look: ByteLook, marks: Marks, bit: u16, out: &mut String) {
     }
 }
 
-/// The first byte's cell of a row's `.cells`: after the run.
-fn first_cell(cells: &web_sys::Element) -> Option<web_sys::Element> {
-    cells.first_element_child()?.next_element_sibling()
-}
-
-/// Rewrites the classes of just the cells whose marks changed (one write
-/// a cell, not a toggle per mark: each crossed into JS with its class
-/// name); a cell whose digits a mark recolours starts or stops drawing
-/// them.
-fn toggle_marks(cells: &web_sys::Element, m: &crate::model::Model, base: usize, before: Marks, now: Marks) {
-    let changed = now.masks().iter().zip(before.masks()).fold(0u16, |c, (a, b)| c | (a ^ b));
-    if changed == 0 {
-        return;
-    }
-    let mut cell = first_cell(cells);
-    let mut j = 0;
-    let mut classes = String::with_capacity(48);
-    while let Some(el) = cell {
-        let k = cell_byte(0, j);
-        let bit = 1u16 << k;
-        if changed & bit != 0 {
-            if base + k < m.bytes.len() {
-                classes.clear();
-                cell_classes(byte_look(m, base + k), now, bit, &mut classes);
-                el.set_class_name(&classes);
-            } else {
-                // Not the shader's byte (a carved file's, after it): its
-                // own classes stay, the marks toggle.
-                let list = el.class_list();
-                for (mask, class) in now.masks().iter().zip(Marks::CLASSES) {
-                    let _ = list.toggle_with_force(class, mask & bit != 0);
-                }
-            }
-            if (now.sel ^ before.sel) & bit != 0 {
-                let _ = el.set_attribute("aria-selected", if now.sel & bit != 0 { "true" } else { "false" });
-                forget_hex_cell(&el);
-            }
-            let own = recolours(now) & bit != 0;
-            if own != (recolours(before) & bit != 0) && byte_look(m, base + k).text_class.is_none() {
-                el.set_text_content(m.bytes.get(base + k).filter(|_| own).map(|&v| hex2(v)));
-            }
-        }
-        cell = el.next_element_sibling();
-        j += 1;
-    }
-}
-
 /// Two hex digits for every byte value, side by side (no formatting per cell).
 const HEX_DIGITS: &str = {
     const D: &[u8; 16] = b"0123456789abcdef";
@@ -566,19 +526,31 @@ fn hex2(b: u8) -> &'static str {
 mod tests {
     use super::*;
 
-    /// The stylesheet lays the cells over the run by its character
-    /// geometry: the run's width as a negative margin, and a character's
-    /// gap before each dword after the first.
+    /// A drawn cell is placed over its digits: the run's width as a
+    /// negative margin starts the cells at its left, and hex_row.js gives
+    /// each drawn cell the left margin from the last drawn cell's end to
+    /// its byte's first character, which is [`cell_x`] (two characters a
+    /// byte, one between dwords); the pointer's character is mapped back to
+    /// the cell by the same geometry.
     #[test]
-    fn the_stylesheet_lays_each_cell_over_its_digits() {
+    fn the_stylesheet_and_the_script_place_each_cell_over_its_digits() {
         let css = include_str!("../../style.css");
         assert!(css.contains(&format!(".run {{ flex: none; margin-right: -{RUN_CHARS}ch;")));
         assert!(css.contains(".hex .b { flex: none; width: 2ch;"));
-        // The run is child 1 and cell j child j + 2; a dword starts at j = 4k.
-        assert!(css.contains(".hex .b:nth-child(4n+6) { margin-left: 1ch; }"));
+        let js = include_str!("../hex_row.js");
+        assert!(js.contains("const x = (j >> 2) * 9 + (j & 3) * 2;"));
+        assert!(js.contains("if (c < 0 || c >= 35 || c % 9 === 8) return -1;"));
+        assert!(js.contains("row.__offsets[Math.floor(c / 9) * 4 + ((c % 9) >> 1)]"));
         for j in 0..ROW_BYTES {
-            let flowed = 2 * j + j / 4;
-            assert_eq!(flowed, cell_x(j), "cell {j}");
+            assert_eq!((j >> 2) * 9 + (j & 3) * 2, cell_x(j), "cell {j}");
+            for c in [cell_x(j), cell_x(j) + 1] {
+                assert!(c < RUN_CHARS && c % 9 != 8);
+                assert_eq!(c / 9 * 4 + ((c % 9) >> 1), j, "character {c}");
+            }
+        }
+        // The characters between dwords name no cell.
+        for c in (8..RUN_CHARS).step_by(9) {
+            assert!((0..ROW_BYTES).all(|j| c != cell_x(j) && c != cell_x(j) + 1));
         }
     }
 
