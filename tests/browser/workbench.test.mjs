@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { withPage, assertPaintedIn, clickByte, hoverByte } from './chromium.mjs';
+import { withPage, assertPaintedIn, byteBox, clickByte, hoverByte } from './chromium.mjs';
 
 const APP_URL = process.env.APP_URL ?? 'http://127.0.0.1:8124/';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -121,19 +121,14 @@ test('after a jump the listing draws the rows below its window too, and follows 
     await page.waitForTimeout(100);
     // The frame that shows the jump draws the listing's window and a row
     // beyond it at most (read in that frame's callbacks, before its paint).
-    const below = await page.evaluate(async (b) => {
-      // A click at byte b's digits (the row keeps the bytes it shows; hex_row.js).
-      const row = [...document.querySelectorAll('[data-testid=hex-view] .hrow.slot:not([hidden])')].find((r) => r.__offsets?.includes(b));
-      const j = row.__offsets.indexOf(b);
-      const r = row.querySelector('.run').getBoundingClientRect();
-      const x = r.left + (Math.floor(j / 4) * 9 + (j % 4) * 2 + 1) * (r.width / 35);
-      const y = r.top + r.height / 2;
+    const box = await byteBox(page, half);
+    const below = await page.evaluate(async ({ x, y }) => {
       document.elementFromPoint(x, y).dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: x, clientY: y }));
       await new Promise((r) => requestAnimationFrame(r));
       const d = document.querySelector('[data-testid=disassembly]');
       const bottom = d.getBoundingClientRect().bottom;
       return [...d.querySelectorAll('.line')].filter((l) => l.getBoundingClientRect().top >= bottom).length;
-    }, half);
+    }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
     assert.ok(below <= 2, `${below} rows drawn below the window in the jump's frame`);
     await page.locator('[data-testid=disassembly] .line.sel').waitFor();
     assert.equal(await allInView(page, '[data-testid=disassembly] .line.sel', '[data-testid=disassembly]'), true);

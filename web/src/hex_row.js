@@ -16,10 +16,10 @@
 // file; selected: bit j set when cell j is selected.
 //
 // A cell is drawn only when it shows something over the run: a mark, its
-// own digits, where decoding stopped (a class besides "b", and "pad" shows
-// nothing). The others are hidden and name no byte: sixteen boxes a row
-// that the browser laid out, styled and painted on every jump cost about a
-// quarter of a search step's frame. A drawn cell sits at its byte's place
+// own digits, where decoding stopped (a class besides "b"). The others are
+// hidden and name no byte: sixteen boxes a row that the browser laid out,
+// styled and painted on every jump cost about a quarter of a search step's
+// frame. A drawn cell sits at its byte's place
 // by its left margin (two characters a byte, one between dwords, counted
 // from the last drawn cell). Which byte the pointer is over is worked out
 // from the row (hex_byte_at), not from the cells.
@@ -52,7 +52,7 @@ export function fill_hex_row(row, y, text, own_text, offsets, selected) {
   for (let j = 0; el; j++, el = el.nextElementSibling) {
     const c = cls[j];
     const b = offsets[j];
-    if (c === 'b' || c === 'b pad') {
+    if (c === 'b') {
       if (!el.hidden) hideCell(el);
       continue;
     }

@@ -431,8 +431,9 @@ fn fill_row(
                 digits.push_str(hex2(v));
                 own_text |= 1 << j;
             }
+            // Padding past the end of the file: shows nothing.
             _ => {
-                classes.push_str("b pad");
+                classes.push('b');
                 digits.push_str("  ");
             }
         }
